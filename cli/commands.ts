@@ -1,0 +1,11 @@
+/** A subcommand of the `agentjet` CLI. Each feature adds one entry below. */
+export interface CliCommand {
+  readonly name: string;
+  readonly summary: string;
+  /** Returns the process exit code. */
+  run(args: string[]): Promise<number>;
+}
+
+export const commands: CliCommand[] = [
+  // lint (config issue), log (token log issue), runs (runs issue)
+];

@@ -1,0 +1,1 @@
+"""Demo AgentJet project: a math workflow and its judge."""

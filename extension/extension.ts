@@ -1,0 +1,30 @@
+import * as vscode from 'vscode';
+import { createServices, type Services } from './services';
+import { registerConfigFeature } from './features/config';
+import { registerLogsFeature } from './features/logs';
+import { registerRunsFeature } from './features/runs';
+import { registerDebugFeature } from './features/debug';
+
+/** What activate() returns; tests and other extensions read it through `extension.exports`. */
+export interface AgentJetApi {
+  readonly activatedAt: number;
+  readonly activationMs: number;
+  readonly services: Services;
+}
+
+export function activate(context: vscode.ExtensionContext): AgentJetApi {
+  const started = performance.now();
+  const services = createServices(context);
+  // Each feature registers its own disposables; none may do I/O or start processes here.
+  registerConfigFeature(context, services);
+  registerLogsFeature(context, services);
+  registerRunsFeature(context, services);
+  registerDebugFeature(context, services);
+  const activationMs = performance.now() - started;
+  services.log.info(`AgentJet activated in ${activationMs.toFixed(1)} ms`);
+  return { activatedAt: Date.now(), activationMs, services };
+}
+
+export function deactivate(): void {
+  // Disposables registered on the context are released by VS Code.
+}

@@ -1,0 +1,104 @@
+// Bundles every entry point with esbuild. Entries are discovered so that a feature adds a file,
+// not a line here: node entries by fixed path, webviews as media/<name>/main.ts, extension-host
+// test suites as test/exthost/**/*.ts.
+import * as esbuild from 'esbuild';
+import { existsSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { join, relative, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = new Set(process.argv.slice(2));
+const production = args.has('--production');
+const watch = args.has('--watch');
+const withTests = !args.has('--no-tests');
+
+const nodeEntries = [
+  ['extension/extension.ts', 'dist/extension.js'],
+  ['language-server/server.ts', 'dist/server.js'],
+  ['debug-adapter/adapter.ts', 'dist/adapter.js'],
+  ['cli/main.ts', 'dist/cli.js'],
+].filter(([src]) => existsSync(join(root, src)));
+
+function walk(dir, out = []) {
+  if (!existsSync(dir)) return out;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else if (p.endsWith('.ts') && !p.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+const webviewEntries = existsSync(join(root, 'media'))
+  ? readdirSync(join(root, 'media'))
+      .filter((d) => existsSync(join(root, 'media', d, 'main.ts')))
+      .map((d) => [join('media', d, 'main.ts'), join('dist', 'media', `${d}.js`)])
+  : [];
+
+const testEntries = withTests
+  ? walk(join(root, 'test', 'exthost')).map((abs) => {
+      const rel = relative(root, abs);
+      return [rel, join('dist', rel.replace(/\.ts$/, '.js'))];
+    })
+  : [];
+
+const common = {
+  bundle: true,
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'warning',
+  absWorkingDir: root,
+};
+
+/** @type {esbuild.BuildOptions[]} */
+const builds = [
+  ...nodeEntries.map(([src, out]) => ({
+    ...common,
+    entryPoints: [src],
+    outfile: out,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    // Some dependencies reference import.meta.url (execa); give them a CJS equivalent.
+    define: { 'import.meta.url': 'importMetaUrl' },
+    banner: {
+      js: (src.startsWith('cli/') ? '#!/usr/bin/env node\n' : '') +
+        "const importMetaUrl = require('url').pathToFileURL(__filename).href;",
+    },
+  })),
+  ...webviewEntries.map(([src, out]) => ({
+    ...common,
+    entryPoints: [src],
+    outfile: out,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    loader: { '.css': 'css' },
+  })),
+  ...testEntries.map(([src, out]) => ({
+    ...common,
+    sourcemap: 'inline',
+    minify: false,
+    entryPoints: [src],
+    outfile: out,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    // mocha must be the one the extension host loads from node_modules, not a bundled copy.
+    external: ['vscode', 'mocha'],
+  })),
+];
+
+if (!watch) rmSync(join(root, 'dist'), { recursive: true, force: true });
+const started = Date.now();
+if (watch) {
+  for (const b of builds) {
+    const ctx = await esbuild.context(b);
+    await ctx.watch();
+  }
+  console.log(`watching ${builds.length} entry points`);
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+  console.log(`built ${builds.length} bundles in ${Date.now() - started} ms${production ? ' (production)' : ''}`);
+}

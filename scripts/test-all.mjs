@@ -1,0 +1,103 @@
+// Runs every test layer, prints each layer's counts and, as the last line, the total:
+// "N passed, N failed". Exits non-zero when anything failed or a layer could not run.
+//   node scripts/test-all.mjs [--layer static|unit|protocol|exthost|ui]...
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, dirname, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const argv = process.argv.slice(2);
+const only = argv.flatMap((a, i) => (a === '--layer' ? [argv[i + 1]] : []));
+const want = (layer) => only.length === 0 || only.includes(layer);
+
+function walk(dir, pred, out = []) {
+  if (!existsSync(dir)) return out;
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p, pred, out);
+    else if (pred(p)) out.push(p);
+  }
+  return out;
+}
+
+/** Runs a command, echoing its output, and returns { code, output }. */
+function run(cmd, args, opts = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const onData = (stream) => (buf) => { output += buf.toString(); stream.write(buf); };
+    child.stdout.on('data', onData(process.stdout));
+    child.stderr.on('data', onData(process.stderr));
+    child.on('error', (err) => resolve({ code: 127, output: String(err) }));
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+/** Counts from node:test's spec reporter summary ("ℹ pass 3" / "ℹ fail 0"). */
+function nodeTestCounts(output) {
+  const pass = [...output.matchAll(/^\S*\s*pass (\d+)$/gm)].map((m) => Number(m[1]));
+  const fail = [...output.matchAll(/^\S*\s*fail (\d+)$/gm)].map((m) => Number(m[1]));
+  return { passed: pass.at(-1), failed: fail.at(-1) };
+}
+
+async function nodeTestLayer(name, dir, extraEnv = {}) {
+  const files = walk(join(root, dir), (p) => p.endsWith('.test.ts')).map((p) => relative(root, p));
+  if (files.length === 0) return { name, passed: 0, failed: 0, note: 'no test files' };
+  const concurrency = name === 'ui' ? ['--test-concurrency=1'] : [];
+  const { code, output } = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...concurrency, ...files], { env: extraEnv });
+  const { passed, failed } = nodeTestCounts(output);
+  if (passed === undefined || failed === undefined) return { name, passed: 0, failed: 1, note: `runner exited ${code} without a summary` };
+  return { name, passed, failed: failed + (code !== 0 && failed === 0 ? 1 : 0) };
+}
+
+const layers = [];
+const started = Date.now();
+
+if (want('static')) {
+  let passed = 0, failed = 0;
+  for (const [label, cmd, args] of [
+    ['typecheck', 'npx', ['tsc', '-p', '.']],
+    ['typecheck media', 'npx', ['tsc', '-p', 'media']],
+    ['typecheck ui tests', 'npx', ['tsc', '-p', 'test/ui']],
+    ['lint', 'npx', ['eslint', '.', '--max-warnings=0']],
+  ]) {
+    console.log(`\n## static: ${label}`);
+    const { code } = await run(cmd, args);
+    if (code === 0) passed++; else { failed++; console.log(`✖ ${label} failed`); }
+  }
+  layers.push({ name: 'static', passed, failed });
+}
+
+const needBuild = want('exthost') || want('ui') || want('protocol');
+if (needBuild) {
+  console.log('\n## build');
+  const { code } = await run(process.execPath, ['scripts/build.mjs']);
+  if (code !== 0) layers.push({ name: 'build', passed: 0, failed: 1 });
+}
+
+if (want('unit')) { console.log('\n## unit'); layers.push(await nodeTestLayer('unit', 'test/unit')); }
+if (want('protocol')) { console.log('\n## protocol'); layers.push(await nodeTestLayer('protocol', 'test/protocol')); }
+
+if (want('exthost')) {
+  console.log('\n## extension host (real VS Code)');
+  const { code, output } = await run(process.execPath, ['--import', 'tsx', 'test/harness/run-exthost.ts']);
+  const m = [...output.matchAll(/^exthost: (\d+) passed, (\d+) failed$/gm)].at(-1);
+  if (m) layers.push({ name: 'exthost', passed: Number(m[1]), failed: Number(m[2]) + (code !== 0 && m[2] === '0' ? 1 : 0) });
+  else layers.push({ name: 'exthost', passed: 0, failed: 1, note: `harness exited ${code} without a result` });
+}
+
+if (want('ui')) {
+  console.log('\n## package (.vsix for the UI tests)');
+  const { code } = await run(process.execPath, ['scripts/package.mjs']);
+  if (code !== 0) layers.push({ name: 'package', passed: 0, failed: 1 });
+  else { console.log('\n## ui (real VS Code, Playwright)'); layers.push(await nodeTestLayer('ui', 'test/ui')); }
+}
+
+console.log('\n## summary');
+for (const l of layers) console.log(`${l.name.padEnd(10)} ${l.passed} passed, ${l.failed} failed${l.note ? ` (${l.note})` : ''}`);
+const passed = layers.reduce((a, l) => a + l.passed, 0);
+const failed = layers.reduce((a, l) => a + l.failed, 0);
+console.log(`time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exitCode = failed > 0 ? 1 : 0;

@@ -1,0 +1,30 @@
+// Loaded by VS Code as `extensionTestsPath`: runs every compiled suite in this folder with mocha,
+// inside the real extension host, and writes the outcome where the harness looks for it.
+import { readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Mocha from 'mocha';
+
+interface Outcome { passed: number; failed: number; failures: { title: string; error: string }[] }
+
+export function run(): Promise<void> {
+  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 60_000, reporter: 'spec' });
+  const grep = process.env.AGENTJET_TEST_GREP;
+  if (grep) mocha.grep(grep);
+  const dir = join(__dirname, 'suites');
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.test.js')).sort() : [];
+  for (const f of files) mocha.addFile(join(dir, f));
+  const resultFile = process.env.AGENTJET_TEST_RESULT;
+  return new Promise((resolve, reject) => {
+    const outcome: Outcome = { passed: 0, failed: 0, failures: [] };
+    const runner = mocha.run((failures) => {
+      if (resultFile) writeFileSync(resultFile, JSON.stringify(outcome, null, 2));
+      if (failures > 0) reject(new Error(`${failures} extension-host test(s) failed`));
+      else resolve();
+    });
+    runner.on('pass', () => { outcome.passed++; });
+    runner.on('fail', (t, err: unknown) => {
+      outcome.failed++;
+      outcome.failures.push({ title: t.fullTitle(), error: err instanceof Error ? `${err.message}\n${err.stack ?? ''}` : String(err) });
+    });
+  });
+}

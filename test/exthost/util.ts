@@ -1,0 +1,38 @@
+import * as vscode from 'vscode';
+import type { AgentJetApi } from '../../extension/extension';
+
+export const EXTENSION_ID = 'agentjet-community.agentjet-vscode';
+
+export function extension(): vscode.Extension<AgentJetApi> {
+  const ext = vscode.extensions.getExtension<AgentJetApi>(EXTENSION_ID);
+  if (!ext) throw new Error(`extension ${EXTENSION_ID} is not loaded`);
+  return ext;
+}
+
+/** The folder the harness opened (a temporary copy of demo/). */
+export function workspaceRoot(): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('no workspace folder open');
+  return folder.uri;
+}
+
+/** Polls `probe` until it returns a truthy value or the deadline passes; never a fixed sleep. */
+export async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 20_000, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** Resolves with the next event of `event` that satisfies `pred`, or rejects after the timeout. */
+export function nextEvent<T>(event: vscode.Event<T>, pred: (e: T) => boolean = () => true, timeoutMs = 20_000, what = 'event'): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { sub.dispose(); reject(new Error(`timed out waiting for ${what}`)); }, timeoutMs);
+    const sub = event((e) => {
+      if (pred(e)) { clearTimeout(timer); sub.dispose(); resolve(e); }
+    });
+  });
+}
