@@ -1,0 +1,42 @@
+import * as vscode from 'vscode';
+import { randomBytes } from 'node:crypto';
+
+/** Webview options every AgentJet webview uses: scripts on, resources only from media/ and dist/. */
+export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
+  return {
+    enableScripts: true,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media'), vscode.Uri.joinPath(extensionUri, 'dist')],
+  };
+}
+
+/**
+ * The HTML shell of a webview: a nonce CSP with no remote content, the bundled script
+ * `dist/media/<name>.js` and optional styles from `media/<name>/`.
+ */
+export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, name: string, opts: { title: string; styles?: string[] }): string {
+  const nonce = randomBytes(16).toString('base64');
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'media', `${name}.js`));
+  const styles = (opts.styles ?? []).map((s) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', s)));
+  const csp = [
+    "default-src 'none'",
+    `img-src ${webview.cspSource} data:`,
+    `style-src ${webview.cspSource}`,
+    `font-src ${webview.cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
+  const title = opts.title.replace(/[<>&"]/g, '');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+${styles.map((s) => `<link rel="stylesheet" href="${s.toString()}">`).join('\n')}
+<title>${title}</title>
+</head>
+<body>
+<div id="root" role="application" aria-label="${title}"></div>
+<script nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+}
