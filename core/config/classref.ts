@@ -1,0 +1,173 @@
+// Class references (`a.b.c->Class`, `path/to/file.py->Class`), resolved statically against the
+// folder the launcher runs in, and framework built-ins against the installed package when known.
+import { isAbsolute, join, dirname, basename } from 'node:path';
+import type { ConfigFs } from './fs';
+import { parsePython, type PyClass, type PyModule } from './python';
+
+export interface ClassRef {
+  form: 'module' | 'file';
+  /** Module path or file path as written. */
+  target: string;
+  className: string;
+  /** Offsets within the reference string. */
+  targetStart: number;
+  targetEnd: number;
+  classStart: number;
+  classEnd: number;
+}
+
+export function parseClassRef(value: string): ClassRef | { error: string } {
+  const arrow = value.indexOf('->');
+  if (arrow < 0) return { error: 'expected `module.path->ClassName` or `path/to/file.py->ClassName`' };
+  const left = value.slice(0, arrow);
+  const right = value.slice(arrow + 2);
+  const ls = left.length - left.trimStart().length;
+  const target = left.trim();
+  const rs = right.length - right.trimStart().length;
+  const className = right.trim();
+  if (!target) return { error: 'the module or file before `->` is empty' };
+  if (!/^[A-Za-z_]\w*$/.test(className)) return { error: `\`${className}\` is not a Python class name` };
+  const form = target.endsWith('.py') ? 'file' : 'module';
+  if (form === 'module' && !/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/.test(target)) return { error: `\`${target}\` is not a dotted module path (use a file path ending in .py for files)` };
+  return {
+    form, target, className,
+    targetStart: ls, targetEnd: ls + target.length,
+    classStart: arrow + 2 + rs, classEnd: arrow + 2 + rs + className.length,
+  };
+}
+
+/** Where installed top-level packages live, as found by the configured Python. */
+export interface PackageLocator {
+  /** Folder containing the top-level package/module `name` (a sys.path entry), null when not installed, undefined when unknown. */
+  locate(name: string): string | null | undefined;
+}
+
+export const BUILTIN_ROOTS = new Set(['ajet', 'astuner', 'astune']);
+
+export type Resolution =
+  | { ok: true; file: string; cls: PyClass; module: PyModule }
+  | { ok: false; code: 'class-ref/missing-module' | 'class-ref/missing-file' | 'class-ref/missing-class'; part: 'target' | 'class'; message: string; severity: 'error' | 'warning' }
+  | { ok: 'skip'; reason: string };
+
+export class ClassResolver {
+  private parsed = new Map<string, { text: string; mod: PyModule }>();
+  constructor(private readonly fs: ConfigFs, private readonly locator?: PackageLocator) {}
+
+  module(file: string): PyModule | undefined {
+    const text = this.fs.read(file);
+    if (text === undefined) return undefined;
+    const c = this.parsed.get(file);
+    if (c && c.text === text) return c.mod;
+    const mod = parsePython(text);
+    this.parsed.set(file, { text, mod });
+    return mod;
+  }
+
+  /** File of a dotted module under a sys.path entry. */
+  moduleFile(base: string, dotted: string): string | undefined {
+    const rel = join(base, ...dotted.split('.'));
+    if (this.fs.kind(rel + '.py') === 'file') return rel + '.py';
+    if (this.fs.kind(join(rel, '__init__.py')) === 'file') return join(rel, '__init__.py');
+    if (this.fs.kind(rel) === 'dir') return join(rel, '__init__.py'); // namespace package
+    return undefined;
+  }
+
+  /** The sys.path entry a module's top-level name comes from: the root, or an installed location. */
+  private baseFor(top: string, root: string): string | null | undefined {
+    if (this.fs.kind(join(root, top)) === 'dir' || this.fs.kind(join(root, top + '.py')) === 'file') return root;
+    return this.locator?.locate(top);
+  }
+
+  resolve(ref: ClassRef, root: string): Resolution {
+    let file: string | undefined;
+    if (ref.form === 'file') {
+      file = isAbsolute(ref.target) ? ref.target : join(root, ref.target);
+      if (this.fs.kind(file) !== 'file') return { ok: false, code: 'class-ref/missing-file', part: 'target', severity: 'error', message: `File \`${ref.target}\` not found (relative paths resolve against ${root}).` };
+    } else {
+      const top = ref.target.split('.')[0] as string;
+      const builtin = BUILTIN_ROOTS.has(top);
+      const base = this.baseFor(top, root);
+      if (base === undefined) {
+        if (builtin) return { ok: 'skip', reason: 'framework built-in; no Python configured to check it' };
+        return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'warning', message: `Module \`${ref.target}\` is not in ${root}. If it comes from an installed package, set \`agentjet.pythonPath\` so it can be checked.` };
+      }
+      if (base === null) {
+        if (builtin) return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'error', message: `The configured Python has no \`${top}\` package installed.` };
+        return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'error', message: `Module \`${ref.target}\` not found in ${root} nor in the configured Python.` };
+      }
+      file = this.moduleFile(base, ref.target);
+      if (!file) return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'error', message: `Module \`${ref.target}\` not found under ${base}.` };
+    }
+    const found = this.findClass(file, ref.className, 0);
+    if (found) return { ok: true, ...found };
+    const mod = this.module(file);
+    const names = mod ? [...mod.classes.keys()] : [];
+    return { ok: false, code: 'class-ref/missing-class', part: 'class', severity: 'error', message: `\`${ref.className}\` is not defined in ${basename(file) === '__init__.py' ? dirname(file) : file}${names.length ? ` (classes: ${names.slice(0, 8).join(', ')})` : ''}.` };
+  }
+
+  /** Finds a class defined in or re-exported by `file`. */
+  findClass(file: string, name: string, depth: number): { file: string; cls: PyClass; module: PyModule } | undefined {
+    if (depth > 6) return undefined;
+    const mod = this.module(file);
+    if (!mod) return undefined;
+    const cls = mod.classes.get(name);
+    if (cls) return { file, cls, module: mod };
+    for (const imp of mod.imports) {
+      if (imp.alias !== name) continue;
+      const target = this.importedFile(file, imp.module);
+      const hit = target && this.findClass(target, imp.name, depth + 1);
+      // A name imported from somewhere we cannot read still exists: point at the import line.
+      return hit || { file, cls: { name, line: imp.line, character: 0, bases: [] }, module: mod };
+    }
+    const other = mod.names.get(name);
+    if (other !== undefined) return { file, cls: { name, line: other, character: 0, bases: [] }, module: mod };
+    for (const star of mod.starImports) {
+      const target = this.importedFile(file, star);
+      const hit = target && this.findClass(target, name, depth + 1);
+      if (hit) return hit;
+    }
+    return undefined;
+  }
+
+  private importedFile(fromFile: string, module: string): string | undefined {
+    const dots = (/^\.*/.exec(module) as RegExpExecArray)[0].length;
+    const rest = module.slice(dots);
+    if (dots > 0) {
+      let dir = dirname(fromFile);
+      for (let i = 1; i < dots; i++) dir = dirname(dir);
+      return rest ? this.moduleFile(dir, rest) : join(dir, '__init__.py');
+    }
+    const top = rest.split('.')[0] as string;
+    // Absolute imports: try the package the file lives in (walk up), then installed packages.
+    let dir = dirname(fromFile);
+    for (let i = 0; i < 8; i++) {
+      if (this.fs.kind(join(dir, top)) === 'dir' || this.fs.kind(join(dir, top + '.py')) === 'file') return this.moduleFile(dir, rest);
+      const up = dirname(dir);
+      if (up === dir) break;
+      dir = up;
+    }
+    const base = this.locator?.locate(top);
+    return base ? this.moduleFile(base, rest) : undefined;
+  }
+
+  /** Python modules under root as dotted paths, for completion (bounded walk). */
+  listModules(root: string, limit = 3000): string[] {
+    const out: string[] = [];
+    const skip = new Set(['node_modules', '__pycache__', 'site-packages', 'saved_experiments', 'launcher_record', 'saved_checkpoints', 'dist', 'build']);
+    const walk = (dir: string, prefix: string, depth: number) => {
+      if (depth > 5 || out.length >= limit) return;
+      for (const name of this.fs.list(dir).sort()) {
+        if (name.startsWith('.') || skip.has(name) || out.length >= limit) continue;
+        const p = join(dir, name);
+        if (name.endsWith('.py')) {
+          const m = name === '__init__.py' ? prefix : prefix ? `${prefix}.${name.slice(0, -3)}` : name.slice(0, -3);
+          if (m && /^[A-Za-z_][\w.]*$/.test(m)) out.push(m);
+        } else if (/^[A-Za-z_]\w*$/.test(name) && this.fs.kind(p) === 'dir') {
+          walk(p, prefix ? `${prefix}.${name}` : name, depth + 1);
+        }
+      }
+    };
+    walk(root, '', 0);
+    return [...new Set(out)];
+  }
+}

@@ -1,0 +1,102 @@
+// Parsing a config with exact ranges; deciding whether a YAML document is ours and its dialect.
+import { parseAllDocuments, isMap, isScalar, isPair, isAlias, type Document, type YAMLMap, type Pair, type Node } from 'yaml';
+import { LineIndex } from './text';
+import type { Dialect } from './schema';
+
+export type RootKey = 'ajet' | 'astuner' | 'astune';
+
+export interface ParsedConfig {
+  text: string;
+  index: LineIndex;
+  docs: Document.Parsed[];
+  /** The first document whose root mapping holds ajet/astuner/astune. */
+  doc?: Document.Parsed;
+  docIndex: number;
+  rootMap?: YAMLMap;
+  rootKey?: RootKey;
+  dialect: Dialect;
+}
+
+/** Files above this size only get a cheap note; semantic checks would cost too much per keystroke. */
+export const MAX_SEMANTIC_BYTES = 5 * 1024 * 1024;
+
+const ROOT_RE = /^(?:ajet|astuner|astune)[ \t]*:/m;
+const QUOTED_ROOT_RE = /^["'](?:ajet|astuner|astune)["'][ \t]*:/m;
+
+/** Cheap content test (no parse): could this text be an AgentJet/ASTuner config? */
+export function looksLikeConfig(text: string): boolean {
+  return ROOT_RE.test(text) || QUOTED_ROOT_RE.test(text);
+}
+
+export function parseConfig(text: string, opts: { dialect?: Dialect } = {}): ParsedConfig {
+  const index = new LineIndex(text);
+  let docs: Document.Parsed[] = [];
+  try {
+    const all = parseAllDocuments(text, { merge: true, prettyErrors: false, strict: false });
+    docs = Array.isArray(all) ? all : [];
+  } catch {
+    docs = [];
+  }
+  const out: ParsedConfig = { text, index, docs, docIndex: -1, dialect: opts.dialect ?? 'agentjet' };
+  for (let i = 0; i < docs.length; i++) {
+    const d = docs[i] as Document.Parsed;
+    if (!isMap(d.contents)) continue;
+    const pair = d.contents.items.find((p) => isPair(p) && isScalar(p.key) && ['ajet', 'astuner', 'astune'].includes(String(p.key.value)));
+    if (!pair) continue;
+    out.doc = d;
+    out.docIndex = i;
+    out.rootMap = d.contents;
+    out.rootKey = String((pair.key as { value: unknown }).value) as RootKey;
+    if (!opts.dialect) out.dialect = out.rootKey === 'ajet' ? 'agentjet' : 'astuner';
+    break;
+  }
+  return out;
+}
+
+export function isOurs(p: ParsedConfig): boolean { return !!p.doc; }
+
+/** Follows aliases to the anchored node. */
+export function deref(node: unknown, doc: Document): Node | null {
+  let n = node as Node | null;
+  for (let i = 0; i < 16 && isAlias(n); i++) {
+    try { n = n.resolve(doc) ?? null; } catch { return null; }
+  }
+  return n ?? null;
+}
+
+export function keyString(pair: Pair): string | undefined {
+  const k = pair.key;
+  if (isScalar(k) && (typeof k.value === 'string' || typeof k.value === 'number' || typeof k.value === 'boolean')) return String(k.value);
+  return undefined;
+}
+
+/** Pairs of a map including those merged in with `<<` (one level of merge sources). */
+export function mapPairs(map: YAMLMap, doc: Document): { pair: Pair; merged: boolean }[] {
+  const out: { pair: Pair; merged: boolean }[] = [];
+  for (const p of map.items) {
+    if (!isPair(p)) continue;
+    if (isScalar(p.key) && p.key.value === '<<') {
+      const v = deref(p.value, doc);
+      const sources = v && 'items' in v && !isMap(v) ? (v.items as unknown[]).map((x) => deref(x, doc)) : [v];
+      for (const s of sources) if (isMap(s)) for (const q of s.items) if (isPair(q)) out.push({ pair: q, merged: true });
+      continue;
+    }
+    out.push({ pair: p, merged: false });
+  }
+  return out;
+}
+
+/** Value of a dotted path in the document (following aliases and merges), or undefined. */
+export function nodeAt(map: YAMLMap | undefined, doc: Document, path: readonly string[]): { pair: Pair; node: Node | null } | undefined {
+  let cur: YAMLMap | undefined = map;
+  let hit: { pair: Pair; node: Node | null } | undefined;
+  for (const seg of path) {
+    if (!cur) return undefined;
+    const found = mapPairs(cur, doc).reverse().find((e) => keyString(e.pair) === seg);
+    if (!found) return undefined;
+    const node = deref(found.pair.value, doc);
+    hit = { pair: found.pair, node };
+    cur = isMap(node) ? node : undefined;
+  }
+  return hit;
+}

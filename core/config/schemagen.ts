@@ -1,0 +1,196 @@
+// Builds the config schema from the framework's default YAML files plus schemas/overlay.yaml.
+// Pure: callers pass file contents. Used by scripts/gen-schema.ts and by a test that checks the
+// committed schema is what the generator produces.
+import { parseDocument, isMap, isSeq, isScalar, isPair, type Node, type YAMLMap } from 'yaml';
+import type { ConfigSchema, JsonType, SchemaNode } from './schema';
+
+export interface SchemaSources {
+  ajetDefault: string;
+  verlDefault: string;
+  trinityDefault: string;
+  overlay: string;
+}
+
+const NOISE = /DO NOT EDIT|^[-\s]*$|^-{3,}|✨/;
+
+function cleanComment(c: string | undefined | null): string {
+  if (!c) return '';
+  return c.split('\n').map((l) => l.trim()).filter((l) => l && !NOISE.test(l)).join(' ').trim();
+}
+
+function typeOfScalar(value: unknown, text: string): JsonType | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === 'boolean') return 'boolean';
+  if (typeof value === 'number') return Number.isInteger(value) && /^[-+]?\d+$/.test(text.trim()) ? 'number' : 'number';
+  return 'string';
+}
+
+function fromNode(node: Node | null | undefined, src: string, source: string, description: string): SchemaNode {
+  const out: SchemaNode = {};
+  if (description) out.description = description;
+  if (isMap(node)) {
+    out.type = 'object';
+    out.properties = {};
+    out.additionalProperties = false;
+    fillMap(node, src, source, out.properties);
+    return out;
+  }
+  if (isSeq(node)) {
+    out.type = 'array';
+    const first = node.items[0] as Node | undefined;
+    if (first) {
+      const item = fromNode(first, src, source, '');
+      delete item['x-source'];
+      if (item.type) out.items = { type: item.type };
+    }
+    out.default = node.toJSON();
+    return out;
+  }
+  if (isScalar(node)) {
+    const text = node.range ? src.slice(node.range[0], node.range[1]) : String(node.value);
+    const t = typeOfScalar(node.value, text);
+    if (t) out.type = t;
+    out.default = node.value ?? null;
+    return out;
+  }
+  return out;
+}
+
+function fillMap(map: YAMLMap, src: string, source: string, props: Record<string, SchemaNode>): void {
+  map.items.forEach((pair, i) => {
+    if (!isPair(pair) || !isScalar(pair.key)) return;
+    const key = String(pair.key.value);
+    const before = cleanComment(pair.key.commentBefore) || (i === 0 ? cleanComment(map.commentBefore) : '');
+    const value = pair.value as Node | null;
+    const trailing = isScalar(value) ? cleanComment(value.comment) : '';
+    const desc = [before, trailing].filter(Boolean).join(' ');
+    const node = fromNode(value, src, source, desc);
+    node['x-source'] = source;
+    props[key] = node;
+  });
+}
+
+function rootMap(text: string): YAMLMap {
+  const doc = parseDocument(text);
+  if (!isMap(doc.contents)) throw new Error('default config is not a mapping');
+  return doc.contents;
+}
+
+/** Adds keys of `extra` that `base` lacks, recursively. */
+function mergeMissing(base: SchemaNode, extra: SchemaNode): void {
+  for (const [k, v] of Object.entries(extra.properties ?? {})) {
+    const b = base.properties?.[k];
+    if (!b) { base.properties ??= {}; base.properties[k] = v; }
+    else if (b.properties && v.properties) mergeMissing(b, v);
+  }
+}
+
+function markOpen(node: SchemaNode): void {
+  if (node.properties) {
+    node['x-open'] ??= 'info';
+    for (const c of Object.values(node.properties)) markOpen(c);
+  }
+}
+
+interface OverlayEntry {
+  description?: string; type?: JsonType | JsonType[]; enum?: (string | number | boolean | null)[]; enumSeverity?: 'warning';
+  enumRenamed?: Record<string, string>; default?: unknown; items?: OverlayEntry; open?: true | 'info'; dialect?: 'agentjet' | 'astuner';
+  renamedTo?: string; movedTo?: string; deprecated?: boolean; deprecatedMessage?: string; classRef?: 'workflow' | 'judge';
+  pathKind?: 'file' | 'dir' | 'model' | 'files'; selects?: Record<string, string | null>; properties?: Record<string, OverlayEntry>;
+}
+
+function applyEntry(node: SchemaNode, e: OverlayEntry): void {
+  if (e.description !== undefined) node.description = e.description;
+  if (e.type !== undefined) node.type = e.type;
+  if (e.enum !== undefined) node.enum = e.enum;
+  if (e.enumSeverity) node['x-enumSeverity'] = e.enumSeverity;
+  if (e.enumRenamed) node['x-enumRenamed'] = e.enumRenamed;
+  if (e.default !== undefined) node.default = e.default;
+  if (e.items) { node.items ??= {}; applyEntry(node.items, e.items); }
+  if (e.open !== undefined) {
+    node['x-open'] = e.open;
+    if (e.open === true) delete node.additionalProperties;
+  }
+  if (e.dialect) node['x-dialect'] = e.dialect;
+  if (e.renamedTo) node['x-renamedTo'] = e.renamedTo;
+  if (e.movedTo) node['x-movedTo'] = e.movedTo;
+  if (e.deprecated) node.deprecated = true;
+  if (e.deprecatedMessage) node['x-deprecatedMessage'] = e.deprecatedMessage;
+  if (e.classRef) node['x-classRef'] = e.classRef;
+  if (e.pathKind) node['x-pathKind'] = e.pathKind;
+  if (e.selects) node['x-selects'] = e.selects;
+  if (e.properties) {
+    node.properties ??= {};
+    if (node.type === undefined) node.type = 'object';
+    if (node['x-open'] === undefined && node.additionalProperties === undefined) node.additionalProperties = false;
+    for (const [k, v] of Object.entries(e.properties)) {
+      node.properties[k] ??= {};
+      applyEntry(node.properties[k], v);
+    }
+  }
+}
+
+export function generateSchema(src: SchemaSources): ConfigSchema {
+  const root: SchemaNode = { type: 'object', properties: {} };
+  const props = root.properties as Record<string, SchemaNode>;
+
+  // ajet: from ajet_default.yaml, completed by the ajet keys verl_default.yaml adds.
+  const ajetTop: Record<string, SchemaNode> = {};
+  fillMap(rootMap(src.ajetDefault), src.ajetDefault, 'ajet_default.yaml', ajetTop);
+  const ajet = ajetTop.ajet;
+  if (!ajet) throw new Error('ajet_default.yaml has no ajet: section');
+
+  const verlTop: Record<string, SchemaNode> = {};
+  fillMap(rootMap(src.verlDefault), src.verlDefault, 'verl_default.yaml', verlTop);
+  if (verlTop.ajet) mergeMissing(ajet, verlTop.ajet);
+  delete verlTop.ajet;
+  props.ajet = ajet;
+
+  const trinityTop: Record<string, SchemaNode> = {};
+  fillMap(rootMap(src.trinityDefault), src.trinityDefault, 'trinity_default.yaml', trinityTop);
+  for (const [k, v] of Object.entries(trinityTop)) { markOpen(v); props[k] = v; }
+  for (const [k, v] of Object.entries(verlTop)) { markOpen(v); props[k] = v; }
+
+  // Overlay: paths are applied shortest first so parents exist before their children.
+  const overlay = parseDocument(src.overlay).toJS() as { root?: OverlayEntry; paths?: Record<string, OverlayEntry> };
+  if (overlay.root) applyEntry(root, overlay.root);
+  const entries = Object.entries(overlay.paths ?? {}).sort((a, b) => a[0].split('.').length - b[0].split('.').length);
+  for (const [path, entry] of entries) {
+    let cur = root;
+    for (const seg of path.split('.')) {
+      cur.properties ??= {};
+      if (cur.type === undefined) cur.type = 'object';
+      cur.properties[seg] ??= {};
+      cur = cur.properties[seg];
+    }
+    applyEntry(cur, entry);
+  }
+
+  // The ASTuner roots share the ajet tree; the validator reads x-dialect to tell names apart.
+  props.astuner = { $ref: '#/properties/ajet', description: 'ASTuner name of the `ajet:` section (AgentJet reads `ajet:`).' };
+  props.astune = { $ref: '#/properties/ajet', description: 'Oldest ASTuner name of the `ajet:` section (AgentJet reads `ajet:`).' };
+
+  addMarkdown(root);
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    $id: 'https://agentjet-community.github.io/agentjet-vscode/agentjet.schema.json',
+    title: 'AgentJet / ASTuner configuration',
+    ...root,
+  };
+}
+
+/** markdownDescription for editors: description plus default and dialect notes. */
+function addMarkdown(node: SchemaNode): void {
+  const parts: string[] = [];
+  if (node.description) parts.push(node.description);
+  if (node['x-dialect'] === 'astuner') parts.push(`ASTuner only; AgentJet: \`${node['x-movedTo'] ?? node['x-renamedTo'] ?? '(removed)'}\`.`);
+  if (node.deprecated && node['x-deprecatedMessage']) parts.push(node['x-deprecatedMessage']);
+  if (parts.length) node.markdownDescription = parts.join('\n\n');
+  for (const c of Object.values(node.properties ?? {})) addMarkdown(c);
+  if (node.items) addMarkdown(node.items);
+}
+
+/** Stable JSON text (2-space indent, trailing newline) for the committed file. */
+export function schemaText(s: ConfigSchema): string {
+  return JSON.stringify(s, null, 2) + '\n';
+}
