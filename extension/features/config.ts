@@ -1,7 +1,70 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import type { Services } from '../services';
 
-/** Slot for the config feature; its issue fills this in. */
-export function registerConfigFeature(_context: vscode.ExtensionContext, _services: Services): void {
-  // intentionally empty until the feature lands
+// The same cheap test the server uses: a root key ajet/astuner/astune at column 0.
+const ROOT_RE = /^["']?(?:ajet|astuner|astune)["']?[ \t]*:/m;
+
+export function isConfigDocument(doc: vscode.TextDocument): boolean {
+  if (doc.languageId !== 'yaml' || (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'untitled')) return false;
+  // Reading the in-memory text is cheap; cap it so a huge file does not stall the extension host.
+  const text = doc.getText(new vscode.Range(0, 0, Math.min(doc.lineCount, 20000), 0));
+  return ROOT_RE.test(text);
+}
+
+/** Exposed for tests: the running client, if any. */
+export interface ConfigFeature { client(): LanguageClient | undefined; ensureStarted(): Promise<void> }
+
+let feature: ConfigFeature | undefined;
+export function configFeature(): ConfigFeature | undefined { return feature; }
+
+/** Starts the config language server only once an AgentJet/ASTuner YAML document is open. */
+export function registerConfigFeature(context: vscode.ExtensionContext, services: Services): void {
+  let client: LanguageClient | undefined;
+  let starting: Promise<void> | undefined;
+
+  const start = (): Promise<void> => {
+    if (starting) return starting;
+    const serverModule = vscode.Uri.joinPath(context.extensionUri, 'dist', 'server.js').fsPath;
+    const serverOptions: ServerOptions = {
+      run: { module: serverModule, transport: TransportKind.ipc },
+      debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+    };
+    const pythonPath = vscode.workspace.getConfiguration('agentjet').get<string>('pythonPath') ?? '';
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [{ language: 'yaml', scheme: 'file' }, { language: 'yaml', scheme: 'untitled' }],
+      initializationOptions: { pythonPath },
+      outputChannel: services.log,
+      diagnosticCollectionName: 'agentjet',
+    };
+    client = new LanguageClient('agentjet.config', 'AgentJet Config', serverOptions, clientOptions);
+    services.log.info('starting the AgentJet config language server');
+    starting = client.start().catch((err: unknown) => {
+      services.log.error(`config language server failed to start: ${err instanceof Error ? err.message : String(err)}`);
+      client = undefined;
+      starting = undefined;
+    });
+    return starting;
+  };
+
+  const maybeStart = (doc: vscode.TextDocument | undefined) => {
+    if (!client && doc && isConfigDocument(doc)) void start();
+  };
+
+  feature = { client: () => client, ensureStarted: start };
+  context.subscriptions.push(
+    vscode.workspace.onDidOpenTextDocument(maybeStart),
+    vscode.window.onDidChangeActiveTextEditor((e) => maybeStart(e?.document)),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration('agentjet.pythonPath') || !client) return;
+      // The interpreter decides how built-in class references resolve: restart with the new one.
+      const old = client;
+      client = undefined;
+      starting = undefined;
+      void old.stop().then(() => start(), () => start());
+    }),
+    { dispose: () => { void client?.stop(); feature = undefined; } },
+  );
+  // Documents open before activation (activation itself stays free of process starts).
+  setTimeout(() => { for (const d of vscode.workspace.textDocuments) maybeStart(d); }, 0);
 }

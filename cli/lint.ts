@@ -1,0 +1,92 @@
+// `agentjet lint <files|folders> [--root DIR] [--format text|json] [--python PATH]`
+import { readdirSync, statSync } from 'node:fs';
+import { join, resolve, relative } from 'node:path';
+import type { CliCommand } from './commands';
+import { lintFileResult } from '../core/config/lint';
+import { ClassResolver } from '../core/config/classref';
+import { CachedFs } from '../core/config/fs';
+import { PythonLocator } from '../core/config/pythonenv';
+import type { ConfigDiagnostic } from '../core/config/diagnostics';
+
+const HELP = `Usage: agentjet lint <files or folders...> [options]
+
+Checks AgentJet/ASTuner YAML configs (files whose root mapping has ajet:, astuner: or astune:).
+Folders are searched for *.yaml / *.yml; other YAML files are skipped.
+
+Options:
+  --root DIR          folder class references resolve against (default: current directory)
+  --format text|json  output format (default: text)
+  --python PATH       interpreter used to check framework built-ins (ajet.*) and installed packages
+  -h, --help          show this help
+
+Exit status: 0 when no errors, 1 when any error was found, 2 on bad usage.
+`;
+
+const SKIP = new Set(['node_modules', '.git', '__pycache__', '.venv', 'venv']);
+
+function collect(p: string, out: string[], explicit: boolean): void {
+  let st;
+  try { st = statSync(p); } catch { throw new Error(`no such file or folder: ${p}`); }
+  if (st.isDirectory()) {
+    for (const name of readdirSync(p).sort()) {
+      if (SKIP.has(name) || name.startsWith('.')) continue;
+      collect(join(p, name), out, false);
+    }
+  } else if (explicit || /\.ya?ml$/i.test(p)) out.push(p);
+}
+
+export async function runLint(args: string[], write: (s: string) => void = (s) => process.stdout.write(s), writeErr: (s: string) => void = (s) => process.stderr.write(s)): Promise<number> {
+  let root = process.cwd();
+  let format: 'text' | 'json' = 'text';
+  let python: string | undefined;
+  const targets: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === '-h' || a === '--help') { write(HELP); return 0; }
+    if (a === '--root' || a === '--format' || a === '--python') {
+      const v = args[++i];
+      if (!v) { writeErr(`agentjet lint: ${a} needs a value\n`); return 2; }
+      if (a === '--root') root = resolve(v);
+      else if (a === '--python') python = v;
+      else if (v === 'text' || v === 'json') format = v;
+      else { writeErr(`agentjet lint: --format must be text or json\n`); return 2; }
+      continue;
+    }
+    if (a.startsWith('--')) { writeErr(`agentjet lint: unknown option ${a}\n`); return 2; }
+    targets.push(a);
+  }
+  if (!targets.length) { writeErr(HELP); return 2; }
+  const files: string[] = [];
+  try { for (const t of targets) collect(resolve(t), files, true); } catch (err) {
+    writeErr(`agentjet lint: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
+  }
+  const fs = new CachedFs(60_000);
+  const resolver = new ClassResolver(fs, python ? new PythonLocator(python) : undefined);
+  let errors = 0, warnings = 0, checked = 0;
+  const json: { file: string; diagnostics: ConfigDiagnostic[] }[] = [];
+  for (const f of files) {
+    let res;
+    try { res = await lintFileResult(f, { root, fs, resolver }); } catch (err) {
+      writeErr(`${f}: cannot read: ${err instanceof Error ? err.message : String(err)}\n`);
+      errors++;
+      continue;
+    }
+    if (!res.ours) continue;
+    checked++;
+    const shown = relative(process.cwd(), f) || f;
+    const diags = res.diagnostics.map(({ code, severity, message, range }) => ({ code, severity, message, range }));
+    for (const d of diags) { if (d.severity === 'error') errors++; else if (d.severity === 'warning') warnings++; }
+    if (format === 'json') json.push({ file: shown, diagnostics: diags });
+    else for (const d of diags) write(`${shown}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${d.code} ${d.message}\n`);
+  }
+  if (format === 'json') write(JSON.stringify({ files: json, errors, warnings, checked }, null, 2) + '\n');
+  else writeErr(`${checked} config${checked === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`);
+  return errors > 0 ? 1 : 0;
+}
+
+export const lintCommand: CliCommand = {
+  name: 'lint',
+  summary: 'check AgentJet/ASTuner YAML configs (exit 1 on errors)',
+  run: (args) => runLint(args),
+};
