@@ -35,19 +35,22 @@ export class LineIndex {
   lineText(line: number): string { return this.text.slice(this.lineStart(line), this.lineEnd(line)); }
 }
 
-/** Levenshtein distance with an early exit above `max`. */
+/** Edit distance counting an adjacent swap as one edit, with an early exit above `max`. */
 export function editDistance(a: string, b: string, max = 99): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev2: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
     let best = i;
     for (let j = 1; j <= b.length; j++) {
-      const v = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      let v = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, (prev2[j - 2] as number) + 1);
       cur.push(v);
       if (v < best) best = v;
     }
     if (best > max) return max + 1;
+    prev2 = prev;
     prev = cur;
   }
   return prev[b.length] as number;

@@ -82,7 +82,10 @@ export function validateParsed(p: ParsedConfig, opts: ValidateOptions = {}): Con
   if (p.docs.length > 1) {
     const second = p.docs[1] as Document.Parsed;
     const start = second.range?.[0] ?? 0;
-    out.push({ code: 'multi-document', severity: 'error', message: 'Hydra loads a config as a single YAML document; remove the `---` separated documents.', range: p.index.range(Math.max(0, start - 4), start) });
+    // Point at the `---` marker that starts the second document.
+    let marker = p.text.lastIndexOf('\n---', Math.max(0, start));
+    marker = marker < 0 ? (p.text.startsWith('---') ? 0 : start) : marker + 1;
+    out.push({ code: 'multi-document', severity: 'error', message: 'Hydra loads a config as a single YAML document; remove the `---` separated documents.', range: p.index.range(marker, marker + 3) });
   }
   const fs = opts.fs ?? sharedFs;
   const schema = opts.schema ?? defaultSchema;
@@ -112,7 +115,13 @@ function reportSyntax(p: ParsedConfig, out: ConfigDiagnostic[]): void {
       if (n++ >= 50) return;
       const [s, t] = e.pos ?? [0, 0];
       const msg = e.message.split('\n')[0] ?? e.message;
-      out.push({ code: 'yaml-syntax', severity: 'error', message: msg, range: p.index.range(s, Math.max(t, s + 1)) });
+      let end = t;
+      if (end <= s + 1) {
+        // Zero-width positions (e.g. duplicate keys) widen to the token that starts there.
+        const m = /^[^\s:,[\]{}#]+/.exec(p.text.slice(s, s + 200));
+        end = s + (m ? m[0].length : 1);
+      }
+      out.push({ code: 'yaml-syntax', severity: 'error', message: msg, range: p.index.range(s, Math.min(end, p.text.length)) });
     }
   }
 }
@@ -204,8 +213,14 @@ function checkValue(ctx: Ctx, value: Node | null, sch: SchemaNode, path: string[
     const empty = !raw || (isScalar(raw) && srcText(ctx, raw).trim() === '');
     const expectsScalar = types.length > 0 && !types.includes('null') && !types.includes('object') && !types.includes('array');
     if (empty && expectsScalar && s.default !== null && s.default !== undefined) {
-      push(ctx, 'empty-value', 'warning', `\`${name}\` has no value, so it becomes null; the default is \`${JSON.stringify(s.default)}\`.`, pair ? nodeRange(ctx, pair.key as Node) : range,
-        [{ title: `Set the default (${JSON.stringify(s.default)})`, newText: `${(pair?.key as Node | undefined) ? srcText(ctx, pair?.key as Node) : ''}: ${yamlScalar(s.default)}`, range: pair ? nodeRange(ctx, pair.key as Node) : range }]);
+      const keyNode = pair?.key as Node | undefined;
+      const fixes: Fix[] = [];
+      if (keyNode?.range) {
+        // Replace `key:` with `key: default`.
+        const colon = ctx.p.text.indexOf(':', keyNode.range[1]);
+        if (colon >= 0) fixes.push({ title: `Set the default (${JSON.stringify(s.default)})`, newText: `${srcText(ctx, keyNode)}: ${yamlScalar(s.default)}`, range: ctx.p.index.range(keyNode.range[0], colon + 1), preferred: true });
+      }
+      push(ctx, 'empty-value', 'warning', `\`${name}\` has no value, so it becomes null; the default is \`${JSON.stringify(s.default)}\`.`, keyNode ? nodeRange(ctx, keyNode) : range, fixes);
     }
     return;
   }
@@ -319,7 +334,9 @@ function checkClassRef(ctx: Ctx, n: Scalar, str: string): void {
   if (r.code === 'class-ref/missing-class') {
     const file = ref.form === 'file' ? (isAbsolute(ref.target) ? ref.target : join(ctx.root, ref.target)) : ctx.resolver.moduleFile(ctx.root, ref.target);
     const mod = file ? ctx.resolver.module(file) : undefined;
-    const sugg = mod ? suggest(ref.className, mod.classes.keys()) : [];
+    const close = mod ? suggest(ref.className, mod.classes.keys()) : [];
+    // A reference can only name a class of that module: offer them all when none is close.
+    const sugg = close.length ? close : [...(mod?.classes.keys() ?? [])].slice(0, 5);
     const range = sub(ref.classStart, ref.classEnd);
     sugg.forEach((x, i) => fixes.push({ title: `Change to \`${x}\``, newText: x, range, preferred: i === 0 }));
   }

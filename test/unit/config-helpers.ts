@@ -1,0 +1,33 @@
+// Helpers shared by the config tests (not a test file itself).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../util/paths';
+import { LineIndex, type Range } from '../../core/config/text';
+
+export const demoDir = join(repoRoot, 'demo');
+export const demoConfig = readFileSync(join(demoDir, 'math_agent.yaml'), 'utf8');
+
+/** Range of the `nth` occurrence of `needle` in `text`. */
+export function rangeOf(text: string, needle: string, nth = 0): Range {
+  let at = -1;
+  for (let i = 0; i <= nth; i++) {
+    at = text.indexOf(needle, at + 1);
+    if (at < 0) throw new Error(`'${needle}' not found in text`);
+  }
+  return new LineIndex(text).range(at, at + needle.length);
+}
+
+export function applyEdits(text: string, edits: { range: Range; newText: string }[]): string {
+  const idx = new LineIndex(text);
+  const sorted = edits.map((e) => ({ s: idx.offset(e.range.start), e: idx.offset(e.range.end), t: e.newText })).sort((a, b) => b.s - a.s);
+  let out = text;
+  for (const e of sorted) out = out.slice(0, e.s) + e.t + out.slice(e.e);
+  return out;
+}
+
+/** Replaces exactly one occurrence; fails loudly when the base text changed. */
+export function replaceOnce(text: string, from: string, to: string): string {
+  const i = text.indexOf(from);
+  if (i < 0 || text.indexOf(from, i + 1) >= 0) throw new Error(`expected exactly one '${from}'`);
+  return text.slice(0, i) + to + text.slice(i + from.length);
+}

@@ -1,0 +1,103 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, statSync, mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { shared, repoRoot } from '../util/paths';
+import { lintText, lintFile } from '../../core/config/lint';
+import { parseConfig } from '../../core/config/parse';
+import { generateSchema, schemaText } from '../../core/config/schemagen';
+
+function yamlFiles(dir: string, out: string[] = []): string[] {
+  for (const n of readdirSync(dir).sort()) {
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) yamlFiles(p, out);
+    else if (/\.ya?ml$/.test(n)) out.push(p);
+  }
+  return out;
+}
+
+// The reference configs name tutorial modules that are not shipped with them: an empty root
+// means those references are reported as unresolved warnings, never as errors.
+const emptyRoot = mkdtempSync(join(tmpdir(), 'agentjet-ref-'));
+
+test('every reference config (tutorial + default) lints with zero errors', async () => {
+  const files = [...yamlFiles(shared('reference', 'agentjet', 'tutorial')), ...yamlFiles(shared('reference', 'agentjet', 'default_config'))];
+  assert.ok(files.length >= 14, `found ${files.length} configs`);
+  let ours = 0;
+  for (const f of files) {
+    const r = lintText(readFileSync(f, 'utf8'), { root: emptyRoot });
+    if (r.ours) ours++;
+    const errors = r.diagnostics.filter((d) => d.severity === 'error');
+    assert.deepEqual(errors, [], `${f}`);
+  }
+  assert.ok(ours >= 13, `${ours} configs recognised`);
+});
+
+test('lintFile agrees on a tutorial config and returns plain diagnostics', async () => {
+  const f = shared('reference', 'agentjet', 'tutorial', 'example_learn2ask', 'learn2ask.yaml');
+  const diags = await lintFile(f, { root: emptyRoot });
+  assert.ok(diags.length > 0);
+  assert.ok(diags.every((d) => d.severity !== 'error'));
+  assert.ok(diags.some((d) => d.code === 'renamed-value'), 'dataset_file is flagged as the ASTuner spelling');
+  for (const d of diags) assert.deepEqual(Object.keys(d).sort(), ['code', 'message', 'range', 'severity']);
+});
+
+test('legacy astune_default.yaml read as ASTuner has zero errors and no ASTuner-name warnings', () => {
+  const text = readFileSync(shared('reference', 'agentjet', 'legacy', 'astune_default.yaml'), 'utf8');
+  const r = lintText(text, { root: emptyRoot, dialect: 'astuner' });
+  assert.equal(r.ours, true);
+  assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error'), []);
+  // agentscope_workflow / agentscope_disable_toolcalls are right in this dialect.
+  assert.ok(!r.diagnostics.some((d) => d.code === 'renamed-key' && /agentscope/.test(d.message)));
+  // Read as AgentJet the same file gets renamed-key warnings for them.
+  const asAjet = lintText(text, { root: emptyRoot, dialect: 'agentjet' });
+  assert.ok(asAjet.diagnostics.some((d) => d.code === 'renamed-key' && /agentscope_workflow/.test(d.message)));
+});
+
+test('the ASTuner examples in the seed documents are recognised as ASTuner configs', () => {
+  const dir = shared('seeds');
+  let blocks = 0;
+  for (const n of readdirSync(dir)) {
+    const text = readFileSync(join(dir, n), 'utf8');
+    for (const m of text.matchAll(/```yaml\n([\s\S]*?)```/g)) {
+      const y = m[1] as string;
+      if (!/^(astuner|astune):/m.test(y)) continue;
+      blocks++;
+      const p = parseConfig(y);
+      assert.ok(p.doc, `seed block not recognised:\n${y}`);
+      assert.equal(p.dialect, 'astuner');
+      const r = lintText(y, { root: emptyRoot });
+      assert.deepEqual(r.diagnostics.filter((d) => d.code === 'yaml-syntax' || (d.code === 'unknown-key' && d.severity !== 'information') || d.code === 'type-mismatch' || d.code === 'enum'), [], y);
+      // ASTuner spellings are right in an ASTuner file.
+      assert.ok(!r.diagnostics.some((d) => d.code === 'renamed-value'), y);
+    }
+  }
+  assert.ok(blocks >= 10, `${blocks} ASTuner blocks`);
+});
+
+test('the committed schema is what the generator produces from the default configs', () => {
+  const dir = shared('reference', 'agentjet', 'default_config');
+  const text = schemaText(generateSchema({
+    ajetDefault: readFileSync(join(dir, 'ajet_default.yaml'), 'utf8'),
+    verlDefault: readFileSync(join(dir, 'verl', 'verl_default.yaml'), 'utf8'),
+    trinityDefault: readFileSync(join(dir, 'trinity', 'trinity_default.yaml'), 'utf8'),
+    overlay: readFileSync(join(repoRoot, 'schemas', 'overlay.yaml'), 'utf8'),
+  }));
+  assert.equal(readFileSync(join(repoRoot, 'schemas', 'agentjet.schema.json'), 'utf8'), text, 'run npm run gen:schema');
+  const s = JSON.parse(text) as { properties: Record<string, { properties?: Record<string, unknown> }> };
+  // Every key of ajet_default.yaml is in the schema.
+  const ajet = s.properties.ajet?.properties ?? {};
+  for (const k of ['project_name', 'backbone', 'model', 'data', 'rollout', 'task_reader', 'task_judge', 'context_tracker', 'debug', 'trainer_common', 'interchange_server', 'task_runner']) assert.ok(k in ajet, k);
+  for (const k of ['trinity', 'actor_rollout_ref', 'trainer', 'hydra', 'defaults', 'astuner', 'astune']) assert.ok(k in s.properties, k);
+});
+
+test('other YAML is left alone', () => {
+  assert.deepEqual(lintText('name: ci\non: [push]\njobs: {}\n'), { ours: false, diagnostics: [] });
+  assert.deepEqual(lintText('trinity:\n  cluster: {node_num: 1}\n'), { ours: false, diagnostics: [] });
+});
+
+test('the demo project lints clean of errors with class references resolved', () => {
+  const r = lintText(readFileSync(join(repoRoot, 'demo', 'math_agent.yaml'), 'utf8'), { root: join(repoRoot, 'demo') });
+  assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error' || d.code.startsWith('class-ref')), []);
+});
