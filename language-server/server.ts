@@ -82,8 +82,9 @@ function schedule(doc: TextDocument, delay: number): void {
   }, delay));
 }
 
-documents.onDidOpen((e) => schedule(e.document, 0));
-documents.onDidChangeContent((e) => schedule(e.document, 120));
+// TextDocuments reports an open as a content change too: validate a fresh document at once and
+// debounce only real edits.
+documents.onDidChangeContent((e) => schedule(e.document, e.document.version <= 1 ? 0 : 120));
 documents.onDidClose((e) => {
   service.forget(e.document.uri);
   const t = timers.get(e.document.uri);
