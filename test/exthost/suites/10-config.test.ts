@@ -1,0 +1,64 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { waitFor, workspaceRoot } from '../util';
+
+suite('config language server', () => {
+  let doc: vscode.TextDocument;
+  const uri = () => vscode.Uri.joinPath(workspaceRoot(), 'exthost_config.yaml');
+
+  suiteSetup(async () => {
+    const demo = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(workspaceRoot(), 'math_agent.yaml'));
+    const text = Buffer.from(demo).toString('utf8').replace('temperature: 0.9', 'temprature: 0.9');
+    await vscode.workspace.fs.writeFile(uri(), Buffer.from(text, 'utf8'));
+    doc = await vscode.workspace.openTextDocument(uri());
+    await vscode.window.showTextDocument(doc);
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.workspace.fs.delete(uri());
+  });
+
+  const agentjetDiags = () => vscode.languages.getDiagnostics(uri()).filter((d) => d.source === 'agentjet');
+
+  test('diagnostics: the typo is reported at the key', async () => {
+    const d = await waitFor(() => agentjetDiags().find((x) => x.code === 'unknown-key'), 'an unknown-key diagnostic', 60_000);
+    assert.equal(doc.getText(d.range), 'temprature');
+    assert.match(d.message, /Did you mean `temperature`/);
+  });
+
+  test('completion offers rollout keys', async () => {
+    const line = doc.getText().split('\n').findIndex((l) => l.includes('num_repeat: 4'));
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri(), new vscode.Position(line, 4));
+    const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    assert.ok(labels.includes('max_num_seqs'), labels.join(','));
+  });
+
+  test('hover describes a key', async () => {
+    const line = doc.getText().split('\n').findIndex((l) => l.includes('max_model_len'));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri(), new vscode.Position(line, 6));
+    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    assert.match(text, /ajet\.rollout\.max_model_len/);
+  });
+
+  test('go to definition opens the workflow class', async () => {
+    const lines = doc.getText().split('\n');
+    const line = lines.findIndex((l) => l.includes('user_workflow'));
+    const col = (lines[line] as string).indexOf('MathWorkflow') + 1;
+    const defs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', uri(), new vscode.Position(line, col));
+    assert.ok(defs.length > 0);
+    const first = defs[0] as vscode.Location | vscode.LocationLink;
+    const target = 'targetUri' in first ? first.targetUri : first.uri;
+    assert.match(target.fsPath, /math_demo[\\/]workflow\.py$/);
+  });
+
+  test('the quick fix corrects the typo', async () => {
+    const d = agentjetDiags().find((x) => x.code === 'unknown-key') as vscode.Diagnostic;
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri(), d.range, vscode.CodeActionKind.QuickFix.value);
+    const fix = actions.find((a) => a.title === 'Change to `temperature`');
+    assert.ok(fix?.edit, actions.map((a) => a.title).join(', '));
+    assert.ok(await vscode.workspace.applyEdit(fix.edit));
+    assert.match(doc.getText(), /\n {4}temperature: 0\.9/);
+    await waitFor(() => !agentjetDiags().some((x) => x.code === 'unknown-key'), 'the diagnostic to clear', 30_000);
+  });
+});
