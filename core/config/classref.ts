@@ -1,6 +1,6 @@
 // Class references (`a.b.c->Class`, `path/to/file.py->Class`), resolved statically against the
 // folder the launcher runs in, and framework built-ins against the installed package when known.
-import { isAbsolute, join, dirname, basename } from 'node:path';
+import { isAbsolute, join, dirname, basename, relative } from 'node:path';
 import type { ConfigFs } from './fs';
 import { parsePython, type PyClass, type PyModule } from './python';
 
@@ -53,6 +53,8 @@ export class ClassResolver {
   private parsed = new Map<string, { text: string; mod: PyModule }>();
   constructor(private readonly fs: ConfigFs, private readonly locator?: PackageLocator) {}
 
+  exists(path: string): boolean { return this.fs.kind(path) === 'file'; }
+
   module(file: string): PyModule | undefined {
     const text = this.fs.read(file);
     if (text === undefined) return undefined;
@@ -89,7 +91,7 @@ export class ClassResolver {
       const base = this.baseFor(top, root);
       if (base === undefined) {
         if (builtin) return { ok: 'skip', reason: 'framework built-in; no Python configured to check it' };
-        return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'warning', message: `Module \`${ref.target}\` is not in ${root}. If it comes from an installed package, set \`agentjet.pythonPath\` so it can be checked.` };
+        return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'warning', message: `Module \`${ref.target}\` is not in the workspace (${root}). If it comes from an installed package, set \`agentjet.pythonPath\` so it can be checked.` };
       }
       if (base === null) {
         if (builtin) return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'error', message: `The configured Python has no \`${top}\` package installed.` };
@@ -102,7 +104,10 @@ export class ClassResolver {
     if (found) return { ok: true, ...found };
     const mod = this.module(file);
     const names = mod ? [...mod.classes.keys()] : [];
-    return { ok: false, code: 'class-ref/missing-class', part: 'class', severity: 'error', message: `\`${ref.className}\` is not defined in ${basename(file) === '__init__.py' ? dirname(file) : file}${names.length ? ` (classes: ${names.slice(0, 8).join(', ')})` : ''}.` };
+    const shownFile = basename(file) === '__init__.py' ? dirname(file) : file;
+    const rel = relative(root, shownFile);
+    const shown = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : shownFile;
+    return { ok: false, code: 'class-ref/missing-class', part: 'class', severity: 'error', message: `\`${ref.className}\` is not defined in ${shown}${names.length ? ` (classes: ${names.slice(0, 8).join(', ')})` : ''}.` };
   }
 
   /** Finds a class defined in or re-exported by `file`. */

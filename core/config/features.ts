@@ -175,7 +175,7 @@ export function documentLinks(p: ParsedConfig, ctx: FeatureContext): DocLink[] {
         if (file && ctx.resolver.module(file)) out.push({ range: p.index.range(base + ref.targetStart, base + ref.targetEnd), file });
       } else if (ks['x-pathKind'] && ks['x-pathKind'] !== 'model') {
         const file = isAbsolute(str) ? str : join(root, str);
-        if (ctx.resolver.module(file) !== undefined || (str.endsWith('.jsonl') && ctx.resolver.module(file))) out.push({ range: p.index.range(base, base + str.length), file });
+        if (ctx.resolver.exists(file)) out.push({ range: p.index.range(base, base + str.length), file });
       }
     }
   };

@@ -82,9 +82,12 @@ export function parsePython(src: string): PyModule {
   let acc = 0;
   for (const l of lines) { offsets.push(acc); acc += l.length + 1; }
   let current: PyClass | undefined;
+  let depth = 0; // open brackets carried over from earlier lines: those lines continue a statement
   for (let li = 0; li < lines.length; li++) {
     const line = lines[li] as string;
-    if (!line.trim()) continue;
+    const carried = depth;
+    for (const ch of line) { if (ch === '(' || ch === '[' || ch === '{') depth++; else if (ch === ')' || ch === ']' || ch === '}') depth = Math.max(0, depth - 1); }
+    if (carried > 0 || !line.trim()) continue;
     const indent = (/^[ \t]*/.exec(line) as RegExpExecArray)[0].length;
     if (indent > 0) {
       if (current && !current.execute) {

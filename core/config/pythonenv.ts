@@ -23,14 +23,14 @@ print(json.dumps(out))`;
 export class PythonLocator implements PackageLocator {
   private cache = new Map<string, string | null>();
   private broken = false;
-  constructor(readonly python: string, private readonly timeoutMs = 8000) {}
+  constructor(readonly python: string, private readonly timeoutMs = 8000, private readonly env?: NodeJS.ProcessEnv) {}
 
   /** Resolves several names at once (one process), e.g. the framework roots at startup. */
   prime(names: string[]): void {
     const todo = names.filter((n) => !this.cache.has(n));
     if (!todo.length || this.broken) return;
     // Run outside the workspace so its folders do not shadow installed packages; local modules are resolved statically.
-    const r = spawnSync(this.python, ['-c', PROBE, ...todo], { encoding: 'utf8', timeout: this.timeoutMs, cwd: tmpdir(), windowsHide: true });
+    const r = spawnSync(this.python, ['-c', PROBE, ...todo], { encoding: 'utf8', timeout: this.timeoutMs, cwd: tmpdir(), windowsHide: true, env: this.env ?? process.env });
     if (r.status !== 0 || !r.stdout) { this.broken = true; return; }
     try {
       const res = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as Record<string, string | null>;

@@ -483,7 +483,7 @@ function checkCrossFields(ctx: Ctx): void {
   const dtp = eff(ctx, ['debug', 'debug_tensor_parallel_size']);
   const d = num(dtp);
   if (d !== undefined && g !== undefined && (dtp.inFile || gpn.inFile) && d > g) {
-    push(ctx, 'cross-field/debug-tp', 'warning', `debug.debug_tensor_parallel_size = ${d} needs ${d} GPUs, more than trainer_common.n_gpus_per_node = ${g}; the debug vLLM server will not start on such a machine.`, anchorRange(ctx, dtp, gpn));
+    push(ctx, 'cross-field/debug-tp', 'warning', `debug.debug_tensor_parallel_size = ${d}${dtp.inFile ? '' : ' (default)'} needs ${d} GPUs, more than trainer_common.n_gpus_per_node = ${g}; the debug vLLM server will not start on such a machine.`, anchorRange(ctx, dtp, ['debug'], gpn));
   }
   const jt = eff(ctx, ['task_judge', 'judge_type']);
   if (jt.value === 'rubrics_auto_grader' && !nodeAt(ctx.p.rootMap, ctx.doc, [rootName(ctx), 'task_judge', 'rubrics_auto_grader'])) {
