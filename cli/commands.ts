@@ -1,3 +1,5 @@
+import { logCommand } from './log';
+
 /** A subcommand of the `agentjet` CLI. Each feature adds one entry below. */
 export interface CliCommand {
   readonly name: string;
@@ -8,4 +10,5 @@ export interface CliCommand {
 
 export const commands: CliCommand[] = [
   // lint (config issue), log (token log issue), runs (runs issue)
+  logCommand,
 ];
