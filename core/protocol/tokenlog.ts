@@ -105,6 +105,8 @@ export type HostToView =
   /** The filtered/sorted list changed: `total` entries; the view re-requests what it shows. */
   | { type: 'list'; version: number; total: number; searching: boolean }
   | { type: 'rows'; version: number; offset: number; rows: Row[] }
+  /** Records from `from` on may have changed (the last one was incomplete, or the file was reset). */
+  | { type: 'changed'; from: number }
   | { type: 'record'; index: number; ok: true; record: RecordData; row: Row }
   | { type: 'record'; index: number; ok: false; error: string; row: Row }
   | { type: 'group'; taskId: string; step?: number; members: GroupMember[] }
@@ -139,7 +141,8 @@ export interface ViewReport {
   /** The cursor token, when one is focused or hovered. */
   cursor?: number;
   hover?: string;
-  scripts: number;
+  /** Script/img/iframe/object elements or on* attributes inside the view (must stay 0). */
+  injected: number;
   mode: ViewState['mode'];
   follow: boolean;
   kind?: RecordData['kind'];

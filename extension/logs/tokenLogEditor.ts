@@ -264,10 +264,11 @@ export class TokenLogDocument implements vscode.CustomDocument {
       try {
         do {
           this.refreshAgain = false;
-          const { change } = await this.session.update();
+          const { change, firstNew } = await this.session.update();
           if (change === 'unchanged') continue;
           await this.session.summarize();
           this.sendStatus(true);
+          this.broadcast({ type: 'changed', from: firstNew });
           this.refreshLists(change === 'reset');
         } while (this.refreshAgain && !this.disposed);
       } catch (err) {

@@ -609,6 +609,8 @@ function onRecord(m: Extract<HostToView, { type: 'record' }>): void {
   if (!m.ok) {
     current = undefined;
     currentError = m.error;
+    blocks = [];
+    clear(tokenBlocks);
     renderRecordHead(m.index, undefined, m.row, m.error);
     timelinePane.classList.add('hidden');
     otherPane.classList.add('hidden');
@@ -734,6 +736,10 @@ window.addEventListener('message', (e: MessageEvent<HostToView>) => {
       if (pendingOpenPos >= 0 && rowCache.has(pendingOpenPos)) { const p = pendingOpenPos; pendingOpenPos = -1; selectPos(p); }
       renderList();
       break;
+    case 'changed':
+      // The open record was incomplete (or the file was replaced): read it again.
+      if (state.selected !== undefined && state.selected >= m.from && !pendingFollow) post({ type: 'open', index: state.selected });
+      break;
     case 'located':
       if (m.index === state.selected) selectedPos = m.position;
       renderList();
@@ -772,7 +778,7 @@ function scheduleReport(): void {
     const report: ViewReport = {
       records, listTotal, listRows: listRows.querySelectorAll('.row').length, selected: state.selected, timeline: current ? state.timeline : undefined,
       timelineTokens: tl()?.text.length ?? 0, domTokens: spans.length, domText: text, cursor: cursor >= 0 ? cursor : undefined,
-      hover: hoverCard.classList.contains('hidden') ? undefined : hoverText, scripts: document.querySelectorAll('script').length,
+      hover: hoverCard.classList.contains('hidden') ? undefined : hoverText, injected: root.querySelectorAll('script, img, iframe, object, embed, [onerror], [onload], [onclick], [onmouseover]').length,
       mode: state.mode, follow: state.follow, kind: current?.record.kind, group: state.group ? groupMembers.length : 0, error: currentError, indexing,
     };
     post({ type: 'report', report });
