@@ -42,6 +42,7 @@ class Panel {
   filter: Filter = {};
   sort: Sort = { key: 'index' };
   searchAbort?: AbortController;
+  countsAbort?: AbortController;
   searching = false;
   report?: ViewReport;
   ready = false;
@@ -350,6 +351,7 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
         if (m.version !== panel.version) return;
         const ids = panel.list.slice(Math.max(0, m.offset), Math.max(0, m.offset) + Math.min(500, Math.max(0, m.count)));
         panel.post({ type: 'rows', version: panel.version, offset: m.offset, rows: ids.map((i) => s.row(i)) });
+        await this.fillCounts(panel, m.version, m.offset, ids);
         return;
       }
       case 'open': {
@@ -383,6 +385,28 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
       case 'report':
         panel.report = m.report;
         return;
+    }
+  }
+
+  /**
+   * Token counts need a full decode: do it for the rows on screen only, then send them again.
+   * A newer request (the user scrolled on) cancels the previous one.
+   */
+  private async fillCounts(panel: Panel, version: number, offset: number, ids: number[]): Promise<void> {
+    const s = panel.doc.session;
+    const missing = ids.filter((i) => { const r = s.row(i); return r.tokens === undefined && r.error === undefined; }).slice(0, 80);
+    panel.countsAbort?.abort();
+    if (missing.length === 0) return;
+    const ac = new AbortController();
+    panel.countsAbort = ac;
+    let sent = Date.now();
+    for (let k = 0; k < missing.length; k++) {
+      if (ac.signal.aborted || panel.version !== version) return;
+      await s.record(missing[k]!);
+      if (k === missing.length - 1 || Date.now() - sent > 200) {
+        sent = Date.now();
+        if (panel.version === version) panel.post({ type: 'rows', version, offset, rows: ids.map((i) => s.row(i)) });
+      }
     }
   }
 
