@@ -1,4 +1,5 @@
 import { lintCommand } from './lint';
+import { logCommand } from './log';
 /** A subcommand of the `agentjet` CLI. Each feature adds one entry below. */
 export interface CliCommand {
   readonly name: string;
@@ -10,4 +11,5 @@ export interface CliCommand {
 export const commands: CliCommand[] = [
   // lint (config issue), log (token log issue), runs (runs issue)
   lintCommand,
+  logCommand,
 ];

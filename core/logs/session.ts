@@ -1,0 +1,306 @@
+// One open log: the byte index plus per-record summaries (filled lazily in batches), cached
+// decoded records, filtering, sorting and whole-file text search. Shared by the viewer, the CLI
+// and the benchmark; no editor API here.
+import { CancelledError, LogIndex, type UpdateOptions } from './index';
+import { countTokens, decodeRecord, summarizePrefix, type DecodedRecord, type RecordKind, type RecordResult } from './decode';
+
+/** Bytes read per record for its summary (header line + start of the payload). */
+export const SUMMARY_PREFIX = 4096;
+
+export interface RecordFilter {
+  stepMin?: number;
+  stepMax?: number;
+  rewardMin?: number;
+  rewardMax?: number;
+  /** Exact outcome label (e.g. "1.0"). */
+  outcome?: string;
+  /** Case-insensitive text to find in the record title, task id or token text. */
+  text?: string;
+}
+
+export type SortKey = 'index' | 'step' | 'reward' | 'task' | 'time' | 'tokens';
+export interface SortSpec { key: SortKey; desc?: boolean }
+
+export interface RecordRow {
+  index: number;
+  time?: number;
+  title?: string;
+  step?: number;
+  taskId?: string;
+  reward?: number;
+  outcome?: string;
+  /** Known once the record was decoded in full. */
+  timelines?: number;
+  tokens?: number;
+  trained?: number;
+  kind?: RecordKind;
+  error?: string;
+  /** The newest record while the file still ends mid-record. */
+  partial?: boolean;
+}
+
+export interface SearchHit {
+  index: number;
+  /** Matches in token text (all timelines). */
+  matches: number;
+  /** First match: timeline number and token index, when it is in token text. */
+  timeline?: number;
+  token?: number;
+}
+
+const KINDS: RecordKind[] = ['tokens', 'table', 'text'];
+
+export class LogSession {
+  readonly index: LogIndex;
+  /** Records [0, summarized) have summaries. */
+  summarized = 0;
+  private step = new Float64Array(0);
+  private reward = new Float64Array(0);
+  /** -1 until decoded in full. */
+  private tokens = new Int32Array(0);
+  private trained = new Int32Array(0);
+  private timelines = new Int32Array(0);
+  private kind = new Int8Array(0);
+  private task: (string | undefined)[] = [];
+  private title: (string | undefined)[] = [];
+  private outcome: (string | undefined)[] = [];
+  private error: (string | undefined)[] = [];
+  private cache = new Map<number, RecordResult>();
+  private readonly cacheSize: number;
+
+  constructor(path: string, opts: { siblings?: boolean; cacheSize?: number } = {}) {
+    this.index = new LogIndex(path, { siblings: opts.siblings });
+    this.cacheSize = opts.cacheSize ?? 16;
+  }
+
+  get count(): number {
+    return this.index.count;
+  }
+
+  private grow(n: number): void {
+    if (this.step.length >= n) return;
+    const size = Math.max(n, this.step.length * 2, 256);
+    const f64 = (old: Float64Array) => { const a = new Float64Array(size).fill(NaN); a.set(old); return a; };
+    const i32 = (old: Int32Array) => { const a = new Int32Array(size).fill(-1); a.set(old); return a; };
+    this.step = f64(this.step);
+    this.reward = f64(this.reward);
+    this.tokens = i32(this.tokens);
+    this.trained = i32(this.trained);
+    this.timelines = i32(this.timelines);
+    const k = new Int8Array(size).fill(-1); k.set(this.kind); this.kind = k;
+  }
+
+  private clearFrom(i: number): void {
+    this.summarized = Math.min(this.summarized, i);
+    for (const key of [...this.cache.keys()]) if (key >= i) this.cache.delete(key);
+    if (this.step.length > i) {
+      this.step.fill(NaN, i); this.reward.fill(NaN, i);
+      this.tokens.fill(-1, i); this.trained.fill(-1, i); this.timelines.fill(-1, i); this.kind.fill(-1, i);
+    }
+    this.task.length = Math.min(this.task.length, i);
+    this.title.length = Math.min(this.title.length, i);
+    this.outcome.length = Math.min(this.outcome.length, i);
+    this.error.length = Math.min(this.error.length, i);
+  }
+
+  /**
+   * Indexes new bytes. Returns what changed; `firstNew` is the first record whose data may
+   * differ from before (the previous last record is always re-read, it may have been partial).
+   */
+  async update(opts: UpdateOptions & { onRecords?: (count: number) => void } = {}): Promise<{ change: 'unchanged' | 'grown' | 'reset'; firstNew: number }> {
+    const before = this.count;
+    const change = await this.index.update(opts);
+    const firstNew = change === 'reset' ? 0 : Math.max(0, Math.min(before, this.count) - 1);
+    if (change !== 'unchanged') this.clearFrom(firstNew);
+    this.grow(this.count);
+    return { change, firstNew };
+  }
+
+  /** Fills summaries of records [summarized, count) in batches; cancellable. */
+  async summarize(opts: { signal?: AbortSignal; batch?: number; progress?: (done: number, total: number) => void } = {}): Promise<void> {
+    const batch = opts.batch ?? 512;
+    while (this.summarized < this.count) {
+      if (opts.signal?.aborted) throw new CancelledError();
+      const from = this.summarized;
+      const to = Math.min(this.count, from + batch);
+      this.grow(to);
+      await this.index.readPrefixes(from, to, SUMMARY_PREFIX, (i, bytes) => {
+        const s = summarizePrefix(bytes);
+        if (s.step !== undefined) this.step[i] = s.step;
+        if (s.reward !== undefined) this.reward[i] = s.reward;
+        this.task[i] = s.taskId;
+        this.title[i] = s.title;
+        this.outcome[i] = s.outcome;
+        this.error[i] = s.error;
+      }, opts.signal);
+      this.summarized = to;
+      opts.progress?.(to, this.count);
+    }
+  }
+
+  /** The record, decoded in full (cached). */
+  async record(i: number): Promise<RecordResult | undefined> {
+    const hit = this.cache.get(i);
+    if (hit) {
+      this.cache.delete(i);
+      this.cache.set(i, hit);
+      return hit;
+    }
+    const bytes = await this.index.readRecord(i);
+    if (!bytes) return undefined;
+    let r = decodeRecord(bytes);
+    if (!r.ok && i === this.count - 1 && (this.index.tailPartial || r.error === 'record has no payload')) {
+      r = { ok: false, error: `incomplete record: the file ends mid-record (still being written, or cut off): ${r.error}`, time: r.time };
+    }
+    this.note(i, r);
+    this.cache.set(i, r);
+    while (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
+    return r;
+  }
+
+  /** Updates the row data of record i from a full decode. */
+  private note(i: number, r: RecordResult): void {
+    this.grow(i + 1);
+    if (!r.ok) { this.error[i] = r.error; return; }
+    const rec = r.record;
+    const c = countTokens(rec);
+    this.tokens[i] = c.tokens;
+    this.trained[i] = c.trained;
+    this.timelines[i] = c.timelines;
+    this.kind[i] = KINDS.indexOf(rec.kind);
+    this.error[i] = undefined;
+    this.title[i] = rec.title;
+    this.task[i] = rec.taskId;
+    this.outcome[i] = rec.outcome;
+    if (rec.step !== undefined) this.step[i] = rec.step;
+    if (rec.reward !== undefined) this.reward[i] = rec.reward;
+  }
+
+  row(i: number): RecordRow {
+    const r: RecordRow = { index: i };
+    const t = this.index.time(i);
+    if (t !== undefined) r.time = t;
+    if (i < this.step.length) {
+      if (!Number.isNaN(this.step[i]!)) r.step = this.step[i];
+      if (!Number.isNaN(this.reward[i]!)) r.reward = this.reward[i];
+      if (this.tokens[i]! >= 0) { r.tokens = this.tokens[i]; r.trained = this.trained[i]; r.timelines = this.timelines[i]; }
+      if (this.kind[i]! >= 0) r.kind = KINDS[this.kind[i]!];
+    }
+    if (this.title[i] !== undefined) r.title = this.title[i];
+    if (this.task[i] !== undefined) r.taskId = this.task[i];
+    if (this.outcome[i] !== undefined) r.outcome = this.outcome[i];
+    if (this.error[i] !== undefined) r.error = this.error[i];
+    if (i === this.count - 1 && this.index.tailPartial) r.partial = true;
+    return r;
+  }
+
+  /** Distinct steps and outcomes seen in summaries (for filter choices). */
+  facets(): { steps: [number, number] | undefined; outcomes: string[] } {
+    let lo = Infinity, hi = -Infinity;
+    const outcomes = new Set<string>();
+    for (let i = 0; i < this.summarized; i++) {
+      const s = this.step[i]!;
+      if (!Number.isNaN(s)) { lo = Math.min(lo, s); hi = Math.max(hi, s); }
+      const o = this.outcome[i];
+      if (o !== undefined) outcomes.add(o);
+    }
+    return { steps: lo <= hi ? [lo, hi] : undefined, outcomes: [...outcomes].sort() };
+  }
+
+  /** Record numbers matching the summary filters (step, reward, outcome), sorted. */
+  query(filter: RecordFilter = {}, sort: SortSpec = { key: 'index' }): number[] {
+    const out: number[] = [];
+    const n = this.count;
+    for (let i = 0; i < n; i++) {
+      const s = i < this.step.length ? this.step[i]! : NaN;
+      const r = i < this.reward.length ? this.reward[i]! : NaN;
+      if (filter.stepMin !== undefined && !(s >= filter.stepMin)) continue;
+      if (filter.stepMax !== undefined && !(s <= filter.stepMax)) continue;
+      if (filter.rewardMin !== undefined && !(r >= filter.rewardMin)) continue;
+      if (filter.rewardMax !== undefined && !(r <= filter.rewardMax)) continue;
+      if (filter.outcome !== undefined && filter.outcome !== '' && this.outcome[i] !== filter.outcome) continue;
+      out.push(i);
+    }
+    if (sort.key !== 'index') {
+      const dir = sort.desc ? -1 : 1;
+      const val = (i: number): number | string => {
+        switch (sort.key) {
+          case 'step': return this.step[i]!;
+          case 'reward': return this.reward[i]!;
+          case 'tokens': return this.tokens[i]!;
+          case 'time': return this.index.time(i) ?? NaN;
+          case 'task': return this.task[i] ?? '';
+          default: return i;
+        }
+      };
+      out.sort((a, b) => {
+        const x = val(a), y = val(b);
+        // Unknown values go last in both directions.
+        const xu = typeof x === 'number' && (Number.isNaN(x) || x < 0 && sort.key === 'tokens');
+        const yu = typeof y === 'number' && (Number.isNaN(y) || y < 0 && sort.key === 'tokens');
+        if (xu !== yu) return xu ? 1 : -1;
+        if (x < y) return -dir;
+        if (x > y) return dir;
+        return a - b;
+      });
+    } else if (sort.desc) {
+      out.reverse();
+    }
+    return out;
+  }
+
+  /**
+   * Decodes each candidate and reports those whose title, task id or token text contains `text`
+   * (case-insensitive); hits stream through `onHit`. Cancellable with `signal`.
+   */
+  async search(text: string, candidates: number[], opts: { signal?: AbortSignal; onHit?: (h: SearchHit) => void; progress?: (done: number, total: number) => void } = {}): Promise<SearchHit[]> {
+    const needle = text.toLowerCase();
+    const hits: SearchHit[] = [];
+    let done = 0;
+    let lastProgress = 0;
+    for (const i of candidates) {
+      if (opts.signal?.aborted) throw new CancelledError();
+      const r = await this.record(i);
+      done++;
+      if (r?.ok) {
+        const h = matchRecord(r.record, needle);
+        if (h) {
+          const hit = { index: i, ...h };
+          hits.push(hit);
+          opts.onHit?.(hit);
+        }
+      }
+      if (opts.progress && (done - lastProgress >= 16 || done === candidates.length)) { lastProgress = done; opts.progress(done, candidates.length); }
+    }
+    return hits;
+  }
+}
+
+/** Finds `needle` (lower case) in a record: token text across token boundaries, title, task. */
+export function matchRecord(rec: DecodedRecord, needle: string): Omit<SearchHit, 'index'> | undefined {
+  if (!needle) return { matches: 0 };
+  let matches = 0;
+  let first: { timeline: number; token: number } | undefined;
+  rec.timelines.forEach((t, ti) => {
+    const joined = t.text.join('').toLowerCase();
+    let from = 0;
+    let pos = joined.indexOf(needle, from);
+    if (pos < 0) return;
+    // Map the first hit's character offset back to its token.
+    if (!first) {
+      let acc = 0;
+      for (let k = 0; k < t.text.length; k++) {
+        acc += t.text[k]!.length;
+        if (acc > pos) { first = { timeline: ti, token: k }; break; }
+      }
+    }
+    while (pos >= 0) {
+      matches++;
+      from = pos + Math.max(1, needle.length);
+      pos = joined.indexOf(needle, from);
+    }
+  });
+  const meta = `${rec.title}\n${rec.taskId ?? ''}\n${rec.kind === 'tokens' ? '' : rec.content + '\n' + rec.attach}`.toLowerCase();
+  if (matches === 0 && !meta.includes(needle)) return undefined;
+  return { matches, ...(first ?? {}) };
+}

@@ -1,0 +1,189 @@
+// Messages between the token log custom editor (extension host) and its webview
+// (media/tokenlog/main.ts), and the trajectory viewer. Both sides import this file; it holds
+// types only, so the DOM-only webview build can use it.
+
+export interface Filter {
+  stepMin?: number;
+  stepMax?: number;
+  rewardMin?: number;
+  rewardMax?: number;
+  outcome?: string;
+  /** Free text searched in token text, titles and task ids (decodes records; streams results). */
+  text?: string;
+}
+
+export type SortKey = 'index' | 'step' | 'reward' | 'task' | 'time' | 'tokens';
+export interface Sort { key: SortKey; desc?: boolean }
+
+/** One line of the record list. */
+export interface Row {
+  index: number;
+  time?: number;
+  title?: string;
+  step?: number;
+  taskId?: string;
+  reward?: number;
+  outcome?: string;
+  timelines?: number;
+  tokens?: number;
+  trained?: number;
+  kind?: 'tokens' | 'table' | 'text';
+  error?: string;
+  partial?: boolean;
+}
+
+export interface TimelineData {
+  key: string;
+  taskId: string;
+  outcome: string;
+  index: number;
+  lenPrompt?: number;
+  lenResponse?: number;
+  rawReward?: number;
+  stepReward?: number;
+  advantage?: number;
+  fields: Record<string, string>;
+  text: string[];
+  ids: (number | string | null)[];
+  logprobs: (number | null)[];
+  /** 1 trained, 0 context, -1 unknown colour. */
+  mask: number[];
+  warnings: string[];
+}
+
+export interface RecordData {
+  time: string;
+  level: string;
+  source: string;
+  title: string;
+  step?: number;
+  taskId?: string;
+  reward?: number;
+  outcome?: string;
+  kind: 'tokens' | 'table' | 'text';
+  timelines: TimelineData[];
+  table: [string, string][];
+  content: string;
+  attach: string;
+  warnings: string[];
+}
+
+export interface GroupMember {
+  index: number;
+  key: string;
+  outcome: string;
+  reward?: number;
+  advantage?: number;
+  tokens: number;
+  trained: number;
+  /** The first tokens of the timeline (text, mask), enough for a side-by-side preview. */
+  text: string[];
+  mask: number[];
+  truncated: boolean;
+}
+
+/** What the webview persists with setState and sends back on `ready`. */
+export interface ViewState {
+  filter: Filter;
+  sort: Sort;
+  selected?: number;
+  timeline: number;
+  listScroll: number;
+  tokenScroll: number;
+  mode: 'mask' | 'heat' | 'plain';
+  whitespace: boolean;
+  follow: boolean;
+  threshold: number;
+  group: boolean;
+}
+
+export type HostToView =
+  | { type: 'init'; name: string; files: string[] }
+  | { type: 'progress'; phase: 'index' | 'summaries' | 'search'; done: number; total: number; cancellable: boolean }
+  | { type: 'progressEnd'; phase: 'index' | 'summaries' | 'search'; cancelled: boolean }
+  | { type: 'status'; records: number; bytes: number; partialTail: boolean; problems: string[]; outcomes: string[]; steps?: [number, number] }
+  /** The filtered/sorted list changed: `total` entries; the view re-requests what it shows. */
+  | { type: 'list'; version: number; total: number; searching: boolean }
+  | { type: 'rows'; version: number; offset: number; rows: Row[] }
+  /** Records from `from` on may have changed (the last one was incomplete, or the file was reset). */
+  | { type: 'changed'; from: number }
+  | { type: 'record'; index: number; ok: true; record: RecordData; row: Row }
+  | { type: 'record'; index: number; ok: false; error: string; row: Row }
+  | { type: 'group'; taskId: string; step?: number; members: GroupMember[] }
+  /** Position of record `index` in the current list (answer to `locate`). */
+  | { type: 'located'; index: number; position: number }
+  | { type: 'error'; message: string }
+  /** Test hook: asks the view to act as a user would (see ViewCommand). */
+  | { type: 'command'; command: ViewCommand };
+
+/** Actions a test (or another feature) may drive through the host. */
+export type ViewCommand =
+  | { kind: 'filter'; filter: Filter }
+  | { kind: 'open'; index: number; timeline?: number }
+  | { kind: 'mode'; mode: ViewState['mode'] }
+  | { kind: 'follow'; on: boolean }
+  | { kind: 'key'; key: string; shiftKey?: boolean }
+  | { kind: 'hover'; token: number }
+  | { kind: 'group'; on: boolean };
+
+/** What the view reports after it renders (tests read it; also the a11y status line). */
+export interface ViewReport {
+  records: number;
+  listTotal: number;
+  listRows: number;
+  selected?: number;
+  timeline?: number;
+  timelineTokens: number;
+  /** Token spans currently in the DOM. */
+  domTokens: number;
+  /** Text of the token spans in the DOM, concatenated (first 20,000 characters). */
+  domText: string;
+  /** The cursor token, when one is focused or hovered. */
+  cursor?: number;
+  hover?: string;
+  /** Script/img/iframe/object elements or on* attributes inside the view (must stay 0). */
+  injected: number;
+  mode: ViewState['mode'];
+  follow: boolean;
+  kind?: RecordData['kind'];
+  group: number;
+  error?: string;
+  indexing: boolean;
+}
+
+export type ViewToHost =
+  | { type: 'ready'; state?: ViewState }
+  | { type: 'query'; filter: Filter; sort: Sort }
+  | { type: 'rows'; version: number; offset: number; count: number }
+  | { type: 'open'; index: number }
+  | { type: 'group'; taskId: string; step?: number }
+  | { type: 'locate'; index: number }
+  | { type: 'cancel' }
+  | { type: 'resume' }
+  | { type: 'follow'; on: boolean }
+  | { type: 'copy'; text: string; what: string }
+  | { type: 'openRaw' }
+  | { type: 'report'; report: ViewReport };
+
+// Trajectory viewer (media/trajectory/main.ts)
+
+export interface TrajectoryMessage {
+  role: string;
+  content: string;
+  name?: string;
+  toolCalls: { id?: string; name: string; arguments: string }[];
+  toolCallId?: string;
+}
+
+export interface TrajectoryData {
+  taskId: string;
+  tag?: string;
+  rewards: [string, string][];
+  timelines: TrajectoryMessage[][];
+}
+
+export type TrajectoryHostToView =
+  | { type: 'trajectory'; name: string; ok: true; data: TrajectoryData }
+  | { type: 'trajectory'; name: string; ok: false; error: string };
+
+export type TrajectoryViewToHost = { type: 'ready' } | { type: 'openRaw' } | { type: 'report'; messages: number; timelines: number; error?: string };

@@ -1,0 +1,201 @@
+// Token log viewer in the real extension host: open, filter, open a timeline, hover a token,
+// hostile text, virtualisation, follow a file another process appends to, trajectories.
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import * as vscode from 'vscode';
+import { note, waitFor, workspaceRoot } from '../util';
+import { LogSession } from '../../../core/logs/session';
+import type { ViewCommand, ViewReport } from '../../../core/protocol/tokenlog';
+
+interface Inspected { path: string; report?: ViewReport }
+
+async function reportOf(path: string): Promise<ViewReport | undefined> {
+  const all = await vscode.commands.executeCommand<Inspected[]>('agentjet.tokenLog.inspect');
+  return all.find((x) => x.path === path)?.report;
+}
+
+async function until(path: string, what: string, pred: (r: ViewReport) => boolean, timeoutMs = 30_000): Promise<ViewReport> {
+  let last: ViewReport | undefined;
+  try {
+    return await waitFor(async () => {
+      last = await reportOf(path);
+      return last && pred(last) ? last : undefined;
+    }, what, timeoutMs);
+  } catch (err) {
+    const { domText: _t, ...brief } = last ?? { domText: '' };
+    throw new Error(`${err instanceof Error ? err.message : String(err)}; last report: ${JSON.stringify(brief)}`);
+  }
+}
+
+async function drive(path: string, command: ViewCommand): Promise<void> {
+  const n = await vscode.commands.executeCommand<number>('agentjet.tokenLog.drive', command, path);
+  assert.ok(n > 0, 'no open view to drive');
+}
+
+function sharedDir(): string | undefined {
+  const candidates = [process.env.AGENTJET_SHARED_DIR, process.env.AGENTJET_REPO_ROOT && resolve(process.env.AGENTJET_REPO_ROOT, '..', 'shared'), '/work/shared'];
+  return candidates.find((c): c is string => !!c && existsSync(join(c, 'fixtures', 'logs')));
+}
+
+function findFile(dir: string, pred: (p: string) => boolean): string | undefined {
+  for (const n of readdirSync(dir)) {
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) { const f = findFile(p, pred); if (f) return f; }
+    else if (pred(p)) return p;
+  }
+  return undefined;
+}
+
+const HEADER = '2026-01-05 10:00:00.000 | INFO     | ajet.context_tracker.multiagent_tracking:generate_log:556 - \n';
+function record(step: number, task: string, n: number): string {
+  const text = Array.from({ length: n }, (_, i) => (i % 50 === 49 ? '\n' : ` w${i}`));
+  const payload = {
+    header: `[${step}] Task ${task} (Reward 1.000)`, color: '#337711', content: '', attach: '', nested: true,
+    nested_json: { [`${task}.1.0.0`]: {
+      outcome: '1.0', len_prompt_ids: Math.floor(n / 4), len_response_ids: n - Math.floor(n / 4), len_input_ids: n, raw_reward: '1.000', step_reward: '1.000', step_advantage: '0.500',
+      content: { text, title: text.map((_, i) => (i < n / 4 ? 'N/A' : '-0.2500')), count: text.map((_, i) => String(i)), color: text.map((_, i) => (i < n / 4 ? '#d98510' : '#09abcf')) },
+    } },
+  };
+  return HEADER + 'base64:' + deflateSync(Buffer.from(JSON.stringify(payload))).toString('base64') + '\n';
+}
+
+suite('token log viewer', () => {
+  const closeAll = () => vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  teardown(closeAll);
+  let rollout = '';
+
+  suiteSetup(() => {
+    rollout = findFile(join(workspaceRoot().fsPath, 'saved_experiments'), (p) => p.endsWith('rollout.json.log'))!;
+    assert.ok(rollout, 'the demo has a rollout log');
+  });
+
+  test('open a log, filter by step, open a timeline, hover a token, navigate by keys', async () => {
+    const expected = new LogSession(rollout);
+    await expected.update();
+    await expected.summarize();
+    const opened = await vscode.commands.executeCommand<vscode.Uri>('agentjet.openTokenLog', vscode.Uri.file(rollout));
+    assert.equal(opened?.fsPath, rollout);
+    const r0 = await until(rollout, 'records listed', (r) => r.records === expected.count && r.listTotal === expected.count && r.listRows > 0 && !r.indexing);
+    note(`listed ${r0.records} records, ${r0.listRows} rows in the DOM`);
+    const step1 = expected.query({ stepMin: 1, stepMax: 1 });
+    assert.ok(step1.length > 0);
+    await drive(rollout, { kind: 'filter', filter: { stepMin: 1, stepMax: 1 } });
+    await until(rollout, 'the step filter applied', (r) => r.listTotal === step1.length);
+    await drive(rollout, { kind: 'open', index: step1[0]! });
+    const rec = await expected.record(step1[0]!);
+    assert.ok(rec?.ok);
+    const tokens = rec.record.timelines[0]!.text.length;
+    const opened1 = await until(rollout, 'a timeline rendered', (r) => r.selected === step1[0] && r.timelineTokens === tokens && r.domTokens > 0);
+    assert.equal(opened1.kind, 'tokens');
+    await drive(rollout, { kind: 'hover', token: 3 });
+    const hovered = await until(rollout, 'hover card', (r) => (r.hover ?? '').startsWith('token 4 of'));
+    assert.match(hovered.hover!, /id .* · (logprob n\/a|logprob -?\d)/);
+    assert.match(hovered.hover!, /mask (0 \(context\)|1 \(trained\))/);
+    // n jumps to the start of the next trained segment.
+    await drive(rollout, { kind: 'key', key: 'n' });
+    const onTrained = await until(rollout, 'cursor on a trained token', (r) => r.cursor !== undefined);
+    assert.equal(rec.record.timelines[0]!.mask[onTrained.cursor!], 1);
+    await drive(rollout, { kind: 'mode', mode: 'heat' });
+    await until(rollout, 'heat map mode', (r) => r.mode === 'heat');
+    // Text search streams its matches.
+    const word = rec.record.timelines[0]!.text.slice(5, 8).join('').trim();
+    await drive(rollout, { kind: 'filter', filter: { text: word } });
+    const searched = await until(rollout, 'search results', (r) => r.listTotal > 0);
+    note(`search "${word}": ${searched.listTotal} records`);
+  });
+
+  test('hostile token text renders literally, never as markup', async function () {
+    const shared = sharedDir();
+    if (!shared) { note('skipped: ../shared fixtures not found'); this.skip(); }
+    const dir = join(workspaceRoot().fsPath, 'hostile');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'hostile.json.log');
+    copyFileSync(join(shared, 'fixtures', 'logs', 'hostile.json.log'), file);
+    const s = new LogSession(file);
+    await s.update();
+    let target: { index: number; timeline: number; token: number; text: string } | undefined;
+    for (let i = 0; i < s.count && !target; i++) {
+      const r = await s.record(i);
+      if (!r?.ok) continue;
+      r.record.timelines.forEach((t, ti) => {
+        const k = t.text.findIndex((x) => x.includes('<script>'));
+        if (k >= 0 && !target) target = { index: i, timeline: ti, token: k, text: t.text[k]! };
+      });
+    }
+    assert.ok(target, 'the fixture has a <script> token');
+    await vscode.commands.executeCommand('agentjet.openTokenLog', vscode.Uri.file(file));
+    await until(file, 'records listed', (r) => r.records === s.count && !r.indexing);
+    await drive(file, { kind: 'open', index: target.index, timeline: target.timeline });
+    await until(file, 'the timeline', (r) => r.selected === target!.index && r.timeline === target!.timeline && r.domTokens > 0);
+    await drive(file, { kind: 'hover', token: target.token });
+    const r = await until(file, 'the hostile token in view', (x) => x.domText.includes(target!.text) && x.hover !== undefined);
+    assert.equal(r.injected, 0, 'no element was created from token text');
+    assert.ok(r.hover!.includes(JSON.stringify(target.text)));
+    const closing = await until(file, 'tokens in view', (x) => x.domTokens > 0);
+    note(`hostile: ${closing.domTokens} token spans, elements from token text: ${closing.injected}`);
+  });
+
+  test('a 100,000-token timeline keeps only the visible tokens in the DOM', async () => {
+    const file = join(workspaceRoot().fsPath, 'big', 'big.json.log');
+    mkdirSync(join(workspaceRoot().fsPath, 'big'), { recursive: true });
+    writeFileSync(file, record(0, 'bigtask', 100_000));
+    await vscode.commands.executeCommand('agentjet.openTokenLog', vscode.Uri.file(file));
+    await until(file, 'listed', (r) => r.records === 1 && !r.indexing);
+    await drive(file, { kind: 'open', index: 0 });
+    const r = await until(file, 'the big timeline', (x) => x.timelineTokens === 100_000 && x.domTokens > 0);
+    assert.ok(r.domTokens < 5000, `${r.domTokens} token spans in the DOM`);
+    await drive(file, { kind: 'key', key: 'End' });
+    const end = await until(file, 'the last token', (x) => x.cursor === 99_999);
+    assert.ok(end.domTokens < 5000);
+    note(`100k tokens: ${r.domTokens} spans at the top, ${end.domTokens} at the end`);
+  });
+
+  test('follows a file that another process appends to', async () => {
+    const dir = join(workspaceRoot().fsPath, 'live', 'rollout');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'rollout.json.log');
+    writeFileSync(file, record(0, 'live000', 200) + record(0, 'live001', 200));
+    await vscode.commands.executeCommand('agentjet.openTokenLog', vscode.Uri.file(file));
+    await until(file, 'two records', (r) => r.records === 2 && !r.indexing);
+    await drive(file, { kind: 'follow', on: true });
+    await until(file, 'follow on', (r) => r.follow);
+    // Another process appends three records, one at a time, the last one in two writes.
+    const more = [record(1, 'live002', 150), record(1, 'live003', 150), record(1, 'live004', 150)];
+    const script = `const fs=require('fs');const parts=JSON.parse(process.argv[1]);const f=process.argv[2];
+      let i=0;const half=parts[2].length>>1;const steps=[parts[0],parts[1],parts[2].slice(0,half),parts[2].slice(half)];
+      const t=setInterval(()=>{fs.appendFileSync(f,steps[i++]);if(i===steps.length)clearInterval(t);},300);`;
+    const child = spawn(process.execPath, ['-e', script, JSON.stringify(more), file], { stdio: 'ignore', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+    const exited = new Promise<number | null>((res) => child.on('exit', res));
+    const r = await until(file, 'appended records shown and followed', (x) => x.records === 5 && x.selected === 4 && x.timelineTokens === 150, 30_000);
+    assert.equal(await exited, 0);
+    note(`live tail: ${r.records} records, following record ${r.selected}`);
+  });
+
+  test('non-token records: an evaluation table reads as a table', async () => {
+    const evalLog = findFile(join(workspaceRoot().fsPath, 'saved_experiments'), (p) => p.endsWith('evaluation.json.log') && statSync(p).size > 0);
+    assert.ok(evalLog);
+    await vscode.commands.executeCommand('agentjet.openTokenLog', vscode.Uri.file(evalLog));
+    await until(evalLog, 'listed', (r) => r.records > 0 && !r.indexing);
+    await drive(evalLog, { kind: 'open', index: 0 });
+    await until(evalLog, 'table record', (r) => r.kind === 'table');
+  });
+
+  test('a run folder opens its rollout log; trajectories open as transcripts', async () => {
+    const sessionDir = resolve(rollout, '..', '..');
+    const opened = await vscode.commands.executeCommand<vscode.Uri>('agentjet.openTokenLog', vscode.Uri.file(sessionDir));
+    assert.ok(opened?.fsPath.endsWith('rollout.json.log'));
+    await until(opened.fsPath, 'listed', (r) => r.records > 0);
+    const traj = findFile(join(workspaceRoot().fsPath, 'saved_experiments'), (p) => /[\\/]trajectory[\\/].*\.json$/.test(p));
+    assert.ok(traj);
+    await vscode.commands.executeCommand('agentjet.openTrajectory', vscode.Uri.file(traj));
+    const t = await waitFor(async () => {
+      const all = await vscode.commands.executeCommand<{ path: string; report: { messages: number; timelines: number; error?: string } }[]>('agentjet.trajectory.inspect');
+      return all.find((x) => x.path === traj)?.report;
+    }, 'the trajectory transcript');
+    assert.equal(t.error, undefined);
+    assert.ok(t.messages > 0 && t.timelines > 0);
+  });
+});

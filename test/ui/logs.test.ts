@@ -1,0 +1,93 @@
+// The token log viewer as a user drives it in the real workbench (packaged .vsix): open a log,
+// filter, open a timeline, hover a token (screenshot), reload and find the same state, and follow
+// a file this test process appends to.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import type { Frame } from 'playwright-core';
+import { openWorkbench, type Workbench } from '../harness/workbench';
+
+function find(dir: string, pred: (p: string) => boolean): string | undefined {
+  for (const n of readdirSync(dir).sort()) {
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) { const f = find(p, pred); if (f) return f; }
+    else if (pred(p)) return p;
+  }
+  return undefined;
+}
+
+const HEADER = '2026-01-05 10:00:00.000 | INFO     | ajet.context_tracker.multiagent_tracking:generate_log:556 - \n';
+function record(step: number, task: string, words: string[]): string {
+  const n = words.length;
+  const payload = {
+    header: `[${step}] Task ${task} (Reward 1.000)`, color: '#337711', content: '', attach: '', nested: true,
+    nested_json: { [`${task}.1.0.0`]: {
+      outcome: '1.0', len_prompt_ids: 2, len_response_ids: n - 2, len_input_ids: n, raw_reward: '1.000', step_reward: '1.000', step_advantage: '0.250',
+      content: { text: words, title: words.map((_, i) => (i < 2 ? 'N/A' : '-0.1000')), count: words.map((_, i) => String(1000 + i)), color: words.map((_, i) => (i < 2 ? '#d98510' : '#09abcf')) },
+    } },
+  };
+  return HEADER + 'base64:' + deflateSync(Buffer.from(JSON.stringify(payload))).toString('base64') + '\n';
+}
+
+async function viewer(wb: Workbench, file: string): Promise<Frame> {
+  await wb.openFile(relative(wb.workspace, file));
+  // The frame of this file's viewer (another viewer may still be loaded in a background tab).
+  return wb.webviewFrame(`#root:has(.bar .title:text-is("${basename(file)}")) .viewport .row[data-pos]`, 60_000);
+}
+
+test('open a token log, filter, open a timeline, hover a token, reload, follow appends', async () => {
+  const wb = await openWorkbench();
+  try {
+    const rollout = find(join(wb.workspace, 'saved_experiments'), (p) => p.endsWith('rollout.json.log'))!;
+    assert.ok(rollout);
+    let frame = await viewer(wb, rollout);
+    const all = await frame.locator('.viewport .row[data-pos]').count();
+    assert.ok(all > 1);
+    await frame.locator('#stepMin').fill('1');
+    await frame.locator('#stepMax').fill('1');
+    // Every listed row is from step 1.
+    await frame.waitForFunction(() => {
+      const rows = Array.from(document.querySelectorAll('.viewport .row[data-pos]'));
+      return rows.length > 0 && rows.every((r) => r.children[1]?.textContent === '1');
+    }, undefined, { timeout: 20_000 });
+    await frame.locator('.viewport .row[data-pos]').first().click();
+    await frame.locator('.tokens span[data-i]').first().waitFor({ state: 'visible', timeout: 20_000 });
+    const trained = frame.locator('.tokens span.m1').first();
+    await trained.hover();
+    const card = frame.locator('.hovercard:not(.hidden)');
+    await card.waitFor({ state: 'visible', timeout: 10_000 });
+    const hoverText = await card.innerText();
+    assert.match(hoverText, /logprob -?\d/);
+    assert.match(hoverText, /mask 1 \(trained\)/);
+    await wb.screenshot('logs-hover');
+    // Keyboard: focus the tokens, jump to the next low-logprob token.
+    await frame.locator('.tokens').focus();
+    await wb.page.keyboard.press('n');
+    await frame.locator('.tokens span.cursor').waitFor({ state: 'visible', timeout: 10_000 });
+    const selectedTitle = await frame.locator('.record-head h2').innerText();
+
+    // Reload the window: the editor comes back with its filter and record.
+    await wb.runCommand('Developer: Reload Window');
+    await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
+    frame = await wb.webviewFrame('.record-head h2', 60_000);
+    await frame.waitForFunction((t) => document.querySelector('.record-head h2')?.textContent === t, selectedTitle, { timeout: 30_000 });
+    assert.equal(await frame.locator('#stepMin').inputValue(), '1');
+    await wb.screenshot('logs-restored');
+
+    // Follow a file another process (this test) appends to.
+    const liveDir = join(wb.workspace, 'live');
+    mkdirSync(liveDir, { recursive: true });
+    const live = join(liveDir, 'live.json.log');
+    writeFileSync(live, record(0, 'aaa0001', ['<|im_start|>', 'user', ' hi', ' there', '\n']));
+    frame = await viewer(wb, live);
+    await frame.locator('#follow').check();
+    for (let i = 2; i <= 4; i++) appendFileSync(live, record(1, `bbb000${i}`, ['<|im_start|>', 'user', ` answer ${i}`, '\n']));
+    await frame.waitForFunction(() => document.querySelectorAll('.viewport .row[data-pos]').length === 4, undefined, { timeout: 20_000 });
+    await frame.waitForFunction(() => document.querySelector('.record-head h2')?.textContent?.includes('bbb0004'), undefined, { timeout: 20_000 });
+    await wb.screenshot('logs-follow');
+  } finally {
+    await wb.close();
+  }
+});
