@@ -1,3 +1,4 @@
+import { runsCommand } from './runs';
 /** A subcommand of the `agentjet` CLI. Each feature adds one entry below. */
 export interface CliCommand {
   readonly name: string;
@@ -8,4 +9,5 @@ export interface CliCommand {
 
 export const commands: CliCommand[] = [
   // lint (config issue), log (token log issue), runs (runs issue)
+  runsCommand,
 ];
