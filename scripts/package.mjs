@@ -12,7 +12,7 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
 execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--production', '--no-tests'], { cwd: root, stdio: 'inherit' });
 // Dependencies are bundled, so vsce need not walk node_modules.
-execFileSync(process.execPath, [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', out], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+execFileSync(process.execPath, [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '-o', out], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
 
 console.log(`vsix: ${out} (${kb(statSync(out).size)})`);
 const dist = join(root, 'dist');
