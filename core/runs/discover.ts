@@ -7,7 +7,9 @@ import { parse as parseYaml } from 'yaml';
 import { fsErrorText, mapLimit, tryReaddir, tryStat, type RunsFs } from './fs';
 import { completeLines, latestStepReward, readTailRecords, splitRecords } from './records';
 
-export type RunStatus = 'running' | 'finished' | 'failed' | 'interrupted' | 'empty';
+import type { RunStatus } from './types';
+
+export type { RunStatus } from './types';
 
 export interface ExperimentRoot {
   path: string;

@@ -2,35 +2,9 @@
 // tables, exception records. Fed incrementally so a live run costs only what it appended.
 import { parseRecordTitle, type Payload } from '../logs/record';
 import type { DecodedRecord } from './records';
+import type { EvalPoint, ExceptionItem, StepPoint } from './types';
 
-export interface StepPoint {
-  step: number;
-  records: number;
-  meanReward?: number;
-  /** Share of records whose reward is at least 1 (a fully successful task). */
-  successRate?: number;
-  /** Mean `len_response_ids` over the record's timelines. */
-  meanResponseLength?: number;
-  /** Header time of the step's first record (local, as written). */
-  firstTime: string;
-}
-
-export interface EvalPoint {
-  index: number;
-  time: string;
-  header: string;
-  metrics: Record<string, number>;
-  /** Every row as written, numbers included, for the table view. */
-  rows: [string, string][];
-}
-
-export interface ExceptionItem {
-  time: string;
-  title: string;
-  detail: string;
-  source: 'exception' | 'regular';
-  file: string;
-}
+export type { EvalPoint, ExceptionItem, StepPoint } from './types';
 
 interface StepAcc { n: number; rewardSum: number; rewardN: number; success: number; lenSum: number; lenN: number; firstTime: string }
 

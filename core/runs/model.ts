@@ -26,6 +26,8 @@ export class RunsModel {
   private configured: ExperimentRoot[] = [];
   private rootStates: RootState[] | undefined;
   private readonly infos = new Map<string, ExperimentInfo>();
+  /** Experiments whose cached info is kept for display but must be read again. */
+  private readonly stale = new Set<string>();
   private readonly inflight = new Map<string, Promise<ExperimentInfo>>();
   private generation = new Map<string, number>();
 
@@ -76,20 +78,29 @@ export class RunsModel {
     return [...st.entries.values()];
   }
 
+  /** The last known details, possibly stale (see `needsInspect`): rows keep showing them while a re-read runs. */
   cachedInfo(path: string): ExperimentInfo | undefined {
     return this.infos.get(path);
+  }
+
+  needsInspect(entry: ExperimentEntry): boolean {
+    const cached = this.infos.get(entry.path);
+    return !cached || cached.entry !== entry || this.stale.has(entry.path);
   }
 
   /** Status and details of one experiment, read once until invalidated; concurrent callers share the read. */
   info(entry: ExperimentEntry): Promise<ExperimentInfo> {
     const cached = this.infos.get(entry.path);
-    if (cached && cached.entry === entry) return Promise.resolve(cached);
+    if (cached && !this.needsInspect(entry)) return Promise.resolve(cached);
     const running = this.inflight.get(entry.path);
     if (running) return running;
     const gen = this.generation.get(entry.path) ?? 0;
     const p = inspectExperiment(this.fs, entry, this.opts).then((info) => {
       // A change that arrived while reading makes this result stale: do not cache it.
-      if ((this.generation.get(entry.path) ?? 0) === gen) this.infos.set(entry.path, info);
+      if ((this.generation.get(entry.path) ?? 0) === gen) {
+        this.infos.set(entry.path, info);
+        this.stale.delete(entry.path);
+      }
       return info;
     }).finally(() => this.inflight.delete(entry.path));
     this.inflight.set(entry.path, p);
@@ -133,7 +144,7 @@ export class RunsModel {
 
   /** Drops one experiment's details (e.g. to re-check a running run's liveness). */
   forgetInfo(expPath: string): void {
-    this.infos.delete(expPath);
+    if (this.infos.has(expPath)) this.stale.add(expPath);
     this.generation.set(expPath, (this.generation.get(expPath) ?? 0) + 1);
   }
 
@@ -141,6 +152,7 @@ export class RunsModel {
   reset(): void {
     this.rootStates = undefined;
     this.infos.clear();
+    this.stale.clear();
     for (const k of this.generation.keys()) this.generation.set(k, (this.generation.get(k) ?? 0) + 1);
   }
 }

@@ -136,3 +136,24 @@ test('CLI: no roots exits 1 with a message; bad options exit 2; listed in --help
     tmp.dispose();
   }
 });
+
+test('source config for a snapshot: named after experiment_name or the file, ties left to the user', async () => {
+  const { rankSources } = await import('../../core/runs/source');
+  const snap = 'ajet:\n  project_name: math_demo\n  experiment_name: math_demo_20260103_1010\n  rollout:\n    user_workflow: math_demo.workflow->W\n';
+  const cands = [
+    { path: '/ws/math_agent.yaml', text: 'ajet:\n  project_name: math_demo\n  experiment_name: math_demo\n  rollout:\n    user_workflow: math_demo.workflow->W\n' },
+    { path: '/ws/other.yaml', text: 'ajet:\n  project_name: other\n' },
+    { path: '/ws/broken.yaml', text: 'ajet: [' },
+    { path: '/ws/same_project.yaml', text: 'ajet:\n  project_name: math_demo\n' },
+  ];
+  const r = rankSources('math_demo_20260103_1010', snap, cands);
+  assert.equal(r.best, '/ws/math_agent.yaml');
+  assert.deepEqual(r.ranked.map((x) => x.path), ['/ws/math_agent.yaml', '/ws/same_project.yaml']);
+  // Named after the file (no experiment_name in the config).
+  const byFile = rankSources('countdown_20260105_1900', 'ajet:\n  project_name: p\n', [{ path: '/ws/countdown.yaml', text: 'ajet:\n  project_name: p\n' }]);
+  assert.equal(byFile.best, '/ws/countdown.yaml');
+  // Two equally good candidates: no automatic choice.
+  const tie = rankSources('x_1', 'ajet:\n  project_name: p\n', [{ path: '/a/x.yaml', text: 'ajet: {project_name: p}' }, { path: '/b/x.yaml', text: 'ajet: {project_name: p}' }]);
+  assert.equal(tie.best, undefined);
+  assert.equal(tie.ranked.length, 2);
+});
