@@ -23,6 +23,15 @@ const DEBOUNCE_MS = 400;
 export interface RunsTreeState {
   roots: string[];
   runs: { name: string; path: string; status?: RunStatus; description: string }[];
+  companions: { tag: string; alive?: boolean; description: string }[];
+}
+
+export interface RunsTreeItem {
+  path: string;
+  label: string;
+  description: string;
+  contextValue: string;
+  command?: vscode.Command;
 }
 
 export function registerRunsFeature(context: vscode.ExtensionContext, services: Services): void {
@@ -188,7 +197,9 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
     }
     tree.refreshAll();
   });
-  reg('agentjet.runs.openDashboard', async (n?: RunNode, nodes?: RunNode[]) => {
+  reg('agentjet.runs.openDashboard', async (n?: RunNode | vscode.Uri | string, nodes?: RunNode[]) => {
+    // Other features and tests may pass the experiment folder as a Uri or a path.
+    if (n instanceof vscode.Uri || typeof n === 'string') { dashboards.show([typeof n === 'string' ? n : n.fsPath]); return; }
     let paths = [...new Set(selection(n, nodes).map(experimentOf).filter((e): e is RunNode & { kind: 'experiment' } => !!e).map((e) => e.path))];
     if (!paths.length) paths = await pickRuns(model);
     if (paths.length) dashboards.show(paths);
@@ -214,10 +225,28 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
   reg('agentjet.runs.treeState', async (): Promise<RunsTreeState> => {
     const top = await tree.getChildren();
     await tree.whenIdle();
+    const comp = await companions.getChildren();
     return {
       roots: (await model.roots()).map((r) => r.path),
       runs: top.filter((t): t is RunNode & { kind: 'experiment' } => t.kind === 'experiment').map((t) => tree.describe(t)),
+      companions: comp.flatMap((n) => (n.kind === 'companion' ? [{ ...(n.companion.alive === undefined ? {} : { alive: n.companion.alive }), tag: n.companion.tag, description: String(companions.getTreeItem(n).description ?? '') }] : [])),
     };
+  });
+  // For tests: the rows under a chain of node paths (experiment, then session, ...), as rendered.
+  reg('agentjet.runs.treeItems', async (chain: string[] = []): Promise<RunsTreeItem[]> => {
+    let level = await tree.getChildren();
+    for (const p of chain) {
+      const next = level.find((n) => n.path === p);
+      if (!next) return [];
+      level = await tree.getChildren(next);
+    }
+    return level.map((n) => {
+      const item = tree.getTreeItem(n);
+      const label = typeof item.label === 'string' ? item.label : item.label?.label ?? '';
+      const out: RunsTreeItem = { path: n.path, label, description: String(item.description ?? ''), contextValue: item.contextValue ?? '' };
+      if (item.command) out.command = item.command;
+      return out;
+    });
   });
 
   reg('agentjet.companions.refresh', () => companions.refresh());

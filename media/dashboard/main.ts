@@ -69,7 +69,8 @@ function chart(host: HTMLElement, title: string, xLabel: string, data: uPlot.Ali
     legend: { show: true },
     cursor: { drag: { x: true, y: false } },
     axes: [
-      { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, label: xLabel, labelSize: 18 },
+      // Steps and evaluation numbers are integers: no 1.25 ticks.
+      { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, label: xLabel, labelSize: 18, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000], values: (_u, vals) => vals.map((v) => (v === null ? '' : String(v))) },
       { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, values: (_u, vals) => vals.map((v) => (v === null ? '' : fmt(v))), size: 56 },
     ],
     series: [
@@ -119,7 +120,7 @@ function render(): void {
     ? [
         ['Mean reward per step', 'step', () => stepData('meanReward'), fmtNum],
         ['Success rate per step', 'step', () => stepData('successRate'), fmtPct],
-        ['Response length per step (tokens)', 'step', () => stepData('meanResponseLength'), fmtNum],
+        ['Response length per step (tokens)', 'step', () => stepData('meanResponseLength'), (v) => v.toFixed(0)],
       ]
     : [];
   for (const [title, x, data, fmt] of panels) {
