@@ -18,7 +18,8 @@ interface RootState {
 export type Invalidation =
   | { level: 'roots' }
   | { level: 'root'; root: string }
-  | { level: 'experiment'; root: string; experiment: string }
+  /** `entry`: the experiment's own listing changed (a session or the snapshot came or went). */
+  | { level: 'experiment'; root: string; experiment: string; entry: boolean }
   | { level: 'companions'; root: string }
   | { level: 'none' };
 
@@ -127,7 +128,7 @@ export class RunsModel {
       const expPath = `${st.root.path}${sep}${name}`;
       if (parts.length <= 2) st.staleNames.add(name);
       this.forgetInfo(expPath);
-      return parts.length === 1 && !st.entries?.has(name) ? { level: 'root', root: st.root.path } : { level: 'experiment', root: st.root.path, experiment: expPath };
+      return parts.length === 1 && !st.entries?.has(name) ? { level: 'root', root: st.root.path } : { level: 'experiment', root: st.root.path, experiment: expPath, entry: parts.length <= 2 };
     }
     // A configured root that did not exist when last checked may just have been created.
     for (const r of this.configured) {

@@ -388,13 +388,15 @@ class LiveUpdates implements vscode.Disposable {
     const exps = new Set<string>();
     for (const p of paths) {
       const inv = this.model.invalidate(p);
-      if (inv.level === 'roots' || inv.level === 'root') all = true;
-      else if (inv.level === 'experiment') exps.add(inv.experiment);
+      // A new session or snapshot changes the row's order and children: re-render the list.
+      if (inv.level === 'roots' || inv.level === 'root' || (inv.level === 'experiment' && inv.entry)) all = true;
+      if (inv.level === 'experiment') exps.add(inv.experiment);
       else if (inv.level === 'companions') comp = true;
       this.dashboards.touch(p);
     }
+    for (const e of exps) this.tree.forgetSize(e);
     if (all) this.tree.refreshAll();
-    else for (const e of exps) { this.tree.forgetSize(e); this.tree.refreshExperiment(e); }
+    else for (const e of exps) this.tree.refreshExperiment(e);
     if (comp) this.companions.refresh();
     this.schedulePoll();
   }

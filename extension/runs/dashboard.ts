@@ -15,6 +15,7 @@ const POLL_MS = 2500;
 
 class Dashboard implements vscode.Disposable {
   private readonly collectors = new Map<string, RunCollector>();
+  private readonly sentStatus = new Map<string, string>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private polling = false;
   private again = false;
@@ -95,11 +96,12 @@ class Dashboard implements vscode.Disposable {
       const all: DashboardRun[] = [];
       for (const [path, c] of this.collectors) {
         const changed = await c.poll(this.model.fs);
-        const status = this.model.cachedInfo(path)?.status ?? 'unknown';
+        const status = await this.statusOf(path);
         const run: DashboardRun = { ...c.series(), status };
-        if (run.pendingBytes > 0 || status === 'running' || status === 'unknown') keepPolling = true;
+        if (run.pendingBytes > 0 || status === 'running') keepPolling = true;
         all.push(run);
-        if (changed) changedRuns.push(run);
+        if (changed || this.sentStatus.get(path) !== status) changedRuns.push(run);
+        this.sentStatus.set(path, status);
       }
       if (full) await this.post({ type: 'runs', runs: all });
       else for (const run of changedRuns) await this.post({ type: 'run', run });
@@ -111,6 +113,14 @@ class Dashboard implements vscode.Disposable {
     if (this.again) { this.again = false; this.schedule(0); return; }
     // Keep following only while something is being written and someone is looking.
     if (keepPolling && this.panel.visible) this.schedule(POLL_MS);
+  }
+
+  private async statusOf(path: string): Promise<DashboardRun['status']> {
+    const cached = this.model.cachedInfo(path);
+    if (cached) return cached.status;
+    // Restored after a reload, before the Runs view read anything: ask the model once.
+    const entry = (await this.model.experiments()).find((e) => e.path === path);
+    return entry ? (await this.model.info(entry)).status : 'unknown';
   }
 
   private async post(msg: HostToDashboard): Promise<void> {

@@ -1,6 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { LIVE_WRITER } from '../util/livewriter';
 import { openWorkbench } from '../harness/workbench';
 
 test('the Runs view lists the demo runs with statuses, and the dashboard draws their curves', async () => {
@@ -39,6 +43,39 @@ test('the Runs view lists the demo runs with statuses, and the dashboard draws t
     const shot = await wb.screenshot('runs-dashboard');
     assert.ok(existsSync(shot));
   } finally {
+    await wb.close();
+  }
+});
+
+test('a run that is being written shows as running, and its dashboard grows while it writes', async () => {
+  const wb = await openWorkbench();
+  const exp = join(wb.workspace, 'saved_experiments', 'live_ui_20260201_1200');
+  const writer = spawn(process.execPath, ['-e', LIVE_WRITER, exp, hostname()], { stdio: ['pipe', 'ignore', 'ignore'] });
+  try {
+    const { page } = wb;
+    await wb.activityItem('AgentJet').click();
+    const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
+    const row = runsPane.locator('.monaco-list-row', { hasText: /live_ui_20260201_1200.*running/ }).first();
+    await row.waitFor({ state: 'visible', timeout: 60_000 });
+    await row.click({ button: 'right' });
+    const item = page.locator('.context-view .action-item', { hasText: 'Open Run Dashboard' }).first();
+    await item.waitFor({ state: 'visible', timeout: 15_000 });
+    await item.click();
+    const frame = await wb.webviewFrame('ul.runs li', 60_000);
+    const steps = async () => Number(/(\d+) steps/.exec((await frame.locator('ul.runs li').first().textContent()) ?? '')?.[1] ?? 0);
+    const first = await steps();
+    const deadline = Date.now() + 30_000;
+    while ((await steps()) <= first) {
+      if (Date.now() > deadline) throw new Error(`the dashboard stayed at ${first} steps while the run wrote`);
+      await page.waitForTimeout(250);
+    }
+    await frame.locator('.uplot canvas').first().waitFor({ state: 'visible' });
+    await wb.screenshot('runs-dashboard-live');
+    writer.stdin!.write('stop\n');
+    await frame.locator('ul.runs li .status', { hasText: 'finished' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await runsPane.locator('.monaco-list-row', { hasText: /live_ui_20260201_1200.*finished/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+  } finally {
+    writer.kill('SIGKILL');
     await wb.close();
   }
 });

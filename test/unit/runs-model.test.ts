@@ -31,7 +31,7 @@ test('model: a change in one run re-reads only that run, whatever the number of 
     assert.equal(fs.ops, again, 'a second load is served from the cache');
     const host = join(tmp.path, 'exp07', '2026_01_05_10_07', 'gpu-node-0');
     appendRollout(host, rolloutRecord(1, 0.25));
-    assert.deepEqual(model.invalidate(join(host, 'rollout', 'rollout.json.log')), { level: 'experiment', root: tmp.path, experiment: join(tmp.path, 'exp07') });
+    assert.deepEqual(model.invalidate(join(host, 'rollout', 'rollout.json.log')), { level: 'experiment', root: tmp.path, experiment: join(tmp.path, 'exp07'), entry: false });
     const before = fs.ops;
     const infos = await loadAll(model);
     const refresh = fs.ops - before;
@@ -39,7 +39,7 @@ test('model: a change in one run re-reads only that run, whatever the number of 
     assert.ok(refresh * 10 < full, `refresh ${refresh} ops vs first load ${full}`);
     // A new session folder makes the experiment entry itself stale.
     mkdirSync(join(tmp.path, 'exp03', '2026_01_06_00_00', 'gpu-node-0'), { recursive: true });
-    model.invalidate(join(tmp.path, 'exp03', '2026_01_06_00_00'));
+    assert.equal((model.invalidate(join(tmp.path, 'exp03', '2026_01_06_00_00')) as { entry?: boolean }).entry, true);
     const list = await model.experiments();
     assert.equal(list[0]!.name, 'exp03', 'newest session first');
     // Deleting a run drops it.

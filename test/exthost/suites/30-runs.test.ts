@@ -5,32 +5,10 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { extension, waitFor, workspaceRoot } from '../util';
 import type { RunsTreeItem, RunsTreeState } from '../../../extension/features/runs';
+import { LIVE_WRITER } from '../../util/livewriter';
 
 const state = () => vscode.commands.executeCommand<RunsTreeState>('agentjet.runs.treeState');
 const items = (chain: string[]) => vscode.commands.executeCommand<RunsTreeItem[]>('agentjet.runs.treeItems', chain);
-
-// A stand-in for a training process: takes the logger lock, appends rollout records, and on
-// "stop" on stdin removes the lock and exits (as beast-logger does at exit).
-const WRITER = String.raw`
-const fs = require('fs'), path = require('path'), zlib = require('zlib');
-const [exp, host] = process.argv.slice(1);
-const dir = path.join(exp, '2026_02_01_12_00', host);
-for (const m of ['rollout', 'regular', 'exception']) fs.mkdirSync(path.join(dir, m), { recursive: true });
-fs.writeFileSync(path.join(exp, 'yaml_backup.yaml'), 'ajet:\n  project_name: live_demo\n  experiment_name: ' + path.basename(exp) + '\n');
-fs.writeFileSync(path.join(dir, '.logger_lock'), String(process.pid));
-fs.writeFileSync(path.join(dir, 'regular', 'regular.log'), '2026-02-01 12:00:00.000 | INFO     | ajet.launcher:main:1 - started\n');
-let step = 0;
-const write = () => {
-  const payload = JSON.stringify({ header: '[' + step + '] Task t' + step + ' (Reward ' + (step % 2 ? '1.000' : '0.500') + ')', nested: true, nested_json: {} });
-  fs.appendFileSync(path.join(dir, 'rollout', 'rollout.json.log'), '2026-02-01 12:00:00.000 | INFO     | ajet.context_tracker:generate_log:556 - \nbase64:' + zlib.deflateSync(Buffer.from(payload)).toString('base64') + '\n');
-  step++;
-};
-write();
-const timer = setInterval(write, 300);
-process.stdin.on('data', (d) => {
-  if (String(d).includes('stop')) { clearInterval(timer); fs.rmSync(path.join(dir, '.logger_lock')); process.exit(0); }
-});
-`;
 
 suite('runs view', () => {
   let writer: ChildProcess | undefined;
@@ -96,7 +74,7 @@ suite('runs view', () => {
 
   test('a run a process starts writing appears, turns running, then finished, without a refresh', async () => {
     const exp = join(workspaceRoot().fsPath, 'saved_experiments', 'live_demo_20260201_1200');
-    writer = spawn(process.execPath, ['-e', WRITER, exp, hostname()], { stdio: ['pipe', 'ignore', 'pipe'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+    writer = spawn(process.execPath, ['-e', LIVE_WRITER, exp, hostname()], { stdio: ['pipe', 'ignore', 'pipe'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
     const running = await waitFor(async () => (await state()).runs.find((r) => r.path === exp && r.status === 'running'), 'the new run to show as running', 30_000, 200);
     assert.equal((await state()).runs[0]!.path, exp, 'newest first');
     assert.match(running.description, /^running/);
