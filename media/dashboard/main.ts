@@ -17,7 +17,9 @@ const vscode = acquireVsCodeApi();
 const root = document.getElementById('root')!;
 let runs: DashboardRun[] = [];
 let state: DashboardState = vscode.getState() ?? { runs: [] };
-const charts: uPlot[] = [];
+const charts: { u: uPlot; data: () => uPlot.AlignedData }[] = [];
+/** What the charts are built for; when only the numbers change, charts get new data in place. */
+let layout = '';
 
 const PALETTE = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-red', '--vscode-charts-yellow'];
 const FALLBACK = ['#3794ff', '#d18616', '#89d185', '#b180d7', '#f14c4c', '#cca700'];
@@ -57,7 +59,8 @@ function evalData(metric: string): uPlot.AlignedData {
   return [xs, ...series] as uPlot.AlignedData;
 }
 
-function chart(host: HTMLElement, title: string, xLabel: string, data: uPlot.AlignedData, fmt: (v: number) => string): void {
+function chart(host: HTMLElement, title: string, xLabel: string, dataFn: () => uPlot.AlignedData, fmt: (v: number) => string): void {
+  const data = dataFn();
   const fg = cssVar('--vscode-foreground', '#ccc');
   const grid = cssVar('--vscode-editorWidget-border', 'rgba(128,128,128,0.35)');
   const width = Math.max(240, host.clientWidth || 420);
@@ -79,20 +82,33 @@ function chart(host: HTMLElement, title: string, xLabel: string, data: uPlot.Ali
     ],
   };
   const u = new uPlot(opts, data, host);
-  charts.push(u);
+  charts.push({ u, data: dataFn });
 }
 
 const fmtNum = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2));
 const fmtPct = (v: number) => `${(v * 100).toFixed(0)}%`;
 
-function render(): void {
-  for (const c of charts.splice(0)) c.destroy();
-  clear(root);
-  const header = el('header', { className: 'bar' },
-    el('h1', {}, runs.length === 1 ? runs[0]!.label : `${runs.length} runs`),
-    el('button', { className: 'add', attrs: { type: 'button' }, title: 'Add runs to compare' }, 'Add runs…'),
-  );
-  append(root, header);
+function hasValues(d: uPlot.AlignedData): boolean {
+  return d.slice(1).some((series) => (series as (number | null | undefined)[]).some((v) => v !== null && v !== undefined));
+}
+
+function layoutKey(): string {
+  const stepsShown = (['meanReward', 'successRate', 'meanResponseLength'] as const).map((m) => hasValues(stepData(m)));
+  return JSON.stringify([runs.map((r) => r.id), stepsShown, evalMetrics(), state.evalMetric]);
+}
+
+/** New numbers for the same layout: update charts in place (keeps zoom and cursor), redraw the lists. */
+function update(): void {
+  const key = layoutKey();
+  if (key !== layout) { render(); return; }
+  for (const c of charts) c.u.setData(c.data());
+  const legend = root.querySelector('ul.runs');
+  if (legend) legend.replaceWith(runList());
+  const ex = root.querySelector('section.exceptions');
+  if (ex) ex.replaceWith(exceptionsTable());
+}
+
+function runList(): HTMLElement {
   const legend = el('ul', { className: 'runs' });
   runs.forEach((r, i) => {
     const swatch = el('span', { className: 'swatch' });
@@ -108,7 +124,19 @@ function render(): void {
       el('button', { className: 'remove', attrs: { type: 'button', 'aria-label': `Remove ${r.label}` }, dataset: { remove: r.id }, title: 'Remove from the dashboard' }, '×'),
     ));
   });
-  append(root, legend);
+  return legend;
+}
+
+function render(): void {
+  for (const c of charts.splice(0)) c.u.destroy();
+  clear(root);
+  layout = layoutKey();
+  const header = el('header', { className: 'bar' },
+    el('h1', {}, runs.length === 1 ? runs[0]!.label : `${runs.length} runs`),
+    el('button', { className: 'add', attrs: { type: 'button' }, title: 'Add runs to compare' }, 'Add runs…'),
+  );
+  append(root, header);
+  append(root, runList());
   if (!runs.length) {
     append(root, el('p', { className: 'empty' }, 'No runs on this dashboard. Use “Add runs…” or open it from the Runs view.'));
     return;
@@ -124,9 +152,13 @@ function render(): void {
       ]
     : [];
   for (const [title, x, data, fmt] of panels) {
+    if (!hasValues(data())) {
+      append(grid, el('p', { className: 'empty' }, `${title}: nothing recorded yet.`));
+      continue;
+    }
     const box = el('div', { className: 'chart', dataset: { chart: title } });
     append(grid, box);
-    chart(box, title, x, data(), fmt);
+    chart(box, title, x, data, fmt);
   }
   if (!hasSteps) append(grid, el('p', { className: 'empty' }, 'No rollout records yet (rollout/rollout.json.log).'));
   const metrics = evalMetrics();
@@ -140,7 +172,7 @@ function render(): void {
     }
     const box = el('div', { className: 'chart', dataset: { chart: 'evaluation' } });
     append(grid, el('div', { className: 'chart-wrap' }, el('label', {}, 'Evaluation metric ', select), box));
-    chart(box, `Evaluation: ${metric}`, 'evaluation #', evalData(metric), fmtNum);
+    chart(box, `Evaluation: ${metric}`, 'evaluation #', () => evalData(metric), fmtNum);
   } else {
     append(grid, el('p', { className: 'empty' }, 'No evaluation tables yet (evaluation/evaluation.json.log).'));
   }
@@ -195,7 +227,7 @@ window.addEventListener('message', (ev: MessageEvent<HostToDashboard>) => {
   } else return;
   state = { ...state, runs: runs.map((r) => r.id) };
   vscode.setState(state);
-  render();
+  if (m.type === 'runs') render(); else update();
   document.body.dataset.rendered = String(runs.reduce((a, r) => a + r.steps.length, 0));
 });
 
@@ -204,7 +236,7 @@ new MutationObserver(() => render()).observe(document.body, { attributes: true, 
 let resizeTimer: ReturnType<typeof setTimeout> | undefined;
 window.addEventListener('resize', () => {
   if (resizeTimer) clearTimeout(resizeTimer);
-  resizeTimer = setTimeout(() => { for (const c of charts) c.setSize({ width: Math.max(240, c.root.parentElement?.clientWidth ?? 420), height: 220 }); }, 100);
+  resizeTimer = setTimeout(() => { for (const c of charts) c.u.setSize({ width: Math.max(240, c.u.root.parentElement?.clientWidth ?? 420), height: 220 }); }, 100);
 });
 
 vscode.postMessage({ type: 'ready' });
