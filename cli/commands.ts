@@ -1,5 +1,6 @@
 import { lintCommand } from './lint';
 import { logCommand } from './log';
+import { runsCommand } from './runs';
 /** A subcommand of the `agentjet` CLI. Each feature adds one entry below. */
 export interface CliCommand {
   readonly name: string;
@@ -12,4 +13,5 @@ export const commands: CliCommand[] = [
   // lint (config issue), log (token log issue), runs (runs issue)
   lintCommand,
   logCommand,
+  runsCommand,
 ];

@@ -1,0 +1,117 @@
+// The file-system seam run discovery goes through: async only, every call counted (the benchmark
+// reports how much work a refresh costs), and every failure turned into a value by the callers.
+import { promises as fsp, type Dirent, type Stats } from 'node:fs';
+
+export interface DirEntry {
+  name: string;
+  /** Resolved through symlinks when the entry is one; `undefined` for a dangling or looping link. */
+  kind: 'file' | 'dir' | 'other' | undefined;
+  symlink: boolean;
+}
+
+export interface RunsFs {
+  readdir(path: string): Promise<DirEntry[]>;
+  stat(path: string): Promise<Stats>;
+  /** Reads `length` bytes at `position` (clamped to the file). */
+  readRange(path: string, position: number, length: number): Promise<Buffer>;
+  readFile(path: string): Promise<Buffer>;
+  realpath(path: string): Promise<string>;
+  /** Operations performed so far (for benchmarks and tests). */
+  readonly ops: number;
+}
+
+/** `fs.promises` behind the seam; `hooks.before` lets tests change the tree mid-scan. */
+export function nodeFs(hooks: { before?: (op: string, path: string) => void | Promise<void> } = {}): RunsFs {
+  let ops = 0;
+  const before = async (op: string, path: string): Promise<void> => {
+    ops++;
+    if (hooks.before) await hooks.before(op, path);
+  };
+  const kindOf = (d: Dirent | Stats): DirEntry['kind'] => (d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other');
+  const self: RunsFs = {
+    get ops() { return ops; },
+    async readdir(path) {
+      await before('readdir', path);
+      const dirents = await fsp.readdir(path, { withFileTypes: true });
+      const out: DirEntry[] = [];
+      for (const d of dirents) {
+        if (!d.isSymbolicLink()) { out.push({ name: d.name, kind: kindOf(d), symlink: false }); continue; }
+        // A link costs one more stat; loops (ELOOP) and dangling links come back as kind undefined.
+        let kind: DirEntry['kind'];
+        try {
+          await before('stat', `${path}/${d.name}`);
+          kind = kindOf(await fsp.stat(`${path}/${d.name}`));
+        } catch {
+          kind = undefined;
+        }
+        out.push({ name: d.name, kind, symlink: true });
+      }
+      return out;
+    },
+    async stat(path) {
+      await before('stat', path);
+      return fsp.stat(path);
+    },
+    async readRange(path, position, length) {
+      await before('read', path);
+      const fh = await fsp.open(path, 'r');
+      try {
+        const buf = Buffer.alloc(Math.max(0, length));
+        let got = 0;
+        while (got < buf.length) {
+          const { bytesRead } = await fh.read(buf, got, buf.length - got, position + got);
+          if (bytesRead === 0) break;
+          got += bytesRead;
+        }
+        return buf.subarray(0, got);
+      } finally {
+        await fh.close();
+      }
+    },
+    async readFile(path) {
+      await before('read', path);
+      return fsp.readFile(path);
+    },
+    async realpath(path) {
+      await before('realpath', path);
+      return fsp.realpath(path);
+    },
+  };
+  return self;
+}
+
+/** Maps with at most `limit` calls in flight; results keep the input order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      const i = next++;
+      if (i >= items.length) return;
+      out[i] = await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** A short, user-facing reason for an fs error ("permission denied", "not found", ...). */
+export function fsErrorText(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  switch (code) {
+    case 'EACCES': case 'EPERM': return 'permission denied';
+    case 'ENOENT': return 'not found';
+    case 'ELOOP': return 'symlink loop';
+    case 'ENOTDIR': return 'not a folder';
+    case 'EMFILE': case 'ENFILE': return 'too many open files';
+    default: return err instanceof Error ? err.message : String(err);
+  }
+}
+
+export async function tryStat(fs: RunsFs, path: string): Promise<Stats | undefined> {
+  try { return await fs.stat(path); } catch { return undefined; }
+}
+
+export async function tryReaddir(fs: RunsFs, path: string): Promise<{ entries: DirEntry[]; error?: string }> {
+  try { return { entries: await fs.readdir(path) }; } catch (err) { return { entries: [], error: fsErrorText(err) }; }
+}

@@ -1,0 +1,114 @@
+// Pure aggregation for the run dashboard: rollout records grouped by training step, evaluation
+// tables, exception records. Fed incrementally so a live run costs only what it appended.
+import { parseRecordTitle, type Payload } from '../logs/record';
+import type { DecodedRecord } from './records';
+import type { EvalPoint, ExceptionItem, StepPoint } from './types';
+
+export type { EvalPoint, ExceptionItem, StepPoint } from './types';
+
+interface StepAcc { n: number; rewardSum: number; rewardN: number; success: number; lenSum: number; lenN: number; firstTime: string }
+
+export class StepAggregator {
+  private readonly steps = new Map<number, StepAcc>();
+  /** Records without a `[step]` header or with an undecodable payload. */
+  skipped = 0;
+
+  add(rec: DecodedRecord): void {
+    const header = rec.payload?.header;
+    if (typeof header !== 'string') { this.skipped++; return; }
+    const t = parseRecordTitle(header);
+    if (t.step === undefined) { this.skipped++; return; }
+    let acc = this.steps.get(t.step);
+    if (!acc) {
+      acc = { n: 0, rewardSum: 0, rewardN: 0, success: 0, lenSum: 0, lenN: 0, firstTime: rec.header.time };
+      this.steps.set(t.step, acc);
+    }
+    acc.n++;
+    if (t.reward !== undefined) {
+      acc.rewardSum += t.reward;
+      acc.rewardN++;
+      if (t.reward >= 1 - 1e-9) acc.success++;
+    }
+    const len = meanResponseLength(rec.payload!);
+    if (len !== undefined) { acc.lenSum += len; acc.lenN++; }
+  }
+
+  points(): StepPoint[] {
+    return [...this.steps.entries()].sort((a, b) => a[0] - b[0]).map(([step, a]) => {
+      const p: StepPoint = { step, records: a.n, firstTime: a.firstTime };
+      if (a.rewardN) { p.meanReward = a.rewardSum / a.rewardN; p.successRate = a.success / a.rewardN; }
+      if (a.lenN) p.meanResponseLength = a.lenSum / a.lenN;
+      return p;
+    });
+  }
+
+  clear(): void { this.steps.clear(); this.skipped = 0; }
+}
+
+function meanResponseLength(p: Payload): number | undefined {
+  const nested = p.nested_json;
+  if (!nested || typeof nested !== 'object') return undefined;
+  let sum = 0, n = 0;
+  for (const item of Object.values(nested as Record<string, unknown>)) {
+    if (!item || typeof item !== 'object') continue;
+    const v = Number((item as Record<string, unknown>).len_response_ids);
+    if (Number.isFinite(v)) { sum += v; n++; }
+  }
+  return n ? sum / n : undefined;
+}
+
+/**
+ * Rows of a rich table as beast-logger's print_dict writes it: `│ key │ value │`, possibly inside a
+ * panel (`│ │ key │ value │ │`). A row with an empty key continues the previous value (wrapped text).
+ */
+export function parseRichTable(content: string): [string, string][] {
+  const rows: [string, string][] = [];
+  let lead: number | undefined;
+  for (const raw of content.split('\n')) {
+    if (!raw.includes('│')) continue;
+    const cells = raw.split('│').map((c) => c.trim());
+    if (cells.some((c) => /^[─┌┐└┘├┤┬┴┼╭╮╰╯━┏┓┗┛┃]+$/.test(c))) continue; // border rows
+    if (lead === undefined) {
+      let i = 0;
+      while (i < cells.length && cells[i] === '') i++;
+      if (i >= cells.length) continue;
+      lead = i;
+    }
+    const key = cells[lead] ?? '';
+    const value = cells[lead + 1] ?? '';
+    if (key === '' && value === '') continue;
+    if (key === '' && rows.length) { rows[rows.length - 1]![1] += ` ${value}`; continue; }
+    if (cells.length < lead + 2) continue;
+    rows.push([key, value]);
+  }
+  return rows;
+}
+
+export function numericMetrics(rows: readonly [string, string][]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of rows) {
+    if (!/^[-+]?(?:\d|\.\d)/.test(v)) continue;
+    const n = Number(v.replace(/%$/, ''));
+    if (Number.isFinite(n)) out[k] = n;
+  }
+  return out;
+}
+
+export function evalPoint(rec: DecodedRecord, index: number): EvalPoint | undefined {
+  const content = rec.payload?.content;
+  if (typeof content !== 'string') return undefined;
+  const rows = parseRichTable(content);
+  if (!rows.length) return undefined;
+  return { index, time: rec.header.time, header: typeof rec.payload?.header === 'string' ? rec.payload.header : '', metrics: numericMetrics(rows), rows };
+}
+
+export function exceptionItem(rec: DecodedRecord, file: string): ExceptionItem {
+  const title = typeof rec.payload?.header === 'string' ? rec.payload.header : rec.header.message || rec.error || 'exception';
+  const content = rec.payload?.content;
+  let detail = '';
+  if (typeof content === 'string') {
+    const rows = parseRichTable(content);
+    detail = rows.length ? rows.map(([k, v]) => `${k}: ${v}`).join('\n') : content.trim();
+  }
+  return { time: rec.header.time, title, detail: detail.slice(0, 4000), source: 'exception', file };
+}

@@ -1,0 +1,33 @@
+// Plain data shapes of run discovery and dashboard aggregation. No imports: webview code and the
+// dashboard protocol share these without pulling Node modules in.
+
+export type RunStatus = 'running' | 'finished' | 'failed' | 'interrupted' | 'empty';
+
+export interface StepPoint {
+  step: number;
+  records: number;
+  meanReward?: number;
+  /** Share of records whose reward is at least 1 (a fully successful task). */
+  successRate?: number;
+  /** Mean `len_response_ids` over the record's timelines. */
+  meanResponseLength?: number;
+  /** Header time of the step's first record (local, as written). */
+  firstTime: string;
+}
+
+export interface EvalPoint {
+  index: number;
+  time: string;
+  header: string;
+  metrics: Record<string, number>;
+  /** Every row as written, numbers included, for the table view. */
+  rows: [string, string][];
+}
+
+export interface ExceptionItem {
+  time: string;
+  title: string;
+  detail: string;
+  source: 'exception' | 'regular';
+  file: string;
+}

@@ -1,0 +1,173 @@
+// Run dashboards: one webview per selection of runs, fed by incremental collectors (only what a
+// run appended since the last poll is read). Restored after a reload by a serializer.
+import * as vscode from 'vscode';
+import { basename } from 'node:path';
+import { RunCollector } from '../../core/runs/collector';
+import type { RunsModel } from '../../core/runs/model';
+import {
+  DASHBOARD_VIEW_TYPE, isDashboardState, isDashboardToHost,
+  type DashboardRun, type DashboardState, type HostToDashboard,
+} from '../../core/protocol/dashboard';
+import { webviewHtml, webviewOptions } from '../webview';
+import type { Services } from '../services';
+
+const POLL_MS = 2500;
+
+class Dashboard implements vscode.Disposable {
+  private readonly collectors = new Map<string, RunCollector>();
+  private readonly sentStatus = new Map<string, string>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private polling = false;
+  private again = false;
+  private ready = false;
+  private readonly disposables: vscode.Disposable[] = [];
+  private disposed = false;
+
+  constructor(readonly panel: vscode.WebviewPanel, runs: string[], private readonly model: RunsModel, private readonly services: Services, private readonly pickRuns: () => Promise<string[]>, private readonly onDispose: (d: Dashboard) => void) {
+    for (const r of runs) this.collectors.set(r, new RunCollector(r));
+    panel.webview.options = webviewOptions(services.extensionUri);
+    panel.webview.html = webviewHtml(panel.webview, services.extensionUri, 'dashboard', { title: 'Run Dashboard', styles: ['../dist/media/dashboard.css', 'dashboard/dashboard.css'] });
+    panel.iconPath = vscode.Uri.joinPath(services.extensionUri, 'media', 'icons', 'agentjet.svg');
+    this.updateTitle();
+    this.disposables.push(
+      panel.webview.onDidReceiveMessage((m: unknown) => { void this.onMessage(m); }),
+      panel.onDidChangeViewState(() => { if (panel.visible) this.schedule(0); }),
+      panel.onDidDispose(() => this.dispose()),
+    );
+  }
+
+  runs(): string[] { return [...this.collectors.keys()]; }
+
+  private updateTitle(): void {
+    const names = this.runs().map((r) => basename(r));
+    this.panel.title = names.length === 1 ? `Run: ${names[0]}` : `Runs: ${names.length} compared`;
+  }
+
+  addRuns(runs: readonly string[]): void {
+    for (const r of runs) if (!this.collectors.has(r)) this.collectors.set(r, new RunCollector(r));
+    this.updateTitle();
+    this.schedule(0, true);
+  }
+
+  /** Something under one of this dashboard's runs changed on disk. */
+  touch(path: string): void {
+    if (this.runs().some((r) => path === r || path.startsWith(`${r}/`) || path.startsWith(`${r}\\`))) this.schedule(300);
+  }
+
+  private async onMessage(m: unknown): Promise<void> {
+    if (!isDashboardToHost(m)) return;
+    switch (m.type) {
+      case 'ready':
+        this.ready = true;
+        this.schedule(0, true);
+        return;
+      case 'openFile':
+        // Only files under the runs on show; the webview is not trusted to name others.
+        if (this.runs().some((r) => m.path.startsWith(r))) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(m.path));
+        return;
+      case 'removeRun':
+        this.collectors.delete(m.id);
+        this.updateTitle();
+        this.schedule(0, true);
+        return;
+      case 'addRuns':
+        this.addRuns(await this.pickRuns());
+        return;
+    }
+  }
+
+  private fullNext = false;
+  private schedule(ms: number, full = false): void {
+    if (this.disposed) return;
+    if (full) this.fullNext = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => { this.timer = undefined; void this.poll(); }, ms);
+  }
+
+  private async poll(): Promise<void> {
+    if (this.disposed || !this.ready) return;
+    if (this.polling) { this.again = true; return; }
+    this.polling = true;
+    let keepPolling = false;
+    try {
+      const full = this.fullNext;
+      this.fullNext = false;
+      const changedRuns: DashboardRun[] = [];
+      const all: DashboardRun[] = [];
+      for (const [path, c] of this.collectors) {
+        const changed = await c.poll(this.model.fs);
+        const status = await this.statusOf(path);
+        const run: DashboardRun = { ...c.series(), status };
+        if (run.pendingBytes > 0 || status === 'running') keepPolling = true;
+        all.push(run);
+        if (changed || this.sentStatus.get(path) !== status) changedRuns.push(run);
+        this.sentStatus.set(path, status);
+      }
+      if (full) await this.post({ type: 'runs', runs: all });
+      else for (const run of changedRuns) await this.post({ type: 'run', run });
+    } catch (err) {
+      this.services.log.warn(`dashboard: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      this.polling = false;
+    }
+    if (this.again) { this.again = false; this.schedule(0); return; }
+    // Keep following only while something is being written and someone is looking.
+    if (keepPolling && this.panel.visible) this.schedule(POLL_MS);
+  }
+
+  private async statusOf(path: string): Promise<DashboardRun['status']> {
+    const cached = this.model.cachedInfo(path);
+    if (cached) return cached.status;
+    // Restored after a reload, before the Runs view read anything: ask the model once.
+    const entry = (await this.model.experiments()).find((e) => e.path === path);
+    return entry ? (await this.model.info(entry)).status : 'unknown';
+  }
+
+  private async post(msg: HostToDashboard): Promise<void> {
+    await this.panel.webview.postMessage(msg);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    for (const d of this.disposables) d.dispose();
+    this.onDispose(this);
+  }
+}
+
+export class DashboardManager implements vscode.Disposable, vscode.WebviewPanelSerializer<DashboardState> {
+  private readonly open = new Set<Dashboard>();
+
+  constructor(private readonly model: RunsModel, private readonly services: Services, private readonly pickRuns: () => Promise<string[]>) {}
+
+  show(runs: readonly string[]): vscode.WebviewPanel {
+    const panel = vscode.window.createWebviewPanel(DASHBOARD_VIEW_TYPE, 'Run Dashboard', vscode.ViewColumn.Active, { ...webviewOptions(this.services.extensionUri), retainContextWhenHidden: false });
+    this.attach(panel, [...runs]);
+    return panel;
+  }
+
+  private attach(panel: vscode.WebviewPanel, runs: string[]): Dashboard {
+    const d = new Dashboard(panel, runs, this.model, this.services, this.pickRuns, (x) => this.open.delete(x));
+    this.open.add(d);
+    return d;
+  }
+
+  deserializeWebviewPanel(panel: vscode.WebviewPanel, state: DashboardState | undefined): Thenable<void> {
+    this.attach(panel, isDashboardState(state) ? state.runs : []);
+    return Promise.resolve();
+  }
+
+  /** Tells dashboards showing a run under `path` that it changed on disk. */
+  touch(path: string): void {
+    for (const d of this.open) d.touch(path);
+  }
+
+  panels(): { runs: string[]; panel: vscode.WebviewPanel }[] {
+    return [...this.open].map((d) => ({ runs: d.runs(), panel: d.panel }));
+  }
+
+  dispose(): void {
+    for (const d of [...this.open]) d.panel.dispose();
+  }
+}

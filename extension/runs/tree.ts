@@ -1,0 +1,392 @@
+// The Runs view: experiments (newest first, status, step, reward, age, size) expanding into the
+// config snapshot, sessions, hosts, logs, trajectories and checkpoints. All reads go through the
+// shared RunsModel cache; details arrive in the background and refresh only their own rows.
+import * as vscode from 'vscode';
+import { basename } from 'node:path';
+import {
+  folderSize, listHostArtefacts, listTrajectoryFiles, listTrajectorySteps,
+  type ExperimentEntry, type ExperimentInfo, type HostInfo, type RunStatus, type SessionInfo,
+} from '../../core/runs/discover';
+import { describeRun, formatAge, formatBytes, formatLocalTime } from '../../core/runs/format';
+import { mapLimit } from '../../core/runs/fs';
+import type { RunsModel } from '../../core/runs/model';
+
+export type RunNode =
+  | { kind: 'experiment'; path: string; entry: ExperimentEntry }
+  | { kind: 'snapshot'; path: string; parent: RunNode }
+  | { kind: 'session'; path: string; session: SessionInfo; exp: string; parent: RunNode }
+  | { kind: 'host'; path: string; host: HostInfo; exp: string; parent: RunNode }
+  | { kind: 'log'; path: string; module: string; textLog?: string; size: number; parent: RunNode }
+  | { kind: 'textlog'; path: string; label: string; parent: RunNode }
+  | { kind: 'trajSplit'; path: string; split: string; parent: RunNode }
+  | { kind: 'trajStep'; path: string; step: number; parent: RunNode }
+  | { kind: 'trajFile'; path: string; parent: RunNode }
+  | { kind: 'checkpoints'; path: string; info: ExperimentInfo; parent: RunNode }
+  | { kind: 'checkpoint'; path: string; step: number; parent: RunNode }
+  | { kind: 'message'; path: string; text: string; icon?: string; parent?: RunNode };
+
+export type SortKey = 'time' | 'name' | 'reward';
+
+export interface RunsFilter {
+  text: string;
+  statuses: RunStatus[];
+}
+
+const STATUS_ICON: Record<RunStatus, [string, string | undefined]> = {
+  running: ['sync~spin', 'charts.blue'],
+  finished: ['pass', 'testing.iconPassed'],
+  failed: ['error', 'testing.iconFailed'],
+  interrupted: ['debug-disconnect', 'charts.yellow'],
+  empty: ['circle-outline', 'disabledForeground'],
+};
+
+export function statusIcon(status: RunStatus): vscode.ThemeIcon {
+  const [id, color] = STATUS_ICON[status];
+  return new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
+}
+
+export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<RunNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly experimentNodes = new Map<string, RunNode & { kind: 'experiment' }>();
+  private readonly sizes = new Map<string, { bytes: number; complete: boolean; at: number }>();
+  private pendingItems = new Set<string>();
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private loadingDetails = new Set<string>();
+  /** Called once, on the first request for the first level (the view became visible). */
+  onFirstLoad: (() => void) | undefined;
+  private loaded = false;
+  /** Resolves when the first level and its details have been read (for tests). */
+  private idleWaiters: (() => void)[] = [];
+  private busy = 0;
+
+  constructor(private readonly model: RunsModel, private filter: RunsFilter, private sort: SortKey, private readonly log: vscode.LogOutputChannel) {}
+
+  dispose(): void {
+    this.changed.dispose();
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+  }
+
+  setFilter(filter: RunsFilter): void { this.filter = filter; this.changed.fire(undefined); }
+  setSort(sort: SortKey): void { this.sort = sort; this.changed.fire(undefined); }
+  getFilter(): RunsFilter { return this.filter; }
+  getSort(): SortKey { return this.sort; }
+
+  /** Re-renders everything (after the model was reset or roots changed). */
+  refreshAll(): void { this.changed.fire(undefined); }
+
+  /** Re-renders one experiment row and its children; re-reads it only if the model forgot it. */
+  refreshExperiment(path: string): void {
+    const node = this.experimentNodes.get(path);
+    if (!node || this.sort === 'reward' || this.filter.statuses.length) { this.changed.fire(undefined); return; }
+    this.queueItem(path);
+  }
+
+  private queueItem(path: string): void {
+    this.pendingItems.add(path);
+    // Coalesce bursts of per-row updates into one refresh round.
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = undefined;
+      const paths = [...this.pendingItems];
+      this.pendingItems.clear();
+      for (const p of paths) {
+        const n = this.experimentNodes.get(p);
+        if (n) this.changed.fire(n);
+      }
+    }, 50);
+  }
+
+  experimentNode(path: string): RunNode | undefined { return this.experimentNodes.get(path); }
+
+  /** Resolves once no read started by the tree is in flight. */
+  whenIdle(): Promise<void> {
+    if (this.busy === 0 && !this.flushTimer) return Promise.resolve();
+    return new Promise((r) => this.idleWaiters.push(r));
+  }
+
+  private async track<T>(p: Promise<T>): Promise<T> {
+    this.busy++;
+    try { return await p; } finally {
+      this.busy--;
+      if (this.busy === 0) setTimeout(() => { if (this.busy === 0 && !this.flushTimer) for (const w of this.idleWaiters.splice(0)) w(); }, 60);
+    }
+  }
+
+  getParent(node: RunNode): RunNode | undefined {
+    return node.kind === 'experiment' ? undefined : node.parent;
+  }
+
+  async getChildren(node?: RunNode): Promise<RunNode[]> {
+    try {
+      return await this.track(node ? this.children(node) : this.topLevel());
+    } catch (err) {
+      this.log.error(`runs: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+      return [{ kind: 'message', path: `error:${node?.path ?? ''}`, text: `Could not read: ${err instanceof Error ? err.message : String(err)}`, icon: 'warning' }];
+    }
+  }
+
+  private async topLevel(): Promise<RunNode[]> {
+    if (!this.loaded) { this.loaded = true; this.onFirstLoad?.(); }
+    let entries = await this.model.experiments();
+    const needInfo = this.sort === 'reward' || this.filter.statuses.length > 0;
+    if (needInfo) await mapLimit(entries, 16, (e) => this.model.info(e));
+    const text = this.filter.text.trim().toLowerCase();
+    if (text) entries = entries.filter((e) => e.name.toLowerCase().includes(text) || (this.model.cachedInfo(e.path)?.project ?? '').toLowerCase().includes(text));
+    if (this.filter.statuses.length) entries = entries.filter((e) => this.filter.statuses.includes(this.model.cachedInfo(e.path)?.status ?? 'empty'));
+    if (this.sort === 'name') entries = [...entries].sort((a, b) => a.name.localeCompare(b.name));
+    if (this.sort === 'reward') entries = [...entries].sort((a, b) => (this.model.cachedInfo(b.path)?.latestReward ?? -Infinity) - (this.model.cachedInfo(a.path)?.latestReward ?? -Infinity));
+    const nodes = entries.map((entry) => {
+      let n = this.experimentNodes.get(entry.path);
+      if (n) n.entry = entry; else { n = { kind: 'experiment', path: entry.path, entry }; this.experimentNodes.set(entry.path, n); }
+      return n;
+    });
+    if (!nodes.length) {
+      const roots = await this.model.roots();
+      const errors = this.model.rootErrors();
+      if (errors.length) return errors.map((e) => ({ kind: 'message', path: `err:${e.root}`, text: `${e.root}: ${e.error}`, icon: 'warning' }));
+      if (roots.length && (text || this.filter.statuses.length)) return [{ kind: 'message', path: 'nomatch', text: 'No runs match the filter.', icon: 'filter' }];
+      // An empty array lets the view show its welcome content.
+      return [];
+    }
+    return nodes;
+  }
+
+  private async children(node: RunNode): Promise<RunNode[]> {
+    switch (node.kind) {
+      case 'experiment': {
+        const info = await this.model.info(node.entry);
+        const out: RunNode[] = [];
+        if (node.entry.snapshot) out.push({ kind: 'snapshot', path: node.entry.snapshot, parent: node });
+        for (const s of [...info.sessions].reverse()) out.push({ kind: 'session', path: s.path, session: s, exp: node.path, parent: node });
+        if (info.checkpoints.length) out.push({ kind: 'checkpoints', path: info.checkpointDir ?? `${node.path}#ckpt`, info, parent: node });
+        if (info.entry.error) out.push({ kind: 'message', path: `${node.path}#err`, text: info.entry.error, icon: 'warning', parent: node });
+        return out;
+      }
+      case 'session': {
+        if (node.session.error) return [{ kind: 'message', path: `${node.path}#err`, text: node.session.error, icon: 'warning', parent: node }];
+        if (node.session.hosts.length === 1) return this.hostChildren(node.session.hosts[0]!, node);
+        return node.session.hosts.map((h) => ({ kind: 'host', path: h.path, host: h, exp: node.exp, parent: node }));
+      }
+      case 'host':
+        return this.hostChildren(node.host, node);
+      case 'trajSplit':
+        return (await listTrajectorySteps(this.model.fs, node.path)).map((s) => ({ kind: 'trajStep', path: s.path, step: s.step, parent: node }));
+      case 'trajStep': {
+        const { files, more } = await listTrajectoryFiles(this.model.fs, node.path);
+        const out: RunNode[] = files.map((f) => ({ kind: 'trajFile', path: f, parent: node }));
+        if (more) out.push({ kind: 'message', path: `${node.path}#more`, text: `${more} more files (open the folder in the explorer)`, parent: node });
+        return out;
+      }
+      case 'checkpoints':
+        return node.info.checkpoints.map((c) => ({ kind: 'checkpoint', path: c.path, step: c.step, parent: node }));
+      default:
+        return [];
+    }
+  }
+
+  private async hostChildren(host: HostInfo, parent: RunNode): Promise<RunNode[]> {
+    const a = await listHostArtefacts(this.model.fs, host.path);
+    if (a.error) return [{ kind: 'message', path: `${host.path}#err`, text: a.error, icon: 'warning', parent }];
+    const out: RunNode[] = [];
+    for (const l of a.logs) {
+      if (l.jsonLog) {
+        const n: RunNode = { kind: 'log', path: l.jsonLog, module: l.module, size: l.size, parent };
+        if (l.textLog) n.textLog = l.textLog;
+        out.push(n);
+      } else if (l.textLog) out.push({ kind: 'textlog', path: l.textLog, label: `${l.module}.log`, parent });
+    }
+    if (a.regularLog) out.push({ kind: 'textlog', path: a.regularLog, label: 'regular.log', parent });
+    for (const s of a.trajectorySplits) out.push({ kind: 'trajSplit', path: s.path, split: s.split, parent });
+    return out;
+  }
+
+  getTreeItem(node: RunNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'experiment': return this.experimentItem(node);
+      case 'snapshot': {
+        const item = new vscode.TreeItem('config snapshot', vscode.TreeItemCollapsibleState.None);
+        item.id = `snap:${node.path}`;
+        item.description = 'yaml_backup.yaml';
+        item.iconPath = new vscode.ThemeIcon('settings-gear');
+        item.resourceUri = vscode.Uri.file(node.path);
+        item.contextValue = 'snapshot';
+        item.tooltip = 'The resolved config this run used';
+        item.command = { command: 'agentjet.runs.openSnapshot', title: 'Open Config Snapshot', arguments: [node] };
+        return item;
+      }
+      case 'session': {
+        const s = node.session;
+        const item = new vscode.TreeItem(s.timeMs !== undefined ? formatLocalTime(s.timeMs) : s.name, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `session:${node.path}`;
+        const hosts = s.hosts.map((h) => h.name);
+        item.description = `${hosts.length > 1 ? `${hosts.length} hosts` : hosts[0] ?? 'no host'} · ${s.status}`;
+        item.iconPath = statusIcon(s.status);
+        item.tooltip = new vscode.MarkdownString(s.hosts.map((h) => `- **${h.name}**: ${h.status}${h.reason ? ` (${h.reason})` : ''}`).join('\n') || 'empty session');
+        item.contextValue = 'session folder';
+        item.resourceUri = vscode.Uri.file(node.path);
+        return item;
+      }
+      case 'host': {
+        const h = node.host;
+        const item = new vscode.TreeItem(h.name, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `host:${node.path}`;
+        item.description = `${h.status}${h.reason ? ` · ${h.reason}` : ''}`;
+        item.iconPath = statusIcon(h.status);
+        item.contextValue = 'host folder';
+        item.resourceUri = vscode.Uri.file(node.path);
+        return item;
+      }
+      case 'log': {
+        const item = new vscode.TreeItem(node.module, vscode.TreeItemCollapsibleState.None);
+        item.id = `log:${node.path}`;
+        item.description = `${basename(node.path)} · ${formatBytes(node.size)}`;
+        item.iconPath = new vscode.ThemeIcon(node.module === 'exception' ? 'bug' : node.module === 'evaluation' ? 'graph' : 'output');
+        item.resourceUri = vscode.Uri.file(node.path);
+        item.contextValue = `tokenlog file${node.textLog ? ' hasText' : ''}`;
+        item.command = { command: 'agentjet.runs.openLog', title: 'Open Token Log', arguments: [node] };
+        return item;
+      }
+      case 'textlog': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+        item.id = `text:${node.path}`;
+        item.iconPath = new vscode.ThemeIcon('file-text');
+        item.resourceUri = vscode.Uri.file(node.path);
+        item.contextValue = 'textlog file';
+        item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(node.path)] };
+        return item;
+      }
+      case 'trajSplit': {
+        const item = new vscode.TreeItem(`trajectories (${node.split})`, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `traj:${node.path}`;
+        item.iconPath = new vscode.ThemeIcon('list-tree');
+        item.contextValue = 'folder';
+        item.resourceUri = vscode.Uri.file(node.path);
+        return item;
+      }
+      case 'trajStep': {
+        const item = new vscode.TreeItem(`step ${node.step}`, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `tstep:${node.path}`;
+        item.iconPath = new vscode.ThemeIcon('folder');
+        item.contextValue = 'folder';
+        item.resourceUri = vscode.Uri.file(node.path);
+        return item;
+      }
+      case 'trajFile': {
+        const item = new vscode.TreeItem(basename(node.path, '.json'), vscode.TreeItemCollapsibleState.None);
+        item.id = `tfile:${node.path}`;
+        item.iconPath = new vscode.ThemeIcon('comment-discussion');
+        item.resourceUri = vscode.Uri.file(node.path);
+        item.contextValue = 'trajectory file';
+        item.command = { command: 'agentjet.runs.openTrajectory', title: 'Open Trajectory', arguments: [node] };
+        return item;
+      }
+      case 'checkpoints': {
+        const item = new vscode.TreeItem('checkpoints', vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `ckpts:${node.path}`;
+        item.description = `${node.info.checkpoints.length} · last step ${node.info.checkpoints.at(-1)?.step ?? '-'}`;
+        item.iconPath = new vscode.ThemeIcon('save-all');
+        item.contextValue = 'folder';
+        item.resourceUri = vscode.Uri.file(node.path);
+        return item;
+      }
+      case 'checkpoint': {
+        const item = new vscode.TreeItem(`global_step_${node.step}`, vscode.TreeItemCollapsibleState.None);
+        item.id = `ckpt:${node.path}`;
+        item.iconPath = new vscode.ThemeIcon('save');
+        item.contextValue = 'folder';
+        item.resourceUri = vscode.Uri.file(node.path);
+        return item;
+      }
+      case 'message': {
+        const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+        item.id = `msg:${node.path}`;
+        if (node.icon) item.iconPath = new vscode.ThemeIcon(node.icon);
+        return item;
+      }
+    }
+  }
+
+  /** The row's data as the view shows it (used by the extension-host tests through a command). */
+  describe(node: RunNode & { kind: 'experiment' }): { name: string; path: string; status?: RunStatus; description: string } {
+    const info = this.model.cachedInfo(node.path);
+    const item = this.experimentItem(node);
+    const out: { name: string; path: string; status?: RunStatus; description: string } = { name: node.entry.name, path: node.path, description: String(item.description ?? '') };
+    if (info) out.status = info.status;
+    return out;
+  }
+
+  private experimentItem(node: RunNode & { kind: 'experiment' }): vscode.TreeItem {
+    const e = node.entry;
+    const item = new vscode.TreeItem(e.name, vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = `exp:${e.path}`;
+    item.resourceUri = vscode.Uri.file(e.path);
+    const info = this.model.cachedInfo(e.path);
+    const age = formatAge(e.timeMs);
+    if (this.model.needsInspect(e)) this.loadDetails(e);
+    if (!info) {
+      item.iconPath = new vscode.ThemeIcon('loading~spin');
+      item.description = `… · ${age}`;
+      item.contextValue = `experiment${e.snapshot ? ' snapshot' : ''}`;
+      return item;
+    }
+    const size = this.sizes.get(e.path);
+    item.iconPath = statusIcon(info.status);
+    item.description = [describeRun(info), age, size ? `${size.complete ? '' : '≥'}${formatBytes(size.bytes)}` : undefined].filter(Boolean).join(' · ');
+    item.contextValue = `experiment ${info.status}${e.snapshot ? ' snapshot' : ''}`;
+    const md = new vscode.MarkdownString(undefined, true);
+    md.appendMarkdown(`**${escapeMd(e.name)}** — ${info.status}${info.reason ? ` (${escapeMd(info.reason)})` : ''}\n\n`);
+    md.appendMarkdown(`- started ${formatLocalTime(e.timeMs)} (${age})\n`);
+    md.appendMarkdown(`- ${info.sessions.length} session${info.sessions.length === 1 ? '' : 's'} on ${escapeMd(info.hosts.join(', ') || 'no host')}\n`);
+    if (info.project) md.appendMarkdown(`- project ${escapeMd(info.project)}\n`);
+    if (info.latestStep !== undefined) md.appendMarkdown(`- latest step ${info.latestStep}${info.latestReward !== undefined ? `, mean reward ${info.latestReward.toFixed(3)}` : ''}\n`);
+    if (info.checkpoints.length) md.appendMarkdown(`- ${info.checkpoints.length} checkpoints (last step ${info.checkpoints.at(-1)!.step})\n`);
+    if (info.exceptionCount) md.appendMarkdown(`- ${info.exceptionCount} exception records\n`);
+    if (size) md.appendMarkdown(`- ${size.complete ? '' : 'at least '}${formatBytes(size.bytes)} on disk\n`);
+    if (info.snapshotError) md.appendMarkdown(`- snapshot: ${escapeMd(info.snapshotError)}\n`);
+    md.appendMarkdown(`\n\`${escapeMd(e.path)}\``);
+    item.tooltip = md;
+    if (!size) this.loadSize(e.path, info.status === 'running');
+    return item;
+  }
+
+  private loadDetails(e: ExperimentEntry): void {
+    if (this.loadingDetails.has(e.path)) return;
+    this.loadingDetails.add(e.path);
+    void this.track(this.model.info(e)).then(
+      () => this.queueItem(e.path),
+      (err: unknown) => this.log.warn(`runs: ${e.path}: ${err instanceof Error ? err.message : String(err)}`),
+    ).finally(() => this.loadingDetails.delete(e.path));
+  }
+
+  private sizeQueue: string[] = [];
+  private sizeActive = 0;
+  private loadSize(path: string, running: boolean): void {
+    const prev = this.sizes.get(path);
+    if (prev && prev.at > 0 && (!running || Date.now() - prev.at < 30_000)) return;
+    if (this.sizeQueue.includes(path)) return;
+    this.sizeQueue.push(path);
+    this.pumpSizes();
+  }
+
+  private pumpSizes(): void {
+    // Sizes are a walk each: two at a time, after everything else.
+    while (this.sizeActive < 2 && this.sizeQueue.length) {
+      const path = this.sizeQueue.shift()!;
+      this.sizeActive++;
+      void folderSize(this.model.fs, path, 5000).then((s) => {
+        this.sizes.set(path, { ...s, at: Date.now() });
+        this.queueItem(path);
+      }, () => undefined).finally(() => { this.sizeActive--; this.pumpSizes(); });
+    }
+  }
+
+  /** Forget a cached size (the run changed). */
+  forgetSize(path: string): void {
+    const s = this.sizes.get(path);
+    if (s) s.at = 0;
+  }
+}
+
+function escapeMd(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}

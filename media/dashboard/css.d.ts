@@ -1,0 +1,2 @@
+// esbuild bundles imported stylesheets into dist/media/<name>.css.
+declare module '*.css';

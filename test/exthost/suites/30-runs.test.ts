@@ -1,0 +1,96 @@
+import * as assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { extension, waitFor, workspaceRoot } from '../util';
+import type { RunsTreeItem, RunsTreeState } from '../../../extension/features/runs';
+import { LIVE_WRITER } from '../../util/livewriter';
+
+const state = () => vscode.commands.executeCommand<RunsTreeState>('agentjet.runs.treeState');
+const items = (chain: string[]) => vscode.commands.executeCommand<RunsTreeItem[]>('agentjet.runs.treeItems', chain);
+
+suite('runs view', () => {
+  let writer: ChildProcess | undefined;
+
+  suiteSetup(async () => {
+    await extension().activate();
+    await vscode.commands.executeCommand('workbench.view.extension.agentjet');
+  });
+
+  suiteTeardown(() => {
+    writer?.kill('SIGKILL');
+  });
+
+  test('the tree shows the demo runs, newest first, with their statuses', async () => {
+    const s = await waitFor(async () => {
+      const st = await state();
+      return st.runs.length >= 4 && st.runs.every((r) => r.status) ? st : undefined;
+    }, 'the demo runs with their statuses');
+    const by = (prefix: string) => s.runs.find((r) => r.name.startsWith(prefix));
+    assert.equal(by('math_demo_2node_')?.status, 'finished');
+    assert.equal(by('math_demo_lr_sweep_')?.status, 'failed');
+    assert.equal(by('math_demo_2026')?.status, 'finished');
+    assert.equal(by('astuner_math_')?.status, 'finished', 'launcher_record (ASTuner) is a root too');
+    assert.deepEqual(s.runs.slice(0, 4).map((r) => r.name), ['math_demo_2node_20260105_0900', 'math_demo_lr_sweep_20260104_1530', 'math_demo_20260103_1010', 'astuner_math_20251220_1200']);
+    assert.match(by('math_demo_2026')!.description, /^finished · step \d+ · reward \d\.\d\d · /);
+    // The demo companion belongs to another host (gpu-node-0): its state cannot be checked from here.
+    const companion = s.companions.find((c) => c.tag === 'external_vllm_server');
+    assert.ok(companion && companion.alive !== true, 'the demo companion is listed, not alive');
+    assert.match(companion.description, /gpu-node-0/);
+  });
+
+  test('a multi-host session lists both hosts; the experiment lists snapshot, session and checkpoints', async () => {
+    const exp = join(workspaceRoot().fsPath, 'saved_experiments', 'math_demo_2node_20260105_0900');
+    const children = await items([exp]);
+    assert.deepEqual(children.map((c) => c.label.startsWith('2026') ? 'session' : c.label), ['config snapshot', 'session', 'checkpoints']);
+    const session = children[1]!;
+    assert.match(session.description, /2 hosts/);
+    const hosts = await items([exp, session.path]);
+    assert.deepEqual(hosts.map((h) => h.label), ['gpu-node-0', 'gpu-node-1']);
+  });
+
+  test('opening a log from the tree opens it in the viewer', async () => {
+    const exp = join(workspaceRoot().fsPath, 'saved_experiments', 'math_demo_20260103_1010');
+    const [, session] = await items([exp]);
+    const logs = await items([exp, session!.path]);
+    const rollout = logs.find((l) => l.label === 'rollout');
+    assert.ok(rollout?.command, 'the rollout row has a command');
+    assert.equal(rollout.command.command, 'agentjet.runs.openLog');
+    const target = vscode.Uri.file(rollout.path);
+    await vscode.commands.executeCommand(rollout.command.command, ...(rollout.command.arguments ?? []));
+    const viewer = (await vscode.commands.getCommands(true)).includes('agentjet.openTokenLog');
+    const tab = await waitFor(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => {
+      const input = t.input;
+      if (input instanceof vscode.TabInputCustom) return input.uri.fsPath === target.fsPath;
+      if (input instanceof vscode.TabInputText) return input.uri.fsPath === target.fsPath;
+      return false;
+    }), 'a tab showing the rollout log');
+    // With the token log feature present the custom viewer opens it; without, a plain editor does.
+    if (viewer) assert.ok(tab.input instanceof vscode.TabInputCustom && tab.input.viewType === 'agentjet.tokenLog');
+    else assert.ok(tab.input instanceof vscode.TabInputText);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('a run a process starts writing appears, turns running, then finished, without a refresh', async () => {
+    const exp = join(workspaceRoot().fsPath, 'saved_experiments', 'live_demo_20260201_1200');
+    writer = spawn(process.execPath, ['-e', LIVE_WRITER, exp, hostname()], { stdio: ['pipe', 'ignore', 'pipe'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+    const running = await waitFor(async () => (await state()).runs.find((r) => r.path === exp && r.status === 'running'), 'the new run to show as running', 30_000, 200);
+    assert.equal((await state()).runs[0]!.path, exp, 'newest first');
+    assert.match(running.description, /^running/);
+    await waitFor(async () => /step [1-9]/.test((await state()).runs.find((r) => r.path === exp)?.description ?? ''), 'the step to advance while it writes', 30_000, 200);
+    writer.stdin!.write('stop\n');
+    await new Promise<void>((r) => writer!.once('exit', () => r()));
+    const done = await waitFor(async () => (await state()).runs.find((r) => r.path === exp && r.status === 'finished'), 'the run to turn finished', 30_000, 200);
+    assert.match(done.description, /^finished · step \d+ · reward/);
+  });
+
+  test('agentjet.runs.reveal selects a run; the dashboard opens for it', async () => {
+    const exp = join(workspaceRoot().fsPath, 'saved_experiments', 'math_demo_20260103_1010');
+    assert.equal(await vscode.commands.executeCommand('agentjet.runs.reveal', exp), true);
+    assert.equal(await vscode.commands.executeCommand('agentjet.runs.reveal', join(workspaceRoot().fsPath, 'nope')), false);
+    await vscode.commands.executeCommand('agentjet.runs.openDashboard', vscode.Uri.file(exp));
+    await waitFor(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.label === 'Run: math_demo_20260103_1010'), 'the dashboard tab');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+});

@@ -1,0 +1,81 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { LIVE_WRITER } from '../util/livewriter';
+import { openWorkbench } from '../harness/workbench';
+
+test('the Runs view lists the demo runs with statuses, and the dashboard draws their curves', async () => {
+  const wb = await openWorkbench();
+  try {
+    const { page } = wb;
+    await wb.activityItem('AgentJet').click();
+    const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
+    const row = (name: string) => runsPane.locator('.monaco-list-row', { hasText: name }).first();
+    await row('math_demo_2node_20260105_0900').waitFor({ state: 'visible', timeout: 60_000 });
+    // Details arrive in the background: wait for the rendered descriptions.
+    await runsPane.locator('.monaco-list-row', { hasText: /math_demo_lr_sweep_20260104_1530.*failed · step/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await runsPane.locator('.monaco-list-row', { hasText: /math_demo_2node_20260105_0900.*finished · step/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await row('astuner_math_20251220_1200').waitFor({ state: 'visible' });
+    // Expand a run: snapshot, session, checkpoints.
+    await row('math_demo_20260103_1010').click();
+    await runsPane.locator('.monaco-list-row', { hasText: 'config snapshot' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await runsPane.locator('.monaco-list-row', { hasText: 'checkpoints' }).first().waitFor({ state: 'visible' });
+    const tree = await wb.screenshot('runs-tree');
+    assert.ok(existsSync(tree));
+
+    // Select two runs and open the dashboard from the context menu (multi-select overlays them).
+    await row('math_demo_20260103_1010').click();
+    await row('math_demo_2node_20260105_0900').click({ modifiers: ['Control'] });
+    await row('math_demo_2node_20260105_0900').click({ button: 'right', modifiers: [] });
+    const item = page.locator('.context-view .action-item', { hasText: 'Open Run Dashboard' }).first();
+    await item.waitFor({ state: 'visible', timeout: 15_000 });
+    await item.click();
+    const frame = await wb.webviewFrame('.uplot canvas', 60_000);
+    const charts = await frame.locator('.uplot').count();
+    assert.ok(charts >= 4, `expected reward, success, length and evaluation charts, got ${charts}`);
+    const legend = await frame.locator('ul.runs li').allTextContents();
+    assert.equal(legend.length, 2, legend.join(' | '));
+    assert.ok(legend.some((l) => l.includes('math_demo_2node_20260105_0900')));
+    assert.match(await frame.locator('.exceptions h2').textContent() ?? '', /Exceptions \(\d+\)/);
+    const shot = await wb.screenshot('runs-dashboard');
+    assert.ok(existsSync(shot));
+  } finally {
+    await wb.close();
+  }
+});
+
+test('a run that is being written shows as running, and its dashboard grows while it writes', async () => {
+  const wb = await openWorkbench();
+  const exp = join(wb.workspace, 'saved_experiments', 'live_ui_20260201_1200');
+  const writer = spawn(process.execPath, ['-e', LIVE_WRITER, exp, hostname()], { stdio: ['pipe', 'ignore', 'ignore'] });
+  try {
+    const { page } = wb;
+    await wb.activityItem('AgentJet').click();
+    const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
+    const row = runsPane.locator('.monaco-list-row', { hasText: /live_ui_20260201_1200.*running/ }).first();
+    await row.waitFor({ state: 'visible', timeout: 60_000 });
+    await row.click({ button: 'right' });
+    const item = page.locator('.context-view .action-item', { hasText: 'Open Run Dashboard' }).first();
+    await item.waitFor({ state: 'visible', timeout: 15_000 });
+    await item.click();
+    const frame = await wb.webviewFrame('ul.runs li', 60_000);
+    const steps = async () => Number(/(\d+) steps/.exec((await frame.locator('ul.runs li').first().textContent()) ?? '')?.[1] ?? 0);
+    const first = await steps();
+    const deadline = Date.now() + 30_000;
+    while ((await steps()) <= first) {
+      if (Date.now() > deadline) throw new Error(`the dashboard stayed at ${first} steps while the run wrote`);
+      await page.waitForTimeout(250);
+    }
+    await frame.locator('.uplot canvas').first().waitFor({ state: 'visible' });
+    await wb.screenshot('runs-dashboard-live');
+    writer.stdin!.write('stop\n');
+    await frame.locator('ul.runs li .status', { hasText: 'finished' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await runsPane.locator('.monaco-list-row', { hasText: /live_ui_20260201_1200.*finished/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+  } finally {
+    writer.kill('SIGKILL');
+    await wb.close();
+  }
+});
