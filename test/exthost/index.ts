@@ -1,6 +1,6 @@
 // Loaded by VS Code as `extensionTestsPath`: runs every compiled suite in this folder with mocha,
 // inside the real extension host, and writes the outcome where the harness looks for it.
-import { readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { appendFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Mocha from 'mocha';
 
@@ -21,8 +21,11 @@ export function run(): Promise<void> {
       if (failures > 0) reject(new Error(`${failures} extension-host test(s) failed`));
       else resolve();
     });
-    runner.on('pass', () => { outcome.passed++; });
+    const progress = (line: string) => { if (process.env.AGENTJET_TEST_LOG) appendFileSync(process.env.AGENTJET_TEST_LOG, `${line}\n`); };
+    runner.on('suite', (s) => { if (s.title) progress(`  ${s.title}`); });
+    runner.on('pass', (t) => { outcome.passed++; progress(`    ✔ ${t.title} (${t.duration ?? 0} ms)`); });
     runner.on('fail', (t, err: unknown) => {
+      progress(`    ✖ ${t.title}`);
       outcome.failed++;
       outcome.failures.push({ title: t.fullTitle(), error: err instanceof Error ? `${err.message}\n${err.stack ?? ''}` : String(err) });
     });

@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { AgentJetApi } from '../../extension/extension';
 
@@ -35,4 +36,11 @@ export function nextEvent<T>(event: vscode.Event<T>, pred: (e: T) => boolean = (
       if (pred(e)) { clearTimeout(timer); sub.dispose(); resolve(e); }
     });
   });
+}
+
+/** A line for the harness log (the extension host's console is not echoed verbatim). */
+export function note(message: string): void {
+  const file = process.env.AGENTJET_TEST_LOG;
+  if (file) appendFileSync(file, `      · ${message}\n`);
+  else console.log(message);
 }

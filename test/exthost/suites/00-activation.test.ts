@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { extension, waitFor, workspaceRoot } from '../util';
+import { extension, note, waitFor, workspaceRoot } from '../util';
 
 suite('activation', () => {
   test('the extension is loaded but not active before an AgentJet file is opened', () => {
@@ -11,14 +11,16 @@ suite('activation', () => {
 
   test('opening the demo config activates it, quickly', async () => {
     const config = vscode.Uri.joinPath(workspaceRoot(), 'math_agent.yaml');
+    const opened = Date.now();
     const doc = await vscode.workspace.openTextDocument(config);
     await vscode.window.showTextDocument(doc);
     assert.equal(doc.languageId, 'yaml');
     const ext = extension();
-    await waitFor(() => ext.isActive, 'the extension to activate');
+    await waitFor(() => ext.isActive, 'the extension to activate', 20_000, 5);
+    const untilActive = Date.now() - opened;
     const api = ext.exports;
     assert.ok(api.activationMs >= 0);
     // Printed for the harness log; the issue notes quote it. Never asserted as a timing.
-    console.log(`activation time: ${api.activationMs.toFixed(1)} ms`);
+    note(`activate() took ${api.activationMs.toFixed(1)} ms; config opened to extension active: ${untilActive} ms`);
   });
 });

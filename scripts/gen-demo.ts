@@ -1,0 +1,230 @@
+// Writes the demo workspace's run history (demo/saved_experiments, demo/launcher_record,
+// demo/saved_checkpoints) in AgentJet's on-disk format: yaml_backup.yaml, session folders per
+// host, beast-logger .json.log records (base64 + zlib payloads), text logs, trajectories.
+// Deterministic; run `npx tsx scripts/gen-demo.ts` after changing it and commit the output.
+import { mkdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { deflateSync } from 'node:zlib';
+
+const demo = join(__dirname, '..', 'demo');
+const TRAINED = '#09ABCF';
+const CONTEXT = '#D98510';
+
+/** Small deterministic PRNG (mulberry32) so the committed files never churn. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const pad = (n: number | string, w = 2) => String(n).padStart(w, "0");
+const stamp = (d: Date) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}`;
+const folderStamp = (d: Date) => `${d.getUTCFullYear()}_${pad(d.getUTCMonth() + 1)}_${pad(d.getUTCDate())}_${pad(d.getUTCHours())}_${pad(d.getUTCMinutes())}`;
+const addMin = (d: Date, m: number) => new Date(d.getTime() + m * 60_000);
+
+/** Saturation scaled by logprob like AgentJet's viewer colours: <= -7 gives x0.333, 0 gives x1. */
+function shade(base: string, logprob: number | undefined): string {
+  if (logprob === undefined) return base.toLowerCase();
+  const f = logprob <= -7 ? 0.333 : logprob >= 0 ? 1 : 0.333 + ((logprob + 7) / 7) * (1 - 0.333);
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(base.slice(i, i + 2), 16) / 255) as [number, number, number];
+  const max = Math.max(r, g, b), min = Math.min(r, g, b), l = (max + min) / 2, d = max - min;
+  let h = 0;
+  const s = d === 0 ? 0 : d / (1 - Math.abs(2 * l - 1));
+  if (d !== 0) h = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
+  h = (h * 60 + 360) % 360;
+  const s2 = s * f, c = (1 - Math.abs(2 * l - 1)) * s2, x = c * (1 - Math.abs(((h / 60) % 2) - 1)), m = l - c / 2;
+  const [r1, g1, b1] = h < 60 ? [c, x, 0] : h < 120 ? [x, c, 0] : h < 180 ? [0, c, x] : h < 240 ? [0, x, c] : h < 300 ? [x, 0, c] : [c, 0, x];
+  return '#' + [r1, g1, b1].map((v) => pad(Math.round((v + m) * 255).toString(16))).join('');
+}
+
+function tokenize(text: string): string[] {
+  // Special tokens whole, newlines alone, a leading space glued to the word (like BPE).
+  return text.match(/<\|[a-z_]+\|>|<\/?[a-z_]+>|\n|[ \t]*[A-Za-z]+|[ \t]*\d|[ \t]*[^\sA-Za-z\d]|[ \t]+/g) ?? [];
+}
+function tokenId(tok: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < tok.length; i++) h = Math.imul(h ^ tok.charCodeAt(i), 16777619);
+  return (h >>> 0) % 151000;
+}
+
+interface Segment { text: string; trained: boolean }
+
+function timeline(rand: () => number, segments: Segment[]) {
+  const content = { text: [] as string[], title: [] as string[], count: [] as string[], color: [] as string[] };
+  let prompt = 0, response = 0, seenTrained = false;
+  for (const seg of segments) {
+    for (const tok of tokenize(seg.text)) {
+      const lp = seg.trained ? -Math.pow(rand(), 3) * 8 : undefined;
+      content.text.push(tok);
+      content.title.push(lp === undefined ? 'N/A' : lp.toFixed(4));
+      content.count.push(String(tokenId(tok)));
+      content.color.push(shade(seg.trained ? TRAINED : CONTEXT, lp));
+      if (seg.trained) seenTrained = true;
+      if (seenTrained) response++; else prompt++;
+    }
+  }
+  return { content, prompt, response };
+}
+
+const PROBLEMS = [
+  { q: 'What is 37 * 12 + 37?', a: '481' },
+  { q: 'A shop sells 14 boxes of 9 pens. How many pens?', a: '126' },
+  { q: 'What is 256 / 8 - 5?', a: '27' },
+  { q: 'Tom has 45 apples and gives away 17. How many are left?', a: '28' },
+];
+
+function rolloutRecord(rand: () => number, step: number, taskNo: number, skill: number) {
+  const p = PROBLEMS[taskNo % PROBLEMS.length]!;
+  const taskId = (0x1a2b3c0 + taskNo * 7919 + step * 104729).toString(16).slice(-7);
+  const right = rand() < skill;
+  const answer = right ? p.a : String(Number(p.a) + 1 + Math.floor(rand() * 9));
+  const useTool = rand() < 0.5;
+  const segments: Segment[] = [
+    { text: `<|im_start|>system\nSolve the problem. Put the final answer in \\boxed{}.<|im_end|>\n<|im_start|>user\n${p.q}<|im_end|>\n<|im_start|>assistant\n`, trained: false },
+  ];
+  if (useTool) {
+    segments.push({ text: `<tool_call>\n{"name": "execute_python_code", "arguments": {"code": "print(${p.q.replace(/[^\d+*/ -]/g, '').trim() || p.a})"}}\n</tool_call><|im_end|>`, trained: true });
+    segments.push({ text: `\n<|im_start|>tool\n${answer}\n<|im_end|>\n<|im_start|>assistant\n`, trained: false });
+  }
+  segments.push({ text: `Let me work it out step by step. The result is ${answer}, so the answer is \\boxed{${answer}}.<|im_end|>`, trained: true });
+  const reward = right ? 1 : 0;
+  const t = timeline(rand, segments);
+  const advantage = (reward - skill) / 0.5;
+  const outcome = reward.toFixed(1);
+  const item = {
+    item_id: 'item', outcome, len_prompt_ids: t.prompt, len_response_ids: t.response, len_input_ids: t.prompt + t.response,
+    raw_reward: reward.toFixed(3), step_reward: reward.toFixed(3), step_advantage: advantage.toFixed(3), step_advantage_simple: advantage.toFixed(3),
+    content: t.content,
+  };
+  return {
+    taskId, reward, tokens: t.content.text.length,
+    payload: { header: `[${step}] Task ${taskId} (Reward ${reward.toFixed(3)})`, color: '#337711', content: `Task ${taskId}, step ${step}`, attach: null, nested: true, nested_json: { [`${taskId}.${outcome}.0`]: item } },
+    trajectory: {
+      task_id: taskId, task_tag: right ? 'success' : 'failure',
+      reward_structure: { raw_reward: reward, step_reward_arr: [reward], success_rate: reward },
+      traj: [[
+        { role: 'system', content: 'Solve the problem. Put the final answer in \\boxed{}.' },
+        { role: 'user', content: p.q },
+        ...(useTool ? [
+          { role: 'assistant', content: '', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'execute_python_code', arguments: JSON.stringify({ code: `print(${answer})` }) } }] },
+          { role: 'tool', tool_call_id: 'call_1', content: answer },
+        ] : []),
+        { role: 'assistant', content: `The result is ${answer}, so the answer is \\boxed{${answer}}.` },
+      ]],
+    },
+  };
+}
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+function jsonRecord(file: string, when: Date, source: string, payload: unknown, plain = false): void {
+  const body = plain ? JSON.stringify(payload) : `base64:${deflateSync(Buffer.from(JSON.stringify(payload))).toString('base64')}`;
+  mkdirSync(dirname(file), { recursive: true });
+  appendFileSync(file, `${stamp(when)} | INFO     | ${source} - \n${body}\n`);
+}
+
+function table(rows: Record<string, string | number>): string {
+  const k = Math.max(...Object.keys(rows).map((x) => x.length)) + 2, v = 24;
+  const out = [`╭${'─'.repeat(k + v + 7)}╮`, `│ ┌${'─'.repeat(k)}┬${'─'.repeat(v)}┐ │`];
+  Object.entries(rows).forEach(([key, val], i, all) => {
+    out.push(`│ │ ${key.padEnd(k - 1)}│ ${String(val).padEnd(v - 1)}│ │`);
+    if (i < all.length - 1) out.push(`│ ├${'─'.repeat(k)}┼${'─'.repeat(v)}┤ │`);
+  });
+  out.push(`│ └${'─'.repeat(k)}┴${'─'.repeat(v)}┘ │`, `╰${'─'.repeat(k + v + 7)}╯`);
+  return `\n${out.join('\n')}\n`;
+}
+
+function snapshot(root: string, exp: string, backbone: string, dialect: 'ajet' | 'astuner'): string {
+  if (dialect === 'astuner') {
+    return `astuner:\n  project_name: math_demo\n  experiment_name: ${exp}\n  backbone: ${backbone}\n  model:\n    path: Qwen/Qwen2.5-1.5B-Instruct\n  task_reader:\n    type: dataset_file\n    dataset_file:\n      training:\n        file_path: data/train.jsonl\n      validation:\n        file_path: data/val.jsonl\n  task_judge:\n    judge_type: customized_protocal\n    judge_protocol: math_demo.judge->MathAnswerJudge\n  rollout:\n    agentscope_workflow: math_demo.workflow->MathWorkflow\n    num_repeat: 4\n  trainer_common:\n    n_gpus_per_node: 1\n    total_epochs: 1\n`;
+  }
+  return `ajet:\n  project_name: math_demo\n  experiment_name: ${exp}\n  experiment_dir: ${root}/${exp}\n  backbone: ${backbone}\n  model:\n    path: Qwen/Qwen2.5-1.5B-Instruct\n  task_reader:\n    type: jsonl_dataset_file\n    jsonl_dataset_file:\n      training:\n        file_path: data/train.jsonl\n      validation:\n        file_path: data/val.jsonl\n  task_judge:\n    judge_protocol: math_demo.judge->MathAnswerJudge\n  rollout:\n    user_workflow: math_demo.workflow->MathWorkflow\n    temperature: 0.9\n    num_repeat: 4\n    max_model_len: 8000\n  data:\n    train_batch_size: 8\n    max_prompt_length: 2000\n    max_response_length: 4000\n  trainer_common:\n    n_gpus_per_node: 1\n    nnodes: 1\n    save_freq: 2\n    test_freq: 2\n    total_epochs: 2\n    logger: console\n`;
+}
+
+interface RunSpec { exp: string; start: Date; steps: number; hosts: string[]; backbone: string; fail?: boolean; dialect?: 'ajet' | 'astuner'; seed: number }
+
+function writeRun(spec: RunSpec): void {
+  const dialect = spec.dialect ?? 'ajet';
+  const rootName = dialect === 'ajet' ? 'saved_experiments' : 'launcher_record';
+  const expDir = join(demo, rootName, spec.exp);
+  write(join(expDir, 'yaml_backup.yaml'), snapshot(rootName, spec.exp, spec.backbone, dialect));
+  write(join(expDir, 'backup', 'math_demo', 'README.txt'), 'copies of the BACK_TARGETS folders at launch\n');
+  const rand = rng(spec.seed);
+  for (const [h, host] of spec.hosts.entries()) {
+    const session = join(expDir, folderStamp(spec.start), host);
+    const regular = [`${stamp(spec.start)} | INFO     | ajet.launcher:main:212 - backbone=${spec.backbone} conf=math_agent.yaml host=${host}`];
+    for (const mod of ['token_clip', 'bad_case', 'benchmark', 'exception']) {
+      write(join(session, mod, `${mod}.log`), '');
+      write(join(session, mod, `${mod}.json.log`), '');
+    }
+    write(join(session, 'rollout', 'rollout.log'), '');
+    write(join(session, 'rollout', 'rollout.json.log'), '');
+    for (let step = 0; step < spec.steps; step++) {
+      const t0 = addMin(spec.start, step * 6 + 1);
+      const skill = Math.min(0.9, 0.25 + 0.1 * step + 0.05 * h);
+      let sum = 0, n = 0;
+      for (let task = 0; task < 3; task++) {
+        for (let rep = 0; rep < 4; rep++) {
+          const r = rolloutRecord(rand, step, task + 3 * h, skill);
+          const when = new Date(t0.getTime() + (task * 4 + rep) * 7_000);
+          jsonRecord(join(session, 'rollout', 'rollout.json.log'), when, 'ajet.context_tracker.multiagent_tracking:generate_log:556', r.payload);
+          appendFileSync(join(session, 'rollout', 'rollout.log'), `${stamp(when)} | INFO     | ajet.context_tracker.multiagent_tracking:generate_log:556 - ${r.payload.header} tokens=${r.tokens}\n`);
+          if (rep === 0 && h === 0) write(join(session, 'trajectory', 'train', `step_${step}`, `${r.taskId}.json`), JSON.stringify(r.trajectory, null, 2) + '\n');
+          sum += r.reward; n++;
+        }
+      }
+      regular.push(`${stamp(addMin(t0, 5))} | INFO     | ajet.backbone.trainer_${spec.backbone === 'trinity' ? 'trinity' : 'verl'}:fit:830 - step ${step} done, mean reward ${(sum / n).toFixed(3)}`);
+      if (step % 2 === 1 && h === 0) {
+        const mean = Math.min(1, 0.2 + 0.12 * step);
+        const when = addMin(t0, 5);
+        const rows = { pass_n: 4, total_tasks: 4, num_all_success_tasks: Math.round(4 * mean * 0.6), 'num_pass_n_tasks(pass@4)': Math.round(4 * Math.min(1, mean * 1.3)), 'TGC@1': mean.toFixed(4), 'TGC@4': Math.min(1, mean * 1.3).toFixed(4), mean_reward: mean.toFixed(4) };
+        jsonRecord(join(session, 'evaluation', 'evaluation.json.log'), when, 'ajet.backbone.trainer_verl:_validate:1052', { header: 'math_demo_val', color: '#4422cc', content: table(rows), attach: null }, true);
+        appendFileSync(join(session, 'evaluation', 'evaluation.log'), `${stamp(when)} | INFO     | ajet.backbone.trainer_verl:_validate:1052 - ${table(rows)}\n`);
+        const vt = rolloutRecord(rand, step, 9, skill);
+        write(join(session, 'trajectory', 'eval', `step_${step}`, `${vt.taskId}.json`), JSON.stringify(vt.trajectory, null, 2) + '\n');
+      }
+    }
+    if (spec.fail) {
+      const when = addMin(spec.start, spec.steps * 6 + 1);
+      const rows = { expected_prompt_text: '<|im_start|>user\\nWhat is 37 * 12 + 37?', current_prompt_text: '<|im_start|>user\\n What is 37 * 12 + 37?' };
+      jsonRecord(join(session, 'exception', 'exception.json.log'), when, 'ajet.context_tracker.multiagent_tracking:ensure_retokenization_perfect_match:440', { header: 'Prompt text mismatch, Please report a github issue', color: '#cc2222', content: table(rows), attach: null }, true);
+      appendFileSync(join(session, 'exception', 'exception.log'), `${stamp(when)} | ERROR    | ajet.context_tracker.multiagent_tracking:ensure_retokenization_perfect_match:440 - ${table(rows)}\n`);
+      regular.push(
+        `${stamp(when)} | ERROR    | ajet.launcher:main:260 - training crashed`,
+        'Traceback (most recent call last):',
+        '  File "/opt/ajet/ajet/launcher.py", line 258, in main',
+        '    trainer.fit()',
+        '  File "/opt/ajet/ajet/backbone/trainer_verl.py", line 842, in fit',
+        '    batch = self.rollout(step)',
+        '  File "/workspace/math_demo/workflow.py", line 16, in execute',
+        '    answer = reply.choices[0].message.content or ""',
+        'IndexError: list index out of range',
+      );
+    } else {
+      regular.push(`${stamp(addMin(spec.start, spec.steps * 6 + 2))} | INFO     | ajet.launcher:main:270 - training finished`);
+    }
+    write(join(session, 'regular', 'regular.log'), regular.join('\n') + '\n');
+  }
+  if (!spec.fail && dialect === 'ajet') {
+    for (let s = 2; s <= spec.steps; s += 2) write(join(demo, 'saved_checkpoints', 'math_demo', spec.exp, `global_step_${s}`, 'README.txt'), 'checkpoint placeholder: the real one holds model weights\n');
+  }
+}
+
+for (const d of ['saved_experiments', 'launcher_record', 'saved_checkpoints']) rmSync(join(demo, d), { recursive: true, force: true });
+writeRun({ exp: 'math_demo_20260103_1010', start: new Date(Date.UTC(2026, 0, 3, 10, 10)), steps: 6, hosts: ['gpu-node-0'], backbone: 'verl', seed: 1 });
+writeRun({ exp: 'math_demo_lr_sweep_20260104_1530', start: new Date(Date.UTC(2026, 0, 4, 15, 30)), steps: 2, hosts: ['gpu-node-0'], backbone: 'verl', fail: true, seed: 2 });
+writeRun({ exp: 'math_demo_2node_20260105_0900', start: new Date(Date.UTC(2026, 0, 5, 9, 0)), steps: 4, hosts: ['gpu-node-0', 'gpu-node-1'], backbone: 'trinity', seed: 3 });
+writeRun({ exp: 'astuner_math_20251220_1200', start: new Date(Date.UTC(2025, 11, 20, 12, 0)), steps: 2, hosts: ['dev-box'], backbone: 'debug', dialect: 'astuner', seed: 4 });
+// A companion the debug backbone left behind; its process group no longer exists (ids above
+// Linux's pid_max can never be live), so it shows as dead.
+write(join(demo, 'saved_experiments', 'companion_logs', 'companion', 'external_vllm_server.5f2c9a1.gpu-node-0.pgid'), '4999999\n');
+write(join(demo, 'saved_experiments', 'companion_logs', 'companion', 'external_vllm_server.5f2c9a1.gpu-node-0.log'), 'INFO:     Started server process [4999999]\nINFO:     Uvicorn running on http://127.0.0.1:18000 (Press CTRL+C to quit)\n');
+console.log(`demo runs written under ${demo}`);

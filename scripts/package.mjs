@@ -1,0 +1,20 @@
+// Builds minified bundles and packages the extension as a .vsix with @vscode/vsce.
+// Prints the .vsix size and each shipped bundle's size.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, statSync, readdirSync, existsSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const out = join(root, `${pkg.name}-${pkg.version}.vsix`);
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+
+execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--production', '--no-tests'], { cwd: root, stdio: 'inherit' });
+// Dependencies are bundled, so vsce need not walk node_modules.
+execFileSync(process.execPath, [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '-o', out], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+
+console.log(`vsix: ${out} (${kb(statSync(out).size)})`);
+const dist = join(root, 'dist');
+for (const f of readdirSync(dist)) if (f.endsWith('.js')) console.log(`  dist/${f}: ${kb(statSync(join(dist, f)).size)}`);
+if (existsSync(join(dist, 'media'))) for (const f of readdirSync(join(dist, 'media'))) console.log(`  dist/media/${f}: ${kb(statSync(join(dist, 'media', f)).size)}`);

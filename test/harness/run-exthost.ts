@@ -1,0 +1,85 @@
+// Runs the extension-host suites (dist/test/exthost) inside a real VS Code: a VS Code server plus
+// headless Chromium opening a temporary copy of demo/ with this extension in development mode
+// (what @vscode/test-electron does on a desktop). Prints "exthost: N passed, N failed".
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, openSync, readSync, closeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from '../util/paths';
+import { launchBrowser, openPage, startServer } from './server';
+
+interface Outcome { passed: number; failed: number; failures: { title: string; error: string }[] }
+
+const TIMEOUT_MS = Number(process.env.AGENTJET_EXTHOST_TIMEOUT_MS ?? 15 * 60_000);
+
+async function main(): Promise<number> {
+  const testsIndex = join(repoRoot, 'dist', 'test', 'exthost', 'index.js');
+  if (!existsSync(testsIndex) || !existsSync(join(repoRoot, 'dist', 'extension.js'))) {
+    console.error('dist/ is missing: run `npm run build` first');
+    return 2;
+  }
+  const work = mkdtempSync(join(tmpdir(), 'agentjet-exthost-'));
+  const workspace = join(work, 'demo');
+  cpSync(join(repoRoot, 'demo'), workspace, { recursive: true });
+  const resultFile = join(work, 'result.json');
+  const logFile = join(work, 'progress.log');
+  const server = await startServer({
+    env: {
+      AGENTJET_TEST_RESULT: resultFile,
+      AGENTJET_TEST_LOG: logFile,
+      AGENTJET_REPO_ROOT: repoRoot,
+      ...(process.env.AGENTJET_TEST_GREP ? { AGENTJET_TEST_GREP: process.env.AGENTJET_TEST_GREP } : {}),
+    },
+  });
+  const browser = await launchBrowser();
+  const started = Date.now();
+  try {
+    const url = server.url(workspace, [
+      ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
+      ['extensionTestsPath', server.remoteUri(testsIndex)],
+    ]);
+    // Mocha's reporter runs in the extension host; its console reaches the page prefixed.
+    await openPage(browser, url, (text) => {
+      if (process.env.AGENTJET_HARNESS_DEBUG) process.stdout.write(`[page] ${text}\n`);
+    });
+    const deadline = started + TIMEOUT_MS;
+    let shown = 0;
+    const echoProgress = () => {
+      if (!existsSync(logFile)) return;
+      const size = statSync(logFile).size;
+      if (size <= shown) return;
+      const buf = Buffer.alloc(size - shown);
+      const fd = openSync(logFile, 'r');
+      try { readSync(fd, buf, 0, buf.length, shown); } finally { closeSync(fd); }
+      shown = size;
+      process.stdout.write(buf.toString('utf8'));
+    };
+    while (!existsSync(resultFile)) {
+      echoProgress();
+      if (server.process.exitCode !== null) throw new Error(`VS Code server exited (${server.process.exitCode})`);
+      if (Date.now() > deadline) throw new Error(`no result after ${TIMEOUT_MS / 1000} s`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    // The file is written once, after the last test; read it whole.
+    let outcome: Outcome | undefined;
+    for (let i = 0; i < 20 && !outcome; i++) {
+      try { outcome = JSON.parse(readFileSync(resultFile, 'utf8')) as Outcome; } catch { await new Promise((r) => setTimeout(r, 100)); }
+    }
+    if (!outcome) throw new Error('unreadable result file');
+    echoProgress();
+    for (const f of outcome.failures) console.log(`\n✖ ${f.title}\n${f.error}`);
+    console.log(`exthost time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`exthost: ${outcome.passed} passed, ${outcome.failed} failed`);
+    return outcome.failed > 0 ? 1 : 0;
+  } catch (err) {
+    console.error(`exthost harness: ${err instanceof Error ? err.message : String(err)}`);
+    console.error(`--- server output (tail) ---\n${server.output().slice(-4000)}`);
+    console.log('exthost: 0 passed, 1 failed');
+    return 1;
+  } finally {
+    await browser.close();
+    await server.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().then((code) => { process.exitCode = code; }, (err: unknown) => { console.error(err); console.log('exthost: 0 passed, 1 failed'); process.exitCode = 1; });

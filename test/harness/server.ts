@@ -1,0 +1,115 @@
+// Starts a real VS Code server (from install.ts) on a free loopback port, with its own user,
+// server-data and extensions folders, and opens its workbench in headless Chromium.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumPath, ensureAll } from './install';
+
+export interface ServerOptions {
+  /** Extra environment for the server and so for the extension host it starts. */
+  env?: Record<string, string>;
+  /** Folder with installed extensions (UI tests); default: an empty temporary one. */
+  extensionsDir?: string;
+  /** User settings written to the profile before start. */
+  settings?: Record<string, unknown>;
+  /** Enable workspace trust prompts (off by default: the test workspace is trusted). */
+  workspaceTrust?: boolean;
+}
+
+export interface VSCodeServer {
+  readonly port: number;
+  readonly dataDir: string;
+  readonly extensionsDir: string;
+  readonly process: ChildProcess;
+  /** Everything the server printed so far. */
+  output(): string;
+  url(folder: string, payload?: Array<[string, string]>): string;
+  remoteUri(path: string): string;
+  stop(): Promise<void>;
+}
+
+export async function startServer(opts: ServerOptions = {}): Promise<VSCodeServer> {
+  const serverMain = ensureAll();
+  const dataDir = mkdtempSync(join(tmpdir(), 'agentjet-vscode-'));
+  const userDataDir = join(dataDir, 'user');
+  const extensionsDir = opts.extensionsDir ?? join(dataDir, 'extensions');
+  mkdirSync(join(userDataDir, 'User'), { recursive: true });
+  mkdirSync(extensionsDir, { recursive: true });
+  // The web workbench keeps user settings in the browser; the server's machine settings apply to
+  // the extension host, which is what the tests exercise.
+  const settings = {
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'telemetry.telemetryLevel': 'off',
+    'extensions.autoUpdate': false,
+    'extensions.autoCheckUpdates': false,
+    'update.mode': 'none',
+    'security.workspace.trust.enabled': opts.workspaceTrust ?? false,
+    ...opts.settings,
+  };
+  mkdirSync(join(dataDir, 'server', 'data', 'Machine'), { recursive: true });
+  writeFileSync(join(dataDir, 'server', 'data', 'Machine', 'settings.json'), JSON.stringify(settings, null, 2));
+  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+
+  const args = [
+    serverMain, '--host', '127.0.0.1', '--port', '0', '--without-connection-token', '--accept-server-license-terms',
+    '--telemetry-level', 'off', '--user-data-dir', userDataDir, '--server-data-dir', join(dataDir, 'server'),
+    '--extensions-dir', extensionsDir,
+  ];
+  if (!(opts.workspaceTrust ?? false)) args.push('--disable-workspace-trust');
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let out = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`VS Code server did not start within 60 s:\n${out}`)), 60_000);
+    const onData = (buf: Buffer) => {
+      out += buf.toString();
+      const m = /Extension host agent listening on (\d+)/.exec(out);
+      if (m) { clearTimeout(timer); resolve(Number(m[1])); }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`VS Code server exited (${code}) before listening:\n${out}`)); });
+  });
+  const remoteUri = (p: string) => `vscode-remote://127.0.0.1:${port}${p.startsWith('/') ? '' : '/'}${p}`;
+  return {
+    port,
+    dataDir,
+    extensionsDir,
+    process: child,
+    output: () => out,
+    remoteUri,
+    url(folder, payload) {
+      let u = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`;
+      if (payload) u += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+      return u;
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise<void>((r) => child.once('exit', () => r()));
+        try { process.kill(-child.pid!, 'SIGTERM'); } catch { /* already gone */ }
+        const timer = setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } }, 5_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+}
+
+/** Opens a page sized like a laptop screen, echoing the workbench console when asked. */
+export async function openPage(browser: Browser, url: string, onConsole?: (text: string) => void): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  if (onConsole) page.on('console', (m) => onConsole(m.text()));
+  await page.goto(url);
+  return page;
+}

@@ -1,0 +1,129 @@
+// Drives the real VS Code workbench as a user would: the packaged .vsix installed into a fresh
+// VS Code server, a workspace opened in headless Chromium, Playwright for keys, clicks and
+// screenshots (saved under test-output/).
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Frame, Locator, Page } from 'playwright-core';
+import { repoRoot, testOutputDir } from '../util/paths';
+import { serverMain } from './install';
+import { launchBrowser, openPage, startServer, type VSCodeServer } from './server';
+
+export interface WorkbenchOptions {
+  /** Folder to open; default: a fresh temporary copy of demo/. */
+  workspace?: string;
+  env?: Record<string, string>;
+  settings?: Record<string, unknown>;
+  /** Install the packaged .vsix (default) or run without our extension. */
+  installExtension?: boolean;
+}
+
+export interface Workbench {
+  readonly page: Page;
+  readonly server: VSCodeServer;
+  readonly workspace: string;
+  /** Presses keys in the workbench, e.g. 'Control+Shift+P'. */
+  press(keys: string): Promise<void>;
+  /** Runs a command from the command palette by its visible title. */
+  runCommand(title: string): Promise<void>;
+  /** Opens a workspace file through Quick Open. */
+  openFile(relativePath: string): Promise<void>;
+  /** The activity bar entry with this label. */
+  activityItem(label: string): Locator;
+  /** Finds the frame of the webview whose document contains `selector`. */
+  webviewFrame(selector: string, timeoutMs?: number): Promise<Frame>;
+  screenshot(name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export function vsixPath(): string {
+  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string };
+  const p = join(repoRoot, `${pkg.name}-${pkg.version}.vsix`);
+  if (!existsSync(p)) throw new Error(`${p} is missing: run \`npm run package\` first`);
+  return p;
+}
+
+export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbench> {
+  let tempWorkspace: string | undefined;
+  let workspace = opts.workspace;
+  if (!workspace) {
+    tempWorkspace = mkdtempSync(join(tmpdir(), 'agentjet-ui-'));
+    workspace = join(tempWorkspace, 'demo');
+    cpSync(join(repoRoot, 'demo'), workspace, { recursive: true });
+  }
+  const extensionsDir = mkdtempSync(join(tmpdir(), 'agentjet-ext-'));
+  if (opts.installExtension ?? true) {
+    execFileSync(process.execPath, [serverMain, '--install-extension', vsixPath(), '--extensions-dir', extensionsDir, '--accept-server-license-terms'], { stdio: 'ignore' });
+  }
+  const server = await startServer({ extensionsDir, ...(opts.env ? { env: opts.env } : {}), ...(opts.settings ? { settings: opts.settings } : {}) });
+  let browser: Browser | undefined;
+  try {
+    browser = await launchBrowser();
+    const page = await openPage(browser, server.url(workspace));
+    await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
+    // Wait until the explorer shows the folder: the workbench is usable from then on.
+    await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: 60_000 });
+    const b = browser;
+    const wb: Workbench = {
+      page,
+      server,
+      workspace,
+      async press(keys) { await page.keyboard.press(keys); },
+      async runCommand(title) {
+        await page.keyboard.press('Control+Shift+P');
+        const input = page.locator('.quick-input-widget input');
+        await input.waitFor({ state: 'visible' });
+        await input.fill(`>${title}`);
+        const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+        await row.waitFor({ state: 'visible' });
+        await row.click();
+      },
+      async openFile(relativePath) {
+        await page.keyboard.press('Control+P');
+        const input = page.locator('.quick-input-widget input');
+        await input.waitFor({ state: 'visible' });
+        await input.fill(relativePath);
+        const name = relativePath.split('/').pop() ?? relativePath;
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible' });
+        await page.keyboard.press('Enter');
+        await page.locator(`.tabs-container .tab[aria-label^="${name}"]`).first().waitFor({ state: 'visible' });
+        await page.locator('.editor-group-container.active .monaco-editor .view-lines .view-line').first().waitFor({ state: 'visible' }).catch(() => undefined);
+      },
+      activityItem(label) {
+        return page.locator(`.part.activitybar .action-item a[aria-label^="${label}"], .part.activitybar .action-item[aria-label^="${label}"]`).first();
+      },
+      async webviewFrame(selector, timeoutMs = 30_000) {
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+          for (const frame of page.frames()) {
+            try {
+              if (await frame.locator(selector).count() > 0) return frame;
+            } catch { /* frame navigated away */ }
+          }
+          if (Date.now() > deadline) throw new Error(`no webview frame contains ${selector}`);
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      },
+      async screenshot(name) {
+        mkdirSync(testOutputDir, { recursive: true });
+        const file = join(testOutputDir, `${name}.png`);
+        await page.screenshot({ path: file });
+        return file;
+      },
+      async close() {
+        await b.close();
+        await server.stop();
+        rmSync(extensionsDir, { recursive: true, force: true });
+        if (tempWorkspace) rmSync(tempWorkspace, { recursive: true, force: true });
+      },
+    };
+    return wb;
+  } catch (err) {
+    await browser?.close();
+    await server.stop();
+    rmSync(extensionsDir, { recursive: true, force: true });
+    if (tempWorkspace) rmSync(tempWorkspace, { recursive: true, force: true });
+    throw err;
+  }
+}
