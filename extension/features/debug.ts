@@ -7,10 +7,8 @@ import { AgentJetCodeLensProvider } from '../debug/codelens';
 import { debugConfigurationFor, isAgentJetDocument, DEBUG_TYPE } from '../debug/configs';
 import { companionFolder, readCompanions, stopCompanions } from '../../core/launch/companions';
 import type { Backbone } from '../../core/launch/plan';
+import { EVENT_EXPERIMENT, EVENT_FINISHED, type ExperimentEventBody, type FinishedEventBody } from '../../core/protocol/debug';
 
-/** Custom events of the adapter (debug-adapter/adapter.ts). */
-const EVENT_EXPERIMENT = 'agentjet.experiment';
-const EVENT_FINISHED = 'agentjet.runFinished';
 const CONTEXT_KEY = 'agentjet.isConfig';
 
 /** Calls another feature's command; tolerates it not being there (branches merge late). */
@@ -99,11 +97,12 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
     vscode.commands.registerCommand('agentjet.stopCompanions', () => stopAllCompanions()),
     vscode.debug.onDidReceiveDebugSessionCustomEvent(async (e) => {
       if (e.session.type !== DEBUG_TYPE) return;
-      const body = (e.body ?? {}) as { folder?: string; experimentFolder?: string | null; rolloutLog?: string | null; openTokenLog?: boolean; exitCode?: number | null };
-      if (e.event === EVENT_EXPERIMENT && body.folder) {
+      if (e.event === EVENT_EXPERIMENT) {
+        const body = e.body as ExperimentEventBody;
         services.log.info(`debug: experiment ${body.folder}`);
         await tryCommand('agentjet.runs.reveal', body.folder);
       } else if (e.event === EVENT_FINISHED) {
+        const body = e.body as FinishedEventBody;
         services.log.info(`debug: run finished (exit ${body.exitCode ?? '?'}), rollout log ${body.rolloutLog ?? 'none'}`);
         if (body.openTokenLog && body.rolloutLog) {
           const uri = vscode.Uri.file(body.rolloutLog);
