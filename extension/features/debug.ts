@@ -1,7 +1,118 @@
-import type * as vscode from 'vscode';
+// Debug and launch: the `agentjet` debug type, `agentjet` tasks, CodeLens and editor-title actions.
+import * as vscode from 'vscode';
 import type { Services } from '../services';
+import { AgentJetDebugConfigurationProvider } from '../debug/provider';
+import { AgentJetTaskProvider, buildTask, TASK_TYPE } from '../debug/tasks';
+import { AgentJetCodeLensProvider } from '../debug/codelens';
+import { debugConfigurationFor, isAgentJetDocument, DEBUG_TYPE } from '../debug/configs';
+import { companionFolder, readCompanions, stopCompanions } from '../../core/launch/companions';
+import type { Backbone } from '../../core/launch/plan';
+import { EVENT_EXPERIMENT, EVENT_FINISHED, type ExperimentEventBody, type FinishedEventBody } from '../../core/protocol/debug';
 
-/** Slot for the debug feature; its issue fills this in. */
-export function registerDebugFeature(_context: vscode.ExtensionContext, _services: Services): void {
-  // intentionally empty until the feature lands
+const CONTEXT_KEY = 'agentjet.isConfig';
+
+/** Calls another feature's command; tolerates it not being there (branches merge late). */
+async function tryCommand(id: string, ...args: unknown[]): Promise<boolean> {
+  try {
+    await vscode.commands.executeCommand(id, ...args);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function targetUri(uri: unknown): vscode.Uri | undefined {
+  if (uri instanceof vscode.Uri) return uri;
+  const doc = vscode.window.activeTextEditor?.document;
+  return isAgentJetDocument(doc) ? doc!.uri : undefined;
+}
+
+function needTrust(services: Services): boolean {
+  if (services.isTrusted()) return true;
+  void vscode.window.showErrorMessage('AgentJet: launching and stopping processes needs a trusted workspace.');
+  return false;
+}
+
+export function registerDebugFeature(context: vscode.ExtensionContext, services: Services): void {
+  const provider = new AgentJetDebugConfigurationProvider(services);
+  const lenses = new AgentJetCodeLensProvider();
+
+  const startDebug = async (uri: unknown, noDebug: boolean): Promise<boolean> => {
+    const target = targetUri(uri);
+    if (!target) {
+      void vscode.window.showErrorMessage('AgentJet: open an AgentJet config (YAML with an `ajet:` root) first.');
+      return false;
+    }
+    const folder = vscode.workspace.getWorkspaceFolder(target);
+    const config = debugConfigurationFor(target, folder, `AgentJet: ${noDebug ? 'run' : 'debug'} ${vscode.workspace.asRelativePath(target, false)}`);
+    return vscode.debug.startDebugging(folder, config, { noDebug });
+  };
+
+  const train = async (uri: unknown, backbone?: Backbone): Promise<vscode.TaskExecution | undefined> => {
+    if (!needTrust(services)) return undefined;
+    const target = targetUri(uri);
+    if (!target) {
+      void vscode.window.showErrorMessage('AgentJet: open an AgentJet config (YAML with an `ajet:` root) first.');
+      return undefined;
+    }
+    const chosen = backbone ?? (await vscode.window.showQuickPick(['verl', 'trinity'], { title: 'Train with which backbone?' })) as Backbone | undefined;
+    if (!chosen) return undefined;
+    const folder = vscode.workspace.getWorkspaceFolder(target);
+    const task = await buildTask({ type: TASK_TYPE, config: target.fsPath, backbone: chosen }, folder ?? vscode.TaskScope.Workspace);
+    return vscode.tasks.executeTask(task);
+  };
+
+  const stopAllCompanions = async (): Promise<number> => {
+    if (!needTrust(services)) return 0;
+    const roots = vscode.workspace.getConfiguration('agentjet').get<string[]>('experimentRoots') ?? [];
+    const found = (vscode.workspace.workspaceFolders ?? []).flatMap((f) =>
+      [...new Set(['saved_experiments', 'launcher_record', ...roots])].flatMap((d) => readCompanions(companionFolder(f.uri.fsPath, d))))
+      .filter((c) => c.alive);
+    if (found.length === 0) {
+      void vscode.window.showInformationMessage('AgentJet: no companion is running.');
+      return 0;
+    }
+    const stopped = await stopCompanions(found);
+    services.log.info(`stopped companions: ${stopped.map((c) => `${c.tag} (pgid ${c.pgid})`).join(', ')}`);
+    void vscode.window.showInformationMessage(`AgentJet: stopped ${stopped.length} companion(s): ${[...new Set(stopped.map((c) => c.tag))].join(', ')}.`);
+    return stopped.length;
+  };
+
+  const setContext = (editor: vscode.TextEditor | undefined): void => {
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEY, isAgentJetDocument(editor?.document));
+  };
+
+  context.subscriptions.push(
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, provider, vscode.DebugConfigurationProviderTriggerKind.Initial),
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, {
+      provideDebugConfigurations: (folder, token) => provider.provideDebugConfigurations(folder, token),
+    }, vscode.DebugConfigurationProviderTriggerKind.Dynamic),
+    vscode.tasks.registerTaskProvider(TASK_TYPE, new AgentJetTaskProvider(() => services.isTrusted())),
+    vscode.languages.registerCodeLensProvider([{ language: 'yaml' }, { pattern: '**/*.{yaml,yml}' }], lenses),
+    vscode.commands.registerCommand('agentjet.debugConfig', (uri?: vscode.Uri) => startDebug(uri, false)),
+    vscode.commands.registerCommand('agentjet.runConfig', (uri?: vscode.Uri) => startDebug(uri, true)),
+    vscode.commands.registerCommand('agentjet.trainConfig', (uri?: vscode.Uri, backbone?: Backbone) => train(uri, backbone)),
+    vscode.commands.registerCommand('agentjet.trainVerl', (uri?: vscode.Uri) => train(uri, 'verl')),
+    vscode.commands.registerCommand('agentjet.trainTrinity', (uri?: vscode.Uri) => train(uri, 'trinity')),
+    vscode.commands.registerCommand('agentjet.stopCompanions', () => stopAllCompanions()),
+    vscode.debug.onDidReceiveDebugSessionCustomEvent(async (e) => {
+      if (e.session.type !== DEBUG_TYPE) return;
+      if (e.event === EVENT_EXPERIMENT) {
+        const body = e.body as ExperimentEventBody;
+        services.log.info(`debug: experiment ${body.folder}`);
+        await tryCommand('agentjet.runs.reveal', body.folder);
+      } else if (e.event === EVENT_FINISHED) {
+        const body = e.body as FinishedEventBody;
+        services.log.info(`debug: run finished (exit ${body.exitCode ?? '?'}), rollout log ${body.rolloutLog ?? 'none'}`);
+        if (body.openTokenLog && body.rolloutLog) {
+          const uri = vscode.Uri.file(body.rolloutLog);
+          if (!(await tryCommand('agentjet.openTokenLog', uri))) await tryCommand('vscode.open', uri);
+        }
+      }
+    }),
+    vscode.window.onDidChangeActiveTextEditor(setContext),
+    vscode.workspace.onDidSaveTextDocument((doc) => { if (doc === vscode.window.activeTextEditor?.document) setContext(vscode.window.activeTextEditor); }),
+  );
+  // The active editor's text is already in memory: no I/O.
+  setContext(vscode.window.activeTextEditor);
 }

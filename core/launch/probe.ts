@@ -1,0 +1,77 @@
+// The preflight probe: one short Python process that reports, as one JSON line, the interpreter,
+// its debugpy version, whether the launcher module is importable, and who holds the vLLM port.
+// Kept as a string so the bundles carry it; argv: <module> <port> <wantDebugpy 0|1>.
+export const PROBE_SCRIPT = String.raw`
+import json, os, socket, sys
+out = {"python": sys.executable, "version": sys.version.split()[0], "debugpy": None, "debugpyError": None,
+       "framework": {"module": sys.argv[1], "ok": False, "file": None, "error": None},
+       "port": {"port": int(sys.argv[2]), "inUse": False, "holderPid": None, "holderPgid": None, "holderArgs": None}}
+if sys.argv[3] == "1":
+    try:
+        import importlib.util as _u
+        spec = _u.find_spec("debugpy")
+        if spec is None:
+            out["debugpyError"] = "No module named 'debugpy'"
+        else:
+            import debugpy
+            out["debugpy"] = getattr(debugpy, "__version__", "0")
+    except Exception as e:
+        out["debugpyError"] = "%s: %s" % (type(e).__name__, e)
+try:
+    import importlib.util as _u
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    spec = _u.find_spec(sys.argv[1])
+    if spec is None:
+        out["framework"]["error"] = "No module named '%s'" % sys.argv[1]
+    else:
+        out["framework"]["ok"] = True
+        out["framework"]["file"] = spec.origin
+except Exception as e:
+    out["framework"]["error"] = "%s: %s" % (type(e).__name__, e)
+port = out["port"]["port"]
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+s.settimeout(0.3)
+try:
+    out["port"]["inUse"] = s.connect_ex(("127.0.0.1", port)) == 0
+finally:
+    s.close()
+if out["port"]["inUse"]:
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as f:
+                next(f)
+                for line in f:
+                    parts = line.split()
+                    if parts[3] == "0A" and int(parts[1].rsplit(":", 1)[1], 16) == port:
+                        inodes.add("socket:[%s]" % parts[9])
+        except (OSError, StopIteration, IndexError, ValueError):
+            pass
+    if inodes and os.path.isdir("/proc"):
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                fds = os.listdir("/proc/%s/fd" % pid)
+            except OSError:
+                continue
+            hit = False
+            for fd in fds:
+                try:
+                    if os.readlink("/proc/%s/fd/%s" % (pid, fd)) in inodes:
+                        hit = True
+                        break
+                except OSError:
+                    pass
+            if hit:
+                out["port"]["holderPid"] = int(pid)
+                try:
+                    out["port"]["holderPgid"] = os.getpgid(int(pid))
+                    with open("/proc/%s/cmdline" % pid, "rb") as f:
+                        out["port"]["holderArgs"] = f.read().replace(b"\0", b" ").decode("utf-8", "replace").strip()[:300]
+                except OSError:
+                    pass
+                break
+print("AGENTJET_PROBE " + json.dumps(out))
+`;

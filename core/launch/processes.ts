@@ -1,0 +1,89 @@
+// Process trees and process groups, for Stop: end everything a launch started, spare companions.
+import { execFile } from 'node:child_process';
+
+export interface ProcInfo { pid: number; ppid: number; pgid: number; args: string }
+
+export function parsePs(text: string): ProcInfo[] {
+  const out: ProcInfo[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^\s*(\d+)\s+(\d+)\s+(\d+)\s?(.*)$/.exec(line);
+    if (m) out.push({ pid: Number(m[1]), ppid: Number(m[2]), pgid: Number(m[3]), args: m[4] ?? '' });
+  }
+  return out;
+}
+
+/** All processes (POSIX `ps`); empty on failure or on Windows. */
+export function listProcesses(): Promise<ProcInfo[]> {
+  if (process.platform === 'win32') return Promise.resolve([]);
+  return new Promise((resolve) => {
+    execFile('ps', ['-eo', 'pid=,ppid=,pgid=,args='], { maxBuffer: 16 * 1024 * 1024, timeout: 5000 }, (err, stdout) => {
+      resolve(err ? [] : parsePs(stdout));
+    });
+  });
+}
+
+/** `root` and all its descendants. */
+export function descendants(root: number, procs: readonly ProcInfo[]): ProcInfo[] {
+  const kids = new Map<number, ProcInfo[]>();
+  for (const p of procs) {
+    const list = kids.get(p.ppid) ?? [];
+    list.push(p);
+    kids.set(p.ppid, list);
+  }
+  const out: ProcInfo[] = [];
+  const seen = new Set<number>();
+  const stack = [root];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    const self = procs.find((p) => p.pid === pid);
+    if (self) out.push(self);
+    for (const k of kids.get(pid) ?? []) stack.push(k.pid);
+  }
+  return out;
+}
+
+export interface KillPlan { pids: number[]; pgids: number[] }
+
+/**
+ * What to signal: the given roots' trees and the given process groups, minus anything in a
+ * spared group (companions) and minus ourselves.
+ */
+export function planKill(procs: readonly ProcInfo[], roots: readonly number[], groups: readonly number[], spare: readonly number[], self = process.pid): KillPlan {
+  const spared = new Set(spare);
+  const myGroup = procs.find((p) => p.pid === self)?.pgid;
+  const pids = new Set<number>();
+  for (const r of roots) for (const p of descendants(r, procs)) if (!spared.has(p.pgid) && p.pid !== self) pids.add(p.pid);
+  for (const p of procs) if (groups.includes(p.pgid) && !spared.has(p.pgid) && p.pid !== self) pids.add(p.pid);
+  const pgids = groups.filter((g) => !spared.has(g) && g !== myGroup && g > 1);
+  return { pids: [...pids], pgids };
+}
+
+function signal(target: number, sig: NodeJS.Signals): void {
+  try { process.kill(target, sig); } catch { /* already gone or not ours */ }
+}
+
+export function isAlive(pid: number): boolean {
+  try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
+}
+
+/** SIGTERM, then SIGKILL whatever is left after `graceMs`. Resolves with the pids still alive (should be none). */
+export async function terminate(plan: KillPlan, graceMs = 3000): Promise<number[]> {
+  for (const g of plan.pgids) signal(-g, 'SIGTERM');
+  for (const p of plan.pids) signal(p, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  let left = plan.pids.filter(isAlive);
+  while (left.length && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    left = left.filter(isAlive);
+  }
+  for (const g of plan.pgids) signal(-g, 'SIGKILL');
+  for (const p of left) signal(p, 'SIGKILL');
+  const end = Date.now() + 2000;
+  while (left.length && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 25));
+    left = left.filter(isAlive);
+  }
+  return left;
+}

@@ -1,0 +1,19 @@
+// CodeLens on the root key of every AgentJet config: Debug rollout, Train (verl), Train (trinity).
+import * as vscode from 'vscode';
+import { looksLikeAgentJetConfig } from '../../core/launch/plan';
+
+export class AgentJetCodeLensProvider implements vscode.CodeLensProvider {
+  provideCodeLenses(doc: vscode.TextDocument, token: vscode.CancellationToken): vscode.CodeLens[] {
+    const text = doc.getText();
+    if (token.isCancellationRequested || !looksLikeAgentJetConfig(text)) return [];
+    const m = /^(ajet|astuner|astune):/m.exec(text);
+    const pos = doc.positionAt(m?.index ?? 0);
+    const range = new vscode.Range(pos, pos);
+    return [
+      new vscode.CodeLens(range, { title: '$(debug-alt) Debug rollout', command: 'agentjet.debugConfig', arguments: [doc.uri], tooltip: 'Run the debug backbone under the debugger (breakpoints in your workflow work)' }),
+      new vscode.CodeLens(range, { title: '$(play) Run rollout', command: 'agentjet.runConfig', arguments: [doc.uri], tooltip: 'The same, without the debugger' }),
+      new vscode.CodeLens(range, { title: '$(rocket) Train (verl)', command: 'agentjet.trainConfig', arguments: [doc.uri, 'verl'] }),
+      new vscode.CodeLens(range, { title: '$(rocket) Train (trinity)', command: 'agentjet.trainConfig', arguments: [doc.uri, 'trinity'] }),
+    ];
+  }
+}

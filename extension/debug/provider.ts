@@ -1,0 +1,76 @@
+// DebugConfigurationProvider for `agentjet`: initial and dynamic configurations (one per config in
+// the workspace), F5 on an open config, defaults, interpreter, trust and config checks.
+import * as vscode from 'vscode';
+import { isAbsolute, join } from 'node:path';
+import { lintFile } from '../../core/config/lint';
+import { findAgentJetConfigs, debugConfigurationFor, isAgentJetDocument, DEBUG_TYPE, type AgentJetDebugConfiguration } from './configs';
+import { resolvePython } from './interpreter';
+import type { Services } from '../services';
+
+export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigurationProvider {
+  constructor(private readonly services: Services) {}
+
+  async provideDebugConfigurations(folder: vscode.WorkspaceFolder | undefined, token?: vscode.CancellationToken): Promise<vscode.DebugConfiguration[]> {
+    const found = await findAgentJetConfigs(folder, token);
+    if (found.length === 0) {
+      return [{ type: DEBUG_TYPE, request: 'launch', name: 'AgentJet: debug rollout', config: '${workspaceFolder}/path/to/config.yaml', backbone: 'debug', cwd: '${workspaceFolder}' }];
+    }
+    return found.map((uri) => debugConfigurationFor(uri, folder ?? vscode.workspace.getWorkspaceFolder(uri)));
+  }
+
+  resolveDebugConfiguration(folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): vscode.ProviderResult<vscode.DebugConfiguration> {
+    // F5 without launch.json: debug the config in the active editor.
+    if (!config.type && !config.request && !config.name) {
+      const doc = vscode.window.activeTextEditor?.document;
+      if (!isAgentJetDocument(doc)) {
+        void vscode.window.showErrorMessage('Open an AgentJet config (a YAML file with an `ajet:` root) to debug it, or add an "agentjet" configuration to launch.json.');
+        return undefined;
+      }
+      return debugConfigurationFor(doc!.uri, vscode.workspace.getWorkspaceFolder(doc!.uri) ?? folder);
+    }
+    const c = config as AgentJetDebugConfiguration;
+    if (!c.config) {
+      const doc = vscode.window.activeTextEditor?.document;
+      if (isAgentJetDocument(doc)) c.config = doc!.uri.fsPath;
+    }
+    c.backbone ??= 'debug';
+    if (!c.cwd && folder) c.cwd = folder.uri.fsPath;
+    c.justMyCode ??= true;
+    return c;
+  }
+
+  async resolveDebugConfigurationWithSubstitutedVariables(folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration, token?: vscode.CancellationToken): Promise<vscode.DebugConfiguration | undefined> {
+    const c = config as AgentJetDebugConfiguration;
+    if (!this.services.isTrusted()) {
+      void vscode.window.showErrorMessage('AgentJet: launching needs a trusted workspace (Workspaces: Manage Workspace Trust).');
+      return undefined;
+    }
+    if (!c.config) {
+      void vscode.window.showErrorMessage('AgentJet: the launch configuration has no "config" (the YAML file to run).');
+      return undefined;
+    }
+    const cwd = c.cwd ?? folder?.uri.fsPath;
+    const configPath = isAbsolute(c.config) || !cwd ? c.config : join(cwd, c.config);
+    c.cwd = cwd;
+    c.config = configPath;
+    if (!c.python) {
+      const py = await resolvePython(folder ?? vscode.workspace.getWorkspaceFolder(vscode.Uri.file(configPath)), token);
+      c.python = py.path;
+      this.services.log.info(`debug: interpreter ${py.path} (from ${py.source})`);
+    }
+    // The adapter refuses broken configs too; here the user can jump to Problems.
+    const errors = (await lintFile(configPath)).filter((d) => d.severity === 'error');
+    if (errors.length) {
+      const pick = await vscode.window.showErrorMessage(
+        `AgentJet: ${vscode.workspace.asRelativePath(configPath)} has ${errors.length} error(s): ${errors[0]!.message}${errors.length > 1 ? ' …' : ''}`,
+        'Open Problems', 'Open Config');
+      if (pick === 'Open Problems') await vscode.commands.executeCommand('workbench.actions.view.problems');
+      if (pick === 'Open Config') {
+        const at = errors[0]!.range.start;
+        await vscode.window.showTextDocument(vscode.Uri.file(configPath), { selection: new vscode.Range(at.line, at.character, at.line, at.character) });
+      }
+      return undefined;
+    }
+    return c;
+  }
+}

@@ -1,0 +1,145 @@
+// The agentjet debug type and task type inside the real VS Code, against Debian's debugpy and the
+// stand-in backbone (test/fixtures/backbone) on PYTHONPATH.
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { extension, nextEvent, waitFor, workspaceRoot } from '../util';
+import { companionFolder, readCompanions, stopCompanions } from '../../../core/launch/companions';
+
+const PYTHON = '/usr/bin/python3';
+
+function repoRoot(): string {
+  const root = process.env.AGENTJET_REPO_ROOT ?? extension().extensionPath;
+  return root;
+}
+
+function backbone(): string {
+  return join(repoRoot(), 'test', 'fixtures', 'backbone');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const a = srv.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** A copy of the demo config on a free vLLM port, so the suite never clashes with other runs. */
+async function testConfig(name: string, experiment: string, workflow = 'math_demo.workflow->MathWorkflow'): Promise<vscode.Uri> {
+  const root = workspaceRoot().fsPath;
+  const port = await freePort();
+  const text = readFileSync(join(root, 'math_agent.yaml'), 'utf8')
+    .replace('experiment_name: math_demo', `experiment_name: ${experiment}`)
+    .replace('math_demo.workflow->MathWorkflow', workflow)
+    .replace(/debug_first_n_tasks: \d+/, `debug_first_n_tasks: 1\n    debug_vllm_port: ${port}`);
+  const file = join(root, name);
+  writeFileSync(file, text);
+  return vscode.Uri.file(file);
+}
+
+suite('debug and launch', () => {
+  suiteSetup(async () => {
+    await extension().activate();
+    // Both tasks in one tasks.json, written once: the way a user keeps them.
+    const root = workspaceRoot().fsPath;
+    mkdirSync(join(root, '.vscode'), { recursive: true });
+    writeFileSync(join(root, '.vscode', 'tasks.json'), JSON.stringify({
+      version: '2.0.0',
+      tasks: [
+        { type: 'agentjet', label: 'exthost: train verl', config: 'exthost-task.yaml', backbone: 'verl', withRay: true, python: PYTHON, env: { PYTHONPATH: backbone() } },
+        { type: 'agentjet', label: 'exthost: broken', config: 'exthost-broken.yaml', backbone: 'debug', python: PYTHON, env: { PYTHONPATH: backbone() } },
+      ],
+    }, null, 2));
+  });
+
+  suiteTeardown(async () => {
+    await stopCompanions(readCompanions(companionFolder(workspaceRoot().fsPath, 'saved_experiments')));
+  });
+
+  test('startDebugging an agentjet configuration stops at a workflow breakpoint, then runs to the end', async () => {
+    const folder = vscode.workspace.workspaceFolders![0]!;
+    const config = await testConfig('exthost-debug.yaml', 'exthost_debug');
+    const workflow = vscode.Uri.joinPath(workspaceRoot(), 'math_demo', 'workflow.py');
+    const line = readFileSync(workflow.fsPath, 'utf8').split('\n').findIndex((l) => l.includes('answer = reply.choices'));
+    assert.ok(line > 0);
+    const bp = new vscode.SourceBreakpoint(new vscode.Location(workflow, new vscode.Position(line, 0)));
+    vscode.debug.addBreakpoints([bp]);
+    const stops: { threadId: number }[] = [];
+    const problems: string[] = [];
+    const tracker = vscode.debug.registerDebugAdapterTrackerFactory('agentjet', {
+      createDebugAdapterTracker: () => ({
+        onDidSendMessage: (m: { type?: string; event?: string; success?: boolean; message?: string; body?: { threadId?: number; reason?: string; output?: string; error?: { format?: string } } }) => {
+          if (m.type === 'event' && m.event === 'stopped' && m.body?.reason === 'breakpoint') stops.push({ threadId: m.body.threadId ?? 0 });
+          if (m.type === 'response' && m.success === false) problems.push(m.body?.error?.format ?? m.message ?? 'error');
+          if (m.type === 'event' && m.event === 'output' && m.body?.output) problems.push(m.body.output);
+        },
+        onError: (e: Error) => problems.push(`adapter error: ${e.message}`),
+        onExit: (code: number | undefined) => problems.push(`adapter exit ${code}`),
+      }),
+    });
+    try {
+      const started = nextEvent(vscode.debug.onDidStartDebugSession, (s) => s.type === 'agentjet', 30_000, 'the agentjet session');
+      const activeFrame = nextEvent(vscode.debug.onDidChangeActiveStackItem, (i) => i instanceof vscode.DebugStackFrame, 90_000, 'the debugger to stop');
+      const ok = await vscode.debug.startDebugging(folder, {
+        type: 'agentjet', request: 'launch', name: 'exthost: debug rollout',
+        config: '${workspaceFolder}/exthost-debug.yaml', python: PYTHON, env: { PYTHONPATH: backbone() },
+      });
+      assert.equal(ok, true, `startDebugging refused the configuration: ${problems.join(' | ')}`);
+      const session = await started;
+      await activeFrame;
+      const stop = await waitFor(() => stops[0], 'a breakpoint stop', 30_000);
+      const trace = await session.customRequest('stackTrace', { threadId: stop.threadId }) as { stackFrames: { name: string; line: number; source?: { path?: string } }[] };
+      assert.equal(trace.stackFrames[0]!.name, 'execute');
+      assert.equal(trace.stackFrames[0]!.line, line + 1);
+      // Remote workbenches hand source paths back as vscode-remote URIs.
+      const path = trace.stackFrames[0]!.source?.path ?? '';
+      assert.equal(path.includes('://') ? vscode.Uri.parse(path).path : path, workflow.path);
+      vscode.debug.removeBreakpoints([bp]);
+      const ended = nextEvent(vscode.debug.onDidTerminateDebugSession, (s) => s.id === session.id, 60_000, 'the session to end');
+      await session.customRequest('continue', { threadId: stop.threadId });
+      await ended;
+      assert.ok(existsSync(join(workspaceRoot().fsPath, 'saved_experiments', 'exthost_debug', 'yaml_backup.yaml')), 'the run folder exists');
+      void config;
+    } finally {
+      tracker.dispose();
+      vscode.debug.removeBreakpoints([bp]);
+    }
+  });
+
+  test('the problem matcher turns a workflow traceback into a Problem (runs before the other task: see docs/debug.md, open issues)', async () => {
+    const root = workspaceRoot().fsPath;
+    writeFileSync(join(root, 'broken_wf.py'), 'from ajet import Workflow\n\n\nclass Broken(Workflow):\n    async def execute(self, workflow_task, tuner):\n        raise ValueError("boom in the workflow")\n');
+    await testConfig('exthost-broken.yaml', 'exthost_broken', 'broken_wf.py->Broken');
+    const task = await waitFor(async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === 'exthost: broken'), 'the broken task', 30_000, 250);
+    const ended = nextEvent(vscode.tasks.onDidEndTaskProcess, (e) => e.execution.task.name === 'exthost: broken', 60_000, 'the task to end');
+    await vscode.tasks.executeTask(task);
+    const end = await ended;
+    assert.notEqual(end.exitCode, 0);
+    const file = vscode.Uri.file(join(root, 'broken_wf.py'));
+    const diags = await waitFor(() => { const d = vscode.languages.getDiagnostics(file); return d.length ? d : undefined; }, 'a Problem on broken_wf.py', 15_000)
+      .catch((e: Error) => { throw new Error(`${e.message}; all problems: ${JSON.stringify(vscode.languages.getDiagnostics().map(([u, d]) => [u.toString(), d.map((x) => x.message)]))}`); });
+    assert.equal(diags[0]!.range.start.line, 5);
+    assert.match(diags[0]!.message, /ValueError: boom in the workflow/);
+  });
+  test('a task of type agentjet runs the stand-in launcher to the end', async () => {
+    await testConfig('exthost-task.yaml', 'exthost_task');
+    const root = workspaceRoot().fsPath;
+    const task = await waitFor(async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === 'exthost: train verl'), 'the tasks.json task', 30_000, 250);
+    assert.ok(task.execution instanceof vscode.ProcessExecution, 'resolved into a process');
+    assert.deepEqual((task.execution as vscode.ProcessExecution).args.slice(0, 6), ['-m', 'ajet.launcher', '--backbone', 'verl', '--conf', join(root, 'exthost-task.yaml')]);
+    const ended = nextEvent(vscode.tasks.onDidEndTaskProcess, (e) => e.execution.task.name === 'exthost: train verl', 60_000, 'the task to end');
+    await vscode.tasks.executeTask(task);
+    const end = await ended;
+    assert.equal(end.exitCode, 0);
+    const session = join(root, 'saved_experiments', 'exthost_task');
+    assert.ok(existsSync(join(session, 'yaml_backup.yaml')), 'the stand-in wrote its run folder');
+  });
+
+});

@@ -1,0 +1,223 @@
+// The agentjet debug adapter driven over DAP (DebugClient) against real debugpy (Debian's
+// /usr/bin/python3, debugpy 1.6.3) and the stand-in backbone on PYTHONPATH.
+import { test, describe, before, after } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { DebugClient } from '@vscode/debugadapter-testsupport';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { adapterJs, debianPython, demoCopy, lineOf, standInBackbone, type DemoCopy } from '../util/debugWorkspace';
+import { descendants, listProcesses, type ProcInfo } from '../../core/launch/processes';
+import { companionFolder, readCompanions, stopCompanions } from '../../core/launch/companions';
+import { findRolloutLog } from '../../core/launch/experiment';
+
+const TIMEOUT = 60_000;
+
+function client(): DebugClient {
+  const dc = new DebugClient('node', adapterJs, 'agentjet');
+  dc.defaultTimeout = TIMEOUT;
+  return dc;
+}
+
+function launchArgs(w: DemoCopy, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { config: w.config, cwd: w.dir, python: debianPython, env: { PYTHONPATH: standInBackbone }, ...extra };
+}
+
+/** Events of one kind collected from the start of a session. */
+function collect(dc: DebugClient, event: string): DebugProtocol.Event[] {
+  const seen: DebugProtocol.Event[] = [];
+  dc.on(event, (e: DebugProtocol.Event) => seen.push(e));
+  return seen;
+}
+
+/** Our adapter's pid (a child of this test process running dist/adapter.js). */
+async function adapterPid(): Promise<number> {
+  const procs = await listProcesses();
+  const me = procs.filter((p) => p.ppid === process.pid && p.args.includes('adapter.js'));
+  assert.ok(me.length > 0, 'the adapter process is running');
+  return me.at(-1)!.pid;
+}
+
+async function until<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, what: string, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Processes whose command line mentions the temp workspace or that descend from our adapter. */
+async function oursAlive(w: DemoCopy, adapter: number, spareGroups: number[] = []): Promise<ProcInfo[]> {
+  const procs = await listProcesses();
+  const tree = descendants(adapter, procs).filter((p) => p.pid !== adapter);
+  const mention = procs.filter((p) => p.args.includes(w.dir) && p.pid !== process.pid);
+  return [...tree, ...mention].filter((p) => !spareGroups.includes(p.pgid) && !/\bps -eo\b/.test(p.args));
+}
+
+describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
+  let w: DemoCopy;
+  before(async () => { w = await demoCopy(); });
+  after(async () => { await w.dispose(); });
+
+  test('a breakpoint in the workflow is hit at the right line, with stack and variables; continue runs to exit code 0', async () => {
+    const dc = client();
+    await dc.start();
+    const outputs = collect(dc, 'output');
+    const exited = collect(dc, 'exited');
+    const finished = collect(dc, 'agentjet.runFinished');
+    const experiments = collect(dc, 'agentjet.experiment');
+    try {
+      const line = lineOf(w.workflow, 'answer = reply.choices');
+      await dc.hitBreakpoint(launchArgs(w), { path: w.workflow, line });
+      const threads = await dc.threadsRequest();
+      const threadId = threads.body.threads[0]!.id;
+      const stack = await dc.stackTraceRequest({ threadId });
+      const top = stack.body.stackFrames[0]!;
+      assert.equal(top.name, 'execute');
+      assert.equal(top.line, line);
+      assert.equal(top.source?.path, w.workflow);
+      assert.ok(stack.body.stackFrames.some((f) => f.name === 'run_debug' && /ajet[\\/]launcher\.py$/.test(f.source?.path ?? '')), 'the launcher frame is below the workflow');
+      const scopes = await dc.scopesRequest({ frameId: top.id });
+      const locals = await dc.variablesRequest({ variablesReference: scopes.body.scopes[0]!.variablesReference });
+      const byName = new Map(locals.body.variables.map((v) => [v.name, v.value]));
+      assert.equal(byName.get('question'), "'What is 43 * 21 + 43?'");
+      assert.ok(byName.has('reply') && byName.has('client') && byName.has('tuner'));
+      const ev = await dc.evaluateRequest({ expression: 'reply.choices[0].message.content', frameId: top.id, context: 'repl' });
+      assert.match(ev.body.result, /\\\\boxed\{946\}/);
+      // The old Debian debugpy passes, with a warning that names its version and how to upgrade.
+      const warn = outputs.find((o) => o.body.category === 'important');
+      assert.ok(warn, 'a debugpy version warning is shown');
+      assert.match(warn.body.output, /debugpy 1\.6\.3\S* found for \/usr\/bin\/python3; AgentJet's launcher wants >= 1\.8\.0.*pip install --upgrade "debugpy>=1\.8\.0"/);
+      // Second task stops at the same line; then the run ends.
+      await Promise.all([dc.continueRequest({ threadId }), dc.assertStoppedLocation('breakpoint', { path: w.workflow, line })]);
+      await dc.setBreakpointsRequest({ source: { path: w.workflow }, breakpoints: [] });
+      await Promise.all([dc.continueRequest({ threadId }), dc.waitForEvent('terminated')]);
+      assert.equal(exited[0]?.body.exitCode, 0);
+      const exp = join(w.dir, 'saved_experiments', 'math_demo');
+      assert.ok(existsSync(join(exp, 'yaml_backup.yaml')), 'the run folder exists');
+      assert.equal(experiments[0]?.body.folder, exp);
+      const log = findRolloutLog(exp);
+      assert.ok(log, 'a rollout log was written');
+      assert.equal(finished[0]?.body.rolloutLog, log);
+      assert.equal(finished[0]?.body.exitCode, 0);
+      assert.ok(outputs.some((o) => /\[0\] Task demo-001 \(Reward 1\.000\)/.test(o.body.output)), 'launcher output reaches the Debug Console');
+    } finally {
+      await dc.stop();
+    }
+  });
+
+  test('a broken config is refused before any process starts', async () => {
+    const broken = join(w.dir, 'broken.yaml');
+    writeFileSync(broken, 'ajet:\n  rollout:\n    user_workflow: [\n');
+    const dc = client();
+    await dc.start();
+    try {
+      const pid = await adapterPid();
+      await assert.rejects(dc.launch(launchArgs(w, { config: broken })), /broken\.yaml has 1 error\(s\); nothing was started[\s\S]*line \d+:/);
+      assert.deepEqual((await listProcesses()).filter((p) => p.ppid === pid), [], 'the adapter started no process');
+      assert.ok(!existsSync(join(w.dir, 'saved_experiments', 'broken')), 'no run folder');
+    } finally {
+      await dc.stop();
+    }
+  });
+
+  test('a missing debugpy is named with the interpreter and how to install it', async () => {
+    const pyenv = execFileSync('python3', ['-c', 'import sys; print(sys.executable)']).toString().trim();
+    const dc = client();
+    await dc.start();
+    try {
+      await assert.rejects(dc.launch(launchArgs(w, { python: pyenv })),
+        (e: Error) => e.message.includes(`debugpy is not installed for ${pyenv}`) && e.message.includes(`${pyenv} -m pip install --upgrade "debugpy>=1.8.0"`));
+    } finally {
+      await dc.stop();
+    }
+  });
+
+  test('a missing framework is reported for the chosen interpreter', async () => {
+    const dc = client();
+    await dc.start();
+    try {
+      await assert.rejects(dc.launch(launchArgs(w, { env: { PYTHONPATH: null } })),
+        /\/usr\/bin\/python3 cannot import ajet\.launcher \(ModuleNotFoundError: No module named 'ajet'\)\. Install the framework/);
+    } finally {
+      await dc.stop();
+    }
+  });
+
+  test('the vLLM port held by a stranger is refused', async () => {
+    // Free the port from our own companion (earlier tests), then let a stranger hold it.
+    await stopCompanions(readCompanions(companionFolder(w.dir, 'saved_experiments')));
+    const srv: Server = createServer();
+    await new Promise<void>((r) => srv.listen(w.port, '127.0.0.1', () => r()));
+    const dc = client();
+    await dc.start();
+    try {
+      await assert.rejects(dc.launch(launchArgs(w)), new RegExp(`port ${w.port} \\(ajet\\.debug\\.debug_vllm_port\\) is held by process ${process.pid}`));
+    } finally {
+      await dc.stop();
+      await new Promise((r) => srv.close(r));
+    }
+  });
+
+  test('Run Without Debugging runs the same configuration without debugpy', async () => {
+    const dc = client();
+    await dc.start();
+    const exited = collect(dc, 'exited');
+    const outputs = collect(dc, 'output');
+    try {
+      await Promise.all([dc.launch(launchArgs(w, { noDebug: true })), dc.waitForEvent('terminated')]);
+      assert.equal(exited[0]?.body.exitCode, 0);
+      assert.ok(outputs.some((o) => /Debug rollout finished: 2 task\(s\)/.test(o.body.output)));
+      assert.ok(!outputs.some((o) => o.body.category === 'important'), 'no debugpy check without the debugger');
+    } finally {
+      await dc.stop();
+    }
+  });
+
+  for (const autokill of [false, true]) {
+    test(`stop during a run leaves no process of ours alive (autokill ${autokill})`, async () => {
+      // A workflow that starts a grandchild in its own session (as Ray workers do, out of reach of
+      // debugpy's process-group kill) and then blocks, so Stop lands mid-run.
+      const marker = `aj-stop-marker-${w.port}-${autokill}`;
+      writeFileSync(join(w.dir, 'slow.py'), [
+        'import subprocess, sys, time',
+        'from ajet import Workflow',
+        'class Slow(Workflow):',
+        '    async def execute(self, workflow_task, tuner):',
+        `        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300) # ${marker}"], start_new_session=True)`,
+        '        print("slow workflow running", flush=True)',
+        '        time.sleep(300)',
+        '',
+      ].join('\n'));
+      const slow = join(w.dir, 'slow.yaml');
+      writeFileSync(slow, `ajet:\n  experiment_name: slow\n  task_reader:\n    jsonl_dataset_file:\n      training:\n        file_path: data/train.jsonl\n  rollout:\n    user_workflow: slow.py->Slow\n  debug:\n    debug_first_n_tasks: 1\n    debug_vllm_port: ${w.port}\n`);
+      const dc = client();
+      await dc.start();
+      const outputs = collect(dc, 'output');
+      let disconnected = false;
+      try {
+        const pid = await adapterPid();
+        await Promise.all([dc.waitForEvent('initialized').then(() => dc.configurationDoneRequest()), dc.launch(launchArgs(w, { config: slow, autokill }))]);
+        await until(() => outputs.some((o) => o.body.output.includes('slow workflow running')), 'the workflow to run');
+        const running = (await listProcesses()).filter((p) => p.args.includes(marker));
+        assert.ok(running.length > 0, 'the grandchild runs');
+        await dc.disconnectRequest({ terminateDebuggee: true });
+        disconnected = true;
+        const companions = readCompanions(companionFolder(w.dir, 'saved_experiments'));
+        const spare = autokill ? [] : companions.filter((c) => c.alive).map((c) => c.pgid);
+        const left = await until(async () => { const l = await oursAlive(w, pid, spare); return l.length === 0 ? ['none'] : false; }, 'our processes to end').catch(async () => oursAlive(w, pid, spare));
+        assert.deepEqual(left, ['none'], `left behind: ${JSON.stringify(left)}`);
+        assert.equal((await listProcesses()).filter((p) => p.args.includes(marker)).length, 0, 'the grandchild is gone');
+        if (autokill) assert.ok(readCompanions(companionFolder(w.dir, 'saved_experiments')).every((c) => !c.alive), 'autokill stops the companion too');
+        else assert.ok(spare.length > 0, 'the companion stays up for the next launch');
+      } finally {
+        // After a disconnect the adapter exits by itself; a second disconnect would go unanswered.
+        if (!disconnected) await dc.stop();
+      }
+    });
+  }
+});

@@ -1,0 +1,58 @@
+// A temporary copy of demo/ wired to the stand-in backbone, for the debug protocol tests and bench.
+import { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from './paths';
+import { companionFolder, readCompanions, stopCompanions } from '../../core/launch/companions';
+
+export const standInBackbone = join(repoRoot, 'test', 'fixtures', 'backbone');
+export const adapterJs = join(repoRoot, 'dist', 'adapter.js');
+/** Debian's python with python3-debugpy (1.6.3) and PyYAML. */
+export const debianPython = '/usr/bin/python3';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface DemoCopy {
+  dir: string;
+  config: string;
+  workflow: string;
+  port: number;
+  /** Stops the companions this copy started and removes it. */
+  dispose(): Promise<void>;
+}
+
+/** Copies demo/ to a temp dir and gives its config a free vLLM port (so parallel runs never clash). */
+export async function demoCopy(tag = 'aj-debug-'): Promise<DemoCopy> {
+  const dir = mkdtempSync(join(tmpdir(), tag));
+  cpSync(join(repoRoot, 'demo'), dir, { recursive: true });
+  const port = await freePort();
+  const config = join(dir, 'math_agent.yaml');
+  const text = readFileSync(config, 'utf8').replace(/debug_first_n_tasks: \d+/, `debug_first_n_tasks: 2\n    debug_vllm_port: ${port}`);
+  writeFileSync(config, text);
+  return {
+    dir, config, port,
+    workflow: join(dir, 'math_demo', 'workflow.py'),
+    async dispose() {
+      await stopCompanions(readCompanions(companionFolder(dir, 'saved_experiments')));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The 1-based line of the first line containing `needle`. */
+export function lineOf(file: string, needle: string): number {
+  const idx = readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(needle));
+  if (idx < 0) throw new Error(`"${needle}" not in ${file}`);
+  return idx + 1;
+}
