@@ -48,6 +48,7 @@ test('the Runs view lists the demo runs with statuses, and the dashboard draws t
     // Select two runs and open the dashboard for the selection (multi-select overlays them).
     await row('math_demo_20260103_1010').click();
     await row('math_demo_2node_20260105_0900').click({ modifiers: ['Control'] });
+    await row('math_demo_lr_sweep_20260104_1530').click({ modifiers: ['Control'] });
     await wb.runCommand('AgentJet: Open Run Dashboard');
     const frame = await wb.webviewFrame('.uplot canvas', 60_000).catch(async (err: unknown) => {
       await wb.screenshot('runs-dashboard-failure');
@@ -56,9 +57,13 @@ test('the Runs view lists the demo runs with statuses, and the dashboard draws t
     const charts = await frame.locator('.uplot').count();
     assert.ok(charts >= 4, `expected reward, success, length and evaluation charts, got ${charts}`);
     const legend = await frame.locator('ul.runs li').allTextContents();
-    assert.equal(legend.length, 2, legend.join(' | '));
+    assert.equal(legend.length, 3, legend.join(' | '));
     assert.ok(legend.some((l) => l.includes('math_demo_2node_20260105_0900')));
-    assert.match(await frame.locator('.exceptions h2').textContent() ?? '', /Exceptions \(\d+\)/);
+    assert.ok(legend.some((l) => /math_demo_lr_sweep_20260104_1530\s*failed/.test(l)), legend.join(' | '));
+    // The failed run's exception record is listed with its time.
+    assert.match(await frame.locator('.exceptions h2').textContent() ?? '', /Exceptions \([1-9]\d*\)/);
+    assert.ok(await frame.locator('.exceptions tbody tr').count() >= 1);
+    assert.equal(await frame.locator('select.metric').inputValue(), 'TGC@1');
     const shot = await wb.screenshot('runs-dashboard');
     assert.ok(existsSync(shot));
   } finally {
