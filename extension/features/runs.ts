@@ -78,7 +78,15 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
   const reg = (id: string, fn: (...args: never[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn as (...args: unknown[]) => unknown));
 
   reg('agentjet.runs.refresh', () => { model.reset(); tree.refreshAll(); companions.refresh(); });
-  reg('agentjet.runs.filter', async () => {
+  reg('agentjet.runs.filter', async (given?: Partial<RunsFilter>) => {
+    if (given && typeof given === 'object' && ('text' in given || 'statuses' in given)) {
+      // Programmatic use (other features, tests): apply without asking.
+      const next: RunsFilter = { text: typeof given.text === 'string' ? given.text : '', statuses: (given.statuses ?? []).filter((x) => STATUSES.includes(x)) };
+      await context.workspaceState.update(FILTER_KEY, next);
+      tree.setFilter(next);
+      showFilterState();
+      return;
+    }
     const current = tree.getFilter();
     const text = await vscode.window.showInputBox({ title: 'Filter runs (1/2): text', prompt: 'Part of the experiment or project name; empty for all', value: current.text });
     if (text === undefined) return;

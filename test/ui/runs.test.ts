@@ -72,7 +72,8 @@ test('the Runs view lists the demo runs with statuses, and the dashboard draws t
 });
 
 test('a run that is being written shows as running, and its dashboard grows while it writes', async () => {
-  const wb = await openWorkbench();
+  // Dark theme here, so the screenshots show both themes.
+  const wb = await openWorkbench({ settings: { 'workbench.colorTheme': 'Default Dark Modern' } });
   const exp = join(wb.workspace, 'saved_experiments', 'live_ui_20260201_1200');
   const writer = spawn(process.execPath, ['-e', LIVE_WRITER, exp, hostname()], { stdio: ['pipe', 'ignore', 'ignore'] });
   try {
@@ -127,6 +128,29 @@ test('Stop on a live companion ends its process group after the confirmation', a
     assert.equal(groupAlive(), false);
   } finally {
     try { process.kill(-pgid, 'SIGKILL'); } catch { /* stopped by the test */ }
+    await wb.close();
+  }
+});
+
+test('a dashboard comes back with its runs after the window reloads', async () => {
+  const wb = await openWorkbench();
+  try {
+    const { page } = wb;
+    await wb.activityItem('AgentJet').click();
+    const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
+    const row = runsPane.locator('.monaco-list-row', { hasText: /math_demo_20260103_1010.*finished/ }).first();
+    await row.waitFor({ state: 'visible', timeout: 60_000 });
+    await contextAction(page, row, 'Open Run Dashboard');
+    await wb.webviewFrame('.uplot canvas', 60_000);
+    await wb.runCommand('Developer: Reload Window');
+    await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
+    await page.locator('.tabs-container .tab', { hasText: 'Run: math_demo_20260103_1010' }).first().waitFor({ state: 'visible', timeout: 60_000 });
+    const frame = await wb.webviewFrame('.uplot canvas', 60_000);
+    const legend = await frame.locator('ul.runs li').allTextContents();
+    assert.equal(legend.length, 1);
+    assert.match(legend[0]!, /math_demo_20260103_1010/);
+    await wb.screenshot('runs-dashboard-restored');
+  } finally {
     await wb.close();
   }
 });
