@@ -85,6 +85,19 @@ suite('runs view', () => {
     assert.match(done.description, /^finished · step \d+ · reward/);
   });
 
+  test('compare a snapshot with the workspace config it came from opens a diff', async () => {
+    const exp = join(workspaceRoot().fsPath, 'saved_experiments', 'math_demo_20260103_1010');
+    const [snapshot] = await items([exp]);
+    assert.equal(snapshot?.label, 'config snapshot');
+    const node: unknown = snapshot.command?.arguments?.[0];
+    await vscode.commands.executeCommand('agentjet.runs.compareWithSource', node);
+    const tab = await waitFor(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff), 'a diff editor');
+    const input = tab.input as vscode.TabInputTextDiff;
+    assert.equal(input.original.fsPath, join(workspaceRoot().fsPath, 'math_agent.yaml'), 'found by experiment_name, without asking');
+    assert.equal(input.modified.fsPath, join(exp, 'yaml_backup.yaml'));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   test('filter by status and text, sort by name and reward', async () => {
     try {
       await vscode.commands.executeCommand('agentjet.runs.filter', { statuses: ['failed'] });

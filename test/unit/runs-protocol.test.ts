@@ -1,0 +1,26 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { isDashboardState, isDashboardToHost } from '../../core/protocol/dashboard';
+import { expDirsFromLaunchConfigs } from '../../core/runs/launch';
+
+test('dashboard messages from the webview are checked before use', () => {
+  assert.equal(isDashboardToHost({ type: 'ready' }), true);
+  assert.equal(isDashboardToHost({ type: 'openFile', path: '/x/rollout.json.log' }), true);
+  assert.equal(isDashboardToHost({ type: 'openFile', path: 42 }), false);
+  assert.equal(isDashboardToHost({ type: 'removeRun' }), false);
+  assert.equal(isDashboardToHost({ type: 'runCommand', id: 'rm -rf' }), false);
+  assert.equal(isDashboardToHost(null), false);
+  assert.equal(isDashboardState({ runs: ['/a', '/b'], evalMetric: 'TGC@1' }), true);
+  assert.equal(isDashboardState({ runs: [1] }), false);
+  assert.equal(isDashboardState(undefined), false);
+});
+
+test('experiment roots from agentjet launch configurations', () => {
+  assert.deepEqual(expDirsFromLaunchConfigs([
+    { type: 'agentjet', name: 'a', args: ['--conf', 'x.yaml', '--exp-dir', 'runs/a'] },
+    { type: 'agentjet', name: 'b', args: ['--exp-dir=/abs/b'], expDir: 'runs/c' },
+    { type: 'python', name: 'c', args: ['--exp-dir', 'ignored'] },
+    'garbage',
+  ]), ['runs/a', 'runs/c', '/abs/b']);
+  assert.deepEqual(expDirsFromLaunchConfigs(undefined), []);
+});
