@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isDashboardState, isDashboardToHost } from '../../core/protocol/dashboard';
 import { expDirsFromLaunchConfigs } from '../../core/runs/launch';
+import { Limiter } from '../../core/runs/fs';
 
 test('dashboard messages from the webview are checked before use', () => {
   assert.equal(isDashboardToHost({ type: 'ready' }), true);
@@ -23,4 +24,18 @@ test('experiment roots from agentjet launch configurations', () => {
     'garbage',
   ]), ['runs/a', 'runs/c', '/abs/b']);
   assert.deepEqual(expDirsFromLaunchConfigs(undefined), []);
+});
+
+test('the limiter never runs more than its maximum at once and keeps every result', async () => {
+  const limiter = new Limiter(3);
+  let active = 0, peak = 0;
+  const results = await Promise.all(Array.from({ length: 20 }, (_, i) => limiter.run(async () => {
+    active++;
+    peak = Math.max(peak, active);
+    await new Promise((r) => setImmediate(r));
+    active--;
+    return i;
+  })));
+  assert.equal(peak, 3);
+  assert.deepEqual(results, Array.from({ length: 20 }, (_, i) => i));
 });
