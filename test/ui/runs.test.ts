@@ -154,3 +154,36 @@ test('a dashboard comes back with its runs after the window reloads', async () =
     await wb.close();
   }
 });
+
+test('Delete Run asks first, then removes the run folder and its row', async (t) => {
+  const wb = await openWorkbench();
+  try {
+    const { page } = wb;
+    const exp = join(wb.workspace, 'saved_experiments', 'math_demo_lr_sweep_20260104_1530');
+    await wb.activityItem('AgentJet').click();
+    const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
+    const row = runsPane.locator('.monaco-list-row', { hasText: /math_demo_lr_sweep_20260104_1530.*failed/ }).first();
+    await row.waitFor({ state: 'visible', timeout: 60_000 });
+    await contextAction(page, row, 'Delete Run');
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match(await dialog.textContent() ?? '', /Checkpoints under saved_checkpoints are kept/);
+    await wb.screenshot('runs-delete-confirm');
+    await dialog.locator('.monaco-button', { hasText: 'Move to Trash' }).click();
+    // Where the file system has no trash (a server without one), a second question offers a permanent delete.
+    const gone = async () => !existsSync(exp);
+    const deadline = Date.now() + 30_000;
+    let permanently = false;
+    while (!(await gone())) {
+      const permanent = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Delete Permanently' });
+      if (await permanent.count()) { await permanent.first().click(); permanently = true; }
+      if (Date.now() > deadline) throw new Error('the run folder was not deleted');
+      await page.waitForTimeout(200);
+    }
+    t.diagnostic(permanently ? 'no trash on this server: deleted permanently after the second confirmation' : 'moved to the trash');
+    await runsPane.locator('.monaco-list-row', { hasText: 'math_demo_lr_sweep_20260104_1530' }).waitFor({ state: 'detached', timeout: 30_000 });
+    assert.ok(existsSync(join(wb.workspace, 'saved_experiments', 'math_demo_20260103_1010')), 'other runs stay');
+  } finally {
+    await wb.close();
+  }
+});
