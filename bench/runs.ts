@@ -1,13 +1,14 @@
 // npm run bench:runs — the Runs view's costs on a generated workspace (500 experiments x 4
 // sessions by default): first level, all statuses, expanding one run, and the refresh after one
 // file changes, in milliseconds and file-system operations. Prints figures; asserts nothing.
-//   node --import tsx bench/runs.ts [--experiments 500] [--sessions 4] [--keep]
+//   node --import tsx bench/runs.ts [--experiments 500] [--sessions 4] [--big-mb 200] [--keep]
 import { mkdirSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { inspectExperiment, listHostArtefacts } from '../core/runs/discover';
 import { mapLimit, nodeFs } from '../core/runs/fs';
 import { RunsModel } from '../core/runs/model';
+import { latestStepReward, readTailRecords } from '../core/runs/records';
 import { rolloutRecord, tempDir, recordText, richTable } from '../test/util/runtree';
 
 const arg = (name: string, def: number) => {
@@ -16,6 +17,7 @@ const arg = (name: string, def: number) => {
 };
 const EXPERIMENTS = arg('experiments', 500);
 const SESSIONS = arg('sessions', 4);
+const BIG_MB = arg('big-mb', 200);
 const keep = process.argv.includes('--keep');
 
 function generate(ws: string): number {
@@ -105,6 +107,18 @@ async function main(): Promise<void> {
     const before2 = fs.ops;
     const [list2, newMs] = await timed(() => model.experiments());
     console.log(`new run appears: ${list2.length} rows in ${newMs.toFixed(1)} ms, ${fs.ops - before2} fs operations; newest is ${list2[0]!.name}`);
+
+    // 6. Latest step and reward from a big rollout log: only its tail is read.
+    const bigHost = join(tmp.path, 'big', '2026_03_01_00_00', 'gpu-node-0');
+    mkdirSync(join(bigHost, 'rollout'), { recursive: true });
+    const bigFile = join(bigHost, 'rollout', 'rollout.json.log');
+    const chunk = Array.from({ length: 200 }, (_, i) => rolloutRecord(Math.floor(i / 8), i % 2, { responseLen: 400 })).join('');
+    const copies = Math.ceil((BIG_MB * 1024 * 1024) / Buffer.byteLength(chunk));
+    for (let i = 0; i < copies; i++) appendFileSync(bigFile, chunk);
+    const tailFs = nodeFs();
+    const [tail, tailMs] = await timed(() => readTailRecords(tailFs, bigFile, { minRecords: 2 }));
+    const sr = latestStepReward(tail.records);
+    console.log(`latest step of a ${(tail.size / 1048576).toFixed(0)} MB rollout log: step ${sr?.step}, reward ${sr?.meanReward?.toFixed(2)} in ${tailMs.toFixed(1)} ms, ${tailFs.ops} fs operations`);
   } finally {
     if (!keep) tmp.dispose();
   }

@@ -6,7 +6,6 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { fsErrorText, mapLimit, tryReaddir, tryStat, type RunsFs } from './fs';
 import { completeLines, latestStepReward, readTailRecords, splitRecords } from './records';
-
 import type { RunStatus } from './types';
 
 export type { RunStatus } from './types';
@@ -48,6 +47,8 @@ export interface HostInfo {
   lock?: LockInfo;
   modules: string[];
   hasTrajectories: boolean;
+  /** Exception records (a floor for very large exception logs); 0 while the host's lock is held. */
+  exceptions: number;
   status: RunStatus;
   reason?: string;
   /** Newest mtime among the lock, rollout and regular logs. */
@@ -189,7 +190,7 @@ export async function readExperimentEntry(fs: RunsFs, root: string, name: string
 
 /** Status, sessions, hosts, latest step/reward and checkpoints of one experiment. */
 export async function inspectExperiment(fs: RunsFs, entry: ExperimentEntry, opts: DiscoverOptions = {}): Promise<ExperimentInfo> {
-  const sessions = await mapLimit(entry.sessions, 4, (s, i) => inspectSession(fs, join(entry.path, s), opts, i === entry.sessions.length - 1));
+  const sessions = await mapLimit(entry.sessions, 4, (s) => inspectSession(fs, join(entry.path, s), opts));
   const info: ExperimentInfo = { entry, status: 'empty', sessions, hosts: [], checkpoints: [], exceptionCount: 0 };
   info.hosts = [...new Set(sessions.flatMap((s) => s.hosts.map((h) => h.host)))];
   const running = sessions.find((s) => s.status === 'running');
@@ -210,7 +211,7 @@ export async function inspectExperiment(fs: RunsFs, entry: ExperimentEntry, opts
       if (sr.meanReward !== undefined) info.latestReward = sr.meanReward;
     }
   }
-  info.exceptionCount = latest ? await countExceptions(fs, latest) : 0;
+  info.exceptionCount = latest ? latest.hosts.reduce((n, h) => n + h.exceptions, 0) : 0;
   if (entry.snapshot) {
     const snap = await readSnapshotFacts(fs, entry.snapshot);
     if (snap.error) info.snapshotError = snap.error;
@@ -238,13 +239,16 @@ export async function listCheckpoints(fs: RunsFs, dir: string): Promise<Checkpoi
 export interface SnapshotFacts { project?: string; experimentName?: string; checkpointBase?: string; dialect?: 'ajet' | 'astuner' | 'astune'; error?: string }
 
 export async function readSnapshotFacts(fs: RunsFs, path: string): Promise<SnapshotFacts> {
-  let text: string;
+  const MAX = 2 * 1024 * 1024;
+  let buf: Buffer;
   try {
-    text = (await fs.readFile(path)).toString('utf8');
+    buf = await fs.readRange(path, 0, MAX + 1);
   } catch (err) {
     return { error: fsErrorText(err) };
   }
-  return snapshotFacts(text);
+  // A resolved config is tens of KB; a huge one is not worth parsing for two keys.
+  if (buf.length > MAX) return { error: 'snapshot larger than 2 MB, not read' };
+  return snapshotFacts(buf.toString('utf8'));
 }
 
 export function snapshotFacts(text: string): SnapshotFacts {
@@ -270,7 +274,7 @@ export function snapshotFacts(text: string): SnapshotFacts {
   return { error: 'no ajet:/astuner: section' };
 }
 
-export async function inspectSession(fs: RunsFs, path: string, opts: DiscoverOptions = {}, _latest = true): Promise<SessionInfo> {
+export async function inspectSession(fs: RunsFs, path: string, opts: DiscoverOptions = {}): Promise<SessionInfo> {
   const name = basename(path);
   const { entries, error } = await tryReaddir(fs, path);
   const session: SessionInfo = { name, path, hosts: [], status: 'empty' };
@@ -293,7 +297,7 @@ export async function inspectHost(fs: RunsFs, path: string, opts: DiscoverOption
   const localHost = opts.localHost ?? hostname();
   const name = basename(path);
   const parsed = parseHostFolder(name, localHost);
-  const host: HostInfo = { name, host: parsed.host, path, local: sameHost(parsed.host, localHost), modules: [], hasTrajectories: false, status: 'empty' };
+  const host: HostInfo = { name, host: parsed.host, path, local: sameHost(parsed.host, localHost), modules: [], hasTrajectories: false, exceptions: 0, status: 'empty' };
   if (parsed.pid !== undefined) host.pid = parsed.pid;
   const { entries, error } = await tryReaddir(fs, path);
   if (error) { host.error = error; host.reason = error; return host; }
@@ -333,7 +337,7 @@ export async function inspectHost(fs: RunsFs, path: string, opts: DiscoverOption
     }
     return host;
   }
-  const failure = await hostFailure(fs, path, host.modules);
+  const failure = await hostFailure(fs, path, host);
   if (failure) {
     host.status = 'failed';
     host.reason = failure;
@@ -344,12 +348,13 @@ export async function inspectHost(fs: RunsFs, path: string, opts: DiscoverOption
 }
 
 /** Why a host's run failed: exception records, or a traceback at the end of the regular log. */
-async function hostFailure(fs: RunsFs, path: string, modules: readonly string[]): Promise<string | undefined> {
-  if (modules.includes('exception')) {
+async function hostFailure(fs: RunsFs, path: string, host: HostInfo): Promise<string | undefined> {
+  if (host.modules.includes('exception')) {
     const n = await countRecordsCheap(fs, join(path, 'exception', 'exception.json.log'));
+    host.exceptions = n;
     if (n > 0) return `${n} exception record${n === 1 ? '' : 's'}`;
   }
-  if (modules.includes('regular')) {
+  if (host.modules.includes('regular')) {
     const tb = await tracebackAtEnd(fs, join(path, 'regular', 'regular.log'));
     if (tb) return tb;
   }
@@ -367,12 +372,6 @@ async function countRecordsCheap(fs: RunsFs, path: string): Promise<number> {
   } catch {
     return 0;
   }
-}
-
-async function countExceptions(fs: RunsFs, session: SessionInfo): Promise<number> {
-  let n = 0;
-  for (const h of session.hosts) if (h.modules.includes('exception')) n += await countRecordsCheap(fs, join(h.path, 'exception', 'exception.json.log'));
-  return n;
 }
 
 /** The exception line of a Python traceback that ends the log, if it does. */

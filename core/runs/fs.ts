@@ -115,3 +115,21 @@ export async function tryStat(fs: RunsFs, path: string): Promise<Stats | undefin
 export async function tryReaddir(fs: RunsFs, path: string): Promise<{ entries: DirEntry[]; error?: string }> {
   try { return { entries: await fs.readdir(path) }; } catch (err) { return { entries: [], error: fsErrorText(err) }; }
 }
+
+/** Runs at most `max` tasks at once; the rest wait in order. */
+export class Limiter {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly max: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.max) await new Promise<void>((r) => this.waiting.push(r));
+    this.active++;
+    try {
+      return await task();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}

@@ -78,7 +78,15 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
   const reg = (id: string, fn: (...args: never[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn as (...args: unknown[]) => unknown));
 
   reg('agentjet.runs.refresh', () => { model.reset(); tree.refreshAll(); companions.refresh(); });
-  reg('agentjet.runs.filter', async () => {
+  reg('agentjet.runs.filter', async (given?: Partial<RunsFilter>) => {
+    if (given && typeof given === 'object' && ('text' in given || 'statuses' in given)) {
+      // Programmatic use (other features, tests): apply without asking.
+      const next: RunsFilter = { text: typeof given.text === 'string' ? given.text : '', statuses: (given.statuses ?? []).filter((x) => STATUSES.includes(x)) };
+      await context.workspaceState.update(FILTER_KEY, next);
+      tree.setFilter(next);
+      showFilterState();
+      return;
+    }
     const current = tree.getFilter();
     const text = await vscode.window.showInputBox({ title: 'Filter runs (1/2): text', prompt: 'Part of the experiment or project name; empty for all', value: current.text });
     if (text === undefined) return;
@@ -145,19 +153,25 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
     const [a, b] = exps as [RunNode & { kind: 'experiment' }, RunNode & { kind: 'experiment' }];
     await vscode.commands.executeCommand('vscode.diff', vscode.Uri.file(a.entry.snapshot!), vscode.Uri.file(b.entry.snapshot!), `${a.entry.name} ↔ ${b.entry.name} (config)`);
   });
-  for (const [id, target, extra] of [['agentjet.runs.debugAgain', 'agentjet.debugConfig', []], ['agentjet.runs.trainAgain', 'agentjet.trainConfig', ['verl']]] as const) {
-    reg(id, async (n?: RunNode) => {
-      if (!needTrust('launching a run')) return;
-      const snap = snapshotOf(n ?? runsView.selection[0], experimentOf);
-      if (!snap) return;
-      try {
-        await vscode.commands.executeCommand(target, vscode.Uri.file(snap), ...extra);
-      } catch (err) {
-        const missing = /command .* not found/i.test(String(err));
-        void vscode.window.showWarningMessage(missing ? `AgentJet: ${target} is not available in this build.` : `AgentJet: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    });
-  }
+  const launchAgain = async (target: 'agentjet.debugConfig' | 'agentjet.trainConfig', n?: RunNode) => {
+    if (!needTrust('launching a run')) return;
+    const snap = snapshotOf(n ?? runsView.selection[0], experimentOf);
+    if (!snap) return;
+    const extra: string[] = [];
+    if (target === 'agentjet.trainConfig') {
+      const pick = await vscode.window.showQuickPick(['verl', 'trinity'], { title: 'Train again with which backbone?' });
+      if (!pick) return;
+      extra.push(pick);
+    }
+    try {
+      await vscode.commands.executeCommand(target, vscode.Uri.file(snap), ...extra);
+    } catch (err) {
+      const missing = /command .* not found/i.test(String(err));
+      void vscode.window.showWarningMessage(missing ? `AgentJet: ${target} is not available in this build.` : `AgentJet: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+  reg('agentjet.runs.debugAgain', (n?: RunNode) => launchAgain('agentjet.debugConfig', n));
+  reg('agentjet.runs.trainAgain', (n?: RunNode) => launchAgain('agentjet.trainConfig', n));
   reg('agentjet.runs.revealInExplorer', async (n?: RunNode) => {
     const target = n ?? runsView.selection[0];
     if (!target) return;

@@ -8,7 +8,7 @@ import {
   type ExperimentEntry, type ExperimentInfo, type HostInfo, type RunStatus, type SessionInfo,
 } from '../../core/runs/discover';
 import { describeRun, formatAge, formatBytes, formatLocalTime } from '../../core/runs/format';
-import { mapLimit } from '../../core/runs/fs';
+import { Limiter, mapLimit } from '../../core/runs/fs';
 import type { RunsModel } from '../../core/runs/model';
 
 export type RunNode =
@@ -53,6 +53,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
   private pendingItems = new Set<string>();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private loadingDetails = new Set<string>();
+  /** Rows ask for their details all at once when the list appears: read a few runs at a time. */
+  private readonly detailLimiter = new Limiter(8);
   /** Called once, on the first request for the first level (the view became visible). */
   onFirstLoad: (() => void) | undefined;
   private loaded = false;
@@ -352,7 +354,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
   private loadDetails(e: ExperimentEntry): void {
     if (this.loadingDetails.has(e.path)) return;
     this.loadingDetails.add(e.path);
-    void this.track(this.model.info(e)).then(
+    void this.track(this.detailLimiter.run(() => this.model.info(e))).then(
       () => this.queueItem(e.path),
       (err: unknown) => this.log.warn(`runs: ${e.path}: ${err instanceof Error ? err.message : String(err)}`),
     ).finally(() => this.loadingDetails.delete(e.path));

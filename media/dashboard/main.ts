@@ -49,7 +49,8 @@ function evalMetrics(): string[] {
   const keys = new Set<string>();
   for (const r of runs) for (const e of r.evals) for (const k of Object.keys(e.metrics)) keys.add(k);
   const preferred = ['TGC@1', 'mean_reward'];
-  return [...keys].sort((a, b) => (preferred.indexOf(b) - preferred.indexOf(a)) || a.localeCompare(b));
+  const rank = (k: string) => { const i = preferred.indexOf(k); return i < 0 ? preferred.length : i; };
+  return [...keys].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
 function evalData(metric: string): uPlot.AlignedData {

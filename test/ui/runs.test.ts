@@ -1,11 +1,30 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { LIVE_WRITER } from '../util/livewriter';
+import type { Locator, Page } from 'playwright-core';
 import { openWorkbench } from '../harness/workbench';
+
+/** Runs a context-menu action on a row; retries when a re-render swallowed the click. */
+async function contextAction(page: Page, row: Locator, label: string): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await row.click({ button: 'right' });
+    const item = page.locator('.context-view .action-item', { hasText: label }).first();
+    await item.waitFor({ state: 'visible', timeout: 15_000 });
+    await item.click();
+    const closed = await page.locator('.context-view .monaco-menu').waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false);
+    if (closed) return;
+    // The menu is still open (a row re-render can swallow the click): the keyboard picks the item too.
+    await item.hover();
+    await page.keyboard.press('Enter');
+    if (await page.locator('.context-view .monaco-menu').waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false)) return;
+    await page.keyboard.press('Escape');
+  }
+  throw new Error(`the context menu action ${label} did not run`);
+}
 
 test('the Runs view lists the demo runs with statuses, and the dashboard draws their curves', async () => {
   const wb = await openWorkbench();
@@ -26,20 +45,25 @@ test('the Runs view lists the demo runs with statuses, and the dashboard draws t
     const tree = await wb.screenshot('runs-tree');
     assert.ok(existsSync(tree));
 
-    // Select two runs and open the dashboard from the context menu (multi-select overlays them).
+    // Select two runs and open the dashboard for the selection (multi-select overlays them).
     await row('math_demo_20260103_1010').click();
     await row('math_demo_2node_20260105_0900').click({ modifiers: ['Control'] });
-    await row('math_demo_2node_20260105_0900').click({ button: 'right', modifiers: [] });
-    const item = page.locator('.context-view .action-item', { hasText: 'Open Run Dashboard' }).first();
-    await item.waitFor({ state: 'visible', timeout: 15_000 });
-    await item.click();
-    const frame = await wb.webviewFrame('.uplot canvas', 60_000);
+    await row('math_demo_lr_sweep_20260104_1530').click({ modifiers: ['Control'] });
+    await wb.runCommand('AgentJet: Open Run Dashboard');
+    const frame = await wb.webviewFrame('.uplot canvas', 60_000).catch(async (err: unknown) => {
+      await wb.screenshot('runs-dashboard-failure');
+      throw err;
+    });
     const charts = await frame.locator('.uplot').count();
     assert.ok(charts >= 4, `expected reward, success, length and evaluation charts, got ${charts}`);
     const legend = await frame.locator('ul.runs li').allTextContents();
-    assert.equal(legend.length, 2, legend.join(' | '));
+    assert.equal(legend.length, 3, legend.join(' | '));
     assert.ok(legend.some((l) => l.includes('math_demo_2node_20260105_0900')));
-    assert.match(await frame.locator('.exceptions h2').textContent() ?? '', /Exceptions \(\d+\)/);
+    assert.ok(legend.some((l) => /math_demo_lr_sweep_20260104_1530\s*failed/.test(l)), legend.join(' | '));
+    // The failed run's exception record is listed with its time.
+    assert.match(await frame.locator('.exceptions h2').textContent() ?? '', /Exceptions \([1-9]\d*\)/);
+    assert.ok(await frame.locator('.exceptions tbody tr').count() >= 1);
+    assert.equal(await frame.locator('select.metric').inputValue(), 'TGC@1');
     const shot = await wb.screenshot('runs-dashboard');
     assert.ok(existsSync(shot));
   } finally {
@@ -48,7 +72,8 @@ test('the Runs view lists the demo runs with statuses, and the dashboard draws t
 });
 
 test('a run that is being written shows as running, and its dashboard grows while it writes', async () => {
-  const wb = await openWorkbench();
+  // Dark theme here, so the screenshots show both themes.
+  const wb = await openWorkbench({ settings: { 'workbench.colorTheme': 'Default Dark Modern' } });
   const exp = join(wb.workspace, 'saved_experiments', 'live_ui_20260201_1200');
   const writer = spawn(process.execPath, ['-e', LIVE_WRITER, exp, hostname()], { stdio: ['pipe', 'ignore', 'ignore'] });
   try {
@@ -57,10 +82,7 @@ test('a run that is being written shows as running, and its dashboard grows whil
     const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
     const row = runsPane.locator('.monaco-list-row', { hasText: /live_ui_20260201_1200.*running/ }).first();
     await row.waitFor({ state: 'visible', timeout: 60_000 });
-    await row.click({ button: 'right' });
-    const item = page.locator('.context-view .action-item', { hasText: 'Open Run Dashboard' }).first();
-    await item.waitFor({ state: 'visible', timeout: 15_000 });
-    await item.click();
+    await contextAction(page, row, 'Open Run Dashboard');
     const frame = await wb.webviewFrame('ul.runs li', 60_000);
     const steps = async () => Number(/(\d+) steps/.exec((await frame.locator('ul.runs li').first().textContent()) ?? '')?.[1] ?? 0);
     const first = await steps();
@@ -76,6 +98,92 @@ test('a run that is being written shows as running, and its dashboard grows whil
     await runsPane.locator('.monaco-list-row', { hasText: /live_ui_20260201_1200.*finished/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
   } finally {
     writer.kill('SIGKILL');
+    await wb.close();
+  }
+});
+
+test('Stop on a live companion ends its process group after the confirmation', async () => {
+  const wb = await openWorkbench();
+  // A stand-in for the vLLM server the debug backbone leaves running: its own process group.
+  const helper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' });
+  const pgid = helper.pid!;
+  const groupAlive = () => { try { process.kill(-pgid, 0); return true; } catch { return false; } };
+  try {
+    const dir = join(wb.workspace, 'saved_experiments', 'companion_logs', 'companion');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `external_vllm_server.abc123.${hostname()}.log`), 'INFO:     Uvicorn running on http://0.0.0.0:18000\n');
+    writeFileSync(join(dir, `external_vllm_server.abc123.${hostname()}.pgid`), `${pgid}\n`);
+    const { page } = wb;
+    await wb.activityItem('AgentJet').click();
+    const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Companions' }) }).first();
+    const live = pane.locator('.monaco-list-row', { hasText: /external_vllm_server.*running/ }).first();
+    await live.waitFor({ state: 'visible', timeout: 60_000 });
+    await contextAction(page, live, 'Stop Companion');
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match(await dialog.textContent() ?? '', new RegExp(`process group ${pgid}`));
+    await wb.screenshot('companions-stop-confirm');
+    await dialog.locator('.monaco-button', { hasText: /^Stop$/ }).click();
+    await pane.locator('.monaco-list-row', { hasText: /external_vllm_server.*stopped/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(groupAlive(), false);
+  } finally {
+    try { process.kill(-pgid, 'SIGKILL'); } catch { /* stopped by the test */ }
+    await wb.close();
+  }
+});
+
+test('a dashboard comes back with its runs after the window reloads', async () => {
+  const wb = await openWorkbench();
+  try {
+    const { page } = wb;
+    await wb.activityItem('AgentJet').click();
+    const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
+    const row = runsPane.locator('.monaco-list-row', { hasText: /math_demo_20260103_1010.*finished/ }).first();
+    await row.waitFor({ state: 'visible', timeout: 60_000 });
+    await contextAction(page, row, 'Open Run Dashboard');
+    await wb.webviewFrame('.uplot canvas', 60_000);
+    await wb.runCommand('Developer: Reload Window');
+    await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
+    await page.locator('.tabs-container .tab', { hasText: 'Run: math_demo_20260103_1010' }).first().waitFor({ state: 'visible', timeout: 60_000 });
+    const frame = await wb.webviewFrame('.uplot canvas', 60_000);
+    const legend = await frame.locator('ul.runs li').allTextContents();
+    assert.equal(legend.length, 1);
+    assert.match(legend[0]!, /math_demo_20260103_1010/);
+    await wb.screenshot('runs-dashboard-restored');
+  } finally {
+    await wb.close();
+  }
+});
+
+test('Delete Run asks first, then removes the run folder and its row', async (t) => {
+  const wb = await openWorkbench();
+  try {
+    const { page } = wb;
+    const exp = join(wb.workspace, 'saved_experiments', 'math_demo_lr_sweep_20260104_1530');
+    await wb.activityItem('AgentJet').click();
+    const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
+    const row = runsPane.locator('.monaco-list-row', { hasText: /math_demo_lr_sweep_20260104_1530.*failed/ }).first();
+    await row.waitFor({ state: 'visible', timeout: 60_000 });
+    await contextAction(page, row, 'Delete Run');
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match(await dialog.textContent() ?? '', /Checkpoints under saved_checkpoints are kept/);
+    await wb.screenshot('runs-delete-confirm');
+    await dialog.locator('.monaco-button', { hasText: 'Move to Trash' }).click();
+    // Where the file system has no trash (a server without one), a second question offers a permanent delete.
+    const gone = async () => !existsSync(exp);
+    const deadline = Date.now() + 30_000;
+    let permanently = false;
+    while (!(await gone())) {
+      const permanent = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Delete Permanently' });
+      if (await permanent.count()) { await permanent.first().click(); permanently = true; }
+      if (Date.now() > deadline) throw new Error('the run folder was not deleted');
+      await page.waitForTimeout(200);
+    }
+    t.diagnostic(permanently ? 'no trash on this server: deleted permanently after the second confirmation' : 'moved to the trash');
+    await runsPane.locator('.monaco-list-row', { hasText: 'math_demo_lr_sweep_20260104_1530' }).waitFor({ state: 'detached', timeout: 30_000 });
+    assert.ok(existsSync(join(wb.workspace, 'saved_experiments', 'math_demo_20260103_1010')), 'other runs stay');
+  } finally {
     await wb.close();
   }
 });

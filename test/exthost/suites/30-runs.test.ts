@@ -85,6 +85,38 @@ suite('runs view', () => {
     assert.match(done.description, /^finished · step \d+ · reward/);
   });
 
+  test('compare a snapshot with the workspace config it came from opens a diff', async () => {
+    const exp = join(workspaceRoot().fsPath, 'saved_experiments', 'math_demo_20260103_1010');
+    const [snapshot] = await items([exp]);
+    assert.equal(snapshot?.label, 'config snapshot');
+    const node: unknown = snapshot.command?.arguments?.[0];
+    await vscode.commands.executeCommand('agentjet.runs.compareWithSource', node);
+    const tab = await waitFor(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff), 'a diff editor');
+    const input = tab.input as vscode.TabInputTextDiff;
+    assert.equal(input.original.fsPath, join(workspaceRoot().fsPath, 'math_agent.yaml'), 'found by experiment_name, without asking');
+    assert.equal(input.modified.fsPath, join(exp, 'yaml_backup.yaml'));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('filter by status and text, sort by name and reward', async () => {
+    try {
+      await vscode.commands.executeCommand('agentjet.runs.filter', { statuses: ['failed'] });
+      assert.deepEqual((await state()).runs.map((r) => r.name), ['math_demo_lr_sweep_20260104_1530']);
+      await vscode.commands.executeCommand('agentjet.runs.filter', { text: 'astuner' });
+      assert.deepEqual((await state()).runs.map((r) => r.name), ['astuner_math_20251220_1200']);
+      await vscode.commands.executeCommand('agentjet.runs.clearFilter');
+      await vscode.commands.executeCommand('agentjet.runs.sort', 'name');
+      const names = (await state()).runs.map((r) => r.name);
+      assert.deepEqual(names, [...names].sort((a, b) => a.localeCompare(b)));
+      await vscode.commands.executeCommand('agentjet.runs.sort', 'reward');
+      const rewards = (await state()).runs.map((r) => Number(/reward (\d\.\d\d)/.exec(r.description)?.[1] ?? -1));
+      assert.deepEqual(rewards, [...rewards].sort((a, b) => b - a));
+    } finally {
+      await vscode.commands.executeCommand('agentjet.runs.clearFilter');
+      await vscode.commands.executeCommand('agentjet.runs.sort', 'time');
+    }
+  });
+
   test('agentjet.runs.reveal selects a run; the dashboard opens for it', async () => {
     const exp = join(workspaceRoot().fsPath, 'saved_experiments', 'math_demo_20260103_1010');
     assert.equal(await vscode.commands.executeCommand('agentjet.runs.reveal', exp), true);
