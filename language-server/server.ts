@@ -10,7 +10,7 @@ import { ConfigService } from '../core/config/service';
 import { complete, hover, definition, documentLinks, codeActions, type CompletionEntry } from '../core/config/features';
 import type { ConfigDiagnostic, Fix } from '../core/config/diagnostics';
 
-interface InitOptions { pythonPath?: string }
+interface InitOptions { pythonPath?: string; reportSyntaxErrors?: boolean }
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -26,7 +26,7 @@ connection.onInitialize((params): InitializeResult => {
   const opts = (params.initializationOptions ?? {}) as InitOptions;
   const roots = (params.workspaceFolders ?? []).map((f) => filePath(f.uri)).filter((x): x is string => !!x);
   if (!roots.length && params.rootUri) { const r = filePath(params.rootUri); if (r) roots.push(r); }
-  service = new ConfigService({ pythonPath: opts.pythonPath || undefined, roots });
+  service = new ConfigService({ pythonPath: opts.pythonPath || undefined, roots, reportSyntaxErrors: opts.reportSyntaxErrors !== false });
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,

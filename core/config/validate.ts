@@ -255,7 +255,7 @@ function checkValue(ctx: Ctx, value: Node | null, sch: SchemaNode, path: string[
       const n = deref(it, ctx.doc);
       if (item) checkValue(ctx, n, item, [...path, String(i)], undefined);
       if (isScalar(n) && typeof n.value === 'string' && n.value.includes('${')) checkInterpolations(ctx, n as Scalar, path);
-      if (!item && isScalar(n) && typeof n.value === 'string' && s['x-pathKind'] === 'files') checkPath(ctx, n as Scalar, n.value, 'file');
+      if (isScalar(n) && typeof n.value === 'string' && s['x-pathKind'] === 'files' && !PLACEHOLDER_RE.test(n.value.trim()) && !isTemplate(ctx, n)) checkPath(ctx, n as Scalar, n.value, 'file');
     });
   }
 }

@@ -33,7 +33,8 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
     const pythonPath = vscode.workspace.getConfiguration('agentjet').get<string>('pythonPath') ?? '';
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ language: 'yaml', scheme: 'file' }, { language: 'yaml', scheme: 'untitled' }],
-      initializationOptions: { pythonPath },
+      // Red Hat's YAML extension already reports syntax errors for every YAML file: do not repeat them.
+      initializationOptions: { pythonPath, reportSyntaxErrors: !vscode.extensions.getExtension('redhat.vscode-yaml') },
       outputChannel: services.log,
       diagnosticCollectionName: 'agentjet',
     };

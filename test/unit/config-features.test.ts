@@ -170,3 +170,13 @@ test('agentjet lint: text and JSON output, exit codes, folders, non-configs skip
   assert.equal(cli('--format', 'xml', join(dir, 'bad.yml')).status, 2);
   assert.equal(cli(join(dir, 'missing.yaml')).status, 2);
 });
+
+test('service: syntax errors can be left to another YAML extension; other checks stay', async () => {
+  const { ConfigService } = await import('../../core/config/service');
+  const text = demoConfig.replace('    temperature: 0.9\n', '    temperature: 0.9\n    temperature: 0.8\n').replace('num_repeat: 4', 'num_repeat: four');
+  const all = new ConfigService({ roots: [demoDir] }).diagnose('file:///x.yaml', 1, text, join(demoDir, 'x.yaml'));
+  const quiet = new ConfigService({ roots: [demoDir], reportSyntaxErrors: false }).diagnose('file:///x.yaml', 1, text, join(demoDir, 'x.yaml'));
+  assert.ok(all.diagnostics.some((d) => d.code === 'yaml-syntax'));
+  assert.ok(!quiet.diagnostics.some((d) => d.code === 'yaml-syntax'));
+  assert.ok(quiet.diagnostics.some((d) => d.code === 'type-mismatch'));
+});
