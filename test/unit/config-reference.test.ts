@@ -101,3 +101,10 @@ test('the demo project lints clean of errors with class references resolved', ()
   const r = lintText(readFileSync(join(repoRoot, 'demo', 'math_agent.yaml'), 'utf8'), { root: join(repoRoot, 'demo') });
   assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error' || d.code.startsWith('class-ref')), []);
 });
+
+test('lintFile reports an unreadable config instead of throwing', async () => {
+  const d = await lintFile(join(emptyRoot, 'nope.yaml'));
+  assert.equal(d.length, 1);
+  assert.equal(d[0]?.code, 'unreadable');
+  assert.equal(d[0]?.severity, 'error');
+});
