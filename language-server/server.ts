@@ -7,7 +7,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { ConfigService } from '../core/config/service';
-import { complete, hover, definition, documentLinks, codeActions, type CompletionEntry } from '../core/config/features';
+import { complete, describePath, hover, definition, documentLinks, codeActions, type CompletionEntry } from '../core/config/features';
 import type { ConfigDiagnostic, Fix } from '../core/config/diagnostics';
 
 interface InitOptions { pythonPath?: string; reportSyntaxErrors?: boolean }
@@ -30,7 +30,7 @@ connection.onInitialize((params): InitializeResult => {
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
-      completionProvider: { triggerCharacters: [':', ' ', '>', '.', '-'] },
+      completionProvider: { triggerCharacters: [':', ' ', '>', '.', '-'], resolveProvider: true },
       hoverProvider: true,
       definitionProvider: true,
       documentLinkProvider: { resolveProvider: false },
@@ -116,10 +116,20 @@ connection.onCompletion((params, token): CompletionItem[] => {
     };
     if (e.detail) item.detail = e.detail;
     if (e.documentation) item.documentation = { kind: MarkupKind.Markdown, value: e.documentation };
+    if (e.docPath) item.data = { path: e.docPath, dialect: s.p.dialect };
     if (e.deprecated) item.tags = [1];
     if (e.retrigger) item.command = { title: 'suggest', command: 'editor.action.triggerSuggest' };
     return item;
   });
+});
+
+connection.onCompletionResolve((item) => {
+  const data = item.data as { path?: string[]; dialect?: 'agentjet' | 'astuner' } | undefined;
+  if (data?.path && !item.documentation) {
+    const md = describePath(data.path, data.dialect ?? 'agentjet');
+    if (md) item.documentation = { kind: MarkupKind.Markdown, value: md };
+  }
+  return item;
 });
 
 connection.onHover((params) => {

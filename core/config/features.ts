@@ -192,6 +192,8 @@ export interface CompletionEntry {
   snippet: boolean;
   detail?: string;
   documentation?: string;
+  /** Key path whose description fills `documentation` lazily (completionItem/resolve). */
+  docPath?: string[];
   sortText: string;
   /** Replace range (offsets). */
   from: number;
@@ -269,6 +271,12 @@ function snippetValue(s: SchemaNode, n: number): string {
   }
   const d = defaultText(s);
   return d === undefined ? `\${${n}}` : `\${${n}:${snippetEscape(d)}}`;
+}
+
+/** Markdown for a completion item resolved later (keeps completion responses small). */
+export function describePath(path: string[], dialect: Dialect): string | undefined {
+  const s = schemaForPath(path);
+  return s ? describeKey(path, s, dialect) : undefined;
 }
 
 export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): CompletionEntry[] {
@@ -351,7 +359,7 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
       insertText: hasColon ? k : keySnippet(k, r, pad),
       snippet: !hasColon,
       detail: typesOf(r).join(' | ') || (isSection ? 'section' : undefined),
-      documentation: describeKey([...parent, k], r, p.dialect),
+      docPath: [...parent, k],
       sortText: `${rank}${k}`,
       from, to, deprecated: !!r.deprecated,
     });
