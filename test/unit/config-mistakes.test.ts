@@ -67,6 +67,8 @@ const cases: Case[] = [
   { name: 'missing data file', mutate: (t) => R(t, 'data/val.jsonl', 'data/missing.jsonl'), code: 'path-missing', at: 'data/missing.jsonl', severity: 'warning' },
   { name: 'tab indentation', mutate: (t) => R(t, '    temperature: 0.9\n', '\ttemperature: 0.9\n'), code: 'yaml-syntax', at: '\t' },
   { name: 'duplicate key', mutate: (t) => R(t, '    num_repeat: 4\n', '    num_repeat: 4\n    num_repeat: 5\n'), code: 'yaml-syntax', at: 'num_repeat', nth: 1 },
+  { name: 'typo in the defaults list', mutate: (t) => R(t, '  - ajet_default\n', '  - ajet_defualt\n'), code: 'enum', at: 'ajet_defualt', severity: 'warning', fixedLine: '  - ajet_default' },
+  { name: 'ASTuner defaults entry in an AgentJet file', mutate: (t) => R(t, '  - ajet_default\n', '  - astuner_default\n'), code: 'renamed-value', at: 'astuner_default', fixedLine: '  - ajet_default' },
   { name: 'second YAML document', mutate: (t) => t + '---\nother: 1\n', code: 'multi-document', at: '---', within: '---\nother' },
 ];
 
