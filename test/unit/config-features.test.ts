@@ -180,3 +180,11 @@ test('service: syntax errors can be left to another YAML extension; other checks
   assert.ok(!quiet.diagnostics.some((d) => d.code === 'yaml-syntax'));
   assert.ok(quiet.diagnostics.some((d) => d.code === 'type-mismatch'));
 });
+
+test('definition of an interpolation jumps to the key it names', () => {
+  const text = 'ajet:\n  rollout:\n    max_model_len: 9000\n  data:\n    note: "${ajet.rollout.max_model_len}"\n';
+  const p = parseConfig(text);
+  const d = definition(p, text.indexOf('${ajet') + 4, { root: demoDir, resolver: new ClassResolver(new CachedFs()) });
+  const idx = new LineIndex(text);
+  assert.deepEqual(d, { range: idx.range(text.indexOf('max_model_len'), text.indexOf('max_model_len') + 'max_model_len'.length) });
+});
