@@ -65,5 +65,5 @@ export async function lintFileResult(path: string, opts: LintOptions = {}): Prom
   }
   const { readFile } = await import('node:fs/promises');
   const text = await readFile(path, 'utf8');
-  return lintText(text, { ...opts, root: resolve(opts.root ?? process.cwd()) });
+  return lintText(text, { ...opts, root: resolve(opts.root ?? process.cwd()), fileName: opts.fileName ?? path });
 }

@@ -73,6 +73,6 @@ export class ConfigService {
       }
       return { ours: false, diagnostics: [] };
     }
-    return { ours: true, diagnostics: validateParsed(parsed, { root: this.rootFor(file), fs: this.fs, resolver: this.resolver }) };
+    return { ours: true, diagnostics: validateParsed(parsed, { root: this.rootFor(file), fs: this.fs, resolver: this.resolver, fileName: file }) };
   }
 }

@@ -15,6 +15,8 @@ export interface ValidateOptions {
   resolver?: ClassResolver;
   dialect?: Dialect;
   schema?: SchemaNode;
+  /** The file's path, when known: run snapshots and the framework's default files are complete on their own. */
+  fileName?: string;
 }
 
 interface Ctx {
@@ -27,6 +29,7 @@ interface Ctx {
   resolver: ClassResolver;
   schema: SchemaNode;
   inheritsDefaults: boolean;
+  standalone: boolean;
 }
 
 const sharedFs = new CachedFs();
@@ -95,6 +98,7 @@ export function validateParsed(p: ParsedConfig, opts: ValidateOptions = {}): Con
     p, doc, out, dialect: opts.dialect ?? p.dialect, root: opts.root, fs,
     resolver: opts.resolver ?? new ClassResolver(fs), schema,
     inheritsDefaults: !!nodeAt(rootMap, doc, ['defaults']),
+    standalone: !!opts.fileName && /(^|[\\/])(yaml_backup|\w+_default)\.ya?ml$/.test(opts.fileName),
   };
   checkMap(ctx, rootMap, schema, []);
   checkRoot(ctx);
@@ -458,7 +462,7 @@ function checkEssentials(ctx: Ctx): void {
       push(ctx, 'missing-required', 'warning', `\`task_reader.type: ${type.value}\` reads the \`task_reader.${section}\` section, which this file does not set.`, anchorRange(ctx, type));
     }
   }
-  if (!ctx.inheritsDefaults && !nodeAt(ctx.p.rootMap, ctx.doc, ['hydra']) && ctx.p.rootKey) {
+  if (!ctx.inheritsDefaults && !ctx.standalone && !nodeAt(ctx.p.rootMap, ctx.doc, ['hydra']) && ctx.p.rootKey) {
     const root = nodeAt(ctx.p.rootMap, ctx.doc, [rootName(ctx)]);
     push(ctx, 'missing-defaults', 'information', 'No Hydra `defaults:` list: the framework defaults are not merged under this file.', nodeRange(ctx, root?.pair.key as Node));
   }
