@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import type { Services } from '../services';
+import type { ConfigServerInitOptions } from '../../core/protocol/config';
 
 // The same cheap test the server uses: a root key ajet/astuner/astune at column 0.
 const ROOT_RE = /^["']?(?:ajet|astuner|astune)["']?[ \t]*:/m;
@@ -59,7 +60,7 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ language: 'yaml', scheme: 'file' }, { language: 'yaml', scheme: 'untitled' }],
       // Red Hat's YAML extension already reports syntax errors for every YAML file: do not repeat them.
-      initializationOptions: { pythonPath, reportSyntaxErrors: !vscode.extensions.getExtension('redhat.vscode-yaml') },
+      initializationOptions: { pythonPath, reportSyntaxErrors: !vscode.extensions.getExtension('redhat.vscode-yaml') } satisfies ConfigServerInitOptions,
       outputChannel: services.log,
       diagnosticCollectionName: 'agentjet',
     };
