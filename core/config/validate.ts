@@ -161,7 +161,10 @@ function checkMap(ctx: Ctx, map: YAMLMap, sch: SchemaNode, path: string[]): void
       if (merged || fullyOpen) continue;
       const sugg = suggest(key, knownKeys(s, ctx.dialect));
       const where = path.length ? `\`${path.join('.')}\`` : 'the top level';
-      if (sugg.length) {
+      const home = !sugg.length && ROOT_NAMES.has(path[0] ?? '') ? homesOf(ctx.schema, key, ctx.dialect) : [];
+      if (home.length) {
+        push(ctx, 'unknown-key', 'warning', `\`${key}\` is not a key of ${where}; it belongs under \`${home.map((h) => `${path[0]}.${h}`).join('` or `')}\`.`, keyRange);
+      } else if (sugg.length) {
         push(ctx, 'unknown-key', 'warning', `Unknown key \`${key}\` in ${where}. Did you mean \`${sugg[0]}\`?`, keyRange,
           sugg.map((x, i) => ({ title: `Change to \`${x}\``, newText: x, preferred: i === 0 })));
       } else if (open === 'info') {
@@ -175,6 +178,29 @@ function checkMap(ctx: Ctx, map: YAMLMap, sch: SchemaNode, path: string[]): void
     checkValue(ctx, value, child, [...path, key], pair);
   }
   void seen;
+}
+
+const ROOT_NAMES = new Set(['ajet', 'astuner', 'astune']);
+let homeIndex: { schema: SchemaNode; dialect: Dialect; map: Map<string, string[]> } | undefined;
+
+/** Sections of the ajet tree that declare `key` (for keys put in the wrong section). */
+function homesOf(root: SchemaNode, key: string, dialect: Dialect): string[] {
+  if (homeIndex?.schema !== root || homeIndex.dialect !== dialect) {
+    const map = new Map<string, string[]>();
+    const walk = (n: SchemaNode, path: string[], depth: number) => {
+      if (depth > 6) return;
+      for (const [k, v] of Object.entries(resolveRef(n).properties ?? {})) {
+        if (!inDialect(v, dialect) || v.deprecated) continue;
+        if (path.length) map.set(k, [...(map.get(k) ?? []), path.join('.')]);
+        walk(v, [...path, k], depth + 1);
+      }
+    };
+    const ajet = childSchema(root, 'ajet');
+    if (ajet) walk(ajet, [], 0);
+    homeIndex = { schema: root, dialect, map };
+  }
+  const homes = homeIndex.map.get(key) ?? [];
+  return homes.length <= 3 ? homes : [];
 }
 
 function checkKeyDialect(ctx: Ctx, key: string, child: SchemaNode, keyRange: Range, path: string[]): void {

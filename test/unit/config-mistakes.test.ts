@@ -27,6 +27,7 @@ const cases: Case[] = [
   { name: 'typo at depth 2', mutate: (t) => R(t, 'temperature: 0.9', 'temprature: 0.9'), code: 'unknown-key', at: 'temprature', fixedLine: '    temperature: 0.9' },
   { name: 'typo at depth 3', mutate: (t) => R(t, '      training:\n', '      trainig:\n'), code: 'unknown-key', at: 'trainig', fixedLine: '      training:' },
   { name: 'typo at depth 4', mutate: (t) => R(t, 'file_path: data/train.jsonl', 'file_pth: data/train.jsonl'), code: 'unknown-key', at: 'file_pth', fixedLine: '        file_path: data/train.jsonl' },
+  { name: 'key in the wrong section', mutate: (t) => R(t, '    train_batch_size: 8\n', '    train_batch_size: 8\n    max_num_seqs: 10\n'), code: 'unknown-key', at: 'max_num_seqs', severity: 'warning' },
   { name: 'typo at the top level', mutate: (t) => R(t, 'hydra:\n', 'hyrda:\n'), code: 'unknown-key', at: 'hyrda', fixedLine: 'hydra:' },
   { name: 'string where an integer goes', mutate: (t) => R(t, 'num_repeat: 4', 'num_repeat: four'), code: 'type-mismatch', at: 'four', severity: 'error' },
   { name: 'quoted number', mutate: (t) => R(t, 'num_repeat: 4', 'num_repeat: "4"'), code: 'type-mismatch', at: '"4"', fixedLine: '    num_repeat: 4' },
