@@ -7,10 +7,10 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { ConfigService } from '../core/config/service';
-import { complete, hover, definition, documentLinks, codeActions, type CompletionEntry } from '../core/config/features';
+import { complete, describePath, hover, definition, documentLinks, codeActions, type CompletionEntry } from '../core/config/features';
 import type { ConfigDiagnostic, Fix } from '../core/config/diagnostics';
+import type { ConfigServerInitOptions, ConfigCompletionData } from '../core/protocol/config';
 
-interface InitOptions { pythonPath?: string }
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -23,14 +23,14 @@ function filePath(uri: string): string | undefined {
 }
 
 connection.onInitialize((params): InitializeResult => {
-  const opts = (params.initializationOptions ?? {}) as InitOptions;
+  const opts = (params.initializationOptions ?? {}) as Partial<ConfigServerInitOptions>;
   const roots = (params.workspaceFolders ?? []).map((f) => filePath(f.uri)).filter((x): x is string => !!x);
   if (!roots.length && params.rootUri) { const r = filePath(params.rootUri); if (r) roots.push(r); }
-  service = new ConfigService({ pythonPath: opts.pythonPath || undefined, roots });
+  service = new ConfigService({ pythonPath: opts.pythonPath || undefined, roots, reportSyntaxErrors: opts.reportSyntaxErrors !== false });
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
-      completionProvider: { triggerCharacters: [':', ' ', '>', '.', '-'] },
+      completionProvider: { triggerCharacters: [':', ' ', '>', '.', '-'], resolveProvider: true },
       hoverProvider: true,
       definitionProvider: true,
       documentLinkProvider: { resolveProvider: false },
@@ -116,10 +116,20 @@ connection.onCompletion((params, token): CompletionItem[] => {
     };
     if (e.detail) item.detail = e.detail;
     if (e.documentation) item.documentation = { kind: MarkupKind.Markdown, value: e.documentation };
+    if (e.docPath) item.data = { path: e.docPath, dialect: s.p.dialect } satisfies ConfigCompletionData;
     if (e.deprecated) item.tags = [1];
     if (e.retrigger) item.command = { title: 'suggest', command: 'editor.action.triggerSuggest' };
     return item;
   });
+});
+
+connection.onCompletionResolve((item) => {
+  const data = item.data as Partial<ConfigCompletionData> | undefined;
+  if (data?.path && !item.documentation) {
+    const md = describePath(data.path, data.dialect ?? 'agentjet');
+    if (md) item.documentation = { kind: MarkupKind.Markdown, value: md };
+  }
+  return item;
 });
 
 connection.onHover((params) => {

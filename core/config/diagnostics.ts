@@ -27,6 +27,7 @@ export const CODES = {
   'yaml-syntax': 'the YAML itself does not parse',
   'multi-document': 'Hydra reads one YAML document per file',
   'too-large': 'file too large for semantic checks',
+  'unreadable': 'the config file cannot be read (lintFile only)',
   'unknown-key': 'a key the framework does not read',
   'type-mismatch': 'a value of the wrong type',
   'empty-value': 'a key with no value',

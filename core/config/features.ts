@@ -192,6 +192,8 @@ export interface CompletionEntry {
   snippet: boolean;
   detail?: string;
   documentation?: string;
+  /** Key path whose description fills `documentation` lazily (completionItem/resolve). */
+  docPath?: string[];
   sortText: string;
   /** Replace range (offsets). */
   from: number;
@@ -242,15 +244,39 @@ function keySnippet(key: string, s: SchemaNode, indent: string): string {
     let i = 1;
     const kids = Object.entries(r.properties).filter(([, v]) => !v['x-dialect'] || v['x-dialect'] === 'agentjet').filter(([, v]) => !v.deprecated && v.default !== undefined && !(typeof v.default === 'object' && v.default !== null)).slice(0, 8);
     if (!kids.length) return `${key}:\n${indent}  $0`;
-    return `${key}:\n` + kids.map(([k, v]) => `${indent}  ${k}: \${${i++}:${snippetEscape(yamlScalar(v.default))}}`).join('\n');
+    return `${key}:\n` + kids.map(([k, v]) => `${indent}  ${k}: ${snippetValue(v, i++)}`).join('\n');
   }
   if (types.includes('array') && !types.includes('string')) {
     const first = Array.isArray(r.default) && r.default.length ? yamlScalar(r.default[0]) : '';
     return `${key}:\n${indent}  - \${1:${snippetEscape(first)}}`;
   }
-  if (r.enum?.length) return `${key}: \${1|${r.enum.map((e) => String(e).replace(/[|,$}\\]/g, '\\$&')).join(',')}|}`;
-  if (r.default !== undefined && r.default !== null && typeof r.default !== 'object') return `${key}: \${1:${snippetEscape(yamlScalar(r.default))}}`;
-  return `${key}: $0`;
+  return `${key}: ${snippetValue(r, 1)}`;
+}
+
+/** The default as YAML text; placeholders and class references stay empty for the user to fill. */
+function defaultText(s: SchemaNode): string | undefined {
+  const d = s.default;
+  if (d === undefined || d === null || typeof d === 'object') return undefined;
+  if (s['x-classRef'] || s['x-pathKind'] || (typeof d === 'string' && /^\/path\/to\//.test(d))) return undefined;
+  return yamlScalar(d);
+}
+
+function snippetValue(s: SchemaNode, n: number): string {
+  if (s.enum?.length) {
+    // Put the default first so accepting the snippet keeps it.
+    const vals = s.enum.map(String);
+    const d = s.default === undefined ? undefined : String(s.default);
+    const ordered = d && vals.includes(d) ? [d, ...vals.filter((v) => v !== d)] : vals;
+    return `\${${n}|${ordered.map((e) => e.replace(/[|,$}\\]/g, '\\$&')).join(',')}|}`;
+  }
+  const d = defaultText(s);
+  return d === undefined ? `\${${n}}` : `\${${n}:${snippetEscape(d)}}`;
+}
+
+/** Markdown for a completion item resolved later (keeps completion responses small). */
+export function describePath(path: string[], dialect: Dialect): string | undefined {
+  const s = schemaForPath(path);
+  return s ? describeKey(path, s, dialect) : undefined;
 }
 
 export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): CompletionEntry[] {
@@ -321,15 +347,20 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
     if (!inDialect(r, p.dialect) && parent.length > 0) continue;
     if (parent.length === 0 && (k === 'astuner' || k === 'astune') && p.dialect === 'agentjet') continue;
     const isSection = !!r.properties;
-    const essential = ['ajet', 'model', 'rollout', 'task_reader', 'task_judge', 'data', 'user_workflow', 'path', 'type', 'judge_protocol'].includes(k);
+    const inAjet = parent.length > 0 && ['ajet', 'astuner', 'astune'].includes(parent[0] as string);
+    const rank = parent.length === 0
+      ? (['ajet', 'hydra', 'defaults', 'trinity'].indexOf(k) + 10) % 10 // our sections first, then verl's
+      : r.deprecated ? 9
+        : inAjet && ['model', 'rollout', 'task_reader', 'task_judge', 'data', 'user_workflow', 'path', 'type', 'judge_protocol'].includes(k) ? 0
+          : r['x-source'] === 'verl_default.yaml' || r['x-source'] === 'trinity_default.yaml' ? 5 : 1;
     out.push({
       label: k,
       kind: isSection ? 'section' : 'key',
       insertText: hasColon ? k : keySnippet(k, r, pad),
       snippet: !hasColon,
       detail: typesOf(r).join(' | ') || (isSection ? 'section' : undefined),
-      documentation: describeKey([...parent, k], r, p.dialect),
-      sortText: `${r.deprecated ? 9 : essential ? 0 : r['x-source'] === 'verl_default.yaml' || r['x-source'] === 'trinity_default.yaml' ? 5 : 1}${k}`,
+      docPath: [...parent, k],
+      sortText: `${rank}${k}`,
       from, to, deprecated: !!r.deprecated,
     });
   }

@@ -37,7 +37,16 @@ export function lintText(text: string, opts: LintOptions = {}): LintResult {
 
 /** Reads and lints one file. Returns [] when the file is not an AgentJet/ASTuner config. */
 export async function lintFile(path: string, opts: { root?: string } & LintOptions = {}): Promise<LintDiagnostic[]> {
-  return (await lintFileResult(path, opts)).diagnostics.map(({ code, severity, message, range }) => ({ code, severity, message, range }));
+  let res: LintResult;
+  try {
+    res = await lintFileResult(path, opts);
+  } catch (err) {
+    // A config that cannot be read would fail the launch too: report it rather than throw.
+    const e = err as NodeJS.ErrnoException;
+    const why = e.code === 'ENOENT' ? 'does not exist' : e.code === 'EACCES' ? 'is not readable' : (e.message ?? String(err));
+    return [{ code: 'unreadable', severity: 'error', message: `${path} ${why}.`, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }];
+  }
+  return res.diagnostics.map(({ code, severity, message, range }) => ({ code, severity, message, range }));
 }
 
 export async function lintFileResult(path: string, opts: LintOptions = {}): Promise<LintResult> {
@@ -56,5 +65,5 @@ export async function lintFileResult(path: string, opts: LintOptions = {}): Prom
   }
   const { readFile } = await import('node:fs/promises');
   const text = await readFile(path, 'utf8');
-  return lintText(text, { ...opts, root: resolve(opts.root ?? process.cwd()) });
+  return lintText(text, { ...opts, root: resolve(opts.root ?? process.cwd()), fileName: opts.fileName ?? path });
 }

@@ -8,15 +8,22 @@ import { validateParsed } from './validate';
 import type { ConfigDiagnostic } from './diagnostics';
 import type { FeatureContext } from './features';
 
-export interface ServiceOptions { pythonPath?: string; roots?: string[] }
+export interface ServiceOptions {
+  pythonPath?: string;
+  roots?: string[];
+  /** False when another YAML extension (Red Hat's) already reports syntax errors. */
+  reportSyntaxErrors?: boolean;
+}
 
 export class ConfigService {
   readonly fs = new CachedFs();
   readonly resolver: ClassResolver;
   private roots: string[];
   private cache = new Map<string, { version: number; text: string; parsed: ParsedConfig }>();
+  private readonly reportSyntax: boolean;
 
   constructor(opts: ServiceOptions = {}) {
+    this.reportSyntax = opts.reportSyntaxErrors ?? true;
     const locator = opts.pythonPath ? new PythonLocator(opts.pythonPath) : undefined;
     this.resolver = new ClassResolver(this.fs, locator);
     this.roots = (opts.roots ?? []).slice().sort((a, b) => b.length - a.length);
@@ -47,6 +54,11 @@ export class ConfigService {
   forget(uri: string): void { this.cache.delete(uri); }
 
   diagnose(uri: string, version: number, text: string, file: string | undefined): { ours: boolean; diagnostics: ConfigDiagnostic[] } {
+    const r = this.diagnoseAll(uri, version, text, file);
+    return this.reportSyntax ? r : { ours: r.ours, diagnostics: r.diagnostics.filter((d) => d.code !== 'yaml-syntax') };
+  }
+
+  private diagnoseAll(uri: string, version: number, text: string, file: string | undefined): { ours: boolean; diagnostics: ConfigDiagnostic[] } {
     if (text.length > MAX_SEMANTIC_BYTES) {
       if (!looksLikeConfig(text.slice(0, 65536))) return { ours: false, diagnostics: [] };
       return { ours: true, diagnostics: [{ code: 'too-large', severity: 'information', message: `This config is ${(text.length / 1048576).toFixed(1)} MB; AgentJet checks are skipped above ${MAX_SEMANTIC_BYTES / 1048576} MB.`, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }] };
@@ -61,6 +73,6 @@ export class ConfigService {
       }
       return { ours: false, diagnostics: [] };
     }
-    return { ours: true, diagnostics: validateParsed(parsed, { root: this.rootFor(file), fs: this.fs, resolver: this.resolver }) };
+    return { ours: true, diagnostics: validateParsed(parsed, { root: this.rootFor(file), fs: this.fs, resolver: this.resolver, fileName: file }) };
   }
 }

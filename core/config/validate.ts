@@ -15,6 +15,8 @@ export interface ValidateOptions {
   resolver?: ClassResolver;
   dialect?: Dialect;
   schema?: SchemaNode;
+  /** The file's path, when known: run snapshots and the framework's default files are complete on their own. */
+  fileName?: string;
 }
 
 interface Ctx {
@@ -27,6 +29,7 @@ interface Ctx {
   resolver: ClassResolver;
   schema: SchemaNode;
   inheritsDefaults: boolean;
+  standalone: boolean;
 }
 
 const sharedFs = new CachedFs();
@@ -95,6 +98,7 @@ export function validateParsed(p: ParsedConfig, opts: ValidateOptions = {}): Con
     p, doc, out, dialect: opts.dialect ?? p.dialect, root: opts.root, fs,
     resolver: opts.resolver ?? new ClassResolver(fs), schema,
     inheritsDefaults: !!nodeAt(rootMap, doc, ['defaults']),
+    standalone: !!opts.fileName && /(^|[\\/])(yaml_backup|\w+_default)\.ya?ml$/.test(opts.fileName),
   };
   checkMap(ctx, rootMap, schema, []);
   checkRoot(ctx);
@@ -157,7 +161,10 @@ function checkMap(ctx: Ctx, map: YAMLMap, sch: SchemaNode, path: string[]): void
       if (merged || fullyOpen) continue;
       const sugg = suggest(key, knownKeys(s, ctx.dialect));
       const where = path.length ? `\`${path.join('.')}\`` : 'the top level';
-      if (sugg.length) {
+      const home = !sugg.length && ROOT_NAMES.has(path[0] ?? '') ? homesOf(ctx.schema, key, ctx.dialect) : [];
+      if (home.length) {
+        push(ctx, 'unknown-key', 'warning', `\`${key}\` is not a key of ${where}; it belongs under \`${home.map((h) => `${path[0]}.${h}`).join('` or `')}\`.`, keyRange);
+      } else if (sugg.length) {
         push(ctx, 'unknown-key', 'warning', `Unknown key \`${key}\` in ${where}. Did you mean \`${sugg[0]}\`?`, keyRange,
           sugg.map((x, i) => ({ title: `Change to \`${x}\``, newText: x, preferred: i === 0 })));
       } else if (open === 'info') {
@@ -171,6 +178,29 @@ function checkMap(ctx: Ctx, map: YAMLMap, sch: SchemaNode, path: string[]): void
     checkValue(ctx, value, child, [...path, key], pair);
   }
   void seen;
+}
+
+const ROOT_NAMES = new Set(['ajet', 'astuner', 'astune']);
+let homeIndex: { schema: SchemaNode; dialect: Dialect; map: Map<string, string[]> } | undefined;
+
+/** Sections of the ajet tree that declare `key` (for keys put in the wrong section). */
+function homesOf(root: SchemaNode, key: string, dialect: Dialect): string[] {
+  if (homeIndex?.schema !== root || homeIndex.dialect !== dialect) {
+    const map = new Map<string, string[]>();
+    const walk = (n: SchemaNode, path: string[], depth: number) => {
+      if (depth > 6) return;
+      for (const [k, v] of Object.entries(resolveRef(n).properties ?? {})) {
+        if (!inDialect(v, dialect) || v.deprecated) continue;
+        if (path.length) map.set(k, [...(map.get(k) ?? []), path.join('.')]);
+        walk(v, [...path, k], depth + 1);
+      }
+    };
+    const ajet = childSchema(root, 'ajet');
+    if (ajet) walk(ajet, [], 0);
+    homeIndex = { schema: root, dialect, map };
+  }
+  const homes = homeIndex.map.get(key) ?? [];
+  return homes.length <= 3 ? homes : [];
 }
 
 function checkKeyDialect(ctx: Ctx, key: string, child: SchemaNode, keyRange: Range, path: string[]): void {
@@ -255,7 +285,7 @@ function checkValue(ctx: Ctx, value: Node | null, sch: SchemaNode, path: string[
       const n = deref(it, ctx.doc);
       if (item) checkValue(ctx, n, item, [...path, String(i)], undefined);
       if (isScalar(n) && typeof n.value === 'string' && n.value.includes('${')) checkInterpolations(ctx, n as Scalar, path);
-      if (!item && isScalar(n) && typeof n.value === 'string' && s['x-pathKind'] === 'files') checkPath(ctx, n as Scalar, n.value, 'file');
+      if (isScalar(n) && typeof n.value === 'string' && s['x-pathKind'] === 'files' && !PLACEHOLDER_RE.test(n.value.trim()) && !isTemplate(ctx, n)) checkPath(ctx, n as Scalar, n.value, 'file');
     });
   }
 }
@@ -458,7 +488,7 @@ function checkEssentials(ctx: Ctx): void {
       push(ctx, 'missing-required', 'warning', `\`task_reader.type: ${type.value}\` reads the \`task_reader.${section}\` section, which this file does not set.`, anchorRange(ctx, type));
     }
   }
-  if (!ctx.inheritsDefaults && !nodeAt(ctx.p.rootMap, ctx.doc, ['hydra']) && ctx.p.rootKey) {
+  if (!ctx.inheritsDefaults && !ctx.standalone && !nodeAt(ctx.p.rootMap, ctx.doc, ['hydra']) && ctx.p.rootKey) {
     const root = nodeAt(ctx.p.rootMap, ctx.doc, [rootName(ctx)]);
     push(ctx, 'missing-defaults', 'information', 'No Hydra `defaults:` list: the framework defaults are not merged under this file.', nodeRange(ctx, root?.pair.key as Node));
   }

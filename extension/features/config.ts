@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import type { Services } from '../services';
+import type { ConfigServerInitOptions } from '../../core/protocol/config';
 
 // The same cheap test the server uses: a root key ajet/astuner/astune at column 0.
 const ROOT_RE = /^["']?(?:ajet|astuner|astune)["']?[ \t]*:/m;
@@ -10,6 +11,27 @@ export function isConfigDocument(doc: vscode.TextDocument): boolean {
   // Reading the in-memory text is cheap; cap it so a huge file does not stall the extension host.
   const text = doc.getText(new vscode.Range(0, 0, Math.min(doc.lineCount, 20000), 0));
   return ROOT_RE.test(text);
+}
+
+/**
+ * The interpreter whose installed packages resolve built-in class references: `agentjet.pythonPath`,
+ * else the Python extension's active interpreter when that extension is installed, else none.
+ */
+async function pythonForServer(services: Services): Promise<string> {
+  const configured = vscode.workspace.getConfiguration('agentjet').get<string>('pythonPath');
+  if (configured) return configured;
+  if (!vscode.extensions.getExtension('ms-python.python')) return '';
+  try {
+    const { PythonExtension } = await import('@vscode/python-extension');
+    const api = await Promise.race([PythonExtension.api(), new Promise<undefined>((r) => setTimeout(() => r(undefined), 5000))]);
+    if (!api) return '';
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const env = await api.environments.resolveEnvironment(api.environments.getActiveEnvironmentPath(folder?.uri));
+    return env?.executable.uri?.fsPath ?? '';
+  } catch (err) {
+    services.log.warn(`could not ask the Python extension for an interpreter: ${err instanceof Error ? err.message : String(err)}`);
+    return '';
+  }
 }
 
 /** Exposed for tests: the running client, if any. */
@@ -30,21 +52,25 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
       run: { module: serverModule, transport: TransportKind.ipc },
       debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
     };
-    const pythonPath = vscode.workspace.getConfiguration('agentjet').get<string>('pythonPath') ?? '';
+    starting = pythonForServer(services).then((pythonPath) => launch(serverOptions, pythonPath));
+    return starting;
+  };
+
+  const launch = (serverOptions: ServerOptions, pythonPath: string): Promise<void> => {
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ language: 'yaml', scheme: 'file' }, { language: 'yaml', scheme: 'untitled' }],
-      initializationOptions: { pythonPath },
+      // Red Hat's YAML extension already reports syntax errors for every YAML file: do not repeat them.
+      initializationOptions: { pythonPath, reportSyntaxErrors: !vscode.extensions.getExtension('redhat.vscode-yaml') } satisfies ConfigServerInitOptions,
       outputChannel: services.log,
       diagnosticCollectionName: 'agentjet',
     };
     client = new LanguageClient('agentjet.config', 'AgentJet Config', serverOptions, clientOptions);
-    services.log.info('starting the AgentJet config language server');
-    starting = client.start().catch((err: unknown) => {
+    services.log.info(`starting the AgentJet config language server${pythonPath ? ` (Python: ${pythonPath})` : ''}`);
+    return client.start().catch((err: unknown) => {
       services.log.error(`config language server failed to start: ${err instanceof Error ? err.message : String(err)}`);
       client = undefined;
       starting = undefined;
     });
-    return starting;
   };
 
   const maybeStart = (doc: vscode.TextDocument | undefined) => {

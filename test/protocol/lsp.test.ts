@@ -83,6 +83,9 @@ test('completion offers keys of the section under the cursor and enum values', a
   assert.ok(name, items.map((i) => i.label).join(','));
   assert.match(name.textEdit?.newText ?? '', /^name: \$\{1\|vllm,sglang\|\}$/);
   assert.ok(!items.some((i) => i.label === 'num_repeat'), 'present keys are not offered again');
+  const resolved = await conn.sendRequest('completionItem/resolve', name) as { documentation?: { value: string } };
+  assert.match(resolved.documentation?.value ?? '', /\*\*ajet\.rollout\.name\*\*/);
+  assert.match(resolved.documentation?.value ?? '', /Allowed: `vllm`, `sglang`/);
 
   const withValue = [...lines.slice(0, l + 1), '    name: ', ...lines.slice(l + 1)].join('\n');
   await conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: 3 }, contentChanges: [{ text: withValue }] });

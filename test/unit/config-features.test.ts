@@ -170,3 +170,21 @@ test('agentjet lint: text and JSON output, exit codes, folders, non-configs skip
   assert.equal(cli('--format', 'xml', join(dir, 'bad.yml')).status, 2);
   assert.equal(cli(join(dir, 'missing.yaml')).status, 2);
 });
+
+test('service: syntax errors can be left to another YAML extension; other checks stay', async () => {
+  const { ConfigService } = await import('../../core/config/service');
+  const text = demoConfig.replace('    temperature: 0.9\n', '    temperature: 0.9\n    temperature: 0.8\n').replace('num_repeat: 4', 'num_repeat: four');
+  const all = new ConfigService({ roots: [demoDir] }).diagnose('file:///x.yaml', 1, text, join(demoDir, 'x.yaml'));
+  const quiet = new ConfigService({ roots: [demoDir], reportSyntaxErrors: false }).diagnose('file:///x.yaml', 1, text, join(demoDir, 'x.yaml'));
+  assert.ok(all.diagnostics.some((d) => d.code === 'yaml-syntax'));
+  assert.ok(!quiet.diagnostics.some((d) => d.code === 'yaml-syntax'));
+  assert.ok(quiet.diagnostics.some((d) => d.code === 'type-mismatch'));
+});
+
+test('definition of an interpolation jumps to the key it names', () => {
+  const text = 'ajet:\n  rollout:\n    max_model_len: 9000\n  data:\n    note: "${ajet.rollout.max_model_len}"\n';
+  const p = parseConfig(text);
+  const d = definition(p, text.indexOf('${ajet') + 4, { root: demoDir, resolver: new ClassResolver(new CachedFs()) });
+  const idx = new LineIndex(text);
+  assert.deepEqual(d, { range: idx.range(text.indexOf('max_model_len'), text.indexOf('max_model_len') + 'max_model_len'.length) });
+});

@@ -101,3 +101,21 @@ test('the demo project lints clean of errors with class references resolved', ()
   const r = lintText(readFileSync(join(repoRoot, 'demo', 'math_agent.yaml'), 'utf8'), { root: join(repoRoot, 'demo') });
   assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error' || d.code.startsWith('class-ref')), []);
 });
+
+test('lintFile reports an unreadable config instead of throwing', async () => {
+  const d = await lintFile(join(emptyRoot, 'nope.yaml'));
+  assert.equal(d.length, 1);
+  assert.equal(d[0]?.code, 'unreadable');
+  assert.equal(d[0]?.severity, 'error');
+});
+
+test('run snapshots (yaml_backup.yaml) are complete on their own: no Hydra boilerplate note', async () => {
+  const { writeFileSync, mkdirSync } = await import('node:fs');
+  const run = join(emptyRoot, 'saved_experiments', 'exp1');
+  mkdirSync(run, { recursive: true });
+  const body = 'ajet:\n  model: {path: Qwen/Qwen2.5-7B}\n  rollout: {user_workflow: "a.b->C"}\n  task_reader: {type: random_dummy}\n';
+  writeFileSync(join(run, 'yaml_backup.yaml'), body);
+  writeFileSync(join(run, 'mine.yaml'), body);
+  assert.ok(!(await lintFile(join(run, 'yaml_backup.yaml'), { root: emptyRoot })).some((d) => d.code === 'missing-defaults'));
+  assert.ok((await lintFile(join(run, 'mine.yaml'), { root: emptyRoot })).some((d) => d.code === 'missing-defaults'));
+});

@@ -52,6 +52,24 @@ suite('config language server', () => {
     assert.match(target.fsPath, /math_demo[\\/]workflow\.py$/);
   });
 
+  test('other YAML files get nothing from the config server', async () => {
+    const other = vscode.Uri.joinPath(workspaceRoot(), 'exthost_other.yaml');
+    await vscode.workspace.fs.writeFile(other, Buffer.from('jobs:\n  build:\n    tempreture: [1\n', 'utf8'));
+    try {
+      const doc2 = await vscode.workspace.openTextDocument(other);
+      await vscode.window.showTextDocument(doc2, { preview: false });
+      // Hover is answered after the document is synced: once it returns, diagnostics would have been too.
+      await vscode.commands.executeCommand('vscode.executeHoverProvider', other, new vscode.Position(2, 5));
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', other, new vscode.Position(2, 4));
+      // Word-based suggestions (kind Text) may repeat words of other files; ours are properties/sections.
+      assert.ok(!list.items.some((i) => (typeof i.label === 'string' ? i.label : i.label.label) === 'rollout' && i.kind !== vscode.CompletionItemKind.Text));
+      assert.deepEqual(vscode.languages.getDiagnostics(other).filter((d) => d.source === 'agentjet'), []);
+      await vscode.window.showTextDocument(doc);
+    } finally {
+      await vscode.workspace.fs.delete(other);
+    }
+  });
+
   test('the quick fix corrects the typo', async () => {
     const d = agentjetDiags().find((x) => x.code === 'unknown-key') as vscode.Diagnostic;
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri(), d.range, vscode.CodeActionKind.QuickFix.value);
