@@ -83,6 +83,14 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
   };
 
   context.subscriptions.push(
+    // Inline: the session runs in the extension host, saving a node start per launch (the
+    // process-based dist/adapter.js stays for other clients and as the manifest fallback).
+    vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
+      async createDebugAdapterDescriptor() {
+        const { AgentJetDebugSession } = await import('../../debug-adapter/session');
+        return new vscode.DebugAdapterInlineImplementation(new AgentJetDebugSession());
+      },
+    }),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, provider, vscode.DebugConfigurationProviderTriggerKind.Initial),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, {
       provideDebugConfigurations: (folder, token) => provider.provideDebugConfigurations(folder, token),

@@ -143,6 +143,10 @@ describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
     try {
       await assert.rejects(dc.launch(launchArgs(w, { env: { PYTHONPATH: null } })),
         /\/usr\/bin\/python3 cannot import ajet\.launcher \(ModuleNotFoundError: No module named 'ajet'\)\. Install the framework/);
+      // The idle debugpy adapter started during the preflight is gone again; no launcher ever ran.
+      const pid = await adapterPid();
+      await until(async () => (await listProcesses()).filter((p) => p.ppid === pid).length === 0, 'the adapter to have no children');
+
     } finally {
       await dc.stop();
     }
