@@ -355,10 +355,12 @@ export class AgentJetDebugSession extends DebugSession {
     if (this.upstream && this.launchSent && this.debugpy && this.debugpy.exitCode === null) {
       const answered = new Promise<DebugProtocol.Response | undefined>((res) => {
         const seq = this.upstream!.send({ type: 'request', command: request.command, arguments: request.arguments });
-        const timer = setTimeout(() => { this.internal.delete(seq); res(undefined); }, 5000);
+        // debugpy may not answer while the debuggee sits in native code; we end it ourselves then.
+        const timer = setTimeout(() => { this.internal.delete(seq); res(undefined); }, 1000);
         this.internal.set(seq, (resp) => { clearTimeout(timer); res(resp); });
       });
       const resp = await answered;
+      trace(`debugpy answered ${request.command}: ${resp ? 'yes' : 'timeout'}`);
       if (!isDisconnect) {
         // `terminate`: debugpy ends the debuggee; we sweep what it left.
         await this.cleanup(false);
@@ -414,7 +416,9 @@ export class AgentJetDebugSession extends DebugSession {
         const keep = new Set(procs.filter((p) => p.pgid === this.debugpy!.pid).map((p) => p.pid));
         plan.pids = plan.pids.filter((p) => !keep.has(p));
       }
-      await terminate(plan, 3000);
+      trace(`cleanup: ${plan.pids.length} pids, groups ${plan.pgids.join(',')}`);
+      const left = await terminate(plan, 1500);
+      trace(`cleanup done, ${left.length} left`);
       if (r?.autokill) await stopCompanions(readCompanions(companionFolder(r.cwd, expDirFromArgs(r.args, this.dialect))));
     };
     if (includeDebugpy) return (this.stopping ??= run());
