@@ -142,4 +142,47 @@ suite('debug and launch', () => {
     assert.ok(existsSync(join(session, 'yaml_backup.yaml')), 'the stand-in wrote its run folder');
   });
 
+  test('CodeLens on an AgentJet config offers Debug rollout and both trainings; not on other YAML', async () => {
+    const config = (await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'math_agent.yaml'))).uri;
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', config, 100);
+    const ours = lenses.filter((l) => l.command?.command.startsWith('agentjet.'));
+    assert.deepEqual(ours.map((l) => l.command!.title.replace(/^\$\([\w-]+\) /, '')), ['Debug rollout', 'Run rollout', 'Train (verl)', 'Train (trinity)']);
+    assert.deepEqual(ours[2]!.command!.arguments?.[1], 'verl');
+    const text = readFileSync(config.fsPath, 'utf8').split('\n');
+    assert.equal(ours[0]!.range.start.line, text.findIndex((l) => l.startsWith('ajet:')));
+    writeFileSync(join(workspaceRoot().fsPath, 'not-agentjet.yaml'), 'name: something else\nsteps: [1, 2]\n');
+    const other = (await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'not-agentjet.yaml'))).uri;
+    const none = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', other, 100);
+    assert.equal(none.filter((l) => l.command?.command.startsWith('agentjet.')).length, 0);
+  });
+
+  test('agentjet.runConfig on the open config runs it without the debugger, with agentjet.pythonPath and .env', async () => {
+    const root = workspaceRoot().fsPath;
+    const config = await testConfig('exthost-run.yaml', 'exthost_run');
+    // The interpreter comes from the setting, PYTHONPATH from the default envFile (.env).
+    await vscode.workspace.getConfiguration('agentjet').update('pythonPath', PYTHON, vscode.ConfigurationTarget.Workspace);
+    writeFileSync(join(root, '.env'), `# for the stand-in backbone\nPYTHONPATH=${backbone()}\n`);
+    await vscode.window.showTextDocument(config);
+    const exits: number[] = [];
+    const tracker = vscode.debug.registerDebugAdapterTrackerFactory('agentjet', {
+      createDebugAdapterTracker: () => ({
+        onDidSendMessage: (m: { type?: string; event?: string; body?: { exitCode?: number } }) => {
+          if (m.type === 'event' && m.event === 'exited') exits.push(m.body?.exitCode ?? -1);
+        },
+      }),
+    });
+    try {
+      const ended = nextEvent(vscode.debug.onDidTerminateDebugSession, (s) => s.type === 'agentjet', 60_000, 'the run to end');
+      const ok = await vscode.commands.executeCommand<boolean>('agentjet.runConfig');
+      assert.equal(ok, true);
+      const session = await ended;
+      assert.equal(session.configuration.noDebug, true);
+      assert.equal(session.configuration.python, PYTHON);
+      assert.deepEqual(exits, [0]);
+      assert.ok(existsSync(join(root, 'saved_experiments', 'exthost_run', 'yaml_backup.yaml')));
+    } finally {
+      tracker.dispose();
+      await vscode.workspace.getConfiguration('agentjet').update('pythonPath', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
 });
