@@ -113,7 +113,20 @@ suite('debug and launch', () => {
     }
   });
 
-  test('the problem matcher turns a workflow traceback into a Problem (runs before the other task: see docs/debug.md, open issues)', async () => {
+  test('a task of type agentjet runs the stand-in launcher to the end', async () => {
+    await testConfig('exthost-task.yaml', 'exthost_task');
+    const root = workspaceRoot().fsPath;
+    const task = await waitFor(async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === 'exthost: train verl'), 'the tasks.json task', 30_000, 250);
+    assert.ok(task.execution instanceof vscode.CustomExecution, 'resolved into our launcher terminal');
+    const ended = nextEvent(vscode.tasks.onDidEndTaskProcess, (e) => e.execution.task.name === 'exthost: train verl', 60_000, 'the task to end');
+    await vscode.tasks.executeTask(task);
+    const end = await ended;
+    assert.equal(end.exitCode, 0);
+    const session = join(root, 'saved_experiments', 'exthost_task');
+    assert.ok(existsSync(join(session, 'yaml_backup.yaml')), 'the stand-in wrote its run folder');
+  });
+
+  test('a workflow traceback in a task becomes a Problem', async () => {
     const root = workspaceRoot().fsPath;
     writeFileSync(join(root, 'broken_wf.py'), 'from ajet import Workflow\n\n\nclass Broken(Workflow):\n    async def execute(self, workflow_task, tuner):\n        raise ValueError("boom in the workflow")\n');
     await testConfig('exthost-broken.yaml', 'exthost_broken', 'broken_wf.py->Broken');
@@ -127,21 +140,8 @@ suite('debug and launch', () => {
       .catch((e: Error) => { throw new Error(`${e.message}; all problems: ${JSON.stringify(vscode.languages.getDiagnostics().map(([u, d]) => [u.toString(), d.map((x) => x.message)]))}`); });
     assert.equal(diags[0]!.range.start.line, 5);
     assert.match(diags[0]!.message, /ValueError: boom in the workflow/);
+    assert.equal(diags[0]!.source, 'agentjet');
   });
-  test('a task of type agentjet runs the stand-in launcher to the end', async () => {
-    await testConfig('exthost-task.yaml', 'exthost_task');
-    const root = workspaceRoot().fsPath;
-    const task = await waitFor(async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === 'exthost: train verl'), 'the tasks.json task', 30_000, 250);
-    assert.ok(task.execution instanceof vscode.ProcessExecution, 'resolved into a process');
-    assert.deepEqual((task.execution as vscode.ProcessExecution).args.slice(0, 6), ['-m', 'ajet.launcher', '--backbone', 'verl', '--conf', join(root, 'exthost-task.yaml')]);
-    const ended = nextEvent(vscode.tasks.onDidEndTaskProcess, (e) => e.execution.task.name === 'exthost: train verl', 60_000, 'the task to end');
-    await vscode.tasks.executeTask(task);
-    const end = await ended;
-    assert.equal(end.exitCode, 0);
-    const session = join(root, 'saved_experiments', 'exthost_task');
-    assert.ok(existsSync(join(session, 'yaml_backup.yaml')), 'the stand-in wrote its run folder');
-  });
-
   test('CodeLens on an AgentJet config offers Debug rollout and both trainings; not on other YAML', async () => {
     const config = (await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'math_agent.yaml'))).uri;
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', config, 100);
