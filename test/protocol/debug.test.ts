@@ -110,6 +110,28 @@ describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
     }
   });
 
+  test('restart: a second session after disconnect(restart) hits the breakpoint again and reuses the companion', async () => {
+    const line = lineOf(w.workflow, 'answer = reply.choices');
+    const first = client();
+    await first.start();
+    const firstOut = collect(first, 'output');
+    await first.hitBreakpoint(launchArgs(w), { path: w.workflow, line });
+    // VS Code restarts an adapter without restartRequest support this way, then launches anew.
+    await first.disconnectRequest({ restart: true, terminateDebuggee: true });
+    const second = client();
+    await second.start();
+    const secondOut = collect(second, 'output');
+    try {
+      await second.hitBreakpoint(launchArgs(w), { path: w.workflow, line });
+      const started = (o: DebugProtocol.Event[]) => o.some((e) => /Started vLLM companion/.test(e.body.output));
+      const reused = (o: DebugProtocol.Event[]) => o.some((e) => /Reusing vLLM companion/.test(e.body.output));
+      assert.ok(started(firstOut) || reused(firstOut));
+      assert.ok(reused(secondOut), 'the restarted session reuses the live companion');
+    } finally {
+      await second.stop();
+    }
+  });
+
   test('a broken config is refused before any process starts', async () => {
     const broken = join(w.dir, 'broken.yaml');
     writeFileSync(broken, 'ajet:\n  rollout:\n    user_workflow: [\n');

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { extension, nextEvent, waitFor, workspaceRoot } from '../util';
 import { companionFolder, readCompanions, stopCompanions } from '../../../core/launch/companions';
+import { listProcesses } from '../../../core/launch/processes';
 
 const PYTHON = '/usr/bin/python3';
 
@@ -55,6 +56,7 @@ suite('debug and launch', () => {
       tasks: [
         { type: 'agentjet', label: 'exthost: train verl', config: 'exthost-task.yaml', backbone: 'verl', withRay: true, python: PYTHON, env: { PYTHONPATH: backbone() } },
         { type: 'agentjet', label: 'exthost: broken', config: 'exthost-broken.yaml', backbone: 'debug', python: PYTHON, env: { PYTHONPATH: backbone() } },
+        { type: 'agentjet', label: 'exthost: slow', config: 'exthost-slow.yaml', backbone: 'debug', python: PYTHON, env: { PYTHONPATH: backbone() } },
       ],
     }, null, 2));
   });
@@ -184,5 +186,47 @@ suite('debug and launch', () => {
       tracker.dispose();
       await vscode.workspace.getConfiguration('agentjet').update('pythonPath', undefined, vscode.ConfigurationTarget.Workspace);
     }
+  });
+  test('with openTokenLogOnFinish the rollout log opens when the run ends (Runs/log features may be absent)', async () => {
+    const folder = vscode.workspace.workspaceFolders![0]!;
+    await testConfig('exthost-log.yaml', 'exthost_log');
+    const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => {
+      const input = t.input as { uri?: vscode.Uri } | undefined;
+      return !!input?.uri && /exthost_log\/.*rollout\.json\.log$/.test(input.uri.path);
+    });
+    const ok = await vscode.debug.startDebugging(folder, {
+      type: 'agentjet', request: 'launch', name: 'exthost: log', noDebug: true, openTokenLogOnFinish: true,
+      config: '${workspaceFolder}/exthost-log.yaml', python: PYTHON, env: { PYTHONPATH: backbone() },
+    }, { noDebug: true });
+    assert.equal(ok, true);
+    // Either a custom editor (token log feature) or a text editor shows it.
+    await waitFor(tabs, 'a tab with the rollout log', 60_000);
+  });
+
+  test('Terminate Task ends the launcher tree but leaves the companion; agentjet.stopCompanions ends that too', async () => {
+    const root = workspaceRoot().fsPath;
+    const marker = `exthost-slow-marker-${process.pid}`;
+    writeFileSync(join(root, 'slow_wf.py'), [
+      'import subprocess, sys, time',
+      'from ajet import Workflow',
+      'class Slow(Workflow):',
+      '    async def execute(self, workflow_task, tuner):',
+      `        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300) # ${marker}"], start_new_session=True)`,
+      '        time.sleep(300)',
+      '',
+    ].join('\n'));
+    await testConfig('exthost-slow.yaml', 'exthost_slow', 'slow_wf.py->Slow');
+    const task = await waitFor(async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === 'exthost: slow'), 'the slow task', 30_000, 250);
+    const ended = nextEvent(vscode.tasks.onDidEndTask, (e) => e.execution.task.name === 'exthost: slow', 60_000, 'the task to end');
+    const execution = await vscode.tasks.executeTask(task);
+    await waitFor(async () => (await listProcesses()).some((p) => p.args.includes(marker)), 'the workflow grandchild', 60_000, 200);
+    execution.terminate();
+    await ended;
+    await waitFor(async () => !(await listProcesses()).some((p) => p.args.includes(marker)), 'the grandchild to be gone', 20_000, 200);
+    const companions = () => readCompanions(companionFolder(root, 'saved_experiments')).filter((c) => c.alive);
+    assert.ok(companions().length > 0, 'companions stay up after Terminate');
+    const stopped = await vscode.commands.executeCommand<number>('agentjet.stopCompanions');
+    assert.ok(stopped > 0);
+    await waitFor(() => companions().length === 0, 'no live companion', 10_000);
   });
 });
