@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { openWorkbench } from '../harness/workbench';
 import { debianPython, demoCopy, lineOf, standInBackbone } from '../util/debugWorkspace';
+import { listProcesses } from '../../core/launch/processes';
 
 test('Debug rollout from the CodeLens stops at a breakpoint in the workflow', async () => {
   const w = await demoCopy('aj-ui-debug-');
@@ -40,8 +41,17 @@ test('Debug rollout from the CodeLens stops at a breakpoint in the workflow', as
     const shot = await wb.screenshot('debug-stopped-at-breakpoint');
     assert.ok(existsSync(shot));
 
+    assert.ok((await listProcesses()).some((p) => p.args.includes(w.config)), 'the launcher runs while paused');
     await wb.press('Shift+F5');
     await wb.page.locator('.debug-toolbar').first().waitFor({ state: 'hidden', timeout: 30_000 });
+    // Stop left no launcher or debugpy process behind (the companion's command line does not name the config).
+    const deadline = Date.now() + 20_000;
+    let left = (await listProcesses()).filter((p) => p.args.includes(w.config));
+    while (left.length && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      left = (await listProcesses()).filter((p) => p.args.includes(w.config));
+    }
+    assert.deepEqual(left, [], 'processes left after Stop');
   } finally {
     await wb.close();
     await w.dispose();
