@@ -38,6 +38,8 @@ test('Debug rollout from the CodeLens stops at a breakpoint in the workflow', as
     await wb.page.locator('.debug-toolbar').first().waitFor({ state: 'visible', timeout: 30_000 });
     const current = wb.page.locator('.monaco-editor .line-numbers.active-line-number').first();
     assert.equal((await current.textContent())?.trim(), String(line), 'the stopped line is the breakpoint line');
+    // The Variables view shows the workflow's locals (scopes/variables relayed to debugpy).
+    await wb.page.locator('.monaco-list-row', { hasText: 'question' }).first().waitFor({ state: 'visible', timeout: 30_000 });
     const shot = await wb.screenshot('debug-stopped-at-breakpoint');
     assert.ok(existsSync(shot));
 
