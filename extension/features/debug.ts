@@ -98,6 +98,7 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
     }, vscode.DebugConfigurationProviderTriggerKind.Dynamic),
     taskProblems,
     vscode.tasks.registerTaskProvider(TASK_TYPE, new AgentJetTaskProvider(() => services.isTrusted(), taskProblems)),
+    lenses,
     vscode.languages.registerCodeLensProvider([{ language: 'yaml' }, { pattern: '**/*.{yaml,yml}' }], lenses),
     vscode.commands.registerCommand('agentjet.debugConfig', (uri?: vscode.Uri) => startDebug(uri, false)),
     vscode.commands.registerCommand('agentjet.runConfig', (uri?: vscode.Uri) => startDebug(uri, true)),
