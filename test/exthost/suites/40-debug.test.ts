@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { extension, nextEvent, waitFor, workspaceRoot } from '../util';
 import { companionFolder, readCompanions, stopCompanions } from '../../../core/launch/companions';
 import { listProcesses } from '../../../core/launch/processes';
+import { AgentJetDebugConfigurationProvider } from '../../../extension/debug/provider';
 
 const PYTHON = '/usr/bin/python3';
 
@@ -228,5 +229,20 @@ suite('debug and launch', () => {
     const stopped = await vscode.commands.executeCommand<number>('agentjet.stopCompanions');
     assert.ok(stopped > 0);
     await waitFor(() => companions().length === 0, 'no live companion', 10_000);
+  });
+  test('configurations: one per AgentJet config in the workspace; F5 with no launch.json debugs the open config', async () => {
+    const folder = vscode.workspace.workspaceFolders![0]!;
+    writeFileSync(join(folder.uri.fsPath, 'plain.yaml'), 'name: not a config\n');
+    const provider = new AgentJetDebugConfigurationProvider(extension().exports.services);
+    const configs = await provider.provideDebugConfigurations(folder);
+    const names = configs.map((c) => String(c.config));
+    assert.ok(names.includes('${workspaceFolder}/math_agent.yaml'), names.join(', '));
+    assert.ok(!names.some((n) => n.endsWith('plain.yaml')));
+    assert.ok(configs.every((c) => c.type === 'agentjet' && c.request === 'launch' && c.backbone === 'debug'));
+    await vscode.window.showTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'math_agent.yaml'));
+    const resolved = await provider.resolveDebugConfiguration(folder, { type: '', request: '', name: '' });
+    assert.equal(resolved?.type, 'agentjet');
+    assert.equal(resolved?.config, '${workspaceFolder}/math_agent.yaml');
+    assert.equal(resolved?.cwd, '${workspaceFolder}');
   });
 });
