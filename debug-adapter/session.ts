@@ -21,6 +21,11 @@ import { join, isAbsolute } from 'node:path';
 import { EVENT_EXPERIMENT, EVENT_FINISHED, LAUNCH_ERRORS, type ExperimentEventBody, type FinishedEventBody } from '../core/protocol/debug';
 
 const ERR = LAUNCH_ERRORS;
+const T0 = performance.now();
+/** AGENTJET_DAP_TRACE=1: phase timings on stderr (for the benchmark and bug reports). */
+function trace(what: string): void {
+  if (process.env.AGENTJET_DAP_TRACE) process.stderr.write(`agentjet-dap +${(performance.now() - T0).toFixed(0)}ms ${what}\n`);
+}
 
 // What debugpy announces; debugpy's real answer follows as a `capabilities` event once it runs.
 const DEBUGPY_CAPABILITIES: DebugProtocol.Capabilities = {
@@ -72,6 +77,7 @@ export class AgentJetDebugSession extends DebugSession {
   private stopping: Promise<void> | undefined;
   private readonly lineBuf = new Map<string, string>();
   private sweepTimer: NodeJS.Timeout | undefined;
+  private launchSent = false;
 
   constructor() {
     super();
@@ -80,6 +86,7 @@ export class AgentJetDebugSession extends DebugSession {
   }
 
   protected override dispatchRequest(request: DebugProtocol.Request): void {
+    trace(`request ${request.command}`);
     switch (request.command) {
       case 'initialize':
         this.initializeArgs = request.arguments as DebugProtocol.InitializeRequestArguments;
@@ -96,7 +103,7 @@ export class AgentJetDebugSession extends DebugSession {
         void this.onStop(request);
         return;
       default:
-        if (this.upstream) this.forward(request);
+        if (this.upstream && this.launchSent) this.forward(request);
         else this.answerLocally(request);
     }
   }
@@ -120,6 +127,7 @@ export class AgentJetDebugSession extends DebugSession {
     }
     let text = '';
     try { text = readFileSync(r.config, 'utf8'); } catch { /* lint reported it */ }
+    trace('lint done');
     const facts = readConfigFacts(text);
     if (!facts.dialect) {
       this.fail(request, ERR.notAgentJet, `${r.config} is not an AgentJet config (no ajet: or astuner: root key).`);
@@ -138,23 +146,32 @@ export class AgentJetDebugSession extends DebugSession {
     const expDir = expDirFromArgs(r.args, facts.dialect);
     const companions = readCompanions(companionFolder(r.cwd, expDir)).filter((c) => c.alive);
     const module = launcherModule(facts.dialect);
+    // debugpy's adapter (idle until it gets our launch) starts while the probe runs: that hides
+    // most of the probe's cost. The launcher itself never starts before the preflight passed, and
+    // a refused launch ends the idle adapter.
+    const adapterReady = r.noDebug ? undefined : this.spawnDebugpy(r, env);
     const probe = await runProbe({ python: r.python, module, port: facts.debugVllmPort, wantDebugpy: !r.noDebug, cwd: r.cwd, env });
-    if (!probe.ok) { this.fail(request, ERR.python, probe.error); return; }
+    trace('probe done');
+    const refuse = async (id: number, message: string): Promise<void> => {
+      if (adapterReady) { await adapterReady; await this.killOwn(false); }
+      this.fail(request, id, message);
+    };
+    if (!probe.ok) { await refuse(ERR.python, probe.error); return; }
     const verdict = judgeProbe(probe.result, {
       companionPgids: companions.map((c) => c.pgid),
       portKey: `${facts.dialect === 'ajet' ? 'ajet' : 'astuner'}.debug.debug_vllm_port`,
       wantDebugpy: !r.noDebug,
     });
     if (verdict.errors.length) {
-      this.fail(request, ERR.preflight, `Cannot start ${r.config}; nothing was started:\n${verdict.errors.map((e) => `- ${e}`).join('\n')}`);
+      await refuse(ERR.preflight, `Cannot start ${r.config}; nothing was started:\n${verdict.errors.map((e) => `- ${e}`).join('\n')}`);
       return;
     }
     for (const w of verdict.warnings) this.sendEvent(new OutputEvent(`AgentJet: ${w}\n`, 'important'));
     const args = launcherArgs({ config: r.config, backbone: r.backbone, args: r.args });
     this.sendEvent(new OutputEvent(`AgentJet: ${[r.python, '-m', module, ...args].map(shellQuote).join(' ')}  (cwd ${r.cwd}${r.envFile ? `, env from ${r.envFile}` : ''})\n`, 'console'));
     this.startedAt = Date.now();
-    if (r.noDebug) this.startWithoutDebugger(request, r, module, args, env);
-    else await this.startDebugpy(request, r, module, args, env);
+    if (r.noDebug || !adapterReady) this.startWithoutDebugger(request, r, module, args, env);
+    else await this.startDebugpy(request, r, module, args, await adapterReady);
   }
 
   private startWithoutDebugger(request: DebugProtocol.Request, r: ResolvedLaunch, module: string, args: string[], env: NodeJS.ProcessEnv): void {
@@ -184,35 +201,38 @@ export class AgentJetDebugSession extends DebugSession {
     this.sendEvent(new InitializedEvent());
   }
 
-  private async startDebugpy(request: DebugProtocol.Request, r: ResolvedLaunch, module: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  /** Starts `<python> -m debugpy.adapter` and initializes it; resolves with its answer or a reason. */
+  private spawnDebugpy(r: ResolvedLaunch, env: NodeJS.ProcessEnv): Promise<DebugProtocol.Response | string> {
     let child: ChildProcess;
     try {
       // Its own process group, so Stop can end debugpy, its launcher and the debuggee together.
       child = spawn(r.python, ['-m', 'debugpy.adapter'], { cwd: r.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (e) {
-      this.fail(request, ERR.start, `Could not start debugpy: ${(e as Error).message}`);
-      return;
+      return Promise.resolve(`could not start ${r.python} -m debugpy.adapter: ${(e as Error).message}`);
     }
     this.debugpy = child;
     if (child.pid) this.seenGroups.add(child.pid);
     let stderr = '';
     child.stderr?.on('data', (b: Buffer) => { stderr = (stderr + b.toString()).slice(-4000); });
-    const ready = new Promise<DebugProtocol.Response | string>((resolveReady) => {
+    return new Promise<DebugProtocol.Response | string>((resolveReady) => {
       child.on('error', (e) => resolveReady(`could not start ${r.python} -m debugpy.adapter: ${e.message}`));
       child.on('exit', (code) => {
         if (!this.finished && this.upstream === undefined) resolveReady(`debugpy's adapter exited (code ${code}) ${stderr.trim()}`);
-        else if (!this.finished) void this.onUpstreamGone();
+        else if (!this.finished && this.launchSent) void this.onUpstreamGone();
       });
       const channel = new DapChannel(child.stdout!, child.stdin!, (m) => this.fromDebugpy(m));
       const seq = channel.send({ type: 'request', command: 'initialize', arguments: { ...this.initializeArgs, adapterID: 'debugpy' } });
       this.internal.set(seq, (resp) => { this.upstream = channel; resolveReady(resp); });
     });
-    const init = await ready;
+  }
+
+  private async startDebugpy(request: DebugProtocol.Request, r: ResolvedLaunch, module: string, args: string[], init: DebugProtocol.Response | string): Promise<void> {
     if (typeof init === 'string' || !init.success) {
       await this.killOwn(false);
       this.fail(request, ERR.start, typeof init === 'string' ? init : `debugpy refused to initialize: ${init.message ?? ''}`);
       return;
     }
+    trace('debugpy initialized');
     if (init.body) this.sendEvent(new Event('capabilities', { capabilities: init.body as DebugProtocol.Capabilities }));
     const debugpyEnv: Record<string, string> = { ...r.envAdditions };
     const launchArgs = {
@@ -223,6 +243,7 @@ export class AgentJetDebugSession extends DebugSession {
       // Not following children keeps the detached vLLM companion free of the tracer.
       subProcess: false, showReturnValue: true,
     };
+    this.launchSent = true;
     const seq = this.upstream!.send({ type: 'request', command: 'launch', arguments: launchArgs });
     this.pendingUp.set(seq, request);
     this.sweepTimer = setInterval(() => void this.noteGroups(), 2000);
@@ -246,6 +267,7 @@ export class AgentJetDebugSession extends DebugSession {
       this.sendResponse({ ...resp, seq: 0, request_seq: orig.seq, command: orig.command });
     } else if (m.type === 'event') {
       const ev = m as DebugProtocol.Event;
+      trace(`debugpy event ${ev.event}`);
       if (ev.event === 'output') {
         const body = ev.body as DebugProtocol.OutputEvent['body'];
         if (body.category === 'stdout' || body.category === 'stderr') this.onOutput(body.output, body.category, false);
@@ -330,13 +352,15 @@ export class AgentJetDebugSession extends DebugSession {
     const isDisconnect = request.command === 'disconnect';
     // Snapshot the tree first: once the debuggee dies its children are re-parented out of reach.
     await this.noteGroups();
-    if (this.upstream && this.debugpy && this.debugpy.exitCode === null) {
+    if (this.upstream && this.launchSent && this.debugpy && this.debugpy.exitCode === null) {
       const answered = new Promise<DebugProtocol.Response | undefined>((res) => {
         const seq = this.upstream!.send({ type: 'request', command: request.command, arguments: request.arguments });
-        const timer = setTimeout(() => { this.internal.delete(seq); res(undefined); }, 5000);
+        // debugpy may not answer while the debuggee sits in native code; we end it ourselves then.
+        const timer = setTimeout(() => { this.internal.delete(seq); res(undefined); }, 1000);
         this.internal.set(seq, (resp) => { clearTimeout(timer); res(resp); });
       });
       const resp = await answered;
+      trace(`debugpy answered ${request.command}: ${resp ? 'yes' : 'timeout'}`);
       if (!isDisconnect) {
         // `terminate`: debugpy ends the debuggee; we sweep what it left.
         await this.cleanup(false);
@@ -392,7 +416,9 @@ export class AgentJetDebugSession extends DebugSession {
         const keep = new Set(procs.filter((p) => p.pgid === this.debugpy!.pid).map((p) => p.pid));
         plan.pids = plan.pids.filter((p) => !keep.has(p));
       }
-      await terminate(plan, 3000);
+      trace(`cleanup: ${plan.pids.length} pids, groups ${plan.pgids.join(',')}`);
+      const left = await terminate(plan, 1500);
+      trace(`cleanup done, ${left.length} left`);
       if (r?.autokill) await stopCompanions(readCompanions(companionFolder(r.cwd, expDirFromArgs(r.args, this.dialect))));
     };
     if (includeDebugpy) return (this.stopping ??= run());
@@ -403,6 +429,11 @@ export class AgentJetDebugSession extends DebugSession {
     const procs = await listProcesses();
     const roots = [this.debugpy?.pid].filter((p): p is number => !!p);
     await terminate(planKill(procs, roots, roots, includeCompanions ? [] : this.companionGroups()), 2000);
+  }
+
+  override dispose(): void {
+    // Inline in the extension host: VS Code disposes the adapter when the session goes away.
+    void this.cleanup(true);
   }
 
   override shutdown(): void {

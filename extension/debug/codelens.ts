@@ -2,8 +2,19 @@
 import * as vscode from 'vscode';
 import { looksLikeAgentJetConfig } from '../../core/launch/plan';
 
-export class AgentJetCodeLensProvider implements vscode.CodeLensProvider {
+export class AgentJetCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changed.event;
+  // Launch lenses need trust: they appear once the user trusts the workspace.
+  private readonly trustSub = vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire());
+
+  dispose(): void {
+    this.trustSub.dispose();
+    this.changed.dispose();
+  }
+
   provideCodeLenses(doc: vscode.TextDocument, token: vscode.CancellationToken): vscode.CodeLens[] {
+    if (!vscode.workspace.isTrusted) return [];
     const text = doc.getText();
     if (token.isCancellationRequested || !looksLikeAgentJetConfig(text)) return [];
     const m = /^(ajet|astuner|astune):/m.exec(text);

@@ -3,12 +3,15 @@
 import * as vscode from 'vscode';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { launcherCommand, readConfigFacts, type Backbone } from '../../core/launch/plan';
+import { expDirFromArgs, launcherCommand, readConfigFacts, type Backbone } from '../../core/launch/plan';
+import { LauncherTerminal } from './launcherTerminal';
 import { findAgentJetConfigs } from './configs';
 import { resolvePython } from './interpreter';
 
 export const TASK_TYPE = 'agentjet';
-export const PROBLEM_MATCHERS = ['$agentjet-python', '$agentjet-launcher'];
+// Our tasks report Problems from their own terminal (launcherTerminal.ts); these matchers are
+// contributed for users' own shell tasks that run the launcher.
+export const PROBLEM_MATCHERS: string[] = [];
 
 export interface AgentJetTaskDefinition extends vscode.TaskDefinition {
   config: string;
@@ -26,7 +29,7 @@ function configFsPath(def: AgentJetTaskDefinition, folder: vscode.WorkspaceFolde
   return isAbsolute(p) || !folder ? p : join(folder.uri.fsPath, p);
 }
 
-export async function buildTask(def: AgentJetTaskDefinition, scope: vscode.WorkspaceFolder | vscode.TaskScope, token?: vscode.CancellationToken): Promise<vscode.Task> {
+export async function buildTask(def: AgentJetTaskDefinition, scope: vscode.WorkspaceFolder | vscode.TaskScope, diagnostics: vscode.DiagnosticCollection, token?: vscode.CancellationToken): Promise<vscode.Task> {
   const folder = typeof scope === 'object' ? scope : undefined;
   const config = configFsPath(def, folder);
   let dialect: 'ajet' | 'astuner' = 'ajet';
@@ -36,7 +39,8 @@ export async function buildTask(def: AgentJetTaskDefinition, scope: vscode.Works
     config, backbone: def.backbone ?? 'verl', withRay: def.withRay, withRayCluster: def.withRayCluster,
     debugTags: def.debugTags, args: def.extraArgs,
   });
-  const exec = new vscode.ProcessExecution(cmd.command, cmd.args, { cwd: folder?.uri.fsPath, env: { PYTHONUNBUFFERED: '1', ...def.env } });
+  const run = { command: cmd.command, args: cmd.args, cwd: folder?.uri.fsPath, env: { ...def.env }, expDir: expDirFromArgs(def.extraArgs, dialect) };
+  const exec = new vscode.CustomExecution(() => Promise.resolve(new LauncherTerminal(run, diagnostics)));
   const rel = folder ? vscode.workspace.asRelativePath(config, false) : config;
   const task = new vscode.Task(def, scope, `${def.backbone ?? 'verl'}: ${rel}`, 'agentjet', exec, PROBLEM_MATCHERS);
   task.group = def.backbone === 'debug' ? vscode.TaskGroup.Test : vscode.TaskGroup.Build;
@@ -45,7 +49,7 @@ export async function buildTask(def: AgentJetTaskDefinition, scope: vscode.Works
 }
 
 export class AgentJetTaskProvider implements vscode.TaskProvider {
-  constructor(private readonly trusted: () => boolean) {}
+  constructor(private readonly trusted: () => boolean, private readonly diagnostics: vscode.DiagnosticCollection) {}
 
   async provideTasks(token: vscode.CancellationToken): Promise<vscode.Task[]> {
     if (!this.trusted()) return [];
@@ -54,7 +58,7 @@ export class AgentJetTaskProvider implements vscode.TaskProvider {
       for (const uri of await findAgentJetConfigs(folder, token)) {
         const rel = vscode.workspace.asRelativePath(uri, false);
         for (const backbone of ['verl', 'trinity'] as const) {
-          out.push(await buildTask({ type: TASK_TYPE, config: rel, backbone }, folder, token));
+          out.push(await buildTask({ type: TASK_TYPE, config: rel, backbone }, folder, this.diagnostics, token));
         }
       }
     }
@@ -65,7 +69,7 @@ export class AgentJetTaskProvider implements vscode.TaskProvider {
     const def = task.definition as AgentJetTaskDefinition;
     if (!def.config || !this.trusted()) return undefined;
     const scope = task.scope ?? vscode.TaskScope.Workspace;
-    const built = await buildTask(def, scope === vscode.TaskScope.Global ? vscode.TaskScope.Workspace : scope, token);
+    const built = await buildTask(def, scope === vscode.TaskScope.Global ? vscode.TaskScope.Workspace : scope, this.diagnostics, token);
     // Keep the definition object VS Code gave us, as the TaskProvider contract asks.
     return new vscode.Task(def, task.scope ?? vscode.TaskScope.Workspace, task.name || built.name, 'agentjet', built.execution, task.problemMatchers.length ? task.problemMatchers : PROBLEM_MATCHERS);
   }

@@ -35,6 +35,7 @@ function needTrust(services: Services): boolean {
 
 export function registerDebugFeature(context: vscode.ExtensionContext, services: Services): void {
   const provider = new AgentJetDebugConfigurationProvider(services);
+  const taskProblems = vscode.languages.createDiagnosticCollection('agentjet-launch');
   const lenses = new AgentJetCodeLensProvider();
 
   const startDebug = async (uri: unknown, noDebug: boolean): Promise<boolean> => {
@@ -58,7 +59,7 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
     const chosen = backbone ?? (await vscode.window.showQuickPick(['verl', 'trinity'], { title: 'Train with which backbone?' })) as Backbone | undefined;
     if (!chosen) return undefined;
     const folder = vscode.workspace.getWorkspaceFolder(target);
-    const task = await buildTask({ type: TASK_TYPE, config: target.fsPath, backbone: chosen }, folder ?? vscode.TaskScope.Workspace);
+    const task = await buildTask({ type: TASK_TYPE, config: target.fsPath, backbone: chosen }, folder ?? vscode.TaskScope.Workspace, taskProblems);
     return vscode.tasks.executeTask(task);
   };
 
@@ -83,11 +84,21 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
   };
 
   context.subscriptions.push(
+    // Inline: the session runs in the extension host, saving a node start per launch (the
+    // process-based dist/adapter.js stays for other clients and as the manifest fallback).
+    vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
+      async createDebugAdapterDescriptor() {
+        const { AgentJetDebugSession } = await import('../../debug-adapter/session');
+        return new vscode.DebugAdapterInlineImplementation(new AgentJetDebugSession());
+      },
+    }),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, provider, vscode.DebugConfigurationProviderTriggerKind.Initial),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, {
       provideDebugConfigurations: (folder, token) => provider.provideDebugConfigurations(folder, token),
     }, vscode.DebugConfigurationProviderTriggerKind.Dynamic),
-    vscode.tasks.registerTaskProvider(TASK_TYPE, new AgentJetTaskProvider(() => services.isTrusted())),
+    taskProblems,
+    vscode.tasks.registerTaskProvider(TASK_TYPE, new AgentJetTaskProvider(() => services.isTrusted(), taskProblems)),
+    lenses,
     vscode.languages.registerCodeLensProvider([{ language: 'yaml' }, { pattern: '**/*.{yaml,yml}' }], lenses),
     vscode.commands.registerCommand('agentjet.debugConfig', (uri?: vscode.Uri) => startDebug(uri, false)),
     vscode.commands.registerCommand('agentjet.runConfig', (uri?: vscode.Uri) => startDebug(uri, true)),

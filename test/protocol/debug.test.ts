@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { adapterJs, debianPython, demoCopy, lineOf, standInBackbone, type DemoCopy } from '../util/debugWorkspace';
+import { adapterJs, debianPython, demoCopy, freePort, lineOf, standInBackbone, type DemoCopy } from '../util/debugWorkspace';
 import { descendants, listProcesses, type ProcInfo } from '../../core/launch/processes';
 import { companionFolder, readCompanions, stopCompanions } from '../../core/launch/companions';
 import { findRolloutLog } from '../../core/launch/experiment';
@@ -110,6 +110,28 @@ describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
     }
   });
 
+  test('restart: a second session after disconnect(restart) hits the breakpoint again and reuses the companion', async () => {
+    const line = lineOf(w.workflow, 'answer = reply.choices');
+    const first = client();
+    await first.start();
+    const firstOut = collect(first, 'output');
+    await first.hitBreakpoint(launchArgs(w), { path: w.workflow, line });
+    // VS Code restarts an adapter without restartRequest support this way, then launches anew.
+    await first.disconnectRequest({ restart: true, terminateDebuggee: true });
+    const second = client();
+    await second.start();
+    const secondOut = collect(second, 'output');
+    try {
+      await second.hitBreakpoint(launchArgs(w), { path: w.workflow, line });
+      const started = (o: DebugProtocol.Event[]) => o.some((e) => /Started vLLM companion/.test(e.body.output));
+      const reused = (o: DebugProtocol.Event[]) => o.some((e) => /Reusing vLLM companion/.test(e.body.output));
+      assert.ok(started(firstOut) || reused(firstOut));
+      assert.ok(reused(secondOut), 'the restarted session reuses the live companion');
+    } finally {
+      await second.stop();
+    }
+  });
+
   test('a broken config is refused before any process starts', async () => {
     const broken = join(w.dir, 'broken.yaml');
     writeFileSync(broken, 'ajet:\n  rollout:\n    user_workflow: [\n');
@@ -143,6 +165,10 @@ describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
     try {
       await assert.rejects(dc.launch(launchArgs(w, { env: { PYTHONPATH: null } })),
         /\/usr\/bin\/python3 cannot import ajet\.launcher \(ModuleNotFoundError: No module named 'ajet'\)\. Install the framework/);
+      // The idle debugpy adapter started during the preflight is gone again; no launcher ever ran.
+      const pid = await adapterPid();
+      await until(async () => (await listProcesses()).filter((p) => p.ppid === pid).length === 0, 'the adapter to have no children');
+
     } finally {
       await dc.stop();
     }
@@ -173,6 +199,25 @@ describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
       assert.equal(exited[0]?.body.exitCode, 0);
       assert.ok(outputs.some((o) => /Debug rollout finished: 2 task\(s\)/.test(o.body.output)));
       assert.ok(!outputs.some((o) => o.body.category === 'important'), 'no debugpy check without the debugger');
+    } finally {
+      await dc.stop();
+    }
+  });
+
+  test('an astuner: config runs the ASTuner launcher and writes to launcher_record/', async () => {
+    const conf = join(w.dir, 'astuner_math.yaml');
+    // Its own port: the ajet companion of the other tests lives under saved_experiments/.
+    const port = await freePort();
+    writeFileSync(conf, `astuner:\n  experiment_name: astuner_math\n  task_reader:\n    type: dataset_file\n    dataset_file:\n      training:\n        file_path: data/train.jsonl\n  task_judge:\n    judge_protocol: math_demo.judge->MathAnswerJudge\n  rollout:\n    agentscope_workflow: math_demo.workflow->MathWorkflow\n  debug:\n    debug_first_n_tasks: 1\n    debug_vllm_port: ${port}\n`);
+    const dc = client();
+    await dc.start();
+    const outputs = collect(dc, 'output');
+    const exited = collect(dc, 'exited');
+    try {
+      await Promise.all([dc.launch(launchArgs(w, { config: conf, noDebug: true })), dc.waitForEvent('terminated')]);
+      assert.ok(outputs.some((o) => o.body.output.includes(`-m astuner.launcher --backbone debug --conf ${conf}`)), 'the ASTuner launcher module');
+      assert.equal(exited[0]?.body.exitCode, 0);
+      assert.ok(findRolloutLog(join(w.dir, 'launcher_record', 'astuner_math')), 'the run folder is under launcher_record/');
     } finally {
       await dc.stop();
     }

@@ -44,7 +44,7 @@ export async function demoCopy(tag = 'aj-debug-'): Promise<DemoCopy> {
     dir, config, port,
     workflow: join(dir, 'math_demo', 'workflow.py'),
     async dispose() {
-      await stopCompanions(readCompanions(companionFolder(dir, 'saved_experiments')));
+      for (const expDir of ['saved_experiments', 'launcher_record']) await stopCompanions(readCompanions(companionFolder(dir, expDir)));
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { extension, nextEvent, waitFor, workspaceRoot } from '../util';
 import { companionFolder, readCompanions, stopCompanions } from '../../../core/launch/companions';
+import { listProcesses } from '../../../core/launch/processes';
+import { AgentJetDebugConfigurationProvider } from '../../../extension/debug/provider';
 
 const PYTHON = '/usr/bin/python3';
 
@@ -55,6 +57,7 @@ suite('debug and launch', () => {
       tasks: [
         { type: 'agentjet', label: 'exthost: train verl', config: 'exthost-task.yaml', backbone: 'verl', withRay: true, python: PYTHON, env: { PYTHONPATH: backbone() } },
         { type: 'agentjet', label: 'exthost: broken', config: 'exthost-broken.yaml', backbone: 'debug', python: PYTHON, env: { PYTHONPATH: backbone() } },
+        { type: 'agentjet', label: 'exthost: slow', config: 'exthost-slow.yaml', backbone: 'debug', python: PYTHON, env: { PYTHONPATH: backbone() } },
       ],
     }, null, 2));
   });
@@ -113,7 +116,20 @@ suite('debug and launch', () => {
     }
   });
 
-  test('the problem matcher turns a workflow traceback into a Problem (runs before the other task: see docs/debug.md, open issues)', async () => {
+  test('a task of type agentjet runs the stand-in launcher to the end', async () => {
+    await testConfig('exthost-task.yaml', 'exthost_task');
+    const root = workspaceRoot().fsPath;
+    const task = await waitFor(async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === 'exthost: train verl'), 'the tasks.json task', 30_000, 250);
+    assert.ok(task.execution instanceof vscode.CustomExecution, 'resolved into our launcher terminal');
+    const ended = nextEvent(vscode.tasks.onDidEndTaskProcess, (e) => e.execution.task.name === 'exthost: train verl', 60_000, 'the task to end');
+    await vscode.tasks.executeTask(task);
+    const end = await ended;
+    assert.equal(end.exitCode, 0);
+    const session = join(root, 'saved_experiments', 'exthost_task');
+    assert.ok(existsSync(join(session, 'yaml_backup.yaml')), 'the stand-in wrote its run folder');
+  });
+
+  test('a workflow traceback in a task becomes a Problem', async () => {
     const root = workspaceRoot().fsPath;
     writeFileSync(join(root, 'broken_wf.py'), 'from ajet import Workflow\n\n\nclass Broken(Workflow):\n    async def execute(self, workflow_task, tuner):\n        raise ValueError("boom in the workflow")\n');
     await testConfig('exthost-broken.yaml', 'exthost_broken', 'broken_wf.py->Broken');
@@ -127,19 +143,106 @@ suite('debug and launch', () => {
       .catch((e: Error) => { throw new Error(`${e.message}; all problems: ${JSON.stringify(vscode.languages.getDiagnostics().map(([u, d]) => [u.toString(), d.map((x) => x.message)]))}`); });
     assert.equal(diags[0]!.range.start.line, 5);
     assert.match(diags[0]!.message, /ValueError: boom in the workflow/);
+    assert.equal(diags[0]!.source, 'agentjet');
   });
-  test('a task of type agentjet runs the stand-in launcher to the end', async () => {
-    await testConfig('exthost-task.yaml', 'exthost_task');
-    const root = workspaceRoot().fsPath;
-    const task = await waitFor(async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === 'exthost: train verl'), 'the tasks.json task', 30_000, 250);
-    assert.ok(task.execution instanceof vscode.ProcessExecution, 'resolved into a process');
-    assert.deepEqual((task.execution as vscode.ProcessExecution).args.slice(0, 6), ['-m', 'ajet.launcher', '--backbone', 'verl', '--conf', join(root, 'exthost-task.yaml')]);
-    const ended = nextEvent(vscode.tasks.onDidEndTaskProcess, (e) => e.execution.task.name === 'exthost: train verl', 60_000, 'the task to end');
-    await vscode.tasks.executeTask(task);
-    const end = await ended;
-    assert.equal(end.exitCode, 0);
-    const session = join(root, 'saved_experiments', 'exthost_task');
-    assert.ok(existsSync(join(session, 'yaml_backup.yaml')), 'the stand-in wrote its run folder');
+  test('CodeLens on an AgentJet config offers Debug rollout and both trainings; not on other YAML', async () => {
+    const config = (await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'math_agent.yaml'))).uri;
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', config, 100);
+    const ours = lenses.filter((l) => l.command?.command.startsWith('agentjet.'));
+    assert.deepEqual(ours.map((l) => l.command!.title.replace(/^\$\([\w-]+\) /, '')), ['Debug rollout', 'Run rollout', 'Train (verl)', 'Train (trinity)']);
+    assert.deepEqual(ours[2]!.command!.arguments?.[1], 'verl');
+    const text = readFileSync(config.fsPath, 'utf8').split('\n');
+    assert.equal(ours[0]!.range.start.line, text.findIndex((l) => l.startsWith('ajet:')));
+    writeFileSync(join(workspaceRoot().fsPath, 'not-agentjet.yaml'), 'name: something else\nsteps: [1, 2]\n');
+    const other = (await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'not-agentjet.yaml'))).uri;
+    const none = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', other, 100);
+    assert.equal(none.filter((l) => l.command?.command.startsWith('agentjet.')).length, 0);
   });
 
+  test('agentjet.runConfig on the open config runs it without the debugger, with agentjet.pythonPath and .env', async () => {
+    const root = workspaceRoot().fsPath;
+    const config = await testConfig('exthost-run.yaml', 'exthost_run');
+    // The interpreter comes from the setting, PYTHONPATH from the default envFile (.env).
+    await vscode.workspace.getConfiguration('agentjet').update('pythonPath', PYTHON, vscode.ConfigurationTarget.Workspace);
+    writeFileSync(join(root, '.env'), `# for the stand-in backbone\nPYTHONPATH=${backbone()}\n`);
+    await vscode.window.showTextDocument(config);
+    const exits: number[] = [];
+    const tracker = vscode.debug.registerDebugAdapterTrackerFactory('agentjet', {
+      createDebugAdapterTracker: () => ({
+        onDidSendMessage: (m: { type?: string; event?: string; body?: { exitCode?: number } }) => {
+          if (m.type === 'event' && m.event === 'exited') exits.push(m.body?.exitCode ?? -1);
+        },
+      }),
+    });
+    try {
+      const ended = nextEvent(vscode.debug.onDidTerminateDebugSession, (s) => s.type === 'agentjet', 60_000, 'the run to end');
+      const ok = await vscode.commands.executeCommand<boolean>('agentjet.runConfig');
+      assert.equal(ok, true);
+      const session = await ended;
+      assert.equal(session.configuration.noDebug, true);
+      assert.equal(session.configuration.python, PYTHON);
+      assert.deepEqual(exits, [0]);
+      assert.ok(existsSync(join(root, 'saved_experiments', 'exthost_run', 'yaml_backup.yaml')));
+    } finally {
+      tracker.dispose();
+      await vscode.workspace.getConfiguration('agentjet').update('pythonPath', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+  test('with openTokenLogOnFinish the rollout log opens when the run ends (Runs/log features may be absent)', async () => {
+    const folder = vscode.workspace.workspaceFolders![0]!;
+    await testConfig('exthost-log.yaml', 'exthost_log');
+    const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => {
+      const input = t.input as { uri?: vscode.Uri } | undefined;
+      return !!input?.uri && /exthost_log\/.*rollout\.json\.log$/.test(input.uri.path);
+    });
+    const ok = await vscode.debug.startDebugging(folder, {
+      type: 'agentjet', request: 'launch', name: 'exthost: log', noDebug: true, openTokenLogOnFinish: true,
+      config: '${workspaceFolder}/exthost-log.yaml', python: PYTHON, env: { PYTHONPATH: backbone() },
+    }, { noDebug: true });
+    assert.equal(ok, true);
+    // Either a custom editor (token log feature) or a text editor shows it.
+    await waitFor(tabs, 'a tab with the rollout log', 60_000);
+  });
+
+  test('Terminate Task ends the launcher tree but leaves the companion; agentjet.stopCompanions ends that too', async () => {
+    const root = workspaceRoot().fsPath;
+    const marker = `exthost-slow-marker-${process.pid}`;
+    writeFileSync(join(root, 'slow_wf.py'), [
+      'import subprocess, sys, time',
+      'from ajet import Workflow',
+      'class Slow(Workflow):',
+      '    async def execute(self, workflow_task, tuner):',
+      `        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300) # ${marker}"], start_new_session=True)`,
+      '        time.sleep(300)',
+      '',
+    ].join('\n'));
+    await testConfig('exthost-slow.yaml', 'exthost_slow', 'slow_wf.py->Slow');
+    const task = await waitFor(async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === 'exthost: slow'), 'the slow task', 30_000, 250);
+    const ended = nextEvent(vscode.tasks.onDidEndTask, (e) => e.execution.task.name === 'exthost: slow', 60_000, 'the task to end');
+    const execution = await vscode.tasks.executeTask(task);
+    await waitFor(async () => (await listProcesses()).some((p) => p.args.includes(marker)), 'the workflow grandchild', 60_000, 200);
+    execution.terminate();
+    await ended;
+    await waitFor(async () => !(await listProcesses()).some((p) => p.args.includes(marker)), 'the grandchild to be gone', 20_000, 200);
+    const companions = () => readCompanions(companionFolder(root, 'saved_experiments')).filter((c) => c.alive);
+    assert.ok(companions().length > 0, 'companions stay up after Terminate');
+    const stopped = await vscode.commands.executeCommand<number>('agentjet.stopCompanions');
+    assert.ok(stopped > 0);
+    await waitFor(() => companions().length === 0, 'no live companion', 10_000);
+  });
+  test('configurations: one per AgentJet config in the workspace; F5 with no launch.json debugs the open config', async () => {
+    const folder = vscode.workspace.workspaceFolders![0]!;
+    writeFileSync(join(folder.uri.fsPath, 'plain.yaml'), 'name: not a config\n');
+    const provider = new AgentJetDebugConfigurationProvider(extension().exports.services);
+    const configs = await provider.provideDebugConfigurations(folder);
+    const names = configs.map((c) => String(c.config));
+    assert.ok(names.includes('${workspaceFolder}/math_agent.yaml'), names.join(', '));
+    assert.ok(!names.some((n) => n.endsWith('plain.yaml')));
+    assert.ok(configs.every((c) => c.type === 'agentjet' && c.request === 'launch' && c.backbone === 'debug'));
+    await vscode.window.showTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'math_agent.yaml'));
+    const resolved = await provider.resolveDebugConfiguration(folder, { type: '', request: '', name: '' });
+    assert.equal(resolved?.type, 'agentjet');
+    assert.equal(resolved?.config, '${workspaceFolder}/math_agent.yaml');
+    assert.equal(resolved?.cwd, '${workspaceFolder}');
+  });
 });
