@@ -119,7 +119,8 @@ export class AgentJetDebugSession extends DebugSession {
     const r = resolveAttributes(a);
     this.launch = r;
     // 1. the config itself
-    const problems = (await lintFile(r.config)).filter((d) => d.severity === 'error');
+    // Class references resolve from where the launcher will run.
+    const problems = (await lintFile(r.config, { root: r.cwd })).filter((d) => d.severity === 'error');
     if (problems.length) {
       const list = problems.slice(0, 10).map((d) => `  line ${d.range.start.line + 1}: ${d.message}`).join('\n');
       this.fail(request, ERR.config, `${r.config} has ${problems.length} error(s); nothing was started. Fix them first (see Problems):\n${list}`);

@@ -59,7 +59,7 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
       this.services.log.info(`debug: interpreter ${py.path} (from ${py.source})`);
     }
     // The adapter refuses broken configs too; here the user can jump to Problems.
-    const errors = (await lintFile(configPath)).filter((d) => d.severity === 'error');
+    const errors = (await lintFile(configPath, cwd ? { root: cwd } : {})).filter((d) => d.severity === 'error');
     if (errors.length) {
       const pick = await vscode.window.showErrorMessage(
         `AgentJet: ${vscode.workspace.asRelativePath(configPath)} has ${errors.length} error(s): ${errors[0]!.message}${errors.length > 1 ? ' …' : ''}`,

@@ -139,7 +139,7 @@ describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
     await dc.start();
     try {
       const pid = await adapterPid();
-      await assert.rejects(dc.launch(launchArgs(w, { config: broken })), /broken\.yaml has 1 error\(s\); nothing was started[\s\S]*line \d+:/);
+      await assert.rejects(dc.launch(launchArgs(w, { config: broken })), /broken\.yaml has \d+ error\(s\); nothing was started[\s\S]*line \d+:/);
       assert.deepEqual((await listProcesses()).filter((p) => p.ppid === pid), [], 'the adapter started no process');
       assert.ok(!existsSync(join(w.dir, 'saved_experiments', 'broken')), 'no run folder');
     } finally {
