@@ -1,7 +1,11 @@
-// Companions the launcher leaves running on purpose (vLLM server, logview, appworld ...),
-// recorded as `<expDir>/companion_logs/companion/<tag>.<hash>.<host>.pgid` (+ `.log`).
+// The debug launcher's view of companions (vLLM server, logview, appworld ...): a synchronous read
+// of the same records the Companions view lists (core/runs/companions.ts owns the format, the
+// liveness check and how a group is stopped).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, isAbsolute } from 'node:path';
+import { companionDir, groupAlive, parseCompanionName as parseId, stopGroup } from '../runs/companions';
+
+export { groupAlive };
 
 export interface Companion {
   tag: string;
@@ -14,18 +18,17 @@ export interface Companion {
 }
 
 export function companionFolder(cwd: string, expDir: string): string {
-  return join(isAbsolute(expDir) ? expDir : join(cwd, expDir), 'companion_logs', 'companion');
-}
-
-export function groupAlive(pgid: number): boolean {
-  if (!(pgid > 1)) return false;
-  try { process.kill(-pgid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
+  return companionDir(isAbsolute(expDir) ? expDir : join(cwd, expDir));
 }
 
 /** Parses `<tag>.<hash>.<host>.pgid`; host names may contain dots. */
 export function parseCompanionName(name: string): { tag: string; hash: string; host: string } | undefined {
-  const m = /^([^.]+)\.([^.]+)\.(.+)\.pgid$/.exec(name);
-  return m ? { tag: m[1]!, hash: m[2]!, host: m[3]! } : undefined;
+  if (!name.endsWith('.pgid')) return undefined;
+  const id = name.slice(0, -'.pgid'.length);
+  const parts = id.split('.');
+  const { tag, host } = parseId(id);
+  if (parts.length < 3 || !tag || !parts[1] || !host) return undefined;
+  return { tag, hash: parts[1], host };
 }
 
 export function readCompanions(folder: string, alive: (pgid: number) => boolean = groupAlive): Companion[] {
@@ -49,13 +52,6 @@ export function readCompanions(folder: string, alive: (pgid: number) => boolean 
 /** Ends companions' process groups (SIGTERM, then SIGKILL after `graceMs`). Returns those stopped. */
 export async function stopCompanions(list: readonly Companion[], graceMs = 3000): Promise<Companion[]> {
   const live = list.filter((c) => c.alive && c.pgid > 1);
-  for (const c of live) { try { process.kill(-c.pgid, 'SIGTERM'); } catch { /* gone */ } }
-  const deadline = Date.now() + graceMs;
-  let left = live.filter((c) => groupAlive(c.pgid));
-  while (left.length && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    left = left.filter((c) => groupAlive(c.pgid));
-  }
-  for (const c of left) { try { process.kill(-c.pgid, 'SIGKILL'); } catch { /* gone */ } }
+  await Promise.all(live.map((c) => stopGroup(c.pgid, graceMs)));
   return live;
 }
