@@ -1,6 +1,7 @@
 // Finding AgentJet configs in the workspace and turning one into a launch configuration.
 import * as vscode from 'vscode';
-import { looksLikeAgentJetConfig, type Backbone } from '../../core/launch/plan';
+import { looksLikeAgentJetConfig } from '../../core/launch/plan';
+import type { AgentJetLaunchAttributes } from '../../core/launch/attributes';
 
 export const DEBUG_TYPE = 'agentjet';
 const EXCLUDE = '{**/node_modules/**,**/.git/**,**/saved_experiments/**,**/launcher_record/**,**/saved_checkpoints/**,**/.venv/**,**/venv/**}';
@@ -33,20 +34,8 @@ export function configPathVar(uri: vscode.Uri, folder: vscode.WorkspaceFolder | 
   return rel === uri.fsPath ? uri.fsPath : `\${workspaceFolder}/${rel}`;
 }
 
-export interface AgentJetDebugConfiguration extends vscode.DebugConfiguration {
-  config: string;
-  backbone?: Backbone;
-  python?: string;
-  cwd?: string;
-  args?: string[];
-  env?: Record<string, string | null>;
-  envFile?: string;
-  justMyCode?: boolean;
-  stopOnEntry?: boolean;
-  autokill?: boolean;
-  openTokenLogOnFinish?: boolean;
-  noDebug?: boolean;
-}
+/** A launch.json entry of type `agentjet`: VS Code's fields plus our launch attributes. */
+export interface AgentJetDebugConfiguration extends vscode.DebugConfiguration, AgentJetLaunchAttributes {}
 
 export function debugConfigurationFor(uri: vscode.Uri, folder: vscode.WorkspaceFolder | undefined, name?: string): AgentJetDebugConfiguration {
   const rel = folder ? vscode.workspace.asRelativePath(uri, false) : uri.fsPath;
