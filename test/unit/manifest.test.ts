@@ -9,7 +9,7 @@ interface Manifest {
   main: string;
   activationEvents?: string[];
   extensionKind?: string[];
-  capabilities?: { untrustedWorkspaces?: { supported: unknown } };
+  capabilities?: { untrustedWorkspaces?: { supported: unknown; restrictedConfigurations?: string[] } };
   contributes: {
     commands?: { command: string; title: string; icon?: unknown }[];
     menus?: Record<string, { command?: string; submenu?: string; when?: string }[]>;
@@ -36,6 +36,8 @@ test('activation is lazy: never "*" nor onStartupFinished', () => {
 test('runs on the workspace side and is limited in untrusted workspaces', () => {
   assert.deepEqual(manifest.extensionKind, ['workspace']);
   assert.equal(manifest.capabilities?.untrustedWorkspaces?.supported, 'limited');
+  // A workspace's own settings must not pick the interpreter we execute until it is trusted.
+  assert.ok(manifest.capabilities?.untrustedWorkspaces?.restrictedConfigurations?.includes('agentjet.pythonPath'));
 });
 
 test('every command used in a menu is declared, and declared commands have titles', () => {
