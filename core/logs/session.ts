@@ -2,10 +2,11 @@
 // decoded records, filtering, sorting and whole-file text search. Shared by the viewer, the CLI
 // and the benchmark; no editor API here.
 import { CancelledError, LogIndex, type UpdateOptions } from './index';
-import { countTokens, decodeRecord, summarizePrefix, type DecodedRecord, type RecordKind, type RecordResult } from './decode';
+import { countTokens, decodePayloadBytes, decodeRecord, summarizePrefix, type DecodedRecord, type RecordKind, type RecordResult } from './decode';
+import { parseNestedKey, type Payload } from './record';
 
 /** Bytes read per record for its summary (header line + start of the payload). */
-export const SUMMARY_PREFIX = 4096;
+export const SUMMARY_PREFIX = 1536;
 
 export interface RecordFilter {
   stepMin?: number;
@@ -260,15 +261,15 @@ export class LogSession {
     let lastProgress = 0;
     for (const i of candidates) {
       if (opts.signal?.aborted) throw new CancelledError();
-      const r = await this.record(i);
+      // Search reads the payload without building token structures and without the record cache.
+      const cached = this.cache.get(i);
+      const bytes = cached ? undefined : await this.index.readRecord(i);
       done++;
-      if (r?.ok) {
-        const h = matchRecord(r.record, needle);
-        if (h) {
-          const hit = { index: i, ...h };
-          hits.push(hit);
-          opts.onHit?.(hit);
-        }
+      const h = cached ? (cached.ok ? matchRecord(cached.record, needle) : undefined) : bytes ? matchBytes(bytes, needle) : undefined;
+      if (h) {
+        const hit = { index: i, ...h };
+        hits.push(hit);
+        opts.onHit?.(hit);
       }
       if (opts.progress && (done - lastProgress >= 16 || done === candidates.length)) { lastProgress = done; opts.progress(done, candidates.length); }
     }
@@ -276,30 +277,60 @@ export class LogSession {
   }
 }
 
-/** Finds `needle` (lower case) in a record: token text across token boundaries, title, task. */
-export function matchRecord(rec: DecodedRecord, needle: string): Omit<SearchHit, 'index'> | undefined {
-  if (!needle) return { matches: 0 };
+function findInTokens(texts: string[][], needle: string): { matches: number; first?: { timeline: number; token: number } } {
   let matches = 0;
   let first: { timeline: number; token: number } | undefined;
-  rec.timelines.forEach((t, ti) => {
-    const joined = t.text.join('').toLowerCase();
-    let from = 0;
-    let pos = joined.indexOf(needle, from);
+  texts.forEach((text, ti) => {
+    const joined = text.join('').toLowerCase();
+    let pos = joined.indexOf(needle);
     if (pos < 0) return;
-    // Map the first hit's character offset back to its token.
     if (!first) {
+      // Map the first hit's character offset back to its token.
       let acc = 0;
-      for (let k = 0; k < t.text.length; k++) {
-        acc += t.text[k]!.length;
+      for (let k = 0; k < text.length; k++) {
+        acc += text[k]!.length;
         if (acc > pos) { first = { timeline: ti, token: k }; break; }
       }
     }
     while (pos >= 0) {
       matches++;
-      from = pos + Math.max(1, needle.length);
-      pos = joined.indexOf(needle, from);
+      pos = joined.indexOf(needle, pos + Math.max(1, needle.length));
     }
   });
+  return { matches, first };
+}
+
+/** Like matchRecord, straight from a record's bytes (no token structures built). */
+export function matchBytes(bytes: Buffer, needle: string): Omit<SearchHit, 'index'> | undefined {
+  const p = decodePayloadBytes(bytes);
+  if (!p.ok) return undefined;
+  return matchPayload(p.payload, needle);
+}
+
+function matchPayload(payload: Payload, needle: string): Omit<SearchHit, 'index'> | undefined {
+  const texts: string[][] = [];
+  let task = '';
+  const nested = payload.nested_json;
+  if (nested && typeof nested === 'object' && !Array.isArray(nested)) {
+    for (const [key, item] of Object.entries(nested as Record<string, unknown>)) {
+      const content = item && typeof item === 'object' ? (item as { content?: { text?: unknown } }).content : undefined;
+      const text = content && Array.isArray(content.text) ? content.text.map((t) => (typeof t === 'string' ? t : String(t))) : [];
+      texts.push(text);
+      if (!task) task = parseNestedKey(key)?.taskId ?? '';
+    }
+  }
+  if (!needle) return { matches: 0 };
+  const { matches, first } = findInTokens(texts, needle);
+  const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
+  const meta = `${str(payload.header)}\n${task}\n${texts.length ? '' : str(payload.content) + '\n' + str(payload.attach)}`.toLowerCase();
+  if (matches === 0 && !meta.includes(needle)) return undefined;
+  return { matches, ...(first ?? {}) };
+}
+
+/** Finds `needle` (lower case) in a record: token text across token boundaries, title, task. */
+export function matchRecord(rec: DecodedRecord, needle: string): Omit<SearchHit, 'index'> | undefined {
+  if (!needle) return { matches: 0 };
+  const { matches, first } = findInTokens(rec.timelines.map((t) => t.text), needle);
   const meta = `${rec.title}\n${rec.taskId ?? ''}\n${rec.kind === 'tokens' ? '' : rec.content + '\n' + rec.attach}`.toLowerCase();
   if (matches === 0 && !meta.includes(needle)) return undefined;
   return { matches, ...(first ?? {}) };

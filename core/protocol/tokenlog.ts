@@ -30,6 +30,8 @@ export interface Row {
   kind?: 'tokens' | 'table' | 'text';
   error?: string;
   partial?: boolean;
+  /** With a text filter: where the first match is (the view jumps there). */
+  hit?: { matches: number; timeline?: number; token?: number };
 }
 
 export interface TimelineData {
@@ -120,6 +122,8 @@ export type HostToView =
 export type ViewCommand =
   | { kind: 'filter'; filter: Filter }
   | { kind: 'open'; index: number; timeline?: number }
+  /** Selects the row at this position of the (filtered, sorted) list, as a click does. */
+  | { kind: 'select'; position: number }
   | { kind: 'mode'; mode: ViewState['mode'] }
   | { kind: 'follow'; on: boolean }
   | { kind: 'key'; key: string; shiftKey?: boolean }

@@ -6,7 +6,7 @@ import { basename, dirname } from 'node:path';
 import { LogSession, type RecordFilter } from '../../core/logs/session';
 import { CancelledError } from '../../core/logs/index';
 import type { DecodedRecord } from '../../core/logs/decode';
-import type { Filter, GroupMember, HostToView, RecordData, Sort, ViewCommand, ViewReport, ViewToHost } from '../../core/protocol/tokenlog';
+import type { Filter, GroupMember, HostToView, RecordData, Row, Sort, ViewCommand, ViewReport, ViewToHost } from '../../core/protocol/tokenlog';
 import { webviewHtml, webviewOptions } from '../webview';
 import type { Services } from '../services';
 
@@ -77,10 +77,18 @@ class Panel {
       return;
     }
     this.list = [];
+    this.hits.clear();
     void this.runSearch(text, base, true);
   }
 
   private searchedUpTo = 0;
+  readonly hits = new Map<number, NonNullable<Row['hit']>>();
+
+  row(i: number): Row {
+    const r: Row = this.doc.session.row(i);
+    const h = this.filter.text ? this.hits.get(i) : undefined;
+    return h ? { ...r, hit: h } : r;
+  }
 
   private async runSearch(text: string, candidates: number[], fresh: boolean): Promise<void> {
     this.searchAbort?.abort();
@@ -93,7 +101,7 @@ class Panel {
     try {
       await s.search(text, candidates, {
         signal: ac.signal,
-        onHit: (h) => { this.list.push(h.index); this.postListThrottled(); },
+        onHit: (h) => { this.list.push(h.index); this.hits.set(h.index, { matches: h.matches, timeline: h.timeline, token: h.token }); this.postListThrottled(); },
         progress: (done, total) => this.post({ type: 'progress', phase: 'search', done, total, cancellable: true }),
       });
       this.post({ type: 'progressEnd', phase: 'search', cancelled: false });
@@ -350,7 +358,7 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
       case 'rows': {
         if (m.version !== panel.version) return;
         const ids = panel.list.slice(Math.max(0, m.offset), Math.max(0, m.offset) + Math.min(500, Math.max(0, m.count)));
-        panel.post({ type: 'rows', version: panel.version, offset: m.offset, rows: ids.map((i) => s.row(i)) });
+        panel.post({ type: 'rows', version: panel.version, offset: m.offset, rows: ids.map((i) => panel.row(i)) });
         await this.fillCounts(panel, m.version, m.offset, ids);
         return;
       }
@@ -405,7 +413,7 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
       await s.record(missing[k]!);
       if (k === missing.length - 1 || Date.now() - sent > 200) {
         sent = Date.now();
-        if (panel.version === version) panel.post({ type: 'rows', version, offset, rows: ids.map((i) => s.row(i)) });
+        if (panel.version === version) panel.post({ type: 'rows', version, offset, rows: ids.map((i) => panel.row(i)) });
       }
     }
   }

@@ -165,10 +165,12 @@ function selectPos(pos: number): void {
   const top = pos * ROW_H;
   if (top < listViewport.scrollTop) listViewport.scrollTop = top;
   else if (top + ROW_H > listViewport.scrollTop + listViewport.clientHeight) listViewport.scrollTop = top + ROW_H - listViewport.clientHeight;
-  if (r) openRecord(r.index);
+  if (r) { jumpTo = r.hit?.token !== undefined ? { timeline: r.hit.timeline ?? 0, token: r.hit.token } : undefined; openRecord(r.index, jumpTo?.timeline); }
   else { pendingOpenPos = pos; renderList(); }
 }
 let pendingOpenPos = -1;
+/** From a search result: the first match, shown once the record arrives. */
+let jumpTo: { timeline: number; token: number } | undefined;
 
 listViewport.addEventListener('keydown', (e) => {
   const page = Math.max(1, Math.floor(listViewport.clientHeight / ROW_H) - 1);
@@ -625,7 +627,11 @@ function onRecord(m: Extract<HostToView, { type: 'record' }>): void {
   const tokens = m.record.kind === 'tokens';
   timelinePane.classList.toggle('hidden', !tokens);
   otherPane.classList.toggle('hidden', tokens);
-  if (tokens) showTimeline(false);
+  if (tokens) {
+    showTimeline(false);
+    if (jumpTo && jumpTo.timeline === state.timeline) setCursor(jumpTo.token);
+    jumpTo = undefined;
+  }
   else { renderOther(m.record); groupMembers = []; renderGroup(); }
   scheduleReport();
 }
@@ -664,6 +670,7 @@ function onCommand(c: ViewCommand): void {
   switch (c.kind) {
     case 'filter': writeFilter(c.filter); sendQuery(); break;
     case 'open': openRecord(c.index, c.timeline); break;
+    case 'select': selectPos(c.position); break;
     case 'mode': state.mode = c.mode; modeSel.value = c.mode; saveState(); renderLegend(); renderTokens(); break;
     case 'follow': followBox.checked = c.on; followBox.dispatchEvent(new Event('change')); break;
     case 'key': onTokenKey(c.key, c.shiftKey ?? false); break;

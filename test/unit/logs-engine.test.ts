@@ -358,6 +358,10 @@ test('filters, sorting and streaming cancellable search over the index', async (
     const hits = await s.search('ANSWER IS 42', s.query(), { onHit: (h) => streamed.push(h.index) });
     assert.deepEqual(streamed, [7]);
     assert.deepEqual(hits[0], { index: 7, matches: 1, timeline: 0, token: 1 });
+    // The same answer from a decoded (cached) record as from raw bytes.
+    await s.record(7);
+    assert.deepEqual(await s.search('answer is 42', [7]), hits);
+    assert.deepEqual(await s.search('t7', [6, 7]), [{ index: 7, matches: 0 }], 'task ids match too');
     const ac = new AbortController();
     ac.abort();
     await assert.rejects(s.search('x', s.query(), { signal: ac.signal }), /cancelled/);

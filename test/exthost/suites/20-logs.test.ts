@@ -103,8 +103,12 @@ suite('token log viewer', () => {
     // Text search streams its matches.
     const word = rec.record.timelines[0]!.text.slice(5, 8).join('').trim();
     await drive(rollout, { kind: 'filter', filter: { text: word } });
-    const searched = await until(rollout, 'search results', (r) => r.listTotal > 0);
+    const hits = await expected.search(word.toLowerCase(), expected.query());
+    const searched = await until(rollout, 'search results', (r) => r.listTotal === hits.length);
     note(`search "${word}": ${searched.listTotal} records`);
+    // Opening a result puts the cursor on its first match.
+    await drive(rollout, { kind: 'select', position: 0 });
+    await until(rollout, 'cursor on the first match', (r) => r.selected === hits[0]!.index && r.cursor === hits[0]!.token);
   });
 
   test('hostile token text renders literally, never as markup', async function () {
