@@ -128,7 +128,8 @@ export type ViewCommand =
   | { kind: 'follow'; on: boolean }
   | { kind: 'key'; key: string; shiftKey?: boolean }
   | { kind: 'hover'; token: number }
-  | { kind: 'group'; on: boolean };
+  | { kind: 'group'; on: boolean }
+  | { kind: 'copy'; what: 'text' | 'json' };
 
 /** What the view reports after it renders (tests read it; also the a11y status line). */
 export interface ViewReport {

@@ -681,6 +681,7 @@ function onCommand(c: ViewCommand): void {
       break;
     }
     case 'group': groupBox.checked = c.on; groupBox.dispatchEvent(new Event('change')); break;
+    case 'copy': (c.what === 'json' ? copyJson : copyText).click(); break;
   }
 }
 

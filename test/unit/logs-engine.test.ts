@@ -297,6 +297,30 @@ test('incremental: appending in arbitrary slices indexes only new bytes and ends
   }
 });
 
+test('indexing cancelled half way resumes where it stopped and ends equal to a full index', async () => {
+  const dir = tmp();
+  try {
+    const p = join(dir, 'c.json.log');
+    let text = '';
+    for (let i = 0; i < 300; i++) text += rec(payload(i >> 3, `c${i}`, 1, [{ text: Array.from({ length: 200 }, (_, k) => ` w${k}`) }]));
+    writeFileSync(p, text);
+    const ac = new AbortController();
+    const s = new LogSession(p);
+    let calls = 0;
+    await assert.rejects(s.update({ chunkSize: 8192, signal: ac.signal, progress: () => { if (++calls === 3) ac.abort(); } }), /cancelled/);
+    assert.ok(s.count > 0 && s.count < 300, `partial index after cancel: ${s.count}`);
+    await s.update({ chunkSize: 8192 });
+    assert.equal(s.count, 300);
+    const full = new LogIndex(p);
+    await full.update();
+    for (let i = 0; i < 300; i++) assert.equal(s.index.locate(i)?.offset, full.locate(i)?.offset);
+    await s.summarize();
+    assert.equal(s.row(299).taskId, 'c299');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('rotated siblings read as one stream in time order, also across a live rotation', async () => {
   const dir = tmp();
   try {

@@ -98,6 +98,20 @@ suite('token log viewer', () => {
     await drive(rollout, { kind: 'key', key: 'n' });
     const onTrained = await until(rollout, 'cursor on a trained token', (r) => r.cursor !== undefined);
     assert.equal(rec.record.timelines[0]!.mask[onTrained.cursor!], 1);
+    // Copy as text and as JSON go to the clipboard.
+    await drive(rollout, { kind: 'copy', what: 'text' });
+    const tl0 = rec.record.timelines[0]!;
+    await waitFor(async () => (await vscode.env.clipboard.readText()) === tl0.text.join(''), 'timeline text on the clipboard');
+    await drive(rollout, { kind: 'copy', what: 'json' });
+    const copied = await waitFor(async () => { try { return JSON.parse(await vscode.env.clipboard.readText()) as { tokens: string[]; mask: number[]; task: string }; } catch { return undefined; } }, 'timeline JSON on the clipboard');
+    assert.deepEqual(copied.tokens, tl0.text);
+    assert.deepEqual(copied.mask, tl0.mask);
+    // Group view: every timeline of this task at this step, side by side.
+    const sameTask = expected.query({ stepMin: 1, stepMax: 1 }).filter((i) => expected.row(i).taskId === rec.record.taskId);
+    await drive(rollout, { kind: 'group', on: true });
+    const grouped = await until(rollout, 'group view', (r) => r.group > 0);
+    assert.equal(grouped.group, sameTask.length, 'one column per timeline of the task (one timeline per record here)');
+    await drive(rollout, { kind: 'group', on: false });
     await drive(rollout, { kind: 'mode', mode: 'heat' });
     await until(rollout, 'heat map mode', (r) => r.mode === 'heat');
     // Text search streams its matches.
