@@ -394,7 +394,7 @@ function describe(t: TimelineData, i: number): string {
     `id ${t.ids[i] ?? 'n/a'}`,
     lp === null ? 'logprob n/a' : `logprob ${lp.toFixed(4)}, p ${Math.exp(lp).toFixed(4)}`,
     `mask ${m === 1 ? '1 (trained)' : m === 0 ? '0 (context)' : 'unknown colour'}`,
-    `text ${JSON.stringify(t.text[i] ?? '')}`,
+    `text ${JSON.stringify((t.text[i] ?? '').slice(0, 300))}${(t.text[i] ?? '').length > 300 ? ` … (${t.text[i]!.length} chars)` : ''}`,
   ].join(' · ');
 }
 
