@@ -78,7 +78,9 @@ export interface GroupMember {
   advantage?: number;
   tokens: number;
   trained: number;
-  /** The first tokens of the timeline (text, mask), enough for a side-by-side preview. */
+  /** Prompt tokens left out of the preview (the group shares its prompt). */
+  promptTokens: number;
+  /** The first response tokens of the timeline (text, mask), enough for a side-by-side preview. */
   text: string[];
   mask: number[];
   truncated: boolean;

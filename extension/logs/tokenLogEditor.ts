@@ -298,9 +298,10 @@ export class TokenLogDocument implements vscode.CustomDocument {
       for (const t of r.record.timelines) {
         let trained = 0;
         for (const m of t.mask) if (m === 1) trained++;
+        const from = t.lenPrompt !== undefined && t.lenPrompt > 0 && t.lenPrompt < t.text.length ? t.lenPrompt : 0;
         members.push({
-          index: i, key: t.key, outcome: t.outcome, reward: t.rawReward ?? r.record.reward, advantage: t.advantage, tokens: t.text.length, trained,
-          text: t.text.slice(0, GROUP_PREVIEW_TOKENS), mask: t.mask.slice(0, GROUP_PREVIEW_TOKENS), truncated: t.text.length > GROUP_PREVIEW_TOKENS,
+          index: i, key: t.key, outcome: t.outcome, reward: t.rawReward ?? r.record.reward, advantage: t.advantage, tokens: t.text.length, trained, promptTokens: from,
+          text: t.text.slice(from, from + GROUP_PREVIEW_TOKENS), mask: t.mask.slice(from, from + GROUP_PREVIEW_TOKENS), truncated: t.text.length - from > GROUP_PREVIEW_TOKENS,
         });
       }
     }

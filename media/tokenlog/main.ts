@@ -583,6 +583,7 @@ function renderGroup(): void {
     });
     // Runs of equal mask become one span: a side-by-side preview stays light.
     const body = el('pre', { className: 'col-body' });
+    if (m.promptTokens > 0) body.appendChild(el('div', { className: 'prompt-note' }, `(prompt: ${m.promptTokens} tokens, not shown)`));
     let start = 0;
     for (let i = 1; i <= m.text.length; i++) {
       if (i === m.text.length || m.mask[i] !== m.mask[start]) {
