@@ -232,6 +232,11 @@ export class TokenLogDocument implements vscode.CustomDocument {
     return this.indexing;
   }
 
+  /** Resolves when the running indexing (if any) ends. */
+  async whenIndexed(): Promise<void> {
+    await this.indexing?.catch(() => undefined);
+  }
+
   cancel(): void {
     this.indexAbort?.abort();
     for (const p of this.panels) p.searchAbort?.abort();
@@ -364,6 +369,8 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
         return;
       }
       case 'open': {
+        // A record past the indexed part (state restored while indexing): wait for the index.
+        if (m.index >= s.count) await doc.whenIndexed();
         const r = await s.record(m.index);
         if (!r) { panel.post({ type: 'record', index: m.index, ok: false, error: 'no such record (the file changed?)', row: { index: m.index } }); return; }
         if (r.ok) panel.post({ type: 'record', index: m.index, ok: true, record: toRecordData(r.record), row: s.row(m.index) });

@@ -705,6 +705,8 @@ window.addEventListener('message', (e: MessageEvent<HostToView>) => {
     }
     case 'progressEnd':
       if (m.phase !== 'search') indexing = m.phase === 'index' && !m.cancelled;
+      if (m.phase !== 'search') indexDone = true;
+      if (restoreSelected && indexDone && state.selected !== undefined) { restoreSelected = false; openRecord(state.selected, state.timeline); }
       progressBox.classList.add('hidden');
       if (m.cancelled && m.phase !== 'search') resumeBtn.classList.remove('hidden');
       if (m.cancelled) statusEl.textContent = `${statusEl.textContent ?? ''} · ${m.phase === 'search' ? 'search' : 'indexing'} cancelled`;
@@ -719,7 +721,7 @@ window.addEventListener('message', (e: MessageEvent<HostToView>) => {
       problemsEl.classList.toggle('hidden', m.problems.length === 0);
       problemsEl.textContent = m.problems.length ? `Unreadable parts: ${m.problems.join('; ')}` : '';
       if (grew && state.follow) pendingFollow = true;
-      if (restoreSelected && state.selected !== undefined && (records > state.selected || !indexing)) { restoreSelected = false; openRecord(state.selected, state.timeline); }
+      if (restoreSelected && state.selected !== undefined && (records > state.selected || indexDone)) { restoreSelected = false; openRecord(state.selected, state.timeline); }
       break;
     }
     case 'list': {
@@ -773,6 +775,7 @@ window.addEventListener('message', (e: MessageEvent<HostToView>) => {
 let pendingFollow = false;
 /** After a reload, the selected record opens once the index reaches it. */
 let restoreSelected = state.selected !== undefined;
+let indexDone = false;
 
 // ---------------------------------------------------------------- report (tests, a11y)
 
