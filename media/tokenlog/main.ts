@@ -204,7 +204,15 @@ function ensureOutcomeOption(o: string): void {
   outcomeSel.appendChild(el('option', { attrs: { value: o } }, `outcome ${o}`));
 }
 
+/** True from a filter change until its list arrives: the list is aria-busy meanwhile. */
+let awaitingQuery = false;
+function setBusy(): void {
+  listViewport.setAttribute('aria-busy', String(awaitingQuery || searching));
+}
+
 function sendQuery(): void {
+  awaitingQuery = true;
+  setBusy();
   state.filter = readFilter();
   state.sort = { key: sortSel.value as SortKey, desc: sortDir.textContent === '↓' };
   saveState();
@@ -213,8 +221,10 @@ function sendQuery(): void {
 
 let queryTimer: ReturnType<typeof setTimeout> | undefined;
 function queryLater(): void {
+  awaitingQuery = true;
+  setBusy();
   if (queryTimer) clearTimeout(queryTimer);
-  queryTimer = setTimeout(sendQuery, 250);
+  queryTimer = setTimeout(() => { queryTimer = undefined; sendQuery(); }, 250);
 }
 for (const i of [stepMin, stepMax, rewardMin, rewardMax]) i.addEventListener('input', queryLater);
 searchInput.addEventListener('input', queryLater);
@@ -733,6 +743,8 @@ window.addEventListener('message', (e: MessageEvent<HostToView>) => {
       listVersion = m.version;
       listTotal = m.total;
       searching = m.searching;
+      if (changed && !queryTimer) awaitingQuery = false;
+      setBusy();
       if (restoreListScroll) { listSpacer.style.height = `${listTotal * ROW_H}px`; listViewport.scrollTop = restoreListScroll; if (listViewport.scrollTop > 0 || listTotal * ROW_H <= listViewport.clientHeight) restoreListScroll = 0; }
       if (changed || selectedPos >= listTotal) selectedPos = -1;
       if (state.selected !== undefined) post({ type: 'locate', index: state.selected });

@@ -51,7 +51,7 @@ test('open a token log, filter, open a timeline, hover a token, reload, follow a
     // Every listed row is from step 1.
     await frame.waitForFunction(() => {
       const rows = Array.from(document.querySelectorAll('.viewport .row[data-pos]'));
-      return rows.length > 0 && rows.every((r) => r.children[1]?.textContent === '1');
+      return document.querySelector('.viewport')?.getAttribute('aria-busy') === 'false' && rows.length > 0 && rows.every((r) => r.children[1]?.textContent === '1');
     }, undefined, { timeout: 20_000 });
     await frame.locator('.viewport .row[data-pos]').first().click();
     await frame.locator('.tokens span[data-i]').first().waitFor({ state: 'visible', timeout: 20_000 });
@@ -93,7 +93,8 @@ test('open a token log, filter, open a timeline, hover a token, reload, follow a
       copyFileSync(hostileSrc, hostile);
       frame = await viewer(wb, hostile);
       await frame.locator('input[type=search]').fill('<script>');
-      await frame.waitForFunction(() => document.querySelector('.list .empty')?.classList.contains('hidden') && document.querySelectorAll('.viewport .row[data-pos]').length > 0, undefined, { timeout: 30_000 });
+      // The list is aria-busy until the search has run over the whole file.
+      await frame.waitForFunction(() => document.querySelector('.viewport')?.getAttribute('aria-busy') === 'false' && document.querySelectorAll('.viewport .row[data-pos]').length > 0, undefined, { timeout: 30_000 });
       await frame.locator('.viewport .row[data-pos]').first().click();
       const tok = frame.locator('.tokens span.cursor');
       await tok.waitFor({ state: 'visible', timeout: 20_000 });
@@ -114,6 +115,9 @@ test('open a token log, filter, open a timeline, hover a token, reload, follow a
     await frame.waitForFunction(() => document.querySelectorAll('.viewport .row[data-pos]').length === 4, undefined, { timeout: 20_000 });
     await frame.waitForFunction(() => document.querySelector('.record-head h2')?.textContent?.includes('bbb0004'), undefined, { timeout: 20_000 });
     await wb.screenshot('logs-follow');
+  } catch (err) {
+    await wb.screenshot('logs-failure').catch(() => undefined);
+    throw err;
   } finally {
     await wb.close();
   }
