@@ -7,6 +7,8 @@ import { parseNestedKey, type Payload } from './record';
 
 /** Bytes read per record for its summary (header line + start of the payload). */
 export const SUMMARY_PREFIX = 1536;
+/** Decoded records kept for quick reopening, at most this many tokens in all. */
+const CACHE_TOKENS = 400_000;
 
 export interface RecordFilter {
   stepMin?: number;
@@ -155,7 +157,15 @@ export class LogSession {
     }
     this.note(i, r);
     this.cache.set(i, r);
-    while (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
+    // Bound the cache by entries and by tokens: a few 100k-token records are already large.
+    let tokens = 0;
+    for (const v of this.cache.values()) tokens += v.ok ? countTokens(v.record).tokens : 0;
+    while (this.cache.size > 1 && (this.cache.size > this.cacheSize || tokens > CACHE_TOKENS)) {
+      const oldest = this.cache.keys().next().value!;
+      const v = this.cache.get(oldest)!;
+      tokens -= v.ok ? countTokens(v.record).tokens : 0;
+      this.cache.delete(oldest);
+    }
     return r;
   }
 
