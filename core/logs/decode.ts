@@ -290,6 +290,7 @@ export function decodePayloadBytes(bytes: Buffer): PayloadBytesResult {
     }
     const r = decodePayload(text);
     if (!r.ok) return { ok: false, error: r.error, time: h.time };
+    if (r.invalidUtf8) warnings.push('payload is not valid UTF-8; bad bytes shown as \uFFFD');
     return { ok: true, header: h, payload: r.payload, warnings };
   } catch (err) {
     return { ok: false, error: `cannot decode record: ${err instanceof Error ? err.message : String(err)}` };

@@ -198,10 +198,11 @@ test('bad base64, bad zlib, bad JSON, wrong array lengths, invalid UTF-8 are rep
     const badJson = HEADER() + '{"header": "[1] Task x (Reward 1.0)", "nested_json": {\n';
     const lengths = rec(payload(2, 'len', 1, [{ text: ['a', 'b', 'c'], title: ['N/A'], count: [1, 2], color: ['#09abcf'] }]));
     const badUtf8 = Buffer.concat([Buffer.from(HEADER() + '{"header": "[3] Task u (Reward 0.0)", "content": "'), Buffer.from([0xff, 0xfe, 0x41]), Buffer.from('"}\n')]);
+    const badUtf8Zlib = HEADER() + 'base64:' + deflateSync(Buffer.concat([Buffer.from('{"header": "[4] Task z (Reward 0.0)", "content": "'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')])).toString('base64') + '\n';
     const empty = HEADER();
-    writeFileSync(p, Buffer.concat([Buffer.from('garbage before the first record\n' + good + badB64 + badZlib + badJson + lengths), badUtf8, Buffer.from(empty + good)]));
+    writeFileSync(p, Buffer.concat([Buffer.from('garbage before the first record\n' + good + badB64 + badZlib + badJson + lengths), badUtf8, Buffer.from(badUtf8Zlib + empty + good)]));
     const { s, results } = await readAll(p);
-    assert.equal(s.count, 8);
+    assert.equal(s.count, 9);
     assert.equal(s.index.problems.length, 1, 'the leading garbage is reported');
     assert.match(s.index.problems[0]!.reason, /before the first record/);
     const errs = results.map((r) => (r?.ok ? '' : r?.error ?? 'missing'));
@@ -217,8 +218,11 @@ test('bad base64, bad zlib, bad JSON, wrong array lengths, invalid UTF-8 are rep
     const u = results[5]!;
     assert.ok(u.ok);
     assert.match(u.record.warnings.join(' '), /UTF-8/);
-    assert.match(errs[6]!, /no payload/);
-    assert.equal(errs[7], '');
+    const uz = results[6]!;
+    assert.ok(uz.ok && uz.record.step === 4);
+    assert.match(uz.record.warnings.join(' '), /UTF-8/);
+    assert.match(errs[7]!, /no payload/);
+    assert.equal(errs[8], '');
     // Summaries flag what they can see from the prefix.
     assert.match(s.row(1).error ?? '', /base64/);
     assert.match(s.row(2).error ?? '', /zlib|base64/);
