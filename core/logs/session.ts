@@ -119,6 +119,25 @@ export class LogSession {
     return { change, firstNew };
   }
 
+  /** Summaries for a few records out of order (the rows on screen while indexing goes on). */
+  async summarizeSome(ids: number[]): Promise<void> {
+    const todo = ids.filter((i) => i >= this.summarized && i < this.count && this.title[i] === undefined && this.error[i] === undefined);
+    if (todo.length === 0) return;
+    const from = Math.min(...todo), to = Math.max(...todo) + 1;
+    if (to - from > 1024) return;
+    this.grow(to);
+    await this.index.readPrefixes(from, to, SUMMARY_PREFIX, (i, bytes) => this.applySummary(i, summarizePrefix(bytes)));
+  }
+
+  private applySummary(i: number, s: ReturnType<typeof summarizePrefix>): void {
+    if (s.step !== undefined) this.step[i] = s.step;
+    if (s.reward !== undefined) this.reward[i] = s.reward;
+    this.task[i] = s.taskId;
+    this.title[i] = s.title;
+    this.outcome[i] = s.outcome;
+    this.error[i] = s.error;
+  }
+
   /** Fills summaries of records [summarized, count) in batches; cancellable. */
   async summarize(opts: { signal?: AbortSignal; batch?: number; progress?: (done: number, total: number) => void } = {}): Promise<void> {
     const batch = opts.batch ?? 512;
@@ -127,15 +146,7 @@ export class LogSession {
       const from = this.summarized;
       const to = Math.min(this.count, from + batch);
       this.grow(to);
-      await this.index.readPrefixes(from, to, SUMMARY_PREFIX, (i, bytes) => {
-        const s = summarizePrefix(bytes);
-        if (s.step !== undefined) this.step[i] = s.step;
-        if (s.reward !== undefined) this.reward[i] = s.reward;
-        this.task[i] = s.taskId;
-        this.title[i] = s.title;
-        this.outcome[i] = s.outcome;
-        this.error[i] = s.error;
-      }, opts.signal);
+      await this.index.readPrefixes(from, to, SUMMARY_PREFIX, (i, bytes) => this.applySummary(i, summarizePrefix(bytes)), opts.signal);
       this.summarized = to;
       opts.progress?.(to, this.count);
     }

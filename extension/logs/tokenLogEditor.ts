@@ -62,8 +62,12 @@ class Panel {
     if (!text) {
       this.searchAbort?.abort();
       this.searching = false;
+      // Unfiltered file order only grows at the end: positions stay, so the view keeps its rows.
+      const f = this.filter;
+      const appendOnly = !restartSearch && this.sort.key === 'index' && !this.sort.desc && f.stepMin === undefined && f.stepMax === undefined &&
+        f.rewardMin === undefined && f.rewardMax === undefined && !f.outcome && base.length >= this.list.length;
       this.list = base;
-      this.postList();
+      this.postList(appendOnly);
       return;
     }
     if (!restartSearch && this.searching) return;
@@ -364,6 +368,9 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
       case 'rows': {
         if (m.version !== panel.version) return;
         const ids = panel.list.slice(Math.max(0, m.offset), Math.max(0, m.offset) + Math.min(500, Math.max(0, m.count)));
+        // While indexing, the rows on screen get their summaries first.
+        await s.summarizeSome(ids).catch(() => undefined);
+        if (m.version !== panel.version) return;
         panel.post({ type: 'rows', version: panel.version, offset: m.offset, rows: ids.map((i) => panel.row(i)) });
         await this.fillCounts(panel, m.version, m.offset, ids);
         return;

@@ -739,6 +739,12 @@ window.addEventListener('message', (e: MessageEvent<HostToView>) => {
       // keeps the rows already fetched.
       const changed = m.version !== listVersion;
       if (changed) rowCache.clear();
+      else {
+        // Same list, grown at the end: refetch the old last row (it may have been incomplete)
+        // and rows still waiting for their summary.
+        rowCache.delete(listTotal - 1);
+        for (const [k, r] of [...rowCache]) if (r.title === undefined && r.error === undefined && r.taskId === undefined) rowCache.delete(k);
+      }
       pendingRows = '';
       listVersion = m.version;
       listTotal = m.total;
