@@ -167,7 +167,6 @@ export type ViewToHost =
   | { type: 'locate'; index: number }
   | { type: 'cancel' }
   | { type: 'resume' }
-  | { type: 'follow'; on: boolean }
   | { type: 'copy'; text: string; what: string }
   | { type: 'openRaw' }
   | { type: 'report'; report: ViewReport };

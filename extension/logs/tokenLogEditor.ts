@@ -339,6 +339,7 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
     subs.push(webviewPanel.webview.onDidReceiveMessage((m: ViewToHost) => { void this.onMessage(panel, m); }));
     webviewPanel.onDidDispose(() => {
       panel.searchAbort?.abort();
+      panel.countsAbort?.abort();
       doc.panels.delete(panel);
       for (const d of subs) d.dispose();
       if (doc.panels.size === 0) { doc.dispose(); this.docs.delete(doc); }
@@ -395,8 +396,6 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
         return;
       case 'resume':
         doc.resume();
-        return;
-      case 'follow':
         return;
       case 'copy':
         await vscode.env.clipboard.writeText(m.text);

@@ -663,7 +663,7 @@ copyJson.addEventListener('click', () => {
   const r = current.record;
   post({ type: 'copy', what: 'timeline JSON', text: JSON.stringify({ record: current.index, task: t.taskId, step: r.step ?? null, reward: t.rawReward ?? r.reward ?? null, outcome: t.outcome, advantage: t.advantage ?? null, tokens: t.text, ids: t.ids, logprobs: t.logprobs, mask: t.mask }) });
 });
-followBox.addEventListener('change', () => { state.follow = followBox.checked; saveState(); post({ type: 'follow', on: state.follow }); if (state.follow) followNewest(); });
+followBox.addEventListener('change', () => { state.follow = followBox.checked; saveState(); if (state.follow) followNewest(); scheduleReport(); });
 rawBtn.addEventListener('click', () => post({ type: 'openRaw' }));
 cancelBtn.addEventListener('click', () => post({ type: 'cancel' }));
 resumeBtn.addEventListener('click', () => { resumeBtn.classList.add('hidden'); post({ type: 'resume' }); });
