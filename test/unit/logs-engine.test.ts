@@ -238,6 +238,36 @@ test('bad base64, bad zlib, bad JSON, wrong array lengths, invalid UTF-8 are rep
   }
 });
 
+test('CRLF line endings, megabyte-long tokens and lone surrogates decode', async () => {
+  const dir = tmp();
+  try {
+    const crlf = join(dir, 'crlf.json.log');
+    writeFileSync(crlf, readFileSync(shared('fixtures', 'logs', 'plain.json.log'), 'utf8').replace(/\n/g, '\r\n'));
+    const a = await readAll(crlf);
+    const b = await readAll(shared('fixtures', 'logs', 'plain.json.log'));
+    assert.equal(a.s.count, b.s.count);
+    for (let i = 0; i < a.s.count; i++) {
+      const x = a.results[i]!, y = b.results[i]!;
+      assert.ok(x.ok && y.ok);
+      assert.deepEqual(x.record.timelines.map((t) => t.text), y.record.timelines.map((t) => t.text));
+      assert.equal(x.record.time, y.record.time);
+    }
+    const big = join(dir, 'big.json.log');
+    const huge = 'x'.repeat(1_000_000) + 'needle';
+    // A lone surrogate as a JSON escape, as Python's json.dumps writes it.
+    const payloadText = JSON.stringify(payload(0, 'big', 1, [{ text: ['LONE', huge, 'b'] }])).replace('"LONE"', '"\\ud800"');
+    writeFileSync(big, HEADER() + payloadText + '\n');
+    const c = await readAll(big);
+    const r = c.results[0]!;
+    assert.ok(r.ok);
+    assert.equal(r.record.timelines[0]!.text[0], '\ud800');
+    assert.equal(r.record.timelines[0]!.text[1]!.length, 1_000_006);
+    assert.deepEqual(await c.s.search('needleb', [0]), [{ index: 0, matches: 1, timeline: 0, token: 1 }]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('an empty file, a whitespace file and a missing file give no records and no throw', async () => {
   const dir = tmp();
   try {
