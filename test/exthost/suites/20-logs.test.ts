@@ -35,9 +35,12 @@ async function drive(path: string, command: ViewCommand): Promise<void> {
   assert.ok(n > 0, 'no open view to drive');
 }
 
-function sharedDir(): string | undefined {
-  const candidates = [process.env.AGENTJET_SHARED_DIR, process.env.AGENTJET_REPO_ROOT && resolve(process.env.AGENTJET_REPO_ROOT, '..', 'shared'), '/work/shared'];
-  return candidates.find((c): c is string => !!c && existsSync(join(c, 'fixtures', 'logs')));
+/** `../shared` beside the project (or AGENTJET_SHARED_DIR), as test/util/paths.ts finds it. */
+function sharedDir(): string {
+  const candidates = [process.env.AGENTJET_SHARED_DIR, process.env.AGENTJET_REPO_ROOT && resolve(process.env.AGENTJET_REPO_ROOT, '..', 'shared')];
+  const dir = candidates.find((c): c is string => !!c && existsSync(join(c, 'fixtures', 'logs')));
+  if (!dir) throw new Error('missing reference material ../shared/fixtures/logs (set AGENTJET_SHARED_DIR)');
+  return dir;
 }
 
 function findFile(dir: string, pred: (p: string) => boolean): string | undefined {
@@ -125,9 +128,8 @@ suite('token log viewer', () => {
     await until(rollout, 'cursor on the first match', (r) => r.selected === hits[0]!.index && r.cursor === hits[0]!.token);
   });
 
-  test('hostile token text renders literally, never as markup', async function () {
+  test('hostile token text renders literally, never as markup', async () => {
     const shared = sharedDir();
-    if (!shared) { note('skipped: ../shared fixtures not found'); this.skip(); }
     const dir = join(workspaceRoot().fsPath, 'hostile');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'hostile.json.log');
