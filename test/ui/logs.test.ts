@@ -3,12 +3,12 @@
 // a file this test process appends to.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { Frame } from 'playwright-core';
 import { openWorkbench, type Workbench } from '../harness/workbench';
-import { repoRoot } from '../util/paths';
+import { shared } from '../util/paths';
 
 function find(dir: string, pred: (p: string) => boolean): string | undefined {
   for (const n of readdirSync(dir).sort()) {
@@ -86,23 +86,21 @@ test('open a token log, filter, open a timeline, hover a token, reload, follow a
     await wb.screenshot('logs-restored');
 
     // Hostile token text (HTML, </span>, control characters) shows literally.
-    const hostileSrc = process.env.AGENTJET_SHARED_DIR ? join(process.env.AGENTJET_SHARED_DIR, 'fixtures', 'logs', 'hostile.json.log') : join(repoRoot, '..', 'shared', 'fixtures', 'logs', 'hostile.json.log');
-    if (existsSync(hostileSrc)) {
-      const hostile = join(wb.workspace, 'hostile', 'hostile.json.log');
-      mkdirSync(join(wb.workspace, 'hostile'), { recursive: true });
-      copyFileSync(hostileSrc, hostile);
-      frame = await viewer(wb, hostile);
-      await frame.locator('input[type=search]').fill('<script>');
-      // The list is aria-busy until the search has run over the whole file.
-      await frame.waitForFunction(() => document.querySelector('.viewport')?.getAttribute('aria-busy') === 'false' && document.querySelectorAll('.viewport .row[data-pos]').length > 0, undefined, { timeout: 30_000 });
-      await frame.locator('.viewport .row[data-pos]').first().click();
-      const tok = frame.locator('.tokens span.cursor');
-      await tok.waitFor({ state: 'visible', timeout: 20_000 });
-      assert.match(await tok.innerText(), /<script>/);
-      assert.equal(await frame.locator('#root script, #root img').count(), 0);
-      await tok.hover();
-      await wb.screenshot('logs-hostile');
-    }
+    const hostileSrc = shared('fixtures', 'logs', 'hostile.json.log');
+    const hostile = join(wb.workspace, 'hostile', 'hostile.json.log');
+    mkdirSync(join(wb.workspace, 'hostile'), { recursive: true });
+    copyFileSync(hostileSrc, hostile);
+    frame = await viewer(wb, hostile);
+    await frame.locator('input[type=search]').fill('<script>');
+    // The list is aria-busy until the search has run over the whole file.
+    await frame.waitForFunction(() => document.querySelector('.viewport')?.getAttribute('aria-busy') === 'false' && document.querySelectorAll('.viewport .row[data-pos]').length > 0, undefined, { timeout: 30_000 });
+    await frame.locator('.viewport .row[data-pos]').first().click();
+    const tok = frame.locator('.tokens span.cursor');
+    await tok.waitFor({ state: 'visible', timeout: 20_000 });
+    assert.match(await tok.innerText(), /<script>/);
+    assert.equal(await frame.locator('#root script, #root img').count(), 0);
+    await tok.hover();
+    await wb.screenshot('logs-hostile');
 
     // Follow a file another process (this test) appends to.
     const liveDir = join(wb.workspace, 'live');
