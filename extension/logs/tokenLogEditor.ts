@@ -358,6 +358,7 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
         panel.post(doc.status());
         panel.refreshList(true);
         await doc.ensureIndexed();
+        // Again, now that rotated siblings are known (the title's tooltip lists them).
         panel.post({ type: 'init', name: basename(doc.uri.fsPath), files: s.index.files.map((f) => f.path) });
         return;
       }
