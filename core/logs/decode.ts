@@ -2,7 +2,7 @@
 // from the first bytes of the payload, or the full record with its token timelines.
 import { inflateSync, constants as zc } from 'node:zlib';
 import { isUtf8 } from 'node:buffer';
-import { decodePayload, parseHeaderLine, parseNestedKey, parseRecordTitle, type Payload } from './record';
+import { decodePayload, parseHeaderLine, parseNestedKey, parseRecordTitle, type HeaderLine, type Payload } from './record';
 import { maskFromColor, type MaskValue } from './color';
 
 export type RecordKind = 'tokens' | 'table' | 'text';
@@ -116,6 +116,7 @@ export function summarizePrefix(bytes: Buffer): RecordSummary {
   } else {
     text = bytes.toString('utf8', p);
   }
+  if (text.length > 16_384) text = text.slice(0, 16_384);
   const out: RecordSummary = {};
   const title = jsonString(HEADER_KEY_RE.exec(text)?.[1]);
   if (title !== undefined) {
@@ -260,8 +261,12 @@ export function structure(header: { time: string; level: string; source: string 
   };
 }
 
-/** Decodes a whole record (header line + payload bytes); never throws. */
-export function decodeRecord(bytes: Buffer): RecordResult {
+type PayloadBytesResult =
+  | { ok: true; header: HeaderLine; payload: Payload; warnings: string[] }
+  | { ok: false; error: string; time?: string };
+
+/** Header line + decoded payload object of a record's bytes; never throws. */
+export function decodePayloadBytes(bytes: Buffer): PayloadBytesResult {
   try {
     const { header, payloadStart } = splitHeader(bytes);
     const h = parseHeaderLine(header);
@@ -271,9 +276,7 @@ export function decodeRecord(bytes: Buffer): RecordResult {
     while (p < end && (bytes[p] === 10 || bytes[p] === 13 || bytes[p] === 32)) p++;
     if (p >= end) {
       // A header line alone: loguru text record (a message, no JSON payload).
-      if (h.message.trim()) {
-        return { ok: true, record: structure(h, { header: h.message, content: h.message }) };
-      }
+      if (h.message.trim()) return { ok: true, header: h, payload: { header: h.message, content: h.message }, warnings: [] };
       return { ok: false, error: 'record has no payload', time: h.time };
     }
     const region = bytes.subarray(p, end);
@@ -287,9 +290,21 @@ export function decodeRecord(bytes: Buffer): RecordResult {
     }
     const r = decodePayload(text);
     if (!r.ok) return { ok: false, error: r.error, time: h.time };
-    return { ok: true, record: structure(h, r.payload, warnings) };
+    if (r.invalidUtf8) warnings.push('payload is not valid UTF-8; bad bytes shown as \uFFFD');
+    return { ok: true, header: h, payload: r.payload, warnings };
   } catch (err) {
     return { ok: false, error: `cannot decode record: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+/** Decodes a whole record (header line + payload bytes); never throws. */
+export function decodeRecord(bytes: Buffer): RecordResult {
+  const p = decodePayloadBytes(bytes);
+  if (!p.ok) return p;
+  try {
+    return { ok: true, record: structure(p.header, p.payload, p.warnings) };
+  } catch (err) {
+    return { ok: false, error: `cannot decode record: ${err instanceof Error ? err.message : String(err)}`, time: p.header.time };
   }
 }
 

@@ -327,23 +327,35 @@ export class LogIndex {
     }
   }
 
-  /** Reads the first bytes of many records with one open file handle per file. */
+  /**
+   * Reads the first bytes of many records (one open handle per file, a few reads in flight);
+   * `each` sees them in record order.
+   */
   async readPrefixes(from: number, to: number, maxBytes: number, each: (i: number, bytes: Buffer, complete: boolean) => void, signal?: AbortSignal): Promise<void> {
-    const handles = new Map<number, FileHandle>();
-    const buf = Buffer.allocUnsafe(maxBytes);
+    const IN_FLIGHT = 16;
+    const handles = new Map<number, Promise<FileHandle>>();
+    const bufs = Array.from({ length: IN_FLIGHT }, () => Buffer.allocUnsafe(maxBytes));
+    const handle = (loc: RecordLocation) => {
+      let fh = handles.get(loc.fileNo);
+      if (!fh) { fh = open(loc.file.path, 'r'); handles.set(loc.fileNo, fh); }
+      return fh;
+    };
     try {
-      for (let i = from; i < to; i++) {
+      for (let start = from; start < to; start += IN_FLIGHT) {
         if (signal?.aborted) throw new CancelledError();
-        const loc = this.locate(i);
-        if (!loc) break;
-        let fh = handles.get(loc.fileNo);
-        if (!fh) { fh = await open(loc.file.path, 'r'); handles.set(loc.fileNo, fh); }
-        const len = Math.min(loc.end - loc.offset, maxBytes);
-        const { bytesRead } = await fh.read(buf, 0, len, loc.offset);
-        each(i, buf.subarray(0, bytesRead), loc.end - loc.offset <= maxBytes);
+        const reads: Promise<{ i: number; n: number; complete: boolean }>[] = [];
+        for (let i = start; i < Math.min(to, start + IN_FLIGHT); i++) {
+          const loc = this.locate(i);
+          if (!loc) break;
+          const buf = bufs[i - start]!;
+          const len = Math.min(loc.end - loc.offset, maxBytes);
+          reads.push(handle(loc).then((fh) => fh.read(buf, 0, len, loc.offset)).then(({ bytesRead }) => ({ i, n: bytesRead, complete: loc.end - loc.offset <= maxBytes })));
+        }
+        for (const r of await Promise.all(reads)) each(r.i, bufs[r.i - start]!.subarray(0, r.n), r.complete);
+        if (reads.length === 0) break;
       }
     } finally {
-      for (const fh of handles.values()) await fh.close();
+      for (const fh of handles.values()) await (await fh.catch(() => undefined))?.close();
     }
   }
 }

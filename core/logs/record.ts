@@ -1,6 +1,7 @@
 // The beast-logger `.json.log` record format (a loguru header line, then a payload line that is
 // `base64:<zlib(JSON)>` or plain JSON). Shared by the token log engine and run discovery.
 import { inflateSync } from 'node:zlib';
+import { isUtf8 } from 'node:buffer';
 
 /** `2026-01-05 10:00:00.123 | INFO     | module:function:123 - message` */
 export const HEADER_RE = /^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?) \| ([A-Z]+) *\| ([^\n]*?) -(?: (.*))?$/;
@@ -31,12 +32,13 @@ export interface Payload {
   [key: string]: unknown;
 }
 
-export type DecodeResult = { ok: true; payload: Payload } | { ok: false; error: string };
+export type DecodeResult = { ok: true; payload: Payload; invalidUtf8?: boolean } | { ok: false; error: string };
 
 /** Decodes one payload line; never throws. */
 export function decodePayload(line: string): DecodeResult {
   const text = line.endsWith('\r') ? line.slice(0, -1) : line;
   let json: string;
+  let invalidUtf8 = false;
   if (text.startsWith('base64:')) {
     const b64 = text.slice(7).trim();
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 === 1) return { ok: false, error: 'invalid base64' };
@@ -47,13 +49,14 @@ export function decodePayload(line: string): DecodeResult {
       return { ok: false, error: `invalid zlib data (${err instanceof Error ? err.message : String(err)})` };
     }
     json = inflated.toString('utf8');
+    if (!isUtf8(inflated)) invalidUtf8 = true;
   } else {
     json = text;
   }
   try {
     const value: unknown = JSON.parse(json);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, error: 'payload is not a JSON object' };
-    return { ok: true, payload: value as Payload };
+    return invalidUtf8 ? { ok: true, payload: value as Payload, invalidUtf8 } : { ok: true, payload: value as Payload };
   } catch (err) {
     return { ok: false, error: `invalid JSON (${err instanceof Error ? err.message : String(err)})` };
   }

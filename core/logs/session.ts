@@ -2,10 +2,13 @@
 // decoded records, filtering, sorting and whole-file text search. Shared by the viewer, the CLI
 // and the benchmark; no editor API here.
 import { CancelledError, LogIndex, type UpdateOptions } from './index';
-import { countTokens, decodeRecord, summarizePrefix, type DecodedRecord, type RecordKind, type RecordResult } from './decode';
+import { countTokens, decodePayloadBytes, decodeRecord, summarizePrefix, type DecodedRecord, type RecordKind, type RecordResult } from './decode';
+import { parseNestedKey, type Payload } from './record';
 
 /** Bytes read per record for its summary (header line + start of the payload). */
-export const SUMMARY_PREFIX = 4096;
+export const SUMMARY_PREFIX = 1536;
+/** Decoded records kept for quick reopening, at most this many tokens in all. */
+const CACHE_TOKENS = 400_000;
 
 export interface RecordFilter {
   stepMin?: number;
@@ -116,6 +119,25 @@ export class LogSession {
     return { change, firstNew };
   }
 
+  /** Summaries for a few records out of order (the rows on screen while indexing goes on). */
+  async summarizeSome(ids: number[]): Promise<void> {
+    const todo = ids.filter((i) => i >= this.summarized && i < this.count && this.title[i] === undefined && this.error[i] === undefined);
+    if (todo.length === 0) return;
+    const from = Math.min(...todo), to = Math.max(...todo) + 1;
+    if (to - from > 1024) return;
+    this.grow(to);
+    await this.index.readPrefixes(from, to, SUMMARY_PREFIX, (i, bytes) => this.applySummary(i, summarizePrefix(bytes)));
+  }
+
+  private applySummary(i: number, s: ReturnType<typeof summarizePrefix>): void {
+    if (s.step !== undefined) this.step[i] = s.step;
+    if (s.reward !== undefined) this.reward[i] = s.reward;
+    this.task[i] = s.taskId;
+    this.title[i] = s.title;
+    this.outcome[i] = s.outcome;
+    this.error[i] = s.error;
+  }
+
   /** Fills summaries of records [summarized, count) in batches; cancellable. */
   async summarize(opts: { signal?: AbortSignal; batch?: number; progress?: (done: number, total: number) => void } = {}): Promise<void> {
     const batch = opts.batch ?? 512;
@@ -124,15 +146,7 @@ export class LogSession {
       const from = this.summarized;
       const to = Math.min(this.count, from + batch);
       this.grow(to);
-      await this.index.readPrefixes(from, to, SUMMARY_PREFIX, (i, bytes) => {
-        const s = summarizePrefix(bytes);
-        if (s.step !== undefined) this.step[i] = s.step;
-        if (s.reward !== undefined) this.reward[i] = s.reward;
-        this.task[i] = s.taskId;
-        this.title[i] = s.title;
-        this.outcome[i] = s.outcome;
-        this.error[i] = s.error;
-      }, opts.signal);
+      await this.index.readPrefixes(from, to, SUMMARY_PREFIX, (i, bytes) => this.applySummary(i, summarizePrefix(bytes)), opts.signal);
       this.summarized = to;
       opts.progress?.(to, this.count);
     }
@@ -154,7 +168,15 @@ export class LogSession {
     }
     this.note(i, r);
     this.cache.set(i, r);
-    while (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
+    // Bound the cache by entries and by tokens: a few 100k-token records are already large.
+    let tokens = 0;
+    for (const v of this.cache.values()) tokens += v.ok ? countTokens(v.record).tokens : 0;
+    while (this.cache.size > 1 && (this.cache.size > this.cacheSize || tokens > CACHE_TOKENS)) {
+      const oldest = this.cache.keys().next().value!;
+      const v = this.cache.get(oldest)!;
+      tokens -= v.ok ? countTokens(v.record).tokens : 0;
+      this.cache.delete(oldest);
+    }
     return r;
   }
 
@@ -260,15 +282,15 @@ export class LogSession {
     let lastProgress = 0;
     for (const i of candidates) {
       if (opts.signal?.aborted) throw new CancelledError();
-      const r = await this.record(i);
+      // Search reads the payload without building token structures and without the record cache.
+      const cached = this.cache.get(i);
+      const bytes = cached ? undefined : await this.index.readRecord(i);
       done++;
-      if (r?.ok) {
-        const h = matchRecord(r.record, needle);
-        if (h) {
-          const hit = { index: i, ...h };
-          hits.push(hit);
-          opts.onHit?.(hit);
-        }
+      const h = cached ? (cached.ok ? matchRecord(cached.record, needle) : undefined) : bytes ? matchBytes(bytes, needle) : undefined;
+      if (h) {
+        const hit = { index: i, ...h };
+        hits.push(hit);
+        opts.onHit?.(hit);
       }
       if (opts.progress && (done - lastProgress >= 16 || done === candidates.length)) { lastProgress = done; opts.progress(done, candidates.length); }
     }
@@ -276,30 +298,60 @@ export class LogSession {
   }
 }
 
-/** Finds `needle` (lower case) in a record: token text across token boundaries, title, task. */
-export function matchRecord(rec: DecodedRecord, needle: string): Omit<SearchHit, 'index'> | undefined {
-  if (!needle) return { matches: 0 };
+function findInTokens(texts: string[][], needle: string): { matches: number; first?: { timeline: number; token: number } } {
   let matches = 0;
   let first: { timeline: number; token: number } | undefined;
-  rec.timelines.forEach((t, ti) => {
-    const joined = t.text.join('').toLowerCase();
-    let from = 0;
-    let pos = joined.indexOf(needle, from);
+  texts.forEach((text, ti) => {
+    const joined = text.join('').toLowerCase();
+    let pos = joined.indexOf(needle);
     if (pos < 0) return;
-    // Map the first hit's character offset back to its token.
     if (!first) {
+      // Map the first hit's character offset back to its token.
       let acc = 0;
-      for (let k = 0; k < t.text.length; k++) {
-        acc += t.text[k]!.length;
+      for (let k = 0; k < text.length; k++) {
+        acc += text[k]!.length;
         if (acc > pos) { first = { timeline: ti, token: k }; break; }
       }
     }
     while (pos >= 0) {
       matches++;
-      from = pos + Math.max(1, needle.length);
-      pos = joined.indexOf(needle, from);
+      pos = joined.indexOf(needle, pos + Math.max(1, needle.length));
     }
   });
+  return { matches, first };
+}
+
+/** Like matchRecord, straight from a record's bytes (no token structures built). */
+export function matchBytes(bytes: Buffer, needle: string): Omit<SearchHit, 'index'> | undefined {
+  const p = decodePayloadBytes(bytes);
+  if (!p.ok) return undefined;
+  return matchPayload(p.payload, needle);
+}
+
+function matchPayload(payload: Payload, needle: string): Omit<SearchHit, 'index'> | undefined {
+  const texts: string[][] = [];
+  let task = '';
+  const nested = payload.nested_json;
+  if (nested && typeof nested === 'object' && !Array.isArray(nested)) {
+    for (const [key, item] of Object.entries(nested as Record<string, unknown>)) {
+      const content = item && typeof item === 'object' ? (item as { content?: { text?: unknown } }).content : undefined;
+      const text = content && Array.isArray(content.text) ? content.text.map((t) => (typeof t === 'string' ? t : String(t))) : [];
+      texts.push(text);
+      if (!task) task = parseNestedKey(key)?.taskId ?? '';
+    }
+  }
+  if (!needle) return { matches: 0 };
+  const { matches, first } = findInTokens(texts, needle);
+  const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
+  const meta = `${str(payload.header)}\n${task}\n${texts.length ? '' : str(payload.content) + '\n' + str(payload.attach)}`.toLowerCase();
+  if (matches === 0 && !meta.includes(needle)) return undefined;
+  return { matches, ...(first ?? {}) };
+}
+
+/** Finds `needle` (lower case) in a record: token text across token boundaries, title, task. */
+export function matchRecord(rec: DecodedRecord, needle: string): Omit<SearchHit, 'index'> | undefined {
+  if (!needle) return { matches: 0 };
+  const { matches, first } = findInTokens(rec.timelines.map((t) => t.text), needle);
   const meta = `${rec.title}\n${rec.taskId ?? ''}\n${rec.kind === 'tokens' ? '' : rec.content + '\n' + rec.attach}`.toLowerCase();
   if (matches === 0 && !meta.includes(needle)) return undefined;
   return { matches, ...(first ?? {}) };

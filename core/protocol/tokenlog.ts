@@ -30,6 +30,8 @@ export interface Row {
   kind?: 'tokens' | 'table' | 'text';
   error?: string;
   partial?: boolean;
+  /** With a text filter: where the first match is (the view jumps there). */
+  hit?: { matches: number; timeline?: number; token?: number };
 }
 
 export interface TimelineData {
@@ -76,7 +78,9 @@ export interface GroupMember {
   advantage?: number;
   tokens: number;
   trained: number;
-  /** The first tokens of the timeline (text, mask), enough for a side-by-side preview. */
+  /** Prompt tokens left out of the preview (the group shares its prompt). */
+  promptTokens: number;
+  /** The first response tokens of the timeline (text, mask), enough for a side-by-side preview. */
   text: string[];
   mask: number[];
   truncated: boolean;
@@ -120,11 +124,14 @@ export type HostToView =
 export type ViewCommand =
   | { kind: 'filter'; filter: Filter }
   | { kind: 'open'; index: number; timeline?: number }
+  /** Selects the row at this position of the (filtered, sorted) list, as a click does. */
+  | { kind: 'select'; position: number }
   | { kind: 'mode'; mode: ViewState['mode'] }
   | { kind: 'follow'; on: boolean }
   | { kind: 'key'; key: string; shiftKey?: boolean }
   | { kind: 'hover'; token: number }
-  | { kind: 'group'; on: boolean };
+  | { kind: 'group'; on: boolean }
+  | { kind: 'copy'; what: 'text' | 'json' };
 
 /** What the view reports after it renders (tests read it; also the a11y status line). */
 export interface ViewReport {
@@ -160,7 +167,6 @@ export type ViewToHost =
   | { type: 'locate'; index: number }
   | { type: 'cancel' }
   | { type: 'resume' }
-  | { type: 'follow'; on: boolean }
   | { type: 'copy'; text: string; what: string }
   | { type: 'openRaw' }
   | { type: 'report'; report: ViewReport };

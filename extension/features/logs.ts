@@ -37,10 +37,10 @@ async function logsUnder(dir: string, depth = 5): Promise<{ path: string; mtime:
   return out.sort((a, b) => rank(a.path) - rank(b.path) || b.mtime - a.mtime);
 }
 
-async function pickLog(candidates: { path: string }[], base?: vscode.Uri): Promise<vscode.Uri | undefined> {
+async function pickLog(candidates: { path: string }[]): Promise<vscode.Uri | undefined> {
   if (candidates.length === 0) return undefined;
   if (candidates.length === 1) return vscode.Uri.file(candidates[0]!.path);
-  const items = candidates.slice(0, 200).map((c) => ({ label: vscode.workspace.asRelativePath(c.path), description: base ? undefined : '', path: c.path }));
+  const items = candidates.slice(0, 200).map((c) => ({ label: vscode.workspace.asRelativePath(c.path), path: c.path }));
   const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Open which token log?', matchOnDescription: true });
   return pick ? vscode.Uri.file(pick.path) : undefined;
 }
@@ -61,7 +61,7 @@ async function resolveLogTarget(uri: vscode.Uri | undefined): Promise<vscode.Uri
     // One rollout log per session and host: the newest is almost always the one wanted.
     if (rollouts.length >= 1) return vscode.Uri.file(rollouts[0]!.path);
     if (found.length === 0) { void vscode.window.showInformationMessage(`AgentJet: no token logs (.json.log) under ${vscode.workspace.asRelativePath(uri)}.`); return undefined; }
-    return pickLog(found, uri);
+    return pickLog(found);
   }
   const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
   const active = tab instanceof vscode.TabInputText || tab instanceof vscode.TabInputCustom ? tab.uri : undefined;

@@ -6,7 +6,7 @@ import { basename, dirname } from 'node:path';
 import { LogSession, type RecordFilter } from '../../core/logs/session';
 import { CancelledError } from '../../core/logs/index';
 import type { DecodedRecord } from '../../core/logs/decode';
-import type { Filter, GroupMember, HostToView, RecordData, Sort, ViewCommand, ViewReport, ViewToHost } from '../../core/protocol/tokenlog';
+import type { Filter, GroupMember, HostToView, RecordData, Row, Sort, ViewCommand, ViewReport, ViewToHost } from '../../core/protocol/tokenlog';
 import { webviewHtml, webviewOptions } from '../webview';
 import type { Services } from '../services';
 
@@ -62,8 +62,12 @@ class Panel {
     if (!text) {
       this.searchAbort?.abort();
       this.searching = false;
+      // Unfiltered file order only grows at the end: positions stay, so the view keeps its rows.
+      const f = this.filter;
+      const appendOnly = !restartSearch && this.sort.key === 'index' && !this.sort.desc && f.stepMin === undefined && f.stepMax === undefined &&
+        f.rewardMin === undefined && f.rewardMax === undefined && !f.outcome && base.length >= this.list.length;
       this.list = base;
-      this.postList();
+      this.postList(appendOnly);
       return;
     }
     if (!restartSearch && this.searching) return;
@@ -77,10 +81,18 @@ class Panel {
       return;
     }
     this.list = [];
+    this.hits.clear();
     void this.runSearch(text, base, true);
   }
 
   private searchedUpTo = 0;
+  readonly hits = new Map<number, NonNullable<Row['hit']>>();
+
+  row(i: number): Row {
+    const r: Row = this.doc.session.row(i);
+    const h = this.filter.text ? this.hits.get(i) : undefined;
+    return h ? { ...r, hit: h } : r;
+  }
 
   private async runSearch(text: string, candidates: number[], fresh: boolean): Promise<void> {
     this.searchAbort?.abort();
@@ -93,7 +105,7 @@ class Panel {
     try {
       await s.search(text, candidates, {
         signal: ac.signal,
-        onHit: (h) => { this.list.push(h.index); this.postListThrottled(); },
+        onHit: (h) => { this.list.push(h.index); this.hits.set(h.index, { matches: h.matches, timeline: h.timeline, token: h.token }); this.postListThrottled(); },
         progress: (done, total) => this.post({ type: 'progress', phase: 'search', done, total, cancellable: true }),
       });
       this.post({ type: 'progressEnd', phase: 'search', cancelled: false });
@@ -224,6 +236,11 @@ export class TokenLogDocument implements vscode.CustomDocument {
     return this.indexing;
   }
 
+  /** Resolves when the running indexing (if any) ends. */
+  async whenIndexed(): Promise<void> {
+    await this.indexing?.catch(() => undefined);
+  }
+
   cancel(): void {
     this.indexAbort?.abort();
     for (const p of this.panels) p.searchAbort?.abort();
@@ -290,9 +307,10 @@ export class TokenLogDocument implements vscode.CustomDocument {
       for (const t of r.record.timelines) {
         let trained = 0;
         for (const m of t.mask) if (m === 1) trained++;
+        const from = t.lenPrompt !== undefined && t.lenPrompt > 0 && t.lenPrompt < t.text.length ? t.lenPrompt : 0;
         members.push({
-          index: i, key: t.key, outcome: t.outcome, reward: t.rawReward ?? r.record.reward, advantage: t.advantage, tokens: t.text.length, trained,
-          text: t.text.slice(0, GROUP_PREVIEW_TOKENS), mask: t.mask.slice(0, GROUP_PREVIEW_TOKENS), truncated: t.text.length > GROUP_PREVIEW_TOKENS,
+          index: i, key: t.key, outcome: t.outcome, reward: t.rawReward ?? r.record.reward, advantage: t.advantage, tokens: t.text.length, trained, promptTokens: from,
+          text: t.text.slice(from, from + GROUP_PREVIEW_TOKENS), mask: t.mask.slice(from, from + GROUP_PREVIEW_TOKENS), truncated: t.text.length - from > GROUP_PREVIEW_TOKENS,
         });
       }
     }
@@ -321,6 +339,7 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
     subs.push(webviewPanel.webview.onDidReceiveMessage((m: ViewToHost) => { void this.onMessage(panel, m); }));
     webviewPanel.onDidDispose(() => {
       panel.searchAbort?.abort();
+      panel.countsAbort?.abort();
       doc.panels.delete(panel);
       for (const d of subs) d.dispose();
       if (doc.panels.size === 0) { doc.dispose(); this.docs.delete(doc); }
@@ -339,6 +358,7 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
         panel.post(doc.status());
         panel.refreshList(true);
         await doc.ensureIndexed();
+        // Again, now that rotated siblings are known (the title's tooltip lists them).
         panel.post({ type: 'init', name: basename(doc.uri.fsPath), files: s.index.files.map((f) => f.path) });
         return;
       }
@@ -350,11 +370,16 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
       case 'rows': {
         if (m.version !== panel.version) return;
         const ids = panel.list.slice(Math.max(0, m.offset), Math.max(0, m.offset) + Math.min(500, Math.max(0, m.count)));
-        panel.post({ type: 'rows', version: panel.version, offset: m.offset, rows: ids.map((i) => s.row(i)) });
+        // While indexing, the rows on screen get their summaries first.
+        await s.summarizeSome(ids).catch(() => undefined);
+        if (m.version !== panel.version) return;
+        panel.post({ type: 'rows', version: panel.version, offset: m.offset, rows: ids.map((i) => panel.row(i)) });
         await this.fillCounts(panel, m.version, m.offset, ids);
         return;
       }
       case 'open': {
+        // A record past the indexed part (state restored while indexing): wait for the index.
+        if (m.index >= s.count) await doc.whenIndexed();
         const r = await s.record(m.index);
         if (!r) { panel.post({ type: 'record', index: m.index, ok: false, error: 'no such record (the file changed?)', row: { index: m.index } }); return; }
         if (r.ok) panel.post({ type: 'record', index: m.index, ok: true, record: toRecordData(r.record), row: s.row(m.index) });
@@ -372,8 +397,6 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
         return;
       case 'resume':
         doc.resume();
-        return;
-      case 'follow':
         return;
       case 'copy':
         await vscode.env.clipboard.writeText(m.text);
@@ -405,7 +428,7 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
       await s.record(missing[k]!);
       if (k === missing.length - 1 || Date.now() - sent > 200) {
         sent = Date.now();
-        if (panel.version === version) panel.post({ type: 'rows', version, offset, rows: ids.map((i) => s.row(i)) });
+        if (panel.version === version) panel.post({ type: 'rows', version, offset, rows: ids.map((i) => panel.row(i)) });
       }
     }
   }

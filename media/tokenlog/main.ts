@@ -165,10 +165,12 @@ function selectPos(pos: number): void {
   const top = pos * ROW_H;
   if (top < listViewport.scrollTop) listViewport.scrollTop = top;
   else if (top + ROW_H > listViewport.scrollTop + listViewport.clientHeight) listViewport.scrollTop = top + ROW_H - listViewport.clientHeight;
-  if (r) openRecord(r.index);
+  if (r) { jumpTo = r.hit?.token !== undefined ? { timeline: r.hit.timeline ?? 0, token: r.hit.token } : undefined; openRecord(r.index, jumpTo?.timeline); }
   else { pendingOpenPos = pos; renderList(); }
 }
 let pendingOpenPos = -1;
+/** From a search result: the first match, shown once the record arrives. */
+let jumpTo: { timeline: number; token: number } | undefined;
 
 listViewport.addEventListener('keydown', (e) => {
   const page = Math.max(1, Math.floor(listViewport.clientHeight / ROW_H) - 1);
@@ -202,7 +204,15 @@ function ensureOutcomeOption(o: string): void {
   outcomeSel.appendChild(el('option', { attrs: { value: o } }, `outcome ${o}`));
 }
 
+/** True from a filter change until its list arrives: the list is aria-busy meanwhile. */
+let awaitingQuery = false;
+function setBusy(): void {
+  listViewport.setAttribute('aria-busy', String(awaitingQuery || searching));
+}
+
 function sendQuery(): void {
+  awaitingQuery = true;
+  setBusy();
   state.filter = readFilter();
   state.sort = { key: sortSel.value as SortKey, desc: sortDir.textContent === '↓' };
   saveState();
@@ -211,8 +221,10 @@ function sendQuery(): void {
 
 let queryTimer: ReturnType<typeof setTimeout> | undefined;
 function queryLater(): void {
+  awaitingQuery = true;
+  setBusy();
   if (queryTimer) clearTimeout(queryTimer);
-  queryTimer = setTimeout(sendQuery, 250);
+  queryTimer = setTimeout(() => { queryTimer = undefined; sendQuery(); }, 250);
 }
 for (const i of [stepMin, stepMax, rewardMin, rewardMax]) i.addEventListener('input', queryLater);
 searchInput.addEventListener('input', queryLater);
@@ -392,7 +404,7 @@ function describe(t: TimelineData, i: number): string {
     `id ${t.ids[i] ?? 'n/a'}`,
     lp === null ? 'logprob n/a' : `logprob ${lp.toFixed(4)}, p ${Math.exp(lp).toFixed(4)}`,
     `mask ${m === 1 ? '1 (trained)' : m === 0 ? '0 (context)' : 'unknown colour'}`,
-    `text ${JSON.stringify(t.text[i] ?? '')}`,
+    `text ${JSON.stringify((t.text[i] ?? '').slice(0, 300))}${(t.text[i] ?? '').length > 300 ? ` … (${t.text[i]!.length} chars)` : ''}`,
   ].join(' · ');
 }
 
@@ -581,6 +593,7 @@ function renderGroup(): void {
     });
     // Runs of equal mask become one span: a side-by-side preview stays light.
     const body = el('pre', { className: 'col-body' });
+    if (m.promptTokens > 0) body.appendChild(el('div', { className: 'prompt-note' }, `(prompt: ${m.promptTokens} tokens, not shown)`));
     let start = 0;
     for (let i = 1; i <= m.text.length; i++) {
       if (i === m.text.length || m.mask[i] !== m.mask[start]) {
@@ -625,7 +638,11 @@ function onRecord(m: Extract<HostToView, { type: 'record' }>): void {
   const tokens = m.record.kind === 'tokens';
   timelinePane.classList.toggle('hidden', !tokens);
   otherPane.classList.toggle('hidden', tokens);
-  if (tokens) showTimeline(false);
+  if (tokens) {
+    showTimeline(false);
+    if (jumpTo && jumpTo.timeline === state.timeline) setCursor(jumpTo.token);
+    jumpTo = undefined;
+  }
   else { renderOther(m.record); groupMembers = []; renderGroup(); }
   scheduleReport();
 }
@@ -646,7 +663,7 @@ copyJson.addEventListener('click', () => {
   const r = current.record;
   post({ type: 'copy', what: 'timeline JSON', text: JSON.stringify({ record: current.index, task: t.taskId, step: r.step ?? null, reward: t.rawReward ?? r.reward ?? null, outcome: t.outcome, advantage: t.advantage ?? null, tokens: t.text, ids: t.ids, logprobs: t.logprobs, mask: t.mask }) });
 });
-followBox.addEventListener('change', () => { state.follow = followBox.checked; saveState(); post({ type: 'follow', on: state.follow }); if (state.follow) followNewest(); });
+followBox.addEventListener('change', () => { state.follow = followBox.checked; saveState(); if (state.follow) followNewest(); scheduleReport(); });
 rawBtn.addEventListener('click', () => post({ type: 'openRaw' }));
 cancelBtn.addEventListener('click', () => post({ type: 'cancel' }));
 resumeBtn.addEventListener('click', () => { resumeBtn.classList.add('hidden'); post({ type: 'resume' }); });
@@ -664,6 +681,7 @@ function onCommand(c: ViewCommand): void {
   switch (c.kind) {
     case 'filter': writeFilter(c.filter); sendQuery(); break;
     case 'open': openRecord(c.index, c.timeline); break;
+    case 'select': selectPos(c.position); break;
     case 'mode': state.mode = c.mode; modeSel.value = c.mode; saveState(); renderLegend(); renderTokens(); break;
     case 'follow': followBox.checked = c.on; followBox.dispatchEvent(new Event('change')); break;
     case 'key': onTokenKey(c.key, c.shiftKey ?? false); break;
@@ -674,6 +692,7 @@ function onCommand(c: ViewCommand): void {
       break;
     }
     case 'group': groupBox.checked = c.on; groupBox.dispatchEvent(new Event('change')); break;
+    case 'copy': (c.what === 'json' ? copyJson : copyText).click(); break;
   }
 }
 
@@ -696,6 +715,8 @@ window.addEventListener('message', (e: MessageEvent<HostToView>) => {
     }
     case 'progressEnd':
       if (m.phase !== 'search') indexing = m.phase === 'index' && !m.cancelled;
+      if (m.phase !== 'search') indexDone = true;
+      if (restoreSelected && indexDone && state.selected !== undefined) { restoreSelected = false; openRecord(state.selected, state.timeline); }
       progressBox.classList.add('hidden');
       if (m.cancelled && m.phase !== 'search') resumeBtn.classList.remove('hidden');
       if (m.cancelled) statusEl.textContent = `${statusEl.textContent ?? ''} · ${m.phase === 'search' ? 'search' : 'indexing'} cancelled`;
@@ -710,7 +731,7 @@ window.addEventListener('message', (e: MessageEvent<HostToView>) => {
       problemsEl.classList.toggle('hidden', m.problems.length === 0);
       problemsEl.textContent = m.problems.length ? `Unreadable parts: ${m.problems.join('; ')}` : '';
       if (grew && state.follow) pendingFollow = true;
-      if (restoreSelected && state.selected !== undefined && (records > state.selected || !indexing)) { restoreSelected = false; openRecord(state.selected, state.timeline); }
+      if (restoreSelected && state.selected !== undefined && (records > state.selected || indexDone)) { restoreSelected = false; openRecord(state.selected, state.timeline); }
       break;
     }
     case 'list': {
@@ -718,10 +739,18 @@ window.addEventListener('message', (e: MessageEvent<HostToView>) => {
       // keeps the rows already fetched.
       const changed = m.version !== listVersion;
       if (changed) rowCache.clear();
+      else {
+        // Same list, grown at the end: refetch the old last row (it may have been incomplete)
+        // and rows still waiting for their summary.
+        rowCache.delete(listTotal - 1);
+        for (const [k, r] of [...rowCache]) if (r.title === undefined && r.error === undefined && r.taskId === undefined) rowCache.delete(k);
+      }
       pendingRows = '';
       listVersion = m.version;
       listTotal = m.total;
       searching = m.searching;
+      if (changed && !queryTimer) awaitingQuery = false;
+      setBusy();
       if (restoreListScroll) { listSpacer.style.height = `${listTotal * ROW_H}px`; listViewport.scrollTop = restoreListScroll; if (listViewport.scrollTop > 0 || listTotal * ROW_H <= listViewport.clientHeight) restoreListScroll = 0; }
       if (changed || selectedPos >= listTotal) selectedPos = -1;
       if (state.selected !== undefined) post({ type: 'locate', index: state.selected });
@@ -764,6 +793,7 @@ window.addEventListener('message', (e: MessageEvent<HostToView>) => {
 let pendingFollow = false;
 /** After a reload, the selected record opens once the index reaches it. */
 let restoreSelected = state.selected !== undefined;
+let indexDone = false;
 
 // ---------------------------------------------------------------- report (tests, a11y)
 

@@ -3,11 +3,12 @@
 // a file this test process appends to.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { Frame } from 'playwright-core';
 import { openWorkbench, type Workbench } from '../harness/workbench';
+import { shared } from '../util/paths';
 
 function find(dir: string, pred: (p: string) => boolean): string | undefined {
   for (const n of readdirSync(dir).sort()) {
@@ -50,7 +51,7 @@ test('open a token log, filter, open a timeline, hover a token, reload, follow a
     // Every listed row is from step 1.
     await frame.waitForFunction(() => {
       const rows = Array.from(document.querySelectorAll('.viewport .row[data-pos]'));
-      return rows.length > 0 && rows.every((r) => r.children[1]?.textContent === '1');
+      return document.querySelector('.viewport')?.getAttribute('aria-busy') === 'false' && rows.length > 0 && rows.every((r) => r.children[1]?.textContent === '1');
     }, undefined, { timeout: 20_000 });
     await frame.locator('.viewport .row[data-pos]').first().click();
     await frame.locator('.tokens span[data-i]').first().waitFor({ state: 'visible', timeout: 20_000 });
@@ -62,7 +63,15 @@ test('open a token log, filter, open a timeline, hover a token, reload, follow a
     assert.match(hoverText, /logprob -?\d/);
     assert.match(hoverText, /mask 1 \(trained\)/);
     await wb.screenshot('logs-hover');
-    // Keyboard: focus the tokens, jump to the next low-logprob token.
+    await frame.locator('select[aria-label="colour mode"]').selectOption('heat');
+    await frame.locator('.tokens span.h9, .tokens span.h0, .tokens span.h5').first().waitFor({ state: 'visible', timeout: 10_000 });
+    await wb.screenshot('logs-heatmap');
+    await frame.locator('select[aria-label="colour mode"]').selectOption('mask');
+    await frame.locator('#grp').check();
+    await frame.locator('.group .col').first().waitFor({ state: 'visible', timeout: 20_000 });
+    await wb.screenshot('logs-group');
+    await frame.locator('#grp').uncheck();
+    // Keyboard: focus the tokens, jump to the next trained segment.
     await frame.locator('.tokens').focus();
     await wb.page.keyboard.press('n');
     await frame.locator('.tokens span.cursor').waitFor({ state: 'visible', timeout: 10_000 });
@@ -76,6 +85,23 @@ test('open a token log, filter, open a timeline, hover a token, reload, follow a
     assert.equal(await frame.locator('#stepMin').inputValue(), '1');
     await wb.screenshot('logs-restored');
 
+    // Hostile token text (HTML, </span>, control characters) shows literally.
+    const hostileSrc = shared('fixtures', 'logs', 'hostile.json.log');
+    const hostile = join(wb.workspace, 'hostile', 'hostile.json.log');
+    mkdirSync(join(wb.workspace, 'hostile'), { recursive: true });
+    copyFileSync(hostileSrc, hostile);
+    frame = await viewer(wb, hostile);
+    await frame.locator('input[type=search]').fill('<script>');
+    // The list is aria-busy until the search has run over the whole file.
+    await frame.waitForFunction(() => document.querySelector('.viewport')?.getAttribute('aria-busy') === 'false' && document.querySelectorAll('.viewport .row[data-pos]').length > 0, undefined, { timeout: 30_000 });
+    await frame.locator('.viewport .row[data-pos]').first().click();
+    const tok = frame.locator('.tokens span.cursor');
+    await tok.waitFor({ state: 'visible', timeout: 20_000 });
+    assert.match(await tok.innerText(), /<script>/);
+    assert.equal(await frame.locator('#root script, #root img').count(), 0);
+    await tok.hover();
+    await wb.screenshot('logs-hostile');
+
     // Follow a file another process (this test) appends to.
     const liveDir = join(wb.workspace, 'live');
     mkdirSync(liveDir, { recursive: true });
@@ -87,6 +113,9 @@ test('open a token log, filter, open a timeline, hover a token, reload, follow a
     await frame.waitForFunction(() => document.querySelectorAll('.viewport .row[data-pos]').length === 4, undefined, { timeout: 20_000 });
     await frame.waitForFunction(() => document.querySelector('.record-head h2')?.textContent?.includes('bbb0004'), undefined, { timeout: 20_000 });
     await wb.screenshot('logs-follow');
+  } catch (err) {
+    await wb.screenshot('logs-failure').catch(() => undefined);
+    throw err;
   } finally {
     await wb.close();
   }

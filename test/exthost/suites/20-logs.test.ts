@@ -35,9 +35,12 @@ async function drive(path: string, command: ViewCommand): Promise<void> {
   assert.ok(n > 0, 'no open view to drive');
 }
 
-function sharedDir(): string | undefined {
-  const candidates = [process.env.AGENTJET_SHARED_DIR, process.env.AGENTJET_REPO_ROOT && resolve(process.env.AGENTJET_REPO_ROOT, '..', 'shared'), '/work/shared'];
-  return candidates.find((c): c is string => !!c && existsSync(join(c, 'fixtures', 'logs')));
+/** `../shared` beside the project (or AGENTJET_SHARED_DIR), as test/util/paths.ts finds it. */
+function sharedDir(): string {
+  const candidates = [process.env.AGENTJET_SHARED_DIR, process.env.AGENTJET_REPO_ROOT && resolve(process.env.AGENTJET_REPO_ROOT, '..', 'shared')];
+  const dir = candidates.find((c): c is string => !!c && existsSync(join(c, 'fixtures', 'logs')));
+  if (!dir) throw new Error('missing reference material ../shared/fixtures/logs (set AGENTJET_SHARED_DIR)');
+  return dir;
 }
 
 function findFile(dir: string, pred: (p: string) => boolean): string | undefined {
@@ -98,18 +101,35 @@ suite('token log viewer', () => {
     await drive(rollout, { kind: 'key', key: 'n' });
     const onTrained = await until(rollout, 'cursor on a trained token', (r) => r.cursor !== undefined);
     assert.equal(rec.record.timelines[0]!.mask[onTrained.cursor!], 1);
+    // Copy as text and as JSON go to the clipboard.
+    await drive(rollout, { kind: 'copy', what: 'text' });
+    const tl0 = rec.record.timelines[0]!;
+    await waitFor(async () => (await vscode.env.clipboard.readText()) === tl0.text.join(''), 'timeline text on the clipboard');
+    await drive(rollout, { kind: 'copy', what: 'json' });
+    const copied = await waitFor(async () => { try { return JSON.parse(await vscode.env.clipboard.readText()) as { tokens: string[]; mask: number[]; task: string }; } catch { return undefined; } }, 'timeline JSON on the clipboard');
+    assert.deepEqual(copied.tokens, tl0.text);
+    assert.deepEqual(copied.mask, tl0.mask);
+    // Group view: every timeline of this task at this step, side by side.
+    const sameTask = expected.query({ stepMin: 1, stepMax: 1 }).filter((i) => expected.row(i).taskId === rec.record.taskId);
+    await drive(rollout, { kind: 'group', on: true });
+    const grouped = await until(rollout, 'group view', (r) => r.group > 0);
+    assert.equal(grouped.group, sameTask.length, 'one column per timeline of the task (one timeline per record here)');
+    await drive(rollout, { kind: 'group', on: false });
     await drive(rollout, { kind: 'mode', mode: 'heat' });
     await until(rollout, 'heat map mode', (r) => r.mode === 'heat');
     // Text search streams its matches.
     const word = rec.record.timelines[0]!.text.slice(5, 8).join('').trim();
     await drive(rollout, { kind: 'filter', filter: { text: word } });
-    const searched = await until(rollout, 'search results', (r) => r.listTotal > 0);
+    const hits = await expected.search(word.toLowerCase(), expected.query());
+    const searched = await until(rollout, 'search results', (r) => r.listTotal === hits.length);
     note(`search "${word}": ${searched.listTotal} records`);
+    // Opening a result puts the cursor on its first match.
+    await drive(rollout, { kind: 'select', position: 0 });
+    await until(rollout, 'cursor on the first match', (r) => r.selected === hits[0]!.index && r.cursor === hits[0]!.token);
   });
 
-  test('hostile token text renders literally, never as markup', async function () {
+  test('hostile token text renders literally, never as markup', async () => {
     const shared = sharedDir();
-    if (!shared) { note('skipped: ../shared fixtures not found'); this.skip(); }
     const dir = join(workspaceRoot().fsPath, 'hostile');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'hostile.json.log');
