@@ -5,7 +5,8 @@ import { isUtf8 } from 'node:buffer';
 import { decodePayload, parseHeaderLine, parseNestedKey, parseRecordTitle, type HeaderLine, type Payload } from './record';
 import { maskFromColor, type MaskValue } from './color';
 
-export type RecordKind = 'tokens' | 'table' | 'text';
+import type { RecordKind } from '../protocol/tokenlog';
+export type { RecordKind };
 
 /** What the record list shows before (or without) a full decode. */
 export interface RecordSummary {

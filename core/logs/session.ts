@@ -10,37 +10,12 @@ export const SUMMARY_PREFIX = 1536;
 /** Decoded records kept for quick reopening, at most this many tokens in all. */
 const CACHE_TOKENS = 400_000;
 
-export interface RecordFilter {
-  stepMin?: number;
-  stepMax?: number;
-  rewardMin?: number;
-  rewardMax?: number;
-  /** Exact outcome label (e.g. "1.0"). */
-  outcome?: string;
-  /** Case-insensitive text to find in the record title, task id or token text. */
-  text?: string;
-}
-
-export type SortKey = 'index' | 'step' | 'reward' | 'task' | 'time' | 'tokens';
-export interface SortSpec { key: SortKey; desc?: boolean }
-
-export interface RecordRow {
-  index: number;
-  time?: number;
-  title?: string;
-  step?: number;
-  taskId?: string;
-  reward?: number;
-  outcome?: string;
-  /** Known once the record was decoded in full. */
-  timelines?: number;
-  tokens?: number;
-  trained?: number;
-  kind?: RecordKind;
-  error?: string;
-  /** The newest record while the file still ends mid-record. */
-  partial?: boolean;
-}
+// The list's row, filter and sort travel to the webview as they are: one definition, in the protocol.
+import type { Filter, Row, Sort, SortKey } from '../protocol/tokenlog';
+export type RecordFilter = Filter;
+export type SortSpec = Sort;
+export type RecordRow = Row;
+export type { SortKey };
 
 export interface SearchHit {
   index: number;

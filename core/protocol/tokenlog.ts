@@ -2,6 +2,10 @@
 // (media/tokenlog/main.ts), and the trajectory viewer. Both sides import this file; it holds
 // types only, so the DOM-only webview build can use it.
 
+/** What a record holds: token timelines, a rich table (evaluation ...) or plain text. */
+export type RecordKind = 'tokens' | 'table' | 'text';
+
+/** The engine's filter (core/logs/session.ts) is this type too. */
 export interface Filter {
   stepMin?: number;
   stepMax?: number;
@@ -27,8 +31,9 @@ export interface Row {
   timelines?: number;
   tokens?: number;
   trained?: number;
-  kind?: 'tokens' | 'table' | 'text';
+  kind?: RecordKind;
   error?: string;
+  /** The newest record while the file still ends mid-record. */
   partial?: boolean;
   /** With a text filter: where the first match is (the view jumps there). */
   hit?: { matches: number; timeline?: number; token?: number };
@@ -62,7 +67,7 @@ export interface RecordData {
   taskId?: string;
   reward?: number;
   outcome?: string;
-  kind: 'tokens' | 'table' | 'text';
+  kind: RecordKind;
   timelines: TimelineData[];
   table: [string, string][];
   content: string;
