@@ -1,8 +1,10 @@
 // Loss mask from a token's display colour. AgentJet scales the saturation of two base colours by
 // the token's logprob, so the colour string varies per token; only the hue is stable.
 
+import type { MaskValue } from '../protocol/tokenlog';
+
 /** 1 = trained (loss mask 1), 0 = context (excluded from the loss), -1 = neither base colour. */
-export type MaskValue = 1 | 0 | -1;
+export type { MaskValue };
 
 const TRAINED_HUE = 191; // #09ABCF
 const CONTEXT_HUE = 35; // #D98510

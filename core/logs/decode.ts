@@ -5,7 +5,7 @@ import { isUtf8 } from 'node:buffer';
 import { decodePayload, parseHeaderLine, parseNestedKey, parseRecordTitle, type HeaderLine, type Payload } from './record';
 import { maskFromColor, type MaskValue } from './color';
 
-import type { RecordKind } from '../protocol/tokenlog';
+import type { RecordData, RecordKind, TimelineData } from '../protocol/tokenlog';
 export type { RecordKind };
 
 /** What the record list shows before (or without) a full decode. */
@@ -19,49 +19,8 @@ export interface RecordSummary {
   error?: string;
 }
 
-export interface Timeline {
-  /** The `nested_json` key. */
-  key: string;
-  taskId: string;
-  outcome: string;
-  index: number;
-  lenPrompt?: number;
-  lenResponse?: number;
-  lenInput?: number;
-  rawReward?: number;
-  stepReward?: number;
-  advantage?: number;
-  /** Other scalar fields of the item (item_id, col1, ...), as text. */
-  fields: Record<string, string>;
-  text: string[];
-  /** Token ids (numbers when numeric, else the text as logged), null when missing. */
-  ids: (number | string | null)[];
-  /** Logprob per token, null for "N/A" or missing. */
-  logprobs: (number | null)[];
-  mask: MaskValue[];
-  /** Problems with this timeline (e.g. arrays of different lengths). */
-  warnings: string[];
-}
-
-export interface DecodedRecord {
-  /** Header line fields. */
-  time: string;
-  level: string;
-  source: string;
-  title: string;
-  step?: number;
-  taskId?: string;
-  reward?: number;
-  outcome?: string;
-  kind: RecordKind;
-  timelines: Timeline[];
-  /** Rows of a rich table in `content` (evaluation records). */
-  table: [string, string][];
-  /** Readable text of content/attach for non-token records. */
-  content: string;
-  attach: string;
-  warnings: string[];
-}
+export type Timeline = TimelineData;
+export type DecodedRecord = RecordData;
 
 export type RecordResult = { ok: true; record: DecodedRecord } | { ok: false; error: string; time?: string };
 

@@ -39,25 +39,35 @@ export interface Row {
   hit?: { matches: number; timeline?: number; token?: number };
 }
 
+/** Loss mask of a token: 1 trained, 0 context, -1 unknown colour. */
+export type MaskValue = 1 | 0 | -1;
+
+/** One timeline (training sample) of a record; the engine's decoded form is this type. */
 export interface TimelineData {
+  /** The `nested_json` key. */
   key: string;
   taskId: string;
   outcome: string;
   index: number;
   lenPrompt?: number;
   lenResponse?: number;
+  lenInput?: number;
   rawReward?: number;
   stepReward?: number;
   advantage?: number;
+  /** Other scalar fields of the item (item_id, col1, ...), as text. */
   fields: Record<string, string>;
   text: string[];
+  /** Token ids (numbers when numeric, else the text as logged), null when missing. */
   ids: (number | string | null)[];
+  /** Logprob per token, null for "N/A" or missing. */
   logprobs: (number | null)[];
-  /** 1 trained, 0 context, -1 unknown colour. */
-  mask: number[];
+  mask: MaskValue[];
+  /** Problems with this timeline (e.g. arrays of different lengths). */
   warnings: string[];
 }
 
+/** One fully decoded record (core/logs/decode.ts produces exactly this). */
 export interface RecordData {
   time: string;
   level: string;

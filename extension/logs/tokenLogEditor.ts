@@ -5,8 +5,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { LogSession, type RecordFilter } from '../../core/logs/session';
 import { CancelledError } from '../../core/logs/index';
-import type { DecodedRecord } from '../../core/logs/decode';
-import type { Filter, GroupMember, HostToView, RecordData, Row, Sort, ViewCommand, ViewReport, ViewToHost } from '../../core/protocol/tokenlog';
+import type { Filter, GroupMember, HostToView, Row, Sort, ViewCommand, ViewReport, ViewToHost } from '../../core/protocol/tokenlog';
 import { webviewHtml, webviewOptions } from '../webview';
 import type { Services } from '../services';
 
@@ -14,18 +13,6 @@ export const TOKEN_LOG_VIEW_TYPE = 'agentjet.tokenLog';
 /** Fallback poll for live tail when file events are not delivered (network file systems). */
 const POLL_MS = 2000;
 const GROUP_PREVIEW_TOKENS = 4000;
-
-function toRecordData(r: DecodedRecord): RecordData {
-  return {
-    time: r.time, level: r.level, source: r.source, title: r.title, step: r.step, taskId: r.taskId, reward: r.reward, outcome: r.outcome,
-    kind: r.kind, table: r.table, content: r.content, attach: r.attach, warnings: r.warnings,
-    timelines: r.timelines.map((t) => ({
-      key: t.key, taskId: t.taskId, outcome: t.outcome, index: t.index, lenPrompt: t.lenPrompt, lenResponse: t.lenResponse,
-      rawReward: t.rawReward, stepReward: t.stepReward, advantage: t.advantage, fields: t.fields,
-      text: t.text, ids: t.ids, logprobs: t.logprobs, mask: t.mask, warnings: t.warnings,
-    })),
-  };
-}
 
 function toRecordFilter(f: Filter): RecordFilter {
   const out: RecordFilter = {};
@@ -382,7 +369,7 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
         if (m.index >= s.count) await doc.whenIndexed();
         const r = await s.record(m.index);
         if (!r) { panel.post({ type: 'record', index: m.index, ok: false, error: 'no such record (the file changed?)', row: { index: m.index } }); return; }
-        if (r.ok) panel.post({ type: 'record', index: m.index, ok: true, record: toRecordData(r.record), row: s.row(m.index) });
+        if (r.ok) panel.post({ type: 'record', index: m.index, ok: true, record: r.record, row: s.row(m.index) });
         else panel.post({ type: 'record', index: m.index, ok: false, error: r.error, row: s.row(m.index) });
         return;
       }
