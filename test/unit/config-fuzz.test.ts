@@ -1,24 +1,15 @@
 // Mutates the real configs thousands of times; every request must return without throwing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { shared } from '../util/paths';
 import { lintText } from '../../core/config/lint';
 import { parseConfig } from '../../core/config/parse';
 import { complete, hover, definition, documentLinks, codeActions } from '../../core/config/features';
 import { ClassResolver } from '../../core/config/classref';
 import { CachedFs } from '../../core/config/fs';
-import { demoConfig, demoDir } from './config-helpers';
+import { demoConfig, demoDir, yamlFiles } from './config-helpers';
 
-function yamlFiles(dir: string, out: string[] = []): string[] {
-  for (const n of readdirSync(dir).sort()) {
-    const p = join(dir, n);
-    if (statSync(p).isDirectory()) yamlFiles(p, out);
-    else if (/\.ya?ml$/.test(n)) out.push(p);
-  }
-  return out;
-}
 
 // Small deterministic PRNG so failures reproduce.
 function rng(seed: number): () => number {

@@ -1,5 +1,5 @@
 // Helpers shared by the config tests (not a test file itself).
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../util/paths';
 import { LineIndex, type Range } from '../../core/config/text';
@@ -30,4 +30,14 @@ export function replaceOnce(text: string, from: string, to: string): string {
   const i = text.indexOf(from);
   if (i < 0 || text.indexOf(from, i + 1) >= 0) throw new Error(`expected exactly one '${from}'`);
   return text.slice(0, i) + to + text.slice(i + from.length);
+}
+
+/** Every .yaml/.yml file below `dir`, in a stable order. */
+export function yamlFiles(dir: string, out: string[] = []): string[] {
+  for (const n of readdirSync(dir).sort()) {
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) yamlFiles(p, out);
+    else if (/\.ya?ml$/.test(n)) out.push(p);
+  }
+  return out;
 }

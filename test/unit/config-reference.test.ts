@@ -1,21 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, statSync, mkdtempSync } from 'node:fs';
+import { readFileSync, readdirSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { shared, repoRoot } from '../util/paths';
 import { lintText, lintFile } from '../../core/config/lint';
 import { parseConfig } from '../../core/config/parse';
 import { generateSchema, schemaText } from '../../core/config/schemagen';
+import { yamlFiles } from './config-helpers';
 
-function yamlFiles(dir: string, out: string[] = []): string[] {
-  for (const n of readdirSync(dir).sort()) {
-    const p = join(dir, n);
-    if (statSync(p).isDirectory()) yamlFiles(p, out);
-    else if (/\.ya?ml$/.test(n)) out.push(p);
-  }
-  return out;
-}
 
 // The reference configs name tutorial modules that are not shipped with them: an empty root
 // means those references are reported as unresolved warnings, never as errors.
