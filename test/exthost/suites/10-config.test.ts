@@ -15,6 +15,9 @@ suite('config language server', () => {
   });
 
   suiteTeardown(async () => {
+    // Save first: a dirty buffer of a deleted file would be written back later and leave a
+    // second config in the workspace for the suites that follow.
+    if (doc.isDirty) await doc.save();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace.fs.delete(uri());
   });

@@ -25,8 +25,12 @@ suite('runs view', () => {
   test('the tree shows the demo runs, newest first, with their statuses', async () => {
     const s = await waitFor(async () => {
       const st = await state();
-      return st.runs.length >= 4 && st.runs.every((r) => r.status) ? st : undefined;
-    }, 'the demo runs with their statuses');
+      // Row details (step, reward) are read in the background after the statuses: wait for both.
+      const done = st.runs.length >= 4 && st.runs.every((r) => r.status)
+        && /^finished · step \d+ · reward /.test(st.runs.find((r) => r.name.startsWith('math_demo_2026'))?.description ?? '')
+        && st.companions.some((c) => c.tag === 'external_vllm_server');
+      return done ? st : undefined;
+    }, 'the demo runs with their statuses and details', 30_000);
     const by = (prefix: string) => s.runs.find((r) => r.name.startsWith(prefix));
     assert.equal(by('math_demo_2node_')?.status, 'finished');
     assert.equal(by('math_demo_lr_sweep_')?.status, 'failed');
