@@ -95,6 +95,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
         const n = this.experimentNodes.get(p);
         if (n) this.changed.fire(n);
       }
+      // The refresh may start no read at all: waiters must not depend on one finishing.
+      this.settleSoon();
     }, 50);
   }
 
@@ -110,8 +112,13 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     this.busy++;
     try { return await p; } finally {
       this.busy--;
-      if (this.busy === 0) setTimeout(() => { if (this.busy === 0 && !this.flushTimer) for (const w of this.idleWaiters.splice(0)) w(); }, 60);
+      if (this.busy === 0) this.settleSoon();
     }
+  }
+
+  /** Releases idle waiters shortly, unless a read or a row refresh started in between. */
+  private settleSoon(): void {
+    setTimeout(() => { if (this.busy === 0 && !this.flushTimer) for (const w of this.idleWaiters.splice(0)) w(); }, 60);
   }
 
   getParent(node: RunNode): RunNode | undefined {
