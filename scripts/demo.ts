@@ -56,8 +56,10 @@ async function main(): Promise<void> {
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'math_agent.yaml' }).first().waitFor({ state: 'visible' });
     await page.keyboard.press('Enter');
     await page.locator('.monaco-editor .view-lines .view-line').first().waitFor({ state: 'visible', timeout: 30_000 });
-    // Let the tree fill in: wait for at least one row in the Runs view when it has rows.
+    // Let the tree fill in and the config features arrive (the CodeLens comes with them).
     await page.locator('.pane-body .monaco-list-row').first().waitFor({ state: 'visible', timeout: 15_000 }).catch(() => undefined);
+    await page.locator('.codelens-decoration', { hasText: 'Debug rollout' }).first().waitFor({ state: 'visible', timeout: 30_000 }).catch(() => undefined);
+    await page.locator('.statusbar', { hasText: 'Activating Extensions' }).waitFor({ state: 'detached', timeout: 30_000 }).catch(() => undefined);
     const file = resolve(screenshot);
     mkdirSync(dirname(file), { recursive: true });
     await page.screenshot({ path: file });

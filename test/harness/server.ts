@@ -47,6 +47,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<VSCodeServe
     'extensions.autoCheckUpdates': false,
     'update.mode': 'none',
     'security.workspace.trust.enabled': opts.workspaceTrust ?? false,
+    // The demo and test folders sit inside this repository's checkout.
+    'git.openRepositoryInParentFolders': 'never',
     ...opts.settings,
   };
   mkdirSync(join(dataDir, 'server', 'data', 'Machine'), { recursive: true });
