@@ -2,16 +2,11 @@
 import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import { resolveInterpreter, type Interpreter } from '../../core/launch/interpreter';
+import { pythonExtensionEnv } from '../python';
 
-async function pythonExtensionEnv(folder: vscode.WorkspaceFolder | undefined, token?: vscode.CancellationToken): Promise<string | undefined> {
-  if (!vscode.extensions.getExtension('ms-python.python')) return undefined;
+async function activeEnv(folder: vscode.WorkspaceFolder | undefined, token?: vscode.CancellationToken): Promise<string | undefined> {
   try {
-    const { PythonExtension } = await import('@vscode/python-extension');
-    const api = await PythonExtension.api();
-    if (token?.isCancellationRequested) return undefined;
-    const active = api.environments.getActiveEnvironmentPath(folder?.uri);
-    const env = await api.environments.resolveEnvironment(active);
-    return env?.executable.uri?.fsPath ?? active.path;
+    return await pythonExtensionEnv(folder, token);
   } catch {
     return undefined; // the Python extension failed to activate: fall through to venv / python3
   }
@@ -20,5 +15,5 @@ async function pythonExtensionEnv(folder: vscode.WorkspaceFolder | undefined, to
 export async function resolvePython(folder: vscode.WorkspaceFolder | undefined, token?: vscode.CancellationToken): Promise<Interpreter> {
   const setting = vscode.workspace.getConfiguration('agentjet', folder?.uri).get<string>('pythonPath');
   if (setting && setting.trim()) return resolveInterpreter({ setting, folder: folder?.uri.fsPath }, existsSync);
-  return resolveInterpreter({ pythonExtension: await pythonExtensionEnv(folder, token), folder: folder?.uri.fsPath }, existsSync);
+  return resolveInterpreter({ pythonExtension: await activeEnv(folder, token), folder: folder?.uri.fsPath }, existsSync);
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import type { Services } from '../services';
 import type { ConfigServerInitOptions } from '../../core/protocol/config';
+import { pythonExtensionEnv } from '../python';
 
 // The same cheap test the server uses: a root key ajet/astuner/astune at column 0.
 const ROOT_RE = /^["']?(?:ajet|astuner|astune)["']?[ \t]*:/m;
@@ -20,14 +21,8 @@ export function isConfigDocument(doc: vscode.TextDocument): boolean {
 async function pythonForServer(services: Services): Promise<string> {
   const configured = vscode.workspace.getConfiguration('agentjet').get<string>('pythonPath');
   if (configured) return configured;
-  if (!vscode.extensions.getExtension('ms-python.python')) return '';
   try {
-    const { PythonExtension } = await import('@vscode/python-extension');
-    const api = await Promise.race([PythonExtension.api(), new Promise<undefined>((r) => setTimeout(() => r(undefined), 5000))]);
-    if (!api) return '';
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    const env = await api.environments.resolveEnvironment(api.environments.getActiveEnvironmentPath(folder?.uri));
-    return env?.executable.uri?.fsPath ?? '';
+    return (await pythonExtensionEnv(vscode.workspace.workspaceFolders?.[0])) ?? '';
   } catch (err) {
     services.log.warn(`could not ask the Python extension for an interpreter: ${err instanceof Error ? err.message : String(err)}`);
     return '';
