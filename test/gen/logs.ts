@@ -24,6 +24,11 @@ function records(o: RolloutOptions & { entries: number }): string {
   return out;
 }
 
+/** The text of hostile.json.log. */
+export function hostileLogText(): string {
+  return records({ entries: ODD_LOGS.hostile, tokens: 300, hostile: true, seed: 11 });
+}
+
 function sample(): string {
   const src = '__main__:<module>:42';
   const t = (min: number) => new Date(Date.UTC(2026, 0, 4, 8, min, 0, 250));
@@ -62,7 +67,7 @@ function sample(): string {
 export function writeOddLogs(root: string): { logs: string; crlf: string; rotated: string } {
   const logs = join(root, 'logs');
   mkdirSync(logs, { recursive: true });
-  writeFileSync(join(logs, 'hostile.json.log'), records({ entries: ODD_LOGS.hostile, tokens: 300, hostile: true, seed: 11 }));
+  writeFileSync(join(logs, 'hostile.json.log'), hostileLogText());
   writeRolloutLog(join(logs, 'plain.json.log'), { entries: ODD_LOGS.plain, tokens: 300, plain: true, seed: 12 });
   const whole = records({ entries: ODD_LOGS.truncated, tokens: 300, seed: 13 });
   const lastStart = whole.lastIndexOf('\n2026-') + 1;

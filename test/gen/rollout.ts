@@ -45,7 +45,12 @@ export function pyJson(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'NaN';
   if (typeof v === 'boolean') return v ? 'true' : 'false';
-  if (Array.isArray(v)) return '[' + v.map(pyJson).join(', ') + ']';
+  if (Array.isArray(v)) {
+    // Fast path for token arrays: in JSON text of an array of strings, `","` only ever separates
+    // two elements (a quote inside a string is always escaped), so one native stringify will do.
+    if (v.every((x) => typeof x === 'string')) return JSON.stringify(v).replaceAll('","', '", "');
+    return '[' + v.map(pyJson).join(', ') + ']';
+  }
   return '{' + Object.entries(v as Record<string, unknown>).map(([k, x]) => `${JSON.stringify(k)}: ${pyJson(x)}`).join(', ') + '}';
 }
 
