@@ -1,8 +1,8 @@
 // Regenerates schemas/agentjet.schema.json from the framework's default configs and the overlay.
 //   npm run gen:schema [-- --agentjet DIR] [--defaults DIR] [--check]
 // --agentjet DIR: an AgentJet source tree (its ajet/default_config/ is read). Default: the
-// agentjet-d20cce0 tree found as the tests find it ($AGENTJET_UPSTREAM, ../shared/reference/upstream,
-// the `npm run fetch:upstream` cache). --defaults DIR: a folder holding ajet_default.yaml,
+// agentjet-d20cce0 tree found as the tests find it (test/util/upstream.ts: $AGENTJET_UPSTREAM, the shared
+// reference folder, the `npm run fetch:upstream` cache). --defaults DIR: a folder holding ajet_default.yaml,
 // verl/verl_default.yaml and trinity/trinity_default.yaml directly.
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
