@@ -9,6 +9,7 @@ import { LogSession } from '../../core/logs/session';
 import { decodeRecord, parseTableRows, summarizePrefix } from '../../core/logs/decode';
 import { hueOf, maskFromColor } from '../../core/logs/color';
 import { fixtures } from '../gen';
+import { HOSTILE_TOKENS } from '../gen/rollout';
 
 const HEADER = (t = '2026-01-05 10:00:00.000') => `${t} | INFO     | ajet.context_tracker.multiagent_tracking:generate_log:556 - \n`;
 
@@ -143,6 +144,8 @@ test('hostile token text is decoded literally', async () => {
   const all = results.flatMap((r) => (r?.ok ? r.record.timelines.flatMap((t) => t.text) : []));
   assert.ok(all.includes('<script>alert(1)</script>'));
   assert.ok(all.includes('</span>'));
+  // Every hostile token of the generator, control characters included, comes back as written.
+  for (const t of HOSTILE_TOKENS) assert.ok(all.includes(t), JSON.stringify(t));
 });
 
 test('summaries from the payload prefix match the full decode', async () => {
