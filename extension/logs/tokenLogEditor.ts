@@ -6,6 +6,7 @@ import { basename, dirname } from 'node:path';
 import { LogSession, type RecordFilter } from '../../core/logs/session';
 import { CancelledError } from '../../core/logs/index';
 import type { Filter, GroupMember, HostToView, Row, Sort, ViewCommand, ViewReport, ViewToHost } from '../../core/protocol/tokenlog';
+import { checkViewToHost, describeRefused } from '../../core/protocol/validate';
 import { webviewHtml, webviewOptions } from '../webview';
 import type { Services } from '../services';
 
@@ -323,7 +324,12 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
     const panel = new Panel(doc, webviewPanel);
     doc.panels.add(panel);
     const subs: vscode.Disposable[] = [];
-    subs.push(webviewPanel.webview.onDidReceiveMessage((m: ViewToHost) => { void this.onMessage(panel, m); }));
+    subs.push(webviewPanel.webview.onDidReceiveMessage((raw: unknown) => {
+      // The webview is not trusted: a message that does not fit the protocol is refused.
+      const checked = checkViewToHost(raw);
+      if (!checked.ok) { this.services.log.warn(`token log: refused a message from the webview (${describeRefused(raw)}: ${checked.error})`); return; }
+      void this.onMessage(panel, checked.value);
+    }));
     webviewPanel.onDidDispose(() => {
       panel.searchAbort?.abort();
       panel.countsAbort?.abort();

@@ -4,10 +4,9 @@ import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import { RunCollector } from '../../core/runs/collector';
 import type { RunsModel } from '../../core/runs/model';
-import {
-  DASHBOARD_VIEW_TYPE, isDashboardState, isDashboardToHost,
-  type DashboardRun, type DashboardState, type HostToDashboard,
-} from '../../core/protocol/dashboard';
+import { DASHBOARD_VIEW_TYPE, type DashboardRun, type DashboardState, type HostToDashboard } from '../../core/protocol/dashboard';
+import { checkDashboardState, checkDashboardToHost, describeRefused } from '../../core/protocol/validate';
+import { isInside, resolveInside } from '../../core/fs/inside';
 import { webviewHtml, webviewOptions } from '../webview';
 import type { Services } from '../services';
 
@@ -51,20 +50,25 @@ class Dashboard implements vscode.Disposable {
 
   /** Something under one of this dashboard's runs changed on disk. */
   touch(path: string): void {
-    if (this.runs().some((r) => path === r || path.startsWith(`${r}/`) || path.startsWith(`${r}\\`))) this.schedule(300);
+    if (this.runs().some((r) => isInside(r, path))) this.schedule(300);
   }
 
-  private async onMessage(m: unknown): Promise<void> {
-    if (!isDashboardToHost(m)) return;
+  private async onMessage(raw: unknown): Promise<void> {
+    const checked = checkDashboardToHost(raw);
+    if (!checked.ok) { this.services.log.warn(`dashboard: refused a message from the webview (${describeRefused(raw)}: ${checked.error})`); return; }
+    const m = checked.value;
     switch (m.type) {
       case 'ready':
         this.ready = true;
         this.schedule(0, true);
         return;
-      case 'openFile':
-        // Only files under the runs on show; the webview is not trusted to name others.
-        if (this.runs().some((r) => m.path.startsWith(r))) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(m.path));
+      case 'openFile': {
+        // Only files under the runs on show (after realpath); the webview is not trusted to name others.
+        const where = await resolveInside(m.path, this.runs());
+        if (!where.ok) { this.services.log.warn(`dashboard: refused to open ${JSON.stringify(m.path.slice(0, 300))}: ${where.reason}`); return; }
+        await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(where.path));
         return;
+      }
       case 'removeRun':
         this.collectors.delete(m.id);
         this.updateTitle();
@@ -154,7 +158,8 @@ export class DashboardManager implements vscode.Disposable, vscode.WebviewPanelS
   }
 
   deserializeWebviewPanel(panel: vscode.WebviewPanel, state: DashboardState | undefined): Thenable<void> {
-    this.attach(panel, isDashboardState(state) ? state.runs : []);
+    const checked = checkDashboardState(state);
+    this.attach(panel, checked.ok ? checked.value.runs : []);
     return Promise.resolve();
   }
 
