@@ -81,16 +81,40 @@ function justified(line: string, width: number): string {
   return width > 0 && cellWidth(line) >= width && / {2,}/.test(line) ? line.replace(/ {2,}/g, ' ') : line;
 }
 
-/** Joins the lines of one cell: folded words are glued back, other line breaks kept as `\n`. */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u;
+const ALNUM = /[A-Za-z0-9]/;
+/** Characters that seldom end a word before a space, and that seldom start one after a space. */
+const GLUE_AFTER = /[([{<\/\\_\-@#=|~^+*&%$'"]/;
+const GLUE_BEFORE = /[)\]}>\/\\_\-@#=|~^+*&%$.,:;!?'"]/;
+
+/**
+ * Whether a line break inside a cell was a wrap with no space at that point. beast-logger patches
+ * rich's word splitter (apply_monkey_patch.py): a word is one CJK character, one run of ASCII
+ * letters and digits, or one other character, so rich may break a line after `(`, `/`, `_`, `-`
+ * and between CJK characters; a space at a break is dropped. A run of letters or digits breaks
+ * only when it is longer than the column (folded). The printed text cannot tell every case apart;
+ * this keeps names such as `num_pass_n_tasks(pass@1)` and paths whole and keeps other breaks as
+ * line breaks (nothing is lost for the eye).
+ */
+function glued(prev: string, next: string, width: number): boolean {
+  const a = [...prev].pop() ?? '';
+  const b = [...next][0] ?? '';
+  if (!a || !b || /\s/.test(a) || /\s/.test(b)) return false;
+  if (CJK.test(a) && CJK.test(b)) return true;
+  if (ALNUM.test(a) && ALNUM.test(b)) return folded(prev, width);
+  return GLUE_AFTER.test(a) || GLUE_BEFORE.test(b);
+}
+
+/** Joins the lines of one cell: wraps inside a word are glued back, other line breaks kept as `\n`. */
 export function joinCellLines(lines: readonly string[], width: number): string {
   const ls = [...lines];
   while (ls.length && ls[ls.length - 1] === '') ls.pop();
   while (ls.length && ls[0] === '') ls.shift();
   let out = '';
   ls.forEach((l, i) => {
-    const prev = ls[i - 1];
     const text = i < ls.length - 1 ? justified(l, width) : l;
-    out += i === 0 ? text : prev !== undefined && folded(prev, width) ? text : `\n${text}`;
+    const prev = ls[i - 1];
+    out += i === 0 ? text : prev !== undefined && glued(prev, l, width) ? text : `\n${text}`;
   });
   return out;
 }
