@@ -123,6 +123,9 @@ export interface ViewState {
   follow: boolean;
   threshold: number;
   group: boolean;
+  /** Widths (px) of the record list's columns and of the list pane, after the user resized them. */
+  columns?: number[];
+  listWidth?: number;
 }
 
 export type HostToView =

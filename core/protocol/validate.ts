@@ -40,6 +40,8 @@ const viewState = v.object({
   follow: v.boolean(),
   threshold: finite,
   group: v.boolean(),
+  columns: v.optional(v.pipe(v.array(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(10_000))), v.maxLength(20))),
+  listWidth: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(100_000))),
 });
 
 const viewReport = v.object({

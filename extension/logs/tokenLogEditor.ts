@@ -113,7 +113,14 @@ class Panel {
   postList(keepVersion = false): void {
     if (!keepVersion) this.version++;
     this.lastListPost = Date.now();
-    this.post({ type: 'list', version: this.version, total: this.list.length, searching: this.searching });
+    const m: HostToView = { type: 'list', version: this.version, total: this.list.length, searching: this.searching };
+    if (this.filter.text?.trim()) {
+      // Matches in the listed records: the view shows "N matches in M records".
+      let hits = 0;
+      for (const i of this.list) hits += this.hits.get(i)?.matches ?? 0;
+      m.hits = hits;
+    }
+    this.post(m);
   }
 }
 
