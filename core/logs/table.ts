@@ -84,8 +84,8 @@ function justified(line: string, width: number): string {
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u;
 const ALNUM = /[A-Za-z0-9]/;
 /** Characters that seldom end a word before a space, and that seldom start one after a space. */
-const GLUE_AFTER = /[([{</\\_\-@#=|~^+*&%$'"]/;
-const GLUE_BEFORE = /[)\]}>/\\_\-@#=|~^+*&%$.,:;!?'"]/;
+const GLUE_AFTER = /[([{</\\_\-@#]/;
+const GLUE_BEFORE = /[)\]}>/\\_\-@.,:;!?]/;
 
 /**
  * Whether a line break inside a cell was a wrap with no space at that point. beast-logger patches

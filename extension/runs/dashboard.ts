@@ -145,8 +145,22 @@ export class DashboardManager implements vscode.Disposable, vscode.WebviewPanelS
 
   constructor(private readonly model: RunsModel, private readonly services: Services, private readonly pickRuns: () => Promise<string[]>) {}
 
-  show(runs: readonly string[]): vscode.WebviewPanel {
-    const panel = vscode.window.createWebviewPanel(DASHBOARD_VIEW_TYPE, 'Run Dashboard', vscode.ViewColumn.Active, { ...webviewOptions(this.services.extensionUri), retainContextWhenHidden: false });
+  /**
+   * Opens (or brings forward) the dashboard of exactly these runs. From the Runs view it opens
+   * with `preserveFocus`: a new webview takes the focus when its page has loaded, which is a moment
+   * later; taking it then closed the context menu the user had meanwhile opened on the next run,
+   * and that click did nothing (issue 15, item 11).
+   */
+  show(runs: readonly string[], opts: { preserveFocus?: boolean } = {}): vscode.WebviewPanel {
+    const preserveFocus = opts.preserveFocus ?? false;
+    const want = [...new Set(runs)].sort().join('\n');
+    const same = [...this.open].find((d) => [...d.runs()].sort().join('\n') === want);
+    if (same) {
+      same.panel.reveal(undefined, preserveFocus);
+      return same.panel;
+    }
+    const panel = vscode.window.createWebviewPanel(DASHBOARD_VIEW_TYPE, 'Run Dashboard', { viewColumn: vscode.ViewColumn.Active, preserveFocus },
+      { ...webviewOptions(this.services.extensionUri), retainContextWhenHidden: false });
     this.attach(panel, [...runs]);
     return panel;
   }
