@@ -12,9 +12,9 @@ export const COLUMNS: { label: string; title: string; sort?: SortKey; width: num
   { label: 'step', title: 'Training step', sort: 'step', width: 44 },
   { label: 'task / title', title: 'Task id (token records) or record title', sort: 'task', width: 150 },
   { label: 'reward', title: 'Reward', sort: 'reward', width: 62 },
-  { label: 'outcome', title: 'Outcome of the first timeline', width: 64 },
-  { label: 'tl', title: 'Timelines (training samples) in the record', width: 28 },
-  { label: 'tokens', title: 'Tokens (trained tokens)', sort: 'tokens', width: 96 },
+  { label: 'outcome', title: 'Outcome of the first timeline', width: 60 },
+  { label: 'tl', title: 'Timelines (training samples) in the record', width: 24 },
+  { label: 'tokens', title: 'Tokens (trained tokens)', sort: 'tokens', width: 84 },
 ];
 
 export function buildLayout(root: HTMLElement) {

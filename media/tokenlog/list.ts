@@ -44,7 +44,12 @@ export class RecordList {
     this.buildHead();
     this.applyWidths();
     if (v.host.state.listWidth) d.split.style.setProperty('--list-w', `${v.host.state.listWidth}px`);
-    d.listViewport.addEventListener('scroll', () => { v.host.state.listScroll = d.listViewport.scrollTop; v.host.save(); this.render(); });
+    d.listViewport.addEventListener('scroll', () => {
+      // The header follows the rows sideways (wide columns scroll horizontally, the pane clips).
+      d.listHead.style.transform = `translateX(${-d.listViewport.scrollLeft}px)`;
+      if (v.host.state.listScroll === d.listViewport.scrollTop) return;
+      v.host.state.listScroll = d.listViewport.scrollTop; v.host.save(); this.render();
+    });
     d.listRows.addEventListener('click', (e) => {
       const row = (e.target as HTMLElement).closest<HTMLElement>('.row');
       if (row) this.selectPos(Number(row.dataset.pos));
@@ -86,6 +91,8 @@ export class RecordList {
   private applyWidths(save = false): void {
     const cols = this.widths.map((w, i) => (i === 2 ? `minmax(${w}px, 1fr)` : `${w}px`)).join(' ');
     this.v.dom.listPane.style.setProperty('--cols', cols);
+    // Rows are at least as wide as their columns: past the pane's width the list scrolls sideways.
+    this.v.dom.listPane.style.setProperty('--row-min', `${this.widths.reduce((a, b) => a + b, 0) + 4 * (this.widths.length - 1) + 16}px`);
     if (save) { this.v.host.state.columns = [...this.widths]; this.v.host.save(); }
   }
 
