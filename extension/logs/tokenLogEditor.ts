@@ -334,7 +334,12 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
     subs.push(webviewPanel.webview.onDidReceiveMessage((raw: unknown) => {
       // The webview is not trusted: a message that does not fit the protocol is refused.
       const checked = checkViewToHost(raw);
-      if (!checked.ok) { this.services.log.warn(`token log: refused a message from the webview (${describeRefused(raw)}: ${checked.error})`); return; }
+      if (!checked.ok) {
+        this.services.log.warn(`token log: refused a message from the webview (${describeRefused(raw)}: ${checked.error})`);
+        // A saved state that no longer fits (an older version's) must not keep the view from starting.
+        if (describeRefused(raw) === '"ready"') void this.onMessage(panel, { type: 'ready' });
+        return;
+      }
       void this.onMessage(panel, checked.value);
     }));
     webviewPanel.onDidDispose(() => {
