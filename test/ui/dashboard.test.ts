@@ -30,7 +30,7 @@ test('Open Run Dashboard clicked fast on three runs opens three dashboards; a ta
     for (const name of RUNS) {
       await row(name).click({ button: 'right' });
       const item = page.locator('.context-view .action-item', { hasText: 'Open Run Dashboard' }).first();
-      await item.waitFor({ state: 'visible', timeout: 15_000 });
+      await item.waitFor({ state: 'visible', timeout: 15_000 }).catch(async (err: unknown) => { await wb.screenshot('dashboard-fast-failure'); throw err; });
       // Before the fix the second menu closed under the pointer here: the first dashboard's page
       // took the focus when it had loaded, and the click landed on nothing.
       await item.click({ timeout: 10_000 }).catch(async (err: unknown) => { await wb.screenshot('dashboard-fast-failure'); throw err; });
