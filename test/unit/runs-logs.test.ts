@@ -68,7 +68,8 @@ test('rich table parser: the evaluation fixture, panels, wrapped values', () => 
   assert.equal(points[0]!.header, 'gsm8k_test');
   assert.deepEqual(parseRichTable('│ key │ value │\n│ k2  │ 3.5   │'), [['key', 'value'], ['k2', '3.5']]);
   const wrapped = '╭──╮\n│ │ note     │ a long     │ │\n│ │          │ sentence   │ │\n│ │ TGC@1    │ 0.5        │ │\n╰──╯';
-  assert.deepEqual(parseRichTable(wrapped), [['note', 'a long sentence'], ['TGC@1', '0.5']]);
+  // A wrapped value keeps its lines (the same reader as the token log viewer: core/logs/table.ts).
+  assert.deepEqual(parseRichTable(wrapped), [['note', 'a long\nsentence'], ['TGC@1', '0.5']]);
   assert.deepEqual(numericMetrics([['a', '1e-3'], ['b', 'n/a'], ['c', '-2'], ['d', '50%']]), { a: 0.001, c: -2, d: 50 });
 });
 
