@@ -1,7 +1,7 @@
 // Words and numbers shown for a run, shared by the tree and the CLI.
 import type { ExperimentInfo, RunStatus } from './discover';
 
-export const STATUSES: readonly RunStatus[] = ['running', 'finished', 'failed', 'interrupted', 'empty'];
+export const STATUSES: readonly RunStatus[] = ['running', 'finished', 'failed', 'interrupted', 'ended', 'empty'];
 
 export function describeRun(info: ExperimentInfo): string {
   const parts: string[] = [info.status];

@@ -37,6 +37,7 @@ const STATUS_ICON: Record<RunStatus, [string, string | undefined]> = {
   finished: ['pass', 'testing.iconPassed'],
   failed: ['error', 'testing.iconFailed'],
   interrupted: ['debug-disconnect', 'charts.yellow'],
+  ended: ['circle-large-filled', 'descriptionForeground'],
   empty: ['circle-outline', 'disabledForeground'],
 };
 

@@ -7,7 +7,7 @@ import { repoRoot, shared } from '../util/paths';
 import { tempDir, writeRun, rolloutRecord, appendRollout } from '../util/runtree';
 import { nodeFs, mapLimit } from '../../core/runs/fs';
 import { RunsModel } from '../../core/runs/model';
-import { listCompanions, parseCompanionName, stopGroup, groupAlive } from '../../core/runs/companions';
+import { listCompanions, parseCompanionId, stopGroup, groupAlive } from '../../core/runs/companions';
 import { candidateRoots } from '../../core/runs/discover';
 
 const opts = { localHost: 'gpu-node-0' };
@@ -87,7 +87,8 @@ test('companions: a detached process group reads alive, a dead one dead; stop en
     assert.equal(by('appworld').host, 'other.host');
     assert.equal(by('broken').pgid, undefined);
     assert.equal(list[0]!.tag, 'external_vllm_server', 'live ones first');
-    assert.deepEqual(parseCompanionName('x'), { tag: 'x' });
+    assert.equal(parseCompanionId('x'), undefined);
+    assert.deepEqual(parseCompanionId('0a1b2c3d.gpu-0.local'), { tag: '', hash: '0a1b2c3d', host: 'gpu-0.local' }, 'no tag: smart_daemon omits it');
     assert.equal(await stopGroup(child.pid!), 'stopped');
     assert.equal(groupAlive(child.pid!), false);
     assert.equal(await stopGroup(child.pid!), 'gone');
