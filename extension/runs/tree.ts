@@ -7,7 +7,7 @@ import {
   folderSize, listHostArtefacts, listTrajectoryFiles, listTrajectorySteps,
   type ExperimentEntry, type ExperimentInfo, type HostInfo, type RunStatus, type SessionInfo,
 } from '../../core/runs/discover';
-import { describeRun, formatAge, formatBytes, formatLocalTime } from '../../core/runs/format';
+import { describeRun, formatAge, formatBytes, formatLocalTime, mdCode, mdText, runTooltip } from '../../core/runs/format';
 import { Limiter, mapLimit } from '../../core/runs/fs';
 import type { RunsModel } from '../../core/runs/model';
 
@@ -229,9 +229,9 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
         const item = new vscode.TreeItem(s.timeMs !== undefined ? formatLocalTime(s.timeMs) : s.name, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `session:${node.path}`;
         const hosts = s.hosts.map((h) => h.name);
-        item.description = `${hosts.length > 1 ? `${hosts.length} hosts` : hosts[0] ?? 'no host'} · ${s.status}`;
         item.iconPath = statusIcon(s.status);
-        item.tooltip = new vscode.MarkdownString(s.hosts.map((h) => `- **${h.name}**: ${h.status}${h.reason ? ` (${h.reason})` : ''}`).join('\n') || 'empty session');
+        item.description = `${s.status} · ${hosts.length > 1 ? `${hosts.length} hosts` : hosts[0] ?? 'no host'}`;
+        item.tooltip = new vscode.MarkdownString(s.hosts.map((h) => `- **${mdText(h.name)}**: ${h.status}${h.evidence.map((ev) => `\n  - ${mdText(ev.text)}`).join('')}`).join('\n') || 'empty session');
         item.contextValue = 'session folder';
         item.resourceUri = vscode.Uri.file(node.path);
         return item;
@@ -240,7 +240,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
         const h = node.host;
         const item = new vscode.TreeItem(h.name, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `host:${node.path}`;
-        item.description = `${h.status}${h.reason ? ` · ${h.reason}` : ''}`;
+        item.description = h.status;
+        item.tooltip = new vscode.MarkdownString([`**${mdText(h.name)}**: ${h.status}`, ...h.evidence.map((ev) => `- ${mdText(ev.text)}${ev.file ? ` (${mdCode(ev.file)})` : ''}`), '', mdCode(h.path)].join('\n'));
         item.iconPath = statusIcon(h.status);
         item.contextValue = 'host folder';
         item.resourceUri = vscode.Uri.file(node.path);
@@ -343,17 +344,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     item.iconPath = statusIcon(info.status);
     item.description = [describeRun(info), age, size ? `${size.complete ? '' : '≥'}${formatBytes(size.bytes)}` : undefined].filter(Boolean).join(' · ');
     item.contextValue = `experiment ${info.status}${e.snapshot ? ' snapshot' : ''}`;
-    const md = new vscode.MarkdownString(undefined, true);
-    md.appendMarkdown(`**${escapeMd(e.name)}** — ${info.status}${info.reason ? ` (${escapeMd(info.reason)})` : ''}\n\n`);
-    md.appendMarkdown(`- started ${formatLocalTime(e.timeMs)} (${age})\n`);
-    md.appendMarkdown(`- ${info.sessions.length} session${info.sessions.length === 1 ? '' : 's'} on ${escapeMd(info.hosts.join(', ') || 'no host')}\n`);
-    if (info.project) md.appendMarkdown(`- project ${escapeMd(info.project)}\n`);
-    if (info.latestStep !== undefined) md.appendMarkdown(`- latest step ${info.latestStep}${info.latestReward !== undefined ? `, mean reward ${info.latestReward.toFixed(3)}` : ''}\n`);
-    if (info.checkpoints.length) md.appendMarkdown(`- ${info.checkpoints.length} checkpoints (last step ${info.checkpoints.at(-1)!.step})\n`);
-    if (info.exceptionCount) md.appendMarkdown(`- ${info.exceptionCount} exception records\n`);
-    if (size) md.appendMarkdown(`- ${size.complete ? '' : 'at least '}${formatBytes(size.bytes)} on disk\n`);
-    if (info.snapshotError) md.appendMarkdown(`- snapshot: ${escapeMd(info.snapshotError)}\n`);
-    md.appendMarkdown(`\n\`${escapeMd(e.path)}\``);
+    const md = new vscode.MarkdownString(runTooltip(info, size), true);
     item.tooltip = md;
     if (!size) this.loadSize(e.path, info.status === 'running');
     return item;
@@ -397,6 +388,3 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
   }
 }
 
-function escapeMd(s: string): string {
-  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
-}

@@ -108,17 +108,19 @@ test('CLI: agentjet runs on the shared workspace, as a table and as JSON', () =>
   const text = cli('runs', ws);
   assert.equal(text.status, 0, text.stderr);
   assert.match(text.stdout, /^EXPERIMENT\s+STATUS/m);
-  assert.match(text.stdout, /appworld_20260105_1400\s+failed/);
-  assert.match(text.stdout, /appworld_20260105_1400: 1 exception record/);
+  assert.match(text.stdout, /appworld_20260105_1400\s+ended/);
   const json = cli('runs', join(ws, 'saved_experiments'), '--format', 'json');
   assert.equal(json.status, 0, json.stderr);
-  const out = JSON.parse(json.stdout) as { roots: string[]; runs: { experiment: string; status: string; latestStep: number; hosts: string[] }[] };
+  const out = JSON.parse(json.stdout) as { roots: string[]; runs: { experiment: string; status: string; latestStep: number; hosts: string[]; notes: number; evidence: { kind: string; text: string }[] }[] };
   assert.deepEqual(out.roots, [join(ws, 'saved_experiments')]);
   assert.deepEqual(out.runs.map((r) => [r.experiment, r.status, r.latestStep]), [
-    ['countdown_20260105_1900', 'finished', 3], ['appworld_20260105_1400', 'failed', 3], ['math_agent_20260105_0900', 'finished', 3],
+    ['countdown_20260105_1900', 'ended', 3], ['appworld_20260105_1400', 'ended', 3], ['math_agent_20260105_0900', 'ended', 3],
   ]);
-  const failed = cli('runs', ws, '--status', 'failed', '--format=json');
-  assert.deepEqual((JSON.parse(failed.stdout) as { runs: unknown[] }).runs.length, 1);
+  const appworld = out.runs.find((r) => r.experiment === 'appworld_20260105_1400')!;
+  assert.equal(appworld.notes, 1);
+  assert.deepEqual(appworld.evidence.map((e) => e.kind), ['files', 'notes'], 'the deciding evidence first, then the harmless note');
+  const ended = cli('runs', ws, '--status', 'ended', '--format=json');
+  assert.deepEqual((JSON.parse(ended.stdout) as { runs: unknown[] }).runs.length, 3);
 });
 
 test('CLI: no roots exits 1 with a message; bad options exit 2; listed in --help', () => {
