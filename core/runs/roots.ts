@@ -75,3 +75,28 @@ export async function readExperimentEntry(fs: RunsFs, root: string, name: string
   if (error) entry.error = error;
   return entry;
 }
+/**
+ * With `--exp-dir D`, AgentJet writes `D/<exp>/yaml_backup.yaml` but the logs to
+ * `saved_experiments/<exp>/...` under the working directory (ajet/backbone/warm_up.py): one run, two
+ * folders. A snapshot-only entry whose name matches a log entry without a snapshot is folded into it
+ * (the log entry gets the snapshot). `memo` keeps merged objects stable between calls.
+ */
+export function mergeSplitExperiments(list: readonly ExperimentEntry[], memo: Map<string, ExperimentEntry> = new Map()): ExperimentEntry[] {
+  const byName = new Map<string, ExperimentEntry[]>();
+  for (const e of list) byName.set(e.name, [...(byName.get(e.name) ?? []), e]);
+  const drop = new Set<ExperimentEntry>();
+  const replace = new Map<ExperimentEntry, ExperimentEntry>();
+  for (const group of byName.values()) {
+    if (group.length < 2) continue;
+    const logs = group.filter((e) => e.sessions.length > 0 && !e.snapshot);
+    const snaps = group.filter((e) => e.sessions.length === 0 && e.snapshot);
+    if (logs.length !== 1 || snaps.length !== 1) continue;
+    const log = logs[0]!, snap = snaps[0]!;
+    const key = `${log.path}\0${snap.snapshot}\0${log.timeMs}\0${log.sessions.join(',')}`;
+    let merged = memo.get(key);
+    if (!merged) { merged = { ...log, snapshot: snap.snapshot!, backupPath: snap.path }; memo.set(key, merged); }
+    replace.set(log, merged);
+    drop.add(snap);
+  }
+  return list.filter((e) => !drop.has(e)).map((e) => replace.get(e) ?? e);
+}

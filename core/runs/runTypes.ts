@@ -18,6 +18,8 @@ export interface ExperimentEntry {
   /** Session folder names (`YYYY_MM_DD_HH_MM`), oldest first. */
   sessions: string[];
   snapshot?: string;
+  /** `--exp-dir` runs: the folder holding `yaml_backup.yaml` and `backup/` when it is not this one. */
+  backupPath?: string;
   /** Start of the latest session (local time), else the folder's mtime. */
   timeMs: number;
   error?: string;
