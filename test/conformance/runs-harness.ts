@@ -35,10 +35,12 @@ let debSite: string | undefined;
 function extraPythonPath(python: string): string[] {
   if (spawnSync(python, ['-c', 'import omegaconf'], { stdio: 'ignore' }).status === 0) return [];
   if (!debSite) {
-    debSite = mkdtempSync(join(tmpdir(), 'aj-debsite-'));
+    const dir = mkdtempSync(join(tmpdir(), 'aj-debsite-'));
+    debSite = dir;
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     for (const m of ['omegaconf', 'antlr4']) {
       const src = join('/usr/lib/python3/dist-packages', m);
-      if (existsSync(src)) symlinkSync(src, join(debSite, m));
+      if (existsSync(src)) symlinkSync(src, join(dir, m));
     }
   }
   return [debSite];
