@@ -83,3 +83,7 @@ export async function folderSize(fs: RunsFs, path: string, maxEntries = 5000): P
   }
   return { bytes, complete };
 }
+/** Re-measure a size when there is none, it was forgotten (`at` 0: files changed, Refresh), or a running run's is 30 s old. */
+export function sizeIsStale(prev: { at: number } | undefined, running: boolean, now: number, maxAgeMs = 30_000): boolean {
+  return !prev || prev.at <= 0 || (running && now - prev.at >= maxAgeMs);
+}

@@ -21,7 +21,7 @@ export type { Evidence } from '../agentjet/status';
 export { candidateRoots, existingRoots, isSessionName, listExperiments, parseSessionTime, readExperimentEntry, sortNewestFirst } from './roots';
 export { inspectSession, tracebackAtEnd, tracebackAtEndOf, countExceptionRecords } from './hostStatus';
 export { listCheckpoints, readSnapshotFacts, snapshotFacts, type SnapshotFacts } from './snapshot';
-export { folderSize, listHostArtefacts, listTrajectoryFiles, listTrajectorySteps, type HostArtefacts } from './artefacts';
+export { folderSize, sizeIsStale, listHostArtefacts, listTrajectoryFiles, listTrajectorySteps, type HostArtefacts } from './artefacts';
 export { combineStatus };
 
 /** `gpu-node-0` or `gpu-node-0_4242` (a second process on the same host). */

@@ -86,6 +86,11 @@ export function formatBytes(n: number): string {
   return `${v >= 100 ? v.toFixed(0) : v.toFixed(1)} ${units[i]}`;
 }
 
+/** A measured size: exact, or marked as a lower bound when counting stopped early (`≥ 5.0 MB`). */
+export function formatSize(s: { bytes: number; complete: boolean }): string {
+  return `${s.complete ? '' : '≥ '}${formatBytes(s.bytes)}`;
+}
+
 export function formatLocalTime(ms: number): string {
   const d = new Date(ms);
   const p = (n: number) => String(n).padStart(2, '0');

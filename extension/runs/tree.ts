@@ -4,10 +4,10 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import {
-  folderSize, listHostArtefacts, listTrajectoryFiles, listTrajectorySteps,
+  folderSize, listHostArtefacts, sizeIsStale, listTrajectoryFiles, listTrajectorySteps,
   type ExperimentEntry, type ExperimentInfo, type HostInfo, type RunStatus, type SessionInfo,
 } from '../../core/runs/discover';
-import { describeRun, formatAge, formatBytes, formatLocalTime, mdCode, mdText, runTooltip } from '../../core/runs/format';
+import { describeRun, formatAge, formatBytes, formatLocalTime, formatSize, mdCode, mdText, runTooltip } from '../../core/runs/format';
 import { Limiter, mapLimit } from '../../core/runs/fs';
 import type { RunsModel } from '../../core/runs/model';
 
@@ -76,7 +76,11 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
   getSort(): SortKey { return this.sort; }
 
   /** Re-renders everything (after the model was reset or roots changed). */
-  refreshAll(): void { this.changed.fire(undefined); }
+  refreshAll(): void {
+    // Refresh re-measures sizes too (a cached size never hides what is on disk now).
+    for (const v of this.sizes.values()) v.at = 0;
+    this.changed.fire(undefined);
+  }
 
   /** Re-renders one experiment row and its children; re-reads it only if the model forgot it. */
   refreshExperiment(path: string): void {
@@ -342,11 +346,11 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     }
     const size = this.sizes.get(e.path);
     item.iconPath = statusIcon(info.status);
-    item.description = [describeRun(info), age, size ? `${size.complete ? '' : '≥'}${formatBytes(size.bytes)}` : undefined].filter(Boolean).join(' · ');
+    item.description = [describeRun(info), age, size ? formatSize(size) : undefined].filter(Boolean).join(' · ');
     item.contextValue = `experiment ${info.status}${e.snapshot ? ' snapshot' : ''}`;
     const md = new vscode.MarkdownString(runTooltip(info, size), true);
     item.tooltip = md;
-    if (!size) this.loadSize(e.path, info.status === 'running');
+    if (sizeIsStale(size, info.status === 'running', Date.now())) this.loadSize(e.path);
     return item;
   }
 
@@ -361,9 +365,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
 
   private sizeQueue: string[] = [];
   private sizeActive = 0;
-  private loadSize(path: string, running: boolean): void {
-    const prev = this.sizes.get(path);
-    if (prev && prev.at > 0 && (!running || Date.now() - prev.at < 30_000)) return;
+  private loadSize(path: string): void {
     if (this.sizeQueue.includes(path)) return;
     this.sizeQueue.push(path);
     this.pumpSizes();

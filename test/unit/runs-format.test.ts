@@ -57,3 +57,33 @@ test('tooltip: status and its evidence first, singular words, plain paths, size 
   assert.ok(runTooltip(info(), { bytes: 4096, complete: true }, 0).includes('- 4.0 KB on disk\n'));
   assert.ok(runTooltip(info({ layout: 'astuner-2025-11', hosts: [] })).includes('this layout has no host folder'));
 });
+
+test('success-rate axis: 0..100 % even when every value is 0, with plain percentage ticks', async () => {
+  const { yRange, fmtPct } = await import('../../media/dashboard/scale');
+  assert.deepEqual(yRange('rate', 0, 0), [0, 1]);
+  assert.deepEqual(yRange('rate', 1, 1), [0, 1]);
+  assert.deepEqual([0, 0.25, 0.5, 0.75, 1].map(fmtPct), ['0%', '25%', '50%', '75%', '100%']);
+  assert.deepEqual(yRange('number', 0, 0), [-1, 1], 'all-zero rewards get a range around zero');
+  assert.deepEqual(yRange('number', 2, 2), [1, 3]);
+  assert.deepEqual(yRange('number', null, null), [0, 1]);
+});
+
+test('size: re-measured when missing, forgotten (files changed, Refresh) or a running run\'s is old; labelled when a lower bound', async () => {
+  const { sizeIsStale } = await import('../../core/runs/artefacts');
+  const { formatSize } = await import('../../core/runs/format');
+  assert.equal(sizeIsStale(undefined, false, 0), true);
+  assert.equal(sizeIsStale({ at: 0 }, false, 10), true, 'forgotten');
+  assert.equal(sizeIsStale({ at: 5 }, false, 1e9), false, 'an ended run keeps its size until its files change');
+  assert.equal(sizeIsStale({ at: 5 }, true, 5 + 30_000), true);
+  assert.equal(sizeIsStale({ at: 5 }, true, 5 + 29_999), false);
+  assert.equal(formatSize({ bytes: 4096, complete: true }), '4.0 KB');
+  assert.equal(formatSize({ bytes: 4096, complete: false }), '≥ 4.0 KB');
+});
+
+test('dashboard words: singular counts; "yet" only for runs that may still write', async () => {
+  const { countsText, emptyPanelText } = await import('../../media/dashboard/text');
+  assert.equal(countsText(1, 1, 1), '1 step · 1 evaluation · 1 exception');
+  assert.equal(countsText(2, 0, 3), '2 steps · 0 evaluations · 3 exceptions');
+  assert.equal(emptyPanelText('Success rate per step', ['finished']), 'Success rate per step: nothing recorded.');
+  assert.equal(emptyPanelText('Success rate per step', ['ended', 'running']), 'Success rate per step: nothing recorded yet.');
+});
