@@ -7,7 +7,8 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tryReaddir, type RunsFs } from '../runs/fs';
-import { sessionStamp } from './naming';
+import type { LayoutVersion } from './layout';
+import { launchPaths, parseLauncherLine, sessionStamp } from './naming';
 
 export const LAUNCH_RECORD_DIR = '.agentjet-vscode';
 export const LAUNCH_RECORD_FORMAT = 1;
@@ -134,4 +135,74 @@ export function tracebackInOutput(text: string): string | undefined {
     if (m && !/^\s/.test(l)) return m[1]!.slice(0, 200);
   }
   return undefined;
+}
+
+/**
+ * Keeps one launch's record up to date for a launcher the extension spawned: feed it the output
+ * as it comes (`append`), call `finish` on exit. It learns the experiment from the launcher's own
+ * "Experiment Name: X" line (or `setExperiment`), writes the record as soon as it knows where
+ * (so a running launch shows as running), and rewrites it with the exit status and the output.
+ */
+export class LaunchRecorder {
+  private output = '';
+  private dropped = 0;
+  private pending = '';
+  private logExperiment: string | undefined;
+  private experiment: string | undefined;
+  private readonly startMs: number;
+  private id: string | undefined;
+
+  constructor(private readonly opts: { cwd: string; version: LayoutVersion; command: string[]; pid?: number; via?: string; config?: string; startMs?: number }) {
+    this.startMs = opts.startMs ?? Date.now();
+  }
+
+  /** Where the record goes, once known. */
+  get folder(): string | undefined { return this.logExperiment; }
+
+  setExperiment(name: string): void {
+    if (this.experiment === name) return;
+    this.experiment = name;
+    this.logExperiment = launchPaths({ cwd: this.opts.cwd, version: this.opts.version, experiment: name }).logExperiment;
+    this.write();
+  }
+
+  append(text: string): void {
+    this.output += text;
+    if (this.output.length > LAUNCH_OUTPUT_MAX * 2) {
+      const cut = this.output.length - LAUNCH_OUTPUT_MAX;
+      this.dropped += cut;
+      this.output = this.output.slice(cut);
+    }
+    const lines = (this.pending + text).split('\n');
+    this.pending = lines.pop() ?? '';
+    for (const l of lines) {
+      const a = parseLauncherLine(l);
+      if (a?.kind === 'name') this.setExperiment(a.value);
+    }
+  }
+
+  /** Writes the final record; returns its files, or undefined when the experiment never became known. */
+  finish(exitCode: number | null, signal: NodeJS.Signals | string | null, endMs = Date.now()): { json: string; output?: string } | undefined {
+    if (this.pending) { const a = parseLauncherLine(this.pending); if (a?.kind === 'name') this.setExperiment(a.value); }
+    return this.write({ endMs, exitCode, signal: signal ?? null });
+  }
+
+  private write(end?: { endMs: number; exitCode: number | null; signal: string | null }): { json: string; output?: string } | undefined {
+    if (!this.logExperiment) return undefined;
+    const o = this.opts;
+    const rec: Omit<LaunchRecord, 'format' | 'id'> & { id?: string } = { command: o.command, cwd: o.cwd, startMs: this.startMs, ...(this.id ? { id: this.id } : {}) };
+    if (o.pid !== undefined) rec.pid = o.pid;
+    if (o.via) rec.via = o.via;
+    if (o.config) rec.config = o.config;
+    if (this.experiment) rec.experiment = this.experiment;
+    if (end) Object.assign(rec, end);
+    try {
+      const r = writeLaunchRecord(this.logExperiment, rec, this.output);
+      this.id = r.record.id;
+      if (this.dropped && r.record.outputDropped === undefined) r.record.outputDropped = this.dropped;
+      return { json: r.json, ...(r.output ? { output: r.output } : {}) };
+    } catch {
+      return undefined; // a read-only or vanished folder must not break the launch
+    }
+  }
 }

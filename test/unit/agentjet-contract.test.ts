@@ -205,3 +205,28 @@ test('status rules: each piece of evidence and its precedence', () => {
   assert.ok(!isHarmlessException('Error calling alien llm'));
   assert.ok(!isHarmlessException(undefined));
 });
+
+test('LaunchRecorder: learns the experiment from the launcher line, records while running, then the exit and the output', async () => {
+  const { LaunchRecorder } = await import('../../core/agentjet');
+  const dir = mkdtempSync(join(tmpdir(), 'aj-rec-'));
+  try {
+    const rec = new LaunchRecorder({ cwd: dir, version: 'agentjet', command: ['ajet', '--conf', 'm.yaml'], pid: 4242, via: 'task', startMs: at.getTime() });
+    rec.append('starting\n2026-01-29 14:05:33.1 | INFO | x:y:1 - Experiment Na');
+    assert.equal(rec.folder, undefined);
+    rec.append('me: m_20260129_1405\n');
+    assert.equal(rec.folder, join(dir, 'saved_experiments', 'm_20260129_1405'));
+    let recs = await readLaunchRecords(nodeFs(), rec.folder!);
+    assert.equal(recs.length, 1);
+    assert.equal(recs[0]!.record.endMs, undefined, 'a running launch has no end yet');
+    rec.append('Traceback (most recent call last):\n  File "x", line 1\nKeyError: \'ajet\'\n');
+    rec.finish(1, null, at.getTime() + 1000);
+    recs = await readLaunchRecords(nodeFs(), rec.folder!);
+    assert.equal(recs.length, 1, 'the same record, rewritten');
+    assert.deepEqual([recs[0]!.record.exitCode, recs[0]!.record.experiment, recs[0]!.record.via], [1, 'm_20260129_1405', 'task']);
+    assert.equal(tracebackInOutput(readFileSync(recs[0]!.output!, 'utf8')), "KeyError: 'ajet'");
+    const lost = new LaunchRecorder({ cwd: dir, version: 'agentjet', command: [] });
+    assert.equal(lost.finish(2, null), undefined, 'no experiment known: nothing written');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
