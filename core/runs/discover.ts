@@ -75,7 +75,9 @@ export async function inspectExperiment(fs: RunsFs, entry: ExperimentEntry, opts
   const decisive = running ?? latest;
   if (decisive) {
     info.status = decisive.status;
-    const host = decisive.hosts.find((h) => h.status === decisive.status);
+    // The host whose own files decided it (its own lock, a launch record) speaks for the run.
+    const same = decisive.hosts.filter((h) => h.status === decisive.status);
+    const host = same.find((h) => h.lock || h.evidence[0]?.kind === 'launch-record') ?? same[0];
     if (host?.reason) info.reason = host.reason;
     if (host) info.evidence = host.evidence;
   } else if (entry.error) {
