@@ -230,3 +230,10 @@ test('LaunchRecorder: learns the experiment from the launcher line, records whil
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the launcher-side companion folder ignores --exp-dir (companions stay under the working directory)', async () => {
+  const { companionFolder: launchFolder } = await import('../../core/launch/companions');
+  assert.equal(launchFolder('/w', 'custom_runs'), '/w/saved_experiments/companion_logs/companion');
+  assert.equal(launchFolder('/w', '/abs/elsewhere'), '/w/saved_experiments/companion_logs/companion');
+  assert.equal(launchFolder('/w', 'launcher_record'), '/w/launcher_record/companion_logs/companion', 'the launcher_record generation');
+});
