@@ -3,7 +3,9 @@
 // same runs when VS Code launched them (launch record). Each through core and `dist/cli.js runs`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { launchPaths, writeLaunchRecord } from '../../core/agentjet';
@@ -57,7 +59,7 @@ test('a run that crashes mid-way: the lock is gone and no file holds the traceba
   }
 }));
 
-test('a run killed with SIGKILL leaves its lock: "interrupted" (its process is gone)', needs(async () => {
+test('a run killed with SIGKILL leaves its lock: "interrupted" (its process is gone, or its PID reused)', needs(async () => {
   const ws = workspace();
   try {
     const run = await runDriver(ws.path, { version: 'agentjet', config: writeConfig(ws.path, 'killed', 'killed_run'), steps: 1, end: 'sigkill' });
@@ -69,6 +71,25 @@ test('a run killed with SIGKILL leaves its lock: "interrupted" (its process is g
     assert.equal(r.status, 'interrupted');
     assert.equal(r.evidence[0]!.kind, 'lock');
     assert.match(r.evidence[0]!.text, new RegExp(`lock left behind by process ${run.pid}`));
+    // The kernel later gives that PID to an unrelated process (emulated: a live process's PID in the
+    // lock). A real lock is written when the run registers, hours before a kill; start times have a
+    // resolution of about a second, so the lock's time is set an hour back (a run that ran an hour).
+    const lock = join(exp, session, HOST, '.logger_lock');
+    const written = new Date(statSync(lock).mtimeMs - 3_600_000);
+    const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    try {
+      await once(other, 'spawn');
+      writeFileSync(lock, String(other.pid));
+      utimesSync(lock, written, written);
+      r = (await both(ws.path)).by('killed_run');
+      if (process.platform === 'linux' || process.platform === 'darwin') {
+        assert.equal(r.status, 'interrupted', 'a reused PID is not the run');
+        assert.match(r.evidence[0]!.text, new RegExp(`process id ${other.pid} now belongs to a process started`));
+      }
+    } finally {
+      other.kill('SIGKILL');
+      await once(other, 'exit');
+    }
     recordLaunch(ws.path, 'killed_run', run);
     r = (await both(ws.path)).by('killed_run');
     assert.equal(r.status, 'failed');
