@@ -1,7 +1,7 @@
 // `agentjet runs [ROOT...] [--format json]`: the runs tree for a terminal (over SSH, in scripts).
 import { resolve, sep } from 'node:path';
-import { candidateRoots, type ExperimentInfo } from '../core/runs/discover';
-import { formatLocalTime } from '../core/runs/format';
+import { candidateRoots, type Evidence, type ExperimentInfo } from '../core/runs/discover';
+import { formatLocalTime, formatReward } from '../core/runs/format';
 import { nodeFs, mapLimit } from '../core/runs/fs';
 import { RunsModel } from '../core/runs/model';
 import type { CliCommand } from './commands';
@@ -14,7 +14,11 @@ latest mean reward and checkpoints.
   ROOT        an experiment root (a saved_experiments or launcher_record folder) or a project folder
               holding one; default: the current folder
   --format    text (default) or json
-  --status    only runs with this status (running, finished, failed, interrupted, empty)
+  --status    only runs with this status (running, finished, failed, interrupted, ended, empty)
+
+Statuses claim no more than the files show: "ended" means the process exited (no lock) and
+nothing shows whether it completed; "finished" needs proof (the launcher's exit code 0 recorded
+by VS Code, or the last step the config snapshot calls for). JSON rows list the evidence.
 `;
 
 export interface RunRow {
@@ -29,6 +33,14 @@ export interface RunRow {
   latestReward?: number;
   checkpoints: number[];
   exceptions: number;
+  /** Harmless notes in exception.json.log (never a failure). */
+  notes: number;
+  /** What decided the status, first. */
+  evidence: Evidence[];
+  /** The latest session's hosts, each with its own status and evidence. */
+  latestSession?: { name: string; hosts: { name: string; status: string; evidence: Evidence[] }[] };
+  layout?: string;
+  totalSteps?: number;
 }
 
 export function toRow(i: ExperimentInfo): RunRow {
@@ -41,10 +53,16 @@ export function toRow(i: ExperimentInfo): RunRow {
     hosts: i.hosts,
     checkpoints: i.checkpoints.map((c) => c.step),
     exceptions: i.exceptionCount,
+    notes: i.noteCount,
+    evidence: i.evidence,
   };
+  const last = i.sessions.at(-1);
+  if (last) row.latestSession = { name: last.name, hosts: last.hosts.map((h) => ({ name: h.name, status: h.status, evidence: h.evidence })) };
+  if (i.layout) row.layout = i.layout;
+  if (i.totalSteps !== undefined) row.totalSteps = i.totalSteps;
   if (i.reason) row.reason = i.reason;
   if (i.latestStep !== undefined) row.latestStep = i.latestStep;
-  if (i.latestReward !== undefined) row.latestReward = Number(i.latestReward.toFixed(4));
+  if (i.latestReward !== undefined) row.latestReward = Number(formatReward(i.latestReward));
   return row;
 }
 
@@ -70,13 +88,13 @@ function table(rows: RunRow[], infos: ExperimentInfo[]): string {
   const body = rows.map((r) => [
     r.experiment, r.status, r.started, String(r.sessions.length), r.hosts.join(',') || '-',
     r.latestStep === undefined ? '-' : String(r.latestStep),
-    r.latestReward === undefined ? '-' : r.latestReward.toFixed(2),
+    r.latestReward === undefined ? '-' : formatReward(r.latestReward),
     r.checkpoints.length ? `${r.checkpoints.length} (last ${r.checkpoints.at(-1)})` : '-',
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const fmt = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
   const lines = [fmt(head), ...body.map(fmt)];
-  for (const i of infos) if (i.status === 'failed' || i.status === 'interrupted') lines.push(`  ${i.entry.name}: ${i.reason ?? i.status}`);
+  for (const i of infos) if (i.status === 'failed' || i.status === 'interrupted' || i.status === 'running') lines.push(`  ${i.entry.name}: ${i.reason ?? i.status}`);
   return lines.join('\n');
 }
 

@@ -1,9 +1,8 @@
-// The debug launcher's view of companions (vLLM server, logview, appworld ...): a synchronous read
-// of the same records the Companions view lists (core/runs/companions.ts owns the format, the
-// liveness check and how a group is stopped).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, isAbsolute } from 'node:path';
-import { companionDir, groupAlive, parseCompanionName as parseId, stopGroup } from '../runs/companions';
+// The debug launcher's view of companions: a thin adapter over the one companion reader in
+// core/agentjet/companions.ts (format, liveness with PID-reuse check, stop). New code should use
+// core/agentjet directly (`companionFolder(cwd, version)`, `readCompanionsSync`).
+import { basename } from 'node:path';
+import { companionFolder as folderFor, groupAlive, readCompanionsSync, stopCompanions as stopAll, parseCompanionId, type Companion as AnyCompanion } from '../agentjet';
 
 export { groupAlive };
 
@@ -17,41 +16,35 @@ export interface Companion {
   alive: boolean;
 }
 
+/**
+ * The companion folder of a launch in `cwd`. Upstream writes companions under the working
+ * directory's log root whatever `--exp-dir` says (ajet/utils/smart_daemon.py); `expDir` only tells
+ * the generation apart (`launcher_record` is ASTuner Nov 2025 / ASTune).
+ */
 export function companionFolder(cwd: string, expDir: string): string {
-  return companionDir(isAbsolute(expDir) ? expDir : join(cwd, expDir));
+  return folderFor(cwd, basename(expDir) === 'launcher_record' ? 'astuner-2025-11' : 'agentjet');
 }
 
-/** Parses `<tag>.<hash>.<host>.pgid`; host names may contain dots. */
+/** Parses `[<tag>.]<hash>.<host>.pgid`; host names may contain dots. */
 export function parseCompanionName(name: string): { tag: string; hash: string; host: string } | undefined {
   if (!name.endsWith('.pgid')) return undefined;
-  const id = name.slice(0, -'.pgid'.length);
-  const parts = id.split('.');
-  const { tag, host } = parseId(id);
-  if (parts.length < 3 || !tag || !parts[1] || !host) return undefined;
-  return { tag, hash: parts[1], host };
+  return parseCompanionId(name.slice(0, -'.pgid'.length));
 }
 
-export function readCompanions(folder: string, alive: (pgid: number) => boolean = groupAlive): Companion[] {
-  if (!existsSync(folder)) return [];
-  let names: string[];
-  try { names = readdirSync(folder); } catch { return []; }
-  const out: Companion[] = [];
-  for (const name of names) {
-    const parsed = parseCompanionName(name);
-    if (!parsed) continue;
-    const pgidFile = join(folder, name);
-    let pgid = NaN;
-    try { pgid = parseInt(readFileSync(pgidFile, 'utf8').trim(), 10); } catch { /* unreadable: skip */ }
-    if (!Number.isInteger(pgid)) continue;
-    const log = pgidFile.replace(/\.pgid$/, '.log');
-    out.push({ ...parsed, pgid, pgidFile, logFile: existsSync(log) ? log : undefined, alive: alive(pgid) });
-  }
-  return out;
+function toLaunch(c: AnyCompanion): Companion | undefined {
+  if (c.pgid === undefined) return undefined;
+  return { tag: c.tag, hash: c.hash, host: c.host ?? '', pgid: c.pgid, pgidFile: c.pgidFile, logFile: c.log, alive: c.alive === true };
+}
+
+/** `alive` replaces the verified group check (tests). */
+export function readCompanions(folder: string, alive?: (pgid: number) => boolean): Companion[] {
+  const opts = alive ? { groupProbe: (g: number) => (alive(g) ? [{ pid: g }] : []) } : {};
+  return readCompanionsSync(folder, opts).map(toLaunch).filter((c): c is Companion => c !== undefined);
 }
 
 /** Ends companions' process groups (SIGTERM, then SIGKILL after `graceMs`). Returns those stopped. */
 export async function stopCompanions(list: readonly Companion[], graceMs = 3000): Promise<Companion[]> {
   const live = list.filter((c) => c.alive && c.pgid > 1);
-  await Promise.all(live.map((c) => stopGroup(c.pgid, graceMs)));
+  await stopAll(live.map((c) => ({ id: '', tag: c.tag, hash: c.hash, local: true, pgidFile: c.pgidFile, pgid: c.pgid, startedMs: 0, alive: true })), graceMs);
   return live;
 }

@@ -1,3 +1,5 @@
+import { parseExpDir } from '../agentjet/naming';
+
 // Experiment roots named by launch configurations: `--exp-dir X` in a config's args, or an
 // `expDir` property (the debug feature's launch schema), for configurations of type `agentjet`.
 export function expDirsFromLaunchConfigs(configs: unknown): string[] {
@@ -9,10 +11,8 @@ export function expDirsFromLaunchConfigs(configs: unknown): string[] {
     if (cfg.type !== 'agentjet') continue;
     for (const key of ['expDir', 'exp_dir', 'experimentDir']) if (typeof cfg[key] === 'string' && cfg[key]) out.add(cfg[key] as string);
     const args = Array.isArray(cfg.args) ? cfg.args.filter((a): a is string => typeof a === 'string') : [];
-    args.forEach((a, i) => {
-      if (a === '--exp-dir' && args[i + 1]) out.add(args[i + 1]!);
-      else if (a.startsWith('--exp-dir=')) out.add(a.slice('--exp-dir='.length));
-    });
+    const d = parseExpDir(args);
+    if (d) out.add(d);
   }
   // Variables such as ${workspaceFolder} are resolved by the caller or dropped.
   return [...out];

@@ -5,6 +5,7 @@ import {
   existingRoots, inspectExperiment, listExperiments, readExperimentEntry, sortNewestFirst,
   type DiscoverOptions, type ExperimentEntry, type ExperimentInfo, type ExperimentRoot,
 } from './discover';
+import { mergeSplitExperiments } from './roots';
 import { mapLimit, type RunsFs } from './fs';
 
 interface RootState {
@@ -26,6 +27,7 @@ export type Invalidation =
 export class RunsModel {
   private configured: ExperimentRoot[] = [];
   private rootStates: RootState[] | undefined;
+  private readonly merged = new Map<string, ExperimentEntry>();
   private readonly infos = new Map<string, ExperimentInfo>();
   /** Experiments whose cached info is kept for display but must be read again. */
   private readonly stale = new Set<string>();
@@ -53,7 +55,7 @@ export class RunsModel {
     await this.roots();
     const all: ExperimentEntry[] = [];
     for (const st of this.rootStates ?? []) all.push(...(await this.rootEntries(st)));
-    return sortNewestFirst(all);
+    return sortNewestFirst(mergeSplitExperiments(all, this.merged));
   }
 
   rootErrors(): { root: string; error: string }[] {

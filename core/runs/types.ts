@@ -1,7 +1,8 @@
 // Plain data shapes of run discovery and dashboard aggregation. No imports: webview code and the
 // dashboard protocol share these without pulling Node modules in.
 
-export type RunStatus = 'running' | 'finished' | 'failed' | 'interrupted' | 'empty';
+/** `ended`: the process exited and nothing shows whether it completed (see core/agentjet/status.ts). */
+export type RunStatus = 'running' | 'finished' | 'failed' | 'interrupted' | 'ended' | 'empty';
 
 export interface StepPoint {
   step: number;

@@ -1,13 +1,14 @@
 // The runs feature: the Runs and Companions views, their actions, live updates (debounced file
 // watchers, plus a >= 2 s poll only while something runs) and run dashboards.
 import * as vscode from 'vscode';
-import { hostname } from 'node:os';
-import { basename, dirname, relative, isAbsolute } from 'node:path';
+import { homedir, hostname } from 'node:os';
+import { basename, dirname, relative, isAbsolute, resolve } from 'node:path';
 import { candidateRoots, type RunStatus } from '../../core/runs/discover';
 import { stopGroup } from '../../core/runs/companions';
 import { STATUSES } from '../../core/runs/format';
 import { nodeFs } from '../../core/runs/fs';
 import { expDirsFromLaunchConfigs } from '../../core/runs/launch';
+import { expandWorkspaceFolder, hasUnresolvedVariable } from '../../core/agentjet/naming';
 import { RunsModel } from '../../core/runs/model';
 import { rankSources } from '../../core/runs/source';
 import { DASHBOARD_VIEW_TYPE } from '../../core/protocol/dashboard';
@@ -367,9 +368,13 @@ class LiveUpdates implements vscode.Disposable {
     this.watchers = [];
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
     const configured = vscode.workspace.getConfiguration('agentjet').get<string[]>('experimentRoots', []).filter((s) => typeof s === 'string' && s.trim() !== '');
-    const launchDirs = (vscode.workspace.workspaceFolders ?? []).flatMap((f) => expDirsFromLaunchConfigs(vscode.workspace.getConfiguration('launch', f.uri).get<unknown[]>('configurations')))
-      .map((d) => d.replace(/\$\{workspaceFolder\}[\\/]?/g, ''))
-      .filter((d) => !d.includes('${'));
+    const named = Object.fromEntries((vscode.workspace.workspaceFolders ?? []).map((f) => [f.name, f.uri.fsPath]));
+    // Each folder's launch configurations name roots relative to that folder (their default cwd).
+    const launchDirs = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').flatMap((f) =>
+      expDirsFromLaunchConfigs(vscode.workspace.getConfiguration('launch', f.uri).get<unknown[]>('configurations'))
+        .map((d) => expandWorkspaceFolder(d, f.uri.fsPath, named, homedir()))
+        .filter((d) => !hasUnresolvedVariable(d))
+        .map((d) => resolve(f.uri.fsPath, d)));
     const roots = candidateRoots(folders, configured, launchDirs);
     this.model.setRoots(roots);
     const onEvent = (uri: vscode.Uri) => this.onChange(uri.fsPath);

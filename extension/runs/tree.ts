@@ -4,10 +4,10 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import {
-  folderSize, listHostArtefacts, listTrajectoryFiles, listTrajectorySteps,
+  folderSize, listHostArtefacts, sizeIsStale, listTrajectoryFiles, listTrajectorySteps,
   type ExperimentEntry, type ExperimentInfo, type HostInfo, type RunStatus, type SessionInfo,
 } from '../../core/runs/discover';
-import { describeRun, formatAge, formatBytes, formatLocalTime } from '../../core/runs/format';
+import { describeRun, formatAge, formatBytes, formatLocalTime, formatSize, mdCode, mdText, runTooltip } from '../../core/runs/format';
 import { Limiter, mapLimit } from '../../core/runs/fs';
 import type { RunsModel } from '../../core/runs/model';
 
@@ -37,6 +37,7 @@ const STATUS_ICON: Record<RunStatus, [string, string | undefined]> = {
   finished: ['pass', 'testing.iconPassed'],
   failed: ['error', 'testing.iconFailed'],
   interrupted: ['debug-disconnect', 'charts.yellow'],
+  ended: ['circle-large-filled', 'descriptionForeground'],
   empty: ['circle-outline', 'disabledForeground'],
 };
 
@@ -75,7 +76,11 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
   getSort(): SortKey { return this.sort; }
 
   /** Re-renders everything (after the model was reset or roots changed). */
-  refreshAll(): void { this.changed.fire(undefined); }
+  refreshAll(): void {
+    // Refresh re-measures sizes too (a cached size never hides what is on disk now).
+    for (const v of this.sizes.values()) v.at = 0;
+    this.changed.fire(undefined);
+  }
 
   /** Re-renders one experiment row and its children; re-reads it only if the model forgot it. */
   refreshExperiment(path: string): void {
@@ -228,9 +233,9 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
         const item = new vscode.TreeItem(s.timeMs !== undefined ? formatLocalTime(s.timeMs) : s.name, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `session:${node.path}`;
         const hosts = s.hosts.map((h) => h.name);
-        item.description = `${hosts.length > 1 ? `${hosts.length} hosts` : hosts[0] ?? 'no host'} · ${s.status}`;
         item.iconPath = statusIcon(s.status);
-        item.tooltip = new vscode.MarkdownString(s.hosts.map((h) => `- **${h.name}**: ${h.status}${h.reason ? ` (${h.reason})` : ''}`).join('\n') || 'empty session');
+        item.description = `${s.status} · ${hosts.length > 1 ? `${hosts.length} hosts` : hosts[0] ?? 'no host'}`;
+        item.tooltip = new vscode.MarkdownString(s.hosts.map((h) => `- **${mdText(h.name)}**: ${h.status}${h.evidence.map((ev) => `\n  - ${mdText(ev.text)}`).join('')}`).join('\n') || 'empty session');
         item.contextValue = 'session folder';
         item.resourceUri = vscode.Uri.file(node.path);
         return item;
@@ -239,7 +244,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
         const h = node.host;
         const item = new vscode.TreeItem(h.name, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `host:${node.path}`;
-        item.description = `${h.status}${h.reason ? ` · ${h.reason}` : ''}`;
+        item.description = h.status;
+        item.tooltip = new vscode.MarkdownString([`**${mdText(h.name)}**: ${h.status}`, ...h.evidence.map((ev) => `- ${mdText(ev.text)}${ev.file ? ` (${mdCode(ev.file)})` : ''}`), '', mdCode(h.path)].join('\n'));
         item.iconPath = statusIcon(h.status);
         item.contextValue = 'host folder';
         item.resourceUri = vscode.Uri.file(node.path);
@@ -340,21 +346,11 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     }
     const size = this.sizes.get(e.path);
     item.iconPath = statusIcon(info.status);
-    item.description = [describeRun(info), age, size ? `${size.complete ? '' : '≥'}${formatBytes(size.bytes)}` : undefined].filter(Boolean).join(' · ');
+    item.description = [describeRun(info), age, size ? formatSize(size) : undefined].filter(Boolean).join(' · ');
     item.contextValue = `experiment ${info.status}${e.snapshot ? ' snapshot' : ''}`;
-    const md = new vscode.MarkdownString(undefined, true);
-    md.appendMarkdown(`**${escapeMd(e.name)}** — ${info.status}${info.reason ? ` (${escapeMd(info.reason)})` : ''}\n\n`);
-    md.appendMarkdown(`- started ${formatLocalTime(e.timeMs)} (${age})\n`);
-    md.appendMarkdown(`- ${info.sessions.length} session${info.sessions.length === 1 ? '' : 's'} on ${escapeMd(info.hosts.join(', ') || 'no host')}\n`);
-    if (info.project) md.appendMarkdown(`- project ${escapeMd(info.project)}\n`);
-    if (info.latestStep !== undefined) md.appendMarkdown(`- latest step ${info.latestStep}${info.latestReward !== undefined ? `, mean reward ${info.latestReward.toFixed(3)}` : ''}\n`);
-    if (info.checkpoints.length) md.appendMarkdown(`- ${info.checkpoints.length} checkpoints (last step ${info.checkpoints.at(-1)!.step})\n`);
-    if (info.exceptionCount) md.appendMarkdown(`- ${info.exceptionCount} exception records\n`);
-    if (size) md.appendMarkdown(`- ${size.complete ? '' : 'at least '}${formatBytes(size.bytes)} on disk\n`);
-    if (info.snapshotError) md.appendMarkdown(`- snapshot: ${escapeMd(info.snapshotError)}\n`);
-    md.appendMarkdown(`\n\`${escapeMd(e.path)}\``);
+    const md = new vscode.MarkdownString(runTooltip(info, size), true);
     item.tooltip = md;
-    if (!size) this.loadSize(e.path, info.status === 'running');
+    if (sizeIsStale(size, info.status === 'running', Date.now())) this.loadSize(e.path);
     return item;
   }
 
@@ -369,9 +365,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
 
   private sizeQueue: string[] = [];
   private sizeActive = 0;
-  private loadSize(path: string, running: boolean): void {
-    const prev = this.sizes.get(path);
-    if (prev && prev.at > 0 && (!running || Date.now() - prev.at < 30_000)) return;
+  private loadSize(path: string): void {
     if (this.sizeQueue.includes(path)) return;
     this.sizeQueue.push(path);
     this.pumpSizes();
@@ -396,6 +390,3 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
   }
 }
 
-function escapeMd(s: string): string {
-  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
-}

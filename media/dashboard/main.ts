@@ -4,6 +4,8 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { append, clear, el } from '../shared/dom';
+import { fmtNum, fmtPct, yRange, type AxisKind } from './scale';
+import { countsText, emptyPanelText } from './text';
 import type { DashboardRun, DashboardState, DashboardToHost, HostToDashboard } from '../../core/protocol/dashboard';
 
 interface VsCodeApi {
@@ -61,6 +63,7 @@ function evalData(metric: string): uPlot.AlignedData {
 }
 
 function chart(host: HTMLElement, title: string, xLabel: string, dataFn: () => uPlot.AlignedData, fmt: (v: number) => string): void {
+  const kind: AxisKind = fmt === fmtPct ? 'rate' : 'number';
   const data = dataFn();
   const fg = cssVar('--vscode-foreground', '#ccc');
   const grid = cssVar('--vscode-editorWidget-border', 'rgba(128,128,128,0.35)');
@@ -69,7 +72,7 @@ function chart(host: HTMLElement, title: string, xLabel: string, dataFn: () => u
     title,
     width,
     height: 220,
-    scales: { x: { time: false } },
+    scales: { x: { time: false }, y: { range: (_u, min, max) => yRange(kind, min, max) } },
     legend: { show: true },
     cursor: { drag: { x: true, y: false } },
     axes: [
@@ -86,8 +89,6 @@ function chart(host: HTMLElement, title: string, xLabel: string, dataFn: () => u
   charts.push({ u, data: dataFn });
 }
 
-const fmtNum = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2));
-const fmtPct = (v: number) => `${(v * 100).toFixed(0)}%`;
 
 function hasValues(d: uPlot.AlignedData): boolean {
   return d.slice(1).some((series) => (series as (number | null | undefined)[]).some((v) => v !== null && v !== undefined));
@@ -119,7 +120,7 @@ function runList(): HTMLElement {
       swatch,
       el('span', { className: 'label', title: r.id }, r.label),
       el('span', { className: `status status-${r.status}` }, r.status),
-      el('span', { className: 'counts' }, ` · ${r.steps.length} steps · ${r.evals.length} evaluations · ${r.exceptions.length} exceptions`),
+      el('span', { className: 'counts' }, ` · ${countsText(r.steps.length, r.evals.length, r.exceptions.length)}`),
       pending,
       r.error ? el('span', { className: 'error' }, ` · ${r.error}`) : null,
       el('button', { className: 'remove', attrs: { type: 'button', 'aria-label': `Remove ${r.label}` }, dataset: { remove: r.id }, title: 'Remove from the dashboard' }, '×'),
@@ -154,7 +155,7 @@ function render(): void {
     : [];
   for (const [title, x, data, fmt] of panels) {
     if (!hasValues(data())) {
-      append(grid, el('p', { className: 'empty' }, `${title}: nothing recorded yet.`));
+      append(grid, el('p', { className: 'empty' }, emptyPanelText(title, runs.map((r) => r.status))));
       continue;
     }
     const box = el('div', { className: 'chart', dataset: { chart: title } });

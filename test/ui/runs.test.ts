@@ -94,8 +94,9 @@ test('a run that is being written shows as running, and its dashboard grows whil
     await frame.locator('.uplot canvas').first().waitFor({ state: 'visible' });
     await wb.screenshot('runs-dashboard-live');
     writer.stdin!.write('stop\n');
-    await frame.locator('ul.runs li .status', { hasText: 'finished' }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    await runsPane.locator('.monaco-list-row', { hasText: /live_ui_20260201_1200.*finished/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    // The writer removed its lock; nothing shows it completed: "ended" (core/agentjet/status.ts).
+    await frame.locator('ul.runs li .status', { hasText: 'ended' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await runsPane.locator('.monaco-list-row', { hasText: /live_ui_20260201_1200.*ended/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
   } finally {
     writer.kill('SIGKILL');
     await wb.close();

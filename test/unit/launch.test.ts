@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, writeFileSync, utimesSync } from 'node:fs';
@@ -109,12 +110,16 @@ test('companion records, experiment folder and rollout log discovery', () => {
   const dir = mkdtempSync(join(tmpdir(), 'aj-launch-'));
   const comp = join(dir, 'saved_experiments', 'companion_logs', 'companion');
   mkdirSync(comp, { recursive: true });
-  writeFileSync(join(comp, 'external_vllm_server.ab12.host.a.b.pgid'), '123\n');
-  writeFileSync(join(comp, 'external_vllm_server.ab12.host.a.b.log'), '');
+  const here = hostname();
+  writeFileSync(join(comp, `external_vllm_server.ab12.${here}.pgid`), '123\n');
+  writeFileSync(join(comp, `external_vllm_server.ab12.${here}.log`), '');
+  writeFileSync(join(comp, 'logview.cd34ef56.other.host.pgid'), '123\n');
   writeFileSync(join(comp, 'junk.pgid'), 'x');
   const list = readCompanions(comp, (g) => g === 123);
-  assert.equal(list.length, 1);
-  assert.deepEqual({ ...list[0], pgidFile: '', logFile: !!list[0]!.logFile }, { tag: 'external_vllm_server', hash: 'ab12', host: 'host.a.b', pgid: 123, pgidFile: '', logFile: true, alive: true });
+  assert.equal(list.length, 2);
+  const vllm = list.find((c) => c.tag === 'external_vllm_server')!;
+  assert.deepEqual({ ...vllm, pgidFile: '', logFile: !!vllm.logFile }, { tag: 'external_vllm_server', hash: 'ab12', host: here, pgid: 123, pgidFile: '', logFile: true, alive: true });
+  assert.equal(list.find((c) => c.tag === 'logview')!.alive, false, 'a process group id recorded on another host says nothing here');
   assert.deepEqual(parseCompanionName('logview.x.h.pgid'), { tag: 'logview', hash: 'x', host: 'h' });
   assert.deepEqual(readCompanions(join(dir, 'none')), []);
 

@@ -8,7 +8,7 @@ import { fixtures } from '../gen';
 import { tempDir, writeRun, rolloutRecord, appendRollout } from '../util/runtree';
 import { nodeFs, mapLimit } from '../../core/runs/fs';
 import { RunsModel } from '../../core/runs/model';
-import { listCompanions, parseCompanionName, stopGroup, groupAlive } from '../../core/runs/companions';
+import { listCompanions, parseCompanionId, stopGroup, groupAlive } from '../../core/runs/companions';
 import { candidateRoots } from '../../core/runs/discover';
 
 const opts = { localHost: 'gpu-node-0' };
@@ -88,7 +88,8 @@ test('companions: a detached process group reads alive, a dead one dead; stop en
     assert.equal(by('appworld').host, 'other.host');
     assert.equal(by('broken').pgid, undefined);
     assert.equal(list[0]!.tag, 'external_vllm_server', 'live ones first');
-    assert.deepEqual(parseCompanionName('x'), { tag: 'x' });
+    assert.equal(parseCompanionId('x'), undefined);
+    assert.deepEqual(parseCompanionId('0a1b2c3d.gpu-0.local'), { tag: '', hash: '0a1b2c3d', host: 'gpu-0.local' }, 'no tag: smart_daemon omits it');
     assert.equal(await stopGroup(child.pid!), 'stopped');
     assert.equal(groupAlive(child.pid!), false);
     assert.equal(await stopGroup(child.pid!), 'gone');
@@ -108,17 +109,19 @@ test('CLI: agentjet runs on the fixture workspace, as a table and as JSON', () =
   const text = cli('runs', ws);
   assert.equal(text.status, 0, text.stderr);
   assert.match(text.stdout, /^EXPERIMENT\s+STATUS/m);
-  assert.match(text.stdout, /appworld_20260105_1400\s+failed/);
-  assert.match(text.stdout, /appworld_20260105_1400: 1 exception record/);
+  assert.match(text.stdout, /appworld_20260105_1400\s+ended/);
   const json = cli('runs', join(ws, 'saved_experiments'), '--format', 'json');
   assert.equal(json.status, 0, json.stderr);
-  const out = JSON.parse(json.stdout) as { roots: string[]; runs: { experiment: string; status: string; latestStep: number; hosts: string[] }[] };
+  const out = JSON.parse(json.stdout) as { roots: string[]; runs: { experiment: string; status: string; latestStep: number; hosts: string[]; notes: number; evidence: { kind: string; text: string }[] }[] };
   assert.deepEqual(out.roots, [join(ws, 'saved_experiments')]);
   assert.deepEqual(out.runs.map((r) => [r.experiment, r.status, r.latestStep]), [
-    ['countdown_20260105_1900', 'finished', 3], ['appworld_20260105_1400', 'failed', 3], ['math_agent_20260105_0900', 'finished', 3],
+    ['countdown_20260105_1900', 'ended', 3], ['appworld_20260105_1400', 'ended', 3], ['math_agent_20260105_0900', 'ended', 3],
   ]);
-  const failed = cli('runs', ws, '--status', 'failed', '--format=json');
-  assert.deepEqual((JSON.parse(failed.stdout) as { runs: unknown[] }).runs.length, 1);
+  const appworld = out.runs.find((r) => r.experiment === 'appworld_20260105_1400')!;
+  assert.equal(appworld.notes, 1);
+  assert.deepEqual(appworld.evidence.map((e) => e.kind), ['files', 'notes'], 'the deciding evidence first, then the harmless note');
+  const ended = cli('runs', ws, '--status', 'ended', '--format=json');
+  assert.deepEqual((JSON.parse(ended.stdout) as { runs: unknown[] }).runs.length, 3);
 });
 
 test('CLI: no roots exits 1 with a message; bad options exit 2; listed in --help', () => {

@@ -1,0 +1,89 @@
+// What a host folder holds for the tree's artefact nodes (logs, trajectories) and how much disk a
+// run takes.
+import { join } from 'node:path';
+import { mapLimit, tryReaddir, tryStat, type RunsFs } from './fs';
+
+/** What a host folder holds, for the tree's artefact nodes. */
+export interface HostArtefacts {
+  logs: { module: string; jsonLog?: string; textLog?: string; size: number }[];
+  regularLog?: string;
+  trajectorySplits: { split: string; path: string }[];
+  error?: string;
+}
+
+export async function listHostArtefacts(fs: RunsFs, hostPath: string): Promise<HostArtefacts> {
+  const { entries, error } = await tryReaddir(fs, hostPath);
+  const out: HostArtefacts = { logs: [], trajectorySplits: [] };
+  if (error) { out.error = error; return out; }
+  const mods = entries.filter((e) => e.kind === 'dir' && e.name !== 'trajectory').map((e) => e.name).sort(moduleOrder);
+  await mapLimit(mods, 8, async (mod) => {
+    const dir = join(hostPath, mod);
+    const files = (await tryReaddir(fs, dir)).entries.filter((e) => e.kind === 'file');
+    if (mod === 'regular') {
+      if (files.some((f) => f.name === 'regular.log')) out.regularLog = join(dir, 'regular.log');
+      return;
+    }
+    const json = files.find((f) => f.name === `${mod}.json.log`);
+    const text = files.find((f) => f.name === `${mod}.log`);
+    if (!json && !text) return;
+    const item: HostArtefacts['logs'][number] = { module: mod, size: 0 };
+    if (json) { item.jsonLog = join(dir, json.name); item.size = (await tryStat(fs, item.jsonLog))?.size ?? 0; }
+    if (text) item.textLog = join(dir, text.name);
+    out.logs.push(item);
+  });
+  out.logs.sort((a, b) => moduleOrder(a.module, b.module));
+  if (entries.some((e) => e.kind === 'dir' && e.name === 'trajectory')) {
+    const t = await tryReaddir(fs, join(hostPath, 'trajectory'));
+    out.trajectorySplits = t.entries.filter((e) => e.kind === 'dir').map((e) => ({ split: e.name, path: join(hostPath, 'trajectory', e.name) })).sort((a, b) => a.split.localeCompare(b.split));
+  }
+  return out;
+}
+
+const MODULE_ORDER = ['rollout', 'evaluation', 'exception', 'token_clip', 'bad_case', 'benchmark'];
+function moduleOrder(a: string, b: string): number {
+  const ia = MODULE_ORDER.indexOf(a), ib = MODULE_ORDER.indexOf(b);
+  return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || a.localeCompare(b);
+}
+
+/** `trajectory/<split>/step_<N>` folders, by step. */
+export async function listTrajectorySteps(fs: RunsFs, splitPath: string): Promise<{ step: number; path: string }[]> {
+  const { entries } = await tryReaddir(fs, splitPath);
+  return entries
+    .map((e) => ({ e, m: /^step_(\d+)$/.exec(e.name) }))
+    .filter((x) => x.m && x.e.kind === 'dir')
+    .map((x) => ({ step: Number(x.m![1]), path: join(splitPath, x.e.name) }))
+    .sort((a, b) => a.step - b.step);
+}
+
+/** The JSON files of one trajectory step folder. */
+export async function listTrajectoryFiles(fs: RunsFs, stepPath: string, limit = 500): Promise<{ files: string[]; more: number }> {
+  const { entries } = await tryReaddir(fs, stepPath);
+  const files = entries.filter((e) => e.kind === 'file' && e.name.endsWith('.json')).map((e) => e.name).sort();
+  return { files: files.slice(0, limit).map((f) => join(stepPath, f)), more: Math.max(0, files.length - limit) };
+}
+
+/** Bytes under a folder, without following links (so loops cannot recurse); capped by entry count. */
+export async function folderSize(fs: RunsFs, path: string, maxEntries = 5000): Promise<{ bytes: number; complete: boolean }> {
+  let bytes = 0;
+  let seen = 0;
+  let complete = true;
+  const queue = [path];
+  while (queue.length) {
+    const batch = queue.splice(0, 16);
+    await mapLimit(batch, 8, async (dir) => {
+      const { entries } = await tryReaddir(fs, dir);
+      for (const e of entries) {
+        if (++seen > maxEntries) { complete = false; return; }
+        if (e.symlink) continue;
+        if (e.kind === 'dir') queue.push(join(dir, e.name));
+        else if (e.kind === 'file') bytes += (await tryStat(fs, join(dir, e.name)))?.size ?? 0;
+      }
+    });
+    if (!complete) break;
+  }
+  return { bytes, complete };
+}
+/** Re-measure a size when there is none, it was forgotten (`at` 0: files changed, Refresh), or a running run's is 30 s old. */
+export function sizeIsStale(prev: { at: number } | undefined, running: boolean, now: number, maxAgeMs = 30_000): boolean {
+  return !prev || prev.at <= 0 || (running && now - prev.at >= maxAgeMs);
+}

@@ -1,0 +1,106 @@
+// Shapes of run discovery: roots, experiments, sessions, hosts.
+import type { Evidence } from '../agentjet/status';
+import type { LayoutVersion } from '../agentjet/layout';
+import type { Liveness, ProcessProbe } from '../agentjet/liveness';
+import type { RunStatus } from './types';
+
+export interface ExperimentRoot {
+  path: string;
+  /** `saved_experiments` (AgentJet), `launcher_record` (ASTuner), a configured root, or a launch's `--exp-dir`. */
+  source: 'saved_experiments' | 'launcher_record' | 'configured' | 'launch';
+}
+
+/** First level: what one readdir of the root and one of each experiment give. */
+export interface ExperimentEntry {
+  name: string;
+  path: string;
+  root: string;
+  /** Session folder names (`YYYY_MM_DD_HH_MM`), oldest first. */
+  sessions: string[];
+  snapshot?: string;
+  /** `--exp-dir` runs: the folder holding `yaml_backup.yaml` and `backup/` when it is not this one. */
+  backupPath?: string;
+  /** Start of the latest session (local time), else the folder's mtime. */
+  timeMs: number;
+  error?: string;
+}
+
+export interface LockInfo {
+  path: string;
+  pid?: number;
+  mtimeMs: number;
+  /** True/false when checked on this host; undefined for another host's folder. */
+  alive?: boolean;
+  liveness?: Liveness;
+}
+
+export interface HostInfo {
+  /** Folder name: `<host>` or `<host>_<pid>`; for a host-less session (ASTuner Nov 2025, ASTune) `(session)`. */
+  name: string;
+  host: string;
+  pid?: number;
+  path: string;
+  local: boolean;
+  /** The session folder holds the logs directly (no host folder): ASTuner Nov 2025, ASTune. */
+  hostless?: boolean;
+  lock?: LockInfo;
+  modules: string[];
+  hasTrajectories: boolean;
+  /** Exception records that are errors (a floor for very large exception logs). */
+  exceptions: number;
+  /** Harmless notes in exception.json.log (prompt token mismatch): never a failure. */
+  notes: number;
+  status: RunStatus;
+  reason?: string;
+  /** What decided the status, first; then supporting notes. */
+  evidence: Evidence[];
+  /** Newest mtime among the lock, rollout and regular logs. */
+  lastWriteMs?: number;
+  error?: string;
+}
+
+export interface SessionInfo {
+  name: string;
+  path: string;
+  timeMs?: number;
+  hosts: HostInfo[];
+  status: RunStatus;
+  error?: string;
+}
+
+export interface CheckpointInfo { step: number; path: string }
+
+export interface ExperimentInfo {
+  entry: ExperimentEntry;
+  status: RunStatus;
+  reason?: string;
+  /** The deciding host's evidence (see HostInfo.evidence). */
+  evidence: Evidence[];
+  /** The generation whose layout the folder has, when the root tells. */
+  layout?: LayoutVersion;
+  sessions: SessionInfo[];
+  hosts: string[];
+  project?: string;
+  latestStep?: number;
+  latestReward?: number;
+  /** The last step the snapshot's settings call for. */
+  totalSteps?: number;
+  checkpoints: CheckpointInfo[];
+  checkpointDir?: string;
+  exceptionCount: number;
+  noteCount: number;
+  snapshotError?: string;
+}
+
+export interface DiscoverOptions {
+  /** This machine's host name (tests pass a fixed one). */
+  localHost?: string;
+  /** Another host's run counts as running when something there was written this recently. */
+  remoteFreshMs?: number;
+  now?: () => number;
+  /** Reads a process's start time (tests inject one); see core/agentjet/liveness.ts. */
+  processProbe?: ProcessProbe;
+  /** Existence only (no start time): answers are marked unverified. Prefer processProbe. */
+  isAlive?: (pid: number) => boolean;
+  concurrency?: number;
+}
