@@ -110,7 +110,7 @@ export class AttachRelay {
       name: 'AgentJet: Ray worker', type: 'python', request: 'attach',
       connect: { host: hostName, port },
       pathMappings: (a.pathMappings ?? []).filter((m) => m && typeof m.localRoot === 'string' && typeof m.remoteRoot === 'string'),
-      justMyCode: a.justMyCode ?? true,
+      justMyCode: a.justMyCode ?? false,
       subProcess: false, showReturnValue: true,
     };
     this.pending.set(this.send('attach', attachArgs), request);
