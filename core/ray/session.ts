@@ -55,7 +55,6 @@ export function sessionFromOutput(line: string): string | undefined {
  * `ray start --head`), `Dashboard URL: ...`, or a bare `http(s)://host:port` after "dashboard".
  */
 export function dashboardFromOutput(line: string): string | undefined {
-  // eslint-disable-next-line no-control-regex
   const clean = line.replace(/\x1b\[[0-9;]*m/g, '');
   const m = /dashboard[^\n]*?\b(https?:\/\/[^\s'"]+)/i.exec(clean);
   return m ? m[1]!.replace(/[).,;]+$/, '').replace(/\/$/, '') : undefined;

@@ -16,7 +16,6 @@ const WAITING = /Waiting for debugger to attach/;
 const CONNECTED = /Debugger client is connected/;
 const TASK = /^:task_name:(.*)$/;
 const ACTOR = /^:actor_name:(.*)$/;
-// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;]*m/g;
 
 export interface WorkerLogName { workerId: string; jobId: string; pid: number; stream: 'out' | 'err' }
