@@ -57,10 +57,22 @@ export class AttachRelay {
       case 'attach': void this.onAttach(request); return;
       case 'disconnect': case 'terminate': void this.onStop(request); return;
       default:
-        if (this.upstream) { this.pending.set(this.send(request.command, request.arguments), request); return; }
+        if (this.upstream) { this.pending.set(this.send(request.command, this.rewrite(request)), request); return; }
         if (request.command === 'threads') { this.reply(request, { body: { threads: [] } }); return; }
         this.reply(request);
     }
+  }
+
+  /**
+   * VS Code first asks for the top frame only (delayed stack loading) and focuses it when it is the
+   * only one. Asking for a few more lets it skip the deemphasized bp() helper frame and focus the
+   * caller; it loads the rest from where the answer stops.
+   */
+  private rewrite(request: DebugProtocol.Request): unknown {
+    if (request.command !== 'stackTrace') return request.arguments;
+    const a = (request.arguments ?? {}) as DebugProtocol.StackTraceArguments;
+    if ((a.startFrame ?? 0) === 0 && a.levels && a.levels < 20) return { ...a, levels: 20 };
+    return a;
   }
 
   private send(command: string, args: unknown): number {
@@ -129,8 +141,9 @@ export class AttachRelay {
     } else if (m.type === 'event') {
       const ev = m as DebugProtocol.Event;
       if (ev.event === 'terminated') { this.terminated = true; }
+      // The first stop waits for its stack (a few ms): see reportPause.
+      if (ev.event === 'stopped' && !this.reported) { void this.reportPause(ev as DebugProtocol.StoppedEvent); return; }
       this.host.sendEvent({ ...ev, seq: 0 });
-      if (ev.event === 'stopped' && !this.reported) void this.reportPause(ev as DebugProtocol.StoppedEvent);
     } else if (m.type === 'request') {
       const req = m as DebugProtocol.Request;
       this.host.sendRequest(req.command, req.arguments, 30_000, (resp) => {
@@ -152,9 +165,11 @@ export class AttachRelay {
     let file: string | undefined;
     let line: number | undefined;
     let tag: string | undefined;
+    let helperOnTop = false;
     if (threadId !== undefined) {
       const st = await this.ask('stackTrace', { threadId, startFrame: 0, levels: 20 });
       const frames = (st?.success ? (st.body as DebugProtocol.StackTraceResponse['body']).stackFrames : []) ?? [];
+      helperOnTop = isHelperFrame(frames[0]?.source?.path);
       const top = frames.find((f) => f.source?.path && !isHelperFrame(f.source.path));
       file = top?.source?.path;
       line = top?.line;
@@ -163,6 +178,13 @@ export class AttachRelay {
       }
     }
     const body: RayPauseEventBody = { kind: ev.body.reason === 'exception' ? 'post-mortem' : 'breakpoint', tag, file, line, reason: ev.body.reason };
+    // VS Code focuses the first frame that is not deemphasized, except when the reason is plain
+    // "breakpoint" (then it takes the top one, here inside bp()). Naming the stop after the tag lets
+    // the editor open at the user's bp("TAG") line, and says why it stopped.
+    const stopped = helperOnTop && ev.body.reason === 'breakpoint'
+      ? { ...ev, seq: 0, body: { ...ev.body, reason: tag ? `bp("${tag}")` : 'Ray breakpoint', description: tag ? `Paused at bp("${tag}")` : ev.body.description } }
+      : { ...ev, seq: 0 };
+    this.host.sendEvent(stopped);
     this.host.sendEvent({ type: 'event', seq: 0, event: EVENT_RAY_PAUSE, body });
   }
 
