@@ -65,3 +65,12 @@ export function rayLaunchAdditions(rayDebug: unknown, debugTags: readonly unknow
   }
   return { env, args: extra };
 }
+
+/** True when `offset` sits inside the array value of a "debugTags" key (cheap text check). */
+export function insideDebugTags(text: string, offset: number): boolean {
+  const before = text.slice(Math.max(0, offset - 2000), offset);
+  const key = before.lastIndexOf('"debugTags"');
+  if (key < 0) return false;
+  const tail = before.slice(key);
+  return /^"debugTags"\s*:\s*\[[^\]]*$/.test(tail);
+}

@@ -7,6 +7,7 @@ import type { Services } from '../services';
 import { PausedWorkersView } from '../ray/pausedView';
 import { BpCodeLensProvider, workspaceTags } from '../ray/bpCodeLens';
 import { setRayRunInfo } from '../ray/runsRow';
+import { DebugTagCompletionProvider } from '../ray/tagCompletion';
 import { SessionLogWatcher } from '../../core/ray/watcher';
 import { listPausedWorkers, nodesAlive, StateApiError } from '../../core/ray/stateApi';
 import { dashboardFromOutput, defaultDashboardFor, latestSession, parseRayAddress, rayTempRoot, sessionForRun, sessionFromOutput } from '../../core/ray/session';
@@ -210,6 +211,7 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
   context.subscriptions.push(
     view, tree,
     vscode.languages.registerCodeLensProvider({ language: 'python', scheme: 'file' }, new BpCodeLensProvider()),
+    vscode.languages.registerCompletionItemProvider({ pattern: '**/.vscode/launch.json' }, new DebugTagCompletionProvider(), '"', '['),
     vscode.commands.registerCommand('agentjet.ray.attach', async (w?: PausedWorker) => {
       const target = w ?? (await vscode.window.showQuickPick(view.all().map((p) => ({ label: p.name ?? String(p.pid), description: `${p.host}:${p.port}`, p })), { title: vscode.l10n.t('Attach to which paused Ray worker?') }))?.p;
       if (!target) return false;

@@ -104,6 +104,8 @@ if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
       const w = watcher!.paused.find((p) => p.name === 'rollout')!;
       const { dc, stopped, pause } = await attach(w);
       try {
+        // Named after the tag: VS Code then focuses the bp line, not the helper frame (see attach.ts).
+        assert.equal(stopped.body.reason, 'bp("ROLLOUT")');
         const stack = await dc.stackTraceRequest({ threadId: stopped.body.threadId!, startFrame: 0, levels: 20 });
         const frames = stack.body.stackFrames;
         // bp() itself is AgentJet's helper: marked deemphasize so the editor shows the caller.

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseDriverLine, parseWorkerLogName, WorkerLogState } from '../../core/ray/workerLog';
 import { SessionLogWatcher } from '../../core/ray/watcher';
 import { dashboardFromOutput, defaultDashboardFor, latestSession, parseRayAddress, rayTempRoot, sessionForRun, sessionFromOutput } from '../../core/ray/session';
-import { debugTagsArg, findBpCalls, rayLaunchAdditions, tagOnLine } from '../../core/ray/tags';
+import { debugTagsArg, findBpCalls, insideDebugTags, rayLaunchAdditions, tagOnLine } from '../../core/ray/tags';
 import { listPausedWorkers, nodesAlive, rowsOf, StateApiError } from '../../core/ray/stateApi';
 import { waitedFor } from '../../core/ray/types';
 
@@ -110,6 +110,10 @@ test('bp() tags in Python source and what a Ray debug launch adds', () => {
   assert.deepEqual(rayLaunchAdditions(undefined, ['T1', 'T2'], []), { env: { RAY_DEBUG: '1', DEBUG_TAGS: 'T1|T2', RAY_DEBUG_POST_MORTEM: '1' }, args: ['--debug', 'T1|T2'] });
   assert.deepEqual(rayLaunchAdditions(true, ['T'], ['--debug=X']).args, [], 'an explicit --debug wins');
   assert.deepEqual(rayLaunchAdditions(false, [], []), { env: {}, args: [] });
+  const launch = '{ "configurations": [{ "rayDebug": true, "debugTags": ["A", ';
+  assert.equal(insideDebugTags(launch, launch.length), true);
+  assert.equal(insideDebugTags(`${launch}"B"], "args": [`, launch.length + 16), false, 'after the array closed');
+  assert.equal(insideDebugTags('{ "args": [', 11), false);
   assert.equal(waitedFor(0, 5_000), '5 s');
   assert.equal(waitedFor(0, 3_900_000), '1 h 5 min');
 });
