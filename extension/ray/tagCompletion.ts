@@ -7,7 +7,8 @@ export class DebugTagCompletionProvider implements vscode.CompletionItemProvider
   async provideCompletionItems(doc: vscode.TextDocument, pos: vscode.Position, token: vscode.CancellationToken): Promise<vscode.CompletionItem[]> {
     if (!insideDebugTags(doc.getText(), doc.offsetAt(pos))) return [];
     const tags = await workspaceTags(token);
-    const inString = /"[^"]*$/.test(doc.lineAt(pos.line).text.slice(0, pos.character));
+    // Inside a string when the quotes before the cursor on this line are odd in number.
+    const inString = (doc.lineAt(pos.line).text.slice(0, pos.character).replace(/\\./g, '').match(/"/g)?.length ?? 0) % 2 === 1;
     return [...tags.entries()].map(([tag, locs]) => {
       const item = new vscode.CompletionItem(tag, vscode.CompletionItemKind.Constant);
       item.insertText = inString ? tag : `"${tag}"`;
