@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { PausedWorkersView } from '../ray/pausedView';
 import { BpCodeLensProvider, workspaceTags } from '../ray/bpCodeLens';
-import { setRayRunInfo } from '../ray/runsRow';
+import { onDidChangeRayRunInfo, setRayRunInfo } from '../ray/runsRow';
 import { DebugTagCompletionProvider } from '../ray/tagCompletion';
 import { SessionLogWatcher } from '../../core/ray/watcher';
 import { listPausedWorkers, nodesAlive, StateApiError } from '../../core/ray/stateApi';
@@ -289,6 +289,8 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
         };
       },
     }),
+    // The run's row shows the Ray line: redraw the Runs view when it changes (rare: pauses, nodes).
+    onDidChangeRayRunInfo(() => { void Promise.resolve(vscode.commands.executeCommand('agentjet.runs.refresh')).catch(() => undefined); }),
     { dispose: () => { stopIdle(); for (const r of runs.values()) r.dispose(); runs.clear(); } },
   );
   updateMessage();

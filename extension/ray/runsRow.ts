@@ -10,8 +10,9 @@ const changed = new vscode.EventEmitter<string>();
 export const onDidChangeRayRunInfo = changed.event;
 
 export function setRayRunInfo(experimentFolder: string, info: RayClusterInfo): void {
+  const before = byExperiment.get(experimentFolder);
   byExperiment.set(experimentFolder, info);
-  changed.fire(experimentFolder);
+  if (!before || describeRay(before) !== describeRay(info)) changed.fire(experimentFolder);
 }
 
 export function rayRunInfo(experimentFolder: string): RayClusterInfo | undefined { return byExperiment.get(experimentFolder); }
