@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { extension, nextEvent, waitFor, workspaceRoot } from '../util';
@@ -89,5 +90,35 @@ suite('Ray debugging', () => {
     await vscode.debug.stopDebugging(session);
     await ended;
     await waitFor(() => out.includes('resumed 0.5'), 'the worker to go on after the detach', 30_000);
+  });
+
+  test('with agentjet.ray.dashboardAddress set, the visible view lists paused workers from a STAND-IN dashboard (state API shapes of Ray 2.58)', async () => {
+    // Stand-in for Ray's dashboard (it cannot run on the test machines): fixed state-API answers.
+    const rows = (r: unknown[]): string => JSON.stringify({ result: true, msg: '', data: { result: { total: r.length, result: r } } });
+    const server = createServer((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (path === '/api/v0/workers') res.end(rows([{ worker_id: 'wk1', is_alive: true, node_id: 'node-abc', ip: '10.1.2.3', pid: 999, debugger_port: 50123, num_paused_threads: 1 }]));
+      else if (path === '/api/v0/tasks') res.end(rows([{ name: 'Learner.step', actor_id: 'a', worker_id: 'wk1', is_debugger_paused: true, start_time_ms: Date.now() - 5000 }]));
+      else res.end(rows([]));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const addr = server.address();
+    const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    const cfg = vscode.workspace.getConfiguration('agentjet');
+    try {
+      await cfg.update('ray.dashboardAddress', url, vscode.ConfigurationTarget.Workspace);
+      await vscode.commands.executeCommand('agentjet.rayPaused.focus');
+      const listed = await waitFor(async () => {
+        const all = await vscode.commands.executeCommand<PausedWorker[]>('agentjet.ray.pausedWorkers');
+        return all.find((w) => w.port === 50123);
+      }, 'the stand-in dashboard\'s paused worker in the view', 20_000);
+      assert.deepEqual({ name: listed.name, role: listed.role, host: listed.host, pid: listed.pid, source: listed.source, origin: listed.origin },
+        { name: 'Learner.step', role: 'actor', host: '10.1.2.3', pid: 999, source: 'state-api', origin: url });
+    } finally {
+      await cfg.update('ray.dashboardAddress', undefined, vscode.ConfigurationTarget.Workspace);
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });
