@@ -19,6 +19,8 @@ import { companionFolder, readCompanions, stopCompanions } from '../core/launch/
 import { experimentFromOutput, findExperimentFolder, findRolloutLog } from '../core/launch/experiment';
 import { join, isAbsolute } from 'node:path';
 import { EVENT_EXPERIMENT, EVENT_FINISHED, LAUNCH_ERRORS, type ExperimentEventBody, type FinishedEventBody } from '../core/protocol/debug';
+import { AttachRelay } from './attach';
+import { rayLaunchAdditions } from '../core/ray/tags';
 
 const ERR = LAUNCH_ERRORS;
 const T0 = performance.now();
@@ -54,7 +56,7 @@ const DEBUGPY_CAPABILITIES: DebugProtocol.Capabilities = {
   ],
 };
 
-type LaunchArgs = DebugProtocol.LaunchRequestArguments & AgentJetLaunchAttributes;
+type LaunchArgs = DebugProtocol.LaunchRequestArguments & AgentJetLaunchAttributes & { rayDebug?: boolean; debugTags?: string[] };
 
 export class AgentJetDebugSession extends DebugSession {
   private initializeArgs: DebugProtocol.InitializeRequestArguments | undefined;
@@ -78,6 +80,7 @@ export class AgentJetDebugSession extends DebugSession {
   private readonly lineBuf = new Map<string, string>();
   private sweepTimer: NodeJS.Timeout | undefined;
   private launchSent = false;
+  private attachRelay: AttachRelay | undefined;
 
   constructor() {
     super();
@@ -87,6 +90,9 @@ export class AgentJetDebugSession extends DebugSession {
 
   protected override dispatchRequest(request: DebugProtocol.Request): void {
     trace(`request ${request.command}`);
+    // Ray: attach to a paused worker's debugpy listener (debug-adapter/attach.ts).
+    if (this.attachRelay) { this.attachRelay.handle(request); return; }
+    if (request.command === 'attach') { (this.attachRelay = new AttachRelay(this, this.initializeArgs)).handle(request); return; }
     switch (request.command) {
       case 'initialize':
         this.initializeArgs = request.arguments as DebugProtocol.InitializeRequestArguments;
@@ -94,9 +100,6 @@ export class AgentJetDebugSession extends DebugSession {
         return;
       case 'launch':
         void this.onLaunch(request);
-        return;
-      case 'attach':
-        this.fail(request, ERR.args, 'The agentjet debug type only launches; use a debugpy "attach" configuration to attach.');
         return;
       case 'disconnect':
       case 'terminate':
@@ -117,6 +120,10 @@ export class AgentJetDebugSession extends DebugSession {
       return;
     }
     const r = resolveAttributes(a);
+    // Ray debugging (`rayDebug`, `debugTags`): RAY_DEBUG=1 and AgentJet's --debug tags.
+    const ray = rayLaunchAdditions(a.rayDebug, a.debugTags, r.args);
+    Object.assign(r.envAdditions, ray.env);
+    r.args.push(...ray.args);
     this.launch = r;
     // 1. the config itself
     // Class references resolve from where the launcher will run.
@@ -433,6 +440,7 @@ export class AgentJetDebugSession extends DebugSession {
   }
 
   override dispose(): void {
+    this.attachRelay?.dispose();
     // Inline in the extension host: VS Code disposes the adapter when the session goes away.
     void this.cleanup(true);
   }

@@ -19,6 +19,7 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
   }
 
   resolveDebugConfiguration(folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): vscode.ProviderResult<vscode.DebugConfiguration> {
+    if (config.request === 'attach') return config; // a Ray worker's debugpy listener (extension/features/ray.ts)
     // F5 without launch.json: debug the config in the active editor.
     if (!config.type && !config.request && !config.name) {
       const doc = vscode.window.activeTextEditor?.document;
@@ -40,6 +41,7 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
   }
 
   async resolveDebugConfigurationWithSubstitutedVariables(folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration, token?: vscode.CancellationToken): Promise<vscode.DebugConfiguration | undefined> {
+    if (config.request === 'attach') return config;
     const c = config as AgentJetDebugConfiguration;
     if (!this.services.isTrusted()) {
       void vscode.window.showErrorMessage('AgentJet: launching needs a trusted workspace (Workspaces: Manage Workspace Trust).');

@@ -10,6 +10,7 @@ import {
 import { describeRun, formatAge, formatBytes, formatLocalTime, formatSize, mdCode, mdText, runTooltip } from '../../core/runs/format';
 import { Limiter, mapLimit } from '../../core/runs/fs';
 import type { RunsModel } from '../../core/runs/model';
+import { decorateRunItem } from '../ray/runsRow';
 
 export type RunNode =
   | { kind: 'experiment'; path: string; entry: ExperimentEntry }
@@ -216,7 +217,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
 
   getTreeItem(node: RunNode): vscode.TreeItem {
     switch (node.kind) {
-      case 'experiment': return this.experimentItem(node);
+      case 'experiment': { const item = this.experimentItem(node); decorateRunItem(node.path, item); return item; } // Ray line (extension/ray/runsRow.ts)
       case 'snapshot': {
         const item = new vscode.TreeItem('config snapshot', vscode.TreeItemCollapsibleState.None);
         item.id = `snap:${node.path}`;

@@ -1,0 +1,82 @@
+// npm run bench:ray — how long from a Ray worker announcing its debugger listener to our adapter
+// showing the paused frame. The REAL Ray (test Python venv) runs the Ray fixture's stand-in launcher
+// with --debug ROLLOUT and AJ_RAY_ROLLOUTS=5: five rollout tasks, each in a fresh worker, each
+// pausing at bp("ROLLOUT"). For each: t0 = the worker's .err log write that holds the
+// "Waiting for debugger" line (file mtime), t1 = our session-log watcher lists it, t2 = the adapter
+// (DebugClient over DAP, attach path) has the stopped event and the stack with the bp line. Then
+// it detaches and the next one is taken. Runs in a loopback-only network namespace. Prints figures.
+import { statSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DebugClient } from '@vscode/debugadapter-testsupport';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { ensureTestPython } from '../test/harness/python';
+import { adapterJs } from '../test/util/debugWorkspace';
+import { loopbackOnly, NETNS_ENV, netnsUnavailable, startFixtureRun } from '../test/util/rayLocal';
+import { SessionLogWatcher } from '../core/ray/watcher';
+import type { PausedWorker } from '../core/ray/types';
+import { spawn } from 'node:child_process';
+
+const N = 5;
+
+function median(xs: number[]): number { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; }
+
+async function main(): Promise<void> {
+  if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
+    const why = netnsUnavailable();
+    if (why) { console.log(`bench:ray skipped: ${why}`); return; }
+    ensureTestPython();
+    const env = { ...process.env, [NETNS_ENV]: '1' };
+    const child = spawn('unshare', ['--net', 'sh', '-c', `ip link set lo up && exec "${process.execPath}" --import tsx "${__filename}"`], { env, stdio: 'inherit' });
+    process.exitCode = await new Promise<number>((res) => child.on('close', (c) => res(c ?? 1)));
+    return;
+  }
+  const py = ensureTestPython();
+  const run = startFixtureRun(py.python, { tags: 'ROLLOUT', env: { AJ_RAY_ROLLOUTS: String(N) } });
+  const rows: { detect: number; attach: number; total: number }[] = [];
+  let watcher: SessionLogWatcher | undefined;
+  try {
+    const dir = (await run.waitOutput(/ray session: (\S+)/))[1]!;
+    watcher = new SessionLogWatcher(dir, { intervalMs: 50 }).start();
+    const done = new Set<string>();
+    while (rows.length < N) {
+      const w = await new Promise<PausedWorker>((res) => {
+        const pick = (list: readonly PausedWorker[]): boolean => { const x = list.find((p) => !done.has(p.id)); if (x) { res(x); return true; } return false; };
+        if (pick(watcher!.paused)) return;
+        const on = (list: PausedWorker[]): void => { if (pick(list)) watcher!.off('change', on); };
+        watcher!.on('change', on);
+      });
+      const t1 = Date.now();
+      done.add(w.id);
+      const errLog = readdirSync(join(dir, 'logs')).find((f) => f.startsWith(`worker-${w.workerId}-`) && f.endsWith('.err'));
+      const t0 = errLog ? statSync(join(dir, 'logs', errLog)).mtimeMs : t1;
+      const dc = new DebugClient('node', adapterJs, 'agentjet');
+      await dc.start();
+      await dc.initializeRequest({ adapterID: 'agentjet', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
+      const initialized = dc.waitForEvent('initialized');
+      const stoppedP = dc.waitForEvent('stopped', 60_000);
+      const attached = dc.attachRequest({ connect: { host: w.host, port: w.port } } as DebugProtocol.AttachRequestArguments);
+      await initialized;
+      await dc.configurationDoneRequest();
+      await attached;
+      const stopped = (await stoppedP) as DebugProtocol.StoppedEvent;
+      const st = await dc.stackTraceRequest({ threadId: stopped.body.threadId!, startFrame: 0, levels: 20 });
+      const frame = st.body.stackFrames.find((f) => f.source?.presentationHint !== 'deemphasize');
+      const t2 = Date.now();
+      if (frame?.name !== 'rollout') throw new Error(`unexpected frame ${frame?.name}`);
+      rows.push({ detect: t1 - t0, attach: t2 - t1, total: t2 - t0 });
+      console.log(`#${rows.length} ${w.name} pid ${w.pid}: listed ${(t1 - t0).toFixed(0)} ms after the log write, paused frame ${(t2 - t1).toFixed(0)} ms later, total ${(t2 - t0).toFixed(0)} ms`);
+      await dc.disconnectRequest({});
+      await dc.stop();
+    }
+    console.log(`bench:ray (real Ray, ${N} workers paused at bp("ROLLOUT"), adapter over DAP):`);
+    console.log(`  listener announced -> listed in Paused workers: median ${median(rows.map((r) => r.detect)).toFixed(0)} ms`);
+    console.log(`  listed -> paused frame with the bp line (attach, initialize, stackTrace): median ${median(rows.map((r) => r.attach)).toFixed(0)} ms`);
+    console.log(`  listener announced -> paused frame: median ${median(rows.map((r) => r.total)).toFixed(0)} ms (min ${Math.min(...rows.map((r) => r.total)).toFixed(0)}, max ${Math.max(...rows.map((r) => r.total)).toFixed(0)})`);
+    await run.waitOutput(/training step done/);
+  } finally {
+    watcher?.dispose();
+    await run.dispose();
+  }
+}
+
+void main().catch((e: unknown) => { console.error(e); process.exitCode = 1; });

@@ -1,0 +1,297 @@
+// Debugging training on Ray: the Paused workers view, auto-attach as child sessions of a launch,
+// manual Attach, "Debug training with this tag" (CodeLens on bp("TAG") and a quick pick), and the
+// Ray line on a run's row. Nothing starts before a launch with rayDebug/debugTags, the view being
+// shown, or a command.
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { PausedWorkersView } from '../ray/pausedView';
+import { BpCodeLensProvider, workspaceTags } from '../ray/bpCodeLens';
+import { onDidChangeRayRunInfo, setRayRunInfo } from '../ray/runsRow';
+import { DebugTagCompletionProvider } from '../ray/tagCompletion';
+import { SessionLogWatcher } from '../../core/ray/watcher';
+import { listPausedWorkers, nodesAlive, StateApiError } from '../../core/ray/stateApi';
+import { dashboardFromOutput, defaultDashboardFor, latestSession, parseRayAddress, rayTempRoot, sessionForRun, sessionFromOutput } from '../../core/ray/session';
+import { parseDriverLine } from '../../core/ray/workerLog';
+import { debugTagsArg } from '../../core/ray/tags';
+import type { PausedWorker, RayClusterInfo } from '../../core/ray/types';
+import { EVENT_EXPERIMENT, type ExperimentEventBody } from '../../core/protocol/debug';
+import { EVENT_RAY_PAUSE, type RayPauseEventBody } from '../../core/protocol/ray';
+import { DEBUG_TYPE, debugConfigurationFor, findAgentJetConfigs, type AgentJetDebugConfiguration } from '../debug/configs';
+
+interface PathMapping { localRoot: string; remoteRoot: string }
+
+/** What we follow for one launch that debugs Ray. */
+class RayRun implements vscode.Disposable {
+  readonly startedAt = Date.now();
+  sessionDir: string | undefined;
+  dashboard: string | undefined;
+  gcs: string | undefined;
+  experiment: string | undefined;
+  nodes: number | undefined;
+  note: string | undefined;
+  watcher: SessionLogWatcher | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private polling = false;
+  readonly attached = new Map<string, vscode.DebugSession | 'starting'>();
+
+  constructor(readonly session: vscode.DebugSession, private readonly env: NodeJS.ProcessEnv, private readonly joinsExisting: boolean,
+    private readonly onPaused: (run: RayRun, workers: PausedWorker[], source: string) => void) {
+    const addr = parseRayAddress(env.RAY_ADDRESS || vscode.workspace.getConfiguration('agentjet').get<string>('ray.dashboardAddress'));
+    this.dashboard = addr.dashboard;
+    this.gcs = addr.gcs;
+    if (!this.dashboard && this.gcs) this.dashboard = defaultDashboardFor(this.gcs);
+    this.timer = setInterval(() => void this.tick(), 1000);
+    void this.tick();
+  }
+
+  get tempRoot(): string { return rayTempRoot(this.env); }
+
+  useSession(dir: string): void {
+    if (this.sessionDir === dir) return;
+    this.sessionDir = dir;
+    this.watcher?.dispose();
+    this.watcher = new SessionLogWatcher(dir).start();
+    this.watcher.on('change', (w: PausedWorker[]) => this.onPaused(this, w, dir));
+  }
+
+  useDashboard(url: string): void { if (!this.dashboard) this.dashboard = url; }
+
+  private async tick(): Promise<void> {
+    if (!this.sessionDir) {
+      const dir = sessionForRun(this.tempRoot, this.startedAt, this.joinsExisting);
+      if (dir) this.useSession(dir);
+    }
+    if (this.dashboard && !this.polling) {
+      this.polling = true;
+      try {
+        const [workers, nodes] = await Promise.all([
+          listPausedWorkers(this.dashboard, { timeoutMs: 2500 }),
+          nodesAlive(this.dashboard, { timeoutMs: 2500 }),
+        ]);
+        this.nodes = nodes;
+        this.note = undefined;
+        this.onPaused(this, workers, this.dashboard);
+      } catch (e) {
+        this.note = e instanceof StateApiError ? e.message : String(e);
+        this.onPaused(this, [], this.dashboard);
+      } finally { this.polling = false; }
+    }
+  }
+
+  info(paused: number): RayClusterInfo {
+    return { sessionDir: this.sessionDir, dashboard: this.dashboard, address: this.gcs, nodesAlive: this.nodes, paused, note: this.note };
+  }
+
+  dispose(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.watcher?.dispose();
+  }
+}
+
+function wantsRay(c: vscode.DebugConfiguration): boolean {
+  return c.request === 'launch' && (c.rayDebug === true || !!debugTagsArg((c.debugTags as unknown[] | undefined) ?? []));
+}
+
+export function registerRayFeature(context: vscode.ExtensionContext, services: Services): void {
+  const view = new PausedWorkersView();
+  const tree = vscode.window.createTreeView('agentjet.rayPaused', { treeDataProvider: view });
+  const runs = new Map<string, RayRun>();
+  /** Without a launch: the newest local session, and the dashboard setting, while the view is visible. */
+  let idleWatcher: SessionLogWatcher | undefined;
+  let idleTimer: NodeJS.Timeout | undefined;
+
+  const cfg = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('agentjet');
+  const pathMappings = (): PathMapping[] => (cfg().get<PathMapping[]>('ray.pathMappings') ?? [])
+    .filter((m) => m && typeof m.localRoot === 'string' && typeof m.remoteRoot === 'string');
+
+  const updateMessage = (): void => {
+    const n = view.all().length;
+    tree.badge = n ? { value: n, tooltip: vscode.l10n.t('{0} Ray worker(s) paused', n) } : undefined;
+    tree.message = n ? undefined : view.message ?? vscode.l10n.t('No Ray worker is paused. Launch with "rayDebug": true or a bp() tag; workers that stop at a breakpoint or an uncaught exception appear here.');
+  };
+
+  const attach = async (w: PausedWorker, parent?: vscode.DebugSession, run?: RayRun): Promise<boolean> => {
+    if (!services.isTrusted()) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: attaching a debugger needs a trusted workspace.'));
+      return false;
+    }
+    const key = `${w.host}:${w.port}`;
+    if (run?.attached.has(key)) return true;
+    run?.attached.set(key, 'starting');
+    const folder = parent?.workspaceFolder ?? vscode.workspace.workspaceFolders?.[0];
+    const config: vscode.DebugConfiguration = {
+      type: DEBUG_TYPE, request: 'attach',
+      name: vscode.l10n.t('Ray: {0} (pid {1})', w.name ?? 'worker', String(w.pid ?? '?')),
+      connect: { host: w.host, port: w.port }, pathMappings: pathMappings(), justMyCode: false, rayWorker: w.name ?? undefined,
+      agentjetRayWorker: key,
+    };
+    services.log.info(`ray: attaching to ${w.name ?? 'worker'} at ${key}${parent ? ` under ${parent.name}` : ''}`);
+    const ok = await vscode.debug.startDebugging(folder, config, parent ? { parentSession: parent, lifecycleManagedByParent: false } : undefined);
+    if (!ok) run?.attached.delete(key);
+    return ok;
+  };
+
+  const onPaused = (run: RayRun, workers: PausedWorker[], source: string): void => {
+    view.set(`${run.session.id}:${source}`, workers);
+    updateMessage();
+    if (run.experiment) setRayRunInfo(run.experiment, run.info(workers.length));
+    if (cfg().get<boolean>('ray.autoAttach') ?? true) {
+      for (const w of workers) void attach(w, run.session, run);
+    }
+  };
+
+  const startIdle = (): void => {
+    if (idleTimer || runs.size) return;
+    const tick = async (): Promise<void> => {
+      const dir = latestSession(rayTempRoot());
+      if (dir && idleWatcher?.sessionDir !== dir) {
+        idleWatcher?.dispose();
+        idleWatcher = new SessionLogWatcher(dir).start();
+        idleWatcher.on('change', (w: PausedWorker[]) => { view.set('idle:log', w); updateMessage(); });
+      }
+      const dash = parseRayAddress(cfg().get<string>('ray.dashboardAddress') || process.env.RAY_ADDRESS);
+      const url = dash.dashboard ?? (dash.gcs ? defaultDashboardFor(dash.gcs) : undefined);
+      if (url) {
+        try { view.set('idle:api', await listPausedWorkers(url, { timeoutMs: 2500 })); view.setNote(undefined); } catch (e) { view.set('idle:api', []); view.setNote(e instanceof Error ? e.message : String(e)); }
+        updateMessage();
+      }
+    };
+    idleTimer = setInterval(() => void tick(), 2000);
+    void tick();
+  };
+  const stopIdle = (): void => {
+    if (idleTimer) clearInterval(idleTimer);
+    idleTimer = undefined;
+    idleWatcher?.dispose();
+    idleWatcher = undefined;
+    view.set('idle:log', []);
+    view.set('idle:api', []);
+  };
+
+  const debugWithTag = async (tag?: string, from?: vscode.Uri): Promise<boolean> => {
+    if (!services.isTrusted()) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: launching needs a trusted workspace.'));
+      return false;
+    }
+    let chosen = tag;
+    if (!chosen) {
+      const tags = await workspaceTags();
+      const picked = await vscode.window.showQuickPick([...tags.entries()].map(([t, locs]) => ({
+        label: t, description: vscode.l10n.t('{0} call(s)', locs.length), detail: locs.slice(0, 3).map((l) => `${vscode.workspace.asRelativePath(l.uri)}:${l.range.start.line + 1}`).join(', '),
+      })), { title: vscode.l10n.t('Debug training with which bp() tag?'), placeHolder: tags.size ? undefined : vscode.l10n.t('No bp("TAG") call found in the workspace') });
+      chosen = picked?.label;
+    }
+    if (!chosen) return false;
+    const folder = (from && vscode.workspace.getWorkspaceFolder(from)) ?? vscode.workspace.workspaceFolders?.[0];
+    // A launch.json entry of ours first, else a config found in the workspace.
+    const launches = (vscode.workspace.getConfiguration('launch', folder).get<vscode.DebugConfiguration[]>('configurations') ?? [])
+      .filter((c) => c.type === DEBUG_TYPE && c.request === 'launch');
+    let base: vscode.DebugConfiguration | undefined;
+    if (launches.length === 1) base = launches[0];
+    else if (launches.length > 1) {
+      const p = await vscode.window.showQuickPick(launches.map((c) => ({ label: String(c.name), c })), { title: vscode.l10n.t('Launch which configuration with tag {0}?', chosen) });
+      base = p?.c;
+      if (!base) return false;
+    } else {
+      const found = await findAgentJetConfigs(folder);
+      const uri = found.length === 1 ? found[0] : (await vscode.window.showQuickPick(found.map((u) => ({ label: vscode.workspace.asRelativePath(u), u })), { title: vscode.l10n.t('Train which config with tag {0}?', chosen) }))?.u;
+      if (!uri) {
+        if (!found.length) void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: no AgentJet config (YAML with an `ajet:` root) in the workspace to train.'));
+        return false;
+      }
+      const c: AgentJetDebugConfiguration = { ...debugConfigurationFor(uri, folder), backbone: 'verl', openTokenLogOnFinish: false };
+      base = c;
+    }
+    const tags = [...new Set([...((base.debugTags as string[] | undefined) ?? []), chosen])];
+    const config = { ...base, name: vscode.l10n.t('{0} (bp {1})', String(base.name), chosen), rayDebug: true, debugTags: tags };
+    services.log.info(`ray: launching ${config.name} with --debug ${debugTagsArg(tags)}`);
+    return vscode.debug.startDebugging(folder, config);
+  };
+
+  context.subscriptions.push(
+    view, tree,
+    vscode.languages.registerCodeLensProvider({ language: 'python', scheme: 'file' }, new BpCodeLensProvider()),
+    vscode.languages.registerCompletionItemProvider({ pattern: '**/.vscode/launch.json' }, new DebugTagCompletionProvider(), '"', '['),
+    vscode.commands.registerCommand('agentjet.ray.attach', async (w?: PausedWorker) => {
+      const target = w ?? (await vscode.window.showQuickPick(view.all().map((p) => ({ label: p.name ?? String(p.pid), description: `${p.host}:${p.port}`, p })), { title: vscode.l10n.t('Attach to which paused Ray worker?') }))?.p;
+      if (!target) return false;
+      const run = [...runs.values()].find((r) => r.watcher?.paused.some((p) => p.port === target.port && p.host === target.host));
+      return attach(target, run?.session, run);
+    }),
+    vscode.commands.registerCommand('agentjet.ray.refresh', () => {
+      for (const r of runs.values()) r.watcher?.scan();
+      idleWatcher?.scan();
+      updateMessage();
+    }),
+    vscode.commands.registerCommand('agentjet.ray.debugWithTag', (tag?: string, uri?: vscode.Uri) => debugWithTag(typeof tag === 'string' ? tag : undefined, uri)),
+    vscode.commands.registerCommand('agentjet.ray.pausedWorkers', () => view.all()),
+    tree.onDidChangeVisibility((e) => { if (e.visible) startIdle(); else if (!runs.size) stopIdle(); }),
+    vscode.debug.onDidStartDebugSession((s) => {
+      if (s.type !== DEBUG_TYPE) return;
+      if (s.configuration.request === 'attach' && typeof s.configuration.agentjetRayWorker === 'string') {
+        for (const r of runs.values()) if (r.attached.get(s.configuration.agentjetRayWorker) === 'starting') r.attached.set(s.configuration.agentjetRayWorker, s);
+        return;
+      }
+      if (!wantsRay(s.configuration)) return;
+      stopIdle();
+      const env = { ...process.env, ...((s.configuration.env as Record<string, string> | undefined) ?? {}) };
+      const args = (s.configuration.args as string[] | undefined) ?? [];
+      const joins = !!env.RAY_ADDRESS || args.includes('--with-ray-cluster');
+      runs.set(s.id, new RayRun(s, env, joins, onPaused));
+      services.log.info(`ray: following Ray for ${s.name} (temp root ${rayTempRoot(env)}${env.RAY_ADDRESS ? `, RAY_ADDRESS ${env.RAY_ADDRESS}` : ''})`);
+    }),
+    vscode.debug.onDidTerminateDebugSession((s) => {
+      const run = runs.get(s.id);
+      if (run) {
+        run.dispose();
+        runs.delete(s.id);
+        for (const src of [run.sessionDir, run.dashboard]) if (src) view.set(`${s.id}:${src}`, []);
+        updateMessage();
+        if (tree.visible && !runs.size) startIdle();
+        return;
+      }
+      // A child attach ended (Stop = detach): it may be attached again from the view.
+      const key = s.configuration.agentjetRayWorker;
+      if (typeof key === 'string') for (const r of runs.values()) if (r.attached.get(key) === s) r.attached.delete(key);
+    }),
+    vscode.debug.onDidReceiveDebugSessionCustomEvent((e) => {
+      if (e.session.type !== DEBUG_TYPE) return;
+      if (e.event === EVENT_RAY_PAUSE) {
+        const b = e.body as RayPauseEventBody;
+        const c = e.session.configuration.connect as { host?: string; port?: number } | undefined;
+        if (c?.host && c.port) view.learn(c.host, c.port, { kind: b.kind, tag: b.tag });
+        services.log.info(`ray: ${e.session.name} stopped (${b.kind}${b.tag ? `, tag ${b.tag}` : ''}) at ${b.file ?? '?'}:${b.line ?? '?'}`);
+      } else if (e.event === EVENT_EXPERIMENT) {
+        const run = runs.get(e.session.id);
+        if (run) { run.experiment = (e.body as ExperimentEventBody).folder; setRayRunInfo(run.experiment, run.info(run.watcher?.paused.length ?? 0)); }
+      }
+    }),
+    // The launch's console: where Ray says which session and dashboard it uses.
+    vscode.debug.registerDebugAdapterTrackerFactory(DEBUG_TYPE, {
+      createDebugAdapterTracker(s) {
+        if (!wantsRay(s.configuration)) return undefined;
+        let buf = '';
+        return {
+          onDidSendMessage(m: { type?: string; event?: string; body?: { output?: string } }) {
+            if (m.type !== 'event' || m.event !== 'output' || typeof m.body?.output !== 'string') return;
+            const run = runs.get(s.id);
+            if (!run) return;
+            const lines = (buf + m.body.output).split('\n');
+            buf = lines.pop()!.slice(-4000);
+            for (const line of lines) {
+              const dir = sessionFromOutput(line);
+              if (dir) run.useSession(dir);
+              const dash = dashboardFromOutput(line);
+              if (dash) run.useDashboard(dash);
+              if (parseDriverLine(line)?.event === 'waiting') run.watcher?.scan();
+            }
+          },
+        };
+      },
+    }),
+    // The run's row shows the Ray line: redraw the Runs view when it changes (rare: pauses, nodes).
+    onDidChangeRayRunInfo(() => { void Promise.resolve(vscode.commands.executeCommand('agentjet.runs.refresh')).catch(() => undefined); }),
+    { dispose: () => { stopIdle(); for (const r of runs.values()) r.dispose(); runs.clear(); } },
+  );
+  updateMessage();
+}

@@ -1,0 +1,37 @@
+// The Ray cluster a run uses, for the Runs tree: the run's experiment folder -> what the Ray
+// feature knows (session, dashboard, nodes alive, workers paused). The Runs tree calls
+// `decorateRunItem` for experiment rows (one line in extension/runs/tree.ts).
+import * as vscode from 'vscode';
+import type { RayClusterInfo } from '../../core/ray/types';
+
+const byExperiment = new Map<string, RayClusterInfo>();
+const changed = new vscode.EventEmitter<string>();
+/** Fires with the experiment folder whose Ray info changed. */
+export const onDidChangeRayRunInfo = changed.event;
+
+export function setRayRunInfo(experimentFolder: string, info: RayClusterInfo): void {
+  const before = byExperiment.get(experimentFolder);
+  byExperiment.set(experimentFolder, info);
+  if (!before || describeRay(before) !== describeRay(info)) changed.fire(experimentFolder);
+}
+
+export function rayRunInfo(experimentFolder: string): RayClusterInfo | undefined { return byExperiment.get(experimentFolder); }
+
+export function describeRay(info: RayClusterInfo): string {
+  const parts = [
+    info.dashboard ?? info.address ?? info.sessionDir?.replace(/^.*[\\/]/, ''),
+    info.nodesAlive !== undefined ? vscode.l10n.t('{0} node(s) alive', info.nodesAlive) : undefined,
+    vscode.l10n.t('{0} worker(s) paused', info.paused),
+  ];
+  return `Ray: ${parts.filter(Boolean).join(' · ')}${info.note ? ` (${info.note})` : ''}`;
+}
+
+/** Adds the run's Ray line to an experiment row's tooltip and description. */
+export function decorateRunItem(experimentFolder: string, item: vscode.TreeItem): void {
+  const info = byExperiment.get(experimentFolder);
+  if (!info) return;
+  const line = describeRay(info);
+  if (info.paused > 0) item.description = `${item.description ?? ''} · ${vscode.l10n.t('{0} paused', info.paused)}`.replace(/^ · /, '');
+  if (item.tooltip instanceof vscode.MarkdownString) item.tooltip.appendMarkdown('\n\n').appendText(line);
+  else item.tooltip = `${item.tooltip ?? ''}\n${line}`.trim();
+}

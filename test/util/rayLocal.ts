@@ -1,0 +1,105 @@
+// A real local Ray for tests, on loopback only. Ray's debugger listens on the node's routed address
+// (ray/util/debugpy.py uses the worker's node_ip_address), so the Ray tests run inside a network
+// namespace whose only interface is `lo` (`unshare --net`, needs root or user namespaces): the
+// outer test re-runs its own file there. Everything a run starts is found by its private temp dir
+// and killed at the end, even on failure; `ray stop` is not used because it would stop every Ray
+// on the machine.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from './paths';
+import { descendants, listProcesses, terminate } from '../../core/launch/processes';
+
+export const rayFixture = join(repoRoot, 'test', 'fixtures', 'ray-training');
+export const rayFixtureRollout = join(rayFixture, 'train', 'rollout.py');
+export const NETNS_ENV = 'AGENTJET_LOOPBACK_NETNS';
+
+/** True when this process sees no interface but loopback. */
+export function loopbackOnly(): boolean {
+  return Object.keys(networkInterfaces()).every((n) => n === 'lo');
+}
+
+/** Why a loopback-only namespace cannot be made here, or undefined when it can. */
+export function netnsUnavailable(): string | undefined {
+  const r = spawnSync('unshare', ['--net', 'sh', '-c', 'ip link set lo up && true'], { encoding: 'utf8' });
+  if (r.error) return `unshare not available: ${r.error.message}`;
+  if (r.status !== 0) return `cannot make a loopback-only network namespace (unshare --net): ${(r.stderr || '').trim().slice(0, 200)}`;
+  return undefined;
+}
+
+/** Runs `node --import tsx --test <file>` inside a loopback-only namespace; resolves with its exit code. */
+export function rerunInNetns(file: string, extraEnv: Record<string, string> = {}): Promise<number> {
+  const cmd = `ip link set lo up && exec "${process.execPath}" --import tsx --test --test-reporter=spec "${file}"`;
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv, [NETNS_ENV]: '1' };
+  // Otherwise the inner node:test sees it runs under a parent runner and skips the file.
+  delete env.NODE_TEST_CONTEXT;
+  const child = spawn('unshare', ['--net', 'sh', '-c', cmd], { cwd: repoRoot, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  return new Promise((res) => child.on('close', (code) => res(code ?? 1)));
+}
+
+export interface RayRun {
+  child: ChildProcess;
+  tempDir: string;
+  output: () => string;
+  /** Resolves when the output matches. */
+  waitOutput(re: RegExp, ms?: number): Promise<RegExpExecArray>;
+  exited: Promise<number | null>;
+  /** Kills the driver and every process of this Ray instance, removes its temp dir. */
+  dispose(): Promise<void>;
+}
+
+/** Starts the fixture's stand-in launcher (a real Ray driver) with a private Ray temp dir. */
+export function startFixtureRun(python: string, opts: { tags?: string; fail?: boolean; env?: Record<string, string> } = {}): RayRun {
+  // Short: Ray puts unix sockets under it (107-byte limit).
+  const tempDir = mkdtempSync('/tmp/ajr-');
+  const args = ['-u', '-m', 'ajet.launcher', '--conf', 'ray_train.yaml', '--backbone', 'verl', '--with-ray'];
+  if (opts.tags) args.push('--debug', opts.tags);
+  if (opts.fail) args.push('--fail');
+  const child = spawn(python, args, {
+    cwd: rayFixture, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PYTHONPATH: rayFixture, AJ_RAY_TEMP: tempDir, RAY_DEBUG: '1', RAY_DEDUP_LOGS: '0', RAY_USAGE_STATS_ENABLED: '0', ...opts.env },
+  });
+  let out = '';
+  const waiters: { re: RegExp; res: (m: RegExpExecArray) => void }[] = [];
+  const onData = (b: Buffer): void => {
+    out += b.toString();
+    for (const w of [...waiters]) { const m = w.re.exec(out); if (m) { waiters.splice(waiters.indexOf(w), 1); w.res(m); } }
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exited = new Promise<number | null>((res) => child.on('close', (c) => res(c)));
+  return {
+    child, tempDir, output: () => out, exited,
+    waitOutput(re, ms = 90_000) {
+      const m = re.exec(out);
+      if (m) return Promise.resolve(m);
+      return new Promise((res, rej) => {
+        const timer = setTimeout(() => rej(new Error(`timed out waiting for ${re} in the Ray driver's output:\n${out.slice(-3000)}`)), ms);
+        waiters.push({ re, res: (mm) => { clearTimeout(timer); res(mm); } });
+      });
+    },
+    async dispose() {
+      try { if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM'); } catch { /* gone */ }
+      await killRayProcesses(tempDir, child.pid);
+      rmSync(tempDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every process whose command line names `tempDir` (raylet, GCS, workers...) or in the driver's group. */
+export async function killRayProcesses(tempDir: string, driverPid?: number): Promise<number[]> {
+  const procs = await listProcesses();
+  const roots = procs.filter((p) => p.pid !== process.pid && (p.args.includes(tempDir) || p.pid === driverPid || (driverPid !== undefined && p.pgid === driverPid)));
+  // Workers rename themselves (`ray::rollout`): take everything below the raylet and the driver too.
+  const pids = [...new Set([...roots.map((p) => p.pid), ...roots.flatMap((r) => descendants(r.pid, procs).map((p) => p.pid))])].filter((p) => p !== process.pid);
+  const groups = driverPid ? [driverPid] : [];
+  return terminate({ pids, pgids: groups }, 3000);
+}
+
+/** The 1-based line of the first line containing `needle` in `text`. */
+export function lineIn(text: string, needle: string): number {
+  const i = text.split('\n').findIndex((l) => l.includes(needle));
+  if (i < 0) throw new Error(`"${needle}" not found`);
+  return i + 1;
+}
