@@ -87,7 +87,7 @@ export function summarizePrefix(bytes: Buffer): RecordSummary {
   }
   const key = jsonString(NESTED_KEY_RE.exec(text)?.[1]);
   if (key !== undefined) {
-    const k = parseNestedKey(key);
+    const k = parseNestedKey(key, { taskId: out.taskId });
     if (k) out.outcome = k.outcome;
   }
   return out;
@@ -127,7 +127,7 @@ export function parseTableRows(content: string): [string, string][] {
 }
 
 function parseTimeline(key: string, item: Record<string, unknown>, fallbackTask: string | undefined): Timeline {
-  const nk = parseNestedKey(key);
+  const nk = parseNestedKey(key, { outcome: typeof item.outcome === 'string' ? item.outcome : undefined, taskId: fallbackTask });
   const warnings: string[] = [];
   const content = (item.content && typeof item.content === 'object' && !Array.isArray(item.content) ? item.content : {}) as Record<string, unknown>;
   const arr = (name: string): unknown[] | undefined => {
@@ -144,6 +144,8 @@ function parseTimeline(key: string, item: Record<string, unknown>, fallbackTask:
   const lens = [['title', titleA], ['count', countA], ['color', colorA]] as const;
   const bad = lens.filter(([, a]) => a !== undefined && a.length !== n).map(([name, a]) => `${name} ${a!.length}`);
   if (bad.length) warnings.push(`token arrays differ in length (text ${n}, ${bad.join(', ')}); missing entries shown as unknown`);
+  // ASTune's basic tracker logged the token text again as the title; AgentJet logs logprobs.
+  const titles: Timeline['titles'] = titleA === undefined ? 'none' : n > 0 && titleA.length === n && titleA.every((v, i) => v === textA[i]) ? 'text' : 'logprob';
   const text = new Array<string>(n);
   const ids = new Array<number | string | null>(n);
   const logprobs = new Array<number | null>(n);
@@ -153,8 +155,7 @@ function parseTimeline(key: string, item: Record<string, unknown>, fallbackTask:
     text[i] = typeof t === 'string' ? t : str(t);
     const c = countA?.[i];
     ids[i] = typeof c === 'number' ? c : typeof c === 'string' ? (/^-?\d+$/.test(c) ? Number(c) : c) : null;
-    const lp = titleA?.[i];
-    logprobs[i] = num(lp) ?? null;
+    logprobs[i] = titles === 'logprob' ? num(titleA?.[i]) ?? null : null;
     mask[i] = maskFromColor(colorA?.[i]);
   }
   const fields: Record<string, string> = {};
@@ -180,6 +181,7 @@ function parseTimeline(key: string, item: Record<string, unknown>, fallbackTask:
     logprobs,
     mask,
     warnings,
+    titles,
   };
 }
 

@@ -312,7 +312,10 @@ function matchPayload(payload: Payload, needle: string): Omit<SearchHit, 'index'
       const content = item && typeof item === 'object' ? (item as { content?: { text?: unknown } }).content : undefined;
       const text = content && Array.isArray(content.text) ? content.text.map((t) => (typeof t === 'string' ? t : String(t))) : [];
       texts.push(text);
-      if (!task) task = parseNestedKey(key)?.taskId ?? '';
+      if (!task) {
+        const o = item && typeof item === 'object' ? (item as { outcome?: unknown }).outcome : undefined;
+        task = parseNestedKey(key, { outcome: typeof o === 'string' ? o : undefined })?.taskId ?? '';
+      }
     }
   }
   if (!needle) return { matches: 0 };
