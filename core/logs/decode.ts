@@ -93,7 +93,7 @@ export function summarizePrefix(bytes: Buffer): RecordSummary {
   return out;
 }
 
-function num(v: unknown): number | undefined {
+export function num(v: unknown): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
   if (typeof v === 'string' && v.trim() !== '') {
     const n = Number(v);
@@ -126,8 +126,17 @@ export function parseTableRows(content: string): [string, string][] {
   return rows;
 }
 
+/** Task, outcome and index of a timeline from its key and the item's own fields (shared with the scanner). */
+export function timelineIdentity(key: string, outcomeField: unknown, taskIdField: unknown, fallbackTask: string | undefined): { taskId: string; outcome: string; index: number } {
+  const nk = parseNestedKey(key, { outcome: typeof outcomeField === 'string' ? outcomeField : undefined, taskId: fallbackTask });
+  return {
+    taskId: nk?.taskId ?? (typeof taskIdField === 'string' ? taskIdField : fallbackTask ?? key),
+    outcome: typeof outcomeField === 'string' ? outcomeField : nk?.outcome ?? '',
+    index: nk?.index ?? 0,
+  };
+}
+
 function parseTimeline(key: string, item: Record<string, unknown>, fallbackTask: string | undefined): Timeline {
-  const nk = parseNestedKey(key, { outcome: typeof item.outcome === 'string' ? item.outcome : undefined, taskId: fallbackTask });
   const warnings: string[] = [];
   const content = (item.content && typeof item.content === 'object' && !Array.isArray(item.content) ? item.content : {}) as Record<string, unknown>;
   const arr = (name: string): unknown[] | undefined => {
@@ -163,12 +172,9 @@ function parseTimeline(key: string, item: Record<string, unknown>, fallbackTask:
   for (const [k, v] of Object.entries(item)) {
     if (!known.has(k) && (v === null || typeof v !== 'object')) fields[k] = str(v);
   }
-  const outcome = typeof item.outcome === 'string' ? item.outcome : nk?.outcome ?? '';
   return {
     key,
-    taskId: nk?.taskId ?? (typeof item.task_id === 'string' ? item.task_id : fallbackTask ?? key),
-    outcome,
-    index: nk?.index ?? 0,
+    ...timelineIdentity(key, item.outcome, item.task_id, fallbackTask),
     lenPrompt: num(item.len_prompt_ids),
     lenResponse: num(item.len_response_ids),
     lenInput: num(item.len_input_ids),
