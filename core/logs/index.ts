@@ -51,7 +51,25 @@ export class FileIndex {
     return i + 1 < this.count ? this.offsets.data[i + 1]! : this.scannedSize;
   }
 
+  /** Restores an index saved earlier (cache.ts); `update` then reads only what follows. */
+  seed(saved: { offsets: number[]; times: number[]; scannedSize: number; fileSize: number; ino: number; tailPartial: boolean }): void {
+    this.reset();
+    this.offsets.ensure(saved.offsets.length);
+    this.times.ensure(saved.offsets.length);
+    this.offsets.data.set(saved.offsets);
+    this.times.data.set(saved.times);
+    this.count = saved.offsets.length;
+    this.scannedSize = saved.scannedSize;
+    this.fileSize = saved.fileSize;
+    this.ino = saved.ino;
+    this.tailPartial = saved.tailPartial;
+  }
+
+  /** How many times the index was dropped (rewrite, truncation, new inode, seeding). */
+  resets = 0;
+
   reset(): void {
+    this.resets++;
     this.count = 0;
     this.scannedSize = 0;
     this.fileSize = -1;
@@ -214,7 +232,8 @@ export class LogIndex {
     return this.files.length > 0 && this.files[this.files.length - 1]!.tailPartial;
   }
 
-  private async discover(): Promise<string[]> {
+  /** The files of the group, oldest first, the live file last. */
+  async discover(): Promise<string[]> {
     if (this.opts.siblings === false) return [this.mainPath];
     const dir = dirname(this.mainPath);
     const main = basename(this.mainPath);
@@ -290,7 +309,8 @@ export class LogIndex {
     return t;
   }
 
-  private startOfFile(k: number): number {
+  /** Global number of the first record of file k. */
+  startOfFile(k: number): number {
     let s = 0;
     for (let j = 0; j < k; j++) s += this.files[j]!.count;
     return s;

@@ -4,6 +4,7 @@
 import { CancelledError, LogIndex, type UpdateOptions } from './index';
 import { countTokens, decodePayloadBytes, decodeRecord, summarizePrefix, type DecodedRecord, type RecordKind, type RecordResult } from './decode';
 import { parseNestedKey, type Payload } from './record';
+import { findInTokens } from './search';
 
 /** Bytes read per record for its summary (header line + start of the payload). */
 export const SUMMARY_PREFIX = 1536;
@@ -271,29 +272,6 @@ export class LogSession {
     }
     return hits;
   }
-}
-
-function findInTokens(texts: string[][], needle: string): { matches: number; first?: { timeline: number; token: number } } {
-  let matches = 0;
-  let first: { timeline: number; token: number } | undefined;
-  texts.forEach((text, ti) => {
-    const joined = text.join('').toLowerCase();
-    let pos = joined.indexOf(needle);
-    if (pos < 0) return;
-    if (!first) {
-      // Map the first hit's character offset back to its token.
-      let acc = 0;
-      for (let k = 0; k < text.length; k++) {
-        acc += text[k]!.length;
-        if (acc > pos) { first = { timeline: ti, token: k }; break; }
-      }
-    }
-    while (pos >= 0) {
-      matches++;
-      pos = joined.indexOf(needle, pos + Math.max(1, needle.length));
-    }
-  });
-  return { matches, first };
 }
 
 /** Like matchRecord, straight from a record's bytes (no token structures built). */
