@@ -34,11 +34,8 @@ export interface ScanTimeline {
   advantage?: number;
   tokens: number;
   trained: number;
-  /** `"tokens": [...]` as JSON.stringify writes it, and ids, logprobs, mask (want.tokens). */
-  textJson?: Buffer;
-  ids?: (number | string | null)[];
-  logprobs?: (number | null)[];
-  mask?: MaskValue[];
+  /** The export row's tokens, ids, logprobs and mask arrays as JSON.stringify writes them (want.tokens). */
+  json?: { tokens: Buffer; ids: Buffer; logprobs: Buffer; mask: Buffer };
   /** ASCII-lowercased token texts joined, with token end offsets (want.search, ASCII only). */
   joined?: Buffer;
   ends?: Int32Array;
@@ -78,7 +75,6 @@ function hexVal(c: number): number {
   return -1;
 }
 
-const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 
 /** Element kinds in the scratch arrays. */
 const K_STR = 1, K_ESC = 2, K_LIT = 3;
@@ -129,7 +125,7 @@ export class FastScanner {
     if (b[p] !== LBRACE) throw BAIL;
     p = this.ws(p + 1);
     let title: string | undefined;
-    let nestedAt = -1;
+    let items: PendingItem[] | undefined;
     let seenHeader = false, seenNested = false;
     if (b[p] === RBRACE) throw BAIL;
     for (;;) {
@@ -151,8 +147,9 @@ export class FastScanner {
         if (seenNested) throw BAIL;
         seenNested = true;
         if (b[p] !== LBRACE) throw BAIL;
-        nestedAt = p;
-        p = this.skip(p);
+        const r = this.nested(p, want);
+        items = r.items;
+        p = r.end;
       } else {
         if (b[ks] === BSLASH || this.hasEscape(ks, ke)) throw BAIL; // an escaped key might spell one of ours
         p = this.skip(p);
@@ -163,10 +160,13 @@ export class FastScanner {
       throw BAIL;
     }
     if (this.ws(p + 1) !== b.length) throw BAIL; // trailing bytes: JSON.parse would refuse
-    if (title === undefined || nestedAt < 0) throw BAIL;
+    if (title === undefined || !items || items.length === 0) throw BAIL;
     const t = parseRecordTitle(title);
-    const timelines = this.nested(nestedAt, t.taskId, want);
-    if (timelines.length === 0) throw BAIL;
+    const timelines = items.map(({ key, fields, tl }) => {
+      const id = timelineIdentity(key, fields.outcome, fields.task_id, t.taskId);
+      tl.taskId = id.taskId; tl.outcome = id.outcome; tl.index = id.index;
+      return tl;
+    });
     let tokens = 0, trained = 0;
     for (const tl of timelines) { tokens += tl.tokens; trained += tl.trained; }
     return {
@@ -183,12 +183,12 @@ export class FastScanner {
     };
   }
 
-  private nested(p: number, fallbackTask: string | undefined, want: ScanWant): ScanTimeline[] {
+  private nested(p: number, want: ScanWant): { items: PendingItem[]; end: number } {
     const b = this.b;
-    const out: ScanTimeline[] = [];
+    const out: PendingItem[] = [];
     const keys = new Set<string>();
     p = this.ws(p + 1);
-    if (b[p] === RBRACE) return out;
+    if (b[p] === RBRACE) return { items: out, end: p + 1 };
     for (;;) {
       if (b[p] !== QUOTE) throw BAIL;
       const ks = p;
@@ -202,16 +202,16 @@ export class FastScanner {
       if (b[p] !== COLON) throw BAIL;
       p = this.ws(p + 1);
       if (b[p] !== LBRACE) throw BAIL;
-      const r = this.item(p, key, fallbackTask, want);
-      out.push(r.tl);
+      const r = this.item(p, key, want);
+      out.push(r.item);
       p = this.ws(r.end);
       if (b[p] === COMMA) { p = this.ws(p + 1); continue; }
-      if (b[p] === RBRACE) return out;
+      if (b[p] === RBRACE) return { items: out, end: p + 1 };
       throw BAIL;
     }
   }
 
-  private item(p: number, key: string, fallbackTask: string | undefined, want: ScanWant): { tl: ScanTimeline; end: number } {
+  private item(p: number, key: string, want: ScanWant): { item: PendingItem; end: number } {
     const b = this.b;
     const fields: Record<string, unknown> = {};
     let seenContent = false;
@@ -250,9 +250,8 @@ export class FastScanner {
     if (!seenContent || !this.text.present) throw BAIL;
     const n = this.text.n;
     for (let i = 0; i < n; i++) if (this.text.k[i] === K_LIT) throw BAIL;
-    const id = timelineIdentity(key, fields.outcome, fields.task_id, fallbackTask);
     const tl: ScanTimeline = {
-      ...id,
+      taskId: '', outcome: '', index: 0,
       lenPrompt: num(fields.len_prompt_ids),
       lenResponse: num(fields.len_response_ids),
       rawReward: num(fields.raw_reward) ?? num(fields.reward),
@@ -271,13 +270,10 @@ export class FastScanner {
     }
     tl.trained = trained;
     if (want.tokens) {
-      tl.mask = mask;
-      tl.textJson = this.textJson(n);
-      tl.ids = this.ids(n);
-      tl.logprobs = this.logprobs(n);
+      tl.json = { tokens: this.textJson(n), ids: this.idsJson(n), logprobs: this.logprobsJson(n), mask: maskJson(mask!) };
     }
     if (want.search) this.searchText(tl, n);
-    return { tl, end: p + 1 };
+    return { item: { key, fields, tl }, end: p + 1 };
   }
 
   private content(p: number): number {
@@ -426,27 +422,35 @@ export class FastScanner {
     return true;
   }
 
-  private ids(n: number): (number | string | null)[] {
-    const b = this.b, col = this.count;
-    const out = new Array<number | string | null>(n);
+  private readonly out = new Out();
+
+  /** The ids array as JSON: canonical integers copied as digits, the rest through the decoder's rule. */
+  private idsJson(n: number): Buffer {
+    const b = this.b, col = this.count, out = this.out;
+    out.need(2);
+    out.buf[out.o++] = LBRACK;
     for (let i = 0; i < n; i++) {
-      if (i >= col.n) { out[i] = null; continue; }
+      out.need(24);
+      if (i > 0) out.buf[out.o++] = COMMA;
+      if (i >= col.n) { out.ascii('null'); continue; }
       const s = col.s[i]!, e = col.e[i]!, k = col.k[i]!;
       if (k === K_STR && e - s > 0 && e - s <= 15) {
-        let j = s, neg = false;
-        if (b[j] === 0x2d) { neg = true; j++; }
-        let v = 0, ok = j < e;
-        for (; j < e; j++) {
-          const d = b[j]! - 48;
-          if (d < 0 || d > 9) { ok = false; break; }
-          v = v * 10 + d;
-        }
-        if (ok) { out[i] = neg ? -v : v; continue; }
+        // Number(c) prints back as the same digits unless there are leading zeros or "-0".
+        let j = s;
+        if (b[j] === 0x2d) j++;
+        let ok = j < e && !(b[j] === 48 && e - j > 1) && !(b[s] === 0x2d && b[j] === 48);
+        for (let q = j; ok && q < e; q++) { const d = b[q]!; if (d < 48 || d > 57) ok = false; }
+        if (ok) { for (let q = s; q < e; q++) out.buf[out.o++] = b[q]!; continue; }
       }
       const c = this.elementValue(col, i);
-      out[i] = typeof c === 'number' ? c : typeof c === 'string' ? (/^-?\d+$/.test(c) ? Number(c) : c) : null;
+      const v = typeof c === 'number' ? c : typeof c === 'string' ? (/^-?\d+$/.test(c) ? Number(c) : c) : null;
+      const j = Buffer.from(JSON.stringify(v));
+      out.need(j.length);
+      out.o += j.copy(out.buf, out.o);
     }
-    return out;
+    out.need(1);
+    out.buf[out.o++] = RBRACK;
+    return out.take();
   }
 
   /** ASTune's basic tracker logged the token text as the title: then there are no logprobs. */
@@ -466,36 +470,67 @@ export class FastScanner {
     return true;
   }
 
-  private logprobs(n: number): (number | null)[] {
-    const b = this.b, col = this.title;
-    const out = new Array<number | null>(n).fill(null);
-    if (!col.present || this.titlesAreText(n)) return out;
-    for (let i = 0; i < n && i < col.n; i++) {
+  /** The logprobs array as JSON (null for "N/A", unparsable, or ASTune's title = text). */
+  private logprobsJson(n: number): Buffer {
+    const b = this.b, col = this.title, out = this.out;
+    const none = !col.present || this.titlesAreText(n);
+    out.need(2);
+    out.buf[out.o++] = LBRACK;
+    for (let i = 0; i < n; i++) {
+      out.need(32);
+      if (i > 0) out.buf[out.o++] = COMMA;
+      if (none || i >= col.n) { out.ascii('null'); continue; }
       const s = col.s[i]!, e = col.e[i]!, k = col.k[i]!;
-      if (k === K_STR) {
-        // -?\d+(\.\d+)? with at most 15 digits: digits / 10^k is the correctly rounded value.
-        let j = s, neg = false;
-        if (b[j] === 0x2d) { neg = true; j++; }
-        let v = 0, digits = 0, frac = -1, ok = j < e;
-        for (; j < e; j++) {
-          const c = b[j]!;
-          if (c === 0x2e) { if (frac >= 0 || digits === 0) { ok = false; break; } frac = 0; continue; }
-          const d = c - 48;
-          if (d < 0 || d > 9) { ok = false; break; }
-          v = v * 10 + d;
-          digits++;
-          if (frac >= 0) frac++;
-        }
-        if (ok && frac !== 0 && digits <= 15) {
-          const x = frac > 0 ? v / POW10[frac]! : v;
-          out[i] = neg ? -x : x;
-          continue;
-        }
-        if (e - s === 3 && b[s] === 0x4e && b[s + 1] === 0x2f && b[s + 2] === 0x41) continue; // N/A
-      }
-      out[i] = num(this.elementValue(col, i)) ?? null;
+      if (k === K_STR && this.decimalJson(s, e)) continue;
+      if (k === K_STR && e - s === 3 && b[s] === 0x4e && b[s + 1] === 0x2f && b[s + 2] === 0x41) { out.ascii('null'); continue; } // N/A
+      const v = num(this.elementValue(col, i)) ?? null;
+      out.ascii(JSON.stringify(v));
     }
-    return out;
+    out.need(1);
+    out.buf[out.o++] = RBRACK;
+    return out.take();
+  }
+
+  /**
+   * Writes the string b[s..e) as JSON.stringify(Number(it)) would, when it is a plain decimal
+   * (-?\d+(\.\d+)?, no leading zeros, at most 15 significant digits, not below 1e-6): the
+   * shortest round-trip form of such a number is the decimal without trailing zeros.
+   */
+  private decimalJson(s: number, e: number): boolean {
+    const b = this.b, out = this.out;
+    let j = s;
+    const neg = b[j] === 0x2d;
+    if (neg) j++;
+    const intStart = j;
+    while (j < e && b[j]! >= 48 && b[j]! <= 57) j++;
+    const intEnd = j;
+    if (intEnd === intStart || (b[intStart] === 48 && intEnd - intStart > 1)) return false;
+    let fracEnd = intEnd;
+    if (j < e) {
+      if (b[j] !== 0x2e) return false;
+      j++;
+      const fs = j;
+      while (j < e && b[j]! >= 48 && b[j]! <= 57) j++;
+      if (j !== e || j === fs) return false;
+      fracEnd = e;
+      while (fracEnd > fs && b[fracEnd - 1] === 48) fracEnd--;
+      if (fracEnd === fs) fracEnd = intEnd; // all zeros: an integer
+    }
+    const intIsZero = intEnd - intStart === 1 && b[intStart] === 48;
+    let sig: number;
+    if (intIsZero) {
+      if (fracEnd === intEnd) { out.buf[out.o++] = 48; return true; } // 0, -0 -> "0"
+      let z = intEnd + 1;
+      while (b[z] === 48) z++;
+      if (z - (intEnd + 1) >= 6) return false; // below 1e-6: JSON writes an exponent
+      sig = fracEnd - z;
+    } else {
+      sig = (intEnd - intStart) + (fracEnd > intEnd ? fracEnd - intEnd - 1 : 0);
+    }
+    if (sig > 15 || intEnd - intStart > 15) return false;
+    if (neg) out.buf[out.o++] = 0x2d;
+    for (let q = intStart; q < fracEnd; q++) out.buf[out.o++] = b[q]!;
+    return true;
   }
 
   /** For search: the token texts joined and ASCII-lowercased, or the strings when not ASCII. */
@@ -608,6 +643,44 @@ export class FastScanner {
   }
 }
 
+interface PendingItem { key: string; fields: Record<string, unknown>; tl: ScanTimeline }
+
+function maskJson(mask: MaskValue[]): Buffer {
+  const out = Buffer.allocUnsafe(mask.length * 3 + 2);
+  let o = 0;
+  out[o++] = LBRACK;
+  for (let i = 0; i < mask.length; i++) {
+    if (i > 0) out[o++] = COMMA;
+    const m = mask[i]!;
+    if (m === -1) { out[o++] = 0x2d; out[o++] = 0x31; } else out[o++] = 48 + m;
+  }
+  out[o++] = RBRACK;
+  return out.subarray(0, o);
+}
+
+/** Growable output bytes. */
+class Out {
+  buf = Buffer.allocUnsafe(1 << 16);
+  o = 0;
+  need(n: number): void {
+    if (this.o + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.o + n) size *= 2;
+    const b = Buffer.allocUnsafe(size);
+    this.buf.copy(b, 0, 0, this.o);
+    this.buf = b;
+  }
+  ascii(s: string): void {
+    this.need(s.length);
+    for (let i = 0; i < s.length; i++) this.buf[this.o++] = s.charCodeAt(i);
+  }
+  take(): Buffer {
+    const r = Buffer.from(this.buf.subarray(0, this.o));
+    this.o = 0;
+    return r;
+  }
+}
+
 const ITEM_FIELDS: Record<string, true> = Object.assign(Object.create(null) as Record<string, true>, {
   outcome: true, task_id: true, len_prompt_ids: true, len_response_ids: true, raw_reward: true, reward: true, step_reward: true, step_advantage: true, advantage: true,
 });
@@ -626,10 +699,18 @@ export function payloadJson(bytes: Buffer): Buffer | undefined {
   while (p < end && (bytes[p] === 10 || bytes[p] === 13 || bytes[p] === 32)) p++;
   if (p >= end) return undefined;
   if (end - p >= 7 && bytes.toString('latin1', p, p + 7) === 'base64:') {
-    const b64 = bytes.toString('latin1', p + 7, end);
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 === 1) return undefined;
+    const len = end - p - 7;
+    if (len % 4 === 1) return undefined;
+    let pad = 0;
+    if (len % 4 === 0 && bytes[end - 1] === 0x3d) pad = bytes[end - 2] === 0x3d ? 2 : 1;
+    // Node also takes the URL-safe alphabet, which the decoder (and Python) do not.
+    const dash = bytes.indexOf(0x2d, p + 7), under = bytes.indexOf(0x5f, p + 7);
+    if ((dash >= 0 && dash < end) || (under >= 0 && under < end)) return undefined;
+    const raw = Buffer.from(bytes.toString('latin1', p + 7, end), 'base64');
+    // Node skips characters outside the alphabet: a short result means the text was not base64.
+    if (raw.length !== Math.floor(len / 4) * 3 + (len % 4 ? (len % 4) - 1 : 0) - pad) return undefined;
     try {
-      return inflateSync(Buffer.from(b64, 'base64'));
+      return inflateSync(raw);
     } catch {
       return undefined;
     }
@@ -656,10 +737,7 @@ export function fromRecord(rec: DecodedRecord, want: ScanWant = {}): ScanRecord 
       rawReward: t.rawReward, stepReward: t.stepReward, advantage: t.advantage, tokens: t.text.length, trained: tr,
     };
     if (want.tokens) {
-      tl.textJson = Buffer.from(JSON.stringify(t.text));
-      tl.ids = t.ids;
-      tl.logprobs = t.logprobs;
-      tl.mask = t.mask;
+      tl.json = { tokens: Buffer.from(JSON.stringify(t.text)), ids: Buffer.from(JSON.stringify(t.ids)), logprobs: Buffer.from(JSON.stringify(t.logprobs)), mask: Buffer.from(JSON.stringify(t.mask)) };
     }
     if (want.search) tl.texts = t.text;
     return tl;
@@ -667,10 +745,12 @@ export function fromRecord(rec: DecodedRecord, want: ScanWant = {}): ScanRecord 
   return { ok: true, title: rec.title, step: rec.step, taskId: rec.taskId, reward: rec.reward, outcome: rec.outcome, kind: rec.kind, timelines, tokens, trained, decoded: rec };
 }
 
+const IDS = Buffer.from(',"ids":'), LOGPROBS = Buffer.from(',"logprobs":'), MASK = Buffer.from(',"mask":'), END = Buffer.from('}\n');
+
 /** One JSONL export line (the ExportRow of stats.ts, written as JSON.stringify writes it). */
 export function exportLine(index: number, rec: ScanRecord, t: ScanTimeline): Buffer {
   const j = (v: number | undefined) => JSON.stringify(v ?? null);
   const head = `{"record":${index},"task":${JSON.stringify(t.taskId)},"step":${j(rec.step)},"reward":${j(rec.reward ?? t.rawReward)},"outcome":${JSON.stringify(t.outcome)},"timeline":${t.index},"advantage":${j(t.advantage)},"raw_reward":${j(t.rawReward)},"step_reward":${j(t.stepReward)},"len_prompt":${j(t.lenPrompt)},"len_response":${j(t.lenResponse)},"tokens":`;
-  const tail = `,"ids":${JSON.stringify(t.ids)},"logprobs":${JSON.stringify(t.logprobs)},"mask":${JSON.stringify(t.mask)}}\n`;
-  return Buffer.concat([Buffer.from(head), t.textJson!, Buffer.from(tail)]);
+  const j2 = t.json!;
+  return Buffer.concat([Buffer.from(head), j2.tokens, IDS, j2.ids, LOGPROBS, j2.logprobs, MASK, j2.mask, END]);
 }

@@ -46,10 +46,10 @@ function tokenPayload(r: Rng, i: number): Record<string, unknown> {
     const titleMode = r.int(10);
     if (astune) content.title = [...text];
     else if (titleMode === 0) content.title = text.map(() => r.next() * -5);
-    else if (titleMode !== 1) content.title = text.map((_, j) => (j === 0 ? 'N/A' : r.pick(['-0.2500', '-1.0000', '0.0000', '-0.0000', ' -1.5', '1e-3', 'x', '-12.3456', '3.'])));
+    else if (titleMode !== 1) content.title = text.map((_, j) => (j === 0 ? 'N/A' : r.pick(['-0.2500', '-1.0000', '0.0000', '-0.0000', ' -1.5', '1e-3', 'x', '-12.3456', '3.', '0.0000001', '-0.000001', '0.0000012', '123456789012345678', '00.5', '1.50', '-0', '5', '-7.0000', '0.1000'])));
     const countMode = r.int(10);
     if (countMode === 0) content.count = text.map(() => r.int(1000));
-    else if (countMode !== 1) content.count = text.map(() => r.pick([String(r.int(150000)), '007', '-0', 'abc', '12345678901234567890']));
+    else if (countMode !== 1) content.count = text.map(() => r.pick([String(r.int(150000)), '007', '-0', 'abc', '12345678901234567890', '0', '-5', '0012', '-012', '123456789012345']));
     if (r.int(10) !== 0) content.color = text.map(() => r.pick(['#09ABCF', '#d98510', '#09abcf', '#4fa9bd', '#c0914f', '#808080', '#abc', 'red', ' #09ABCF', '#0a0a0b']));
     if (r.int(12) === 0 && content.color) (content.color as string[]).push('#09ABCF');
     const ordered = r.int(3) === 0 ? Object.fromEntries(Object.entries(content).reverse()) : content;
