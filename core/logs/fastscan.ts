@@ -85,6 +85,9 @@ class Column {
   k = new Uint8Array(4096);
   n = 0;
   present = false;
+  /** When false, only count elements (and note literals): positions are not needed. */
+  keep = true;
+  anyLit = false;
   push(s: number, e: number, k: number): void {
     if (this.n === this.s.length) {
       const grow = <T extends Int32Array | Uint8Array>(a: T, make: (n: number) => T): T => { const b = make(a.length * 2); b.set(a); return b; };
@@ -217,6 +220,11 @@ export class FastScanner {
     let seenContent = false;
     this.text.n = this.title.n = this.count.n = this.color.n = 0;
     this.text.present = this.title.present = this.count.present = this.color.present = false;
+    this.text.anyLit = this.title.anyLit = this.count.anyLit = this.color.anyLit = false;
+    // Stats need the colours and the token count; search the token text; export everything.
+    this.text.keep = !!(want.tokens || want.search);
+    this.title.keep = this.count.keep = !!want.tokens;
+    this.color.keep = true;
     p = this.ws(p + 1);
     if (b[p] !== RBRACE) {
       for (;;) {
@@ -249,7 +257,7 @@ export class FastScanner {
     }
     if (!seenContent || !this.text.present) throw BAIL;
     const n = this.text.n;
-    for (let i = 0; i < n; i++) if (this.text.k[i] === K_LIT) throw BAIL;
+    if (this.text.anyLit) throw BAIL;
     const tl: ScanTimeline = {
       taskId: '', outcome: '', index: 0,
       lenPrompt: num(fields.len_prompt_ids),
@@ -324,14 +332,15 @@ export class FastScanner {
           if (d === undefined) throw BAIL;
           i++;
         }
-        col.push(p + 1, i, esc ? K_ESC : K_STR);
+        if (col.keep) col.push(p + 1, i, esc ? K_ESC : K_STR); else col.n++;
         p = i + 1;
       } else if (c === LBRACE || c === LBRACK || c === undefined) {
         throw BAIL;
       } else {
         const s = p;
         p = this.literal(p);
-        col.push(s, p, K_LIT);
+        col.anyLit = true;
+        if (col.keep) col.push(s, p, K_LIT); else col.n++;
       }
       p = this.ws(p);
       if (b[p] === COMMA) { p = this.ws(p + 1); continue; }

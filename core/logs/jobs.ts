@@ -149,7 +149,7 @@ export function matchScan(r: ScanRecord, needle: string, needleBytes: Buffer = B
       if (!first && f.first) first = { timeline: ti, token: f.first.token, char: f.first.char };
     }
   });
-  if (matches > 0 && first) return { matches, where: 'tokens', ...first };
+  if (matches > 0) return { matches, where: 'tokens', ...first };
   const lower = (s: string | undefined) => (s ?? '').toLowerCase();
   let where: MatchWhere | undefined;
   if (lower(r.title).includes(needle)) where = 'title';

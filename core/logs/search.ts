@@ -12,11 +12,12 @@ export function findInTokens(texts: string[][], needle: string): { matches: numb
     let pos = joined.indexOf(needle);
     if (pos < 0) return;
     if (!first) {
-      // Map the first hit's character offset back to its token.
+      // Map the first hit's offset (in the lowercased text, whose length may differ: 'İ' becomes
+      // two characters) back to its token.
       let acc = 0;
       for (let k = 0; k < text.length; k++) {
-        const next = acc + text[k]!.length;
-        if (next > pos) { first = { timeline: ti, token: k, char: pos - acc }; break; }
+        const next = acc + text[k]!.toLowerCase().length;
+        if (next > pos || k === text.length - 1) { first = { timeline: ti, token: k, char: Math.min(pos - acc, text[k]!.length) }; break; }
         acc = next;
       }
     }

@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { FastScanner, exportLine, fromDecoded, type ScanResult } from '../../core/logs/fastscan';
 import { decodeRecord } from '../../core/logs/decode';
 import { exportRow } from '../../core/logs/stats';
+import { matchRecord } from '../../core/logs/session';
+import { matchScan } from '../../core/logs/jobs';
 import { Rng, randomRecord } from '../util/tokenlogs';
 
 function facts(r: ScanResult) {
@@ -24,6 +26,7 @@ test('scanner and decoder agree byte for byte on 3,000 random records (stats fac
     const got = scanner.scanRecord(bytes, { tokens: true });
     const ref = fromDecoded(bytes, { tokens: true });
     assert.deepEqual(facts(got), facts(ref), `record ${i}: ${bytes.toString().slice(0, 300)}`);
+    assert.deepEqual(facts(scanner.scanRecord(bytes, {})), facts(ref), `record ${i} (stats mode)`);
     if (!got.ok) { corrupt++; continue; }
     if (got.decoded) fallback++; else fast++;
     const dec = decodeRecord(bytes);
@@ -37,4 +40,30 @@ test('scanner and decoder agree byte for byte on 3,000 random records (stats fac
   // The test is only worth something if both paths ran.
   assert.ok(fast > 2000, `fast path taken ${fast} times`);
   assert.ok(fallback > 50 && corrupt > 20, `fallback ${fallback}, corrupt ${corrupt}`);
+});
+
+test('search on scanned records finds what the decoder-based search finds (escapes, case, across tokens)', () => {
+  const rng = new Rng(7);
+  const scanner = new FastScanner();
+  const needles = ['hi there', '\n', '"', '\\', 'é', 'ß', '日本', 'boxed final', 'answer', 'task', 'reward', '😀', '\u0001', 'i̇', 'k'];
+  let hits = 0;
+  for (let i = 0; i < 1500; i++) {
+    const bytes = Buffer.from(randomRecord(rng, i));
+    const got = scanner.scanRecord(bytes, { search: true });
+    const dec = decodeRecord(bytes);
+    assert.equal(got.ok, dec.ok);
+    if (!got.ok || !dec.ok) continue;
+    for (const n of needles) {
+      const needle = n.toLowerCase();
+      const a = matchScan(got, needle);
+      const b = matchRecord(dec.record, needle);
+      assert.equal(a === undefined, b === undefined, `record ${i} needle ${JSON.stringify(n)}`);
+      if (a && b) {
+        assert.equal(a.matches, b.matches, `record ${i} needle ${JSON.stringify(n)} matches`);
+        assert.deepEqual([a.timeline, a.token], [b.timeline, b.token], `record ${i} needle ${JSON.stringify(n)} position`);
+        hits++;
+      }
+    }
+  }
+  assert.ok(hits > 500, `hits ${hits}`);
 });
