@@ -45,6 +45,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Worker threads; 0 runs on the calling thread. Default: the cores, at most 4. */
   workers?: number;
+  /** Below this many bytes in all, the work runs on the calling thread (default: two tasks' worth). */
+  minBytesForWorkers?: number;
   /** Tasks done (or in order) per result; bytes of records processed / total. */
   progress?: (doneBytes: number, totalBytes: number) => void;
 }
@@ -64,7 +66,7 @@ export async function runTasks(tasks: RangeTask[], job: Job, onResult: (r: TaskR
   let doneBytes = 0;
   const spec = workerSpec();
   const want = Math.min(opts.workers ?? defaultWorkers(), tasks.length);
-  if (!spec || want <= 1 || totalBytes < 2 * TASK_BYTES) {
+  if (!spec || want <= 1 || totalBytes < (opts.minBytesForWorkers ?? 2 * TASK_BYTES)) {
     for (const t of tasks) {
       if (opts.signal?.aborted) throw new CancelledError();
       const r = runTask(t, job);

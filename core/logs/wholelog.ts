@@ -117,11 +117,11 @@ export async function collectFacts(opened: OpenedLogs, opts: RunOptions & { cach
 }
 
 /** Tasks over all records of all indexes, numbered globally across the indexes. */
-export function allTasks(opened: OpenedLogs): RangeTask[] {
+export function allTasks(opened: OpenedLogs, target?: number): RangeTask[] {
   const tasks: RangeTask[] = [];
   let base = 0;
   for (const index of opened.indexes) {
-    for (const t of planTasks(index)) tasks.push({ ...t, first: t.first + base });
+    for (const t of planTasks(index, 0, index.count, target)) tasks.push({ ...t, first: t.first + base });
     base += index.count;
   }
   return tasks;
