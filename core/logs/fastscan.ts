@@ -36,7 +36,7 @@ export interface ScanTimeline {
   trained: number;
   /** The export row's tokens, ids, logprobs and mask arrays as JSON.stringify writes them (want.tokens). */
   json?: { tokens: Buffer; ids: Buffer; logprobs: Buffer; mask: Buffer };
-  /** ASCII-lowercased token texts joined, with token end offsets (want.search, ASCII only). */
+  /** Token texts joined and lowercased as UTF-8, with token end offsets (want.search). */
   joined?: Buffer;
   ends?: Int32Array;
   /** Token texts when not all ASCII (search falls back to the string path). */
@@ -61,7 +61,9 @@ export interface ScanRecord {
 export type ScanResult = ScanRecord | { ok: false; error: string };
 
 export interface ScanWant {
+  /** Export: token arrays as JSON. */
   tokens?: boolean;
+  /** Search: joined token text. Alone, `trained` is not computed (left 0). */
   search?: boolean;
 }
 
@@ -224,7 +226,9 @@ export class FastScanner {
     // Stats need the colours and the token count; search the token text; export everything.
     this.text.keep = !!(want.tokens || want.search);
     this.title.keep = this.count.keep = !!want.tokens;
-    this.color.keep = true;
+    // Search alone needs neither colours nor counts.
+    const counts = !want.search || !!want.tokens;
+    this.color.keep = counts;
     p = this.ws(p + 1);
     if (b[p] !== RBRACE) {
       for (;;) {
@@ -271,7 +275,7 @@ export class FastScanner {
     const mask = want.tokens ? new Array<MaskValue>(n) : undefined;
     let trained = 0;
     const col = this.color;
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; counts && i < n; i++) {
       const m: MaskValue = i < col.n ? this.maskAt(i) : -1;
       if (m === 1) trained++;
       if (mask) mask[i] = m;
@@ -544,30 +548,44 @@ export class FastScanner {
 
   /** For search: the token texts joined and ASCII-lowercased, or the strings when not ASCII. */
   private searchText(tl: ScanTimeline, n: number): void {
-    const b = this.b, col = this.text;
-    let ascii = true, len = 0;
-    for (let i = 0; i < n && ascii; i++) {
-      if (col.k[i] !== K_STR) { ascii = false; break; }
-      const s = col.s[i]!, e = col.e[i]!;
-      for (let j = s; j < e; j++) if (b[j]! >= 0x80) { ascii = false; break; }
-      len += e - s;
-    }
-    if (!ascii) {
-      const texts = new Array<string>(n);
-      for (let i = 0; i < n; i++) texts[i] = this.elementString(col, i);
-      tl.texts = texts;
-      return;
-    }
-    const joined = Buffer.allocUnsafe(len);
+    const b = this.b, col = this.text, out = this.out;
     const ends = new Int32Array(n);
-    let o = 0;
+    out.o = 0;
     for (let i = 0; i < n; i++) {
       const s = col.s[i]!, e = col.e[i]!;
-      for (let j = s; j < e; j++) { const c = b[j]!; joined[o++] = c >= 65 && c <= 90 ? c + 32 : c; }
-      ends[i] = o;
+      out.need(e - s);
+      const o0 = out.o;
+      const buf = out.buf;
+      let o = o0, high = false;
+      if (col.k[i] === K_STR) {
+        for (let j = s; j < e; j++) {
+          const c = b[j]!;
+          if (c >= 0x80) high = true;
+          buf[o++] = c >= 65 && c <= 90 ? c + 32 : c;
+        }
+        out.o = o;
+        // Lowercasing byte by byte is the decoder's toLowerCase() only if no non-ASCII character
+        // changes ('É', 'İ', 'Σ' ...): otherwise this timeline takes the string path.
+        if (high && !lowerStable(b.toString('utf8', s, e))) return this.searchStrings(tl, n);
+      } else {
+        const str = this.elementString(col, i);
+        if (LONE_SURROGATE.test(str) || !lowerStable(str)) return this.searchStrings(tl, n);
+        const enc = Buffer.from(str.toLowerCase());
+        out.o = o0;
+        out.need(enc.length);
+        out.o += enc.copy(out.buf, out.o);
+      }
+      ends[i] = out.o;
     }
-    tl.joined = joined;
+    tl.joined = out.take();
     tl.ends = ends;
+  }
+
+  private searchStrings(tl: ScanTimeline, n: number): void {
+    this.out.o = 0;
+    const texts = new Array<string>(n);
+    for (let i = 0; i < n; i++) texts[i] = this.elementString(this.text, i);
+    tl.texts = texts;
   }
 
   private scalar(s: number, e: number): unknown {
@@ -650,6 +668,19 @@ export class FastScanner {
     }
     return i;
   }
+}
+
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/** True when toLowerCase() changes only ASCII letters of `s`. */
+function lowerStable(s: string): boolean {
+  const l = s.toLowerCase();
+  if (l.length !== s.length) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80 && l.charCodeAt(i) !== c) return false;
+  }
+  return true;
 }
 
 interface PendingItem { key: string; fields: Record<string, unknown>; tl: ScanTimeline }

@@ -1,7 +1,7 @@
 // Whole-file work on a range of records (one task): the same code runs on a worker thread
 // (worker.ts) or inline. A task names a file, a byte range and the record starts inside it.
 import { closeSync, openSync, readSync } from 'node:fs';
-import { FastScanner, exportLine, type ScanRecord, type ScanResult } from './fastscan';
+import { FastScanner, exportLine, payloadJson, type ScanRecord, type ScanResult } from './fastscan';
 import { countTokens, type DecodedRecord, type RecordKind } from './decode';
 import { findInTokens } from './search';
 import type { MatchWhere, SearchHitData } from '../protocol/tokenlog';
@@ -16,7 +16,8 @@ export interface RangeTask {
   partialLast: boolean;
 }
 
-export type Job = { kind: 'facts' } | { kind: 'export' } | { kind: 'search'; needle: string };
+/** `inflate` only reads and inflates every payload: the benchmark's floor. */
+export type Job = { kind: 'facts' } | { kind: 'export' } | { kind: 'search'; needle: string } | { kind: 'inflate' };
 
 /** What the list, stats and the cache keep of a record. */
 export interface RecordFacts {
@@ -38,7 +39,8 @@ export interface SearchChunk { hits: SearchHitData[]; matches: number }
 export type TaskResult =
   | { kind: 'facts'; facts: RecordFacts[]; bytes: number }
   | { kind: 'export'; chunk: ExportChunk; bytes: number }
-  | { kind: 'search'; chunk: SearchChunk; bytes: number };
+  | { kind: 'search'; chunk: SearchChunk; bytes: number }
+  | { kind: 'inflate'; inflated: number; bytes: number };
 
 function readRange(path: string, start: number, end: number): Buffer {
   const buf = Buffer.allocUnsafe(end - start);
@@ -88,6 +90,11 @@ export function runTask(task: RangeTask, job: Job): TaskResult {
     else if (!r.ok && last) r = withTail(r, true);
     return r;
   };
+  if (job.kind === 'inflate') {
+    let inflated = 0;
+    for (let k = 0; k < n; k++) inflated += payloadJson(buf.subarray(task.offsets[k]! - start, task.offsets[k + 1]! - start))?.length ?? 0;
+    return { kind: 'inflate', inflated, bytes };
+  }
   if (job.kind === 'facts') {
     const facts: RecordFacts[] = [];
     for (let k = 0; k < n; k++) facts.push(factsOf(rec(k, {})));
@@ -128,16 +135,16 @@ export function matchScan(r: ScanRecord, needle: string, needleBytes: Buffer = B
   if (!needle) return { matches: 0, where: 'tokens' };
   let matches = 0;
   let first: { timeline: number; token: number; char: number } | undefined;
-  const ascii = needleBytes.length === needle.length;
   r.timelines.forEach((t, ti) => {
     if (t.joined && t.ends) {
-      if (!ascii) return; // ASCII text lowercased holds no non-ASCII needle
+      // UTF-8 is self-synchronising: byte matches of a valid needle are character matches.
       let pos = t.joined.indexOf(needleBytes);
       if (pos < 0) return;
       if (!first) {
         let lo = 0, hi = t.ends.length - 1;
         while (lo < hi) { const mid = (lo + hi) >> 1; if (t.ends[mid]! > pos) hi = mid; else lo = mid + 1; }
-        first = { timeline: ti, token: lo, char: pos - (lo > 0 ? t.ends[lo - 1]! : 0) };
+        const start = lo > 0 ? t.ends[lo - 1]! : 0;
+        first = { timeline: ti, token: lo, char: t.joined.toString('utf8', start, pos).length };
       }
       while (pos >= 0) { matches++; pos = t.joined.indexOf(needleBytes, pos + Math.max(1, needleBytes.length)); }
       return;

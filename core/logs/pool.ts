@@ -33,6 +33,7 @@ export function planTasks(index: LogIndex, from = 0, to = index.count, target = 
 
 /** Where the worker script is: beside the bundle (dist/logworker.js), or the source under tsx. */
 function workerSpec(): { file: string; eval?: boolean } | undefined {
+  if (process.env.AGENTJET_LOG_WORKER && existsSync(process.env.AGENTJET_LOG_WORKER)) return { file: process.env.AGENTJET_LOG_WORKER };
   const bundled = join(__dirname, 'logworker.js');
   if (existsSync(bundled)) return { file: bundled };
   const src = join(__dirname, 'worker.ts');
