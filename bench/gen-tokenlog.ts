@@ -40,6 +40,15 @@ const CONTEXT: [number, number, number] = [0xd9, 0x85, 0x10];
 
 const py = (v: string) => JSON.stringify(v);
 
+// Shades by logprob in steps of 0.01 (the colour has 8-bit channels: finer steps change nothing visible).
+const shadeCache = new Map<string, string>();
+function shadeOf(base: [number, number, number], lp: number): string {
+  const k = `${base[0]}:${Math.round(lp * 100)}`;
+  let c = shadeCache.get(k);
+  if (c === undefined) { c = shade(base, Math.round(lp * 100) / 100); shadeCache.set(k, c); }
+  return c;
+}
+
 /** Writes records until the file holds `targetBytes`; returns records and bytes written. */
 export function writeTokenLog(path: string, targetBytes: number, seed = 1, rare = 'zebra-quokka-7'): { records: number; bytes: number } {
   const r = rng(seed);
@@ -67,7 +76,7 @@ export function writeTokenLog(path: string, targetBytes: number, seed = 1, rare 
           text.push(py(tok));
           title.push(i >= nPrompt ? `"${lp.toFixed(4)}"` : '"N/A"');
           count.push(`"${Math.floor(r() * 151643)}"`);
-          color.push(`"${shade(i >= nPrompt && mask ? TRAINED : CONTEXT, lp)}"`);
+          color.push(`"${shadeOf(i >= nPrompt && mask ? TRAINED : CONTEXT, lp)}"`);
         }
         const adv = (reward - 0.5 + (r() - 0.5) * 0.2).toFixed(3);
         items.push(`${py(`${task}.${outcome}.${idx}`)}: {"item_id": "item", "outcome": "${outcome}", "len_prompt_ids": ${nPrompt}, "len_response_ids": ${total - nPrompt}, "len_input_ids": ${total}, ` +
