@@ -30,7 +30,15 @@ export interface RecordFacts {
   timelines: number;
   tokens: number;
   trained: number;
+  /** Mean `len_response_ids` of the timelines that have one. */
+  meanLenResponse?: number;
   error?: string;
+}
+
+function meanLen(ts: { lenResponse?: number }[]): number | undefined {
+  let sum = 0, n = 0;
+  for (const t of ts) if (t.lenResponse !== undefined) { sum += t.lenResponse; n++; }
+  return n ? sum / n : undefined;
 }
 
 export interface ExportChunk { lines: Uint8Array; rows: number; corrupt: number }
@@ -66,12 +74,12 @@ function withTail(r: ScanResult, last: boolean): ScanResult {
 
 export function factsOf(r: ScanResult): RecordFacts {
   if (!r.ok) return { timelines: 0, tokens: 0, trained: 0, error: r.error };
-  return { kind: r.kind, step: r.step, reward: r.reward, taskId: r.taskId, title: r.title, outcome: r.outcome, timelines: r.timelines.length, tokens: r.tokens, trained: r.trained };
+  return { kind: r.kind, step: r.step, reward: r.reward, taskId: r.taskId, title: r.title, outcome: r.outcome, timelines: r.timelines.length, tokens: r.tokens, trained: r.trained, meanLenResponse: meanLen(r.timelines) };
 }
 
 export function factsOfDecoded(rec: DecodedRecord): RecordFacts {
   const c = countTokens(rec);
-  return { kind: rec.kind, step: rec.step, reward: rec.reward, taskId: rec.taskId, title: rec.title, outcome: rec.outcome, timelines: c.timelines, tokens: c.tokens, trained: c.trained };
+  return { kind: rec.kind, step: rec.step, reward: rec.reward, taskId: rec.taskId, title: rec.title, outcome: rec.outcome, timelines: c.timelines, tokens: c.tokens, trained: c.trained, meanLenResponse: meanLen(rec.timelines) };
 }
 
 const scanner = new FastScanner();

@@ -8,6 +8,8 @@ import { planTasks, runTasks, type RunOptions } from './pool';
 import type { RangeTask, RecordFacts, TaskResult } from './jobs';
 import type { FactsCache, CacheOutcome } from './cache';
 import type { SearchCounts, SearchHitData } from '../protocol/tokenlog';
+import type { StepPoint } from '../runs/types';
+import { parseRecordTitle } from './record';
 
 export interface OpenOptions {
   siblings?: boolean;
@@ -80,7 +82,7 @@ export async function openLogs(mains: string[], opts: OpenOptions = {}): Promise
 }
 
 /** Facts of every record of every index (in order), computing what the cache did not have. */
-export async function collectFacts(opened: OpenedLogs, opts: RunOptions & { cache?: FactsCache } = {}): Promise<RecordFacts[][]> {
+export async function collectFacts(opened: OpenedLogs, opts: RunOptions & { cache?: FactsCache; onFacts?: (ix: number, first: number, facts: RecordFacts[]) => void } = {}): Promise<RecordFacts[][]> {
   const out: RecordFacts[][] = opened.indexes.map((ix) => new Array<RecordFacts>(ix.count));
   const tasks: { task: RangeTask; ix: number }[] = [];
   opened.indexes.forEach((index, ix) => {
@@ -88,6 +90,7 @@ export async function collectFacts(opened: OpenedLogs, opts: RunOptions & { cach
       const base = index.startOfFile(k);
       const have = opened.known[ix]![k] ?? [];
       for (let i = 0; i < have.length; i++) out[ix]![base + i] = have[i]!;
+      if (have.length) opts.onFacts?.(ix, base, have);
       if (have.length < f.count) for (const task of planTasks(index, base + have.length, base + f.count)) tasks.push({ task, ix });
     });
   });
@@ -97,6 +100,7 @@ export async function collectFacts(opened: OpenedLogs, opts: RunOptions & { cach
       if (r.kind !== 'facts') return;
       const ix = owner.get(task)!;
       r.facts.forEach((f, k) => { out[ix]![task.first + k] = f; });
+      opts.onFacts?.(ix, task.first, r.facts);
     }, opts);
   }
   if (opts.cache) {
@@ -156,4 +160,43 @@ export async function totalBytes(opened: OpenedLogs): Promise<number> {
   let t = 0;
   for (const ix of opened.indexes) for (const f of ix.files) t += (await stat(f.path).catch(() => ({ size: 0 }))).size;
   return t;
+}
+
+/**
+ * Per-step curves of a whole run (the dashboard's rollout data: records, mean reward, success
+ * rate, mean response length, first record time per step), computed from the facts (cached or
+ * scanned on worker threads); `onPoints` sees the curves grow as the files are read.
+ */
+export async function stepCurves(opened: OpenedLogs, opts: RunOptions & { cache?: FactsCache; onPoints?: (points: StepPoint[], done: number, total: number) => void } = {}): Promise<StepPoint[]> {
+  interface Acc { n: number; rewardSum: number; rewardN: number; success: number; lenSum: number; lenN: number; first: number }
+  const steps = new Map<number, Acc>();
+  const total = opened.indexes.reduce((a, ix) => a + ix.count, 0);
+  let done = 0;
+  const points = (): StepPoint[] => [...steps.entries()].sort((a, b) => a[0] - b[0]).map(([step, a]) => {
+    const p: StepPoint = { step, records: a.n, firstTime: Number.isFinite(a.first) ? new Date(a.first).toISOString().replace('T', ' ').slice(0, 23) : '' };
+    if (a.rewardN) { p.meanReward = a.rewardSum / a.rewardN; p.successRate = a.success / a.rewardN; }
+    if (a.lenN) p.meanResponseLength = a.lenSum / a.lenN;
+    return p;
+  });
+  await collectFacts(opened, {
+    ...opts,
+    onFacts: (ix, first, facts) => {
+      const index = opened.indexes[ix]!;
+      facts.forEach((f, k) => {
+        if (f.step === undefined) return;
+        let a = steps.get(f.step);
+        if (!a) { a = { n: 0, rewardSum: 0, rewardN: 0, success: 0, lenSum: 0, lenN: 0, first: Infinity }; steps.set(f.step, a); }
+        a.n++;
+        // As the dashboard: the reward in the title (not a timeline's raw reward when the title has none).
+        const reward = f.title !== undefined ? parseRecordTitle(f.title).reward : undefined;
+        if (reward !== undefined) { a.rewardSum += reward; a.rewardN++; if (reward >= 1 - 1e-9) a.success++; }
+        if (f.meanLenResponse !== undefined) { a.lenSum += f.meanLenResponse; a.lenN++; }
+        const t = index.time(first + k);
+        if (t !== undefined && t < a.first) a.first = t;
+      });
+      done += facts.length;
+      opts.onPoints?.(points(), done, total);
+    },
+  });
+  return points();
 }

@@ -7,7 +7,9 @@ import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rena
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FactsCache } from '../../core/logs/cache';
-import { allTasks, collectFacts, findRunLogs, openLogs, searchTasks } from '../../core/logs/wholelog';
+import { allTasks, collectFacts, findRunLogs, openLogs, searchTasks, stepCurves } from '../../core/logs/wholelog';
+import { StepAggregator } from '../../core/runs/metrics';
+import { decodePayloadBytes, decodeRecord } from '../../core/logs/decode';
 import { statsFromFacts, computeStats, type LogStats } from '../../core/logs/stats';
 import { LogSession } from '../../core/logs/session';
 import { CancelledError } from '../../core/logs/index';
@@ -186,5 +188,54 @@ test('a search on worker threads streams hits in file order and stops when cance
     assert.ok(batches < tasks.length, `${batches} of ${tasks.length} batches before the cancel took effect`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a run's per-step curves (the dashboard's rollout data) grow progressively and equal the dashboard's own aggregation", async () => {
+  const run = tmp();
+  try {
+    const a = join(run, 'gpu-a', 'rollout'), b = join(run, 'gpu-b', 'rollout');
+    mkdirSync(a, { recursive: true }); mkdirSync(b, { recursive: true });
+    writeFileSync(join(a, 'rollout.json.2026-01-05_10-00-00_000000.log'), records(11, 150).join(''));
+    writeFileSync(join(a, 'rollout.json.log'), records(12, 150).join(''));
+    writeFileSync(join(b, 'rollout.json.log'), records(13, 150).join(''));
+    const opened = await openLogs(await findRunLogs(run));
+    const seen: number[] = [];
+    const points = await stepCurves(opened, { workers: 2, minBytesForWorkers: 0, onPoints: (_p, done) => seen.push(done) });
+    assert.ok(seen.length >= 3 && seen[seen.length - 1] === 450, `progress ${seen.join(',')}`);
+    // The dashboard's aggregator over every record, decoded in full.
+    const agg = new StepAggregator();
+    for (const ix of opened.indexes) {
+      for (let i = 0; i < ix.count; i++) {
+        const d = decodePayloadBytes((await ix.readRecord(i))!);
+        if (d.ok) agg.add({ header: d.header, payload: d.payload });
+      }
+    }
+    const want = agg.points();
+    // Mean response length: the dashboard reads a null len_response_ids as 0; the engine skips it
+    // (as the decoder does), so that figure is checked against the decoded timelines instead.
+    const lens = new Map<number, { sum: number; n: number }>();
+    for (const ix of opened.indexes) {
+      for (let i = 0; i < ix.count; i++) {
+        const r = decodeRecord((await ix.readRecord(i))!);
+        if (!r.ok || r.record.step === undefined) continue;
+        const ls = r.record.timelines.map((t) => t.lenResponse).filter((x): x is number => x !== undefined);
+        if (!ls.length) continue;
+        const e = lens.get(r.record.step) ?? { sum: 0, n: 0 };
+        e.sum += ls.reduce((x, y) => x + y, 0) / ls.length; e.n++;
+        lens.set(r.record.step, e);
+      }
+    }
+    for (const w of want) { const e = lens.get(w.step); if (e) w.meanResponseLength = e.sum / e.n; else delete w.meanResponseLength; }
+    assert.deepEqual(points.map((p) => [p.step, p.records, p.firstTime]), want.map((p) => [p.step, p.records, p.firstTime]));
+    points.forEach((p, k) => {
+      const w = want[k]!;
+      for (const key of ['meanReward', 'successRate', 'meanResponseLength'] as const) {
+        assert.equal(p[key] === undefined, w[key] === undefined, `step ${p.step} ${key}`);
+        if (p[key] !== undefined) assert.ok(Math.abs(p[key] - w[key]!) < 1e-9, `step ${p.step} ${key}: ${p[key]} vs ${w[key]}`);
+      }
+    });
+  } finally {
+    rmSync(run, { recursive: true, force: true });
   }
 });
