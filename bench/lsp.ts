@@ -2,11 +2,12 @@
 // (with our schema) on the reference configs and a generated 5,000-line config. Prints figures.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync, statSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import { URI } from 'vscode-uri';
-import { repoRoot, shared } from '../test/util/paths';
+import { repoRoot } from '../test/util/paths';
+import { findUpstream, UPSTREAM_SKIP } from '../test/util/upstream';
 import { validateText } from '../core/config/validate';
 import { ClassResolver } from '../core/config/classref';
 import { CachedFs } from '../core/config/fs';
@@ -97,11 +98,23 @@ async function completionTimes(s: Server, dir: string, text: string, n: number):
   return out;
 }
 
+/** AgentJet's own configs (tutorial/, ajet/default_config/) from the upstream tree, when there is one. */
+function referenceDocs(): [string, string][] {
+  const aj = findUpstream('agentjet-d20cce0');
+  if (!aj) {
+    console.log(`(no upstream AgentJet tree: only the generated document is measured; ${UPSTREAM_SKIP})`);
+    return [];
+  }
+  return [...yamlFiles(join(aj, 'tutorial')), ...yamlFiles(join(aj, 'ajet', 'default_config'))]
+    .filter((f) => /^(ajet|astuner|astune):/m.test(readFileSync(f, 'utf8')))
+    .map((f): [string, string] => [relative(aj, f), readFileSync(f, 'utf8')]);
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'agentjet-bench-'));
   writeFileSync(join(dir, 'placeholder.txt'), '');
   const docs: [string, string][] = [
-    ...yamlFiles(shared('reference', 'agentjet')).filter((f) => /^(ajet|astuner|astune):/m.test(readFileSync(f, 'utf8'))).map((f): [string, string] => [f.replace(/.*agentjet\//, ''), readFileSync(f, 'utf8')]),
+    ...referenceDocs(),
     ['generated 5000 lines', generated(5000)],
   ];
   const ours = await startServer('agentjet', [join(repoRoot, 'dist', 'server.js'), '--stdio'], dir);

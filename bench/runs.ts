@@ -10,6 +10,7 @@ import { mapLimit, nodeFs } from '../core/runs/fs';
 import { RunsModel } from '../core/runs/model';
 import { latestStepReward, readTailRecords } from '../core/runs/records';
 import { rolloutRecord, tempDir, recordText, richTable } from '../test/util/runtree';
+import { writeRolloutLog } from '../test/gen/rollout';
 
 const arg = (name: string, def: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -112,9 +113,9 @@ async function main(): Promise<void> {
     const bigHost = join(tmp.path, 'big', '2026_03_01_00_00', 'gpu-node-0');
     mkdirSync(join(bigHost, 'rollout'), { recursive: true });
     const bigFile = join(bigHost, 'rollout', 'rollout.json.log');
-    const chunk = Array.from({ length: 200 }, (_, i) => rolloutRecord(Math.floor(i / 8), i % 2, { responseLen: 400 })).join('');
-    const copies = Math.ceil((BIG_MB * 1024 * 1024) / Buffer.byteLength(chunk));
-    for (let i = 0; i < copies; i++) appendFileSync(bigFile, chunk);
+    // The project's rollout generator, streamed to disk (real token payloads, base64 + zlib).
+    const [gen, genMs] = await timed(async () => writeRolloutLog(bigFile, { targetBytes: BIG_MB * 1024 * 1024, tokens: 400, seed: 7 }));
+    console.log(`(generated ${gen.records} records, ${(gen.bytes / 1048576).toFixed(0)} MB in ${(genMs / 1000).toFixed(1)} s)`);
     const tailFs = nodeFs();
     const [tail, tailMs] = await timed(() => readTailRecords(tailFs, bigFile, { minRecords: 2 }));
     const sr = latestStepReward(tail.records);

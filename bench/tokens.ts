@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:
 import { join } from 'node:path';
 import { LogSession } from '../core/logs/session';
 import { decodePayload, parseHeaderLine } from '../core/logs/record';
-import { repoRoot, shared } from '../test/util/paths';
+import { repoRoot } from '../test/util/paths';
+import { writeRolloutLog } from '../test/gen/rollout';
 
 interface Result {
   ok: boolean;
@@ -97,10 +98,11 @@ function input(mb: number): string {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `rollout-${mb}mb.json.log`);
   if (existsSync(file)) return file;
-  console.log(`generating ${file} with gen_rollout_log.py --target-mb ${mb} (cached for later runs)…`);
+  console.log(`generating ${file} with the project's rollout generator (test/gen/rollout.ts), cached for later runs…`);
   const part = `${file}.part`;
-  const r = spawnSync('python3', [shared('tools', 'gen_rollout_log.py'), part, '--target-mb', String(mb)], { stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('generator failed');
+  const t0 = performance.now();
+  const r = writeRolloutLog(part, { targetBytes: mb * 1024 * 1024, seed: 0 });
+  console.log(`  ${r.records} records, ${(r.bytes / 1048576).toFixed(0)} MB in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   renameSync(part, file);
   return file;
 }

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import type { PackageLocator } from './classref';
 
 const PROBE = `import importlib.util, json, os, sys
+# \`python -c\` puts the working directory (a temp folder) first on sys.path: a stray ajet/ there is not installed.
+sys.path = [p for p in sys.path if p not in ('', os.getcwd())]
 out = {}
 for n in sys.argv[1:]:
     try:

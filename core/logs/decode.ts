@@ -4,6 +4,7 @@ import { inflateSync, constants as zc } from 'node:zlib';
 import { isUtf8 } from 'node:buffer';
 import { decodePayload, parseHeaderLine, parseNestedKey, parseRecordTitle, type HeaderLine, type Payload } from './record';
 import { maskFromColor, type MaskValue } from './color';
+import { keyValueRows, readRichTable } from './table';
 
 import type { RecordData, RecordKind, TimelineData } from '../protocol/tokenlog';
 export type { RecordKind };
@@ -115,15 +116,9 @@ function str(v: unknown): string {
 
 const ANSI_RE = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 
-/** Rows `│ key │ value │` of a rich table (nested boxes allowed). */
+/** Key/value rows of the rich table in `content` (print_dict), wrapped cells joined: see ./table.ts. */
 export function parseTableRows(content: string): [string, string][] {
-  const rows: [string, string][] = [];
-  for (const line of content.split('\n')) {
-    if (!line.includes('│')) continue;
-    const cells = line.split('│').map((c) => c.trim()).filter((c) => c !== '');
-    if (cells.length === 2 && !/^[─┼├┤┌┐└┘╭╮╰╯═\s]*$/.test(cells[0]!)) rows.push([cells[0]!, cells[1]!]);
-  }
-  return rows;
+  return keyValueRows(readRichTable(content));
 }
 
 /** Task, outcome and index of a timeline from its key and the item's own fields (shared with the scanner). */
@@ -210,8 +205,9 @@ export function structure(header: { time: string; level: string; source: string 
     }
   }
   const content = str(payload.content).replace(ANSI_RE, '');
-  const table = timelines.length ? [] : parseTableRows(content);
-  const kind: RecordKind = timelines.length ? 'tokens' : table.length ? 'table' : 'text';
+  const grid = timelines.length ? undefined : readRichTable(content);
+  const table = keyValueRows(grid);
+  const kind: RecordKind = timelines.length ? 'tokens' : grid ? 'table' : 'text';
   const outcome = timelines[0]?.outcome || undefined;
   return {
     ...header,
@@ -223,6 +219,7 @@ export function structure(header: { time: string; level: string; source: string 
     kind,
     timelines,
     table,
+    ...(grid && (grid.header || table.length === 0) ? { grid } : {}),
     content,
     attach: str(payload.attach).replace(ANSI_RE, ''),
     warnings,

@@ -33,15 +33,4 @@ export interface DashboardState {
   evalMetric?: string;
 }
 
-export function isDashboardToHost(m: unknown): m is DashboardToHost {
-  if (!m || typeof m !== 'object') return false;
-  const t = (m as { type?: unknown }).type;
-  if (t === 'ready' || t === 'addRuns') return true;
-  if (t === 'openFile') return typeof (m as { path?: unknown }).path === 'string';
-  if (t === 'removeRun') return typeof (m as { id?: unknown }).id === 'string';
-  return false;
-}
-
-export function isDashboardState(s: unknown): s is DashboardState {
-  return !!s && typeof s === 'object' && Array.isArray((s as DashboardState).runs) && (s as DashboardState).runs.every((r) => typeof r === 'string');
-}
+// Runtime checks of what the webview sends: core/protocol/validate.ts (checkDashboardToHost, checkDashboardState).

@@ -104,6 +104,13 @@ export interface TimelineData {
   titles?: 'logprob' | 'text' | 'none';
 }
 
+/** A rich table read back from text: wrapped cell lines joined, panels and titles peeled off. */
+export interface TableGrid {
+  title?: string;
+  header?: string[];
+  rows: string[][];
+}
+
 /** One fully decoded record (core/logs/decode.ts produces exactly this). */
 export interface RecordData {
   time: string;
@@ -117,6 +124,8 @@ export interface RecordData {
   kind: RecordKind;
   timelines: TimelineData[];
   table: [string, string][];
+  /** The table as drawn, all columns (tables with a header row or more than two columns). */
+  grid?: TableGrid;
   content: string;
   attach: string;
   warnings: string[];
@@ -151,6 +160,9 @@ export interface ViewState {
   follow: boolean;
   threshold: number;
   group: boolean;
+  /** Widths (px) of the record list's columns and of the list pane, after the user resized them. */
+  columns?: number[];
+  listWidth?: number;
 }
 
 export type HostToView =
@@ -158,8 +170,11 @@ export type HostToView =
   | { type: 'progress'; phase: 'index' | 'summaries' | 'search'; done: number; total: number; cancellable: boolean }
   | { type: 'progressEnd'; phase: 'index' | 'summaries' | 'search'; cancelled: boolean }
   | { type: 'status'; records: number; bytes: number; partialTail: boolean; problems: string[]; outcomes: string[]; steps?: [number, number] }
-  /** The filtered/sorted list changed: `total` entries; the view re-requests what it shows. */
-  | { type: 'list'; version: number; total: number; searching: boolean }
+  /**
+   * The filtered/sorted list changed: `total` entries; the view re-requests what it shows. With a
+   * text filter, `hits` counts the matches in those records (a record may match several times).
+   */
+  | { type: 'list'; version: number; total: number; searching: boolean; hits?: number }
   | { type: 'rows'; version: number; offset: number; rows: Row[] }
   /** Records from `from` on may have changed (the last one was incomplete, or the file was reset). */
   | { type: 'changed'; from: number }
@@ -213,6 +228,10 @@ export interface ViewReport {
   group: number;
   error?: string;
   indexing: boolean;
+  /** With a text filter: records matched, matches in them, and whether the search ended. */
+  search?: { records: number; hits: number; done: boolean };
+  /** The message shown instead of rows when the list is empty. */
+  emptyMessage?: string;
 }
 
 export type ViewToHost =

@@ -1,6 +1,7 @@
 // Pure aggregation for the run dashboard: rollout records grouped by training step, evaluation
 // tables, exception records. Fed incrementally so a live run costs only what it appended.
 import { parseRecordTitle, type Payload } from '../logs/record';
+import { keyValueRows, oneLine, readRichTable } from '../logs/table';
 import type { DecodedRecord } from './records';
 import type { EvalPoint, ExceptionItem, StepPoint } from './types';
 
@@ -58,30 +59,12 @@ function meanResponseLength(p: Payload): number | undefined {
 }
 
 /**
- * Rows of a rich table as beast-logger's print_dict writes it: `│ key │ value │`, possibly inside a
- * panel (`│ │ key │ value │ │`). A row with an empty key continues the previous value (wrapped text).
+ * Key/value rows of a rich table as beast-logger's print_dict writes it (panels, wrapped and folded
+ * cells): the same reader as the token log viewer's (core/logs/table.ts). Keys are one line (metric
+ * names); values keep their line breaks.
  */
 export function parseRichTable(content: string): [string, string][] {
-  const rows: [string, string][] = [];
-  let lead: number | undefined;
-  for (const raw of content.split('\n')) {
-    if (!raw.includes('│')) continue;
-    const cells = raw.split('│').map((c) => c.trim());
-    if (cells.some((c) => /^[─┌┐└┘├┤┬┴┼╭╮╰╯━┏┓┗┛┃]+$/.test(c))) continue; // border rows
-    if (lead === undefined) {
-      let i = 0;
-      while (i < cells.length && cells[i] === '') i++;
-      if (i >= cells.length) continue;
-      lead = i;
-    }
-    const key = cells[lead] ?? '';
-    const value = cells[lead + 1] ?? '';
-    if (key === '' && value === '') continue;
-    if (key === '' && rows.length) { rows[rows.length - 1]![1] += ` ${value}`; continue; }
-    if (cells.length < lead + 2) continue;
-    rows.push([key, value]);
-  }
-  return rows;
+  return keyValueRows(readRichTable(content)).map(([k, v]) => [oneLine(k), v]);
 }
 
 export function numericMetrics(rows: readonly [string, string][]): Record<string, number> {

@@ -214,9 +214,11 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
   reg('agentjet.runs.openDashboard', async (n?: RunNode | vscode.Uri | string, nodes?: RunNode[]) => {
     // Other features and tests may pass the experiment folder as a Uri or a path.
     if (n instanceof vscode.Uri || typeof n === 'string') { dashboards.show([typeof n === 'string' ? n : n.fsPath]); return; }
+    const fromTree = n !== undefined || (nodes?.length ?? 0) > 0;
     let paths = [...new Set(selection(n, nodes).map(experimentOf).filter((e): e is RunNode & { kind: 'experiment' } => !!e).map((e) => e.path))];
     if (!paths.length) paths = await pickRuns(model);
-    if (paths.length) dashboards.show(paths);
+    // From the Runs view the focus stays there (the next right-click is not disturbed when the page loads).
+    if (paths.length) dashboards.show(paths, { preserveFocus: fromTree });
   });
   reg('agentjet.runs.reveal', async (fsPath?: string) => {
     if (typeof fsPath !== 'string' || !fsPath) return false;

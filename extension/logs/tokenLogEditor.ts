@@ -6,6 +6,7 @@ import { basename, dirname } from 'node:path';
 import { LogSession, type RecordFilter } from '../../core/logs/session';
 import { CancelledError } from '../../core/logs/index';
 import type { Filter, GroupMember, HostToView, Row, Sort, ViewCommand, ViewReport, ViewToHost } from '../../core/protocol/tokenlog';
+import { checkViewToHost, describeRefused } from '../../core/protocol/validate';
 import { webviewHtml, webviewOptions } from '../webview';
 import type { Services } from '../services';
 
@@ -121,7 +122,14 @@ class Panel {
   postList(keepVersion = false): void {
     if (!keepVersion) this.version++;
     this.lastListPost = Date.now();
-    this.post({ type: 'list', version: this.version, total: this.list.length, searching: this.searching });
+    const m: HostToView = { type: 'list', version: this.version, total: this.list.length, searching: this.searching };
+    if (this.filter.text?.trim()) {
+      // Matches in the listed records: the view shows "N matches in M records".
+      let hits = 0;
+      for (const i of this.list) hits += this.hits.get(i)?.matches ?? 0;
+      m.hits = hits;
+    }
+    this.post(m);
   }
 }
 
@@ -332,7 +340,17 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
     const panel = new Panel(doc, webviewPanel);
     doc.panels.add(panel);
     const subs: vscode.Disposable[] = [];
-    subs.push(webviewPanel.webview.onDidReceiveMessage((m: ViewToHost) => { void this.onMessage(panel, m); }));
+    subs.push(webviewPanel.webview.onDidReceiveMessage((raw: unknown) => {
+      // The webview is not trusted: a message that does not fit the protocol is refused.
+      const checked = checkViewToHost(raw);
+      if (!checked.ok) {
+        this.services.log.warn(`token log: refused a message from the webview (${describeRefused(raw)}: ${checked.error})`);
+        // A saved state that no longer fits (an older version's) must not keep the view from starting.
+        if (describeRefused(raw) === '"ready"') void this.onMessage(panel, { type: 'ready' });
+        return;
+      }
+      void this.onMessage(panel, checked.value);
+    }));
     webviewPanel.onDidDispose(() => {
       panel.searchAbort?.abort();
       panel.countsAbort?.abort();

@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseTrajectory } from '../../core/logs/trajectory';
-import type { TrajectoryHostToView, TrajectoryViewToHost } from '../../core/protocol/tokenlog';
+import type { TrajectoryHostToView } from '../../core/protocol/tokenlog';
+import { checkTrajectoryViewToHost, describeRefused } from '../../core/protocol/validate';
 import { webviewHtml, webviewOptions } from '../webview';
 import type { Services } from '../services';
 
@@ -25,7 +26,10 @@ export class TrajectoryEditorProvider implements vscode.CustomReadonlyEditorProv
     panel.webview.options = webviewOptions(ext);
     panel.webview.html = webviewHtml(panel.webview, ext, 'trajectory', { title: `Trajectory: ${basename(doc.uri.fsPath)}`, styles: ['trajectory/trajectory.css'] });
     const post = (m: TrajectoryHostToView) => void panel.webview.postMessage(m);
-    const sub = panel.webview.onDidReceiveMessage(async (m: TrajectoryViewToHost) => {
+    const sub = panel.webview.onDidReceiveMessage(async (raw: unknown) => {
+      const checked = checkTrajectoryViewToHost(raw);
+      if (!checked.ok) { this.services.log.warn(`trajectory: refused a message from the webview (${describeRefused(raw)}: ${checked.error})`); return; }
+      const m = checked.value;
       if (m.type === 'ready') {
         const name = basename(doc.uri.fsPath);
         try {

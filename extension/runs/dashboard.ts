@@ -4,10 +4,9 @@ import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import { RunCollector } from '../../core/runs/collector';
 import type { RunsModel } from '../../core/runs/model';
-import {
-  DASHBOARD_VIEW_TYPE, isDashboardState, isDashboardToHost,
-  type DashboardRun, type DashboardState, type HostToDashboard,
-} from '../../core/protocol/dashboard';
+import { DASHBOARD_VIEW_TYPE, type DashboardRun, type DashboardState, type HostToDashboard } from '../../core/protocol/dashboard';
+import { checkDashboardState, checkDashboardToHost, describeRefused } from '../../core/protocol/validate';
+import { isInside, resolveInside } from '../../core/fs/inside';
 import { webviewHtml, webviewOptions } from '../webview';
 import type { Services } from '../services';
 
@@ -51,20 +50,25 @@ class Dashboard implements vscode.Disposable {
 
   /** Something under one of this dashboard's runs changed on disk. */
   touch(path: string): void {
-    if (this.runs().some((r) => path === r || path.startsWith(`${r}/`) || path.startsWith(`${r}\\`))) this.schedule(300);
+    if (this.runs().some((r) => isInside(r, path))) this.schedule(300);
   }
 
-  private async onMessage(m: unknown): Promise<void> {
-    if (!isDashboardToHost(m)) return;
+  private async onMessage(raw: unknown): Promise<void> {
+    const checked = checkDashboardToHost(raw);
+    if (!checked.ok) { this.services.log.warn(`dashboard: refused a message from the webview (${describeRefused(raw)}: ${checked.error})`); return; }
+    const m = checked.value;
     switch (m.type) {
       case 'ready':
         this.ready = true;
         this.schedule(0, true);
         return;
-      case 'openFile':
-        // Only files under the runs on show; the webview is not trusted to name others.
-        if (this.runs().some((r) => m.path.startsWith(r))) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(m.path));
+      case 'openFile': {
+        // Only files under the runs on show (after realpath); the webview is not trusted to name others.
+        const where = await resolveInside(m.path, this.runs());
+        if (!where.ok) { this.services.log.warn(`dashboard: refused to open ${JSON.stringify(m.path.slice(0, 300))}: ${where.reason}`); return; }
+        await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(where.path));
         return;
+      }
       case 'removeRun':
         this.collectors.delete(m.id);
         this.updateTitle();
@@ -141,8 +145,22 @@ export class DashboardManager implements vscode.Disposable, vscode.WebviewPanelS
 
   constructor(private readonly model: RunsModel, private readonly services: Services, private readonly pickRuns: () => Promise<string[]>) {}
 
-  show(runs: readonly string[]): vscode.WebviewPanel {
-    const panel = vscode.window.createWebviewPanel(DASHBOARD_VIEW_TYPE, 'Run Dashboard', vscode.ViewColumn.Active, { ...webviewOptions(this.services.extensionUri), retainContextWhenHidden: false });
+  /**
+   * Opens (or brings forward) the dashboard of exactly these runs. From the Runs view it opens
+   * with `preserveFocus`: a new webview takes the focus when its page has loaded, which is a moment
+   * later; taking it then closed the context menu the user had meanwhile opened on the next run,
+   * and that click did nothing (issue 15, item 11).
+   */
+  show(runs: readonly string[], opts: { preserveFocus?: boolean } = {}): vscode.WebviewPanel {
+    const preserveFocus = opts.preserveFocus ?? false;
+    const want = [...new Set(runs)].sort().join('\n');
+    const same = [...this.open].find((d) => [...d.runs()].sort().join('\n') === want);
+    if (same) {
+      same.panel.reveal(undefined, preserveFocus);
+      return same.panel;
+    }
+    const panel = vscode.window.createWebviewPanel(DASHBOARD_VIEW_TYPE, 'Run Dashboard', { viewColumn: vscode.ViewColumn.Active, preserveFocus },
+      { ...webviewOptions(this.services.extensionUri), retainContextWhenHidden: false });
     this.attach(panel, [...runs]);
     return panel;
   }
@@ -154,7 +172,8 @@ export class DashboardManager implements vscode.Disposable, vscode.WebviewPanelS
   }
 
   deserializeWebviewPanel(panel: vscode.WebviewPanel, state: DashboardState | undefined): Thenable<void> {
-    this.attach(panel, isDashboardState(state) ? state.runs : []);
+    const checked = checkDashboardState(state);
+    this.attach(panel, checked.ok ? checked.value.runs : []);
     return Promise.resolve();
   }
 

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../util/paths';
 import { launchBrowser, openPage, startServer } from './server';
+import { ensureTestPython } from './python';
 
 interface Outcome { passed: number; failed: number; failures: { title: string; error: string }[] }
 
@@ -27,6 +28,8 @@ async function main(): Promise<number> {
       AGENTJET_TEST_RESULT: resultFile,
       AGENTJET_TEST_LOG: logFile,
       AGENTJET_REPO_ROOT: repoRoot,
+      // The tests' Python (pip venv with debugpy >= 1.8; Debian's python3 only as the fallback).
+      AGENTJET_TEST_PYTHON: ensureTestPython().python,
       ...(process.env.AGENTJET_TEST_GREP ? { AGENTJET_TEST_GREP: process.env.AGENTJET_TEST_GREP } : {}),
     },
   });

@@ -1,11 +1,12 @@
 // As a user: open the demo config, set a breakpoint in the workflow, click the "Debug rollout"
-// CodeLens, see the debugger stop there, stop it. Real workbench, packaged .vsix, Debian's debugpy,
+// CodeLens, see the debugger stop there, stop it. Real workbench, packaged .vsix, the tests' pip-made Python (debugpy >= 1.8),
 // the stand-in backbone on PYTHONPATH (the extension host inherits the server's environment).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { openWorkbench } from '../harness/workbench';
-import { debianPython, demoCopy, lineOf, standInBackbone } from '../util/debugWorkspace';
+import { demoCopy, lineOf, standInBackbone } from '../util/debugWorkspace';
+import { ensureTestPython } from '../harness/python';
 import { listProcesses } from '../../core/launch/processes';
 
 test('Debug rollout from the CodeLens stops at a breakpoint in the workflow', async () => {
@@ -13,7 +14,7 @@ test('Debug rollout from the CodeLens stops at a breakpoint in the workflow', as
   const wb = await openWorkbench({
     workspace: w.dir,
     env: { PYTHONPATH: standInBackbone },
-    settings: { 'agentjet.pythonPath': debianPython, 'debug.openDebug': 'openOnDebugBreak' },
+    settings: { 'agentjet.pythonPath': ensureTestPython().python, 'debug.openDebug': 'openOnDebugBreak' },
   });
   try {
     const line = lineOf(w.workflow, 'answer = reply.choices');

@@ -8,7 +8,7 @@ import { basename, join, relative } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { Frame } from 'playwright-core';
 import { openWorkbench, type Workbench } from '../harness/workbench';
-import { shared } from '../util/paths';
+import { fixtures } from '../gen';
 
 function find(dir: string, pred: (p: string) => boolean): string | undefined {
   for (const n of readdirSync(dir).sort()) {
@@ -86,7 +86,7 @@ test('open a token log, filter, open a timeline, hover a token, reload, follow a
     await wb.screenshot('logs-restored');
 
     // Hostile token text (HTML, </span>, control characters) shows literally.
-    const hostileSrc = shared('fixtures', 'logs', 'hostile.json.log');
+    const hostileSrc = join(fixtures().logs, 'hostile.json.log');
     const hostile = join(wb.workspace, 'hostile', 'hostile.json.log');
     mkdirSync(join(wb.workspace, 'hostile'), { recursive: true });
     copyFileSync(hostileSrc, hostile);

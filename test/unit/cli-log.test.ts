@@ -4,13 +4,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot, shared } from '../util/paths';
+import { repoRoot } from '../util/paths';
+import { fixtures } from '../gen';
 
 function cli(...args: string[]) {
   return spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'cli', 'main.ts'), ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 }
 
-const rollout = () => shared('fixtures', 'workspace', 'saved_experiments', 'math_agent_20260105_0900', '2026_01_05_09_00', 'gpu-node-0', 'rollout', 'rollout.json.log');
+const rollout = () => fixtures().rollout;
 
 test('agentjet log stats --format json: records, timelines, tokens, per-step rewards', () => {
   const r = cli('log', 'stats', rollout(), '--format', 'json');
@@ -25,7 +26,7 @@ test('agentjet log stats --format json: records, timelines, tokens, per-step rew
 });
 
 test('agentjet log stats (text) reports the truncated record', () => {
-  const r = cli('log', 'stats', shared('fixtures', 'logs', 'truncated.json.log'));
+  const r = cli('log', 'stats', join(fixtures().logs, 'truncated.json.log'));
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /records:\s+5/);
   assert.match(r.stdout, /corrupt records: 1 \(the last record is incomplete/);
@@ -52,7 +53,7 @@ test('agentjet log export --jsonl: one row per timeline, arrays aligned, agrees 
       assert.equal(x.mask.length, x.tokens.length);
     }
     // To stdout as well.
-    const s = cli('log', 'export', shared('fixtures', 'logs', 'plain.json.log'), '--jsonl');
+    const s = cli('log', 'export', join(fixtures().logs, 'plain.json.log'), '--jsonl');
     assert.equal(s.stdout.trim().split('\n').length, 8);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,8 +1,10 @@
 // Mutates the real configs thousands of times; every request must return without throwing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { shared } from '../util/paths';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../util/paths';
+import { findUpstream, withUpstream } from '../util/upstream';
 import { lintText } from '../../core/config/lint';
 import { parseConfig } from '../../core/config/parse';
 import { complete, hover, definition, documentLinks, codeActions } from '../../core/config/features';
@@ -36,12 +38,11 @@ function mutate(text: string, r: () => number): string {
   return t;
 }
 
-test('fuzz: 2000 mutated configs; lint, completion, hover, definition, links and code actions all return', () => {
-  const bases = [demoConfig, ...yamlFiles(shared('reference', 'agentjet')).map((f) => readFileSync(f, 'utf8'))];
-  const r = rng(20260105);
+function fuzz(bases: string[], iterations: number, seed: number): void {
+  const r = rng(seed);
   const ctx = { root: demoDir, resolver: new ClassResolver(new CachedFs(60_000)) };
   let runs = 0;
-  for (let i = 0; i < 2000; i++) {
+  for (let i = 0; i < iterations; i++) {
     const base = bases[i % bases.length] as string;
     const text = mutate(base, r);
     try {
@@ -64,8 +65,23 @@ test('fuzz: 2000 mutated configs; lint, completion, hover, definition, links and
       assert.fail(`iteration ${i} threw on:\n${JSON.stringify(text.slice(0, 2000))}\n${err instanceof Error ? err.stack : String(err)}`);
     }
   }
-  assert.equal(runs, 2000);
+  assert.equal(runs, iterations);
+}
+
+/** The ASTuner snippets of test/fixtures/astuner/examples.md. */
+const ownExamples = [...readFileSync(join(repoRoot, 'test', 'fixtures', 'astuner', 'examples.md'), 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+
+test('fuzz: 500 mutated configs of our own (demo, ASTuner snippets); every feature returns', () => {
+  assert.ok(ownExamples.length >= 10);
+  fuzz([demoConfig, ...ownExamples], 500, 20260104);
 });
+
+test('fuzz: 2000 mutated configs; lint, completion, hover, definition, links and code actions all return', withUpstream('agentjet-d20cce0', (aj) => {
+  const astuner = findUpstream('astuner-f9fab4f');
+  const legacy = astuner ? [join(astuner, 'astuner', 'default_config', 'astune_default.yaml')].filter((f) => existsSync(f)) : [];
+  const files = [...yamlFiles(join(aj, 'tutorial')), ...yamlFiles(join(aj, 'ajet', 'default_config')), ...legacy];
+  fuzz([demoConfig, ...files.map((f) => readFileSync(f, 'utf8'))], 2000, 20260105);
+}));
 
 test('robustness: BOM, CRLF, anchors/aliases/merge keys, huge and binary inputs', () => {
   const crlf = demoConfig.replace(/\n/g, '\r\n');

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { shared, repoRoot } from '../util/paths';
+import { repoRoot } from '../util/paths';
+import { withUpstream } from '../util/upstream';
 import { lintText, lintFile } from '../../core/config/lint';
 import { parseConfig } from '../../core/config/parse';
 import { generateSchema, schemaText } from '../../core/config/schemagen';
@@ -14,8 +15,9 @@ import { yamlFiles } from './config-helpers';
 // means those references are reported as unresolved warnings, never as errors.
 const emptyRoot = mkdtempSync(join(tmpdir(), 'agentjet-ref-'));
 
-test('every reference config (tutorial + default) lints with zero errors', async () => {
-  const files = [...yamlFiles(shared('reference', 'agentjet', 'tutorial')), ...yamlFiles(shared('reference', 'agentjet', 'default_config'))];
+// AgentJet's own configs: tutorial/ and ajet/default_config/ of the upstream tree.
+test('every reference config (tutorial + default) lints with zero errors', withUpstream('agentjet-d20cce0', (aj) => {
+  const files = [...yamlFiles(join(aj, 'tutorial')), ...yamlFiles(join(aj, 'ajet', 'default_config'))];
   assert.ok(files.length >= 14, `found ${files.length} configs`);
   let ours = 0;
   for (const f of files) {
@@ -25,19 +27,20 @@ test('every reference config (tutorial + default) lints with zero errors', async
     assert.deepEqual(errors, [], `${f}`);
   }
   assert.ok(ours >= 13, `${ours} configs recognised`);
-});
+}));
 
-test('lintFile agrees on a tutorial config and returns plain diagnostics', async () => {
-  const f = shared('reference', 'agentjet', 'tutorial', 'example_learn2ask', 'learn2ask.yaml');
+test('lintFile agrees on a tutorial config and returns plain diagnostics', withUpstream('agentjet-d20cce0', async (aj) => {
+  const f = join(aj, 'tutorial', 'example_learn2ask', 'learn2ask.yaml');
   const diags = await lintFile(f, { root: emptyRoot });
   assert.ok(diags.length > 0);
   assert.ok(diags.every((d) => d.severity !== 'error'));
   assert.ok(diags.some((d) => d.code === 'renamed-value'), 'dataset_file is flagged as the ASTuner spelling');
   for (const d of diags) assert.deepEqual(Object.keys(d).sort(), ['code', 'message', 'range', 'severity']);
-});
+}));
 
-test('legacy astune_default.yaml read as ASTuner has zero errors and no ASTuner-name warnings', () => {
-  const text = readFileSync(shared('reference', 'agentjet', 'legacy', 'astune_default.yaml'), 'utf8');
+// ASTuner's (Dec 2025) default, the ASTune-era file it still shipped under astuner/default_config/.
+test('legacy astune_default.yaml read as ASTuner has zero errors and no ASTuner-name warnings', withUpstream('astuner-f9fab4f', (tree) => {
+  const text = readFileSync(join(tree, 'astuner', 'default_config', 'astune_default.yaml'), 'utf8');
   const r = lintText(text, { root: emptyRoot, dialect: 'astuner' });
   assert.equal(r.ours, true);
   assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error'), []);
@@ -46,12 +49,13 @@ test('legacy astune_default.yaml read as ASTuner has zero errors and no ASTuner-
   // Read as AgentJet the same file gets renamed-key warnings for them.
   const asAjet = lintText(text, { root: emptyRoot, dialect: 'agentjet' });
   assert.ok(asAjet.diagnostics.some((d) => d.code === 'renamed-key' && /agentscope_workflow/.test(d.message)));
-});
+}));
 
-test('the ASTuner examples in the seed documents are recognised as ASTuner configs', () => {
-  const dir = shared('seeds');
+// Our own ASTuner snippets (test/fixtures/astuner/examples.md), in the shapes ASTuner's docs used.
+test('the ASTuner example snippets are recognised as ASTuner configs', () => {
+  const dir = join(repoRoot, 'test', 'fixtures', 'astuner');
   let blocks = 0;
-  for (const n of readdirSync(dir)) {
+  for (const n of readdirSync(dir).filter((f) => f.endsWith('.md'))) {
     const text = readFileSync(join(dir, n), 'utf8');
     for (const m of text.matchAll(/```yaml\n([\s\S]*?)```/g)) {
       const y = m[1] as string;
@@ -69,8 +73,8 @@ test('the ASTuner examples in the seed documents are recognised as ASTuner confi
   assert.ok(blocks >= 10, `${blocks} ASTuner blocks`);
 });
 
-test('the committed schema is what the generator produces from the default configs', () => {
-  const dir = shared('reference', 'agentjet', 'default_config');
+test('the committed schema is what the generator produces from the default configs', withUpstream('agentjet-d20cce0', (aj) => {
+  const dir = join(aj, 'ajet', 'default_config');
   const text = schemaText(generateSchema({
     ajetDefault: readFileSync(join(dir, 'ajet_default.yaml'), 'utf8'),
     verlDefault: readFileSync(join(dir, 'verl', 'verl_default.yaml'), 'utf8'),
@@ -83,7 +87,7 @@ test('the committed schema is what the generator produces from the default confi
   const ajet = s.properties.ajet?.properties ?? {};
   for (const k of ['project_name', 'backbone', 'model', 'data', 'rollout', 'task_reader', 'task_judge', 'context_tracker', 'debug', 'trainer_common', 'interchange_server', 'task_runner']) assert.ok(k in ajet, k);
   for (const k of ['trinity', 'actor_rollout_ref', 'trainer', 'hydra', 'defaults', 'astuner', 'astune']) assert.ok(k in s.properties, k);
-});
+}));
 
 test('other YAML is left alone', () => {
   assert.deepEqual(lintText('name: ci\non: [push]\njobs: {}\n'), { ours: false, diagnostics: [] });

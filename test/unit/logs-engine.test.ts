@@ -8,7 +8,8 @@ import { LogIndex, isRotatedSibling, mainFileOf } from '../../core/logs/index';
 import { LogSession } from '../../core/logs/session';
 import { decodeRecord, parseTableRows, summarizePrefix } from '../../core/logs/decode';
 import { hueOf, maskFromColor } from '../../core/logs/color';
-import { shared } from '../util/paths';
+import { fixtures } from '../gen';
+import { HOSTILE_TOKENS } from '../gen/rollout';
 
 const HEADER = (t = '2026-01-05 10:00:00.000') => `${t} | INFO     | ajet.context_tracker.multiagent_tracking:generate_log:556 - \n`;
 
@@ -70,7 +71,7 @@ test('colour hue recovers the loss mask whatever the logprob-scaled saturation',
 });
 
 test('every fixture log indexes and decodes; bad records are reported, never thrown', async () => {
-  const dir = shared('fixtures', 'logs');
+  const dir = fixtures().logs;
   const expected: Record<string, { records: number; failed: number }> = {
     'beast-logger-sample.json.log': { records: 8, failed: 0 },
     'hostile.json.log': { records: 6, failed: 0 },
@@ -102,7 +103,7 @@ test('every fixture log indexes and decodes; bad records are reported, never thr
 });
 
 test('fixture workspace logs: rollout, evaluation tables and empty module logs', async () => {
-  const root = shared('fixtures', 'workspace', 'saved_experiments');
+  const root = join(fixtures().workspace, 'saved_experiments');
   const logs: string[] = [];
   const walk = (d: string) => {
     for (const n of readdirSync(d)) {
@@ -139,15 +140,17 @@ test('fixture workspace logs: rollout, evaluation tables and empty module logs',
 });
 
 test('hostile token text is decoded literally', async () => {
-  const { results } = await readAll(shared('fixtures', 'logs', 'hostile.json.log'));
+  const { results } = await readAll(join(fixtures().logs, 'hostile.json.log'));
   const all = results.flatMap((r) => (r?.ok ? r.record.timelines.flatMap((t) => t.text) : []));
   assert.ok(all.includes('<script>alert(1)</script>'));
   assert.ok(all.includes('</span>'));
+  // Every hostile token of the generator, control characters included, comes back as written.
+  for (const t of HOSTILE_TOKENS) assert.ok(all.includes(t), JSON.stringify(t));
 });
 
 test('summaries from the payload prefix match the full decode', async () => {
-  const { s, results } = await readAll(shared('fixtures', 'logs', 'plain.json.log'));
-  const fresh = new LogSession(shared('fixtures', 'logs', 'plain.json.log'));
+  const { s, results } = await readAll(join(fixtures().logs, 'plain.json.log'));
+  const fresh = new LogSession(join(fixtures().logs, 'plain.json.log'));
   await fresh.update();
   await fresh.summarize();
   for (let i = 0; i < s.count; i++) {
@@ -161,7 +164,7 @@ test('summaries from the payload prefix match the full decode', async () => {
     assert.equal(row.tokens, undefined, 'counts need a full decode');
   }
   // Out of order, for the rows on screen before the batch pass reaches them.
-  const some = new LogSession(shared('fixtures', 'logs', 'plain.json.log'));
+  const some = new LogSession(join(fixtures().logs, 'plain.json.log'));
   await some.update();
   await some.summarizeSome([2, 3]);
   assert.equal(some.row(3).taskId, fresh.row(3).taskId);
@@ -241,10 +244,10 @@ test('bad base64, bad zlib, bad JSON, wrong array lengths, invalid UTF-8 are rep
 test('CRLF line endings, megabyte-long tokens and lone surrogates decode', async () => {
   const dir = tmp();
   try {
-    const crlf = join(dir, 'crlf.json.log');
-    writeFileSync(crlf, readFileSync(shared('fixtures', 'logs', 'plain.json.log'), 'utf8').replace(/\n/g, '\r\n'));
+    const crlf = join(fixtures().crlf, 'plain.json.log');
+    assert.ok(readFileSync(crlf, 'utf8').includes('\r\n'));
     const a = await readAll(crlf);
-    const b = await readAll(shared('fixtures', 'logs', 'plain.json.log'));
+    const b = await readAll(join(fixtures().logs, 'plain.json.log'));
     assert.equal(a.s.count, b.s.count);
     for (let i = 0; i < a.s.count; i++) {
       const x = a.results[i]!, y = b.results[i]!;
@@ -284,7 +287,7 @@ test('an empty file, a whitespace file and a missing file give no records and no
 });
 
 test('chunk boundaries anywhere give the same index as one big read', async () => {
-  const p = shared('fixtures', 'logs', 'beast-logger-sample.json.log');
+  const p = join(fixtures().logs, 'beast-logger-sample.json.log');
   const ref = new LogIndex(p);
   await ref.update();
   for (const chunk of [8192, 8193, 9000, 12_345, 65_536]) {
@@ -298,7 +301,7 @@ test('chunk boundaries anywhere give the same index as one big read', async () =
 test('incremental: appending in arbitrary slices indexes only new bytes and ends equal to a full read', async () => {
   const dir = tmp();
   try {
-    const src = readFileSync(shared('fixtures', 'logs', 'hostile.json.log'));
+    const src = readFileSync(join(fixtures().logs, 'hostile.json.log'));
     const p = join(dir, 'live.json.log');
     writeFileSync(p, '');
     const s = new LogSession(p);
@@ -318,7 +321,7 @@ test('incremental: appending in arbitrary slices indexes only new bytes and ends
       if (firstDone >= 0 && before > 0) assert.ok(firstDone >= lastStart, `rescanned from ${firstDone}, last record at ${lastStart}`);
       await s.summarize();
     }
-    const full = await readAll(shared('fixtures', 'logs', 'hostile.json.log'));
+    const full = await readAll(join(fixtures().logs, 'hostile.json.log'));
     assert.equal(s.count, full.s.count);
     for (let i = 0; i < s.count; i++) {
       const a = await s.record(i), b = full.results[i];
@@ -394,6 +397,13 @@ test('rotated siblings read as one stream in time order, also across a live rota
     const only = new LogSession(main, { siblings: false });
     await only.update();
     assert.equal(only.count, 1);
+    // The generated rotated group: two loguru-rotated files and the live one, oldest first.
+    const gen = new LogSession(join(fixtures().rotated, 'rollout.json.log'));
+    await gen.update();
+    await gen.summarize();
+    assert.equal(gen.count, 9);
+    const times = [...Array(gen.count).keys()].map((i) => gen.row(i).time ?? NaN);
+    assert.ok(times.every((t, i) => i === 0 || t >= times[i - 1]!), `time order: ${times.join(' ')}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

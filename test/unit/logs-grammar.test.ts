@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot, shared } from '../util/paths';
+import { repoRoot } from '../util/paths';
+import { fixtures } from '../gen';
 
 interface Rule { match?: string; name?: string; captures?: Record<string, { name?: string }>; patterns?: Rule[]; include?: string }
 const grammar = JSON.parse(readFileSync(join(repoRoot, 'syntaxes', 'agentjet-log.tmLanguage.json'), 'utf8')) as { scopeName: string; patterns: Rule[]; repository: Record<string, Rule> };
@@ -29,7 +30,7 @@ test('every grammar regex compiles and the manifest wires the language to it', (
 test('header lines of real run logs split into time, level, module, function, line and message', () => {
   const header = grammar.repository.header!;
   const re = new RegExp(header.match!);
-  const root = shared('fixtures', 'workspace', 'saved_experiments');
+  const root = join(fixtures().workspace, 'saved_experiments');
   const files: string[] = [];
   const walk = (d: string) => { for (const n of readdirSync(d)) { const p = join(d, n); if (statSync(p).isDirectory()) walk(p); else if (n.endsWith('.log')) files.push(p); } };
   walk(root);

@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseTrajectory } from '../../core/logs/trajectory';
-import { shared } from '../util/paths';
+import { fixtures } from '../gen';
 
 test('fixture trajectories parse into timelines of messages with tool calls and results', () => {
   const files: string[] = [];
   const walk = (d: string) => { for (const n of readdirSync(d)) { const p = join(d, n); if (statSync(p).isDirectory()) walk(p); else if (/[\\/]trajectory[\\/].*\.json$/.test(p)) files.push(p); } };
-  walk(shared('fixtures', 'workspace', 'saved_experiments'));
+  walk(join(fixtures().workspace, 'saved_experiments'));
   assert.ok(files.length > 0);
   for (const f of files) {
     const r = parseTrajectory(readFileSync(f, 'utf8'));

@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { shared } from '../util/paths';
+import { fixtures } from '../gen';
+import { writeWorkspace } from '../gen/workspace';
 import { tempDir, writeRun, rolloutRecord } from '../util/runtree';
 import {
   candidateRoots, existingRoots, folderSize, inspectExperiment, listExperiments, listHostArtefacts, listTrajectoryFiles,
@@ -35,8 +36,8 @@ async function exited(child: ChildProcess): Promise<void> {
   await new Promise<void>((r) => child.once('exit', () => r()));
 }
 
-test('shared fixture workspace: statuses, step and reward from the rollout tail agree with a full read', async () => {
-  const root = shared('fixtures', 'workspace', 'saved_experiments');
+test('fixture workspace: statuses, step and reward from the rollout tail agree with a full read', async () => {
+  const root = join(fixtures().workspace, 'saved_experiments');
   const infos = await inspectAll(root);
   assert.deepEqual([...infos.keys()], ['countdown_20260105_1900', 'appworld_20260105_1400', 'math_agent_20260105_0900'], 'newest first');
   assert.equal(infos.get('appworld_20260105_1400')!.status, 'failed');
@@ -56,15 +57,15 @@ test('shared fixture workspace: statuses, step and reward from the rollout tail 
   }
 });
 
-test('generated workspace (gen_experiments.py --running): running, failed, checkpoints from the snapshot project', async () => {
+test('generated workspace (running, multi-host): running, failed, checkpoints from the snapshot project', async () => {
   const tmp = tempDir();
   try {
-    // The script writes its parent's PID (this test process) into the newest run's lock.
-    const r = spawnSync('python3', [shared('tools', 'gen_experiments.py'), tmp.path, '--experiments', '4', '--steps', '4', '--tokens', '40', '--running'], { encoding: 'utf8' });
-    assert.equal(r.status, 0, r.stderr);
+    // The newest run's lock names this test process: it reads as running while the test lives.
+    writeWorkspace(tmp.path, { experiments: 4, steps: 4, tokens: 40, runningPid: process.pid, multiHost: true });
     const infos = await inspectAll(join(tmp.path, 'saved_experiments'), { localHost: 'gpu-node-0' });
     const byKind = (k: string) => [...infos.values()].find((i) => i.entry.name.startsWith(k))!;
     assert.equal(byKind('werewolves').status, 'running');
+    assert.deepEqual(byKind('werewolves').hosts, ['gpu-node-0', 'gpu-node-1']);
     assert.equal(byKind('appworld').status, 'failed');
     assert.equal(byKind('math_agent').status, 'finished');
     assert.deepEqual(byKind('math_agent').checkpoints.map((c) => c.step), [2, 4]);

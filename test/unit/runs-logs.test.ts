@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { shared } from '../util/paths';
+import { fixtures } from '../gen';
 import { tempDir, writeRun, rolloutRecord, recordText, richTable, appendRollout } from '../util/runtree';
 import { nodeFs } from '../../core/runs/fs';
 import { FileFollower, RecordStream, completeLines, latestStepReward, readTailRecords, splitRecords, decodeRecord } from '../../core/runs/records';
@@ -39,9 +39,9 @@ test('tail reader: grows its window when one record is larger than it, and reads
   }
 });
 
-test('tail reader on the odd shared logs: truncated, hostile and plain files never throw', async () => {
+test('tail reader on the odd logs: truncated, hostile and plain files never throw', async () => {
   for (const name of ['truncated.json.log', 'hostile.json.log', 'plain.json.log', 'beast-logger-sample.json.log']) {
-    const { records } = await readTailRecords(nodeFs(), shared('fixtures', 'logs', name), { minRecords: 3 });
+    const { records } = await readTailRecords(nodeFs(), join(fixtures().logs, name), { minRecords: 3 });
     assert.ok(Array.isArray(records), name);
   }
   assert.deepEqual(completeLines('tail-of-previous\nA\nB\npartial', false), ['A', 'B']);
@@ -58,17 +58,18 @@ test('corrupt payloads are reported per record, not thrown', () => {
 });
 
 test('rich table parser: the evaluation fixture, panels, wrapped values', () => {
-  const file = shared('fixtures', 'workspace', 'saved_experiments', 'math_agent_20260105_0900', '2026_01_05_09_00', 'gpu-node-0', 'evaluation', 'evaluation.json.log');
+  const file = fixtures().evaluation;
   const recs = splitRecords(readFileSync(file, 'utf8').split('\n')).map(decodeRecord);
   const points = recs.map((r, i) => evalPoint(r, i + 1)!);
   assert.equal(points.length, 2);
-  assert.equal(points[0]!.metrics['TGC@1'], 0.1824);
-  assert.equal(points[1]!.metrics['mean_reward'], 0.4895);
-  assert.equal(points[0]!.metrics['num_pass_n_tasks(pass@4)'], 15);
+  assert.equal(points[0]!.metrics['TGC@1'], 0.1766);
+  assert.equal(points[1]!.metrics['mean_reward'], 0.4723);
+  assert.equal(points[0]!.metrics['num_pass_n_tasks(pass@4)'], 14);
   assert.equal(points[0]!.header, 'gsm8k_test');
   assert.deepEqual(parseRichTable('│ key │ value │\n│ k2  │ 3.5   │'), [['key', 'value'], ['k2', '3.5']]);
   const wrapped = '╭──╮\n│ │ note     │ a long     │ │\n│ │          │ sentence   │ │\n│ │ TGC@1    │ 0.5        │ │\n╰──╯';
-  assert.deepEqual(parseRichTable(wrapped), [['note', 'a long sentence'], ['TGC@1', '0.5']]);
+  // A wrapped value keeps its lines (the same reader as the token log viewer: core/logs/table.ts).
+  assert.deepEqual(parseRichTable(wrapped), [['note', 'a long\nsentence'], ['TGC@1', '0.5']]);
   assert.deepEqual(numericMetrics([['a', '1e-3'], ['b', 'n/a'], ['c', '-2'], ['d', '50%']]), { a: 0.001, c: -2, d: 50 });
 });
 

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot, shared } from '../util/paths';
+import { repoRoot } from '../util/paths';
+import { fixtures } from '../gen';
 import { tempDir, writeRun, rolloutRecord, appendRollout } from '../util/runtree';
 import { nodeFs, mapLimit } from '../../core/runs/fs';
 import { RunsModel } from '../../core/runs/model';
@@ -102,8 +103,8 @@ function cli(...args: string[]) {
   return spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'cli', 'main.ts'), ...args], { encoding: 'utf8' });
 }
 
-test('CLI: agentjet runs on the shared workspace, as a table and as JSON', () => {
-  const ws = shared('fixtures', 'workspace');
+test('CLI: agentjet runs on the fixture workspace, as a table and as JSON', () => {
+  const ws = fixtures().workspace;
   const text = cli('runs', ws);
   assert.equal(text.status, 0, text.stderr);
   assert.match(text.stdout, /^EXPERIMENT\s+STATUS/m);

@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isDashboardState, isDashboardToHost } from '../../core/protocol/dashboard';
+import { checkDashboardState, checkDashboardToHost } from '../../core/protocol/validate';
+
+const isDashboardToHost = (m: unknown) => checkDashboardToHost(m).ok;
+const isDashboardState = (m: unknown) => checkDashboardState(m).ok;
 import { expDirsFromLaunchConfigs } from '../../core/runs/launch';
 import { Limiter } from '../../core/runs/fs';
 

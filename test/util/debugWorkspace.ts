@@ -8,7 +8,11 @@ import { companionFolder, readCompanions, stopCompanions } from '../../core/laun
 
 export const standInBackbone = join(repoRoot, 'test', 'fixtures', 'backbone');
 export const adapterJs = join(repoRoot, 'dist', 'adapter.js');
-/** Debian's python with python3-debugpy (1.6.3) and PyYAML. */
+/**
+ * Debian's python (python3-debugpy 1.6.3, python3-yaml when installed). Tests use ensureTestPython()
+ * (test/harness/python.ts, a pip venv with debugpy >= 1.8); this one only where an OLD debugpy is the
+ * point (the version-warning test) and as ensureTestPython's fallback.
+ */
 export const debianPython = '/usr/bin/python3';
 
 export function freePort(): Promise<number> {

@@ -1,5 +1,5 @@
-// Builds AgentJet run folders in temp dirs for tests and benchmarks, in the on-disk formats of
-// ../shared/reference/formats.md (loguru header line + plain or base64-zlib JSON payload).
+// Builds AgentJet run folders in temp dirs for tests and benchmarks, in beast-logger's on-disk format
+// (loguru header line + plain or base64-zlib JSON payload); test/gen has the full generator.
 import { mkdirSync, mkdtempSync, writeFileSync, appendFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

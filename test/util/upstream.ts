@@ -1,6 +1,7 @@
 // Where tests find the real AgentJet / ASTuner / ASTune / beast-logger source trees. Order:
 // $AGENTJET_UPSTREAM, then ../shared/reference/upstream, then the cache `npm run fetch:upstream`
 // fills. Without any, tests that need them skip with one line saying how to get them.
+// AGENTJET_UPSTREAM=none hides them all (a bare clone's view).
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,6 +18,8 @@ export const upstreamCacheDir = process.env.AGENTJET_UPSTREAM_CACHE ?? join(home
 /** Candidate folders of upstream trees, in lookup order. */
 export function upstreamCandidates(): string[] {
   const out: string[] = [];
+  // `none`: behave as a bare clone (every upstream-dependent test skips), to check those skips.
+  if (process.env.AGENTJET_UPSTREAM === 'none') return out;
   if (process.env.AGENTJET_UPSTREAM) out.push(resolve(process.env.AGENTJET_UPSTREAM));
   out.push(resolve(repoRoot, '..', 'shared', 'reference', 'upstream'));
   out.push(upstreamCacheDir);

@@ -2,12 +2,13 @@
 // hostile text, virtualisation, follow a file another process appends to, trajectories.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import * as vscode from 'vscode';
 import { note, waitFor, workspaceRoot } from '../util';
 import { LogSession } from '../../../core/logs/session';
+import { hostileLogText } from '../../gen/logs';
 import type { ViewCommand, ViewReport } from '../../../core/protocol/tokenlog';
 
 interface Inspected { path: string; report?: ViewReport }
@@ -33,14 +34,6 @@ async function until(path: string, what: string, pred: (r: ViewReport) => boolea
 async function drive(path: string, command: ViewCommand): Promise<void> {
   const n = await vscode.commands.executeCommand<number>('agentjet.tokenLog.drive', command, path);
   assert.ok(n > 0, 'no open view to drive');
-}
-
-/** `../shared` beside the project (or AGENTJET_SHARED_DIR), as test/util/paths.ts finds it. */
-function sharedDir(): string {
-  const candidates = [process.env.AGENTJET_SHARED_DIR, process.env.AGENTJET_REPO_ROOT && resolve(process.env.AGENTJET_REPO_ROOT, '..', 'shared')];
-  const dir = candidates.find((c): c is string => !!c && existsSync(join(c, 'fixtures', 'logs')));
-  if (!dir) throw new Error('missing reference material ../shared/fixtures/logs (set AGENTJET_SHARED_DIR)');
-  return dir;
 }
 
 function findFile(dir: string, pred: (p: string) => boolean): string | undefined {
@@ -129,11 +122,11 @@ suite('token log viewer', () => {
   });
 
   test('hostile token text renders literally, never as markup', async () => {
-    const shared = sharedDir();
     const dir = join(workspaceRoot().fsPath, 'hostile');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'hostile.json.log');
-    copyFileSync(join(shared, 'fixtures', 'logs', 'hostile.json.log'), file);
+    // The project's generator (test/gen): HTML/JS-looking and control-character tokens.
+    writeFileSync(file, hostileLogText());
     const s = new LogSession(file);
     await s.update();
     let target: { index: number; timeline: number; token: number; text: string } | undefined;

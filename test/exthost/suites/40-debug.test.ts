@@ -1,4 +1,4 @@
-// The agentjet debug type and task type inside the real VS Code, against Debian's debugpy and the
+// The agentjet debug type and task type inside the real VS Code, against real debugpy (the tests' pip venv) and the
 // stand-in backbone (test/fixtures/backbone) on PYTHONPATH.
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -10,7 +10,8 @@ import { companionFolder, readCompanions, stopCompanions } from '../../../core/l
 import { listProcesses } from '../../../core/launch/processes';
 import { AgentJetDebugConfigurationProvider } from '../../../extension/debug/provider';
 
-const PYTHON = '/usr/bin/python3';
+// The tests' Python, passed by test/harness/run-exthost.ts (ensureTestPython); Debian's as the fallback.
+const PYTHON = process.env.AGENTJET_TEST_PYTHON ?? '/usr/bin/python3';
 
 function repoRoot(): string {
   const root = process.env.AGENTJET_REPO_ROOT ?? extension().extensionPath;
