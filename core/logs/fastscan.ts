@@ -699,7 +699,7 @@ function maskJson(mask: MaskValue[]): Buffer {
 }
 
 /** Growable output bytes. */
-class Out {
+export class Out {
   buf = Buffer.allocUnsafe(1 << 16);
   o = 0;
   need(n: number): void {
@@ -787,10 +787,19 @@ export function fromRecord(rec: DecodedRecord, want: ScanWant = {}): ScanRecord 
 
 const IDS = Buffer.from(',"ids":'), LOGPROBS = Buffer.from(',"logprobs":'), MASK = Buffer.from(',"mask":'), END = Buffer.from('}\n');
 
-/** One JSONL export line (the ExportRow of stats.ts, written as JSON.stringify writes it). */
-export function exportLine(index: number, rec: ScanRecord, t: ScanTimeline): Buffer {
+/** Appends one JSONL export line (the ExportRow of stats.ts, as JSON.stringify writes it) to `out`. */
+export function exportLineInto(out: Out, index: number, rec: ScanRecord, t: ScanTimeline): void {
   const j = (v: number | undefined) => JSON.stringify(v ?? null);
   const head = `{"record":${index},"task":${JSON.stringify(t.taskId)},"step":${j(rec.step)},"reward":${j(rec.reward ?? t.rawReward)},"outcome":${JSON.stringify(t.outcome)},"timeline":${t.index},"advantage":${j(t.advantage)},"raw_reward":${j(t.rawReward)},"step_reward":${j(t.stepReward)},"len_prompt":${j(t.lenPrompt)},"len_response":${j(t.lenResponse)},"tokens":`;
   const j2 = t.json!;
-  return Buffer.concat([Buffer.from(head), j2.tokens, IDS, j2.ids, LOGPROBS, j2.logprobs, MASK, j2.mask, END]);
+  out.need(head.length * 3 + j2.tokens.length + j2.ids.length + j2.logprobs.length + j2.mask.length + 40);
+  out.o += out.buf.write(head, out.o, 'utf8');
+  for (const part of [j2.tokens, IDS, j2.ids, LOGPROBS, j2.logprobs, MASK, j2.mask, END]) out.o += part.copy(out.buf, out.o);
+}
+
+/** One JSONL export line. */
+export function exportLine(index: number, rec: ScanRecord, t: ScanTimeline): Buffer {
+  const out = new Out();
+  exportLineInto(out, index, rec, t);
+  return out.take();
 }

@@ -1,7 +1,7 @@
 // Whole-file work on a range of records (one task): the same code runs on a worker thread
 // (worker.ts) or inline. A task names a file, a byte range and the record starts inside it.
 import { closeSync, openSync, readSync } from 'node:fs';
-import { FastScanner, exportLine, payloadJson, type ScanRecord, type ScanResult } from './fastscan';
+import { FastScanner, Out, exportLineInto, payloadJson, type ScanRecord, type ScanResult } from './fastscan';
 import { countTokens, type DecodedRecord, type RecordKind } from './decode';
 import { findInTokens } from './search';
 import type { MatchWhere, SearchHitData } from '../protocol/tokenlog';
@@ -109,14 +109,14 @@ export function runTask(task: RangeTask, job: Job): TaskResult {
     return { kind: 'facts', facts, bytes };
   }
   if (job.kind === 'export') {
-    const parts: Buffer[] = [];
+    const out = new Out();
     let rows = 0, corrupt = 0;
     for (let k = 0; k < n; k++) {
       const r = rec(k, { tokens: true });
       if (!r.ok) { corrupt++; continue; }
-      for (const t of r.timelines) { parts.push(exportLine(task.first + k, r, t)); rows++; }
+      for (const t of r.timelines) { exportLineInto(out, task.first + k, r, t); rows++; }
     }
-    const lines = Buffer.concat(parts);
+    const lines = out.take();
     return { kind: 'export', chunk: { lines, rows, corrupt }, bytes };
   }
   const hits: SearchHitData[] = [];
