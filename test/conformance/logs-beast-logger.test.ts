@@ -77,7 +77,7 @@ async function checkEngine(main: string, expected: Expected[], fmt: 'agentjet' |
 
 function checkCli(main: string, expected: Expected[]): void {
   const cli = cliJs();
-  const st = spawnSync(process.execPath, [cli, 'log', 'stats', main, '--format', 'json'], { encoding: 'utf8' });
+  const st = spawnSync(process.execPath, [cli, 'log', 'stats', main, '--format', 'json', '--no-cache'], { encoding: 'utf8' });
   assert.equal(st.status, 0, st.stderr);
   const stats = JSON.parse(st.stdout) as { records: number; timelines: number; tokens: number; trainedTokens: number; corruptRecords: number };
   const all = expected.flatMap((e) => e.timelines);
