@@ -17,6 +17,8 @@ const nodeEntries = [
   ['language-server/server.ts', 'dist/server.js'],
   ['debug-adapter/adapter.ts', 'dist/adapter.js'],
   ['cli/main.ts', 'dist/cli.js'],
+  // Token log whole-file work (stats, export, search) on worker threads; core/logs/pool.ts finds it beside the bundle.
+  ['core/logs/worker.ts', 'dist/logworker.js'],
 ].filter(([src]) => existsSync(join(root, src)));
 
 function walk(dir, out = []) {

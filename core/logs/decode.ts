@@ -88,13 +88,13 @@ export function summarizePrefix(bytes: Buffer): RecordSummary {
   }
   const key = jsonString(NESTED_KEY_RE.exec(text)?.[1]);
   if (key !== undefined) {
-    const k = parseNestedKey(key);
+    const k = parseNestedKey(key, { taskId: out.taskId });
     if (k) out.outcome = k.outcome;
   }
   return out;
 }
 
-function num(v: unknown): number | undefined {
+export function num(v: unknown): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
   if (typeof v === 'string' && v.trim() !== '') {
     const n = Number(v);
@@ -121,8 +121,17 @@ export function parseTableRows(content: string): [string, string][] {
   return keyValueRows(readRichTable(content));
 }
 
+/** Task, outcome and index of a timeline from its key and the item's own fields (shared with the scanner). */
+export function timelineIdentity(key: string, outcomeField: unknown, taskIdField: unknown, fallbackTask: string | undefined): { taskId: string; outcome: string; index: number } {
+  const nk = parseNestedKey(key, { outcome: typeof outcomeField === 'string' ? outcomeField : undefined, taskId: fallbackTask });
+  return {
+    taskId: nk?.taskId ?? (typeof taskIdField === 'string' ? taskIdField : fallbackTask ?? key),
+    outcome: typeof outcomeField === 'string' ? outcomeField : nk?.outcome ?? '',
+    index: nk?.index ?? 0,
+  };
+}
+
 function parseTimeline(key: string, item: Record<string, unknown>, fallbackTask: string | undefined): Timeline {
-  const nk = parseNestedKey(key);
   const warnings: string[] = [];
   const content = (item.content && typeof item.content === 'object' && !Array.isArray(item.content) ? item.content : {}) as Record<string, unknown>;
   const arr = (name: string): unknown[] | undefined => {
@@ -139,6 +148,8 @@ function parseTimeline(key: string, item: Record<string, unknown>, fallbackTask:
   const lens = [['title', titleA], ['count', countA], ['color', colorA]] as const;
   const bad = lens.filter(([, a]) => a !== undefined && a.length !== n).map(([name, a]) => `${name} ${a!.length}`);
   if (bad.length) warnings.push(`token arrays differ in length (text ${n}, ${bad.join(', ')}); missing entries shown as unknown`);
+  // ASTune's basic tracker logged the token text again as the title; AgentJet logs logprobs.
+  const titles: Timeline['titles'] = titleA === undefined ? 'none' : n > 0 && titleA.length === n && titleA.every((v, i) => v === textA[i]) ? 'text' : 'logprob';
   const text = new Array<string>(n);
   const ids = new Array<number | string | null>(n);
   const logprobs = new Array<number | null>(n);
@@ -148,8 +159,7 @@ function parseTimeline(key: string, item: Record<string, unknown>, fallbackTask:
     text[i] = typeof t === 'string' ? t : str(t);
     const c = countA?.[i];
     ids[i] = typeof c === 'number' ? c : typeof c === 'string' ? (/^-?\d+$/.test(c) ? Number(c) : c) : null;
-    const lp = titleA?.[i];
-    logprobs[i] = num(lp) ?? null;
+    logprobs[i] = titles === 'logprob' ? num(titleA?.[i]) ?? null : null;
     mask[i] = maskFromColor(colorA?.[i]);
   }
   const fields: Record<string, string> = {};
@@ -157,12 +167,9 @@ function parseTimeline(key: string, item: Record<string, unknown>, fallbackTask:
   for (const [k, v] of Object.entries(item)) {
     if (!known.has(k) && (v === null || typeof v !== 'object')) fields[k] = str(v);
   }
-  const outcome = typeof item.outcome === 'string' ? item.outcome : nk?.outcome ?? '';
   return {
     key,
-    taskId: nk?.taskId ?? (typeof item.task_id === 'string' ? item.task_id : fallbackTask ?? key),
-    outcome,
-    index: nk?.index ?? 0,
+    ...timelineIdentity(key, item.outcome, item.task_id, fallbackTask),
     lenPrompt: num(item.len_prompt_ids),
     lenResponse: num(item.len_response_ids),
     lenInput: num(item.len_input_ids),
@@ -175,6 +182,7 @@ function parseTimeline(key: string, item: Record<string, unknown>, fallbackTask:
     logprobs,
     mask,
     warnings,
+    titles,
   };
 }
 

@@ -51,7 +51,25 @@ export class FileIndex {
     return i + 1 < this.count ? this.offsets.data[i + 1]! : this.scannedSize;
   }
 
+  /** Restores an index saved earlier (cache.ts); `update` then reads only what follows. */
+  seed(saved: { offsets: number[]; times: number[]; scannedSize: number; fileSize: number; ino: number; tailPartial: boolean }): void {
+    this.reset();
+    this.offsets.ensure(saved.offsets.length);
+    this.times.ensure(saved.offsets.length);
+    this.offsets.data.set(saved.offsets);
+    this.times.data.set(saved.times);
+    this.count = saved.offsets.length;
+    this.scannedSize = saved.scannedSize;
+    this.fileSize = saved.fileSize;
+    this.ino = saved.ino;
+    this.tailPartial = saved.tailPartial;
+  }
+
+  /** How many times the index was dropped (rewrite, truncation, new inode, seeding). */
+  resets = 0;
+
   reset(): void {
+    this.resets++;
     this.count = 0;
     this.scannedSize = 0;
     this.fileSize = -1;
@@ -155,6 +173,18 @@ export function isRotatedSibling(main: string, candidate: string): boolean {
   return candidate !== main && candidate.startsWith(prefix) && candidate.endsWith('.log') && candidate.length > prefix.length + 4;
 }
 
+/**
+ * Sort key of a rotated sibling's middle part. loguru renames `stem.json.log` to
+ * `stem.json.<date>.log` and, when that name is taken, `stem.json.<date>.<n>.log` (n = 2, 3, ...),
+ * so `<date>.2` comes after `<date>` (a plain name sort puts it first: '2' < 'l').
+ */
+export function rotationKey(main: string, candidate: string): { date: string; n: number } {
+  const m = /^(.*)\.json\.log$/.exec(main);
+  const mid = m ? candidate.slice(m[1]!.length + '.json.'.length, -'.log'.length) : candidate;
+  const c = /^(.*)\.(\d+)$/.exec(mid);
+  return c ? { date: c[1]!, n: Number(c[2]) } : { date: mid, n: 1 };
+}
+
 /** The main file of the group a file belongs to (`stem.json.<time>.log` -> `stem.json.log`). */
 export function mainFileOf(path: string): string {
   const name = basename(path);
@@ -202,7 +232,8 @@ export class LogIndex {
     return this.files.length > 0 && this.files[this.files.length - 1]!.tailPartial;
   }
 
-  private async discover(): Promise<string[]> {
+  /** The files of the group, oldest first, the live file last. */
+  async discover(): Promise<string[]> {
     if (this.opts.siblings === false) return [this.mainPath];
     const dir = dirname(this.mainPath);
     const main = basename(this.mainPath);
@@ -214,14 +245,15 @@ export class LogIndex {
     }
     const rotated = names.filter((n) => isRotatedSibling(main, n));
     const dated = await Promise.all(rotated.map(async (n) => {
+      const { date, n: counter } = rotationKey(main, n);
       try {
-        return { n, t: (await stat(join(dir, n))).mtimeMs };
+        return { n, date, counter, t: (await stat(join(dir, n))).mtimeMs };
       } catch {
-        return { n, t: 0 };
+        return { n, date, counter, t: 0 };
       }
     }));
-    // loguru names rotated files by time, so name order is time order; mtime breaks ties.
-    dated.sort((a, b) => (a.n < b.n ? -1 : a.n > b.n ? 1 : a.t - b.t));
+    // loguru names rotated files by time (then a counter), so that is time order; mtime breaks ties.
+    dated.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.counter !== b.counter ? a.counter - b.counter : a.t - b.t));
     return [...dated.map((d) => join(dir, d.n)), this.mainPath];
   }
 
@@ -277,7 +309,8 @@ export class LogIndex {
     return t;
   }
 
-  private startOfFile(k: number): number {
+  /** Global number of the first record of file k. */
+  startOfFile(k: number): number {
     let s = 0;
     for (let j = 0; j < k; j++) s += this.files[j]!.count;
     return s;

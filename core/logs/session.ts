@@ -2,8 +2,12 @@
 // decoded records, filtering, sorting and whole-file text search. Shared by the viewer, the CLI
 // and the benchmark; no editor API here.
 import { CancelledError, LogIndex, type UpdateOptions } from './index';
-import { countTokens, decodePayloadBytes, decodeRecord, summarizePrefix, type DecodedRecord, type RecordKind, type RecordResult } from './decode';
-import { parseNestedKey, type Payload } from './record';
+import { countTokens, decodeRecord, summarizePrefix, type DecodedRecord, type RecordKind, type RecordResult } from './decode';
+import { findInTokens } from './search';
+import { planTasks } from './pool';
+import { searchTasks } from './wholelog';
+import type { RangeTask } from './jobs';
+import type { MatchWhere, SearchCounts, SearchHitData } from '../protocol/tokenlog';
 
 /** Bytes read per record for its summary (header line + start of the payload). */
 export const SUMMARY_PREFIX = 1536;
@@ -17,14 +21,8 @@ export type SortSpec = Sort;
 export type RecordRow = Row;
 export type { SortKey };
 
-export interface SearchHit {
-  index: number;
-  /** Matches in token text (all timelines). */
-  matches: number;
-  /** First match: timeline number and token index, when it is in token text. */
-  timeline?: number;
-  token?: number;
-}
+/** A matching record: the protocol's SearchHitData (record, where, timeline, token, char). */
+export type SearchHit = SearchHitData;
 
 const KINDS: RecordKind[] = ['tokens', 'table', 'text'];
 
@@ -247,87 +245,69 @@ export class LogSession {
   }
 
   /**
-   * Decodes each candidate and reports those whose title, task id or token text contains `text`
-   * (case-insensitive); hits stream through `onHit`. Cancellable with `signal`.
+   * Reports the candidates whose token text, title or task id contains `text` (case-insensitive,
+   * on the decoded text); hits stream through `onHit` (file order) and `onHits` (batches with
+   * running counts). The records are scanned on worker threads (pool.ts). Cancellable.
    */
-  async search(text: string, candidates: number[], opts: { signal?: AbortSignal; onHit?: (h: SearchHit) => void; progress?: (done: number, total: number) => void } = {}): Promise<SearchHit[]> {
+  async search(text: string, candidates: number[], opts: { signal?: AbortSignal; onHit?: (h: SearchHit) => void; onHits?: (hits: SearchHit[], counts: SearchCounts) => void; progress?: (done: number, total: number) => void; workers?: number } = {}): Promise<SearchHit[]> {
     const needle = text.toLowerCase();
-    const hits: SearchHit[] = [];
-    let done = 0;
-    let lastProgress = 0;
-    for (const i of candidates) {
-      if (opts.signal?.aborted) throw new CancelledError();
-      // Search reads the payload without building token structures and without the record cache.
-      const cached = this.cache.get(i);
-      const bytes = cached ? undefined : await this.index.readRecord(i);
-      done++;
-      const h = cached ? (cached.ok ? matchRecord(cached.record, needle) : undefined) : bytes ? matchBytes(bytes, needle) : undefined;
-      if (h) {
-        const hit = { index: i, ...h };
-        hits.push(hit);
-        opts.onHit?.(hit);
-      }
-      if (opts.progress && (done - lastProgress >= 16 || done === candidates.length)) { lastProgress = done; opts.progress(done, candidates.length); }
+    if (!needle) {
+      const all = candidates.map((index): SearchHit => ({ index, matches: 0, where: 'tokens' }));
+      for (const h of all) opts.onHit?.(h);
+      return all;
     }
+    const wanted = new Set(candidates);
+    const sorted = [...wanted].filter((i) => i >= 0 && i < this.count).sort((a, b) => a - b);
+    // Contiguous runs (small gaps are read through: a task per record would cost more).
+    const tasks: RangeTask[] = [];
+    for (let k = 0; k < sorted.length;) {
+      let j = k;
+      while (j + 1 < sorted.length && sorted[j + 1]! - sorted[j]! <= 8) j++;
+      tasks.push(...planTasks(this.index, sorted[k]!, sorted[j]! + 1));
+      k = j + 1;
+    }
+    const hits: SearchHit[] = [];
+    const counts: SearchCounts = { done: 0, total: sorted.length, doneBytes: 0, totalBytes: tasks.reduce((a, t) => a + t.offsets[t.offsets.length - 1]! - t.offsets[0]!, 0), hits: 0, matches: 0 };
+    await searchTasks(tasks, text, {
+      signal: opts.signal,
+      workers: opts.workers,
+      onHits: (batch, c) => {
+        const mine = batch.filter((h) => wanted.has(h.index));
+        counts.doneBytes = c.doneBytes;
+        for (const h of mine) { hits.push(h); counts.hits++; counts.matches += h.matches; opts.onHit?.(h); }
+        counts.done = doneUpTo(sorted, c, tasks);
+        opts.onHits?.(mine, { ...counts });
+        opts.progress?.(counts.done, counts.total);
+      },
+    });
     return hits;
   }
 }
 
-function findInTokens(texts: string[][], needle: string): { matches: number; first?: { timeline: number; token: number } } {
-  let matches = 0;
-  let first: { timeline: number; token: number } | undefined;
-  texts.forEach((text, ti) => {
-    const joined = text.join('').toLowerCase();
-    let pos = joined.indexOf(needle);
-    if (pos < 0) return;
-    if (!first) {
-      // Map the first hit's character offset back to its token.
-      let acc = 0;
-      for (let k = 0; k < text.length; k++) {
-        acc += text[k]!.length;
-        if (acc > pos) { first = { timeline: ti, token: k }; break; }
-      }
-    }
-    while (pos >= 0) {
-      matches++;
-      pos = joined.indexOf(needle, pos + Math.max(1, needle.length));
-    }
-  });
-  return { matches, first };
-}
-
-/** Like matchRecord, straight from a record's bytes (no token structures built). */
-export function matchBytes(bytes: Buffer, needle: string): Omit<SearchHit, 'index'> | undefined {
-  const p = decodePayloadBytes(bytes);
-  if (!p.ok) return undefined;
-  return matchPayload(p.payload, needle);
-}
-
-function matchPayload(payload: Payload, needle: string): Omit<SearchHit, 'index'> | undefined {
-  const texts: string[][] = [];
-  let task = '';
-  const nested = payload.nested_json;
-  if (nested && typeof nested === 'object' && !Array.isArray(nested)) {
-    for (const [key, item] of Object.entries(nested as Record<string, unknown>)) {
-      const content = item && typeof item === 'object' ? (item as { content?: { text?: unknown } }).content : undefined;
-      const text = content && Array.isArray(content.text) ? content.text.map((t) => (typeof t === 'string' ? t : String(t))) : [];
-      texts.push(text);
-      if (!task) task = parseNestedKey(key)?.taskId ?? '';
-    }
+/** Candidates covered once the tasks up to the one holding `c.done` records are done. */
+function doneUpTo(sorted: number[], c: SearchCounts, tasks: RangeTask[]): number {
+  // c.done counts records of finished tasks (in file order): find the last finished record.
+  let n = 0, k = 0;
+  for (const t of tasks) {
+    n += t.offsets.length - 1;
+    if (n > c.done) break;
+    k++;
   }
-  if (!needle) return { matches: 0 };
-  const { matches, first } = findInTokens(texts, needle);
-  const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
-  const meta = `${str(payload.header)}\n${task}\n${texts.length ? '' : str(payload.content) + '\n' + str(payload.attach)}`.toLowerCase();
-  if (matches === 0 && !meta.includes(needle)) return undefined;
-  return { matches, ...(first ?? {}) };
+  if (k === 0) return 0;
+  const t = tasks[k - 1]!;
+  const lastRecord = t.first + t.offsets.length - 2;
+  let lo = 0, hi = sorted.length;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (sorted[mid]! <= lastRecord) lo = mid + 1; else hi = mid; }
+  return lo;
 }
 
 /** Finds `needle` (lower case) in a record: token text across token boundaries, title, task. */
 export function matchRecord(rec: DecodedRecord, needle: string): Omit<SearchHit, 'index'> | undefined {
-  if (!needle) return { matches: 0 };
+  if (!needle) return { matches: 0, where: 'tokens' };
   const { matches, first } = findInTokens(rec.timelines.map((t) => t.text), needle);
+  if (matches > 0) return { matches, where: 'tokens', ...(first ?? {}) };
   const meta = `${rec.title}\n${rec.taskId ?? ''}\n${rec.kind === 'tokens' ? '' : rec.content + '\n' + rec.attach}`.toLowerCase();
-  if (matches === 0 && !meta.includes(needle)) return undefined;
-  return { matches, ...(first ?? {}) };
+  if (!meta.includes(needle)) return undefined;
+  const where: MatchWhere = rec.title.toLowerCase().includes(needle) ? 'title' : (rec.taskId ?? '').toLowerCase().includes(needle) ? 'task' : rec.kind === 'tokens' ? 'title' : 'content';
+  return { matches, where };
 }

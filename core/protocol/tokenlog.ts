@@ -36,7 +36,39 @@ export interface Row {
   /** The newest record while the file still ends mid-record. */
   partial?: boolean;
   /** With a text filter: where the first match is (the view jumps there). */
-  hit?: { matches: number; timeline?: number; token?: number };
+  hit?: { matches: number; timeline?: number; token?: number; char?: number; where?: MatchWhere };
+}
+
+/** Which part of a record a text match lies in. */
+export type MatchWhere = 'tokens' | 'title' | 'task' | 'content';
+
+/**
+ * One record matching a text search (matching is on the decoded text: a search for a newline,
+ * a quote or `é` finds it whatever JSON escape the file used). In token text, `timeline` is the
+ * timeline's position in the record, `token` the token index, `char` the UTF-16 offset of the
+ * match inside that token's text (a match may continue into the next tokens).
+ */
+export interface SearchHitData {
+  index: number;
+  /** Matches in token text (all timelines of the record). */
+  matches: number;
+  where: MatchWhere;
+  timeline?: number;
+  token?: number;
+  char?: number;
+}
+
+/** Running totals of a text search (sent with progress, and once at the end with `done === total`). */
+export interface SearchCounts {
+  /** Records searched so far / to search. */
+  done: number;
+  total: number;
+  /** Bytes of the records searched so far / to search (for MB/s and a byte-true progress bar). */
+  doneBytes: number;
+  totalBytes: number;
+  /** Records with a match, and matches in token text, so far. */
+  hits: number;
+  matches: number;
 }
 
 /** Loss mask of a token: 1 trained, 0 context, -1 unknown colour. */
@@ -65,6 +97,11 @@ export interface TimelineData {
   mask: MaskValue[];
   /** Problems with this timeline (e.g. arrays of different lengths). */
   warnings: string[];
+  /**
+   * What the per-token `title` array held: 'logprob' (AgentJet, ASTune multi-agent: "-0.1234" or
+   * "N/A"), 'text' (ASTune linear tracker: the token text again, so no logprobs), 'none'.
+   */
+  titles?: 'logprob' | 'text' | 'none';
 }
 
 /** A rich table read back from text: wrapped cell lines joined, panels and titles peeled off. */
@@ -146,6 +183,11 @@ export type HostToView =
   | { type: 'group'; taskId: string; step?: number; members: GroupMember[] }
   /** Position of record `index` in the current list (answer to `locate`). */
   | { type: 'located'; index: number; position: number }
+  /**
+   * Streamed text-search results for list `version`, in file order, in batches; the list message
+   * that follows the search carries the same records. `counts` are the totals so far.
+   */
+  | { type: 'searchHits'; version: number; hits: SearchHitData[]; counts: SearchCounts }
   | { type: 'error'; message: string }
   /** Test hook: asks the view to act as a user would (see ViewCommand). */
   | { type: 'command'; command: ViewCommand };

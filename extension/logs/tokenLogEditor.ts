@@ -91,11 +91,20 @@ class Panel {
     const s = this.doc.session;
     this.searchedUpTo = s.count;
     try {
+      // Scanned on worker threads (off this thread), in file order; the list keeps the sort order.
+      const version = this.version;
       await s.search(text, candidates, {
         signal: ac.signal,
-        onHit: (h) => { this.list.push(h.index); this.hits.set(h.index, { matches: h.matches, timeline: h.timeline, token: h.token }); this.postListThrottled(); },
+        onHit: (h) => { this.list.push(h.index); this.hits.set(h.index, { matches: h.matches, timeline: h.timeline, token: h.token, char: h.char, where: h.where }); },
+        onHits: (hits, counts) => {
+          if (this.searchAbort !== ac) return;
+          this.post({ type: 'searchHits', version, hits, counts });
+          this.postListThrottled();
+        },
         progress: (done, total) => this.post({ type: 'progress', phase: 'search', done, total, cancellable: true }),
       });
+      // Hits arrive in file order; a fresh search's list follows the candidates' (sorted) order.
+      if (this.searchAbort === ac && fresh) this.list = candidates.filter((i) => this.hits.has(i));
       this.post({ type: 'progressEnd', phase: 'search', cancelled: false });
     } catch (err) {
       if (!(err instanceof CancelledError)) this.post({ type: 'error', message: `search failed: ${String(err)}` });

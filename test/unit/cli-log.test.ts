@@ -7,8 +7,12 @@ import { join } from 'node:path';
 import { repoRoot } from '../util/paths';
 import { fixtures } from '../gen';
 
+// The facts cache goes to a folder of this test run, not the user's ~/.cache.
+const cacheDir = mkdtempSync(join(tmpdir(), 'ajcli-cache-'));
+process.on('exit', () => rmSync(cacheDir, { recursive: true, force: true }));
+
 function cli(...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'cli', 'main.ts'), ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'cli', 'main.ts'), ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, AGENTJET_CACHE_DIR: cacheDir } });
 }
 
 const rollout = () => fixtures().rollout;

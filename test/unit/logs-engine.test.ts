@@ -265,7 +265,7 @@ test('CRLF line endings, megabyte-long tokens and lone surrogates decode', async
     assert.ok(r.ok);
     assert.equal(r.record.timelines[0]!.text[0], '\ud800');
     assert.equal(r.record.timelines[0]!.text[1]!.length, 1_000_006);
-    assert.deepEqual(await c.s.search('needleb', [0]), [{ index: 0, matches: 1, timeline: 0, token: 1 }]);
+    assert.deepEqual(await c.s.search('needleb', [0]), [{ index: 0, matches: 1, where: 'tokens', timeline: 0, token: 1, char: 1_000_000 }]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -431,11 +431,11 @@ test('filters, sorting and streaming cancellable search over the index', async (
     const streamed: number[] = [];
     const hits = await s.search('ANSWER IS 42', s.query(), { onHit: (h) => streamed.push(h.index) });
     assert.deepEqual(streamed, [7]);
-    assert.deepEqual(hits[0], { index: 7, matches: 1, timeline: 0, token: 1 });
+    assert.deepEqual(hits[0], { index: 7, matches: 1, where: 'tokens', timeline: 0, token: 1, char: 1 });
     // The same answer from a decoded (cached) record as from raw bytes.
     await s.record(7);
     assert.deepEqual(await s.search('answer is 42', [7]), hits);
-    assert.deepEqual(await s.search('t7', [6, 7]), [{ index: 7, matches: 0 }], 'task ids match too');
+    assert.deepEqual(await s.search('t7', [6, 7]), [{ index: 7, matches: 0, where: 'title' }], 'task ids match too');
     const ac = new AbortController();
     ac.abort();
     await assert.rejects(s.search('x', s.query(), { signal: ac.signal }), /cancelled/);

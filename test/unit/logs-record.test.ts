@@ -24,6 +24,6 @@ test('decodes base64+zlib and plain JSON payloads, reports bad ones without thro
 test('parses record titles and nested keys whose outcome holds dots', () => {
   assert.deepEqual(parseRecordTitle('[12] Task 3c6da5d (Reward 0.500)'), { step: 12, taskId: '3c6da5d', reward: 0.5 });
   assert.deepEqual(parseRecordTitle('gsm8k_test'), {});
-  assert.deepEqual(parseNestedKey('3c6da5d.0.5.0'), { taskId: '3c6da5d', outcome: '0.5', index: 0 });
+  assert.deepEqual(parseNestedKey('3c6da5d.0.5.0'), { taskId: '3c6da5d', outcome: '0.5', index: 0, shape: 'indexed' });
   assert.equal(parseNestedKey('nodots'), undefined);
 });

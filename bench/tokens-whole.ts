@@ -1,0 +1,145 @@
+// npm run bench:tokens: whole-file token log work on a generated rollout log (400 MB by default),
+// in one run: the inflate-only floor (one core, and all cores), then the built CLI's
+// `log stats` (cold, then cached), `log export --jsonl`, `log search` for a rare and a common
+// string, each as MB/s, ratio to the floor and peak RSS; and beast-logger's own Python reader
+// as an anchor when Python is there. Each measurement is its own process.
+//   BENCH_MB=400   size of the generated input (cached in bench-output/)
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeTokenLog } from './gen-tokenlog';
+import { repoRoot } from '../test/util/paths';
+import { findUpstream } from '../test/util/upstream';
+import { ensureTestPython } from '../test/harness/python';
+import { LogIndex } from '../core/logs/index';
+import { planTasks, runTasks } from '../core/logs/pool';
+
+const RARE = 'zebra-quokka-7';
+const COMMON = 'the';
+
+interface Measure { name: string; seconds: number; rssMb: number; note?: string; ok: boolean; error?: string }
+
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+/** Runs a command, returns wall seconds (of the whole process) and peak RSS (from GNU time). */
+function measure(name: string, cmd: string[], env: NodeJS.ProcessEnv = {}): Measure {
+  const t0 = performance.now();
+  const args = TIME ? ['-f', 'BENCHTIME %e %M', ...cmd] : cmd;
+  const r = spawnSync(TIME ?? cmd[0]!, TIME ? args : cmd.slice(1), { encoding: 'utf8', maxBuffer: 256 << 20, env: { ...process.env, ...env }, cwd: repoRoot });
+  const seconds = (performance.now() - t0) / 1000;
+  const line = (r.stderr ?? '').split('\n').find((l) => l.startsWith('BENCHTIME '));
+  const rssMb = line ? Number(line.split(' ')[2]) / 1024 : NaN;
+  if (r.status !== 0) return { name, seconds, rssMb, ok: false, error: (r.stderr || '').trim().split('\n').slice(-3).join(' | ') };
+  const inner = (r.stdout ?? '').split('\n').find((l) => l.startsWith('SECONDS '));
+  return { name, seconds: inner ? Number(inner.split(' ')[1]) : seconds, rssMb, ok: true, note: r.stdout.split('\n').find((l) => l.startsWith('NOTE '))?.slice(5) };
+}
+
+function input(mb: number): string {
+  const dir = join(repoRoot, 'bench-output');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `whole-${mb}mb.json.log`);
+  if (existsSync(file)) return file;
+  console.log(`generating ${file} (${mb} MB; cached for later runs)…`);
+  const part = `${file}.part`;
+  const r = writeTokenLog(part, mb * 1048576, 1, RARE);
+  renameSync(part, file);
+  console.log(`  ${r.records} records`);
+  return file;
+}
+
+/** In-process floor: read + base64 + inflate every payload, on `workers` threads (0 = this one). */
+async function floor(file: string, workers: number): Promise<void> {
+  const ix = new LogIndex(file, { siblings: false });
+  await ix.update();
+  const t0 = performance.now();
+  let inflated = 0;
+  await runTasks(planTasks(ix), { kind: 'inflate' }, (r) => { if (r.kind === 'inflate') inflated += r.inflated; }, { workers, minBytesForWorkers: 0 });
+  process.stdout.write(`SECONDS ${(performance.now() - t0) / 1000}\nNOTE ${(inflated / 1048576).toFixed(0)} MB of JSON\n`);
+}
+
+const PY_ANCHOR = String.raw`
+import ast, base64, json, re, resource, sys, time, zlib
+search_py, path = sys.argv[1], sys.argv[2]
+tree = ast.parse(open(search_py, encoding='utf-8').read())
+fn = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == 'extract_base64_from_log'][0]
+ns = {'re': re, 'base64': base64, 'json': json, 'zlib': zlib}
+exec(compile(ast.Module(body=[fn], type_ignores=[]), search_py, 'exec'), ns)
+t = time.time()
+items = ns['extract_base64_from_log'](path)
+print('SECONDS', time.time() - t)
+print('NOTE', len(items), 'records')
+`;
+
+/** The first `mb` MB of whole records of `file`, for the Python anchor (it keeps every record in memory). */
+function head(file: string, mb: number): string {
+  const out = join(mkdtempSync(join(tmpdir(), 'ajbench-')), 'head.json.log');
+  const fd = openSync(file, 'r');
+  const buf = Buffer.alloc(mb * 1048576);
+  const n = readSync(fd, buf, 0, buf.length, 0);
+  closeSync(fd);
+  // Cut before the last record header in the slice.
+  const cut = buf.subarray(0, n).lastIndexOf('\n20') + 1;
+  writeFileSync(out, buf.subarray(0, cut));
+  return out;
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv[0] === '--floor') { await floor(argv[1]!, Number(argv[2])); return; }
+  const mb = Number(process.env.BENCH_MB ?? 400);
+  console.log('building dist/ …');
+  const b = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'build.mjs'), '--no-tests'], { cwd: repoRoot, encoding: 'utf8' });
+  if (b.status !== 0) throw new Error(`build failed: ${b.stderr}`);
+  const file = input(mb);
+  const size = statSync(file).size;
+  const MB = size / 1048576;
+  spawnSync('cat', [file], { stdio: ['ignore', 'ignore', 'ignore'] }); // warm page cache for everyone
+  const cores = availableParallelism();
+  console.log(`\nnode ${process.version}, ${cores} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} (shared machine: figures taken under load), ${MB.toFixed(0)} MB input\n`);
+  const cli = join(repoRoot, 'dist', 'cli.js');
+  const worker = join(repoRoot, 'dist', 'logworker.js');
+  const cacheDir = mkdtempSync(join(tmpdir(), 'ajbench-cache-'));
+  const env = { AGENTJET_CACHE_DIR: cacheDir, AGENTJET_LOG_WORKER: worker };
+  const tsx = [process.execPath, '--import', 'tsx', join(repoRoot, 'bench', 'tokens-whole.ts')];
+  const rows: Measure[] = [];
+  const floor1 = measure('inflate-only floor, 1 core', [...tsx, '--floor', file, '0'], env);
+  const floorN = measure(`inflate-only floor, ${cores} cores`, [...tsx, '--floor', file, String(cores)], env);
+  rows.push(floor1, floorN);
+  rows.push(measure('log stats', [process.execPath, cli, 'log', 'stats', file, '--format', 'json'], env));
+  rows.push(measure('log stats, second run (cached)', [process.execPath, cli, 'log', 'stats', file, '--format', 'json'], env));
+  rows.push(measure('log export --jsonl', [process.execPath, cli, 'log', 'export', file, '--jsonl', '--out', '/dev/null'], env));
+  rows.push(measure(`log search (rare: "${RARE}")`, [process.execPath, cli, 'log', 'search', file, RARE], env));
+  rows.push(measure(`log search (common: "${COMMON}")`, [process.execPath, cli, 'log', 'search', file, COMMON, '--format', 'json'], env));
+  rmSync(cacheDir, { recursive: true, force: true });
+  let anchor: Measure | undefined;
+  let anchorMb = 0;
+  const bl = findUpstream('beast-logger-6ba1ca5');
+  if (bl) {
+    try {
+      const py = ensureTestPython().python;
+      anchorMb = Math.min(40, MB);
+      const slice = head(file, anchorMb);
+      anchorMb = statSync(slice).size / 1048576;
+      anchor = measure(`beast-logger reader (Python, first ${anchorMb.toFixed(0)} MB)`, [py, '-c', PY_ANCHOR, join(bl, 'search.py'), slice]);
+      rmSync(join(slice, '..'), { recursive: true, force: true });
+    } catch (err) {
+      anchor = { name: 'beast-logger reader (Python)', seconds: NaN, rssMb: NaN, ok: false, error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+  const f = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-');
+  console.log(`${'measurement'.padEnd(44)} ${'seconds'.padStart(8)} ${'MB/s'.padStart(7)} ${'x floor1'.padStart(9)} ${`x floor${cores}`.padStart(9)} ${'peak RSS MB'.padStart(12)}`);
+  for (const r of rows) {
+    if (!r.ok) { console.log(`${r.name.padEnd(44)} FAILED: ${r.error}`); continue; }
+    console.log(`${r.name.padEnd(44)} ${f(r.seconds, 2).padStart(8)} ${f(MB / r.seconds, 0).padStart(7)} ${f(r.seconds / floor1.seconds, 2).padStart(9)} ${f(r.seconds / floorN.seconds, 2).padStart(9)} ${f(r.rssMb, 0).padStart(12)}${r.note ? `  (${r.note})` : ''}`);
+  }
+  if (anchor) {
+    if (anchor.ok) console.log(`${anchor.name.padEnd(44)} ${f(anchor.seconds, 2).padStart(8)} ${f(anchorMb / anchor.seconds, 0).padStart(7)} ${''.padStart(9)} ${''.padStart(9)} ${f(anchor.rssMb, 0).padStart(12)}  (${anchor.note ?? ''}; it keeps every decoded record in memory, so it reads a slice)`);
+    else console.log(`${anchor.name.padEnd(44)} FAILED: ${anchor.error}`);
+  } else {
+    console.log('beast-logger reader (Python): skipped, the upstream tree is missing (npm run fetch:upstream)');
+  }
+  console.log('\nTargets: stats, export and search within 2x of the floor; cached stats under 1 s; peak RSS under 300 MB.');
+}
+
+main().catch((err: unknown) => { console.error(err); process.exitCode = 1; });

@@ -1,0 +1,176 @@
+// Whole-file work on a range of records (one task): the same code runs on a worker thread
+// (worker.ts) or inline. A task names a file, a byte range and the record starts inside it.
+import { closeSync, openSync, readSync } from 'node:fs';
+import { FastScanner, Out, exportLineInto, payloadJson, type ScanRecord, type ScanResult } from './fastscan';
+import { countTokens, type DecodedRecord, type RecordKind } from './decode';
+import { findInTokens } from './search';
+import type { MatchWhere, SearchHitData } from '../protocol/tokenlog';
+
+export interface RangeTask {
+  path: string;
+  /** Absolute record starts in the file, then the end of the last record. */
+  offsets: number[];
+  /** Global record number of the first record. */
+  first: number;
+  /** The last record of this task is the last of the log and the file ends mid-record. */
+  partialLast: boolean;
+}
+
+/** `inflate` only reads and inflates every payload: the benchmark's floor. */
+export type Job = { kind: 'facts' } | { kind: 'export' } | { kind: 'search'; needle: string } | { kind: 'inflate' };
+
+/** What the list, stats and the cache keep of a record. */
+export interface RecordFacts {
+  kind?: RecordKind;
+  step?: number;
+  reward?: number;
+  taskId?: string;
+  title?: string;
+  outcome?: string;
+  timelines: number;
+  tokens: number;
+  trained: number;
+  /** Mean `len_response_ids` of the timelines that have one. */
+  meanLenResponse?: number;
+  error?: string;
+}
+
+function meanLen(ts: { lenResponse?: number }[]): number | undefined {
+  let sum = 0, n = 0;
+  for (const t of ts) if (t.lenResponse !== undefined) { sum += t.lenResponse; n++; }
+  return n ? sum / n : undefined;
+}
+
+export interface ExportChunk { lines: Uint8Array; rows: number; corrupt: number }
+export interface SearchChunk { hits: SearchHitData[]; matches: number }
+
+export type TaskResult =
+  | { kind: 'facts'; facts: RecordFacts[]; bytes: number }
+  | { kind: 'export'; chunk: ExportChunk; bytes: number }
+  | { kind: 'search'; chunk: SearchChunk; bytes: number }
+  | { kind: 'inflate'; inflated: number; bytes: number };
+
+function readRange(path: string, start: number, end: number): Buffer {
+  const buf = Buffer.allocUnsafe(end - start);
+  const fd = openSync(path, 'r');
+  try {
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, start + got);
+      if (n <= 0) break;
+      got += n;
+    }
+    return got === buf.length ? buf : buf.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The error message a record gets when it is the unfinished last one (as LogSession.record says). */
+function withTail(r: ScanResult, last: boolean): ScanResult {
+  if (r.ok || !last) return r;
+  return { ok: false, error: `incomplete record: the file ends mid-record (still being written, or cut off): ${r.error}` };
+}
+
+export function factsOf(r: ScanResult): RecordFacts {
+  if (!r.ok) return { timelines: 0, tokens: 0, trained: 0, error: r.error };
+  return { kind: r.kind, step: r.step, reward: r.reward, taskId: r.taskId, title: r.title, outcome: r.outcome, timelines: r.timelines.length, tokens: r.tokens, trained: r.trained, meanLenResponse: meanLen(r.timelines) };
+}
+
+export function factsOfDecoded(rec: DecodedRecord): RecordFacts {
+  const c = countTokens(rec);
+  return { kind: rec.kind, step: rec.step, reward: rec.reward, taskId: rec.taskId, title: rec.title, outcome: rec.outcome, timelines: c.timelines, tokens: c.tokens, trained: c.trained, meanLenResponse: meanLen(rec.timelines) };
+}
+
+const scanner = new FastScanner();
+
+export function runTask(task: RangeTask, job: Job): TaskResult {
+  const start = task.offsets[0]!, end = task.offsets[task.offsets.length - 1]!;
+  const buf = readRange(task.path, start, end);
+  const n = task.offsets.length - 1;
+  const bytes = end - start;
+  const rec = (k: number, want: Parameters<FastScanner['scanRecord']>[1]): ScanResult => {
+    const s = task.offsets[k]! - start, e = Math.min(task.offsets[k + 1]! - start, buf.length);
+    const raw = buf.subarray(s, e);
+    let r = scanner.scanRecord(raw, want);
+    const last = k === n - 1 && (task.partialLast || (!r.ok && r.error === 'record has no payload'));
+    if (!r.ok && k === n - 1 && task.partialLast) r = withTail(r, true);
+    else if (!r.ok && last) r = withTail(r, true);
+    return r;
+  };
+  if (job.kind === 'inflate') {
+    let inflated = 0;
+    for (let k = 0; k < n; k++) inflated += payloadJson(buf.subarray(task.offsets[k]! - start, task.offsets[k + 1]! - start))?.length ?? 0;
+    return { kind: 'inflate', inflated, bytes };
+  }
+  if (job.kind === 'facts') {
+    const facts: RecordFacts[] = [];
+    for (let k = 0; k < n; k++) facts.push(factsOf(rec(k, {})));
+    return { kind: 'facts', facts, bytes };
+  }
+  if (job.kind === 'export') {
+    const out = new Out();
+    let rows = 0, corrupt = 0;
+    for (let k = 0; k < n; k++) {
+      const r = rec(k, { tokens: true });
+      if (!r.ok) { corrupt++; continue; }
+      for (const t of r.timelines) { exportLineInto(out, task.first + k, r, t); rows++; }
+    }
+    const lines = out.take();
+    return { kind: 'export', chunk: { lines, rows, corrupt }, bytes };
+  }
+  const hits: SearchHitData[] = [];
+  let matches = 0;
+  const needle = job.needle;
+  const nb = Buffer.from(needle);
+  for (let k = 0; k < n; k++) {
+    const r = rec(k, { search: true });
+    if (!r.ok) continue;
+    const h = matchScan(r, needle, nb);
+    if (h) { hits.push({ index: task.first + k, ...h }); matches += h.matches; }
+  }
+  return { kind: 'search', chunk: { hits, matches }, bytes };
+}
+
+type Hit = Omit<SearchHitData, 'index'>;
+
+/**
+ * Finds `needle` (lower case) in a scanned record, with the semantics of session.ts matchRecord:
+ * token text across token boundaries (per timeline), then title and task id (and content for
+ * records without tokens). Matching is on the decoded text.
+ */
+export function matchScan(r: ScanRecord, needle: string, needleBytes: Buffer = Buffer.from(needle)): Hit | undefined {
+  if (!needle) return { matches: 0, where: 'tokens' };
+  let matches = 0;
+  let first: { timeline: number; token: number; char: number } | undefined;
+  r.timelines.forEach((t, ti) => {
+    if (t.joined && t.ends) {
+      // UTF-8 is self-synchronising: byte matches of a valid needle are character matches.
+      let pos = t.joined.indexOf(needleBytes);
+      if (pos < 0) return;
+      if (!first) {
+        let lo = 0, hi = t.ends.length - 1;
+        while (lo < hi) { const mid = (lo + hi) >> 1; if (t.ends[mid]! > pos) hi = mid; else lo = mid + 1; }
+        const start = lo > 0 ? t.ends[lo - 1]! : 0;
+        first = { timeline: ti, token: lo, char: t.joined.toString('utf8', start, pos).length };
+      }
+      while (pos >= 0) { matches++; pos = t.joined.indexOf(needleBytes, pos + Math.max(1, needleBytes.length)); }
+      return;
+    }
+    const texts = t.texts ?? r.decoded?.timelines[ti]?.text ?? [];
+    const f = findInTokens([texts], needle);
+    if (f.matches) {
+      matches += f.matches;
+      if (!first && f.first) first = { timeline: ti, token: f.first.token, char: f.first.char };
+    }
+  });
+  if (matches > 0) return { matches, where: 'tokens', ...first };
+  const lower = (s: string | undefined) => (s ?? '').toLowerCase();
+  let where: MatchWhere | undefined;
+  if (lower(r.title).includes(needle)) where = 'title';
+  else if (lower(r.taskId).includes(needle)) where = 'task';
+  else if (r.kind !== 'tokens' && r.decoded && `${r.title}\n${r.taskId ?? ''}\n${r.decoded.content}\n${r.decoded.attach}`.toLowerCase().includes(needle)) where = 'content';
+  else if (`${r.title}\n${r.taskId ?? ''}\n`.toLowerCase().includes(needle)) where = 'title';
+  if (!where) return undefined;
+  return { matches, where };
+}

@@ -1,0 +1,142 @@
+// Whole-file work split by record ranges across worker_threads, results handed back in file
+// order, a bounded number of tasks in flight (memory stays flat for export), cancellable.
+import { Worker } from 'node:worker_threads';
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { CancelledError, type LogIndex } from './index';
+import { runTask, type Job, type RangeTask, type TaskResult } from './jobs';
+import type { WorkerReply, WorkerRequest } from './worker';
+
+/** Target bytes per task: big enough to amortise a message, small enough to balance. */
+export const TASK_BYTES = 4 * 1024 * 1024;
+
+/** Splits records [from, to) of a log into tasks of about `target` bytes, never across files. */
+export function planTasks(index: LogIndex, from = 0, to = index.count, target = TASK_BYTES): RangeTask[] {
+  const tasks: RangeTask[] = [];
+  let cur: RangeTask | undefined;
+  let curFile = -1;
+  const lastTail = index.tailPartial ? index.count - 1 : -1;
+  for (let i = from; i < to; i++) {
+    const loc = index.locate(i);
+    if (!loc) break;
+    if (!cur || loc.fileNo !== curFile || loc.end - cur.offsets[0]! > target) {
+      cur = { path: loc.file.path, offsets: [loc.offset], first: i, partialLast: false };
+      curFile = loc.fileNo;
+      tasks.push(cur);
+    }
+    cur.offsets.push(loc.end);
+    if (i === lastTail) cur.partialLast = true;
+  }
+  return tasks;
+}
+
+/** Where the worker script is: beside the bundle (dist/logworker.js), or the source under tsx. */
+function workerSpec(): { file: string; eval?: boolean } | undefined {
+  if (process.env.AGENTJET_LOG_WORKER && existsSync(process.env.AGENTJET_LOG_WORKER)) return { file: process.env.AGENTJET_LOG_WORKER };
+  const bundled = join(__dirname, 'logworker.js');
+  if (existsSync(bundled)) return { file: bundled };
+  const src = join(__dirname, 'worker.ts');
+  // Under tsx (tests, benches): the worker loads the TypeScript source through tsx's require hook.
+  if (__filename.endsWith('.ts') && existsSync(src)) return { file: `require('tsx/cjs'); require(${JSON.stringify(src)});`, eval: true };
+  return undefined;
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  /** Worker threads; 0 runs on the calling thread. Default: the cores, at most 4. */
+  workers?: number;
+  /** Below this many bytes in all, the work runs on the calling thread (default: two tasks' worth). */
+  minBytesForWorkers?: number;
+  /** Tasks done (or in order) per result; bytes of records processed / total. */
+  progress?: (doneBytes: number, totalBytes: number) => void;
+}
+
+function defaultWorkers(): number {
+  const env = Number(process.env.AGENTJET_LOG_WORKERS);
+  if (Number.isInteger(env) && env >= 0) return env;
+  return Math.min(4, availableParallelism());
+}
+
+/**
+ * Runs `job` over `tasks`; `onResult` sees each task's result in task order (it may return a
+ * promise, e.g. to wait for a slow output stream: no more than a few tasks wait meanwhile).
+ */
+export async function runTasks(tasks: RangeTask[], job: Job, onResult: (r: TaskResult, task: RangeTask) => void | Promise<void>, opts: RunOptions = {}): Promise<void> {
+  const totalBytes = tasks.reduce((a, t) => a + t.offsets[t.offsets.length - 1]! - t.offsets[0]!, 0);
+  let doneBytes = 0;
+  const spec = workerSpec();
+  const want = Math.min(opts.workers ?? defaultWorkers(), tasks.length);
+  if (!spec || want <= 1 || totalBytes < (opts.minBytesForWorkers ?? 2 * TASK_BYTES)) {
+    for (const t of tasks) {
+      if (opts.signal?.aborted) throw new CancelledError();
+      const r = runTask(t, job);
+      await onResult(r, t);
+      doneBytes += r.bytes;
+      opts.progress?.(doneBytes, totalBytes);
+      // Let cancellation and other events in between tasks.
+      await new Promise<void>((res) => setImmediate(res));
+    }
+    return;
+  }
+  const workers: Worker[] = [];
+  const maxInFlight = want * 2;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const results = new Map<number, TaskResult>();
+      let next = 0, delivered = 0, delivering = false, failed = false;
+      const fail = (e: unknown) => { if (!failed) { failed = true; reject(e); } };
+      const onAbort = () => fail(new CancelledError());
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      if (opts.signal?.aborted) { onAbort(); return; }
+      const idle: Worker[] = [];
+      const dispatch = () => {
+        while (!failed && idle.length && next < tasks.length && next - delivered < maxInFlight) {
+          const w = idle.pop()!;
+          const req: WorkerRequest = { id: next, task: tasks[next]!, job };
+          next++;
+          w.postMessage(req);
+        }
+      };
+      const deliver = async () => {
+        if (delivering) return;
+        delivering = true;
+        try {
+          while (!failed && results.has(delivered)) {
+            const r = results.get(delivered)!;
+            results.delete(delivered);
+            await onResult(r, tasks[delivered]!);
+            doneBytes += r.bytes;
+            delivered++;
+            opts.progress?.(doneBytes, totalBytes);
+            dispatch();
+          }
+          if (!failed && delivered === tasks.length) { opts.signal?.removeEventListener('abort', onAbort); resolve(); }
+        } catch (e) {
+          fail(e);
+        } finally {
+          delivering = false;
+        }
+      };
+      for (let k = 0; k < want; k++) {
+        const w = new Worker(spec.file, { eval: spec.eval ?? false });
+        workers.push(w);
+        w.on('message', (m: WorkerReply) => {
+          if (!m.ok) { fail(new Error(`log worker: ${m.error}`)); return; }
+          const r = m.result;
+          if (r.kind === 'export') r.chunk.lines = Buffer.from(r.chunk.lines.buffer, r.chunk.lines.byteOffset, r.chunk.lines.byteLength);
+          results.set(m.id, r);
+          idle.push(w);
+          dispatch();
+          void deliver();
+        });
+        w.on('error', fail);
+        w.on('exit', (code) => { if (code !== 0 && !failed && delivered < tasks.length) fail(new Error(`log worker exited with code ${code}`)); });
+        idle.push(w);
+      }
+      dispatch();
+    });
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}

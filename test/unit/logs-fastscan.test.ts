@@ -1,0 +1,69 @@
+// The scanner (fastscan.ts) against the full decoder (decode.ts): the same facts and the same
+// export lines, byte for byte, on generated logs with random and hostile content.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FastScanner, exportLine, fromDecoded, type ScanResult } from '../../core/logs/fastscan';
+import { decodeRecord } from '../../core/logs/decode';
+import { exportRow } from '../../core/logs/stats';
+import { matchRecord } from '../../core/logs/session';
+import { matchScan } from '../../core/logs/jobs';
+import { Rng, randomRecord } from '../util/tokenlogs';
+
+function facts(r: ScanResult) {
+  if (!r.ok) return { ok: false, error: r.error };
+  return {
+    title: r.title, step: r.step, taskId: r.taskId, reward: r.reward, outcome: r.outcome, kind: r.kind, tokens: r.tokens, trained: r.trained,
+    timelines: r.timelines.map((t) => ({ taskId: t.taskId, outcome: t.outcome, index: t.index, lenPrompt: t.lenPrompt, lenResponse: t.lenResponse, rawReward: t.rawReward, stepReward: t.stepReward, advantage: t.advantage, tokens: t.tokens, trained: t.trained })),
+  };
+}
+
+test('scanner and decoder agree byte for byte on 3,000 random records (stats facts and export lines)', () => {
+  const rng = new Rng(20260105);
+  const scanner = new FastScanner();
+  let fast = 0, fallback = 0, corrupt = 0;
+  for (let i = 0; i < 3000; i++) {
+    const bytes = Buffer.from(randomRecord(rng, i));
+    const got = scanner.scanRecord(bytes, { tokens: true });
+    const ref = fromDecoded(bytes, { tokens: true });
+    assert.deepEqual(facts(got), facts(ref), `record ${i}: ${bytes.toString().slice(0, 300)}`);
+    assert.deepEqual(facts(scanner.scanRecord(bytes, {})), facts(ref), `record ${i} (stats mode)`);
+    if (!got.ok) { corrupt++; continue; }
+    if (got.decoded) fallback++; else fast++;
+    const dec = decodeRecord(bytes);
+    assert.ok(dec.ok);
+    got.timelines.forEach((t, k) => {
+      const want = JSON.stringify(exportRow(i, dec.record, dec.record.timelines[k]!)) + '\n';
+      assert.equal(exportLine(i, got, t).toString('utf8'), want, `record ${i} timeline ${k}`);
+    });
+  }
+  process.stderr.write(`fast ${fast} fallback ${fallback} corrupt ${corrupt}\n`);
+  // The test is only worth something if both paths ran.
+  assert.ok(fast > 2000, `fast path taken ${fast} times`);
+  assert.ok(fallback > 50 && corrupt > 20, `fallback ${fallback}, corrupt ${corrupt}`);
+});
+
+test('search on scanned records finds what the decoder-based search finds (escapes, case, across tokens)', () => {
+  const rng = new Rng(7);
+  const scanner = new FastScanner();
+  const needles = ['hi there', '\n', '"', '\\', 'é', 'ß', '日本', 'boxed final', 'answer', 'task', 'reward', '😀', '\u0001', 'i̇', 'k'];
+  let hits = 0;
+  for (let i = 0; i < 1500; i++) {
+    const bytes = Buffer.from(randomRecord(rng, i));
+    const got = scanner.scanRecord(bytes, { search: true });
+    const dec = decodeRecord(bytes);
+    assert.equal(got.ok, dec.ok);
+    if (!got.ok || !dec.ok) continue;
+    for (const n of needles) {
+      const needle = n.toLowerCase();
+      const a = matchScan(got, needle);
+      const b = matchRecord(dec.record, needle);
+      assert.equal(a === undefined, b === undefined, `record ${i} needle ${JSON.stringify(n)}`);
+      if (a && b) {
+        assert.equal(a.matches, b.matches, `record ${i} needle ${JSON.stringify(n)} matches`);
+        assert.deepEqual([a.timeline, a.token], [b.timeline, b.token], `record ${i} needle ${JSON.stringify(n)} position`);
+        hits++;
+      }
+    }
+  }
+  assert.ok(hits > 500, `hits ${hits}`);
+});
