@@ -4,6 +4,7 @@ import { registerConfigFeature } from './features/config';
 import { registerLogsFeature } from './features/logs';
 import { registerRunsFeature } from './features/runs';
 import { registerDebugFeature } from './features/debug';
+import { registerOnboarding } from './onboarding';
 
 /** What activate() returns; tests and other extensions read it through `extension.exports`. */
 export interface AgentJetApi {
@@ -20,6 +21,7 @@ export function activate(context: vscode.ExtensionContext): AgentJetApi {
   registerLogsFeature(context, services);
   registerRunsFeature(context, services);
   registerDebugFeature(context, services);
+  registerOnboarding(context, services);
   const activationMs = performance.now() - started;
   services.log.info(`AgentJet activated in ${activationMs.toFixed(1)} ms`);
   return { activatedAt: Date.now(), activationMs, services };
