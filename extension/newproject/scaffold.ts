@@ -43,7 +43,9 @@ export class ScaffoldCodeActions implements vscode.CodeActionProvider {
       const edit = new vscode.WorkspaceEdit();
       const text = scaffoldText(plan, existing);
       if (existing === undefined) {
-        edit.createFile(target, { ignoreIfExists: true, contents: new TextEncoder().encode(text) });
+        // createFile + insert (not `contents`): the edit must survive the trip through commands.
+        edit.createFile(target, { ignoreIfExists: true });
+        edit.insert(target, new vscode.Position(0, 0), text);
       } else {
         const lines = existing.split('\n');
         edit.insert(target, new vscode.Position(lines.length - 1, (lines[lines.length - 1] ?? '').length), text);

@@ -100,20 +100,40 @@ suite('new project', () => {
     });
   }
 
-  test('the scaffold quick fix offers to create a missing workflow class in the referenced module', async () => {
-    const dir = join(workspaceRoot().fsPath, 'new-math');
-    const configFile = join(dir, 'config.yaml');
-    writeFileSync(configFile, readFileSync(configFile, 'utf8').replace('->MathWorkflow', '->BrandNewWorkflow'));
+  test('the scaffold quick fixes create a missing workflow class in its module and a judge in a new module', async () => {
+    const root = workspaceRoot().fsPath;
+    const configFile = join(root, 'scaffold.yaml');
+    const text = renderTemplate('math', 'scaffold')['config.yaml']!
+      .replace('math_agent.workflow->MathWorkflow', 'math_demo.workflow->BrandNewWorkflow')
+      .replace('math_agent.judge->MathJudge', 'scaffolded_judges->BrandNewJudge');
+    writeFileSync(configFile, text);
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(configFile));
     await vscode.window.showTextDocument(doc);
-    const diag = await waitFor(() => vscode.languages.getDiagnostics(doc.uri).find((d) => String(typeof d.code === 'object' ? d.code.value : d.code) === 'class-ref/missing-class'), 'the missing-class diagnostic', 30_000);
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, diag.range, vscode.CodeActionKind.QuickFix.value);
-    const fix = actions.find((a) => a.title.startsWith('Create workflow class BrandNewWorkflow'));
-    assert.ok(fix?.edit, `actions: ${actions.map((a) => a.title).join(', ')}`);
-    assert.equal(await vscode.workspace.applyEdit(fix.edit), true);
-    const wf = await vscode.workspace.openTextDocument(vscode.Uri.file(join(dir, 'math_agent', 'workflow.py')));
+    const codeOf = (d: vscode.Diagnostic) => String(typeof d.code === 'object' ? d.code.value : d.code);
+    const scaffoldable = () => vscode.languages.getDiagnostics(doc.uri).filter((d) => codeOf(d).startsWith('class-ref/missing-'));
+    const diags = await waitFor(() => scaffoldable().length === 2 && scaffoldable(), 'the two class-reference diagnostics', 30_000)
+      .catch((e: Error) => { throw new Error(`${e.message}; got ${JSON.stringify(vscode.languages.getDiagnostics(doc.uri).map((d) => [codeOf(d), d.message]))}`); });
+    const titles: string[] = [];
+    for (const d of diags) {
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, d.range, vscode.CodeActionKind.QuickFix.value);
+      const fix = actions.find((a) => /^Create (workflow|judge) class BrandNew/.test(a.title));
+      assert.ok(fix?.edit, `actions for ${codeOf(d)}: ${actions.map((a) => a.title).join(', ')}`);
+      titles.push(fix.title);
+      assert.equal(await vscode.workspace.applyEdit(fix.edit), true);
+    }
+    assert.deepEqual(titles.sort(), ['Create judge class BrandNewJudge in scaffolded_judges.py', 'Create workflow class BrandNewWorkflow in math_demo/workflow.py']);
+    const wf = await vscode.workspace.openTextDocument(vscode.Uri.file(join(root, 'math_demo', 'workflow.py')));
     assert.match(wf.getText(), /class BrandNewWorkflow\(Workflow\):\n[\s\S]*async def execute\(self, workflow_task: WorkflowTask, tuner: AjetTuner\) -> WorkflowOutput:/);
     await wf.save();
-    await waitFor(() => !vscode.languages.getDiagnostics(doc.uri).some((d) => String(typeof d.code === 'object' ? d.code.value : d.code) === 'class-ref/missing-class'), 'the diagnostic to go away', 30_000);
+    const judge = await vscode.workspace.openTextDocument(vscode.Uri.file(join(root, 'scaffolded_judges.py')));
+    await judge.save();
+    assert.match(readFileSync(join(root, 'scaffolded_judges.py'), 'utf8'), /class BrandNewJudge:[\s\S]*def compute_reward\(self, workflow_task, workflow_output\)/);
+    // The server re-checks on the next edit of the config: both problems are gone.
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(0, 0), '# scaffolded\n');
+    await vscode.workspace.applyEdit(edit);
+    await waitFor(() => scaffoldable().length === 0, 'the diagnostics to go away', 30_000)
+      .catch((e: Error) => { throw new Error(`${e.message}; still ${JSON.stringify(scaffoldable().map((d) => d.message))}`); });
+    await doc.save();
   });
 });
