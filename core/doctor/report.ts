@@ -3,7 +3,8 @@ import type { Check, Status } from './checks';
 import { summary } from './checks';
 import { t } from '../l10n';
 
-const ICON: Record<Status, string> = { ok: '✅', warning: '⚠️', error: '❌', info: 'ℹ️' };
+// Plain symbols (not emoji): they render with the editor's usual fonts everywhere.
+const ICON: Record<Status, string> = { ok: '✔', warning: '⚠', error: '✖', info: 'ℹ' };
 const TEXT: Record<Status, string> = { ok: 'ok   ', warning: 'warn ', error: 'ERROR', info: 'info ' };
 
 function fixText(c: Check): string | undefined {

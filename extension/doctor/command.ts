@@ -49,6 +49,11 @@ async function showReport(report: EnvironmentReport): Promise<void> {
   latest = report.markdown;
   changed.fire(REPORT_URI);
   await vscode.commands.executeCommand('markdown.showPreview', REPORT_URI);
+  // The command ends here; the offer of the first fix stays open without holding it.
+  void offerFix(report);
+}
+
+async function offerFix(report: EnvironmentReport): Promise<void> {
   const first = report.checks.find((c) => c.status === 'error' && c.fix) ?? report.checks.find((c) => c.status === 'warning' && c.fix);
   const s = summary(report.checks);
   if (!first?.fix) {
