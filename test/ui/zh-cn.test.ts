@@ -43,6 +43,18 @@ test('with the display language zh-cn, AgentJet command titles and views are in 
     await wb.page.locator('.pane-header', { hasText: zh['views.agentjet.agentjet.companions.name']! }).first().waitFor({ state: 'visible' });
     await wb.openFile('math_agent.yaml');
     assert.ok(existsSync(await wb.screenshot('zh-cn-views')));
+
+    // The walkthrough in Chinese (VS Code's own strings stay English without its language pack).
+    await wb.runCommand('Welcome: Open Walkthrough...');
+    const walkthrough = zh['walkthroughs.agentjet.firstRollout.title']!;
+    await wb.page.locator('.quick-input-widget input').fill(walkthrough);
+    await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: walkthrough }).first().click();
+    const container = wb.page.locator('.gettingStartedContainer');
+    for (const step of ['pickInterpreter', 'checkEnvironment', 'createProject', 'debugRollout', 'openTokenLog', 'compareRuns', 'startTraining']) {
+      await container.locator('.getting-started-step', { hasText: zh[`walkthroughs.agentjet.firstRollout.steps.${step}.title`]! }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    }
+    await container.locator('.button-link, .monaco-button', { hasText: '选择解释器' }).first().waitFor({ state: 'visible' });
+    assert.ok(existsSync(await wb.screenshot('zh-cn-walkthrough')));
   } catch (err) {
     await wb.screenshot('zh-cn-failure').catch(() => undefined);
     throw err;

@@ -133,3 +133,15 @@ test('agentjet doctor (the bundled CLI): text, --format json, exit status, Chine
     assert.match(gone.stdout, /does not exist/);
   } finally { rmSync(out, { recursive: true, force: true }); }
 });
+
+test('checkForLaunch (for the debug preflight): blocking findings from the real probe', async () => {
+  const { checkForLaunch } = await import('../../core/doctor/preflight');
+  const { python } = ensureTestPython();
+  const base = { python, script: probeText, cwd: repoRoot, port: 1, wantDebugpy: true, trusted: true };
+  const without = await checkForLaunch({ ...base, env: { ...process.env, PYTHONPATH: '' } });
+  assert.deepEqual(without.blocking.map((c) => c.id), ['framework']);
+  const withAjet = await checkForLaunch({ ...base, env: { ...process.env, PYTHONPATH: join(repoRoot, 'test', 'fixtures', 'backbone') } });
+  assert.deepEqual(withAjet.blocking, []);
+  const untrusted = await checkForLaunch({ ...base, trusted: false, env: { ...process.env, PYTHONPATH: join(repoRoot, 'test', 'fixtures', 'backbone') } });
+  assert.deepEqual(untrusted.blocking.map((c) => c.id), ['trust']);
+});
