@@ -1,6 +1,8 @@
 import { lintCommand } from './lint';
 import { logCommand } from './log';
 import { runsCommand } from './runs';
+import { newCommand } from './new';
+import { doctorCommand } from './doctor';
 /** A subcommand of the `agentjet` CLI. Each feature adds one entry below. */
 export interface CliCommand {
   readonly name: string;
@@ -14,4 +16,6 @@ export const commands: CliCommand[] = [
   lintCommand,
   logCommand,
   runsCommand,
+  newCommand,
+  doctorCommand,
 ];

@@ -1,5 +1,6 @@
 import { commands } from './commands';
 import { VERSION } from './version';
+import { localeFromCli, setLocale, t } from '../core/l10n';
 
 const USAGE = `agentjet ${VERSION}: tools for AgentJet (formerly ASTuner) projects
 
@@ -11,12 +12,15 @@ ${'{commands}'}
 Options:
   -h, --help       show this help (or a command's: agentjet <command> --help)
   -v, --version    print the version
+  --lang en|zh-cn  language of messages (default: from LANG)
 `;
 
 export async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
+  const { locale, rest: args } = localeFromCli(argv, process.env);
+  setLocale(locale);
+  const [name, ...rest] = args;
   if (!name || name === '-h' || name === '--help' || name === 'help') {
-    const list = commands.map((c) => `  ${c.name.padEnd(14)} ${c.summary}`).join('\n') || '  (none)';
+    const list = commands.map((c) => `  ${c.name.padEnd(14)} ${t(c.summary)}`).join('\n') || '  (none)';
     process.stdout.write(USAGE.replace('{commands}', list));
     return 0;
   }

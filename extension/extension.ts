@@ -5,6 +5,7 @@ import { registerLogsFeature } from './features/logs';
 import { registerRunsFeature } from './features/runs';
 import { registerDebugFeature } from './features/debug';
 import { registerRayFeature } from './features/ray';
+import { registerOnboarding } from './onboarding';
 
 /** What activate() returns; tests and other extensions read it through `extension.exports`. */
 export interface AgentJetApi {
@@ -22,6 +23,7 @@ export function activate(context: vscode.ExtensionContext): AgentJetApi {
   registerRunsFeature(context, services);
   registerDebugFeature(context, services);
   registerRayFeature(context, services);
+  registerOnboarding(context, services);
   const activationMs = performance.now() - started;
   services.log.info(`AgentJet activated in ${activationMs.toFixed(1)} ms`);
   return { activatedAt: Date.now(), activationMs, services };

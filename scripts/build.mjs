@@ -62,6 +62,8 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    // Python scripts run by the extension/CLI (core/doctor/probe.py) are bundled as text.
+    loader: { '.py': 'text' },
     // Some dependencies reference import.meta.url (execa); give them a CJS equivalent.
     define: { 'import.meta.url': 'importMetaUrl' },
     banner: {

@@ -28,6 +28,8 @@ const DEBIAN: Array<[string, () => boolean]> = [
   ['ripgrep', () => existsSync('/usr/bin/rg')],
   ['python3-debugpy', () => spawnSync('/usr/bin/python3', ['-c', 'import debugpy'], { stdio: 'ignore' }).status === 0],
   ['python3-yaml', () => spawnSync('/usr/bin/python3', ['-c', 'import yaml'], { stdio: 'ignore' }).status === 0],
+  // CJK glyphs for the Simplified Chinese UI screenshots (otherwise boxes).
+  ['fonts-noto-cjk', () => existsSync('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc')],
 ];
 
 export function ensureDebianPackages(): void {

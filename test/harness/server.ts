@@ -16,6 +16,8 @@ export interface ServerOptions {
   settings?: Record<string, unknown>;
   /** Enable workspace trust prompts (off by default: the test workspace is trusted). */
   workspaceTrust?: boolean;
+  /** Display language (`--locale`, e.g. 'zh-cn', with a registered language pack, see registerLanguagePack). */
+  displayLanguage?: string;
 }
 
 export interface VSCodeServer {
@@ -54,6 +56,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<VSCodeServe
   mkdirSync(join(dataDir, 'server', 'data', 'Machine'), { recursive: true });
   writeFileSync(join(dataDir, 'server', 'data', 'Machine', 'settings.json'), JSON.stringify(settings, null, 2));
   writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  if (opts.displayLanguage) registerLanguagePack(userDataDir, opts.displayLanguage);
 
   const args = [
     serverMain, '--host', '127.0.0.1', '--port', '0', '--without-connection-token', '--accept-server-license-terms',
@@ -61,6 +64,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<VSCodeServe
     '--extensions-dir', extensionsDir,
   ];
   if (!(opts.workspaceTrust ?? false)) args.push('--disable-workspace-trust');
+  if (opts.displayLanguage) args.push('--locale', opts.displayLanguage);
   const child = spawn(process.execPath, args, { env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   const port = await new Promise<number>((resolve, reject) => {
@@ -100,6 +104,22 @@ export async function startServer(opts: ServerOptions = {}): Promise<VSCodeServe
   };
 }
 
+/**
+ * The server serves a display language only when a language pack for it is registered in
+ * languagepacks.json (the Marketplace's packs are not reachable offline). This registers an empty
+ * one: VS Code's own strings stay English, but the workbench runs in `lang`, so extensions'
+ * package.nls.<lang>.json and l10n bundles apply — what the tests of our translations need.
+ */
+function registerLanguagePack(serverUserData: string, lang: string): void {
+  const dir = join(serverUserData, 'test-language-pack');
+  mkdirSync(dir, { recursive: true });
+  const translations = join(dir, 'main.i18n.json');
+  writeFileSync(translations, JSON.stringify({ contents: {} }));
+  writeFileSync(join(serverUserData, 'languagepacks.json'), JSON.stringify({
+    [lang]: { hash: `test-${lang}`, extensions: [{ extensionIdentifier: { id: `agentjet-test.language-pack-${lang}` }, version: '0.0.0' }], translations: { vscode: translations }, label: lang },
+  }));
+}
+
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
@@ -108,9 +128,13 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** Opens a page sized like a laptop screen, echoing the workbench console when asked. */
-export async function openPage(browser: Browser, url: string, onConsole?: (text: string) => void): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+/**
+ * Opens a page sized like a laptop screen, echoing the workbench console when asked. `locale`
+ * (e.g. 'zh-CN') is the browser's language; the display language itself comes from the server
+ * (startServer's `displayLanguage`).
+ */
+export async function openPage(browser: Browser, url: string, onConsole?: (text: string) => void, locale?: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, ...(locale ? { locale } : {}) });
   if (onConsole) page.on('console', (m) => onConsole(m.text()));
   await page.goto(url);
   return page;

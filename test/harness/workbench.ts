@@ -17,6 +17,8 @@ export interface WorkbenchOptions {
   settings?: Record<string, unknown>;
   /** Install the packaged .vsix (default) or run without our extension. */
   installExtension?: boolean;
+  /** Display language, e.g. 'zh-CN' (server --locale + browser locale): manifests then use package.nls.zh-cn.json. */
+  locale?: string;
 }
 
 export interface Workbench {
@@ -56,11 +58,11 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
   if (opts.installExtension ?? true) {
     execFileSync(process.execPath, [serverMain, '--install-extension', vsixPath(), '--extensions-dir', extensionsDir, '--accept-server-license-terms'], { stdio: 'ignore' });
   }
-  const server = await startServer({ extensionsDir, ...(opts.env ? { env: opts.env } : {}), ...(opts.settings ? { settings: opts.settings } : {}) });
+  const server = await startServer({ extensionsDir, ...(opts.env ? { env: opts.env } : {}), ...(opts.settings ? { settings: opts.settings } : {}), ...(opts.locale ? { displayLanguage: opts.locale.toLowerCase() } : {}) });
   let browser: Browser | undefined;
   try {
     browser = await launchBrowser();
-    const page = await openPage(browser, server.url(workspace));
+    const page = await openPage(browser, server.url(workspace), undefined, opts.locale);
     await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
     // Wait until the explorer shows the folder: the workbench is usable from then on.
     await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: 60_000 });

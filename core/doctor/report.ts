@@ -1,0 +1,53 @@
+// Renders checks as Markdown (the VS Code report) or plain text (the CLI).
+import type { Check, Status } from './checks';
+import { summary } from './checks';
+import { t } from '../l10n';
+
+// Plain symbols (not emoji): they render with the editor's usual fonts everywhere.
+const ICON: Record<Status, string> = { ok: '✔', warning: '⚠', error: '✖', info: 'ℹ' };
+const TEXT: Record<Status, string> = { ok: 'ok   ', warning: 'warn ', error: 'ERROR', info: 'info ' };
+
+function fixText(c: Check): string | undefined {
+  if (!c.fix) return undefined;
+  if (c.fix.kind === 'shell') return c.fix.value;
+  if (c.fix.kind === 'setting') return t('setting {0}', c.fix.value);
+  return t('command {0}', c.fix.value);
+}
+
+/** Escapes Markdown so paths and messages show as written. */
+function md(s: string): string {
+  return s.replace(/[\\`*_{}[\]<>#|]/g, (c) => `\\${c}`);
+}
+
+export function toMarkdown(checks: readonly Check[], python: string): string {
+  const s = summary(checks);
+  const lines = [
+    `# ${t('AgentJet environment')}`,
+    '',
+    md(t('Interpreter: {0}', python)),
+    '',
+    s.errors || s.warnings ? md(t('{0} error(s), {1} warning(s).', s.errors, s.warnings)) : t('Everything AgentJet needs is in place.'),
+    '',
+  ];
+  for (const c of checks) {
+    lines.push(`## ${ICON[c.status]} ${md(c.title)}`, '', md(c.detail), '');
+    if (c.fix) {
+      if (c.fix.kind === 'shell') lines.push(`${md(c.fix.label)}:`, '', '```sh', c.fix.value, '```', '');
+      else if (c.fix.kind === 'setting') lines.push(`${md(c.fix.label)}: [${md(c.fix.value)}](command:workbench.action.openSettings?${encodeURIComponent(JSON.stringify(c.fix.value))})`, '');
+      else lines.push(`[${md(c.fix.label)}](command:${c.fix.value})`, '');
+    }
+  }
+  return lines.join('\n');
+}
+
+export function toText(checks: readonly Check[], python: string): string {
+  const s = summary(checks);
+  const out = [t('AgentJet environment (interpreter: {0})', python)];
+  for (const c of checks) {
+    out.push(`  ${TEXT[c.status]} ${c.title}: ${c.detail}`);
+    const f = fixText(c);
+    if (f) out.push(`        ${t('fix')}: ${f}`);
+  }
+  out.push(s.errors || s.warnings ? t('{0} error(s), {1} warning(s).', s.errors, s.warnings) : t('Everything AgentJet needs is in place.'));
+  return out.join('\n') + '\n';
+}

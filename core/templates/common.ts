@@ -1,0 +1,61 @@
+// Pieces shared by every project template: the Hydra tail of the config, the launch
+// configuration, the README skeleton. Pure: strings in, strings out.
+
+/** The Hydra lines AgentJet's tutorial configs end with (the launcher composes the defaults). */
+export const HYDRA_TAIL = `
+# ------------------ do not modify ------------------
+hydra:
+  searchpath:
+    - file://ajet/default_config
+    - file://ajet/default_config/verl
+    - file://ajet/default_config/trinity
+
+# ------------------ do not modify ------------------
+defaults:
+  - verl_default
+  - trinity_default
+  - ajet_default
+  - _self_
+`;
+
+/** `.vscode/launch.json` with one AgentJet debug configuration (F5 debugs a rollout). */
+export function launchJson(name: string): string {
+  return JSON.stringify({
+    version: '0.2.0',
+    configurations: [
+      {
+        type: 'agentjet',
+        request: 'launch',
+        name: `AgentJet: debug rollout (${name})`,
+        config: '${workspaceFolder}/config.yaml',
+        backbone: 'debug',
+        cwd: '${workspaceFolder}',
+      },
+    ],
+  }, null, 2) + '\n';
+}
+
+export function jsonl(rows: readonly object[]): string {
+  return rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
+}
+
+/** The "next steps" part every README ends with. */
+export function nextSteps(pkg: string, workflowClass: string, judgeClass: string): string {
+  return `## Next steps
+
+1. **Pick the interpreter** that has AgentJet installed (\`pip install ajet\`), then run
+   **AgentJet: Check Environment** (or \`agentjet doctor\`) and follow its fixes.
+2. **Debug one rollout**: open \`${pkg}/workflow.py\`, set a breakpoint in \`${workflowClass}.execute\`,
+   press F5 (configuration "AgentJet: debug rollout"). The debug backbone runs
+   \`debug.debug_first_n_tasks\` tasks in one process, so breakpoints in your workflow and in
+   \`${pkg}/judge.py\` (\`${judgeClass}.compute_reward\`) stop.
+3. **Read the token log**: when the rollout ends, the run shows up in the AgentJet **Runs** view;
+   open its token log to see every token the model produced and the reward it earned.
+4. **Use your data**: replace \`data/train.jsonl\` and \`data/val.jsonl\` (one JSON object per line with
+   \`task_id\`, \`main_query\` and \`metadata\`; the judge reads \`metadata\`).
+5. **Train**: set \`ajet.model.path\` to the model to fine-tune and \`trainer_common.n_gpus_per_node\`,
+   then run **AgentJet: Train (verl)** (or \`ajet --conf config.yaml --backbone verl\`).
+
+Useful commands: \`agentjet lint config.yaml\` checks the config; \`agentjet runs\` lists your runs.
+`;
+}

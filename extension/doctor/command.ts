@@ -1,0 +1,86 @@
+// AgentJet: Check Environment — runs core/doctor for the folder's interpreter and shows a Markdown
+// report (a read-only document in the Markdown preview), then offers the first fix.
+import * as vscode from 'vscode';
+import { evaluate, summary, type Check } from '../../core/doctor/checks';
+import { gather } from '../../core/doctor/run';
+import { toMarkdown } from '../../core/doctor/report';
+import { normalizeLocale, setLocale } from '../../core/l10n';
+import { resolvePython } from '../debug/interpreter';
+import type { Services } from '../services';
+
+const SCHEME = 'agentjet-doctor';
+const REPORT_URI = vscode.Uri.from({ scheme: SCHEME, path: '/AgentJet Environment.md' });
+const PORT_RE = /^\s*debug_vllm_port\s*:\s*(\d+)\s*$/m;
+
+export interface EnvironmentReport { python: string; checks: Check[]; markdown: string }
+
+function portOfActiveConfig(): number {
+  const doc = vscode.window.activeTextEditor?.document;
+  const m = doc?.languageId === 'yaml' ? PORT_RE.exec(doc.getText()) : null;
+  const n = m ? Number(m[1]) : NaN;
+  return Number.isInteger(n) && n > 0 && n < 65536 ? n : 18000;
+}
+
+export async function checkEnvironment(services: Services, show = true, token?: vscode.CancellationToken): Promise<EnvironmentReport> {
+  setLocale(normalizeLocale(vscode.env.language));
+  const folder = vscode.window.activeTextEditor ? vscode.workspace.getWorkspaceFolder(vscode.window.activeTextEditor.document.uri) : vscode.workspace.workspaceFolders?.[0];
+  const interp = await resolvePython(folder, token);
+  const { DOCTOR_PROBE } = await import('../../core/doctor/script');
+  const abort = new AbortController();
+  const sub = token?.onCancellationRequested(() => abort.abort());
+  try {
+    const input = await gather({
+      python: interp.path, pythonSource: interp.source, script: DOCTOR_PROBE,
+      cwd: folder?.uri.fsPath ?? process.cwd(), port: portOfActiveConfig(),
+      trusted: vscode.workspace.isTrusted, signal: abort.signal,
+    });
+    const checks = evaluate(input);
+    const report = { python: interp.path, checks, markdown: toMarkdown(checks, interp.path) };
+    services.log.info(`environment check: ${JSON.stringify(summary(checks))} for ${interp.path}`);
+    if (show) await showReport(report);
+    return report;
+  } finally { sub?.dispose(); }
+}
+
+let latest = '';
+const changed = new vscode.EventEmitter<vscode.Uri>();
+
+async function showReport(report: EnvironmentReport): Promise<void> {
+  latest = report.markdown;
+  changed.fire(REPORT_URI);
+  await vscode.commands.executeCommand('markdown.showPreview', REPORT_URI);
+  // The command ends here; the offer of the first fix stays open without holding it.
+  void offerFix(report);
+}
+
+async function offerFix(report: EnvironmentReport): Promise<void> {
+  const first = report.checks.find((c) => c.status === 'error' && c.fix) ?? report.checks.find((c) => c.status === 'warning' && c.fix);
+  const s = summary(report.checks);
+  if (!first?.fix) {
+    if (!s.errors) void vscode.window.showInformationMessage(vscode.l10n.t('AgentJet environment: everything needed is in place.'));
+    return;
+  }
+  const fix = first.fix;
+  const action = fix.kind === 'shell' ? vscode.l10n.t('Copy Install Command') : fix.kind === 'setting' ? vscode.l10n.t('Open Setting') : fix.label;
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('AgentJet environment: {0} error(s), {1} warning(s). {2}: {3}', s.errors, s.warnings, first.title, first.detail), action);
+  if (choice !== action) return;
+  if (fix.kind === 'shell') {
+    await vscode.env.clipboard.writeText(fix.value);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Copied: {0}', fix.value));
+  } else if (fix.kind === 'setting') {
+    await vscode.commands.executeCommand('workbench.action.openSettings', fix.value);
+  } else {
+    await vscode.commands.executeCommand(fix.value);
+  }
+}
+
+export function registerCheckEnvironment(context: vscode.ExtensionContext, services: Services): void {
+  context.subscriptions.push(
+    changed,
+    vscode.workspace.registerTextDocumentContentProvider(SCHEME, { onDidChange: changed.event, provideTextDocumentContent: () => latest }),
+    vscode.commands.registerCommand('agentjet.checkEnvironment', () => vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the AgentJet environment…'), cancellable: true },
+      (_p, token) => checkEnvironment(services, true, token))),
+  );
+}
