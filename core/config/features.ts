@@ -2,7 +2,7 @@
 // document links and code actions. The language server only converts these to LSP types.
 import { isMap, isSeq, isScalar, type Node, type Pair, type YAMLMap, type Document } from 'yaml';
 import { isAbsolute, join } from 'node:path';
-import { schema, childSchema, resolveRef, typesOf, inDialect, schemaAt, type SchemaNode, type Dialect } from './schema';
+import { schema, childSchema, resolveRef, typesOf, inDialect, schemaAt, type SchemaNode, type Family } from './schema';
 import { deref, keyString, mapPairs, nodeAt, type ParsedConfig } from './parse';
 import { parseClassRef, type ClassResolver } from './classref';
 import type { Range } from './text';
@@ -75,7 +75,7 @@ function fmt(v: unknown): string {
   return '`' + (typeof v === 'string' ? v : JSON.stringify(v)) + '`';
 }
 
-export function describeKey(path: readonly string[], s: SchemaNode, dialect: Dialect): string {
+export function describeKey(path: readonly string[], s: SchemaNode, dialect: Family): string {
   const r = resolveRef(s);
   const lines: string[] = [];
   const types = typesOf(r);
@@ -274,7 +274,7 @@ function snippetValue(s: SchemaNode, n: number): string {
 }
 
 /** Markdown for a completion item resolved later (keeps completion responses small). */
-export function describePath(path: string[], dialect: Dialect): string | undefined {
+export function describePath(path: string[], dialect: Family): string | undefined {
   const s = schemaForPath(path);
   return s ? describeKey(path, s, dialect) : undefined;
 }
@@ -367,7 +367,7 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
   return out;
 }
 
-function valueCompletions(sch: SchemaNode, partial: string, from: number, to: number, ctx: FeatureContext, dialect: Dialect): CompletionEntry[] {
+function valueCompletions(sch: SchemaNode, partial: string, from: number, to: number, ctx: FeatureContext, dialect: Family): CompletionEntry[] {
   const s = resolveRef(sch);
   const out: CompletionEntry[] = [];
   if (s['x-classRef'] && ctx.root) {

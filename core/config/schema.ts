@@ -3,7 +3,10 @@
 import schemaJson from '../../schemas/agentjet.schema.json';
 
 export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'null';
-export type Dialect = 'agentjet' | 'astuner';
+import { familyOf, DIALECTS, type Family } from '../agentjet/dialect';
+
+/** Schema annotations speak of generations: AgentJet, or the ASTuner era (ASTuner and ASTune). */
+export type { Family } from '../agentjet/dialect';
 export type Scalar = string | number | boolean | null;
 
 export interface SchemaNode {
@@ -21,7 +24,7 @@ export interface SchemaNode {
   'x-open'?: 'info' | true;
   'x-enumSeverity'?: 'warning';
   'x-enumRenamed'?: Record<string, string>;
-  'x-dialect'?: Dialect;
+  'x-dialect'?: Family;
   'x-renamedTo'?: string;
   'x-movedTo'?: string;
   'x-deprecatedMessage'?: string;
@@ -41,7 +44,8 @@ export interface ConfigSchema extends SchemaNode {
 export const schema: ConfigSchema = schemaJson as ConfigSchema;
 
 /** Root keys that make a YAML document an AgentJet/ASTuner config. */
-export const ROOT_KEYS = ['ajet', 'astuner', 'astune'] as const;
+export const ROOT_KEYS = DIALECTS;
+export { familyOf };
 
 export function typesOf(node: SchemaNode): JsonType[] {
   if (!node.type) return [];
@@ -85,6 +89,6 @@ export function isFullyOpen(node: SchemaNode): boolean {
 }
 
 /** Does this key belong to the given dialect? */
-export function inDialect(node: SchemaNode, dialect: Dialect): boolean {
+export function inDialect(node: SchemaNode, dialect: Family): boolean {
   return !node['x-dialect'] || node['x-dialect'] === dialect;
 }

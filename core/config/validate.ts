@@ -1,8 +1,8 @@
 // Semantic checks of an AgentJet/ASTuner config over the `yaml` parse tree, with exact ranges.
 import { isMap, isSeq, isScalar, isAlias, Scalar, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import { isAbsolute, join } from 'node:path';
-import { schema as defaultSchema, childSchema, typesOf, resolveRef, inDialect, type SchemaNode, type Dialect, type JsonType } from './schema';
-import { parseConfig, deref, keyString, mapPairs, nodeAt, MAX_SEMANTIC_BYTES, type ParsedConfig } from './parse';
+import { schema as defaultSchema, childSchema, typesOf, resolveRef, inDialect, type SchemaNode, type Family, type JsonType } from './schema';
+import { parseConfig, deref, keyString, mapPairs, nodeAt, looksLikeConfig, MAX_SEMANTIC_BYTES, type ParsedConfig } from './parse';
 import { suggest, type Range } from './text';
 import type { ConfigDiagnostic, Fix, Severity } from './diagnostics';
 import { ClassResolver, parseClassRef } from './classref';
@@ -13,7 +13,7 @@ export interface ValidateOptions {
   root?: string;
   fs?: ConfigFs;
   resolver?: ClassResolver;
-  dialect?: Dialect;
+  dialect?: Family;
   schema?: SchemaNode;
   /** The file's path, when known: run snapshots and the framework's default files are complete on their own. */
   fileName?: string;
@@ -23,7 +23,7 @@ interface Ctx {
   p: ParsedConfig;
   doc: Document;
   out: ConfigDiagnostic[];
-  dialect: Dialect;
+  dialect: Family;
   root?: string;
   fs: ConfigFs;
   resolver: ClassResolver;
@@ -78,7 +78,7 @@ export function validateParsed(p: ParsedConfig, opts: ValidateOptions = {}): Con
   const out: ConfigDiagnostic[] = [];
   // Syntax errors of every document are reported, ours or not only when the file is ours.
   if (!p.doc) {
-    if (p.docs.some((d) => d.errors.length) && /^(ajet|astuner|astune)\s*:/m.test(p.text)) reportSyntax(p, out);
+    if (p.docs.some((d) => d.errors.length) && looksLikeConfig(p.text)) reportSyntax(p, out);
     return out;
   }
   reportSyntax(p, out);
@@ -140,7 +140,7 @@ function checkRoot(ctx: Ctx): void {
 }
 
 /** Labels of the keys under a schema node that exist in this dialect. */
-function knownKeys(node: SchemaNode, dialect: Dialect): string[] {
+function knownKeys(node: SchemaNode, dialect: Family): string[] {
   return Object.entries(resolveRef(node).properties ?? {}).filter(([, v]) => inDialect(v, dialect)).map(([k]) => k);
 }
 
@@ -181,10 +181,10 @@ function checkMap(ctx: Ctx, map: YAMLMap, sch: SchemaNode, path: string[]): void
 }
 
 const ROOT_NAMES = new Set(['ajet', 'astuner', 'astune']);
-let homeIndex: { schema: SchemaNode; dialect: Dialect; map: Map<string, string[]> } | undefined;
+let homeIndex: { schema: SchemaNode; dialect: Family; map: Map<string, string[]> } | undefined;
 
 /** Sections of the ajet tree that declare `key` (for keys put in the wrong section). */
-function homesOf(root: SchemaNode, key: string, dialect: Dialect): string[] {
+function homesOf(root: SchemaNode, key: string, dialect: Family): string[] {
   if (homeIndex?.schema !== root || homeIndex.dialect !== dialect) {
     const map = new Map<string, string[]>();
     const walk = (n: SchemaNode, path: string[], depth: number) => {

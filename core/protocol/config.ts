@@ -1,6 +1,8 @@
 // Contract between the config language client (extension/features/config.ts) and the server
 // (language-server/server.ts). The server uses only standard LSP requests; this is what the
 // client passes in `initializationOptions`, and the `data` it gets back on completion items.
+import type { Family } from '../agentjet/dialect';
+
 export interface ConfigServerInitOptions {
   /** Interpreter whose installed packages resolve framework built-ins (`ajet.*`); '' for none. */
   pythonPath: string;
@@ -11,5 +13,5 @@ export interface ConfigServerInitOptions {
 /** `data` of a completion item whose description is filled in by completionItem/resolve. */
 export interface ConfigCompletionData {
   path: string[];
-  dialect: 'agentjet' | 'astuner';
+  dialect: Family;
 }

@@ -3,7 +3,7 @@
 // dangling links, loops, files that appear or vanish mid-scan) become data, never exceptions.
 import { hostname } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { readConfigFacts, type Dialect } from '../agentjet/dialect';
 import { fsErrorText, mapLimit, tryReaddir, tryStat, type RunsFs } from './fs';
 import { completeLines, latestStepReward, readTailRecords, splitRecords } from './records';
 import type { RunStatus } from './types';
@@ -236,7 +236,7 @@ export async function listCheckpoints(fs: RunsFs, dir: string): Promise<Checkpoi
     .sort((a, b) => a.step - b.step);
 }
 
-export interface SnapshotFacts { project?: string; experimentName?: string; checkpointBase?: string; dialect?: 'ajet' | 'astuner' | 'astune'; error?: string }
+export interface SnapshotFacts { project?: string; experimentName?: string; checkpointBase?: string; dialect?: Dialect; error?: string }
 
 export async function readSnapshotFacts(fs: RunsFs, path: string): Promise<SnapshotFacts> {
   const MAX = 2 * 1024 * 1024;
@@ -252,26 +252,13 @@ export async function readSnapshotFacts(fs: RunsFs, path: string): Promise<Snaps
 }
 
 export function snapshotFacts(text: string): SnapshotFacts {
-  let doc: unknown;
-  try {
-    doc = parseYaml(text, { maxAliasCount: 1000 });
-  } catch (err) {
-    return { error: `unreadable YAML: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}` };
-  }
-  const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
-  const top = obj(doc);
-  if (!top) return { error: 'not a YAML mapping' };
-  for (const dialect of ['ajet', 'astuner', 'astune'] as const) {
-    const sec = obj(top[dialect]);
-    if (!sec) continue;
-    const out: SnapshotFacts = { dialect };
-    if (typeof sec.project_name === 'string' || typeof sec.project_name === 'number') out.project = String(sec.project_name);
-    if (typeof sec.experiment_name === 'string') out.experimentName = sec.experiment_name;
-    const base = obj(sec.trainer_common)?.checkpoint_base_dir;
-    if (typeof base === 'string' && !base.includes('${')) out.checkpointBase = base;
-    return out;
-  }
-  return { error: 'no ajet:/astuner: section' };
+  const f = readConfigFacts(text);
+  if (!f.dialect || f.error) return { error: f.error ?? 'no ajet:/astuner: section' };
+  const out: SnapshotFacts = { dialect: f.dialect };
+  if (f.project !== undefined) out.project = f.project;
+  if (f.experimentName !== undefined) out.experimentName = f.experimentName;
+  if (f.checkpointBase !== undefined) out.checkpointBase = f.checkpointBase;
+  return out;
 }
 
 export async function inspectSession(fs: RunsFs, path: string, opts: DiscoverOptions = {}): Promise<SessionInfo> {

@@ -3,15 +3,15 @@ import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerO
 import type { Services } from '../services';
 import type { ConfigServerInitOptions } from '../../core/protocol/config';
 import { pythonExtensionEnv } from '../python';
+// The same cheap test the server, the CodeLens and the launch pickers use.
+import { looksLikeConfig } from '../../core/agentjet/dialect';
 
-// The same cheap test the server uses: a root key ajet/astuner/astune at column 0.
-const ROOT_RE = /^["']?(?:ajet|astuner|astune)["']?[ \t]*:/m;
 
 export function isConfigDocument(doc: vscode.TextDocument): boolean {
   if (doc.languageId !== 'yaml' || (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'untitled')) return false;
   // Reading the in-memory text is cheap; cap it so a huge file does not stall the extension host.
   const text = doc.getText(new vscode.Range(0, 0, Math.min(doc.lineCount, 20000), 0));
-  return ROOT_RE.test(text);
+  return looksLikeConfig(text);
 }
 
 /**

@@ -1,0 +1,39 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { findRootLine, looksLikeConfig, readConfigFacts, versionOf, familyOf, defaultExperimentDir } from '../../core/agentjet/dialect';
+import { looksLikeAgentJetConfig } from '../../core/launch/plan';
+import { parseConfig } from '../../core/config/parse';
+
+test('one root test: bare and quoted root keys, with comments or flow values, count everywhere', () => {
+  for (const text of ['ajet:\n  a: 1\n', '"ajet":\n  a: 1\n', "'astuner': # c\n  a: 1\n", 'x: 1\nastune: {}\n', 'ajet:\t# comment\n']) {
+    assert.ok(looksLikeConfig(text), text);
+    // The launch side (CodeLens, F5 pickers) now agrees with the language server.
+    assert.ok(looksLikeAgentJetConfig(text), text);
+  }
+  for (const text of ['  ajet:\n', 'ajetx:\n', '# ajet:\n', 'other: {ajet: 1}\n', '"ajet\':\n', 'ajet:x\n']) assert.ok(!looksLikeConfig(text), text);
+  const r = findRootLine('# head\n"astuner":\n  x: 1\n');
+  assert.deepEqual(r, { dialect: 'astuner', offset: 7, quoted: true });
+});
+
+test('versions: root key, then the workflow key of the ASTuner era', () => {
+  assert.equal(versionOf('ajet'), 'agentjet');
+  assert.equal(versionOf('astune', ['agentscope_learn_protocol']), 'astune');
+  assert.equal(versionOf('astuner', ['agentscope_workflow']), 'astuner-2025-12');
+  assert.equal(versionOf('astuner', ['agentscope_learn_protocol', 'use_agentscope_protocol']), 'astuner-2025-11');
+  assert.equal(versionOf('astuner', []), 'astuner-2025-12');
+  assert.equal(familyOf('astune'), 'astuner');
+  assert.equal(defaultExperimentDir('astuner-2025-11'), 'launcher_record');
+  assert.equal(defaultExperimentDir('astuner-2025-12'), 'saved_experiments');
+  assert.equal(parseConfig('astuner:\n  rollout:\n    agentscope_learn_protocol: a->B\n').version, 'astuner-2025-11');
+  assert.equal(parseConfig('"ajet":\n  rollout: {}\n').rootKey, 'ajet');
+});
+
+test('one fact reader: names, workflow, port, checkpoint base, broken YAML', () => {
+  const f = readConfigFacts('astuner:\n  project_name: 7\n  experiment_name: e1\n  rollout:\n    agentscope_workflow: m->C\n  debug:\n    debug_vllm_port: "18123"\n  trainer_common:\n    checkpoint_base_dir: ./ck\n');
+  assert.deepEqual(f, { dialect: 'astuner', version: 'astuner-2025-12', experimentName: 'e1', project: '7', workflow: 'm->C', debugVllmPort: 18123, checkpointBase: './ck' });
+  assert.equal(readConfigFacts('ajet:\n  debug:\n    debug_vllm_port: 99999\n').debugVllmPort, 18000);
+  assert.equal(readConfigFacts('ajet: [\n').dialect, undefined);
+  assert.match(readConfigFacts('ajet: [\n').error ?? '', /unreadable YAML/);
+  assert.equal(readConfigFacts('other: 1\n').error, 'no ajet:/astuner:/astune: section');
+  assert.equal(readConfigFacts('- 1\n').error, 'not a YAML mapping');
+});
