@@ -3,7 +3,7 @@
 import schemaJson from '../../schemas/agentjet.schema.json';
 
 export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'null';
-import { familyOf, DIALECTS, type Family } from '../agentjet/dialect';
+import { familyOf, DIALECTS, type Family, type FrameworkVersion } from '../agentjet/dialect';
 
 /** Schema annotations speak of generations: AgentJet, or the ASTuner era (ASTuner and ASTune). */
 export type { Family } from '../agentjet/dialect';
@@ -25,6 +25,10 @@ export interface SchemaNode {
   'x-enumSeverity'?: 'warning';
   'x-enumRenamed'?: Record<string, string>;
   'x-dialect'?: Family;
+  /** A key no version of the framework reads: the message says what is read instead. */
+  'x-unread'?: string;
+  /** Allowed values per framework version, read from each version's code by `npm run gen:schema`. */
+  'x-enumByVersion'?: Partial<Record<FrameworkVersion, string[]>>;
   'x-renamedTo'?: string;
   'x-movedTo'?: string;
   'x-deprecatedMessage'?: string;
@@ -36,6 +40,10 @@ export interface SchemaNode {
 }
 
 export interface ConfigSchema extends SchemaNode {
+  /** Key paths under the root each framework version declares or reads (from its code). */
+  'x-versionKeys'?: Partial<Record<FrameworkVersion, string[]>>;
+  /** Per-version defaults of the few keys whose default changes a check (from each defaults YAML). */
+  'x-versionDefaults'?: Partial<Record<FrameworkVersion, Record<string, string>>>;
   $schema?: string;
   $id?: string;
   title?: string;

@@ -7,6 +7,7 @@ import { suggest, type Range } from './text';
 import type { ConfigDiagnostic, Fix, Severity } from './diagnostics';
 import { ClassResolver, parseClassRef } from './classref';
 import { CachedFs, type ConfigFs } from './fs';
+import { frameworkName, type FrameworkVersion } from '../agentjet/dialect';
 
 export interface ValidateOptions {
   /** Folder the launcher runs in: class references and relative paths resolve against it. */
@@ -14,6 +15,8 @@ export interface ValidateOptions {
   fs?: ConfigFs;
   resolver?: ClassResolver;
   dialect?: Family;
+  /** The installed framework version, when known; else it is guessed from the file (core/agentjet). */
+  version?: FrameworkVersion;
   schema?: SchemaNode;
   /** The file's path, when known: run snapshots and the framework's default files are complete on their own. */
   fileName?: string;
@@ -24,12 +27,18 @@ interface Ctx {
   doc: Document;
   out: ConfigDiagnostic[];
   dialect: Family;
+  /** The framework version whose code reads this file. */
+  version: FrameworkVersion;
   root?: string;
   fs: ConfigFs;
   resolver: ClassResolver;
   schema: SchemaNode;
   inheritsDefaults: boolean;
+  /** A run snapshot or a framework defaults file: complete on its own, written by the framework. */
   standalone: boolean;
+  /** A piece merged into or read by something else (defaults file, Hydra piece, data-generation
+   * config): the launch essentials are not demanded of it. */
+  fragment: boolean;
 }
 
 const sharedFs = new CachedFs();
@@ -94,17 +103,42 @@ export function validateParsed(p: ParsedConfig, opts: ValidateOptions = {}): Con
   const schema = opts.schema ?? defaultSchema;
   const rootMap = p.rootMap as YAMLMap;
   const doc = p.doc;
+  const dialect = opts.dialect ?? p.dialect;
+  const inheritsDefaults = !!nodeAt(rootMap, doc, ['defaults']);
+  const standalone = !!opts.fileName && isFrameworkFile(opts.fileName);
   const ctx: Ctx = {
-    p, doc, out, dialect: opts.dialect ?? p.dialect, root: opts.root, fs,
+    p, doc, out, dialect, root: opts.root, fs,
+    // A forced dialect (lint --dialect) is judged by the newest version of that generation.
+    version: opts.version ?? (dialect === p.dialect && p.version ? p.version : dialect === 'agentjet' ? 'agentjet' : 'astuner-2025-12'),
     resolver: opts.resolver ?? new ClassResolver(fs), schema,
-    inheritsDefaults: !!nodeAt(rootMap, doc, ['defaults']),
-    standalone: !!opts.fileName && /(^|[\\/])(yaml_backup|\w+_default)\.ya?ml$/.test(opts.fileName),
+    inheritsDefaults, standalone,
+    fragment: standalone || (!!opts.fileName && /(^|[\\/])default_config[\\/]/.test(opts.fileName)) || (!inheritsDefaults && !setsAnyEssential(p, doc)),
   };
+  checkFileName(ctx, opts.fileName);
   checkMap(ctx, rootMap, schema, []);
   checkRoot(ctx);
   checkEssentials(ctx);
   checkCrossFields(ctx);
   return out;
+}
+
+/** Run snapshots and the framework's own defaults files (`ajet_default.yaml`, `verl_default.yaml`, ...). */
+function isFrameworkFile(fileName: string): boolean {
+  return /(^|[\\/])(yaml_backup|\w+_default)\.ya?ml$/.test(fileName);
+}
+
+/** Does the document set any launch essential (model, workflow, task reader type)? */
+function setsAnyEssential(p: ParsedConfig, doc: Document): boolean {
+  const root = p.rootKey ?? 'ajet';
+  return [['model', 'path'], ['rollout', 'user_workflow'], ['rollout', 'agentscope_workflow'], ['rollout', 'agentscope_learn_protocol'], ['task_reader', 'type']]
+    .some((path) => !!nodeAt(p.rootMap, doc, [root, ...path]));
+}
+
+/** The launchers of every version assert `yaml_path.endswith(".yaml")` (utils/config_utils.py). */
+function checkFileName(ctx: Ctx, fileName: string | undefined): void {
+  if (!fileName || !/\.yml$/i.test(fileName) || ctx.standalone || ctx.fragment) return;
+  const root = nodeAt(ctx.p.rootMap, ctx.doc, [rootName(ctx)]);
+  push(ctx, 'launcher/yml-extension', 'error', `The ${frameworkName(ctx.version)} launcher only accepts files ending in \`.yaml\` (it asserts \`yaml_path.endswith(".yaml")\`); rename this file to \`.yaml\` to launch it.`, nodeRange(ctx, root?.pair.key as Node));
 }
 
 export function validateText(text: string, opts: ValidateOptions = {}): ConfigDiagnostic[] {
@@ -157,8 +191,10 @@ function checkMap(ctx: Ctx, map: YAMLMap, sch: SchemaNode, path: string[]): void
     const child = childSchema(s, key);
     const value = deref(pair.value, ctx.doc);
     const keyRange = nodeRange(ctx, keyNode);
+    // Keys this version's own defaults or code use are right whatever the AgentJet schema says.
+    const versionKnows = ROOT_NAMES.has(path[0] ?? '') && versionReads(ctx, [...path.slice(1), key]);
     if (!child) {
-      if (merged || fullyOpen) continue;
+      if (merged || fullyOpen || versionKnows) continue;
       const sugg = suggest(key, knownKeys(s, ctx.dialect));
       const where = path.length ? `\`${path.join('.')}\`` : 'the top level';
       const home = !sugg.length && ROOT_NAMES.has(path[0] ?? '') ? homesOf(ctx.schema, key, ctx.dialect) : [];
@@ -174,13 +210,26 @@ function checkMap(ctx: Ctx, map: YAMLMap, sch: SchemaNode, path: string[]): void
       }
       continue;
     }
-    if (!merged) checkKeyDialect(ctx, key, child, keyRange, path);
+    if (!merged && !(versionKnows && child['x-dialect'])) checkKeyDialect(ctx, key, child, keyRange, path);
+    if (!merged && child['x-unread'] && !ctx.standalone) push(ctx, 'unread-key', 'warning', child['x-unread'], keyRange);
     checkValue(ctx, value, child, [...path, key], pair);
   }
   void seen;
 }
 
 const ROOT_NAMES = new Set(['ajet', 'astuner', 'astune']);
+const versionKeySets = new WeakMap<SchemaNode, Map<string, Set<string>>>();
+
+/** Does this framework version declare or read `<root>.<rel>` (x-versionKeys, from its code)? */
+function versionReads(ctx: Ctx, rel: string[]): boolean {
+  const all = (ctx.schema as { 'x-versionKeys'?: Record<string, string[]> })['x-versionKeys'];
+  if (!all) return false;
+  let byVersion = versionKeySets.get(ctx.schema);
+  if (!byVersion) { byVersion = new Map(); versionKeySets.set(ctx.schema, byVersion); }
+  let set = byVersion.get(ctx.version);
+  if (!set) { set = new Set(all[ctx.version] ?? []); byVersion.set(ctx.version, set); }
+  return set.has(rel.join('.'));
+}
 let homeIndex: { schema: SchemaNode; dialect: Family; map: Map<string, string[]> } | undefined;
 
 /** Sections of the ajet tree that declare `key` (for keys put in the wrong section). */
@@ -322,19 +371,25 @@ export function yamlScalar(v: unknown): string {
 
 function checkEnum(ctx: Ctx, value: Scalar, s: SchemaNode, name: string, range: Range): void {
   const v = value.value as string | number | boolean;
-  const allowed = s.enum ?? [];
+  // The values the code of this version accepts, when known; else the schema's (AgentJet's) list.
+  const byVersion = s['x-enumByVersion']?.[ctx.version];
+  const allowed: (string | number | boolean | null)[] = byVersion ?? s.enum ?? [];
   if (allowed.includes(v)) return;
+  const soft = s['x-enumSeverity'] === 'warning';
   const renamed = s['x-enumRenamed'] ?? {};
   const sv = String(v);
-  if (sv in renamed) {
-    const to = renamed[sv] as string;
-    if (ctx.dialect === 'astuner') return; // the ASTuner spelling is right in an ASTuner file
-    push(ctx, 'renamed-value', 'warning', `\`${sv}\` is the ASTuner spelling; AgentJet expects \`${to}\`.`, range, [{ title: `Change to \`${to}\``, newText: to, preferred: true }]);
-    return;
+  // A spelling of another version: the code of this one rejects it (an error when the code raises).
+  const to = sv in renamed ? renamed[sv] as string : Object.entries(renamed).find(([, b]) => b === sv)?.[0];
+  if (to !== undefined) {
+    if (!byVersion && ctx.dialect === 'astuner' && sv in renamed) return; // no per-version list: the ASTuner spelling stands
+    if (!byVersion || allowed.includes(to)) {
+      const other = sv in renamed ? 'the older (ASTuner) spelling' : 'the newer (AgentJet) spelling';
+      push(ctx, 'renamed-value', soft ? 'warning' : byVersion ? 'error' : 'warning', `\`${sv}\` is ${other}; ${frameworkName(ctx.version)} expects \`${to}\`${byVersion && !soft ? ' (any other value stops the run)' : ''}.`, range, [{ title: `Change to \`${to}\``, newText: to, preferred: true }]);
+      return;
+    }
   }
   const sugg = suggest(sv, allowed.map(String));
-  const soft = s['x-enumSeverity'] === 'warning';
-  push(ctx, 'enum', soft ? 'warning' : 'error', `\`${sv}\` is not a valid \`${name}\`; expected one of ${allowed.map((a) => `\`${String(a)}\``).join(', ')}.${sugg.length ? ` Did you mean \`${sugg[0]}\`?` : ''}`, range,
+  push(ctx, 'enum', soft ? 'warning' : 'error', `\`${sv}\` is not a valid \`${name}\`${byVersion ? ` in ${frameworkName(ctx.version)}` : ''}; expected one of ${allowed.map((a) => `\`${String(a)}\``).join(', ')}.${sugg.length ? ` Did you mean \`${sugg[0]}\`?` : ''}`, range,
     sugg.map((x, i) => ({ title: `Change to \`${x}\``, newText: x, preferred: i === 0 })));
 }
 
@@ -450,6 +505,8 @@ function eff(ctx: Ctx, rel: string[], alts: string[][] = []): Eff {
       return { value: isScalar(n) ? n.value : n ? n.toJSON() : null, pair: hit.pair, node: n, inFile: true };
     }
   }
+  const byVersion = (ctx.schema as { 'x-versionDefaults'?: Record<string, Record<string, string>> })['x-versionDefaults']?.[ctx.version]?.[rel.join('.')];
+  if (byVersion !== undefined) return { value: byVersion, inFile: false };
   let s: SchemaNode | undefined = childSchema(ctx.schema, 'ajet');
   for (const seg of rel) s = s ? childSchema(s, seg) : undefined;
   return { value: s?.default, inFile: false };
@@ -473,22 +530,25 @@ function anchorRange(ctx: Ctx, ...cands: (Eff | string[])[]): Range {
 }
 
 function checkEssentials(ctx: Ctx): void {
+  if (ctx.fragment) return;
   const sev: Severity = ctx.inheritsDefaults ? 'error' : 'warning';
   const model = eff(ctx, ['model', 'path']);
   if (!model.inFile) push(ctx, 'missing-required', sev, `No \`model.path\`: set the model to train${ctx.inheritsDefaults ? ' (the default is a placeholder)' : ''}.`, anchorRange(ctx, ['model'], []));
   const wf = eff(ctx, ['rollout', 'user_workflow'], [['rollout', 'agentscope_workflow'], ['rollout', 'agentscope_learn_protocol']]);
   if (!wf.inFile) push(ctx, 'missing-required', sev, 'No workflow: set `rollout.user_workflow` to `module.path->YourWorkflow`.', anchorRange(ctx, ['rollout'], []));
   const type = eff(ctx, ['task_reader', 'type']);
-  if (!type.inFile) {
+  if (!type.inFile && type.value !== 'env_service') {
+    // An EnvService default reads tasks from the service the config points at; a dataset default
+    // reads the placeholder dataset of the defaults file.
     push(ctx, 'missing-required', 'warning', `No \`task_reader.type\`: the default reads the \`${String(type.value)}\` dataset of the defaults, which is rarely what you want.`, anchorRange(ctx, ['task_reader'], []));
-  } else if (typeof type.value === 'string') {
+  } else if (type.inFile && typeof type.value === 'string') {
     const sel = childSchema(childSchema(childSchema(ctx.schema, 'ajet'), 'task_reader'), 'type')?.['x-selects'] ?? {};
     const section = sel[type.value];
     if (section && !nodeAt(ctx.p.rootMap, ctx.doc, [rootName(ctx), 'task_reader', section])) {
       push(ctx, 'missing-required', 'warning', `\`task_reader.type: ${type.value}\` reads the \`task_reader.${section}\` section, which this file does not set.`, anchorRange(ctx, type));
     }
   }
-  if (!ctx.inheritsDefaults && !ctx.standalone && !nodeAt(ctx.p.rootMap, ctx.doc, ['hydra']) && ctx.p.rootKey) {
+  if (!ctx.inheritsDefaults && !nodeAt(ctx.p.rootMap, ctx.doc, ['hydra']) && ctx.p.rootKey) {
     const root = nodeAt(ctx.p.rootMap, ctx.doc, [rootName(ctx)]);
     push(ctx, 'missing-defaults', 'information', 'No Hydra `defaults:` list: the framework defaults are not merged under this file.', nodeRange(ctx, root?.pair.key as Node));
   }
@@ -521,7 +581,7 @@ function checkCrossFields(ctx: Ctx): void {
   }
   const jp = eff(ctx, ['task_judge', 'judge_protocol']);
   const rt = eff(ctx, ['task_reader', 'type']);
-  if ((jt.value === 'customized_protocol' || jt.value === 'customized_protocal') && !jp.inFile && rt.inFile && rt.value !== 'env_service' && typeof jp.value === 'string' && jp.value.includes('env_service')) {
+  if ((jt.value === 'customized_protocol' || jt.value === 'customized_protocal') && !jp.inFile && rt.inFile && rt.value !== 'env_service' && typeof jp.value === 'string' && jp.value.includes('env_service') && !workflowSetsReward(ctx)) {
     push(ctx, 'cross-field/judge', 'warning', `No \`task_judge.judge_protocol\`: the default judge (\`${jp.value}\`) asks an EnvService for rewards, but \`task_reader.type\` is \`${String(rt.value)}\`.`, anchorRange(ctx, ['task_judge'], rt));
   }
 }
@@ -529,3 +589,21 @@ function checkCrossFields(ctx: Ctx): void {
 /** Used by hover/definition: alias-aware value node of a key path. */
 export { nodeAt };
 export function isAliasNode(n: unknown): boolean { return isAlias(n); }
+
+/**
+ * The runner asks the judge only when the workflow's output has no reward
+ * (`if workflow_output.reward is not None` in ajet/task_runner/general_runner.py). True when the
+ * workflow's module builds `WorkflowOutput(reward=<not None>)` or assigns `.reward`, or when the workflow
+ * cannot be read (then nothing is claimed).
+ */
+function workflowSetsReward(ctx: Ctx): boolean {
+  const wf = eff(ctx, ['rollout', 'user_workflow'], [['rollout', 'agentscope_workflow'], ['rollout', 'agentscope_learn_protocol']]);
+  if (typeof wf.value !== 'string' || !ctx.root) return true;
+  const ref = parseClassRef(wf.value);
+  if ('error' in ref) return true;
+  const r = ctx.resolver.resolve(ref, ctx.root);
+  if (r.ok !== true) return true;
+  const text = ctx.fs.read(r.file);
+  if (text === undefined) return true;
+  return /\bWorkflowOutput\s*\([^)]*\breward\s*=\s*(?!None\b)[^\s,)]/.test(text) || /\.reward\s*=(?!=)\s*(?!None\b)\S/.test(text);
+}
