@@ -27,6 +27,12 @@ export type Family = 'agentjet' | 'astuner';
 /** Framework versions with a different config contract or run layout. */
 export type FrameworkVersion = 'agentjet' | 'astuner-2025-12' | 'astuner-2025-11' | 'astune';
 
+export const FRAMEWORK_VERSIONS: readonly FrameworkVersion[] = ['agentjet', 'astuner-2025-12', 'astuner-2025-11', 'astune'];
+
+export function isFrameworkVersion(v: unknown): v is FrameworkVersion {
+  return typeof v === 'string' && (FRAMEWORK_VERSIONS as readonly string[]).includes(v);
+}
+
 export function familyOf(d: Dialect): Family {
   return d === 'ajet' ? 'agentjet' : 'astuner';
 }

@@ -267,7 +267,8 @@ function checkKeyDialect(ctx: Ctx, key: string, child: SchemaNode, keyRange: Ran
     }
     return;
   }
-  if (child.deprecated && !d && ctx.dialect === 'agentjet') push(ctx, 'deprecated-key', 'warning', child['x-deprecatedMessage'] ?? `\`${[...path, key].join('.')}\` is deprecated.`, keyRange);
+  // The framework's own defaults files and run snapshots list every key, old ones included.
+  if (child.deprecated && !d && ctx.dialect === 'agentjet' && !ctx.standalone) push(ctx, 'deprecated-key', 'warning', child['x-deprecatedMessage'] ?? `\`${[...path, key].join('.')}\` is deprecated.`, keyRange);
 }
 
 function checkValue(ctx: Ctx, value: Node | null, sch: SchemaNode, path: string[], pair?: Pair): void {
@@ -322,7 +323,8 @@ function checkValue(ctx: Ctx, value: Node | null, sch: SchemaNode, path: string[
 
   if (isScalar(value) && s.enum && (vt === 'string' || vt === 'integer' || vt === 'number' || vt === 'boolean')) checkEnum(ctx, value, s, name, range);
   if (str !== undefined) {
-    if (PLACEHOLDER_RE.test(str.trim())) push(ctx, 'placeholder', 'warning', `\`${name}\` still holds the placeholder \`${str}\`; set a real value.`, range);
+    // Defaults files hold placeholders by design: the user's config replaces them.
+    if (PLACEHOLDER_RE.test(str.trim())) { if (!ctx.standalone) push(ctx, 'placeholder', 'warning', `\`${name}\` still holds the placeholder \`${str}\`; set a real value.`, range); }
     else if (s['x-classRef']) checkClassRef(ctx, value as Scalar, str);
     else if (s['x-pathKind']) checkPath(ctx, value as Scalar, str, s['x-pathKind']);
   }
@@ -430,7 +432,7 @@ function checkClassRef(ctx: Ctx, n: Scalar, str: string): void {
 
 function checkPath(ctx: Ctx, n: Scalar, str: string, kind: 'file' | 'dir' | 'model' | 'files'): void {
   const v = str.trim();
-  if (!ctx.root || !v || /^[a-z]+:\/\//i.test(v)) return;
+  if (ctx.standalone || !ctx.root || !v || /^[a-z]+:\/\//i.test(v)) return;
   // A model may be a hub id (`Qwen/Qwen2.5-7B`); only local-looking paths are checked.
   if (kind === 'model' && !(isAbsolute(v) || v.startsWith('./') || v.startsWith('../') || v.startsWith('~'))) return;
   if (v.startsWith('~')) return;
