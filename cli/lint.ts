@@ -70,7 +70,7 @@ export async function runLint(args: string[], write: (s: string) => void = (s) =
     return 2;
   }
   const fs = new CachedFs(60_000);
-  const resolver = new ClassResolver(fs, python ? new PythonLocator(python) : undefined);
+  const resolver = new ClassResolver(fs, python ? new PythonLocator(python, { sync: true }) : undefined);
   let errors = 0, warnings = 0, checked = 0;
   const json: { file: string; diagnostics: ConfigDiagnostic[] }[] = [];
   for (const f of files) {

@@ -1,6 +1,7 @@
 // The runs feature: the Runs and Companions views, their actions, live updates (debounced file
 // watchers, plus a >= 2 s poll only while something runs) and run dashboards.
 import * as vscode from 'vscode';
+import { experimentRoots, runsPollIntervalSeconds } from '../settings';
 import { hostname } from 'node:os';
 import { basename, dirname, relative, isAbsolute } from 'node:path';
 import { candidateRoots, type RunStatus } from '../../core/runs/discover';
@@ -356,15 +357,14 @@ class LiveUpdates implements vscode.Disposable {
   }
 
   private pollSeconds(): number {
-    const v = vscode.workspace.getConfiguration('agentjet').get<number>('runs.pollIntervalSeconds', 3);
-    return Math.max(2, Number.isFinite(v) ? v : 3);
+    return runsPollIntervalSeconds();
   }
 
   private configure(): void {
     for (const w of this.watchers) w.dispose();
     this.watchers = [];
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-    const configured = vscode.workspace.getConfiguration('agentjet').get<string[]>('experimentRoots', []).filter((s) => typeof s === 'string' && s.trim() !== '');
+    const configured = experimentRoots();
     const launchDirs = (vscode.workspace.workspaceFolders ?? []).flatMap((f) => expDirsFromLaunchConfigs(vscode.workspace.getConfiguration('launch', f.uri).get<unknown[]>('configurations')))
       .map((d) => d.replace(/\$\{workspaceFolder\}[\\/]?/g, ''))
       .filter((d) => !d.includes('${'));
