@@ -2,7 +2,7 @@
 // ajet/astuner/astune are handled; every other YAML file gets nothing from us.
 import {
   createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, DiagnosticSeverity, CompletionItemKind, DiagnosticTag,
-  CompletionItemTag, CodeActionKind, InsertTextFormat, MarkupKind, FileChangeType,
+  CompletionItemTag, CodeActionKind, InsertTextFormat, InsertTextMode, MarkupKind, FileChangeType,
   type Diagnostic, type CompletionItem, type CodeAction, type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -190,11 +190,14 @@ connection.onCompletion((params, token): CompletionItem[] => {
   const offset = s.doc.offsetAt(params.position);
   return complete(s.p, offset, s.ctx).map((e) => {
     const item: CompletionItem = {
-      label: e.label, kind: KIND[e.kind], sortText: e.sortText, filterText: e.label,
+      label: e.label, kind: KIND[e.kind], sortText: e.sortText, filterText: e.filterText ?? e.label,
       insertTextFormat: e.snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
+      // Snippet lines are relative to the key: the editor adds the line's indentation.
+      insertTextMode: InsertTextMode.adjustIndentation,
       textEdit: { range: { start: s.doc.positionAt(e.from), end: s.doc.positionAt(e.to) }, newText: e.insertText },
     };
     if (e.detail) item.detail = e.detail;
+    if (e.labelDetail || e.labelDescription) item.labelDetails = { ...(e.labelDetail ? { detail: e.labelDetail } : {}), ...(e.labelDescription ? { description: e.labelDescription } : {}) };
     if (e.documentation) item.documentation = { kind: MarkupKind.Markdown, value: e.documentation };
     if (e.docPath) item.data = { path: e.docPath, dialect: s.p.dialect } satisfies ConfigCompletionData;
     if (e.deprecated) item.tags = [CompletionItemTag.Deprecated];

@@ -24,6 +24,26 @@ export interface CompletionEntry {
   to: number;
   deprecated?: boolean;
   retrigger?: boolean;
+  /** Shown right after the label (LSP `labelDetails.detail`), never cut before the label. */
+  labelDetail?: string;
+  /** Shown after the label, right-aligned (LSP `labelDetails.description`). */
+  labelDescription?: string;
+  /** Text matched against what is typed, when it differs from the label. */
+  filterText?: string;
+}
+
+/**
+ * One indentation step of the file: the smallest indentation of any line (a tab when lines are
+ * tab-indented), two spaces when nothing is indented yet.
+ */
+export function indentUnit(text: string): string {
+  let min = Infinity;
+  for (const m of text.matchAll(/^([ \t]+)\S/gm)) {
+    const ws = m[1] as string;
+    if (ws.startsWith('\t')) return '\t';
+    if (ws.length < min) min = ws.length;
+  }
+  return Number.isFinite(min) ? ' '.repeat(min) : '  ';
 }
 
 const KEY_LINE = /^(\s*)(?:-\s+)?([\w.-]+)\s*:(?:\s+(?:#.*)?)?$/;
@@ -61,18 +81,23 @@ function siblingKeys(lines: (l: number) => string, count: number, line: number, 
 
 function snippetEscape(s: string): string { return s.replace(/[$}\\]/g, (c) => '\\' + c); }
 
-function keySnippet(key: string, s: SchemaNode, indent: string): string {
+/**
+ * The snippet of a key. Lines after the first are indented relative to the key by one `unit` of
+ * the file: the editor adds the key line's own indentation to every inserted line
+ * (InsertTextMode.adjustIndentation), so the snippet must not add it again.
+ */
+export function keySnippet(key: string, s: SchemaNode, unit: string): string {
   const r = resolveRef(s);
   const types = typesOf(r);
   if (r.properties && (types.includes('object') || !types.length)) {
     let i = 1;
     const kids = Object.entries(r.properties).filter(([, v]) => !v['x-dialect'] || v['x-dialect'] === 'agentjet').filter(([, v]) => !v.deprecated && v.default !== undefined && !(typeof v.default === 'object' && v.default !== null)).slice(0, 8);
-    if (!kids.length) return `${key}:\n${indent}  $0`;
-    return `${key}:\n` + kids.map(([k, v]) => `${indent}  ${k}: ${snippetValue(v, i++)}`).join('\n');
+    if (!kids.length) return `${key}:\n${unit}$0`;
+    return `${key}:\n` + kids.map(([k, v]) => `${unit}${k}: ${snippetValue(v, i++)}`).join('\n');
   }
   if (types.includes('array') && !types.includes('string')) {
     const first = Array.isArray(r.default) && r.default.length ? yamlScalar(r.default[0]) : '';
-    return `${key}:\n${indent}  - \${1:${snippetEscape(first)}}`;
+    return `${key}:\n${unit}- \${1:${snippetEscape(first)}}`;
   }
   return `${key}: ${snippetValue(r, 1)}`;
 }
@@ -158,7 +183,7 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
   const hasColon = /^\s*:/.test(after);
   const out: CompletionEntry[] = [];
   const props = resolveRef(parentSchema).properties ?? {};
-  const pad = ' '.repeat(indent);
+  const unit = indentUnit(p.text);
   for (const [k, v] of Object.entries(props)) {
     if (present.has(k) && k !== km[2]) continue;
     const r = resolveRef(v);
@@ -174,7 +199,7 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
     out.push({
       label: k,
       kind: isSection ? 'section' : 'key',
-      insertText: hasColon ? k : keySnippet(k, r, pad),
+      insertText: hasColon ? k : keySnippet(k, r, unit),
       snippet: !hasColon,
       detail: typesOf(r).join(' | ') || (isSection ? 'section' : undefined),
       docPath: [...parent, k],
@@ -197,12 +222,18 @@ function valueCompletions(sch: SchemaNode, partial: string, from: number, to: nu
       const want = s['x-classRef'] === 'judge' ? /Judge/ : /Workflow/;
       for (const c of mod?.classes.values() ?? []) {
         const fits = c.bases.some((b) => want.test(b));
-        out.push({ label: c.name, kind: 'class', insertText: c.name, snippet: false, detail: c.bases.length ? `(${c.bases.join(', ')})` : 'class', documentation: c.docstring, sortText: `${fits ? 0 : 1}${c.name}`, from: from + arrow + 2, to });
+        out.push({ label: c.name, kind: 'class', insertText: c.name, snippet: false, detail: c.bases.length ? `(${c.bases.join(', ')})` : 'class', ...(c.bases.length ? { labelDetail: `(${c.bases.join(', ')})` } : {}), documentation: c.docstring, sortText: `${fits ? 0 : 1}${c.name}`, from: from + arrow + 2, to });
       }
       return out;
     }
     for (const m of ctx.resolver.listModules(ctx.root)) {
-      out.push({ label: m, kind: 'module', insertText: `${m}->`, snippet: false, detail: 'module', sortText: `1${m}`, from, to, retrigger: true });
+      // The module's own name is the label; its package goes to the description, so a long dotted
+      // name is never cut in the middle of the part that tells modules apart.
+      const dot = m.lastIndexOf('.');
+      out.push({
+        label: dot >= 0 ? m.slice(dot + 1) : m, kind: 'module', insertText: `${m}->`, snippet: false, detail: m, filterText: m,
+        ...(dot >= 0 ? { labelDescription: m.slice(0, dot) } : {}), sortText: `1${m}`, from, to, retrigger: true,
+      });
     }
     return out;
   }

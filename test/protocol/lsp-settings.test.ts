@@ -144,3 +144,25 @@ test('agentjet.config.problems = openFiles clears what only the background pass 
   // The open file keeps its problems.
   await waitFor('main.yaml re-checked', () => (latest(uri)?.diagnostics.some((d) => d.code === 'class-ref/missing-class') ? true : undefined));
 });
+
+test('completion: module names keep their own name whole (package in the description); snippets adjust indentation', async () => {
+  const uri = URI.file(mainConfig()).toString();
+  const lines = readFileSync(mainConfig(), 'utf8').split('\n');
+  const l = lines.findIndex((x) => x.includes('user_workflow'));
+  const edited = [...lines.slice(0, l), '    user_workflow: fl', ...lines.slice(l + 1)].join('\n');
+  await conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: edited }] });
+  const items = await conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line: l, character: 21 } }) as { label: string; filterText?: string; labelDetails?: { description?: string }; textEdit?: { newText: string } }[];
+  const w = items.find((i) => i.filterText === 'flows.w');
+  assert.ok(w, JSON.stringify(items.map((i) => i.label)));
+  assert.equal(w.label, 'w');
+  assert.equal(w.labelDetails?.description, 'flows');
+  assert.equal(w.textEdit?.newText, 'flows.w->');
+  const r = lines.findIndex((x) => x.startsWith('  rollout:'));
+  const withKey = [...lines.slice(0, r + 1), '    val', ...lines.slice(r + 1)].join('\n');
+  await conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: 3 }, contentChanges: [{ text: withKey }] });
+  const keys = await conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line: r + 1, character: 7 } }) as { label: string; insertTextMode?: number; textEdit?: { newText: string } }[];
+  const vk = keys.find((k) => k.label === 'val_kwargs');
+  assert.ok(vk);
+  assert.equal(vk.insertTextMode, 2, 'InsertTextMode.adjustIndentation');
+  assert.match(vk.textEdit?.newText ?? '', /^val_kwargs:\n {2}\w/);
+});

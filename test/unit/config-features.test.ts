@@ -111,7 +111,7 @@ test('completion: classes after ->, workflow subclasses first; modules before it
   assert.deepEqual(classes, ['MyFlow', 'Helper']);
   const c2 = at(config('pk|'), '|');
   const mods = complete(parseConfig(c2.text), c2.offset, ctx);
-  assert.ok(mods.some((m) => m.label === 'pkg.flows.impl' && m.insertText === 'pkg.flows.impl->' && m.retrigger));
+  assert.ok(mods.some((m) => m.label === 'impl' && m.labelDescription === 'pkg.flows' && m.filterText === 'pkg.flows.impl' && m.insertText === 'pkg.flows.impl->' && m.retrigger));
 });
 
 test('completion: keys with nested snippets, booleans, root sections; nothing inside lists of other keys', () => {
@@ -123,7 +123,7 @@ test('completion: keys with nested snippets, booleans, root sections; nothing in
   const items = complete(parseConfig(c.text), c.offset, ctx);
   const ic = items.find((i) => i.label === 'interchange_server');
   assert.ok(ic && ic.snippet);
-  assert.match(ic.insertText, /^interchange_server:\n {4}interchange_method: \$\{1\|ipc,tcp\|\}|^interchange_server:\n {4}\w+: \$\{1:/);
+  assert.match(ic.insertText, /^interchange_server:\n {2}interchange_method: \$\{1\|ipc,tcp\|\}|^interchange_server:\n {2}\w+: \$\{1:/);
   assert.ok(!items.some((i) => i.label === 'rollout'), 'present sections are not offered again');
 
   const withBool = [...lines.slice(0, l), '  debug:', '    debug_max_parallel: 1', ...lines.slice(l + 1)].join('\n').replace('  trainer_common:\n', '  trainer_common:\n    val_before_train: |\n');
