@@ -84,6 +84,7 @@ connection.onInitialize((params): InitializeResult => {
       definitionProvider: true,
       documentLinkProvider: { resolveProvider: false },
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite] },
+      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
     serverInfo: { name: 'agentjet-config', version: extensionVersion },
   };

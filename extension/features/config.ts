@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { LanguageClient, TransportKind, DidChangeConfigurationNotification, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import type { Services } from '../services';
 import type { ConfigServerInitOptions, ConfigFolderSettings } from '../../core/protocol/config';
 import { pythonExtensionEnv } from '../python';
@@ -74,12 +74,28 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
     };
     client = new LanguageClient('agentjet.config', 'AgentJet Config', serverOptions, clientOptions);
     services.log.info('starting the AgentJet config language server');
-    starting = client.start().catch((err: unknown) => {
+    starting = client.start().then(() => { void followPythonExtension(); }, (err: unknown) => {
       services.log.error(`config language server failed to start: ${err instanceof Error ? err.message : String(err)}`);
       client = undefined;
       starting = undefined;
     });
     return starting;
+  };
+
+  /** The Python extension's interpreter is part of the folder settings: announce its changes. */
+  let following = false;
+  const followPythonExtension = async (): Promise<void> => {
+    if (following || !vscode.extensions.getExtension('ms-python.python')) return;
+    following = true;
+    try {
+      const { PythonExtension } = await import('@vscode/python-extension');
+      const api = await PythonExtension.api();
+      context.subscriptions.push(api.environments.onDidChangeActiveEnvironmentPath(() => {
+        void client?.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+      }));
+    } catch (err) {
+      services.log.warn(`could not follow the Python extension's interpreter: ${err instanceof Error ? err.message : String(err)}`);
+    }
   };
 
   const maybeStart = (doc: vscode.TextDocument | undefined) => {
