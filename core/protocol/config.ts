@@ -32,7 +32,8 @@ export function readFolderSettings(v: unknown): ConfigFolderSettings {
   const cfg = o.config && typeof o.config === 'object' ? (o.config as Record<string, unknown>) : {};
   const out: ConfigFolderSettings = {
     pythonPath: typeof o.pythonPath === 'string' ? o.pythonPath.trim() : '',
-    problems: cfg.problems === 'openFiles' ? 'openFiles' : 'workspace',
+    // The VS Code client answers with this shape; other clients send the raw section (`config.problems`).
+    problems: (o.problems ?? cfg.problems) === 'openFiles' ? 'openFiles' : 'workspace',
   };
   if (typeof o.pythonExtensionInterpreter === 'string' && o.pythonExtensionInterpreter.trim()) out.pythonExtensionInterpreter = o.pythonExtensionInterpreter.trim();
   return out;

@@ -166,3 +166,17 @@ test('completion: module names keep their own name whole (package in the descrip
   assert.equal(vk.insertTextMode, 2, 'InsertTextMode.adjustIndentation');
   assert.match(vk.textEdit?.newText ?? '', /^val_kwargs:\n {2}\w/);
 });
+
+test('a config written after start is checked when the client reports the file event', async () => {
+  problems = 'workspace';
+  await conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
+  const later = join(ws, 'later', 'new.yaml');
+  mkdirSync(join(ws, 'later'), { recursive: true });
+  writeFileSync(later, readFileSync(otherConfig(), 'utf8'));
+  const uri = URI.file(later).toString();
+  await conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri, type: 1 }] });
+  await waitFor('diagnostics of the new file', () => (latest(uri)?.diagnostics.some((d) => d.code === 'class-ref/missing-class') ? true : undefined));
+  rmSync(later);
+  await conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri, type: 3 }] });
+  await waitFor('the deleted file cleared', () => (latest(uri)?.diagnostics.length === 0 ? true : undefined));
+});

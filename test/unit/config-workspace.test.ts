@@ -52,3 +52,11 @@ test('a pass checks configs only, skips open files, and stops when cancelled', a
   checker.clearAll();
   assert.deepEqual(cleared.sort(), ['configs/b.yml', 'configs/deep/er/c.yaml']);
 });
+
+test('folder settings: the VS Code client shape and the raw section both name the problems scope', async () => {
+  const { readFolderSettings } = await import('../../core/protocol/config');
+  assert.equal(readFolderSettings({ pythonPath: '', problems: 'openFiles' }).problems, 'openFiles');
+  assert.equal(readFolderSettings({ pythonPath: ' ~/py ', config: { problems: 'openFiles' } }).problems, 'openFiles');
+  assert.deepEqual(readFolderSettings(null), { pythonPath: '', problems: 'workspace' });
+  assert.equal(readFolderSettings({ pythonPath: ' ~/py ' }).pythonPath, '~/py');
+});
