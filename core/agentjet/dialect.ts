@@ -116,6 +116,15 @@ export function versionOf(dialect: Dialect, rolloutKeys: Iterable<string> = []):
   return 'astuner-2025-12';
 }
 
+/**
+ * A file's place can tell the version the config text cannot: `launcher_record/` is where only
+ * ASTuner of November 2025 (and ASTune) wrote run snapshots.
+ */
+export function versionFromPath(dialect: Dialect, path: string | undefined): FrameworkVersion | undefined {
+  if (!path || dialect !== 'astuner') return undefined;
+  return /(^|[\\/])launcher_record[\\/]/.test(path) ? 'astuner-2025-11' : undefined;
+}
+
 /** What launch planning, run matching and snapshots need to know about a config. */
 export interface ConfigFacts {
   /** undefined: no root mapping under ajet/astuner/astune, not a config we launch. */

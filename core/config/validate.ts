@@ -9,7 +9,7 @@ import { CachedFs, type ConfigFs } from './fs';
 import { nodeRange, push, rootName, type Ctx } from './validateContext';
 import { checkEssentials, checkCrossFields } from './rules';
 import { checkEnum, checkClassRef, checkPath, checkInterpolations } from './valueChecks';
-import { frameworkName, type FrameworkVersion } from '../agentjet/dialect';
+import { frameworkName, versionFromPath, type FrameworkVersion } from '../agentjet/dialect';
 
 export interface ValidateOptions {
   /** Folder the launcher runs in: class references and relative paths resolve against it. */
@@ -81,7 +81,8 @@ export function validateParsed(p: ParsedConfig, opts: ValidateOptions = {}): Con
   const ctx: Ctx = {
     p, doc, out, dialect, root: opts.root, fs,
     // A forced dialect (lint --dialect) is judged by the newest version of that generation.
-    version: opts.version ?? (dialect === p.dialect && p.version ? p.version : dialect === 'agentjet' ? 'agentjet' : 'astuner-2025-12'),
+    version: opts.version ?? (p.rootKey ? versionFromPath(p.rootKey, opts.fileName) : undefined)
+      ?? (dialect === p.dialect && p.version ? p.version : dialect === 'agentjet' ? 'agentjet' : 'astuner-2025-12'),
     resolver: opts.resolver ?? new ClassResolver(fs), schema,
     inheritsDefaults, standalone,
     fragment: standalone || (!!opts.fileName && /(^|[\\/])default_config[\\/]/.test(opts.fileName)) || (!inheritsDefaults && !setsAnyEssential(p, doc)),

@@ -37,3 +37,15 @@ test('one fact reader: names, workflow, port, checkpoint base, broken YAML', () 
   assert.equal(readConfigFacts('other: 1\n').error, 'no ajet:/astuner:/astune: section');
   assert.equal(readConfigFacts('- 1\n').error, 'not a YAML mapping');
 });
+
+test('a snapshot under launcher_record/ is judged as November 2025 ASTuner', async () => {
+  const { versionFromPath } = await import('../../core/agentjet/dialect');
+  assert.equal(versionFromPath('astuner', '/w/launcher_record/exp/yaml_backup.yaml'), 'astuner-2025-11');
+  assert.equal(versionFromPath('astuner', '/w/saved_experiments/exp/yaml_backup.yaml'), undefined);
+  assert.equal(versionFromPath('ajet', '/w/launcher_record/exp/yaml_backup.yaml'), undefined);
+  const { lintText } = await import('../../core/config/lint');
+  const snap = 'astuner:\n  task_reader:\n    type: dataset_file\n';
+  const codes = (fileName: string) => lintText(snap, { fileName }).diagnostics.filter((d) => d.severity === 'error').map((d) => d.code);
+  assert.deepEqual(codes('/w/launcher_record/e/yaml_backup.yaml'), []);
+  assert.deepEqual(codes('/w/saved_experiments/e/yaml_backup.yaml'), ['renamed-value']);
+});
