@@ -7,6 +7,7 @@ import { ClassResolver } from '../core/config/classref';
 import { CachedFs } from '../core/config/fs';
 import { PythonLocator } from '../core/config/pythonenv';
 import type { ConfigDiagnostic } from '../core/config/diagnostics';
+import { FRAMEWORK_VERSIONS, isFrameworkVersion, type FrameworkVersion } from '../core/agentjet/dialect';
 
 const HELP = `Usage: agentjet lint <files or folders...> [options]
 
@@ -17,6 +18,8 @@ Options:
   --root DIR          folder class references resolve against (default: current directory)
   --format text|json  output format (default: text)
   --python PATH       interpreter used to check framework built-ins (ajet.*) and installed packages
+  --framework VERSION judge by this framework version instead of guessing it from each file:
+                      agentjet, astuner-2025-12, astuner-2025-11 or astune
   -h, --help          show this help
 
 Exit status: 0 when no errors, 1 when any error was found, 2 on bad usage.
@@ -39,15 +42,20 @@ export async function runLint(args: string[], write: (s: string) => void = (s) =
   let root = process.cwd();
   let format: 'text' | 'json' = 'text';
   let python: string | undefined;
+  let version: FrameworkVersion | undefined;
   const targets: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
     if (a === '-h' || a === '--help') { write(HELP); return 0; }
-    if (a === '--root' || a === '--format' || a === '--python') {
+    if (a === '--root' || a === '--format' || a === '--python' || a === '--framework') {
       const v = args[++i];
       if (!v) { writeErr(`agentjet lint: ${a} needs a value\n`); return 2; }
       if (a === '--root') root = resolve(v);
       else if (a === '--python') python = v;
+      else if (a === '--framework') {
+        if (!isFrameworkVersion(v)) { writeErr(`agentjet lint: --framework must be one of ${FRAMEWORK_VERSIONS.join(', ')}\n`); return 2; }
+        version = v;
+      }
       else if (v === 'text' || v === 'json') format = v;
       else { writeErr(`agentjet lint: --format must be text or json\n`); return 2; }
       continue;
@@ -62,12 +70,12 @@ export async function runLint(args: string[], write: (s: string) => void = (s) =
     return 2;
   }
   const fs = new CachedFs(60_000);
-  const resolver = new ClassResolver(fs, python ? new PythonLocator(python) : undefined);
+  const resolver = new ClassResolver(fs, python ? new PythonLocator(python, { sync: true }) : undefined);
   let errors = 0, warnings = 0, checked = 0;
   const json: { file: string; diagnostics: ConfigDiagnostic[] }[] = [];
   for (const f of files) {
     let res;
-    try { res = await lintFileResult(f, { root, fs, resolver }); } catch (err) {
+    try { res = await lintFileResult(f, { root, fs, resolver, ...(version ? { version } : {}) }); } catch (err) {
       writeErr(`${f}: cannot read: ${err instanceof Error ? err.message : String(err)}\n`);
       errors++;
       continue;

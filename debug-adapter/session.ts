@@ -167,7 +167,7 @@ export class AgentJetDebugSession extends DebugSession {
     if (!probe.ok) { await refuse(ERR.python, probe.error); return; }
     const verdict = judgeProbe(probe.result, {
       companionPgids: companions.map((c) => c.pgid),
-      portKey: `${facts.dialect === 'ajet' ? 'ajet' : 'astuner'}.debug.debug_vllm_port`,
+      portKey: `${facts.dialect}.debug.debug_vllm_port`,
       wantDebugpy: !r.noDebug,
     });
     if (verdict.errors.length) {

@@ -1,20 +1,27 @@
 // The AgentJet config language server (stdio or IPC). Only documents whose root mapping holds
 // ajet/astuner/astune are handled; every other YAML file gets nothing from us.
 import {
-  createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, DiagnosticSeverity, CompletionItemKind,
-  CodeActionKind, InsertTextFormat, MarkupKind, type Diagnostic, type CompletionItem, type CodeAction, type InitializeResult,
+  createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, DiagnosticSeverity, CompletionItemKind, DiagnosticTag,
+  CompletionItemTag, CodeActionKind, InsertTextFormat, InsertTextMode, MarkupKind, FileChangeType,
+  type Diagnostic, type CompletionItem, type CodeAction, type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
+import { version as extensionVersion } from '../package.json';
 import { ConfigService } from '../core/config/service';
-import { complete, describePath, hover, definition, documentLinks, codeActions, type CompletionEntry } from '../core/config/features';
+import { complete, describePath, type CompletionEntry } from '../core/config/completion';
+import { hover, definition, documentLinks } from '../core/config/hover';
+import { codeActions } from '../core/config/codeActions';
 import type { ConfigDiagnostic, Fix } from '../core/config/diagnostics';
-import type { ConfigServerInitOptions, ConfigCompletionData } from '../core/protocol/config';
-
+import type { ConfigServerInitOptions, ConfigCompletionData, ConfigProblemsScope } from '../core/protocol/config';
+import { FolderSettings } from './folders';
+import { WorkspaceChecker } from './workspaceCheck';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 let service = new ConfigService();
+let folders = new FolderSettings(connection, service, { pythonPath: '', problems: 'openFiles' });
+let roots: string[] = [];
 const published = new Set<string>();
 const timers = new Map<string, ReturnType<typeof setTimeout>>();
 
@@ -22,11 +29,53 @@ function filePath(uri: string): string | undefined {
   try { const u = URI.parse(uri); return u.scheme === 'file' ? u.fsPath : undefined; } catch { return undefined; }
 }
 
+const isOpenPath = (path: string) => !!documents.get(URI.file(path).toString());
+
+const checker = new WorkspaceChecker({
+  isOpen: isOpenPath,
+  async check(path, text) {
+    await folders.ensureInterpreter(service.folderOf(path));
+    if (isOpenPath(path)) return;
+    const uri = URI.file(path).toString();
+    const key = `workspace:${uri}`;
+    const r = service.diagnose(key, 0, text, path);
+    service.forget(key);
+    void connection.sendDiagnostics({ uri, diagnostics: r.ours ? r.diagnostics.map(toLsp) : [] });
+  },
+  clear(path) { void connection.sendDiagnostics({ uri: URI.file(path).toString(), diagnostics: [] }); },
+});
+
+/** One background pass over the folders whose `agentjet.config.problems` is `workspace`. */
+async function workspacePass(): Promise<void> {
+  checker.cancel();
+  const wanted: string[] = [];
+  for (const r of roots) if ((await folders.get(r)).problems === 'workspace') wanted.push(r);
+  if (!wanted.length) { checker.clearAll(); return; }
+  for (const p of [...checker.published]) if (!wanted.some((r) => p.startsWith(r))) checker.forget(p);
+  const n = await checker.run(wanted);
+  connection.console.info(`agentjet: checked ${n} config${n === 1 ? '' : 's'} in the workspace`);
+}
+
+let recheckTimer: ReturnType<typeof setTimeout> | undefined;
+/** An interpreter answered or settings changed: check open documents and the workspace again. */
+function recheckAll(): void {
+  if (recheckTimer) clearTimeout(recheckTimer);
+  recheckTimer = setTimeout(() => {
+    recheckTimer = undefined;
+    for (const d of documents.all()) schedule(d, 0);
+    void workspacePass();
+  }, 200);
+}
+
 connection.onInitialize((params): InitializeResult => {
-  const opts = (params.initializationOptions ?? {}) as Partial<ConfigServerInitOptions>;
-  const roots = (params.workspaceFolders ?? []).map((f) => filePath(f.uri)).filter((x): x is string => !!x);
+  const opts = (params.initializationOptions ?? {}) as Partial<ConfigServerInitOptions> & { problems?: ConfigProblemsScope };
+  roots = (params.workspaceFolders ?? []).map((f) => filePath(f.uri)).filter((x): x is string => !!x);
   if (!roots.length && params.rootUri) { const r = filePath(params.rootUri); if (r) roots.push(r); }
-  service = new ConfigService({ pythonPath: opts.pythonPath || undefined, roots, reportSyntaxErrors: opts.reportSyntaxErrors !== false });
+  const canAsk = !!params.capabilities.workspace?.configuration;
+  // Clients that cannot answer workspace/configuration give one interpreter for every folder.
+  service = new ConfigService({ pythonPath: canAsk ? undefined : opts.pythonPath || undefined, roots, reportSyntaxErrors: opts.reportSyntaxErrors !== false, onInterpreterAnswer: recheckAll });
+  folders = new FolderSettings(connection, service, { pythonPath: opts.pythonPath ?? '', problems: opts.problems === 'workspace' ? 'workspace' : 'openFiles' });
+  folders.canAsk = canAsk;
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -35,17 +84,38 @@ connection.onInitialize((params): InitializeResult => {
       definitionProvider: true,
       documentLinkProvider: { resolveProvider: false },
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite] },
+      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
-    serverInfo: { name: 'agentjet-config', version: '0.1.0' },
+    serverInfo: { name: 'agentjet-config', version: extensionVersion },
   };
 });
 
 connection.onInitialized(() => {
   connection.workspace.onDidChangeWorkspaceFolders(() => {
-    void connection.workspace.getWorkspaceFolders().then((folders) => {
-      service.setRoots((folders ?? []).map((f) => filePath(f.uri)).filter((x): x is string => !!x));
+    void connection.workspace.getWorkspaceFolders().then((list) => {
+      roots = (list ?? []).map((f) => filePath(f.uri)).filter((x): x is string => !!x);
+      service.setRoots(roots);
+      folders.clear();
+      recheckAll();
     }, () => undefined);
   });
+  void workspacePass();
+});
+
+connection.onDidChangeConfiguration(() => {
+  folders.clear();
+  recheckAll();
+});
+
+connection.onDidChangeWatchedFiles((params) => {
+  for (const c of params.changes) {
+    const path = filePath(c.uri);
+    if (!path || !/\.ya?ml$/i.test(path) || isOpenPath(path)) continue;
+    if (c.type === FileChangeType.Deleted) { checker.forget(path); continue; }
+    const root = service.folderOf(path);
+    if (!root) continue;
+    void folders.get(root).then((s) => (s.problems === 'workspace' ? checker.checkFile(path) : false));
+  }
 });
 
 const SEVERITY: Record<ConfigDiagnostic['severity'], DiagnosticSeverity> = {
@@ -55,11 +125,16 @@ const SEVERITY: Record<ConfigDiagnostic['severity'], DiagnosticSeverity> = {
 function toLsp(d: ConfigDiagnostic): Diagnostic {
   const out: Diagnostic = { range: d.range, severity: SEVERITY[d.severity], code: d.code, source: 'agentjet', message: d.message };
   if (d.fixes?.length) out.data = { fixes: d.fixes };
-  if (d.code === 'deprecated-key') out.tags = [2];
+  if (d.code === 'deprecated-key' || d.code === 'unread-key') out.tags = [DiagnosticTag.Deprecated];
   return out;
 }
 
-function validate(doc: TextDocument): void {
+async function validate(doc: TextDocument): Promise<void> {
+  const file = filePath(doc.uri);
+  await folders.ensureInterpreter(service.folderOf(file));
+  const cur = documents.get(doc.uri);
+  if (!cur || cur.version !== doc.version) return; // edited or closed meanwhile: a newer check follows
+  if (file) checker.published.delete(file); // the editor's text owns this file's problems now
   let result;
   try {
     result = service.diagnose(doc.uri, doc.version, doc.getText(), filePath(doc.uri));
@@ -78,7 +153,7 @@ function schedule(doc: TextDocument, delay: number): void {
   timers.set(doc.uri, setTimeout(() => {
     timers.delete(doc.uri);
     const cur = documents.get(doc.uri);
-    if (cur) validate(cur);
+    if (cur) void validate(cur);
   }, delay));
 }
 
@@ -89,7 +164,13 @@ documents.onDidClose((e) => {
   service.forget(e.document.uri);
   const t = timers.get(e.document.uri);
   if (t) clearTimeout(t);
-  if (published.delete(e.document.uri)) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+  if (!published.delete(e.document.uri)) return;
+  // In workspace mode the file on disk keeps its problems; otherwise they go with the editor.
+  const path = filePath(e.document.uri);
+  const root = path ? service.folderOf(path) : undefined;
+  const clear = () => void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+  if (!path || !root) { clear(); return; }
+  void folders.get(root).then((s) => (s.problems === 'workspace' ? checker.checkFile(path) : false)).then((kept) => { if (!kept) clear(); }, clear);
 });
 
 function parsed(uri: string) {
@@ -110,14 +191,17 @@ connection.onCompletion((params, token): CompletionItem[] => {
   const offset = s.doc.offsetAt(params.position);
   return complete(s.p, offset, s.ctx).map((e) => {
     const item: CompletionItem = {
-      label: e.label, kind: KIND[e.kind], sortText: e.sortText, filterText: e.label,
+      label: e.label, kind: KIND[e.kind], sortText: e.sortText, filterText: e.filterText ?? e.label,
       insertTextFormat: e.snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
+      // Snippet lines are relative to the key: the editor adds the line's indentation.
+      insertTextMode: InsertTextMode.adjustIndentation,
       textEdit: { range: { start: s.doc.positionAt(e.from), end: s.doc.positionAt(e.to) }, newText: e.insertText },
     };
     if (e.detail) item.detail = e.detail;
+    if (e.labelDetail || e.labelDescription) item.labelDetails = { ...(e.labelDetail ? { detail: e.labelDetail } : {}), ...(e.labelDescription ? { description: e.labelDescription } : {}) };
     if (e.documentation) item.documentation = { kind: MarkupKind.Markdown, value: e.documentation };
     if (e.docPath) item.data = { path: e.docPath, dialect: s.p.dialect } satisfies ConfigCompletionData;
-    if (e.deprecated) item.tags = [1];
+    if (e.deprecated) item.tags = [CompletionItemTag.Deprecated];
     if (e.retrigger) item.command = { title: 'suggest', command: 'editor.action.triggerSuggest' };
     return item;
   });

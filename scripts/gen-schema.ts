@@ -1,13 +1,17 @@
-// Regenerates schemas/agentjet.schema.json from the framework's default configs and the overlay.
-//   npm run gen:schema [-- --agentjet DIR] [--defaults DIR] [--check]
+// Regenerates schemas/agentjet.schema.json from the framework's default configs, the overlay and
+// the value lists read from each version's code (schemas/codefacts.json).
+//   npm run gen:schema [-- --agentjet DIR] [--defaults DIR] [--upstream DIR] [--check]
 // --agentjet DIR: an AgentJet source tree (its ajet/default_config/ is read). Default: the
 // agentjet-d20cce0 tree found as the tests find it (test/util/upstream.ts: $AGENTJET_UPSTREAM, the shared
 // reference folder, the `npm run fetch:upstream` cache). --defaults DIR: a folder holding ajet_default.yaml,
-// verl/verl_default.yaml and trinity/trinity_default.yaml directly.
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+// verl/verl_default.yaml and trinity/trinity_default.yaml directly. --upstream DIR: a folder of upstream
+// trees (default: the same lookup, per tree); where a version's tree is found, its code facts are re-read.
+import { readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { generateSchema, schemaText } from '../core/config/schemagen';
-import { findUpstream, UPSTREAM_SKIP } from '../test/util/upstream';
+import { codeFactsOf, PACKAGE_OF, type CodeFactsByVersion } from '../core/config/codefacts';
+import type { FrameworkVersion } from '../core/agentjet/dialect';
+import { findUpstream, UPSTREAM_SKIP, type UpstreamName } from '../test/util/upstream';
 
 const root = resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -21,6 +25,7 @@ const opt = (name: string): string | undefined => {
   }
   return resolve(v);
 };
+const check = args.includes('--check');
 
 function defaultsDir(): string {
   const d = opt('--defaults');
@@ -40,17 +45,40 @@ if (missing.length > 0) {
   process.stderr.write(`gen-schema: missing ${missing.join(', ')} (is ${dir} AgentJet's default_config folder?)\n`);
   process.exit(2);
 }
+
+/** The upstream tree of each version (names as pinned in upstream.json). */
+const TREES: Record<FrameworkVersion, UpstreamName> = {
+  'agentjet': 'agentjet-d20cce0', 'astuner-2025-12': 'astuner-f9fab4f', 'astuner-2025-11': 'astuner-61e9359', 'astune': 'astune-ba24412p',
+};
+const upstreamOpt = opt('--upstream');
+const treeDir = (name: UpstreamName): string | undefined => (upstreamOpt ? join(upstreamOpt, name) : findUpstream(name));
+const factsFile = join(root, 'schemas', 'codefacts.json');
+const facts: CodeFactsByVersion = existsSync(factsFile) ? (JSON.parse(readFileSync(factsFile, 'utf8')) as CodeFactsByVersion) : {};
+let fromCode = 0;
+for (const [version, tree] of Object.entries(TREES) as [FrameworkVersion, UpstreamName][]) {
+  const t = treeDir(tree);
+  if (!t) continue;
+  const pkg = join(t, PACKAGE_OF[version]);
+  if (!existsSync(pkg)) continue;
+  const names = (readdirSync(pkg, { recursive: true }) as string[]).map((f) => f.split('\\').join('/')).filter((f) => /\.(py|jsonc?|yaml)$/.test(f)).sort();
+  facts[version] = codeFactsOf((rel) => { try { return readFileSync(join(pkg, rel), 'utf8'); } catch { return undefined; } }, names, PACKAGE_OF[version]);
+  fromCode++;
+}
+const factsText = JSON.stringify(facts, null, 2) + '\n';
+if (!check && fromCode) writeFileSync(factsFile, factsText);
+
 const text = schemaText(generateSchema({
   ajetDefault: readFileSync(files.ajet, 'utf8'),
   verlDefault: readFileSync(files.verl, 'utf8'),
   trinityDefault: readFileSync(files.trinity, 'utf8'),
   overlay: readFileSync(join(root, 'schemas', 'overlay.yaml'), 'utf8'),
+  codeFacts: facts,
 }));
 const out = join(root, 'schemas', 'agentjet.schema.json');
-if (args.includes('--check')) {
-  const same = existsSync(out) && readFileSync(out, 'utf8') === text;
+if (check) {
+  const same = existsSync(out) && readFileSync(out, 'utf8') === text && (!fromCode || (existsSync(factsFile) && readFileSync(factsFile, 'utf8') === factsText));
   process.stdout.write(same ? `schema is up to date (${dir})\n` : 'schema is stale: run npm run gen:schema\n');
   process.exit(same ? 0 : 1);
 }
 writeFileSync(out, text);
-process.stdout.write(`wrote ${out} (${text.length} bytes) from ${dir}\n`);
+process.stdout.write(`wrote ${out} (${text.length} bytes) from ${dir}; code facts from ${fromCode} upstream tree${fromCode === 1 ? '' : 's'}\n`);

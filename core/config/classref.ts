@@ -40,6 +40,10 @@ export function parseClassRef(value: string): ClassRef | { error: string } {
 export interface PackageLocator {
   /** Folder containing the top-level package/module `name` (a sys.path entry), null when not installed, undefined when unknown. */
   locate(name: string): string | null | undefined;
+  /** True while the interpreter is still being asked about `name` (nothing is claimed then). */
+  pending?(name: string): boolean;
+  /** Why the interpreter could not be asked at all. */
+  problem?(): string | undefined;
 }
 
 export const BUILTIN_ROOTS = new Set(['ajet', 'astuner', 'astune']);
@@ -90,7 +94,10 @@ export class ClassResolver {
       const builtin = BUILTIN_ROOTS.has(top);
       const base = this.baseFor(top, root);
       if (base === undefined) {
+        if (this.locator?.pending?.(top)) return { ok: 'skip', reason: 'still asking the interpreter' };
         if (builtin) return { ok: 'skip', reason: 'framework built-in; no Python configured to check it' };
+        const problem = this.locator?.problem?.();
+        if (problem) return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'warning', message: `Module \`${ref.target}\` is not in the workspace (${root}), and the interpreter could not be asked about installed packages: ${problem}.` };
         return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'warning', message: `Module \`${ref.target}\` is not in the workspace (${root}). If it comes from an installed package, set \`agentjet.pythonPath\` so it can be checked.` };
       }
       if (base === null) {

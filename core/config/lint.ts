@@ -4,14 +4,14 @@ import { resolve } from 'node:path';
 import type { ConfigDiagnostic, LintDiagnostic } from './diagnostics';
 import { looksLikeConfig, parseConfig, MAX_SEMANTIC_BYTES } from './parse';
 import { validateParsed, type ValidateOptions } from './validate';
-import type { Dialect } from './schema';
+import type { Family } from '../agentjet/dialect';
 
 export type { LintDiagnostic } from './diagnostics';
 
 export interface LintOptions extends Omit<ValidateOptions, 'root'> {
   /** Folder class references resolve against (default: the current directory). */
   root?: string;
-  dialect?: Dialect;
+  dialect?: Family;
 }
 
 export interface LintResult {

@@ -1,9 +1,11 @@
 // Parsing a config with exact ranges; deciding whether a YAML document is ours and its dialect.
 import { parseAllDocuments, isMap, isScalar, isPair, isAlias, type Document, type YAMLMap, type Pair, type Node } from 'yaml';
 import { LineIndex } from './text';
-import type { Dialect } from './schema';
+import { looksLikeConfig, rootKeyOf, familyOf, versionOf, type Dialect, type Family, type FrameworkVersion } from '../agentjet/dialect';
 
-export type RootKey = 'ajet' | 'astuner' | 'astune';
+export { looksLikeConfig };
+/** The root key of a config (`ajet`, `astuner`, `astune`): the dialect. */
+export type RootKey = Dialect;
 
 export interface ParsedConfig {
   text: string;
@@ -14,22 +16,17 @@ export interface ParsedConfig {
   docIndex: number;
   rootMap?: YAMLMap;
   rootKey?: RootKey;
-  dialect: Dialect;
+  /** The schema generation the file is judged by (from the root key unless forced). */
+  dialect: Family;
+  /** The framework version the file is written for (undefined when not ours). */
+  version?: FrameworkVersion;
 }
 
 /** Files above this size only get a cheap note: parsing 1 MB of YAML already takes about a second,
  * too long to repeat on every keystroke (real configs are a few KB). */
 export const MAX_SEMANTIC_BYTES = 1024 * 1024;
 
-const ROOT_RE = /^(?:ajet|astuner|astune)[ \t]*:/m;
-const QUOTED_ROOT_RE = /^["'](?:ajet|astuner|astune)["'][ \t]*:/m;
-
-/** Cheap content test (no parse): could this text be an AgentJet/ASTuner config? */
-export function looksLikeConfig(text: string): boolean {
-  return ROOT_RE.test(text) || QUOTED_ROOT_RE.test(text);
-}
-
-export function parseConfig(text: string, opts: { dialect?: Dialect } = {}): ParsedConfig {
+export function parseConfig(text: string, opts: { dialect?: Family } = {}): ParsedConfig {
   const index = new LineIndex(text);
   let docs: Document.Parsed[] = [];
   try {
@@ -42,13 +39,16 @@ export function parseConfig(text: string, opts: { dialect?: Dialect } = {}): Par
   for (let i = 0; i < docs.length; i++) {
     const d = docs[i] as Document.Parsed;
     if (!isMap(d.contents)) continue;
-    const pair = d.contents.items.find((p) => isPair(p) && isScalar(p.key) && ['ajet', 'astuner', 'astune'].includes(String(p.key.value)));
-    if (!pair) continue;
+    const key = rootKeyOf(d);
+    if (!key) continue;
     out.doc = d;
     out.docIndex = i;
     out.rootMap = d.contents;
-    out.rootKey = String((pair.key as { value: unknown }).value) as RootKey;
-    if (!opts.dialect) out.dialect = out.rootKey === 'ajet' ? 'agentjet' : 'astuner';
+    out.rootKey = key;
+    if (!opts.dialect) out.dialect = familyOf(key);
+    const rollout = d.contents.get(key, true);
+    const ro = isMap(rollout) ? rollout.get('rollout', true) : undefined;
+    out.version = versionOf(key, isMap(ro) ? ro.items.map((p) => (isScalar(p.key) ? String(p.key.value) : '')) : []);
     break;
   }
   return out;

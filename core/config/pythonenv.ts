@@ -1,11 +1,16 @@
 // Asks a configured Python interpreter where top-level packages are installed (cached per name).
-import { spawnSync } from 'node:child_process';
+// The language server must never block: there the probe runs asynchronously, `locate` answers
+// "unknown" (and `pending` true) until it is done, and `onResolved` says when to check again.
+// The CLI may wait: it asks in `sync` mode.
+import { execFile, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import type { PackageLocator } from './classref';
 
+// The working directory (sys.path[0] for `-c`) is dropped, so a stray folder there named like a
+// package cannot answer for the installed one.
 const PROBE = `import importlib.util, json, os, sys
-# \`python -c\` puts the working directory (a temp folder) first on sys.path: a stray ajet/ there is not installed.
-sys.path = [p for p in sys.path if p not in ('', os.getcwd())]
+cwd = os.getcwd()
+sys.path[:] = [p for p in sys.path if p not in ('', '.', cwd)]
 out = {}
 for n in sys.argv[1:]:
     try:
@@ -22,28 +27,80 @@ for n in sys.argv[1:]:
         out[n] = None
 print(json.dumps(out))`;
 
+export interface PythonLocatorOptions {
+  timeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+  /** Block on the probe (CLI only; the language server never does). */
+  sync?: boolean;
+  /** Called after an asynchronous probe answered new names (or failed). */
+  onResolved?: () => void;
+}
+
 export class PythonLocator implements PackageLocator {
   private cache = new Map<string, string | null>();
-  private broken = false;
-  constructor(readonly python: string, private readonly timeoutMs = 8000, private readonly env?: NodeJS.ProcessEnv) {}
+  private inflight = new Map<string, Promise<void>>();
+  private failure: string | undefined;
+  private readonly timeoutMs: number;
+  private readonly env: NodeJS.ProcessEnv | undefined;
+  private readonly sync: boolean;
+  onResolved: (() => void) | undefined;
+
+  constructor(readonly python: string, opts: PythonLocatorOptions | number = {}, env?: NodeJS.ProcessEnv) {
+    const o: PythonLocatorOptions = typeof opts === 'number' ? { timeoutMs: opts, env, sync: true } : opts;
+    this.timeoutMs = o.timeoutMs ?? 8000;
+    this.env = o.env;
+    this.sync = o.sync ?? false;
+    this.onResolved = o.onResolved;
+  }
+
+  /** Why the interpreter could not be asked, once it failed (e.g. it does not exist). */
+  problem(): string | undefined { return this.failure; }
+
+  pending(name: string): boolean {
+    for (const [key] of this.inflight) if (key.split(' ').includes(name)) return true;
+    return false;
+  }
+
+  private store(todo: string[], stdout: string): void {
+    const res = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as Record<string, string | null>;
+    for (const n of todo) this.cache.set(n, res[n] ?? null);
+  }
 
   /** Resolves several names at once (one process), e.g. the framework roots at startup. */
-  prime(names: string[]): void {
-    const todo = names.filter((n) => !this.cache.has(n));
-    if (!todo.length || this.broken) return;
-    // Run outside the workspace so its folders do not shadow installed packages; local modules are resolved statically.
-    const r = spawnSync(this.python, ['-c', PROBE, ...todo], { encoding: 'utf8', timeout: this.timeoutMs, cwd: tmpdir(), windowsHide: true, env: this.env ?? process.env });
-    if (r.status !== 0 || !r.stdout) { this.broken = true; return; }
-    try {
-      const res = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as Record<string, string | null>;
-      for (const n of todo) this.cache.set(n, res[n] ?? null);
-    } catch { this.broken = true; }
+  prime(names: string[]): Promise<void> {
+    const todo = names.filter((n) => !this.cache.has(n) && !this.pending(n));
+    if (!todo.length || this.failure) return Promise.all(names.map((n) => this.waitFor(n))).then(() => undefined);
+    const opts = { encoding: 'utf8' as const, timeout: this.timeoutMs, cwd: tmpdir(), windowsHide: true, env: this.env ?? process.env };
+    if (this.sync) {
+      const r = spawnSync(this.python, ['-c', PROBE, ...todo], opts);
+      if (r.status !== 0 || !r.stdout) this.failure = r.error ? r.error.message : `exit status ${String(r.status)}`;
+      else try { this.store(todo, r.stdout); } catch { this.failure = 'unreadable answer'; }
+      return Promise.resolve();
+    }
+    const key = todo.join(' ');
+    const p = new Promise<void>((resolve) => {
+      execFile(this.python, ['-c', PROBE, ...todo], opts, (err, stdout) => {
+        if (err || !stdout) this.failure = err ? (err as NodeJS.ErrnoException).code === 'ENOENT' ? `${this.python} does not exist` : err.message.split('\n')[0] : 'no answer';
+        else try { this.store(todo, stdout); } catch { this.failure = 'unreadable answer'; }
+        this.inflight.delete(key);
+        resolve();
+        this.onResolved?.();
+      });
+    });
+    this.inflight.set(key, p);
+    return p;
+  }
+
+  private waitFor(name: string): Promise<void> {
+    for (const [key, p] of this.inflight) if (key.split(' ').includes(name)) return p;
+    return Promise.resolve();
   }
 
   locate(name: string): string | null | undefined {
     if (!/^[A-Za-z_]\w*$/.test(name)) return null;
-    if (!this.cache.has(name)) this.prime([name]);
-    if (this.broken) return undefined;
-    return this.cache.get(name);
+    if (this.cache.has(name)) return this.cache.get(name);
+    if (this.failure) return undefined;
+    if (!this.pending(name)) void this.prime([name]);
+    return this.cache.get(name); // set already in sync mode; undefined while an async probe runs
   }
 }

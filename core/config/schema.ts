@@ -3,7 +3,10 @@
 import schemaJson from '../../schemas/agentjet.schema.json';
 
 export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'null';
-export type Dialect = 'agentjet' | 'astuner';
+import { familyOf, DIALECTS, type Family, type FrameworkVersion } from '../agentjet/dialect';
+
+/** Schema annotations speak of generations: AgentJet, or the ASTuner era (ASTuner and ASTune). */
+export type { Family } from '../agentjet/dialect';
 export type Scalar = string | number | boolean | null;
 
 export interface SchemaNode {
@@ -21,7 +24,11 @@ export interface SchemaNode {
   'x-open'?: 'info' | true;
   'x-enumSeverity'?: 'warning';
   'x-enumRenamed'?: Record<string, string>;
-  'x-dialect'?: Dialect;
+  'x-dialect'?: Family;
+  /** A key no version of the framework reads: the message says what is read instead. */
+  'x-unread'?: string;
+  /** Allowed values per framework version, read from each version's code by `npm run gen:schema`. */
+  'x-enumByVersion'?: Partial<Record<FrameworkVersion, string[]>>;
   'x-renamedTo'?: string;
   'x-movedTo'?: string;
   'x-deprecatedMessage'?: string;
@@ -33,6 +40,10 @@ export interface SchemaNode {
 }
 
 export interface ConfigSchema extends SchemaNode {
+  /** Key paths under the root each framework version declares or reads (from its code). */
+  'x-versionKeys'?: Partial<Record<FrameworkVersion, string[]>>;
+  /** Per-version defaults of the few keys whose default changes a check (from each defaults YAML). */
+  'x-versionDefaults'?: Partial<Record<FrameworkVersion, Record<string, string>>>;
   $schema?: string;
   $id?: string;
   title?: string;
@@ -41,7 +52,8 @@ export interface ConfigSchema extends SchemaNode {
 export const schema: ConfigSchema = schemaJson as ConfigSchema;
 
 /** Root keys that make a YAML document an AgentJet/ASTuner config. */
-export const ROOT_KEYS = ['ajet', 'astuner', 'astune'] as const;
+export const ROOT_KEYS = DIALECTS;
+export { familyOf };
 
 export function typesOf(node: SchemaNode): JsonType[] {
   if (!node.type) return [];
@@ -85,6 +97,6 @@ export function isFullyOpen(node: SchemaNode): boolean {
 }
 
 /** Does this key belong to the given dialect? */
-export function inDialect(node: SchemaNode, dialect: Dialect): boolean {
+export function inDialect(node: SchemaNode, dialect: Family): boolean {
   return !node['x-dialect'] || node['x-dialect'] === dialect;
 }

@@ -3,12 +3,16 @@
 // committed schema is what the generator produces.
 import { parseDocument, isMap, isSeq, isScalar, isPair, type Node, type YAMLMap } from 'yaml';
 import type { ConfigSchema, JsonType, SchemaNode } from './schema';
+import type { CodeFacts, CodeFactsByVersion } from './codefacts';
+import type { FrameworkVersion } from '../agentjet/dialect';
 
 export interface SchemaSources {
   ajetDefault: string;
   verlDefault: string;
   trinityDefault: string;
   overlay: string;
+  /** Value lists read from each version's code (schemas/codefacts.json); used by `enumFrom`. */
+  codeFacts?: CodeFactsByVersion;
 }
 
 const NOISE = /DO NOT EDIT|^[-\s]*$|^-{3,}|✨/;
@@ -94,20 +98,44 @@ function markOpen(node: SchemaNode): void {
 
 interface OverlayEntry {
   description?: string; type?: JsonType | JsonType[]; enum?: (string | number | boolean | null)[]; enumSeverity?: 'warning';
-  enumRenamed?: Record<string, string>; default?: unknown; items?: OverlayEntry; open?: true | 'info'; dialect?: 'agentjet' | 'astuner';
+  enumRenamed?: Record<string, string>; default?: unknown; items?: OverlayEntry; open?: true | 'info' | 'passthrough'; dialect?: 'agentjet' | 'astuner';
   renamedTo?: string; movedTo?: string; deprecated?: boolean; deprecatedMessage?: string; classRef?: 'workflow' | 'judge';
   pathKind?: 'file' | 'dir' | 'model' | 'files'; selects?: Record<string, string | null>; properties?: Record<string, OverlayEntry>;
+  /** Take the allowed values from the code of each version (see core/config/codefacts.ts). */
+  enumFrom?: 'taskReaders' | 'madnessChecks';
+  unread?: string;
+  /** Allowed values per version, written by hand where no code lists them. */
+  enumByVersion?: Partial<Record<FrameworkVersion, string[]>>;
 }
+
+/** Every key at any depth is handed to another program (Trinity-RFT): nothing is flagged. */
+function openDeep(node: SchemaNode): void {
+  node['x-open'] = true;
+  delete node.additionalProperties;
+  for (const c of Object.values(node.properties ?? {})) openDeep(c);
+}
+
+let currentFacts: CodeFactsByVersion | undefined;
 
 function applyEntry(node: SchemaNode, e: OverlayEntry): void {
   if (e.description !== undefined) node.description = e.description;
   if (e.type !== undefined) node.type = e.type;
   if (e.enum !== undefined) node.enum = e.enum;
+  if (e.enumByVersion) node['x-enumByVersion'] = e.enumByVersion;
+  if (e.unread) node['x-unread'] = e.unread;
+  if (e.enumFrom && currentFacts) {
+    const key = e.enumFrom;
+    const byVersion: Partial<Record<FrameworkVersion, string[]>> = {};
+    for (const [v, f] of Object.entries(currentFacts) as [FrameworkVersion, CodeFacts][]) if (f[key].length) byVersion[v] = [...f[key]];
+    node['x-enumByVersion'] = byVersion;
+    if (byVersion.agentjet) node.enum = [...byVersion.agentjet];
+  }
   if (e.enumSeverity) node['x-enumSeverity'] = e.enumSeverity;
   if (e.enumRenamed) node['x-enumRenamed'] = e.enumRenamed;
   if (e.default !== undefined) node.default = e.default;
   if (e.items) { node.items ??= {}; applyEntry(node.items, e.items); }
-  if (e.open !== undefined) {
+  if (e.open === 'passthrough') openDeep(node);
+  else if (e.open !== undefined) {
     node['x-open'] = e.open;
     if (e.open === true) delete node.additionalProperties;
   }
@@ -131,6 +159,11 @@ function applyEntry(node: SchemaNode, e: OverlayEntry): void {
 }
 
 export function generateSchema(src: SchemaSources): ConfigSchema {
+  currentFacts = src.codeFacts;
+  try { return build(src); } finally { currentFacts = undefined; }
+}
+
+function build(src: SchemaSources): ConfigSchema {
   const root: SchemaNode = { type: 'object', properties: {} };
   const props = root.properties as Record<string, SchemaNode>;
 
@@ -171,12 +204,19 @@ export function generateSchema(src: SchemaSources): ConfigSchema {
   props.astune = { $ref: '#/properties/ajet', description: 'Oldest ASTuner name of the `ajet:` section (AgentJet reads `ajet:`).' };
 
   addMarkdown(root);
-  return {
+  const out: ConfigSchema = {
     $schema: 'http://json-schema.org/draft-07/schema#',
     $id: 'https://agentjet-community.github.io/agentjet-vscode/agentjet.schema.json',
     title: 'AgentJet / ASTuner configuration',
     ...root,
   };
+  const versionKeys: Partial<Record<FrameworkVersion, string[]>> = {};
+  for (const [v, f] of Object.entries(src.codeFacts ?? {}) as [FrameworkVersion, CodeFacts][]) if (f.readKeys?.length) versionKeys[v] = f.readKeys;
+  if (Object.keys(versionKeys).length) out['x-versionKeys'] = versionKeys;
+  const versionDefaults: Partial<Record<FrameworkVersion, Record<string, string>>> = {};
+  for (const [v, f] of Object.entries(src.codeFacts ?? {}) as [FrameworkVersion, CodeFacts][]) if (f.defaults && Object.keys(f.defaults).length) versionDefaults[v] = f.defaults;
+  if (Object.keys(versionDefaults).length) out['x-versionDefaults'] = versionDefaults;
+  return out;
 }
 
 /** markdownDescription for editors: description plus default and dialect notes. */

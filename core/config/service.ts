@@ -1,4 +1,5 @@
-// One object the language server and the CLI share: caches, resolver and the per-document parse.
+// One object the language server and the CLI share: caches, resolvers and the per-document parse.
+// Each workspace folder may have its own interpreter (settings are per folder).
 import { dirname } from 'node:path';
 import { ClassResolver } from './classref';
 import { CachedFs } from './fs';
@@ -9,28 +10,52 @@ import type { ConfigDiagnostic } from './diagnostics';
 import type { FeatureContext } from './features';
 
 export interface ServiceOptions {
+  /** One interpreter for every folder (clients without per-folder settings, tests). */
   pythonPath?: string;
   roots?: string[];
   /** False when another YAML extension (Red Hat's) already reports syntax errors. */
   reportSyntaxErrors?: boolean;
+  /** Called when an interpreter answered, so open documents can be checked again. */
+  onInterpreterAnswer?: () => void;
 }
+
+const FRAMEWORK_ROOTS = ['ajet', 'astuner', 'astune'];
 
 export class ConfigService {
   readonly fs = new CachedFs();
+  /** The resolver of files outside every folder with an interpreter of its own. */
   readonly resolver: ClassResolver;
   private roots: string[];
   private cache = new Map<string, { version: number; text: string; parsed: ParsedConfig }>();
   private readonly reportSyntax: boolean;
+  private readonly perRoot = new Map<string, { python: string; resolver: ClassResolver }>();
+  private readonly onAnswer: (() => void) | undefined;
 
   constructor(opts: ServiceOptions = {}) {
     this.reportSyntax = opts.reportSyntaxErrors ?? true;
-    const locator = opts.pythonPath ? new PythonLocator(opts.pythonPath) : undefined;
+    this.onAnswer = opts.onInterpreterAnswer;
+    const locator = opts.pythonPath ? this.locator(opts.pythonPath) : undefined;
     this.resolver = new ClassResolver(this.fs, locator);
     this.roots = (opts.roots ?? []).slice().sort((a, b) => b.length - a.length);
-    if (locator) setTimeout(() => locator.prime(['ajet', 'astuner', 'astune']), 0).unref?.();
+  }
+
+  private locator(python: string): PythonLocator {
+    const l = new PythonLocator(python, { onResolved: () => this.onAnswer?.() });
+    void l.prime(FRAMEWORK_ROOTS);
+    return l;
   }
 
   setRoots(roots: string[]): void { this.roots = roots.slice().sort((a, b) => b.length - a.length); }
+
+  /** Sets (or clears, with undefined) the interpreter of one folder; a new one is asked afresh. */
+  setInterpreter(root: string, python: string | undefined): void {
+    const cur = this.perRoot.get(root);
+    if (cur?.python === python) return;
+    if (!python) { this.perRoot.delete(root); return; }
+    this.perRoot.set(root, { python, resolver: new ClassResolver(this.fs, this.locator(python)) });
+  }
+
+  interpreterOf(root: string | undefined): string | undefined { return root ? this.perRoot.get(root)?.python : undefined; }
 
   /** The folder class references resolve against: the workspace folder holding the file, else its folder. */
   rootFor(file: string | undefined): string | undefined {
@@ -39,7 +64,20 @@ export class ConfigService {
     return hit ?? dirname(file);
   }
 
-  context(file: string | undefined): FeatureContext { return { root: this.rootFor(file), resolver: this.resolver }; }
+  /** The workspace folder holding the file (undefined outside every folder). */
+  folderOf(file: string | undefined): string | undefined {
+    if (!file) return this.roots[0];
+    return this.roots.find((r) => file === r || file.startsWith(r.endsWith('/') ? r : r + '/') || file.startsWith(r + '\\'));
+  }
+
+  private resolverFor(root: string | undefined): ClassResolver {
+    return (root && this.perRoot.get(root)?.resolver) || this.resolver;
+  }
+
+  context(file: string | undefined): FeatureContext {
+    const root = this.rootFor(file);
+    return { root, resolver: this.resolverFor(this.folderOf(file) ?? root) };
+  }
 
   /** Parses (cached by version) when the text is an AgentJet/ASTuner config; undefined otherwise. */
   parse(uri: string, version: number, text: string): ParsedConfig | undefined {
@@ -73,6 +111,7 @@ export class ConfigService {
       }
       return { ours: false, diagnostics: [] };
     }
-    return { ours: true, diagnostics: validateParsed(parsed, { root: this.rootFor(file), fs: this.fs, resolver: this.resolver, fileName: file }) };
+    const ctx = this.context(file);
+    return { ours: true, diagnostics: validateParsed(parsed, { root: ctx.root, fs: this.fs, resolver: ctx.resolver, fileName: file }) };
   }
 }

@@ -1,12 +1,13 @@
 // Launch planning: which launcher module, which command line, where the run folders go.
 // Pure: no editor API, no processes.
-import { parseDocument, isMap, isScalar, type Document } from 'yaml';
+import { readConfigFacts as readFacts, looksLikeConfig, defaultExperimentDir, literalExperimentName, DEFAULT_VLLM_PORT, type Dialect } from '../agentjet/dialect';
 
-export type Dialect = 'ajet' | 'astuner';
+export type { Dialect } from '../agentjet/dialect';
+export { DEFAULT_VLLM_PORT };
 export type Backbone = 'debug' | 'verl' | 'trinity';
 export const BACKBONES: readonly Backbone[] = ['debug', 'verl', 'trinity'];
 
-/** What the launch plan needs to know about a config file. */
+/** What the launch plan needs to know about a config file (see core/agentjet/dialect.ts). */
 export interface ConfigFacts {
   /** undefined: no AgentJet root key, not a config we launch. */
   dialect: Dialect | undefined;
@@ -16,53 +17,26 @@ export interface ConfigFacts {
   debugVllmPort: number;
 }
 
-export const DEFAULT_VLLM_PORT = 18000;
-
-/** Root keys by dialect; `astune:` is the oldest spelling of the ASTuner root. */
-const ROOTS: readonly (readonly [string, Dialect])[] = [['ajet', 'ajet'], ['astuner', 'astuner'], ['astune', 'astuner']];
-
 /** Cheap check used for context keys and CodeLens: a top-level `ajet:`/`astuner:`/`astune:` line. */
 export function looksLikeAgentJetConfig(text: string): boolean {
-  return /^(ajet|astuner|astune):[ \t]*(#.*)?$/m.test(text.length > 200_000 ? text.slice(0, 200_000) : text);
+  return looksLikeConfig(text);
 }
 
 export function readConfigFacts(text: string): ConfigFacts {
-  let doc: Document.Parsed;
-  try {
-    doc = parseDocument(text, { uniqueKeys: false });
-  } catch {
-    return { dialect: undefined, experimentName: undefined, debugVllmPort: DEFAULT_VLLM_PORT };
-  }
-  const top = doc.contents;
-  let dialect: Dialect | undefined;
-  let rootKey = '';
-  if (isMap(top)) {
-    for (const [key, d] of ROOTS) {
-      if (isMap(top.get(key, true))) { dialect = d; rootKey = key; break; }
-    }
-  }
-  const scalar = (path: string[]): unknown => {
-    const node = doc.getIn([rootKey, ...path], true);
-    return isScalar(node) ? node.value : undefined;
-  };
-  const name = dialect ? scalar(['experiment_name']) : undefined;
-  const port = dialect ? scalar(['debug', 'debug_vllm_port']) : undefined;
-  const portNum = typeof port === 'number' ? port : typeof port === 'string' && /^\d+$/.test(port) ? Number(port) : NaN;
-  return {
-    dialect,
-    experimentName: typeof name === 'string' && name.trim() && !name.includes('${') ? name.trim() : undefined,
-    debugVllmPort: Number.isInteger(portNum) && portNum > 0 && portNum < 65536 ? portNum : DEFAULT_VLLM_PORT,
-  };
+  const f = readFacts(text);
+  return { dialect: f.dialect, experimentName: literalExperimentName(f.experimentName), debugVllmPort: f.debugVllmPort };
 }
 
 /** `python -m <module>` for each dialect. */
 export function launcherModule(dialect: Dialect): string {
-  return dialect === 'astuner' ? 'astuner.launcher' : 'ajet.launcher';
+  return dialect === 'ajet' ? 'ajet.launcher' : 'astuner.launcher';
 }
 
 /** The folder (relative to cwd) a launch writes to unless `--exp-dir` says otherwise. */
 export function defaultExpDir(dialect: Dialect): string {
-  return dialect === 'astuner' ? 'launcher_record' : 'saved_experiments';
+  // Without the installed version, ASTuner keeps its November 2025 folder (launcher_record);
+  // defaultExperimentDir(version) in core/agentjet/dialect.ts knows the per-version answer.
+  return dialect === 'ajet' ? defaultExperimentDir('agentjet') : 'launcher_record';
 }
 
 export interface LauncherOptions {

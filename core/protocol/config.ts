@@ -1,15 +1,46 @@
 // Contract between the config language client (extension/features/config.ts) and the server
-// (language-server/server.ts). The server uses only standard LSP requests; this is what the
-// client passes in `initializationOptions`, and the `data` it gets back on completion items.
+// (language-server/server.ts). The server uses only standard LSP requests: this is what the
+// client passes in `initializationOptions`, what it answers to `workspace/configuration` for the
+// `agentjet` section (per folder), and the `data` it gets back on completion items.
+import type { Family } from '../agentjet/dialect';
+
 export interface ConfigServerInitOptions {
-  /** Interpreter whose installed packages resolve framework built-ins (`ajet.*`); '' for none. */
-  pythonPath: string;
+  /**
+   * For clients without `workspace/configuration`: the interpreter whose installed packages
+   * resolve framework built-ins (`ajet.*`); '' or absent for none. VS Code sends settings per folder.
+   */
+  pythonPath?: string;
   /** False when another YAML extension (Red Hat's) already reports YAML syntax errors. */
   reportSyntaxErrors: boolean;
+}
+
+/** `agentjet.config.problems`: check every AgentJet config in the workspace, or open files only. */
+export type ConfigProblemsScope = 'workspace' | 'openFiles';
+
+/** The `agentjet` section as the server reads it for one folder (`workspace/configuration`). */
+export interface ConfigFolderSettings {
+  /** `agentjet.pythonPath` as written; the server expands `${workspaceFolder}` and `~`. */
+  pythonPath: string;
+  /** Added by the VS Code client: the Python extension's active interpreter for the folder. */
+  pythonExtensionInterpreter?: string;
+  problems: ConfigProblemsScope;
+}
+
+/** Reads an untrusted `workspace/configuration` answer. */
+export function readFolderSettings(v: unknown): ConfigFolderSettings {
+  const o = v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+  const cfg = o.config && typeof o.config === 'object' ? (o.config as Record<string, unknown>) : {};
+  const out: ConfigFolderSettings = {
+    pythonPath: typeof o.pythonPath === 'string' ? o.pythonPath.trim() : '',
+    // The VS Code client answers with this shape; other clients send the raw section (`config.problems`).
+    problems: (o.problems ?? cfg.problems) === 'openFiles' ? 'openFiles' : 'workspace',
+  };
+  if (typeof o.pythonExtensionInterpreter === 'string' && o.pythonExtensionInterpreter.trim()) out.pythonExtensionInterpreter = o.pythonExtensionInterpreter.trim();
+  return out;
 }
 
 /** `data` of a completion item whose description is filled in by completionItem/resolve. */
 export interface ConfigCompletionData {
   path: string[];
-  dialect: 'agentjet' | 'astuner';
+  dialect: Family;
 }

@@ -1,6 +1,6 @@
 // The config snapshot (`<exp>/yaml_backup.yaml`) facts run discovery needs, and checkpoints.
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { readConfigFacts, type Dialect } from '../agentjet/dialect';
 import { fsErrorText, tryReaddir, type RunsFs } from './fs';
 import type { CheckpointInfo } from './runTypes';
 
@@ -17,7 +17,7 @@ export interface SnapshotFacts {
   project?: string;
   experimentName?: string;
   checkpointBase?: string;
-  dialect?: 'ajet' | 'astuner' | 'astune';
+  dialect?: Dialect;
   /**
    * The last training step the settings call for: `<section>.trainer_common.total_training_steps`
    * or verl's `trainer.total_training_steps` (verl ends at `global_steps >= total_training_steps`).
@@ -40,26 +40,13 @@ export async function readSnapshotFacts(fs: RunsFs, path: string): Promise<Snaps
 }
 
 export function snapshotFacts(text: string): SnapshotFacts {
-  let doc: unknown;
-  try {
-    doc = parseYaml(text, { maxAliasCount: 1000 });
-  } catch (err) {
-    return { error: `unreadable YAML: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}` };
-  }
-  const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
-  const top = obj(doc);
-  if (!top) return { error: 'not a YAML mapping' };
-  for (const dialect of ['ajet', 'astuner', 'astune'] as const) {
-    const sec = obj(top[dialect]);
-    if (!sec) continue;
-    const out: SnapshotFacts = { dialect };
-    if (typeof sec.project_name === 'string' || typeof sec.project_name === 'number') out.project = String(sec.project_name);
-    if (typeof sec.experiment_name === 'string') out.experimentName = sec.experiment_name;
-    const base = obj(sec.trainer_common)?.checkpoint_base_dir;
-    if (typeof base === 'string' && !base.includes('${')) out.checkpointBase = base;
-    const steps = [obj(sec.trainer_common)?.total_training_steps, obj(top.trainer)?.total_training_steps].find((v): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0);
-    if (steps !== undefined) out.totalSteps = steps;
-    return out;
-  }
-  return { error: 'no ajet:/astuner: section' };
+  const f = readConfigFacts(text);
+  if (!f.dialect) return { error: f.error ?? 'no ajet:/astuner: section' };
+  if (f.error) return { error: f.error };
+  const out: SnapshotFacts = { dialect: f.dialect };
+  if (f.project !== undefined) out.project = f.project;
+  if (f.experimentName !== undefined) out.experimentName = f.experimentName;
+  if (f.checkpointBase !== undefined) out.checkpointBase = f.checkpointBase;
+  if (f.totalSteps !== undefined) out.totalSteps = f.totalSteps;
+  return out;
 }

@@ -2,7 +2,7 @@
 // experiment after `experiment_name`, or after the config file plus a timestamp, so those names,
 // the project and the workflow say how likely a candidate is.
 import { basename, extname } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { readConfigFacts } from '../agentjet/dialect';
 
 export interface ConfigFacts {
   experimentName?: string;
@@ -11,18 +11,12 @@ export interface ConfigFacts {
 }
 
 export function configFacts(text: string): ConfigFacts | undefined {
-  let doc: unknown;
-  try { doc = parseYaml(text, { maxAliasCount: 1000 }); } catch { return undefined; }
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return undefined;
-  const top = doc as Record<string, unknown>;
-  const sec = (top.ajet ?? top.astuner ?? top.astune) as Record<string, unknown> | undefined;
-  if (!sec || typeof sec !== 'object') return undefined;
+  const f = readConfigFacts(text);
+  if (!f.dialect || f.error) return undefined;
   const out: ConfigFacts = {};
-  if (typeof sec.experiment_name === 'string') out.experimentName = sec.experiment_name;
-  if (sec.project_name !== undefined && sec.project_name !== null) out.project = String(sec.project_name);
-  const rollout = sec.rollout as Record<string, unknown> | undefined;
-  const wf = rollout && typeof rollout === 'object' ? (rollout.user_workflow ?? rollout.agentscope_workflow ?? rollout.agentscope_learn_protocol) : undefined;
-  if (typeof wf === 'string') out.workflow = wf;
+  if (f.experimentName !== undefined) out.experimentName = f.experimentName;
+  if (f.project !== undefined) out.project = f.project;
+  if (f.workflow !== undefined) out.workflow = f.workflow;
   return out;
 }
 

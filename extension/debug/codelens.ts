@@ -1,6 +1,6 @@
 // CodeLens on the root key of every AgentJet config: Debug rollout, Train (verl), Train (trinity).
 import * as vscode from 'vscode';
-import { looksLikeAgentJetConfig } from '../../core/launch/plan';
+import { findRootLine } from '../../core/agentjet/dialect';
 
 export class AgentJetCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -16,9 +16,9 @@ export class AgentJetCodeLensProvider implements vscode.CodeLensProvider, vscode
   provideCodeLenses(doc: vscode.TextDocument, token: vscode.CancellationToken): vscode.CodeLens[] {
     if (!vscode.workspace.isTrusted) return [];
     const text = doc.getText();
-    if (token.isCancellationRequested || !looksLikeAgentJetConfig(text)) return [];
-    const m = /^(ajet|astuner|astune):/m.exec(text);
-    const pos = doc.positionAt(m?.index ?? 0);
+    const root = token.isCancellationRequested ? undefined : findRootLine(text);
+    if (!root) return [];
+    const pos = doc.positionAt(root.offset);
     const range = new vscode.Range(pos, pos);
     return [
       new vscode.CodeLens(range, { title: '$(debug-alt) Debug rollout', command: 'agentjet.debugConfig', arguments: [doc.uri], tooltip: 'Run the debug backbone under the debugger (breakpoints in your workflow work)' }),

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import { resolveInterpreter, type Interpreter } from '../../core/launch/interpreter';
 import { pythonExtensionEnv } from '../python';
+import { pythonPath } from '../settings';
 
 async function activeEnv(folder: vscode.WorkspaceFolder | undefined, token?: vscode.CancellationToken): Promise<string | undefined> {
   try {
@@ -13,7 +14,7 @@ async function activeEnv(folder: vscode.WorkspaceFolder | undefined, token?: vsc
 }
 
 export async function resolvePython(folder: vscode.WorkspaceFolder | undefined, token?: vscode.CancellationToken): Promise<Interpreter> {
-  const setting = vscode.workspace.getConfiguration('agentjet', folder?.uri).get<string>('pythonPath');
-  if (setting && setting.trim()) return resolveInterpreter({ setting, folder: folder?.uri.fsPath }, existsSync);
+  const setting = pythonPath(folder?.uri);
+  if (setting) return resolveInterpreter({ setting, folder: folder?.uri.fsPath }, existsSync);
   return resolveInterpreter({ pythonExtension: await activeEnv(folder, token), folder: folder?.uri.fsPath }, existsSync);
 }

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { expDirFromArgs, launcherCommand, readConfigFacts, type Backbone } from '../../core/launch/plan';
+import { expDirFromArgs, launcherCommand, readConfigFacts, type Backbone, type Dialect } from '../../core/launch/plan';
 import { LauncherTerminal } from './launcherTerminal';
 import { findAgentJetConfigs } from './configs';
 import { resolvePython } from './interpreter';
@@ -32,7 +32,7 @@ function configFsPath(def: AgentJetTaskDefinition, folder: vscode.WorkspaceFolde
 export async function buildTask(def: AgentJetTaskDefinition, scope: vscode.WorkspaceFolder | vscode.TaskScope, diagnostics: vscode.DiagnosticCollection, token?: vscode.CancellationToken): Promise<vscode.Task> {
   const folder = typeof scope === 'object' ? scope : undefined;
   const config = configFsPath(def, folder);
-  let dialect: 'ajet' | 'astuner' = 'ajet';
+  let dialect: Dialect = 'ajet';
   try { dialect = readConfigFacts(readFileSync(config, 'utf8')).dialect ?? 'ajet'; } catch { /* the launcher reports a missing file */ }
   const python = def.python ?? (await resolvePython(folder, token)).path;
   const cmd = launcherCommand(python, dialect, {

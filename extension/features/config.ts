@@ -1,32 +1,37 @@
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { LanguageClient, TransportKind, DidChangeConfigurationNotification, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import type { Services } from '../services';
-import type { ConfigServerInitOptions } from '../../core/protocol/config';
+import type { ConfigServerInitOptions, ConfigFolderSettings } from '../../core/protocol/config';
 import { pythonExtensionEnv } from '../python';
-
-// The same cheap test the server uses: a root key ajet/astuner/astune at column 0.
-const ROOT_RE = /^["']?(?:ajet|astuner|astune)["']?[ \t]*:/m;
+import * as settings from '../settings';
+// The same cheap test the server, the CodeLens and the launch pickers use.
+import { looksLikeConfig } from '../../core/agentjet/dialect';
 
 export function isConfigDocument(doc: vscode.TextDocument): boolean {
   if (doc.languageId !== 'yaml' || (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'untitled')) return false;
   // Reading the in-memory text is cheap; cap it so a huge file does not stall the extension host.
   const text = doc.getText(new vscode.Range(0, 0, Math.min(doc.lineCount, 20000), 0));
-  return ROOT_RE.test(text);
+  return looksLikeConfig(text);
 }
 
 /**
- * The interpreter whose installed packages resolve built-in class references: `agentjet.pythonPath`,
- * else the Python extension's active interpreter when that extension is installed, else none.
+ * The `agentjet` settings of one folder as the server reads them: the typed settings plus the
+ * Python extension's active interpreter for that folder (the server cannot ask that extension).
+ * The server expands `${workspaceFolder}` with the resolver launching uses.
  */
-async function pythonForServer(services: Services): Promise<string> {
-  const configured = vscode.workspace.getConfiguration('agentjet').get<string>('pythonPath');
-  if (configured) return configured;
-  try {
-    return (await pythonExtensionEnv(vscode.workspace.workspaceFolders?.[0])) ?? '';
-  } catch (err) {
-    services.log.warn(`could not ask the Python extension for an interpreter: ${err instanceof Error ? err.message : String(err)}`);
-    return '';
+async function folderSettings(scopeUri: string | undefined, services: Services): Promise<ConfigFolderSettings> {
+  const uri = scopeUri ? vscode.Uri.parse(scopeUri) : undefined;
+  const folder = uri ? vscode.workspace.getWorkspaceFolder(uri) : vscode.workspace.workspaceFolders?.[0];
+  const out: ConfigFolderSettings = { pythonPath: settings.pythonPath(uri), problems: settings.configProblems(uri) };
+  if (!out.pythonPath) {
+    try {
+      const env = await pythonExtensionEnv(folder);
+      if (env) out.pythonExtensionInterpreter = env;
+    } catch (err) {
+      services.log.warn(`could not ask the Python extension for an interpreter: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
+  return out;
 }
 
 /** Exposed for tests: the running client, if any. */
@@ -47,25 +52,50 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
       run: { module: serverModule, transport: TransportKind.ipc },
       debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
     };
-    starting = pythonForServer(services).then((pythonPath) => launch(serverOptions, pythonPath));
-    return starting;
-  };
-
-  const launch = (serverOptions: ServerOptions, pythonPath: string): Promise<void> => {
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}');
+    context.subscriptions.push(watcher);
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ language: 'yaml', scheme: 'file' }, { language: 'yaml', scheme: 'untitled' }],
       // Red Hat's YAML extension already reports syntax errors for every YAML file: do not repeat them.
-      initializationOptions: { pythonPath, reportSyntaxErrors: !vscode.extensions.getExtension('redhat.vscode-yaml') } satisfies ConfigServerInitOptions,
+      initializationOptions: { reportSyntaxErrors: !vscode.extensions.getExtension('redhat.vscode-yaml') } satisfies ConfigServerInitOptions,
+      // Settings go per folder through workspace/configuration; changes are announced.
+      synchronize: { configurationSection: 'agentjet', fileEvents: watcher },
+      middleware: {
+        workspace: {
+          configuration: async (params, token, next) => {
+            const answers = await next(params, token);
+            if (!Array.isArray(answers)) return answers;
+            return Promise.all(params.items.map((item, i) => (item.section === 'agentjet' ? folderSettings(item.scopeUri, services) : Promise.resolve(answers[i] as unknown))));
+          },
+        },
+      },
       outputChannel: services.log,
       diagnosticCollectionName: 'agentjet',
     };
     client = new LanguageClient('agentjet.config', 'AgentJet Config', serverOptions, clientOptions);
-    services.log.info(`starting the AgentJet config language server${pythonPath ? ` (Python: ${pythonPath})` : ''}`);
-    return client.start().catch((err: unknown) => {
+    services.log.info('starting the AgentJet config language server');
+    starting = client.start().then(() => { void followPythonExtension(); }, (err: unknown) => {
       services.log.error(`config language server failed to start: ${err instanceof Error ? err.message : String(err)}`);
       client = undefined;
       starting = undefined;
     });
+    return starting;
+  };
+
+  /** The Python extension's interpreter is part of the folder settings: announce its changes. */
+  let following = false;
+  const followPythonExtension = async (): Promise<void> => {
+    if (following || !vscode.extensions.getExtension('ms-python.python')) return;
+    following = true;
+    try {
+      const { PythonExtension } = await import('@vscode/python-extension');
+      const api = await PythonExtension.api();
+      context.subscriptions.push(api.environments.onDidChangeActiveEnvironmentPath(() => {
+        void client?.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+      }));
+    } catch (err) {
+      services.log.warn(`could not follow the Python extension's interpreter: ${err instanceof Error ? err.message : String(err)}`);
+    }
   };
 
   const maybeStart = (doc: vscode.TextDocument | undefined) => {
@@ -76,14 +106,6 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
   context.subscriptions.push(
     vscode.workspace.onDidOpenTextDocument(maybeStart),
     vscode.window.onDidChangeActiveTextEditor((e) => maybeStart(e?.document)),
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (!e.affectsConfiguration('agentjet.pythonPath') || !client) return;
-      // The interpreter decides how built-in class references resolve: restart with the new one.
-      const old = client;
-      client = undefined;
-      starting = undefined;
-      void old.stop().then(() => start(), () => start());
-    }),
     { dispose: () => { void client?.stop(); feature = undefined; } },
   );
   // Documents open before activation (activation itself stays free of process starts).

@@ -1,5 +1,6 @@
 // Debug and launch: the `agentjet` debug type, `agentjet` tasks, CodeLens and editor-title actions.
 import * as vscode from 'vscode';
+import { experimentRoots } from '../settings';
 import type { Services } from '../services';
 import { AgentJetDebugConfigurationProvider } from '../debug/provider';
 import { AgentJetTaskProvider, buildTask, TASK_TYPE } from '../debug/tasks';
@@ -65,7 +66,7 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
 
   const stopAllCompanions = async (): Promise<number> => {
     if (!needTrust(services)) return 0;
-    const roots = vscode.workspace.getConfiguration('agentjet').get<string[]>('experimentRoots') ?? [];
+    const roots = experimentRoots();
     const found = (vscode.workspace.workspaceFolders ?? []).flatMap((f) =>
       [...new Set(['saved_experiments', 'launcher_record', ...roots])].flatMap((d) => readCompanions(companionFolder(f.uri.fsPath, d))))
       .filter((c) => c.alive);

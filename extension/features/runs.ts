@@ -1,6 +1,7 @@
 // The runs feature: the Runs and Companions views, their actions, live updates (debounced file
 // watchers, plus a >= 2 s poll only while something runs) and run dashboards.
 import * as vscode from 'vscode';
+import { experimentRoots, runsPollIntervalSeconds } from '../settings';
 import { homedir, hostname } from 'node:os';
 import { basename, dirname, relative, isAbsolute, resolve } from 'node:path';
 import { candidateRoots, type RunStatus } from '../../core/runs/discover';
@@ -359,15 +360,14 @@ class LiveUpdates implements vscode.Disposable {
   }
 
   private pollSeconds(): number {
-    const v = vscode.workspace.getConfiguration('agentjet').get<number>('runs.pollIntervalSeconds', 3);
-    return Math.max(2, Number.isFinite(v) ? v : 3);
+    return runsPollIntervalSeconds();
   }
 
   private configure(): void {
     for (const w of this.watchers) w.dispose();
     this.watchers = [];
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-    const configured = vscode.workspace.getConfiguration('agentjet').get<string[]>('experimentRoots', []).filter((s) => typeof s === 'string' && s.trim() !== '');
+    const configured = experimentRoots();
     const named = Object.fromEntries((vscode.workspace.workspaceFolders ?? []).map((f) => [f.name, f.uri.fsPath]));
     // Each folder's launch configurations name roots relative to that folder (their default cwd).
     const launchDirs = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').flatMap((f) =>

@@ -111,7 +111,7 @@ test('completion: classes after ->, workflow subclasses first; modules before it
   assert.deepEqual(classes, ['MyFlow', 'Helper']);
   const c2 = at(config('pk|'), '|');
   const mods = complete(parseConfig(c2.text), c2.offset, ctx);
-  assert.ok(mods.some((m) => m.label === 'pkg.flows.impl' && m.insertText === 'pkg.flows.impl->' && m.retrigger));
+  assert.ok(mods.some((m) => m.label === 'impl' && m.labelDescription === 'pkg.flows' && m.filterText === 'pkg.flows.impl' && m.insertText === 'pkg.flows.impl->' && m.retrigger));
 });
 
 test('completion: keys with nested snippets, booleans, root sections; nothing inside lists of other keys', () => {
@@ -123,7 +123,7 @@ test('completion: keys with nested snippets, booleans, root sections; nothing in
   const items = complete(parseConfig(c.text), c.offset, ctx);
   const ic = items.find((i) => i.label === 'interchange_server');
   assert.ok(ic && ic.snippet);
-  assert.match(ic.insertText, /^interchange_server:\n {4}interchange_method: \$\{1\|ipc,tcp\|\}|^interchange_server:\n {4}\w+: \$\{1:/);
+  assert.match(ic.insertText, /^interchange_server:\n {2}interchange_method: \$\{1\|ipc,tcp\|\}|^interchange_server:\n {2}\w+: \$\{1:/);
   assert.ok(!items.some((i) => i.label === 'rollout'), 'present sections are not offered again');
 
   const withBool = [...lines.slice(0, l), '  debug:', '    debug_max_parallel: 1', ...lines.slice(l + 1)].join('\n').replace('  trainer_common:\n', '  trainer_common:\n    val_before_train: |\n');
@@ -151,7 +151,7 @@ test('hover on keys gives type, default, allowed values and dialect notes', () =
 test('agentjet lint: text and JSON output, exit codes, folders, non-configs skipped', () => {
   const dir = mkdtempSync(join(tmpdir(), 'agentjet-lint-'));
   writeFileSync(join(dir, 'good.yaml'), demoConfig.replace('math_demo.judge', 'math_demo.judge'));
-  writeFileSync(join(dir, 'bad.yml'), demoConfig.replace('type: jsonl_dataset_file', 'type: jsonl_file'));
+  writeFileSync(join(dir, 'bad.yaml'), demoConfig.replace('type: jsonl_dataset_file', 'type: jsonl_file'));
   writeFileSync(join(dir, 'ci.yaml'), 'jobs: {}\n');
   const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'cli', 'main.ts'), 'lint', ...args], { encoding: 'utf8', cwd: repoRoot });
   const good = cli(join(dir, 'good.yaml'), '--root', demoDir);
@@ -159,15 +159,15 @@ test('agentjet lint: text and JSON output, exit codes, folders, non-configs skip
   const bad = cli(dir, '--root', demoDir);
   assert.equal(bad.status, 1);
   const line = demoConfig.split('\n').findIndex((x) => x.includes('type: jsonl_dataset_file')) + 1;
-  assert.match(bad.stdout, new RegExp(`bad\\.yml:${line}:11 error enum `, 'm'));
+  assert.match(bad.stdout, new RegExp(`bad\\.yaml:${line}:11 error enum `, 'm'));
   assert.doesNotMatch(bad.stdout, /ci\.yaml/);
   assert.match(bad.stderr, /2 configs checked: 1 error/);
-  const json = cli(join(dir, 'bad.yml'), '--format', 'json', '--root', demoDir);
+  const json = cli(join(dir, 'bad.yaml'), '--format', 'json', '--root', demoDir);
   assert.equal(json.status, 1);
   const parsed = JSON.parse(json.stdout) as { files: { file: string; diagnostics: { code: string }[] }[]; errors: number };
   assert.equal(parsed.errors, 1);
   assert.ok(parsed.files[0]?.diagnostics.some((d) => d.code === 'enum'));
-  assert.equal(cli('--format', 'xml', join(dir, 'bad.yml')).status, 2);
+  assert.equal(cli('--format', 'xml', join(dir, 'bad.yaml')).status, 2);
   assert.equal(cli(join(dir, 'missing.yaml')).status, 2);
 });
 

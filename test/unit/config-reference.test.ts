@@ -8,6 +8,7 @@ import { withUpstream } from '../util/upstream';
 import { lintText, lintFile } from '../../core/config/lint';
 import { parseConfig } from '../../core/config/parse';
 import { generateSchema, schemaText } from '../../core/config/schemagen';
+import type { CodeFactsByVersion } from '../../core/config/codefacts';
 import { yamlFiles } from './config-helpers';
 
 
@@ -15,15 +16,19 @@ import { yamlFiles } from './config-helpers';
 // means those references are reported as unresolved warnings, never as errors.
 const emptyRoot = mkdtempSync(join(tmpdir(), 'agentjet-ref-'));
 
+// The code proves these wrong: RouterTaskReader raises ValueError for `dataset_file`
+// (ajet/task_reader/__init__.py), so learn2ask and the rubric grader's reader stop the run.
+const PROVEN_WRONG = /`dataset_file` is the older \(ASTuner\) spelling/;
+
 // AgentJet's own configs: tutorial/ and ajet/default_config/ of the upstream tree.
-test('every reference config (tutorial + default) lints with zero errors', withUpstream('agentjet-d20cce0', (aj) => {
+test('every reference config (tutorial + default) lints with zero errors but those the code proves wrong', withUpstream('agentjet-d20cce0', (aj) => {
   const files = [...yamlFiles(join(aj, 'tutorial')), ...yamlFiles(join(aj, 'ajet', 'default_config'))];
   assert.ok(files.length >= 14, `found ${files.length} configs`);
   let ours = 0;
   for (const f of files) {
     const r = lintText(readFileSync(f, 'utf8'), { root: emptyRoot });
     if (r.ours) ours++;
-    const errors = r.diagnostics.filter((d) => d.severity === 'error');
+    const errors = r.diagnostics.filter((d) => d.severity === 'error' && !(d.code === 'renamed-value' && PROVEN_WRONG.test(d.message)));
     assert.deepEqual(errors, [], `${f}`);
   }
   assert.ok(ours >= 13, `${ours} configs recognised`);
@@ -33,8 +38,8 @@ test('lintFile agrees on a tutorial config and returns plain diagnostics', withU
   const f = join(aj, 'tutorial', 'example_learn2ask', 'learn2ask.yaml');
   const diags = await lintFile(f, { root: emptyRoot });
   assert.ok(diags.length > 0);
-  assert.ok(diags.every((d) => d.severity !== 'error'));
-  assert.ok(diags.some((d) => d.code === 'renamed-value'), 'dataset_file is flagged as the ASTuner spelling');
+  assert.deepEqual(diags.filter((d) => d.severity === 'error').map((d) => d.code), ['renamed-value'], 'only `type: dataset_file`, which AgentJet rejects');
+  assert.ok(diags.some((d) => d.code === 'renamed-value' && PROVEN_WRONG.test(d.message)), 'dataset_file is flagged as the ASTuner spelling');
   for (const d of diags) assert.deepEqual(Object.keys(d).sort(), ['code', 'message', 'range', 'severity']);
 }));
 
@@ -46,8 +51,9 @@ test('legacy astune_default.yaml read as ASTuner has zero errors and no ASTuner-
   assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error'), []);
   // agentscope_workflow / agentscope_disable_toolcalls are right in this dialect.
   assert.ok(!r.diagnostics.some((d) => d.code === 'renamed-key' && /agentscope/.test(d.message)));
-  // Read as AgentJet the same file gets renamed-key warnings for them.
-  const asAjet = lintText(text, { root: emptyRoot, dialect: 'agentjet' });
+  // The same body pasted under AgentJet's root (an old config brought into a new project) gets
+  // renamed-key warnings for them.
+  const asAjet = lintText(text.replace(/^astuner:/m, 'ajet:'), { root: emptyRoot, dialect: 'agentjet' });
   assert.ok(asAjet.diagnostics.some((d) => d.code === 'renamed-key' && /agentscope_workflow/.test(d.message)));
 }));
 
@@ -65,9 +71,11 @@ test('the ASTuner example snippets are recognised as ASTuner configs', () => {
       assert.ok(p.doc, `seed block not recognised:\n${y}`);
       assert.equal(p.dialect, 'astuner');
       const r = lintText(y, { root: emptyRoot });
-      assert.deepEqual(r.diagnostics.filter((d) => d.code === 'yaml-syntax' || (d.code === 'unknown-key' && d.severity !== 'information') || d.code === 'type-mismatch' || d.code === 'enum'), [], y);
-      // ASTuner spellings are right in an ASTuner file.
-      assert.ok(!r.diagnostics.some((d) => d.code === 'renamed-value'), y);
+      // `astuner_default` (the December 2025 docs' spelling) names no file: the tree has only astune_default.yaml.
+      assert.deepEqual(r.diagnostics.filter((d) => d.code === 'yaml-syntax' || (d.code === 'unknown-key' && d.severity !== 'information') || d.code === 'type-mismatch' || (d.code === 'enum' && !/astuner_default/.test(d.message))), [], y);
+      // ASTuner spellings are right in an ASTuner file of the version that reads them.
+      const nov = lintText(y, { root: emptyRoot, version: 'astuner-2025-11' });
+      assert.ok(!nov.diagnostics.some((d) => d.code === 'renamed-value' || d.code === 'renamed-key'), y);
     }
   }
   assert.ok(blocks >= 10, `${blocks} ASTuner blocks`);
@@ -80,6 +88,7 @@ test('the committed schema is what the generator produces from the default confi
     verlDefault: readFileSync(join(dir, 'verl', 'verl_default.yaml'), 'utf8'),
     trinityDefault: readFileSync(join(dir, 'trinity', 'trinity_default.yaml'), 'utf8'),
     overlay: readFileSync(join(repoRoot, 'schemas', 'overlay.yaml'), 'utf8'),
+    codeFacts: JSON.parse(readFileSync(join(repoRoot, 'schemas', 'codefacts.json'), 'utf8')) as CodeFactsByVersion,
   }));
   assert.equal(readFileSync(join(repoRoot, 'schemas', 'agentjet.schema.json'), 'utf8'), text, 'run npm run gen:schema');
   const s = JSON.parse(text) as { properties: Record<string, { properties?: Record<string, unknown> }> };

@@ -40,7 +40,7 @@ test('launcher command lines per dialect and backbone', () => {
 
 test('config facts: dialect, experiment name, vLLM port; broken YAML does not throw', () => {
   assert.deepEqual(readConfigFacts('ajet:\n  experiment_name: x1\n  debug:\n    debug_vllm_port: 18123\n'), { dialect: 'ajet', experimentName: 'x1', debugVllmPort: 18123 });
-  assert.equal(readConfigFacts('astune:\n  rollout: {}\n').dialect, 'astuner');
+  assert.equal(readConfigFacts('astune:\n  rollout: {}\n').dialect, 'astune');
   assert.equal(readConfigFacts('ajet:\n  experiment_name: ${x}\n').experimentName, undefined);
   assert.deepEqual(readConfigFacts('ajet: [\n'), { dialect: undefined, experimentName: undefined, debugVllmPort: 18000 });
   assert.equal(readConfigFacts('other: 1\n').dialect, undefined);

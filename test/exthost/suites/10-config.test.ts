@@ -24,6 +24,23 @@ suite('config language server', () => {
 
   const agentjetDiags = () => vscode.languages.getDiagnostics(uri()).filter((d) => d.source === 'agentjet');
 
+  test('configs that are not open get their problems too, until agentjet.config.problems says openFiles', async () => {
+    const other = vscode.Uri.joinPath(workspaceRoot(), 'exthost_unopened', 'unopened.yaml');
+    const demo = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(workspaceRoot(), 'math_agent.yaml'));
+    await vscode.workspace.fs.writeFile(other, Buffer.from(Buffer.from(demo).toString('utf8').replace('num_repeat: 4', 'num_repaet: 4'), 'utf8'));
+    const cfg = vscode.workspace.getConfiguration('agentjet');
+    try {
+      const d = await waitFor(() => vscode.languages.getDiagnostics(other).find((x) => x.source === 'agentjet' && x.code === 'unknown-key'), 'a problem in a config nobody opened', 25_000);
+      assert.match(d.message, /num_repaet/);
+      assert.ok(!vscode.workspace.textDocuments.some((t) => t.uri.toString() === other.toString()), 'the file was never opened');
+      await cfg.update('config.problems', 'openFiles', vscode.ConfigurationTarget.Workspace);
+      await waitFor(() => vscode.languages.getDiagnostics(other).filter((x) => x.source === 'agentjet').length === 0, 'the background problems cleared', 25_000);
+    } finally {
+      await cfg.update('config.problems', undefined, vscode.ConfigurationTarget.Workspace);
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(workspaceRoot(), 'exthost_unopened'), { recursive: true });
+    }
+  });
+
   test('diagnostics: the typo is reported at the key', async () => {
     const d = await waitFor(() => agentjetDiags().find((x) => x.code === 'unknown-key'), 'an unknown-key diagnostic', 60_000);
     assert.equal(doc.getText(d.range), 'temprature');

@@ -1,0 +1,127 @@
+// Allowed values read from the framework's own Python source, so the schema says what the code
+// accepts rather than what someone copied by hand. `npm run gen:schema` runs these over the upstream
+// trees (one per framework version) and writes the result into `x-enumByVersion`.
+import { parseDocument, isMap, isScalar, type YAMLMap } from 'yaml';
+import type { FrameworkVersion } from '../agentjet/dialect';
+
+/** Per-version value lists the schema takes from code. */
+export interface CodeFacts {
+  /** `task_reader_type == "..."` branches of RouterTaskReader (`<pkg>/task_reader/__init__.py`). */
+  taskReaders: string[];
+  /** Names tested against `compute_madness_checklist` (`<pkg>/utils/compute_madness.py` and callers). */
+  madnessChecks: string[];
+  /**
+   * Key paths under the root (`rollout.max_env_len`) this version declares or reads: its defaults
+   * YAML, the left side of its config_auto_convertion_* tables, and `config.<root>.a.b` chains in
+   * its Python code. A key outside this set is one the version ignores.
+   */
+  readKeys: string[];
+  /** Values of a few keys in the version's defaults YAML that change what a config must set. */
+  defaults: Record<string, string>;
+}
+
+/** Keys whose per-version default decides a check (see `defaults`). */
+export const DEFAULT_PATHS = ['task_reader.type', 'task_judge.judge_type', 'task_judge.judge_protocol'] as const;
+
+export type CodeFactsByVersion = Partial<Record<FrameworkVersion, CodeFacts>>;
+
+/** The reader types RouterTaskReader dispatches on; anything else raises ValueError. */
+export function taskReaderTypes(taskReaderInit: string): string[] {
+  const out = new Set<string>();
+  for (const m of taskReaderInit.matchAll(/\btask_reader_type\s*==\s*["']([\w-]+)["']/g)) out.add(m[1] as string);
+  return [...out];
+}
+
+/** Check names the madness code looks for: `"x" in checklist` / `"x" in ...compute_madness_checklist`. */
+export function madnessChecks(...sources: string[]): string[] {
+  const out = new Set<string>();
+  for (const src of sources) {
+    for (const m of src.matchAll(/["']([\w-]+)["']\s+(?:not\s+)?in\s+(?:checklist\b|[\w.]*compute_madness_checklist\b)/g)) out.add(m[1] as string);
+  }
+  return [...out];
+}
+
+/** Python package folder of each upstream version (relative to its tree). */
+export const PACKAGE_OF: Record<FrameworkVersion, string> = {
+  'agentjet': 'ajet', 'astuner-2025-12': 'astuner', 'astuner-2025-11': 'astuner', 'astune': 'astune',
+};
+
+/** Source files (relative to the package folder) the facts are read from. */
+export const CODE_FACT_FILES = {
+  taskReaders: ['task_reader/__init__.py'],
+  madnessChecks: ['utils/compute_madness.py', 'context_tracker/multiagent_tracking.py', 'context_tracker/agentscope_tracker/multiagent_tracking.py', 'context_tracker/basic_tracker.py'],
+} as const;
+
+const METHODS = new Set(['get', 'items', 'keys', 'values', 'pop', 'setdefault', 'update', 'copy', 'to_container']);
+
+/** `config.ajet.rollout.max_env_len` → `rollout.max_env_len` (and its prefixes), per root. */
+export function attributeKeys(py: string, root: string): string[] {
+  const out = new Set<string>();
+  // Attribute access on an object (`self.config.ajet...`), not imports (`from ajet.utils import`).
+  const re = new RegExp(String.raw`(?<=[\w\])]\.)${root}((?:\.[A-Za-z_]\w*)+?)(?:\.get\(\s*["']([A-Za-z_]\w*)["']|(?!\.?\w))`, 'g');
+  for (const m of py.matchAll(re)) {
+    const parts: string[] = [];
+    for (const seg of (m[1] as string).slice(1).split('.')) { if (METHODS.has(seg)) break; parts.push(seg); }
+    if (m[2] && parts.length === (m[1] as string).slice(1).split('.').length) parts.push(m[2]);
+    for (let i = 1; i <= parts.length; i++) out.add(parts.slice(0, i).join('.'));
+  }
+  return [...out];
+}
+
+/** Dotted key paths under `root` in a YAML text (maps only; lists end a path). */
+export function yamlKeys(text: string, root: string): string[] {
+  const out: string[] = [];
+  let doc;
+  try { doc = parseDocument(text); } catch { return out; }
+  const top = doc.contents;
+  const start = isMap(top) ? top.get(root, true) : undefined;
+  const walk = (m: YAMLMap, prefix: string) => {
+    for (const p of m.items) {
+      if (!isScalar(p.key)) continue;
+      const k = prefix ? `${prefix}.${String(p.key.value)}` : String(p.key.value);
+      out.push(k);
+      if (isMap(p.value)) walk(p.value, k);
+    }
+  };
+  if (isMap(start)) walk(start, '');
+  return out;
+}
+
+/** Left-hand `"<root>.a.b"` paths of a config_auto_convertion table (JSON with comments). */
+export function conversionKeys(text: string, root: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(new RegExp(String.raw`\b${root}\.([A-Za-z_][\w.]*\w)`, 'g'))) {
+    const parts = (m[1] as string).split('.');
+    for (let i = 1; i <= parts.length; i++) out.add(parts.slice(0, i).join('.'));
+  }
+  return [...out];
+}
+
+/**
+ * Reads one version's package: `read(rel)` gives a file's text (relative to the package folder),
+ * `files` lists every file there. Missing files give empty lists.
+ */
+export function codeFactsOf(read: (rel: string) => string | undefined, files: readonly string[] = [], root = 'ajet'): CodeFacts {
+  const texts = (list: readonly string[]) => list.map(read).filter((t): t is string => typeof t === 'string');
+  const keys = new Set<string>();
+  const defaults: Record<string, string> = {};
+  for (const f of files) {
+    if (/^default_config\/\w+_default\.yaml$/.test(f)) {
+      let doc;
+      try { doc = parseDocument(read(f) ?? ''); } catch { doc = undefined; }
+      for (const path of DEFAULT_PATHS) {
+        const v: unknown = doc?.getIn([root, ...path.split('.')]);
+        if (typeof v === 'string') defaults[path] = v;
+      }
+    }
+    if (/\.py$/.test(f)) for (const k of attributeKeys(read(f) ?? '', root)) keys.add(k);
+    else if (/^default_config\/.*config_auto_convertion_\w+\.jsonc?$/.test(f)) for (const k of conversionKeys(read(f) ?? '', root)) keys.add(k);
+    else if (/^default_config\/(?:verl\/|trinity\/)?[\w]+_default\.yaml$/.test(f)) for (const k of yamlKeys(read(f) ?? '', root)) keys.add(k);
+  }
+  return {
+    taskReaders: texts(CODE_FACT_FILES.taskReaders).flatMap(taskReaderTypes),
+    madnessChecks: madnessChecks(...texts(CODE_FACT_FILES.madnessChecks)),
+    readKeys: [...keys].sort(),
+    defaults,
+  };
+}

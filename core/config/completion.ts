@@ -1,0 +1,250 @@
+// Completion of keys (nested snippets), values, module paths and class names.
+import { isAbsolute, join } from 'node:path';
+import { schema, resolveRef, typesOf, inDialect, type SchemaNode, type Family } from './schema';
+import type { ParsedConfig } from './parse';
+import { yamlScalar } from './validate';
+import { schemaForPath, type FeatureContext } from './context';
+
+export { describePath } from './context';
+
+// ---------------------------------------------------------------- completion
+
+export interface CompletionEntry {
+  label: string;
+  kind: 'key' | 'section' | 'value' | 'enum' | 'module' | 'class' | 'boolean';
+  insertText: string;
+  snippet: boolean;
+  detail?: string;
+  documentation?: string;
+  /** Key path whose description fills `documentation` lazily (completionItem/resolve). */
+  docPath?: string[];
+  sortText: string;
+  /** Replace range (offsets). */
+  from: number;
+  to: number;
+  deprecated?: boolean;
+  retrigger?: boolean;
+  /** Shown right after the label (LSP `labelDetails.detail`), never cut before the label. */
+  labelDetail?: string;
+  /** Shown after the label, right-aligned (LSP `labelDetails.description`). */
+  labelDescription?: string;
+  /** Text matched against what is typed, when it differs from the label. */
+  filterText?: string;
+}
+
+/**
+ * One indentation step of the file: the smallest indentation of any line (a tab when lines are
+ * tab-indented), two spaces when nothing is indented yet.
+ */
+export function indentUnit(text: string): string {
+  let min = Infinity;
+  for (const m of text.matchAll(/^([ \t]+)\S/gm)) {
+    const ws = m[1] as string;
+    if (ws.startsWith('\t')) return '\t';
+    if (ws.length < min) min = ws.length;
+  }
+  return Number.isFinite(min) ? ' '.repeat(min) : '  ';
+}
+
+const KEY_LINE = /^(\s*)(?:-\s+)?([\w.-]+)\s*:(?:\s+(?:#.*)?)?$/;
+
+/** Path of the mapping that encloses `line` at `indent`, by indentation (works on half-typed text). */
+function parentPath(lines: (l: number) => string, line: number, indent: number): string[] | undefined {
+  const path: string[] = [];
+  let want = indent;
+  for (let l = line - 1; l >= 0 && want > 0; l--) {
+    const t = lines(l);
+    if (!t.trim() || /^\s*#/.test(t)) continue;
+    const ind = (/^\s*/.exec(t) as RegExpExecArray)[0].length;
+    if (ind >= want) continue;
+    const m = /^(\s*)([\w.-]+)\s*:\s*(#.*)?$/.exec(t);
+    if (!m) return undefined; // inside a list or flow content: no key context
+    path.unshift(m[2] as string);
+    want = ind;
+  }
+  return want > 0 && path.length === 0 ? undefined : path;
+}
+
+function siblingKeys(lines: (l: number) => string, count: number, line: number, indent: number): Set<string> {
+  const out = new Set<string>();
+  for (const dir of [-1, 1]) {
+    for (let l = line + dir; l >= 0 && l < count; l += dir) {
+      const t = lines(l);
+      if (!t.trim() || /^\s*#/.test(t)) continue;
+      const ind = (/^\s*/.exec(t) as RegExpExecArray)[0].length;
+      if (ind < indent) break;
+      if (ind === indent) { const m = /^\s*([\w.-]+)\s*:/.exec(t); if (m) out.add(m[1] as string); }
+    }
+  }
+  return out;
+}
+
+function snippetEscape(s: string): string { return s.replace(/[$}\\]/g, (c) => '\\' + c); }
+
+/**
+ * The snippet of a key. Lines after the first are indented relative to the key by one `unit` of
+ * the file: the editor adds the key line's own indentation to every inserted line
+ * (InsertTextMode.adjustIndentation), so the snippet must not add it again.
+ */
+export function keySnippet(key: string, s: SchemaNode, unit: string): string {
+  const r = resolveRef(s);
+  const types = typesOf(r);
+  if (r.properties && (types.includes('object') || !types.length)) {
+    let i = 1;
+    const kids = Object.entries(r.properties).filter(([, v]) => !v['x-dialect'] || v['x-dialect'] === 'agentjet').filter(([, v]) => !v.deprecated && v.default !== undefined && !(typeof v.default === 'object' && v.default !== null)).slice(0, 8);
+    if (!kids.length) return `${key}:\n${unit}$0`;
+    return `${key}:\n` + kids.map(([k, v]) => `${unit}${k}: ${snippetValue(v, i++)}`).join('\n');
+  }
+  if (types.includes('array') && !types.includes('string')) {
+    const first = Array.isArray(r.default) && r.default.length ? yamlScalar(r.default[0]) : '';
+    return `${key}:\n${unit}- \${1:${snippetEscape(first)}}`;
+  }
+  return `${key}: ${snippetValue(r, 1)}`;
+}
+
+/** The default as YAML text; placeholders and class references stay empty for the user to fill. */
+function defaultText(s: SchemaNode): string | undefined {
+  const d = s.default;
+  if (d === undefined || d === null || typeof d === 'object') return undefined;
+  if (s['x-classRef'] || s['x-pathKind'] || (typeof d === 'string' && /^\/path\/to\//.test(d))) return undefined;
+  return yamlScalar(d);
+}
+
+function snippetValue(s: SchemaNode, n: number): string {
+  if (s.enum?.length) {
+    // Put the default first so accepting the snippet keeps it.
+    const vals = s.enum.map(String);
+    const d = s.default === undefined ? undefined : String(s.default);
+    const ordered = d && vals.includes(d) ? [d, ...vals.filter((v) => v !== d)] : vals;
+    return `\${${n}|${ordered.map((e) => e.replace(/[|,$}\\]/g, '\\$&')).join(',')}|}`;
+  }
+  const d = defaultText(s);
+  return d === undefined ? `\${${n}}` : `\${${n}:${snippetEscape(d)}}`;
+}
+
+export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): CompletionEntry[] {
+  const idx = p.index;
+  const pos = idx.position(offset);
+  const lineText = idx.lineText(pos.line);
+  const before = lineText.slice(0, pos.character);
+  const lineAt = (l: number) => idx.lineText(l);
+  const lineStart = idx.lineStart(pos.line);
+
+  // Value position: `key: partial`
+  const vm = /^(\s*)(?:-\s+)?([\w.-]+)\s*:\s+(.*)$/.exec(before) ?? /^(\s*)(?:-\s+)?([\w.-]+)\s*:()$/.exec(before);
+  if (vm) {
+    const indent = (vm[1] as string).length + (/^\s*-\s+/.test(before) ? (/^\s*-\s+/.exec(before) as RegExpExecArray)[0].length - (vm[1] as string).length : 0);
+    const parent = parentPath(lineAt, pos.line, indent);
+    if (!parent) return [];
+    const key = vm[2] as string;
+    const partialRaw = vm[3] ?? '';
+    const quote = /^["']/.test(partialRaw) ? 1 : 0;
+    const from = offset - partialRaw.length + quote;
+    const lineEnd = idx.lineEnd(pos.line);
+    let to = offset;
+    while (to < lineEnd && /[\w.\-/>]/.test(p.text[to] as string)) to++;
+    const sch = schemaForPath([...parent, key]);
+    return sch ? valueCompletions(sch, partialRaw.slice(quote), from, to, ctx, p.dialect) : [];
+  }
+
+  // List item under a key: `  - partial`
+  const lm = /^(\s*)-\s+([\w.-]*)$/.exec(before);
+  if (lm) {
+    const indent = (lm[1] as string).length;
+    let keyLine = pos.line - 1;
+    while (keyLine >= 0 && (/^\s*-/.test(lineAt(keyLine)) || !lineAt(keyLine).trim())) keyLine--;
+    const km = keyLine >= 0 ? KEY_LINE.exec(lineAt(keyLine)) : null;
+    if (!km || (km[1] as string).length > indent) return [];
+    const parent = parentPath(lineAt, keyLine, (km[1] as string).length);
+    if (!parent) return [];
+    const sch = schemaForPath([...parent, km[2] as string]);
+    const item = sch?.items ? resolveRef(sch.items) : undefined;
+    const from = offset - (lm[2] as string).length;
+    if ([...parent, km[2]].join('.') === 'defaults') {
+      return ['verl_default', 'trinity_default', 'ajet_default', '_self_'].map((v, i) => ({ label: v, kind: 'value' as const, insertText: v, snippet: false, sortText: String(i), from, to: offset }));
+    }
+    return item ? valueCompletions(item, lm[2] as string, from, offset, ctx, p.dialect) : [];
+  }
+
+  // Key position: `  partial`
+  const km = /^(\s*)([\w.-]*)$/.exec(before);
+  if (!km) return [];
+  const indent = (km[1] as string).length;
+  const parent = parentPath(lineAt, pos.line, indent);
+  if (!parent) return [];
+  const parentSchema = parent.length === 0 ? schema : schemaForPath(parent);
+  if (!parentSchema) return [];
+  const present = siblingKeys(lineAt, idx.lineCount, pos.line, indent);
+  const from = lineStart + indent;
+  let to = offset;
+  const lineEnd = idx.lineEnd(pos.line);
+  while (to < lineEnd && /[\w.-]/.test(p.text[to] as string)) to++;
+  const after = p.text.slice(to, lineEnd);
+  const hasColon = /^\s*:/.test(after);
+  const out: CompletionEntry[] = [];
+  const props = resolveRef(parentSchema).properties ?? {};
+  const unit = indentUnit(p.text);
+  for (const [k, v] of Object.entries(props)) {
+    if (present.has(k) && k !== km[2]) continue;
+    const r = resolveRef(v);
+    if (!inDialect(r, p.dialect) && parent.length > 0) continue;
+    if (parent.length === 0 && (k === 'astuner' || k === 'astune') && p.dialect === 'agentjet') continue;
+    const isSection = !!r.properties;
+    const inAjet = parent.length > 0 && ['ajet', 'astuner', 'astune'].includes(parent[0] as string);
+    const rank = parent.length === 0
+      ? (['ajet', 'hydra', 'defaults', 'trinity'].indexOf(k) + 10) % 10 // our sections first, then verl's
+      : r.deprecated ? 9
+        : inAjet && ['model', 'rollout', 'task_reader', 'task_judge', 'data', 'user_workflow', 'path', 'type', 'judge_protocol'].includes(k) ? 0
+          : r['x-source'] === 'verl_default.yaml' || r['x-source'] === 'trinity_default.yaml' ? 5 : 1;
+    out.push({
+      label: k,
+      kind: isSection ? 'section' : 'key',
+      insertText: hasColon ? k : keySnippet(k, r, unit),
+      snippet: !hasColon,
+      detail: typesOf(r).join(' | ') || (isSection ? 'section' : undefined),
+      docPath: [...parent, k],
+      sortText: `${rank}${k}`,
+      from, to, deprecated: !!r.deprecated,
+    });
+  }
+  return out;
+}
+
+function valueCompletions(sch: SchemaNode, partial: string, from: number, to: number, ctx: FeatureContext, dialect: Family): CompletionEntry[] {
+  const s = resolveRef(sch);
+  const out: CompletionEntry[] = [];
+  if (s['x-classRef'] && ctx.root) {
+    const arrow = partial.indexOf('->');
+    if (arrow >= 0) {
+      const target = partial.slice(0, arrow).trim();
+      const file = target.endsWith('.py') ? (isAbsolute(target) ? target : join(ctx.root, target)) : ctx.resolver.moduleFile(ctx.root, target);
+      const mod = file ? ctx.resolver.module(file) : undefined;
+      const want = s['x-classRef'] === 'judge' ? /Judge/ : /Workflow/;
+      for (const c of mod?.classes.values() ?? []) {
+        const fits = c.bases.some((b) => want.test(b));
+        out.push({ label: c.name, kind: 'class', insertText: c.name, snippet: false, detail: c.bases.length ? `(${c.bases.join(', ')})` : 'class', ...(c.bases.length ? { labelDetail: `(${c.bases.join(', ')})` } : {}), documentation: c.docstring, sortText: `${fits ? 0 : 1}${c.name}`, from: from + arrow + 2, to });
+      }
+      return out;
+    }
+    for (const m of ctx.resolver.listModules(ctx.root)) {
+      // The module's own name is the label; its package goes to the description, so a long dotted
+      // name is never cut in the middle of the part that tells modules apart.
+      const dot = m.lastIndexOf('.');
+      out.push({
+        label: dot >= 0 ? m.slice(dot + 1) : m, kind: 'module', insertText: `${m}->`, snippet: false, detail: m, filterText: m,
+        ...(dot >= 0 ? { labelDescription: m.slice(0, dot) } : {}), sortText: `1${m}`, from, to, retrigger: true,
+      });
+    }
+    return out;
+  }
+  const types = typesOf(s);
+  if (s.enum) {
+    s.enum.forEach((e, i) => out.push({ label: String(e), kind: 'enum', insertText: String(e), snippet: false, detail: 'allowed value', sortText: String(i).padStart(3, '0'), from, to }));
+    if (dialect === 'astuner') for (const a of Object.keys(s['x-enumRenamed'] ?? {})) out.push({ label: a, kind: 'enum', insertText: a, snippet: false, detail: 'ASTuner spelling', sortText: `5${a}`, from, to });
+  } else if (types.includes('boolean')) {
+    for (const b of ['true', 'false']) out.push({ label: b, kind: 'boolean', insertText: b, snippet: false, sortText: b === String(s.default) ? '0' : '1', from, to });
+  } else if (s.default !== undefined && s.default !== null && typeof s.default !== 'object') {
+    out.push({ label: yamlScalar(s.default), kind: 'value', insertText: yamlScalar(s.default), snippet: false, detail: 'default', sortText: '0', from, to });
+  }
+  return out;
+}

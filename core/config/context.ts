@@ -1,0 +1,93 @@
+// Shared by the editor features (completion.ts, hover.ts, codeActions.ts): where the cursor is in
+// the parsed config and the Markdown that describes a key. Pure functions, no LSP types.
+import { isMap, isSeq, type Node, type Pair, type YAMLMap } from 'yaml';
+import { schema, childSchema, resolveRef, typesOf, schemaAt, type SchemaNode, type Family } from './schema';
+import { deref, keyString, mapPairs, type ParsedConfig } from './parse';
+import type { ClassResolver } from './classref';
+
+export interface FeatureContext {
+  root?: string;
+  resolver: ClassResolver;
+}
+
+// ---------------------------------------------------------------- locating the cursor
+
+export interface Located {
+  path: string[];
+  part: 'key' | 'value';
+  pair?: Pair;
+  node: Node | null;
+  /** Schema of the key (not of its parent). */
+  schema?: SchemaNode;
+}
+
+function contains(n: { range?: [number, number, number?] | null } | null | undefined, offset: number): boolean {
+  return !!n?.range && offset >= n.range[0] && offset <= n.range[1];
+}
+
+/** The key or value under `offset` with its path from the document root. */
+export function locate(p: ParsedConfig, offset: number): Located | undefined {
+  if (!p.doc || !p.rootMap) return undefined;
+  const doc = p.doc;
+  const walk = (map: YAMLMap, path: string[], sch: SchemaNode | undefined): Located | undefined => {
+    for (const { pair, merged } of mapPairs(map, doc)) {
+      if (merged) continue;
+      const key = keyString(pair);
+      if (key === undefined) continue;
+      const ks = sch ? childSchema(sch, key) : undefined;
+      if (contains(pair.key as Node, offset)) return { path: [...path, key], part: 'key', pair, node: pair.key as Node, schema: ks };
+      const raw = pair.value as Node | null;
+      if (raw && contains(raw, offset)) {
+        const v = deref(raw, doc);
+        if (isMap(raw)) return walk(raw, [...path, key], ks);
+        if (isSeq(raw)) {
+          const itemSchema = ks?.items ? resolveRef(ks.items) : undefined;
+          for (let i = 0; i < raw.items.length; i++) {
+            const it = raw.items[i] as Node;
+            if (contains(it, offset)) {
+              if (isMap(it)) return walk(it, [...path, key, String(i)], itemSchema);
+              return { path: [...path, key, String(i)], part: 'value', node: deref(it, doc), schema: itemSchema };
+            }
+          }
+          return undefined;
+        }
+        return { path: [...path, key], part: 'value', pair, node: v, schema: ks };
+      }
+    }
+    return undefined;
+  };
+  return walk(p.rootMap, [], schema);
+}
+
+export function schemaForPath(path: readonly string[]): SchemaNode | undefined {
+  return schemaAt(path.map((s) => (/^\d+$/.test(s) ? Number(s) : s)));
+}
+
+export function fmt(v: unknown): string {
+  return '`' + (typeof v === 'string' ? v : JSON.stringify(v)) + '`';
+}
+export function describeKey(path: readonly string[], s: SchemaNode, dialect: Family): string {
+  const r = resolveRef(s);
+  const lines: string[] = [];
+  const types = typesOf(r);
+  lines.push(`**${path.join('.')}**${types.length ? ` \u2014 \`${types.join(' | ')}\`` : ''}`);
+  if (r.description) lines.push(r.description);
+  const facts: string[] = [];
+  if (r.default !== undefined && !(typeof r.default === 'object' && r.default !== null)) facts.push(`Default: ${fmt(r.default)}`);
+  else if (Array.isArray(r.default)) facts.push(`Default: ${fmt(r.default)}`);
+  if (r.enum) facts.push(`Allowed: ${r.enum.map(fmt).join(', ')}`);
+  const renamed = r['x-enumRenamed'];
+  if (renamed) facts.push(`ASTuner spellings: ${Object.entries(renamed).map(([a, b]) => `${fmt(a)} \u2192 ${fmt(b)}`).join(', ')}`);
+  if (facts.length) lines.push(facts.join('  \n'));
+  const d = r['x-dialect'];
+  if (d && d !== dialect) lines.push(`_${d === 'astuner' ? 'ASTuner' : 'AgentJet'} name; ${dialect === 'astuner' ? 'ASTuner' : 'AgentJet'} reads \`${r['x-movedTo'] ?? r['x-renamedTo'] ?? '(nothing)'}\`._`);
+  else if (d) lines.push(`_${d === 'astuner' ? 'ASTuner' : 'AgentJet'} name${r['x-renamedTo'] ? `; the ${d === 'astuner' ? 'AgentJet' : 'ASTuner'} name is \`${r['x-renamedTo']}\`` : ''}._`);
+  if (r.deprecated && r['x-deprecatedMessage']) lines.push(`_Deprecated: ${r['x-deprecatedMessage']}_`);
+  if (r['x-source']) lines.push(`_From \`${r['x-source']}\`._`);
+  return lines.join('\n\n');
+}
+/** Markdown for a completion item resolved later (keeps completion responses small). */
+export function describePath(path: string[], dialect: Family): string | undefined {
+  const s = schemaForPath(path);
+  return s ? describeKey(path, s, dialect) : undefined;
+}

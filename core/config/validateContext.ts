@@ -1,0 +1,41 @@
+// The state one validation pass shares between its checks (validate.ts) and rules (rules.ts).
+import type { Document } from 'yaml';
+import type { ParsedConfig } from './parse';
+import type { Range } from './text';
+import type { ConfigDiagnostic, Fix, Severity } from './diagnostics';
+import type { ClassResolver } from './classref';
+import type { ConfigFs } from './fs';
+import type { SchemaNode } from './schema';
+import type { Family, FrameworkVersion } from '../agentjet/dialect';
+
+export interface Ctx {
+  p: ParsedConfig;
+  doc: Document;
+  out: ConfigDiagnostic[];
+  dialect: Family;
+  /** The framework version whose code reads this file. */
+  version: FrameworkVersion;
+  root?: string;
+  fs: ConfigFs;
+  resolver: ClassResolver;
+  schema: SchemaNode;
+  inheritsDefaults: boolean;
+  /** A run snapshot or a framework defaults file: complete on its own, written by the framework. */
+  standalone: boolean;
+  /** A piece merged into or read by something else (defaults file, Hydra piece, data-generation
+   * config): the launch essentials are not demanded of it. */
+  fragment: boolean;
+}
+
+export function nodeRange(ctx: Ctx, n: { range?: [number, number, number?] | null } | null | undefined, fallback?: Range): Range {
+  if (n?.range) return ctx.p.index.range(n.range[0], n.range[1]);
+  return fallback ?? ctx.p.index.range(0, 0);
+}
+
+export function push(ctx: Ctx, code: string, severity: Severity, message: string, range: Range, fixes?: Fix[]): void {
+  const d: ConfigDiagnostic = { code, severity, message, range };
+  if (fixes?.length) d.fixes = fixes;
+  ctx.out.push(d);
+}
+
+export function rootName(ctx: Ctx): string { return ctx.p.rootKey ?? 'ajet'; }

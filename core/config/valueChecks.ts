@@ -1,0 +1,132 @@
+// Checks of single values: allowed values (per framework version), class references, paths and
+// `${...}` interpolations.
+import { isMap, type Scalar } from 'yaml';
+import { isAbsolute, join } from 'node:path';
+import { childSchema, resolveRef, type SchemaNode } from './schema';
+import { keyString, mapPairs, nodeAt } from './parse';
+import { suggest, type Range } from './text';
+import type { Fix } from './diagnostics';
+import { parseClassRef } from './classref';
+import { frameworkName } from '../agentjet/dialect';
+import { nodeRange, push, type Ctx } from './validateContext';
+
+export function checkEnum(ctx: Ctx, value: Scalar, s: SchemaNode, name: string, range: Range): void {
+  const v = value.value as string | number | boolean;
+  // The values the code of this version accepts, when known; else the schema's (AgentJet's) list.
+  const byVersion = s['x-enumByVersion']?.[ctx.version];
+  const allowed: (string | number | boolean | null)[] = byVersion ?? s.enum ?? [];
+  if (allowed.includes(v)) return;
+  const soft = s['x-enumSeverity'] === 'warning';
+  const renamed = s['x-enumRenamed'] ?? {};
+  const sv = String(v);
+  // A spelling of another version: the code of this one rejects it (an error when the code raises).
+  const to = sv in renamed ? renamed[sv] as string : Object.entries(renamed).find(([, b]) => b === sv)?.[0];
+  if (to !== undefined) {
+    if (!byVersion && ctx.dialect === 'astuner' && sv in renamed) return; // no per-version list: the ASTuner spelling stands
+    if (!byVersion || allowed.includes(to)) {
+      const other = sv in renamed ? 'the older (ASTuner) spelling' : 'the newer (AgentJet) spelling';
+      push(ctx, 'renamed-value', soft ? 'warning' : byVersion ? 'error' : 'warning', `\`${sv}\` is ${other}; ${frameworkName(ctx.version)} expects \`${to}\`${byVersion && !soft ? ' (any other value stops the run)' : ''}.`, range, [{ title: `Change to \`${to}\``, newText: to, preferred: true }]);
+      return;
+    }
+  }
+  const sugg = suggest(sv, allowed.map(String));
+  push(ctx, 'enum', soft ? 'warning' : 'error', `\`${sv}\` is not a valid \`${name}\`${byVersion ? ` in ${frameworkName(ctx.version)}` : ''}; expected one of ${allowed.map((a) => `\`${String(a)}\``).join(', ')}.${sugg.length ? ` Did you mean \`${sugg[0]}\`?` : ''}`, range,
+    sugg.map((x, i) => ({ title: `Change to \`${x}\``, newText: x, preferred: i === 0 })));
+}
+
+/** Offset of the value's text inside the scalar's source (quoted scalars start one later). */
+function contentStart(ctx: Ctx, n: Scalar): number {
+  const start = n.range?.[0] ?? 0;
+  const c = ctx.p.text[start];
+  return c === '"' || c === "'" ? start + 1 : start;
+}
+
+export function checkClassRef(ctx: Ctx, n: Scalar, str: string): void {
+  const base = contentStart(ctx, n);
+  const quoted = base !== (n.range?.[0] ?? 0);
+  const whole = nodeRange(ctx, n);
+  const ref = parseClassRef(str);
+  if ('error' in ref) {
+    push(ctx, 'class-ref/syntax', 'error', `Bad class reference: ${ref.error}.`, whole);
+    return;
+  }
+  if (!ctx.root) return;
+  // Offsets inside the value map 1:1 onto the source unless escapes were used in a quoted string.
+  const exact = !quoted || !ctx.p.text.slice(base, base + str.length).includes('\\');
+  const sub = (a: number, b: number) => (exact ? ctx.p.index.range(base + a, base + b) : whole);
+  const r = ctx.resolver.resolve(ref, ctx.root);
+  if (r.ok === true || r.ok === 'skip') return;
+  const fixes: Fix[] = [];
+  if (r.code === 'class-ref/missing-class') {
+    const file = ref.form === 'file' ? (isAbsolute(ref.target) ? ref.target : join(ctx.root, ref.target)) : ctx.resolver.moduleFile(ctx.root, ref.target);
+    const mod = file ? ctx.resolver.module(file) : undefined;
+    const close = mod ? suggest(ref.className, mod.classes.keys()) : [];
+    // A reference can only name a class of that module: offer them all when none is close.
+    const sugg = close.length ? close : [...(mod?.classes.keys() ?? [])].slice(0, 5);
+    const range = sub(ref.classStart, ref.classEnd);
+    sugg.forEach((x, i) => fixes.push({ title: `Change to \`${x}\``, newText: x, range, preferred: i === 0 }));
+  }
+  push(ctx, r.code, r.severity, r.message, r.part === 'class' ? sub(ref.classStart, ref.classEnd) : sub(ref.targetStart, ref.targetEnd), fixes);
+}
+
+export function checkPath(ctx: Ctx, n: Scalar, str: string, kind: 'file' | 'dir' | 'model' | 'files'): void {
+  const v = str.trim();
+  if (ctx.standalone || !ctx.root || !v || /^[a-z]+:\/\//i.test(v)) return;
+  // A model may be a hub id (`Qwen/Qwen2.5-7B`); only local-looking paths are checked.
+  if (kind === 'model' && !(isAbsolute(v) || v.startsWith('./') || v.startsWith('../') || v.startsWith('~'))) return;
+  if (v.startsWith('~')) return;
+  const abs = isAbsolute(v) ? v : join(ctx.root, v);
+  if (ctx.fs.kind(abs)) return;
+  push(ctx, 'path-missing', 'warning', `\`${v}\` does not exist on this machine${isAbsolute(v) ? '' : ` (relative to ${ctx.root})`}; fine if the job runs where it does.`, nodeRange(ctx, n));
+}
+
+/** Paths the merged config is known to have: the document plus the framework defaults. */
+function interpolationTargetExists(ctx: Ctx, path: string[]): boolean {
+  if (nodeAt(ctx.p.rootMap, ctx.doc, path)) return true;
+  // The ASTuner roots are the same tree as ajet.
+  let sch: SchemaNode | undefined = ctx.schema;
+  for (const seg of path) {
+    if (!sch) return false;
+    const r = resolveRef(sch);
+    const c: SchemaNode | undefined = childSchema(r, seg);
+    if (!c) {
+      // Inside an open subtree we cannot know every key that will exist.
+      return r['x-open'] === true || (!r.properties && r.additionalProperties !== false && !r.type);
+    }
+    sch = c;
+  }
+  return true;
+}
+
+export function checkInterpolations(ctx: Ctx, n: Scalar, path: string[]): void {
+  const str = n.value as string;
+  const base = contentStart(ctx, n);
+  const exact = !ctx.p.text.slice(base, base + str.length).includes('\\');
+  const re = /\$\{([^}]*)(\}|$)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(str))) {
+    const inner = (m[1] ?? '').trim();
+    const range = exact ? ctx.p.index.range(base + m.index, base + m.index + m[0].length) : nodeRange(ctx, n);
+    if (m[2] !== '}') { push(ctx, 'bad-interpolation', 'error', 'Unclosed `${` interpolation.', range); break; }
+    if (!inner) { push(ctx, 'bad-interpolation', 'error', 'Empty `${}` interpolation.', range); continue; }
+    if (inner.includes(':') || inner.includes('${')) continue; // resolvers (oc.env:..., now:...) are not checked
+    let target: string[];
+    if (inner.startsWith('.')) {
+      const dots = (/^\.+/.exec(inner) as RegExpExecArray)[0].length;
+      target = [...path.slice(0, Math.max(0, path.length - dots)), ...inner.slice(dots).split('.')];
+    } else target = inner.split('.');
+    if (target.some((t) => !t)) { push(ctx, 'bad-interpolation', 'error', `\`${inner}\` is not a valid key path.`, range); continue; }
+    if (!interpolationTargetExists(ctx, target)) {
+      const parent = target.slice(0, -1);
+      const last = target[target.length - 1] as string;
+      const parentNode = parent.length ? nodeAt(ctx.p.rootMap, ctx.doc, parent) : undefined;
+      const cands = new Set<string>();
+      if (parentNode && isMap(parentNode.node)) for (const e of mapPairs(parentNode.node, ctx.doc)) { const k = keyString(e.pair); if (k) cands.add(k); }
+      const ps = parent.reduce<SchemaNode | undefined>((acc, seg) => (acc ? childSchema(acc, seg) : undefined), ctx.schema);
+      for (const k of Object.keys(ps?.properties ?? {})) cands.add(k);
+      const sugg = suggest(last, cands);
+      push(ctx, 'bad-interpolation', 'error', `\`\${${inner}}\` points to a key that does not exist in this file or the framework defaults.${sugg.length ? ` Did you mean \`${[...parent, sugg[0]].join('.')}\`?` : ''}`, range,
+        sugg.slice(0, 1).map((x) => ({ title: `Change to \${${[...parent, x].join('.')}}`, newText: `\${${[...parent, x].join('.')}}`, preferred: true })));
+    }
+  }
+}

@@ -1,0 +1,32 @@
+// Typed access to the `agentjet.*` settings: one function per setting, each with its default and
+// its validation, so no feature reads `getConfiguration('agentjet')` with a string of its own.
+import * as vscode from 'vscode';
+import type { ConfigProblemsScope } from '../core/protocol/config';
+
+const section = (scope?: vscode.ConfigurationScope) => vscode.workspace.getConfiguration('agentjet', scope);
+
+/** `agentjet.pythonPath` as written (may hold `${workspaceFolder}` or `~`; core/launch/interpreter.ts expands it). */
+export function pythonPath(scope?: vscode.ConfigurationScope): string {
+  const v = section(scope).get<unknown>('pythonPath', '');
+  return typeof v === 'string' ? v.trim() : '';
+}
+
+/** `agentjet.experimentRoots`: extra experiment roots (strings only, blanks dropped). */
+export function experimentRoots(scope?: vscode.ConfigurationScope): string[] {
+  const v = section(scope).get<unknown>('experimentRoots', []);
+  return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string' && s.trim() !== '') : [];
+}
+
+/** `agentjet.runs.pollIntervalSeconds`, never below 2. */
+export function runsPollIntervalSeconds(scope?: vscode.ConfigurationScope): number {
+  const v = section(scope).get<unknown>('runs.pollIntervalSeconds', 3);
+  return Math.max(2, typeof v === 'number' && Number.isFinite(v) ? v : 3);
+}
+
+/** `agentjet.config.problems`: check every config of the workspace, or only open files. */
+export function configProblems(scope?: vscode.ConfigurationScope): ConfigProblemsScope {
+  return section(scope).get<unknown>('config.problems', 'workspace') === 'openFiles' ? 'openFiles' : 'workspace';
+}
+
+/** Every setting this module knows, by key (for `affectsConfiguration`). */
+export const SETTING_KEYS = ['agentjet.pythonPath', 'agentjet.experimentRoots', 'agentjet.runs.pollIntervalSeconds', 'agentjet.config.problems'] as const;

@@ -1,0 +1,105 @@
+// Background checking of every AgentJet/ASTuner config in the workspace (like a linter's
+// workspace mode), so Problems lists what `agentjet lint .` finds, not only open files. Bounded
+// (file count, size, depth, skipped folders), one file at a time with the event loop free between
+// files, and cancelled when a new pass starts or the setting turns it off.
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { looksLikeConfig } from '../core/agentjet/dialect';
+import { MAX_SEMANTIC_BYTES } from '../core/config/parse';
+
+/** Limits of one pass over a folder. */
+export const WORKSPACE_LIMITS = { maxYamlFiles: 2000, maxDepth: 12 } as const;
+
+/**
+ * Folders never searched: tooling, environments, and the run folders (their `yaml_backup.yaml`
+ * snapshots are records of past runs, not sources to fix).
+ */
+const SKIP_DIRS = new Set(['node_modules', '.git', '__pycache__', '.venv', 'venv', 'env', '.tox', 'dist', 'build', 'saved_experiments', 'launcher_record', 'saved_checkpoints']);
+
+export interface WorkspaceCheckHost {
+  /** True when the file is open in an editor (the editor's text is checked instead). */
+  isOpen(path: string): boolean;
+  /** Check `text` of `path` and publish (or clear, when not ours) its problems. */
+  check(path: string, text: string): Promise<void>;
+  /** Clear what an earlier pass published for `path`. */
+  clear(path: string): void;
+}
+
+/** Every `*.yaml`/`*.yml` under `root` within the limits (breadth first, names sorted). */
+export async function yamlFilesUnder(root: string, isCancelled: () => boolean): Promise<string[]> {
+  const out: string[] = [];
+  let level = [root];
+  for (let depth = 0; depth <= WORKSPACE_LIMITS.maxDepth && level.length && !isCancelled(); depth++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      let entries;
+      try { entries = await readdir(dir, { withFileTypes: true }); } catch { continue; }
+      entries.sort((a, b) => a.name.localeCompare(b.name));
+      for (const e of entries) {
+        if (e.isDirectory()) { if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) next.push(join(dir, e.name)); }
+        else if (e.isFile() && /\.ya?ml$/i.test(e.name)) {
+          out.push(join(dir, e.name));
+          if (out.length >= WORKSPACE_LIMITS.maxYamlFiles) return out;
+        }
+      }
+      if (isCancelled()) return out;
+    }
+    level = next;
+  }
+  return out;
+}
+
+export class WorkspaceChecker {
+  private generation = 0;
+  /** Files this checker published problems for (to clear them when turned off). */
+  readonly published = new Set<string>();
+
+  constructor(private readonly host: WorkspaceCheckHost) {}
+
+  cancel(): void { this.generation++; }
+
+  /** Clears everything the background passes published (the setting says open files only). */
+  clearAll(): void {
+    this.cancel();
+    for (const p of this.published) if (!this.host.isOpen(p)) this.host.clear(p);
+    this.published.clear();
+  }
+
+  /** Checks one file from disk (a watched file changed, or an open file was closed). */
+  async checkFile(path: string): Promise<boolean> {
+    if (this.host.isOpen(path)) return false;
+    let text: string;
+    try {
+      const st = await stat(path);
+      if (!st.isFile() || st.size > MAX_SEMANTIC_BYTES) return false;
+      text = await readFile(path, 'utf8');
+    } catch {
+      this.forget(path);
+      return false;
+    }
+    if (!looksLikeConfig(text)) { this.forget(path); return false; }
+    await this.host.check(path, text);
+    this.published.add(path);
+    return true;
+  }
+
+  forget(path: string): void {
+    if (this.published.delete(path)) this.host.clear(path);
+  }
+
+  /** One pass over `roots`; resolves with the number of configs checked (stops early when cancelled). */
+  async run(roots: readonly string[]): Promise<number> {
+    const gen = ++this.generation;
+    const cancelled = () => gen !== this.generation;
+    let checked = 0;
+    for (const root of roots) {
+      const files = await yamlFilesUnder(root, cancelled);
+      for (const f of files) {
+        if (cancelled()) return checked;
+        if (await this.checkFile(f)) checked++;
+        await new Promise<void>((r) => setImmediate(r)); // keep requests flowing between files
+      }
+    }
+    return checked;
+  }
+}

@@ -1,0 +1,62 @@
+// Issue 15 item 13: the language server checks every config of the workspace in the background.
+// The walk is bounded (skipped folders, file limit), cancellable, and leaves open files to the editor.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { WorkspaceChecker, yamlFilesUnder, WORKSPACE_LIMITS } from '../../language-server/workspaceCheck';
+
+function workspace(): string {
+  const ws = mkdtempSync(join(tmpdir(), 'agentjet-ws-'));
+  for (const d of ['configs/deep/er', 'node_modules/pkg', '.git', 'saved_experiments/e/2026_01_01_00_00', '.venv/lib']) mkdirSync(join(ws, d), { recursive: true });
+  writeFileSync(join(ws, 'a.yaml'), 'ajet:\n  rollout: {}\n');
+  writeFileSync(join(ws, 'configs', 'b.yml'), 'astuner:\n  rollout: {}\n');
+  writeFileSync(join(ws, 'configs', 'deep', 'er', 'c.yaml'), '"ajet":\n  model: {}\n');
+  writeFileSync(join(ws, 'configs', 'ci.yaml'), 'jobs: {}\n');
+  writeFileSync(join(ws, 'node_modules', 'pkg', 'x.yaml'), 'ajet: {}\n');
+  writeFileSync(join(ws, 'saved_experiments', 'e', 'yaml_backup.yaml'), 'ajet: {}\n');
+  writeFileSync(join(ws, '.venv', 'lib', 'y.yaml'), 'ajet: {}\n');
+  return ws;
+}
+
+test('the walk skips tooling, environments and run folders', async () => {
+  const ws = workspace();
+  const files = (await yamlFilesUnder(ws, () => false)).map((f) => f.slice(ws.length + 1)).sort();
+  assert.deepEqual(files, ['a.yaml', 'configs/b.yml', 'configs/ci.yaml', 'configs/deep/er/c.yaml']);
+  assert.ok(WORKSPACE_LIMITS.maxYamlFiles > 0 && WORKSPACE_LIMITS.maxDepth > 0);
+});
+
+test('a pass checks configs only, skips open files, and stops when cancelled', async () => {
+  const ws = workspace();
+  const checked: string[] = [];
+  const cleared: string[] = [];
+  const open = new Set([join(ws, 'a.yaml')]);
+  const checker = new WorkspaceChecker({
+    isOpen: (p) => open.has(p),
+    check: async (p) => { checked.push(p.slice(ws.length + 1)); },
+    clear: (p) => { cleared.push(p.slice(ws.length + 1)); },
+  });
+  assert.equal(await checker.run([ws]), 2);
+  assert.deepEqual(checked.sort(), ['configs/b.yml', 'configs/deep/er/c.yaml']);
+  // Cancelled after the first config: the pass stops there.
+  checked.length = 0;
+  const stopping = new WorkspaceChecker({
+    isOpen: () => false,
+    check: async (p) => { checked.push(p); stopping.cancel(); },
+    clear: () => undefined,
+  });
+  assert.equal(await stopping.run([ws]), 1);
+  assert.equal(checked.length, 1);
+  // Turning it off clears what it published, except open files.
+  checker.clearAll();
+  assert.deepEqual(cleared.sort(), ['configs/b.yml', 'configs/deep/er/c.yaml']);
+});
+
+test('folder settings: the VS Code client shape and the raw section both name the problems scope', async () => {
+  const { readFolderSettings } = await import('../../core/protocol/config');
+  assert.equal(readFolderSettings({ pythonPath: '', problems: 'openFiles' }).problems, 'openFiles');
+  assert.equal(readFolderSettings({ pythonPath: ' ~/py ', config: { problems: 'openFiles' } }).problems, 'openFiles');
+  assert.deepEqual(readFolderSettings(null), { pythonPath: '', problems: 'workspace' });
+  assert.equal(readFolderSettings({ pythonPath: ' ~/py ' }).pythonPath, '~/py');
+});
