@@ -18,15 +18,23 @@ if sys.argv[3] == "1":
             out["debugpy"] = getattr(debugpy, "__version__", "0")
     except Exception as e:
         out["debugpyError"] = "%s: %s" % (type(e).__name__, e)
-import importlib.util as _u
 if os.getcwd() not in sys.path:
     sys.path.insert(0, os.getcwd())
 errors = []
+import importlib.machinery as _m
+def _locate(name):
+    # Finds the module file without importing anything: importing the ajet package runs its __init__ (Ray,
+    # OpenAI, ... seconds), and the launcher reports its own import errors anyway.
+    parts = name.split(".")
+    spec = _m.PathFinder.find_spec(parts[0])
+    for part in parts[1:]:
+        if spec is None or not spec.submodule_search_locations:
+            return None
+        spec = _m.PathFinder.find_spec(part, list(spec.submodule_search_locations))
+    return spec
 for name in out["framework"]["candidates"]:
     try:
-        # find_spec of a submodule imports its parents (ajet/__init__.py): an import error there
-        # is the real reason the launcher cannot start, so it is reported as it is.
-        spec = _u.find_spec(name)
+        spec = _locate(name)
     except Exception as e:
         errors.append("%s: %s" % (type(e).__name__, e))
         continue
