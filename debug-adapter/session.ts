@@ -18,6 +18,7 @@ import { resolveAttributes, type AgentJetLaunchAttributes, type ResolvedLaunch }
 import { shellQuote, type LauncherTarget } from '../core/launch/plan';
 import { AUTOKILL_GUARD, commandLine, describeTarget, planLaunch, preflightLaunch, sparedGroups, type LaunchPlan } from '../core/launch/lifecycle';
 import { listProcesses, planKill, terminate } from '../core/launch/processes';
+import { MIN_DEBUGPY, compareVersions } from '../core/launch/preflight';
 import { companionsOf, stopCompanions } from '../core/launch/companions';
 import { LauncherOutputReader, findExperimentFolder, findRolloutLog, logExperimentOf } from '../core/launch/experiment';
 import { writeLaunchRecord, LAUNCH_OUTPUT_MAX } from '../core/agentjet';
@@ -171,7 +172,7 @@ export class AgentJetDebugSession extends DebugSession {
     this.startedAt = Date.now();
     const launcherOwnArgs = cmd.args.slice(pre.target.kind === 'script' ? 1 : 2);
     if (r.noDebug || !adapterReady) this.startWithoutDebugger(request, r, cmd.command, cmd.args, plan.env);
-    else await this.startDebugpy(request, r, pre.target, launcherOwnArgs, await adapterReady);
+    else await this.startDebugpy(request, r, pre.target, launcherOwnArgs, await adapterReady, pre.probe.debugpy);
   }
 
   private startWithoutDebugger(request: DebugProtocol.Request, r: ResolvedLaunch, command: string, args: string[], env: NodeJS.ProcessEnv): void {
@@ -227,7 +228,7 @@ export class AgentJetDebugSession extends DebugSession {
     });
   }
 
-  private async startDebugpy(request: DebugProtocol.Request, r: ResolvedLaunch, target: LauncherTarget, args: string[], init: DebugProtocol.Response | string): Promise<void> {
+  private async startDebugpy(request: DebugProtocol.Request, r: ResolvedLaunch, target: LauncherTarget, args: string[], init: DebugProtocol.Response | string, debugpyVersion: string | null): Promise<void> {
     if (typeof init === 'string' || !init.success) {
       await this.killOwn(false);
       this.fail(request, ERR.start, typeof init === 'string' ? init : `debugpy refused to initialize: ${init.message ?? ''}`);
@@ -236,6 +237,12 @@ export class AgentJetDebugSession extends DebugSession {
     trace('debugpy initialized');
     if (init.body) this.sendEvent(new Event('capabilities', { capabilities: init.body as DebugProtocol.Capabilities }));
     const debugpyEnv: Record<string, string> = { ...r.envAdditions };
+    // debugpy before 1.8 (below AgentJet's own minimum) loses breakpoints in the launcher process
+    // when it follows sub-processes (seen with Debian's 1.6.3): there we do not follow, and say so.
+    const followChildren = !debugpyVersion || compareVersions(debugpyVersion, MIN_DEBUGPY) >= 0;
+    if (!followChildren) {
+      this.sendEvent(new OutputEvent(`AgentJet: debugpy ${debugpyVersion} does not follow the launcher's child processes here, so breakpoints in code the launcher runs in a child (AgentJet's rollout) will not bind. Upgrade debugpy to >= ${MIN_DEBUGPY}.\n`, 'important'));
+    }
     const launchArgs: Record<string, unknown> = {
       name: 'AgentJet', type: 'python', request: 'launch',
       ...(target.kind === 'script' ? { program: target.path } : { module: target.module }),
@@ -244,7 +251,7 @@ export class AgentJetDebugSession extends DebugSession {
       justMyCode: r.justMyCode, stopOnEntry: r.stopOnEntry,
       // The rollout runs in a child process (execute_training_process, subprocess.run): follow it.
       // Threads (the rollout's thread pool) are traced by debugpy without any setting.
-      subProcess: true, showReturnValue: true,
+      subProcess: followChildren, showReturnValue: true,
     };
     const shim = this.launcherShim();
     if (shim) launchArgs.debugLauncherPath = shim;
