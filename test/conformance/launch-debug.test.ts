@@ -135,6 +135,7 @@ describe('F5 through the real AgentJet launcher', { timeout: 600_000 }, () => {
         assert.ok(stopped, 'a thread is stopped in the workflow');
         assert.equal(stopped.frames[0]!.name, 'execute');
         assert.notEqual(stopped.th.name, 'MainThread', `the workflow runs in a rollout thread, not the main thread (${stopped.th.name})`);
+        if (i === 0) await checkAutokillGuard(launcherPid, w!);
         const scopes = await child.scopesRequest({ frameId: stopped.frames[0]!.id });
         const locals = (await child.variablesRequest({ variablesReference: scopes.body.scopes[0]!.variablesReference })).body.variables;
         assert.ok(locals.some((v) => v.name === 'workflow_task') && locals.some((v) => v.name === 'tuner'), 'the workflow\'s arguments are visible');
@@ -190,6 +191,30 @@ describe('F5 through the real AgentJet launcher', { timeout: 600_000 }, () => {
     }
   }));
 });
+
+/**
+ * AgentJet's --autokill kills command lines with `python` and without `vscode`
+ * (ajet/utils/cleaner.py). Our debugpy adapter and debugpy's launcher (the launcher process's
+ * parent) carry the guard; AgentJet's real `fast_kill_by_keyword_bash` is run with a keyword only
+ * the shim's command line holds (a machine-wide `python` sweep would hit other programs) and
+ * must target nothing.
+ */
+async function checkAutokillGuard(launcherPid: number, w: RealWorkspace): Promise<void> {
+  const ps = await listProcesses();
+  const launcher = ps.find((p) => p.pid === launcherPid)!;
+  const debugpyLauncher = ps.find((p) => p.pid === launcher.ppid)!;
+  const adapter = ps.find((p) => p.pid === debugpyLauncher.ppid)!;
+  assert.match(adapter.args, /python.* -c .*debugpy\.adapter.* agentjet-vscode$/, `debugpy's adapter: ${adapter.args}`);
+  assert.match(debugpyLauncher.args, /agentjet-vscode-\w+\/debugpy_launcher\.py /, `debugpy's launcher: ${debugpyLauncher.args}`);
+  const keyword = /(agentjet-vscode-\w+)\//.exec(debugpyLauncher.args)![1]!;
+  // A keyword holding "ray" makes the cleaner run `ray stop --force` for the whole machine.
+  if (/ray/.test(keyword)) return;
+  const { execFileSync } = await import('node:child_process');
+  const out = execFileSync(w.python, ['-c', `from ajet.utils.cleaner import fast_kill_by_keyword_bash as k; print(k(${JSON.stringify(keyword)}, grace_seconds=0))`],
+    { cwd: w.dir, env: { ...process.env, PYTHONPATH: w.pythonPath }, encoding: 'utf8' });
+  assert.equal(out.trim().split('\n').at(-1), '[]', 'AgentJet\'s cleaner spares debugpy\'s launcher');
+  assert.ok((await listProcesses()).some((p) => p.pid === debugpyLauncher.pid), 'still running');
+}
 
 async function until<T>(probe: () => T | undefined, what: string, ms = TIMEOUT): Promise<T> {
   const end = Date.now() + ms;
