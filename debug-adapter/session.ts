@@ -1,24 +1,29 @@
 // The `agentjet` debug session: a DAP session of ours in front of debugpy's own adapter.
-// It answers `initialize`, runs the preflight on `launch`, then starts `<python> -m debugpy.adapter`
-// and relays the protocol both ways, rewriting our `launch` into debugpy's (module ajet.launcher,
-// no sub-process attach so the vLLM companion runs at full speed). Stop ends the launcher and
-// everything it started except companions (unless `autokill`). With `noDebug` it runs the same
-// command without debugpy.
+// It answers `initialize`, runs the preflight on `launch` (core/launch/lifecycle.ts), then starts
+// debugpy's adapter and relays the protocol both ways, rewriting our `launch` into debugpy's (the
+// launcher the installed version really has, following sub-processes: the real launcher runs the
+// rollout in a child `python -m ajet.backbone.main_vllm`, whose workflows run in a thread pool).
+// debugpy asks for each child session with a `startDebugging` reverse request; we pass it on as an
+// `agentjet` attach that the extension connects straight to debugpy's adapter. Companions started
+// with `nohup` (the vLLM server) are not Python command lines, so debugpy leaves them untraced.
+// Stop ends the launcher and everything it started except companions (unless `autokill`). With
+// `noDebug` it runs the same command without debugpy.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { DebugSession, Event, OutputEvent, InitializedEvent, TerminatedEvent, ExitedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { DapChannel } from './channel';
-import { lintFile } from '../core/config/lint';
-import { resolveAttributes, mergedEnv, type AgentJetLaunchAttributes, type ResolvedLaunch } from '../core/launch/attributes';
-import { expDirFromArgs, launcherArgs, launcherModule, readConfigFacts, shellQuote, type ConfigFacts, type Dialect } from '../core/launch/plan';
-import { whichSync } from '../core/launch/interpreter';
-import { judgeProbe, runProbe } from '../core/launch/preflight';
+import { resolveAttributes, type AgentJetLaunchAttributes, type ResolvedLaunch } from '../core/launch/attributes';
+import { shellQuote, type LauncherTarget } from '../core/launch/plan';
+import { AUTOKILL_GUARD, commandLine, describeTarget, planLaunch, preflightLaunch, sparedGroups, type LaunchPlan } from '../core/launch/lifecycle';
 import { listProcesses, planKill, terminate } from '../core/launch/processes';
-import { companionFolder, readCompanions, stopCompanions } from '../core/launch/companions';
-import { experimentFromOutput, findExperimentFolder, findRolloutLog } from '../core/launch/experiment';
-import { join, isAbsolute } from 'node:path';
-import { EVENT_EXPERIMENT, EVENT_FINISHED, LAUNCH_ERRORS, type ExperimentEventBody, type FinishedEventBody } from '../core/protocol/debug';
+import { MIN_DEBUGPY, compareVersions } from '../core/launch/preflight';
+import { companionsOf, stopCompanions } from '../core/launch/companions';
+import { LauncherOutputReader, findExperimentFolder, findRolloutLog, logExperimentOf } from '../core/launch/experiment';
+import { writeLaunchRecord, LAUNCH_OUTPUT_MAX } from '../core/agentjet';
+import { join } from 'node:path';
+import { EVENT_EXPERIMENT, EVENT_FINISHED, LAUNCH_ERRORS, SUBPROCESS_FLAG, type ExperimentEventBody, type FinishedEventBody } from '../core/protocol/debug';
 import { AttachRelay } from './attach';
 import { rayLaunchAdditions } from '../core/ray/tags';
 
@@ -58,6 +63,26 @@ const DEBUGPY_CAPABILITIES: DebugProtocol.Capabilities = {
 
 type LaunchArgs = DebugProtocol.LaunchRequestArguments & AgentJetLaunchAttributes & { rayDebug?: boolean; debugTags?: string[] };
 
+/**
+ * `python -c ADAPTER_BOOT agentjet-vscode`: debugpy's adapter as `python -m debugpy.adapter` would
+ * run it, with AUTOKILL_GUARD on its command line (AgentJet's --autokill spares command lines that
+ * hold "vscode"; see core/launch/lifecycle.ts). The marker argument is dropped before debugpy
+ * parses its own.
+ */
+const ADAPTER_BOOT = 'import runpy, sys; del sys.argv[1:]; runpy.run_module("debugpy.adapter", run_name="__main__", alter_sys=True)';
+
+/**
+ * Run in place of `python <debugpy>/launcher` (debugpy's `debugLauncherPath`), from a private
+ * folder whose name holds "vscode": the same launcher, spared by --autokill.
+ */
+const LAUNCHER_SHIM = [
+  '# AgentJet for VS Code: debugpy\'s launcher under a command line that AgentJet\'s --autokill spares.',
+  'import runpy',
+  'runpy.run_module("debugpy.launcher", run_name="__main__", alter_sys=True)',
+  '',
+].join('\n');
+
+
 export class AgentJetDebugSession extends DebugSession {
   private initializeArgs: DebugProtocol.InitializeRequestArguments | undefined;
   private upstream: DapChannel | undefined;
@@ -68,16 +93,20 @@ export class AgentJetDebugSession extends DebugSession {
   /** Requests debugpy is still waiting on that we answer ourselves (initialize, launch). */
   private readonly internal = new Map<number, (r: DebugProtocol.Response) => void>();
   private launch: ResolvedLaunch | undefined;
-  private facts: ConfigFacts | undefined;
-  private dialect: Dialect = 'ajet';
+  private plan: LaunchPlan | undefined;
+  private command: string[] = [];
+  private readonly reader = new LauncherOutputReader();
+  /** The launcher's output (the end of it), for the launch record beside the run. */
+  private output = '';
+  private shimDir: string | undefined;
   private startedAt = 0;
   private debuggeePid: number | undefined;
   private readonly seenGroups = new Set<number>();
   private experiment: string | undefined;
   private exitCode: number | undefined;
+  private exitSignal: string | undefined;
   private finished = false;
   private stopping: Promise<void> | undefined;
-  private readonly lineBuf = new Map<string, string>();
   private sweepTimer: NodeJS.Timeout | undefined;
   private launchSent = false;
   private attachRelay: AttachRelay | undefined;
@@ -125,67 +154,38 @@ export class AgentJetDebugSession extends DebugSession {
     Object.assign(r.envAdditions, ray.env);
     r.args.push(...ray.args);
     this.launch = r;
-    // 1. the config itself
-    // Class references resolve from where the launcher will run.
-    const problems = (await lintFile(r.config, { root: r.cwd })).filter((d) => d.severity === 'error');
-    if (problems.length) {
-      const list = problems.slice(0, 10).map((d) => `  line ${d.range.start.line + 1}: ${d.message}`).join('\n');
-      this.fail(request, ERR.config, `${r.config} has ${problems.length} error(s); nothing was started. Fix them first (see Problems):\n${list}`);
-      return;
-    }
-    let text = '';
-    try { text = readFileSync(r.config, 'utf8'); } catch { /* lint reported it */ }
-    trace('lint done');
-    const facts = readConfigFacts(text);
-    if (!facts.dialect) {
-      this.fail(request, ERR.notAgentJet, `${r.config} is not an AgentJet config (no ajet: or astuner: root key).`);
-      return;
-    }
-    this.facts = facts;
-    this.dialect = facts.dialect;
-    const env = mergedEnv(r);
-    // 2. the interpreter
-    const exists = (p: string): boolean => existsSync(p);
-    if (!whichSync(r.python, exists, env.PATH ?? '')) {
-      this.fail(request, ERR.python, `The Python interpreter "${r.python}" does not exist. Set agentjet.pythonPath (or "python" in launch.json) to an environment with AgentJet installed.`);
-      return;
-    }
-    // 3. debugpy, framework, port: one probe
-    const expDir = expDirFromArgs(r.args, facts.dialect);
-    const companions = readCompanions(companionFolder(r.cwd, expDir)).filter((c) => c.alive);
-    const module = launcherModule(facts.dialect);
+    // 1. config, dialect, interpreter
+    const planned = await planLaunch(r);
+    trace('plan done');
+    if (!planned.ok) { this.fail(request, planned.refusal.code, planned.refusal.message); return; }
+    const plan = planned.plan;
+    this.plan = plan;
+    // 2. debugpy, the launcher the installed version has, the vLLM port (debug backbone): one probe.
     // debugpy's adapter (idle until it gets our launch) starts while the probe runs: that hides
     // most of the probe's cost. The launcher itself never starts before the preflight passed, and
     // a refused launch ends the idle adapter.
-    const adapterReady = r.noDebug ? undefined : this.spawnDebugpy(r, env);
-    const probe = await runProbe({ python: r.python, module, port: facts.debugVllmPort, wantDebugpy: !r.noDebug, cwd: r.cwd, env });
+    const adapterReady = r.noDebug ? undefined : this.spawnDebugpy(r, plan.env);
+    const pre = await preflightLaunch(plan, !r.noDebug);
     trace('probe done');
-    const refuse = async (id: number, message: string): Promise<void> => {
+    if (!pre.ok) {
       if (adapterReady) { await adapterReady; await this.killOwn(false); }
-      this.fail(request, id, message);
-    };
-    if (!probe.ok) { await refuse(ERR.python, probe.error); return; }
-    const verdict = judgeProbe(probe.result, {
-      companionPgids: companions.map((c) => c.pgid),
-      portKey: `${facts.dialect}.debug.debug_vllm_port`,
-      wantDebugpy: !r.noDebug,
-    });
-    if (verdict.errors.length) {
-      await refuse(ERR.preflight, `Cannot start ${r.config}; nothing was started:\n${verdict.errors.map((e) => `- ${e}`).join('\n')}`);
+      this.fail(request, pre.refusal.code, pre.refusal.message);
       return;
     }
-    for (const w of verdict.warnings) this.sendEvent(new OutputEvent(`AgentJet: ${w}\n`, 'important'));
-    const args = launcherArgs({ config: r.config, backbone: r.backbone, args: r.args });
-    this.sendEvent(new OutputEvent(`AgentJet: ${[r.python, '-m', module, ...args].map(shellQuote).join(' ')}  (cwd ${r.cwd}${r.envFile ? `, env from ${r.envFile}` : ''})\n`, 'console'));
+    for (const w of pre.warnings) this.sendEvent(new OutputEvent(`AgentJet: ${w}\n`, 'important'));
+    const cmd = commandLine(plan, pre.target);
+    this.command = [cmd.command, ...cmd.args];
+    this.sendEvent(new OutputEvent(`AgentJet: ${this.command.map(shellQuote).join(' ')}  (${describeTarget(pre.target)}; cwd ${r.cwd}${r.envFile ? `, env from ${r.envFile}` : ''})\n`, 'console'));
     this.startedAt = Date.now();
-    if (r.noDebug || !adapterReady) this.startWithoutDebugger(request, r, module, args, env);
-    else await this.startDebugpy(request, r, module, args, await adapterReady);
+    const launcherOwnArgs = cmd.args.slice(pre.target.kind === 'script' ? 1 : 2);
+    if (r.noDebug || !adapterReady) this.startWithoutDebugger(request, r, cmd.command, cmd.args, plan.env);
+    else await this.startDebugpy(request, r, pre.target, launcherOwnArgs, await adapterReady, pre.probe.debugpy);
   }
 
-  private startWithoutDebugger(request: DebugProtocol.Request, r: ResolvedLaunch, module: string, args: string[], env: NodeJS.ProcessEnv): void {
+  private startWithoutDebugger(request: DebugProtocol.Request, r: ResolvedLaunch, command: string, args: string[], env: NodeJS.ProcessEnv): void {
     let child: ChildProcess;
     try {
-      child = spawn(r.python, ['-u', '-m', module, ...args], { cwd: r.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn(command, ['-u', ...args], { cwd: r.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (e) {
       this.fail(request, ERR.start, `Could not start ${r.python}: ${(e as Error).message}`);
       return;
@@ -196,6 +196,7 @@ export class AgentJetDebugSession extends DebugSession {
     child.on('error', (e) => this.onOutput(`AgentJet: ${e.message}\n`, 'stderr', true));
     child.on('close', (code, sig) => {
       this.exitCode = code ?? (sig ? 128 : 1);
+      if (sig) this.exitSignal = sig;
       void this.finish().then(() => {
         this.sendEvent(new ExitedEvent(this.exitCode ?? 1));
         this.sendEvent(new TerminatedEvent());
@@ -214,7 +215,7 @@ export class AgentJetDebugSession extends DebugSession {
     let child: ChildProcess;
     try {
       // Its own process group, so Stop can end debugpy, its launcher and the debuggee together.
-      child = spawn(r.python, ['-m', 'debugpy.adapter'], { cwd: r.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+      child = spawn(r.python, ['-c', ADAPTER_BOOT, AUTOKILL_GUARD], { cwd: r.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (e) {
       return Promise.resolve(`could not start ${r.python} -m debugpy.adapter: ${(e as Error).message}`);
     }
@@ -234,7 +235,7 @@ export class AgentJetDebugSession extends DebugSession {
     });
   }
 
-  private async startDebugpy(request: DebugProtocol.Request, r: ResolvedLaunch, module: string, args: string[], init: DebugProtocol.Response | string): Promise<void> {
+  private async startDebugpy(request: DebugProtocol.Request, r: ResolvedLaunch, target: LauncherTarget, args: string[], init: DebugProtocol.Response | string, debugpyVersion: string | null): Promise<void> {
     if (typeof init === 'string' || !init.success) {
       await this.killOwn(false);
       this.fail(request, ERR.start, typeof init === 'string' ? init : `debugpy refused to initialize: ${init.message ?? ''}`);
@@ -243,14 +244,24 @@ export class AgentJetDebugSession extends DebugSession {
     trace('debugpy initialized');
     if (init.body) this.sendEvent(new Event('capabilities', { capabilities: init.body as DebugProtocol.Capabilities }));
     const debugpyEnv: Record<string, string> = { ...r.envAdditions };
-    const launchArgs = {
+    // debugpy before 1.8 (below AgentJet's own minimum) loses breakpoints in the launcher process
+    // when it follows sub-processes (seen with Debian's 1.6.3): there we do not follow, and say so.
+    const followChildren = !debugpyVersion || compareVersions(debugpyVersion, MIN_DEBUGPY) >= 0;
+    if (!followChildren) {
+      this.sendEvent(new OutputEvent(`AgentJet: debugpy ${debugpyVersion} does not follow the launcher's child processes here, so breakpoints in code the launcher runs in a child (AgentJet's rollout) will not bind. Upgrade debugpy to >= ${MIN_DEBUGPY}.\n`, 'important'));
+    }
+    const launchArgs: Record<string, unknown> = {
       name: 'AgentJet', type: 'python', request: 'launch',
-      module, args, cwd: r.cwd, env: debugpyEnv,
+      ...(target.kind === 'script' ? { program: target.path } : { module: target.module }),
+      args, cwd: r.cwd, env: debugpyEnv,
       console: 'internalConsole', redirectOutput: true,
       justMyCode: r.justMyCode, stopOnEntry: r.stopOnEntry,
-      // Not following children keeps the detached vLLM companion free of the tracer.
-      subProcess: false, showReturnValue: true,
+      // The rollout runs in a child process (execute_training_process, subprocess.run): follow it.
+      // Threads (the rollout's thread pool) are traced by debugpy without any setting.
+      subProcess: followChildren, showReturnValue: true,
     };
+    const shim = this.launcherShim();
+    if (shim) launchArgs.debugLauncherPath = shim;
     this.launchSent = true;
     const seq = this.upstream!.send({ type: 'request', command: 'launch', arguments: launchArgs });
     this.pendingUp.set(seq, request);
@@ -292,28 +303,35 @@ export class AgentJetDebugSession extends DebugSession {
     } else if (m.type === 'request') {
       // Reverse requests (runInTerminal, startDebugging): pass to the client, answer debugpy.
       const req = m as DebugProtocol.Request;
-      this.sendRequest(req.command, req.arguments, 30_000, (resp) => {
+      let args: unknown = req.arguments;
+      if (req.command === 'startDebugging') {
+        // A sub-process to attach to (`configuration.connect` is debugpy's adapter, `subProcessId`
+        // the child). Ours: the extension connects such a session straight to debugpy.
+        const sd = req.arguments as DebugProtocol.StartDebuggingRequestArguments;
+        args = { ...sd, configuration: { ...sd.configuration, type: 'agentjet', [SUBPROCESS_FLAG]: true } };
+        trace(`child session for ${String(sd.configuration.subProcessId)}`);
+      }
+      this.sendRequest(req.command, args, 30_000, (resp) => {
         this.upstream?.send({ type: 'response', request_seq: req.seq, command: req.command, success: resp.success, message: resp.message, body: resp.body });
       });
     }
   }
 
-  /** Scans console output for the experiment folder; `emit` when we own the stream (noDebug). */
+  /** Keeps the output and reads the launcher's own lines; `emit` when we own the stream (noDebug). */
   private onOutput(text: string, category: 'stdout' | 'stderr', emit: boolean): void {
     if (emit) this.sendEvent(new OutputEvent(text, category));
-    if (this.experiment) return;
-    const lines = ((this.lineBuf.get(category) ?? '') + text).split('\n');
-    this.lineBuf.set(category, lines.pop()!.slice(-4000));
-    for (const line of lines) {
-      const found = experimentFromOutput(line.replace(/\r$/, ''));
-      if (found) { this.setExperiment(isAbsolute(found) ? found : join(this.launch!.cwd, found)); break; }
+    this.output += text;
+    if (this.output.length > 2 * LAUNCH_OUTPUT_MAX) this.output = this.output.slice(-LAUNCH_OUTPUT_MAX);
+    if (this.reader.push(text, category) && this.launch) {
+      const folder = this.reader.info.yamlBackup || this.reader.info.logSession ? logExperimentOf(this.reader.info, this.launch.cwd) : undefined;
+      if (folder) this.setExperiment(folder);
     }
   }
 
   private setExperiment(folder: string): void {
     if (this.experiment) return;
     this.experiment = folder;
-    const body: ExperimentEventBody = { folder };
+    const body: ExperimentEventBody = { folder, ...(this.reader.info.yamlBackup ? { yamlBackup: this.reader.info.yamlBackup } : {}) };
     this.sendEvent(new Event(EVENT_EXPERIMENT, body));
   }
 
@@ -331,24 +349,54 @@ export class AgentJetDebugSession extends DebugSession {
 
   // ---- end of run ---------------------------------------------------------------------------
 
-  /** Once: link the experiment and its rollout log for the extension. */
+  /** Once: record the launch beside the run, link the experiment and its rollout log for the extension. */
   private async finish(): Promise<void> {
     if (this.finished) return;
     this.finished = true;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     const r = this.launch;
-    if (!r || !this.facts) return;
-    const expRoot = (() => { const d = expDirFromArgs(r.args, this.dialect); return isAbsolute(d) ? d : join(r.cwd, d); })();
+    if (!r || !this.plan || !this.startedAt) { this.removeShim(); return; }
     if (!this.experiment) {
-      const found = findExperimentFolder(expRoot, r.config, this.facts.experimentName, this.startedAt);
+      // No "Experiment Name" line seen (a launcher that failed early prints none): look for a
+      // folder this launch made under the working directory's log root.
+      const found = findExperimentFolder(join(r.cwd, 'saved_experiments'), r.config, this.plan.facts.experimentName, this.startedAt);
       if (found) this.setExperiment(found);
     }
+    if (this.experiment) {
+      try {
+        writeLaunchRecord(this.experiment, {
+          command: this.command, cwd: r.cwd, config: r.config, experiment: this.reader.info.name ?? this.experiment,
+          ...(this.launcher?.pid ?? this.debuggeePid ? { pid: this.launcher?.pid ?? this.debuggeePid } : {}),
+          startMs: this.startedAt, endMs: Date.now(), exitCode: this.exitCode ?? null, signal: this.exitSignal ?? null,
+          via: r.noDebug ? 'run' : 'debug',
+        }, this.output);
+      } catch (e) {
+        this.sendEvent(new OutputEvent(`AgentJet: could not record the launch in ${this.experiment}: ${(e as Error).message}\n`, 'stderr'));
+      }
+    }
+    this.removeShim();
     const rolloutLog = this.experiment ? findRolloutLog(this.experiment, this.startedAt) : undefined;
     const body: FinishedEventBody = {
       experimentFolder: this.experiment ?? null, rolloutLog: rolloutLog ?? null,
       exitCode: this.exitCode ?? null, openTokenLog: r.openTokenLogOnFinish,
     };
     this.sendEvent(new Event(EVENT_FINISHED, body));
+  }
+
+  /** The launcher shim in a private (0700) temp folder named for the --autokill guard; undefined if it cannot be written. */
+  private launcherShim(): string | undefined {
+    try {
+      this.shimDir ??= mkdtempSync(join(tmpdir(), `${AUTOKILL_GUARD}-`));
+      const file = join(this.shimDir, 'debugpy_launcher.py');
+      writeFileSync(file, LAUNCHER_SHIM, { mode: 0o600 });
+      return file;
+    } catch {
+      return undefined; // debugpy's own launcher path then; only --autokill would reach it
+    }
+  }
+
+  private removeShim(): void {
+    if (this.shimDir) { try { rmSync(this.shimDir, { recursive: true, force: true }); } catch { /* gone */ } this.shimDir = undefined; }
   }
 
   private async onUpstreamGone(): Promise<void> {
@@ -405,9 +453,7 @@ export class AgentJetDebugSession extends DebugSession {
   }
 
   private companionGroups(): number[] {
-    const r = this.launch;
-    if (!r) return [];
-    return readCompanions(companionFolder(r.cwd, expDirFromArgs(r.args, this.dialect))).map((c) => c.pgid);
+    return this.launch ? sparedGroups(this.launch.cwd, false) : [];
   }
 
   /** Ends the launcher and its tree (and debugpy when `includeDebugpy`), sparing companions unless autokill. */
@@ -427,7 +473,7 @@ export class AgentJetDebugSession extends DebugSession {
       trace(`cleanup: ${plan.pids.length} pids, groups ${plan.pgids.join(',')}`);
       const left = await terminate(plan, 1500);
       trace(`cleanup done, ${left.length} left`);
-      if (r?.autokill) await stopCompanions(readCompanions(companionFolder(r.cwd, expDirFromArgs(r.args, this.dialect))));
+      if (r?.autokill) await stopCompanions(companionsOf(r.cwd));
     };
     if (includeDebugpy) return (this.stopping ??= run());
     return run();

@@ -13,7 +13,10 @@ export interface AgentJetLaunchAttributes {
   cwd?: string;
   args?: string[];
   env?: Record<string, string | null>;
-  /** Default `.env` in cwd, like the launcher's load_dotenv(). */
+  /**
+   * Default `.env` in cwd. The launcher calls `load_dotenv(override=False)`: a variable already in
+   * the environment it inherits wins over the file, so we add only the file's other variables.
+   */
   envFile?: string;
   justMyCode?: boolean;
   stopOnEntry?: boolean;
@@ -29,7 +32,10 @@ export interface ResolvedLaunch {
   backbone: Backbone;
   python: string;
   args: string[];
-  /** Variables added on top of the adapter's own environment (envFile, then `env`). */
+  /**
+   * Variables added on top of the adapter's own environment: the envFile's variables that the
+   * environment does not already set (as load_dotenv(override=False)), then `env` (explicit, wins).
+   */
   envAdditions: Record<string, string>;
   /** Variables `env` removes (value null). */
   envRemovals: string[];
@@ -53,7 +59,8 @@ export function resolveAttributes(a: AgentJetLaunchAttributes, base: NodeJS.Proc
       envFile = envFilePath;
     } catch { /* unreadable .env: the launcher would skip it too */ }
   }
-  const envAdditions: Record<string, string> = { ...fromFile };
+  const envAdditions: Record<string, string> = {};
+  for (const [k, v] of Object.entries(fromFile)) if (base[k] === undefined) envAdditions[k] = v;
   const envRemovals: string[] = [];
   for (const [k, v] of Object.entries(a.env ?? {})) {
     if (v === null) { envRemovals.push(k); delete envAdditions[k]; } else envAdditions[k] = String(v);

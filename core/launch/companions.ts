@@ -2,6 +2,7 @@
 // core/agentjet/companions.ts (format, liveness with PID-reuse check, stop). New code should use
 // core/agentjet directly (`companionFolder(cwd, version)`, `readCompanionsSync`).
 import { basename } from 'node:path';
+import { FIXED_LOG_ROOTS } from './plan';
 import { companionFolder as folderFor, groupAlive, readCompanionsSync, stopCompanions as stopAll, parseCompanionId, type Companion as AnyCompanion } from '../agentjet';
 
 export { groupAlive };
@@ -47,4 +48,12 @@ export async function stopCompanions(list: readonly Companion[], graceMs = 3000)
   const live = list.filter((c) => c.alive && c.pgid > 1);
   await stopAll(live.map((c) => ({ id: '', tag: c.tag, hash: c.hash, local: true, pgidFile: c.pgidFile, pgid: c.pgid, startedMs: 0, alive: true })), graceMs);
   return live;
+}
+
+/**
+ * Every companion a launch in `cwd` may reuse (so its port is no stranger's) and Stop must spare:
+ * both fixed log roots under the working directory, whatever `--exp-dir` says.
+ */
+export function companionsOf(cwd: string): Companion[] {
+  return FIXED_LOG_ROOTS.flatMap((root) => readCompanions(companionFolder(cwd, root)));
 }

@@ -1,11 +1,72 @@
 // Finding the experiment folder a launch created and the rollout token log it wrote.
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, extname, join } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join } from 'node:path';
+import { parseLauncherLine } from '../agentjet';
+import { FIXED_LOG_ROOTS } from './plan';
 
-/** A console line naming the experiment folder (the stand-in and our own output print it). */
-export function experimentFromOutput(line: string): string | undefined {
-  const m = /Experiment (?:folder|dir(?:ectory)?):\s*(\S.*?)\s*$/i.exec(line);
-  return m ? m[1] : undefined;
+/** What the launcher's own output says about the run it started. */
+export interface LauncherRunInfo {
+  /** "Experiment Name: X" (ajet/utils/config_utils.py prepare_experiment_config). */
+  name?: string;
+  /** "Experiment Backup Dir: D" (absolute; follows --exp-dir). */
+  backupDir?: string;
+  /** "Experiment Yaml Dir: F" (absolute `<exp-dir>/<name>/yaml_backup.yaml`). */
+  yamlBackup?: string;
+  /** `<logRoot>/<name>/<YYYY_MM_DD_HH_MM>/<host>` from beast-logger's viewer hint (`?path=...`). */
+  logSession?: string;
+}
+
+/**
+ * Reads the launcher's output as it streams (stdout and stderr, loguru colours and all) and keeps
+ * what names the run. `push` returns true when something new was learnt.
+ */
+export class LauncherOutputReader {
+  readonly info: LauncherRunInfo = {};
+  private readonly partial = new Map<string, string>();
+
+  push(text: string, stream = 'stdout'): boolean {
+    const lines = ((this.partial.get(stream) ?? '') + text).split('\n');
+    this.partial.set(stream, lines.pop()!.slice(-8000));
+    let learnt = false;
+    for (const line of lines) learnt = this.line(line) || learnt;
+    return learnt;
+  }
+
+  private line(raw: string): boolean {
+    const a = parseLauncherLine(raw);
+    if (a) {
+      const key = a.kind === 'name' ? 'name' : a.kind === 'backup' ? 'backupDir' : 'yamlBackup';
+      if (this.info[key] === a.value) return false;
+      this.info[key] = a.value;
+      return true;
+    }
+    if (this.info.logSession) return false;
+    // beast-logger / AgentJet print the viewer URL of the session folder: http://...:8181/?path=<abs>
+    const m = /[?&]path=([^\s\])'"\x1b]+)/.exec(raw);
+    if (!m) return false;
+    let p = m[1]!;
+    try { p = decodeURIComponent(p); } catch { /* keep as printed */ }
+    if (!isAbsolute(p)) return false;
+    this.info.logSession = p;
+    return true;
+  }
+}
+
+/**
+ * The run's log experiment folder (`<cwd>/saved_experiments/<name>`, where the sessions are and the
+ * runs tree looks), from what the launcher printed: the session path when the logger announced it,
+ * else the name under whichever fixed log root exists (AgentJet writes logs relative to its working
+ * directory, not under --exp-dir).
+ */
+export function logExperimentOf(info: LauncherRunInfo, cwd: string, exists: (p: string) => boolean = existsSync): string | undefined {
+  if (info.logSession) {
+    const session = dirname(info.logSession);
+    // `<exp>/<stamp>/<host>` (AgentJet, ASTuner Dec 2025) or `<exp>/<stamp>` (ASTuner Nov 2025).
+    return /^\d{4}_\d{2}_\d{2}_\d{2}_\d{2}/.test(basename(info.logSession)) ? dirname(info.logSession) : dirname(session);
+  }
+  if (!info.name) return undefined;
+  const candidates = FIXED_LOG_ROOTS.map((root) => join(cwd, root, info.name!));
+  return candidates.find(exists) ?? candidates[0];
 }
 
 function mtime(p: string): number {

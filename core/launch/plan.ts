@@ -27,12 +27,59 @@ export function readConfigFacts(text: string): ConfigFacts {
   return { dialect: f.dialect, experimentName: literalExperimentName(f.experimentName), debugVllmPort: f.debugVllmPort };
 }
 
-/** `python -m <module>` for each dialect. */
-export function launcherModule(dialect: Dialect): string {
-  return dialect === 'ajet' ? 'ajet.launcher' : 'astuner.launcher';
+/**
+ * Where each version's launcher lives. The console script is what `pip install` puts beside the
+ * interpreter (`[project.scripts]` in pyproject.toml: AgentJet `ajet = "ajet.launcher:main"`,
+ * ASTuner `astuner = "astuner.cli.launcher:main"`); without one, the first of `modules` the
+ * installed package really has (probed, never assumed): `ajet.launcher` (AgentJet 2026),
+ * `ajet.cli.launcher` (AgentJet at 9d6a649), `astuner.cli.launcher` (ASTuner; there never was an
+ * `astuner.launcher`).
+ */
+export const LAUNCHER_ENTRIES: Record<Dialect, { script: string; modules: readonly string[] }> = {
+  ajet: { script: 'ajet', modules: ['ajet.launcher', 'ajet.cli.launcher'] },
+  astuner: { script: 'astuner', modules: ['astuner.cli.launcher'] },
+  // ASTune shipped no console script and no launcher inside its package: `python launcher.py` at
+  // the checkout's root, found as the module `launcher` when the launch runs from there.
+  astune: { script: 'astune', modules: ['launcher'] },
+};
+
+/** How the launcher is started: its console script run by the interpreter, or `-m <module>`. */
+export type LauncherTarget = { kind: 'script'; path: string } | { kind: 'module'; module: string };
+
+/** The console script beside `python` (same folder, not following symlinks), if there is one. */
+export function consoleScriptBeside(python: string, dialect: Dialect, exists: (p: string) => boolean, platform: NodeJS.Platform = process.platform): string | undefined {
+  if (!/[\\/]/.test(python)) return undefined; // a bare `python3` from PATH: no folder to look in
+  const dir = python.replace(/[\\/][^\\/]*$/, '');
+  const name = LAUNCHER_ENTRIES[dialect].script;
+  for (const candidate of platform === 'win32' ? [`${name}-script.py`] : [name]) {
+    const p = `${dir}/${candidate}`;
+    if (exists(p)) return p;
+  }
+  return undefined;
 }
 
-/** The folder (relative to cwd) a launch writes to unless `--exp-dir` says otherwise. */
+/** `<python> <script> ...` or `<python> -m <module> ...`: the part before the launcher's own args. */
+export function targetArgs(t: LauncherTarget): string[] {
+  return t.kind === 'script' ? [t.path] : ['-m', t.module];
+}
+
+export function describeTarget(t: LauncherTarget): string {
+  return t.kind === 'script' ? `console script ${t.path}` : `module ${t.module}`;
+}
+
+/**
+ * The folders (relative to the launcher's working directory) AgentJet writes whatever
+ * `--exp-dir` says: run logs (`ajet/backbone/warm_up.py`) and companions
+ * (`ajet/utils/smart_daemon.py`) go to `saved_experiments/`; ASTuner of November 2025 used
+ * `launcher_record/`. Only `yaml_backup.yaml` and `backup/` follow `--exp-dir`.
+ */
+export const FIXED_LOG_ROOTS: readonly string[] = ['saved_experiments', 'launcher_record'];
+
+/**
+ * The launcher's `--exp-dir` default (where `yaml_backup.yaml` goes): `saved_experiments` for
+ * AgentJet and ASTuner since December 2025, `launcher_record` for ASTuner of November 2025. Both
+ * dialect values share one spelling, so the caller checks which folder the run really used.
+ */
 export function defaultExpDir(dialect: Dialect): string {
   // Without the installed version, ASTuner keeps its November 2025 folder (launcher_record);
   // defaultExperimentDir(version) in core/agentjet/dialect.ts knows the per-version answer.
@@ -77,8 +124,13 @@ export function expDirFromArgs(args: readonly string[] | undefined, dialect: Dia
 
 export interface CommandLine { command: string; args: string[] }
 
-export function launcherCommand(python: string, dialect: Dialect, o: LauncherOptions): CommandLine {
-  return { command: python, args: ['-m', launcherModule(dialect), ...launcherArgs(o)] };
+export function launcherCommand(python: string, target: LauncherTarget, o: LauncherOptions): CommandLine {
+  return { command: python, args: [...targetArgs(target), ...launcherArgs(o)] };
+}
+
+/** Whether a launch of this backbone uses the vLLM port (only the debug backbone starts vLLM). */
+export function usesVllmPort(backbone: Backbone): boolean {
+  return backbone === 'debug';
 }
 
 /** Quotes one argument for a POSIX shell (for display and shell tasks). */

@@ -10,7 +10,8 @@ export interface ProbeResult {
   version: string;
   debugpy: string | null;
   debugpyError: string | null;
-  framework: { module: string; ok: boolean; file: string | null; error: string | null };
+  /** `module`: the first candidate the interpreter has (null when none). */
+  framework: { module: string | null; candidates: string[]; ok: boolean; file: string | null; error: string | null };
   port: { port: number; inUse: boolean; holderPid: number | null; holderPgid: number | null; holderArgs: string | null };
 }
 
@@ -18,7 +19,9 @@ export type ProbeOutcome = { ok: true; result: ProbeResult } | { ok: false; erro
 
 export interface ProbeOptions {
   python: string;
-  module: string;
+  /** Launcher modules to look for, in order (LAUNCHER_ENTRIES). */
+  modules: readonly string[];
+  /** The vLLM port to check; 0 for none (verl and trinity launches use no port). */
   port: number;
   wantDebugpy: boolean;
   cwd: string;
@@ -33,7 +36,7 @@ export function runProbe(o: ProbeOptions): Promise<ProbeOutcome> {
     let err = '';
     let settled = false;
     const done = (v: ProbeOutcome): void => { if (!settled) { settled = true; clearTimeout(timer); resolve(v); } };
-    const child = spawn(o.python, ['-c', PROBE_SCRIPT, o.module, String(o.port), o.wantDebugpy ? '1' : '0'], {
+    const child = spawn(o.python, ['-c', PROBE_SCRIPT, o.modules.join(','), String(o.port), o.wantDebugpy ? '1' : '0'], {
       cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'],
     });
     const timer = setTimeout(() => {
@@ -80,6 +83,8 @@ export interface PreflightContext {
   minDebugpy?: string;
   /** Whether the launch goes through debugpy (false for Run Without Debugging and tasks). */
   wantDebugpy: boolean;
+  /** A console script beside the interpreter starts the launcher: no module needs to be found. */
+  consoleScript?: string | undefined;
 }
 
 export interface PreflightVerdict { errors: string[]; warnings: string[] }
@@ -99,10 +104,11 @@ export function judgeProbe(r: ProbeResult, ctx: PreflightContext): PreflightVerd
       warnings.push(`debugpy ${r.debugpy} found for ${r.python}; AgentJet's launcher wants >= ${min}. Debugging may work, but upgrade with: ${installHint(r.python)}`);
     }
   }
-  if (!r.framework.ok) {
-    errors.push(`${r.python} cannot import ${r.framework.module}${r.framework.error ? ` (${r.framework.error})` : ''}. Install the framework into this interpreter (for AgentJet: pip install -e . in its checkout) or pick another one with the agentjet.pythonPath setting.`);
+  if (!r.framework.ok && !ctx.consoleScript) {
+    const tried = r.framework.candidates.join(', ');
+    errors.push(`${r.python} has no AgentJet launcher: no console script beside it and it cannot import ${tried}${r.framework.error ? ` (${r.framework.error})` : ''}. Install the framework into this interpreter (for AgentJet: pip install -e . in its checkout) or pick another one with the agentjet.pythonPath setting.`);
   }
-  if (r.port.inUse) {
+  if (r.port.port && r.port.inUse) {
     const ours = r.port.holderPgid !== null ? ctx.companionPgids.includes(r.port.holderPgid) : ctx.companionPgids.length > 0;
     if (!ours) {
       const who = r.port.holderPid !== null ? `process ${r.port.holderPid}${r.port.holderArgs ? ` (${r.port.holderArgs})` : ''}` : 'another program';

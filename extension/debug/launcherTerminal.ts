@@ -1,19 +1,23 @@
-// The terminal of an `agentjet` task: runs the launcher in its own process group, streams its
-// output, turns tracebacks and config errors into Problems as they appear (our own parser, so
-// they do not depend on terminal rendering), and on Terminate ends the whole tree except companions.
+// The terminal of an `agentjet` task: the launcher lifecycle of F5 (core/launch/lifecycle.ts: plan,
+// preflight, the launcher the installed version has) then the launcher in its own process group;
+// streams its output, turns tracebacks and config errors into Problems as they appear (our own
+// parser, so they do not depend on terminal rendering), records the exit status and output beside
+// the run, and on Terminate ends the whole tree except companions.
 import * as vscode from 'vscode';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { OutputProblems } from '../../core/launch/problems';
 import { listProcesses, planKill, terminate } from '../../core/launch/processes';
-import { companionFolder, readCompanions } from '../../core/launch/companions';
 import { shellQuote } from '../../core/launch/plan';
+import type { ResolvedLaunch } from '../../core/launch/attributes';
+import { commandLine, describeTarget, planLaunch, preflightLaunch, sparedGroups } from '../../core/launch/lifecycle';
+import { LauncherOutputReader, logExperimentOf } from '../../core/launch/experiment';
+import { LAUNCH_OUTPUT_MAX, writeLaunchRecord } from '../../core/agentjet';
 
 export interface LauncherRun {
-  command: string;
-  args: string[];
-  cwd: string | undefined;
-  env: Record<string, string>;
-  expDir: string;
+  launch: ResolvedLaunch;
+  extra: { withRay?: boolean | undefined; withRayCluster?: boolean | undefined; debugTags?: readonly string[] | string | undefined };
+  /** Recorded with the launch: 'task', 'codelens', ... */
+  via: string;
 }
 
 export class LauncherTerminal implements vscode.Pseudoterminal {
@@ -24,35 +28,67 @@ export class LauncherTerminal implements vscode.Pseudoterminal {
   private child: ChildProcess | undefined;
   private readonly parser = new OutputProblems();
   private readonly byFile = new Map<string, vscode.Diagnostic[]>();
+  private closed = false;
 
   constructor(private readonly run: LauncherRun, private readonly diagnostics: vscode.DiagnosticCollection) {}
 
   open(): void {
-    const r = this.run;
     this.diagnostics.clear();
-    this.write(`\x1b[2m${[r.command, ...r.args].map(shellQuote).join(' ')}${r.cwd ? `  (cwd ${r.cwd})` : ''}\x1b[0m\n`);
+    void this.start();
+  }
+
+  private async start(): Promise<void> {
+    const r = this.run.launch;
+    const planned = await planLaunch(r);
+    const pre = planned.ok ? await preflightLaunch(planned.plan, false) : planned;
+    if (!pre.ok || !planned.ok) {
+      this.write(`\x1b[31mAgentJet: ${(pre.ok ? '' : pre.refusal.message)}\x1b[0m\n`);
+      this.closeEmitter.fire(1);
+      return;
+    }
+    if (this.closed) return;
+    for (const w of pre.warnings) this.write(`\x1b[33mAgentJet: ${w}\x1b[0m\n`);
+    const cmd = commandLine(planned.plan, pre.target, this.run.extra);
+    this.write(`\x1b[2m${[cmd.command, ...cmd.args].map(shellQuote).join(' ')}  (${describeTarget(pre.target)}; cwd ${r.cwd})\x1b[0m\n`);
     let child: ChildProcess;
+    const startMs = Date.now();
     try {
-      child = spawn(r.command, r.args, { cwd: r.cwd, env: { ...process.env, PYTHONUNBUFFERED: '1', ...r.env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn(cmd.command, cmd.args, { cwd: r.cwd, env: planned.plan.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (e) {
-      this.write(`AgentJet: cannot start ${r.command}: ${(e as Error).message}\n`);
+      this.write(`AgentJet: cannot start ${cmd.command}: ${(e as Error).message}\n`);
       this.closeEmitter.fire(127);
       return;
     }
     this.child = child;
-    const onData = (b: Buffer): void => {
+    const reader = new LauncherOutputReader();
+    let output = '';
+    const onData = (stream: string) => (b: Buffer): void => {
       const text = b.toString();
       this.write(text);
+      output += text;
+      if (output.length > 2 * LAUNCH_OUTPUT_MAX) output = output.slice(-LAUNCH_OUTPUT_MAX);
+      reader.push(text, stream);
       this.report(this.parser.push(text));
     };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
+    child.stdout?.on('data', onData('stdout'));
+    child.stderr?.on('data', onData('stderr'));
     child.on('error', (e: NodeJS.ErrnoException) => {
-      this.write(`AgentJet: ${e.code === 'ENOENT' ? `the interpreter ${r.command} does not exist (set agentjet.pythonPath)` : e.message}\n`);
+      this.write(`AgentJet: ${e.code === 'ENOENT' ? `the interpreter ${cmd.command} does not exist (set agentjet.pythonPath)` : e.message}\n`);
     });
     child.on('close', (code, signal) => {
       this.report(this.parser.end());
       const exit = code ?? (signal ? 128 : 1);
+      const experiment = logExperimentOf(reader.info, r.cwd);
+      if (experiment) {
+        try {
+          writeLaunchRecord(experiment, {
+            command: [cmd.command, ...cmd.args], cwd: r.cwd, config: r.config, experiment: reader.info.name ?? experiment,
+            ...(child.pid ? { pid: child.pid } : {}), startMs, endMs: Date.now(), exitCode: code, signal: signal ?? null, via: this.run.via,
+          }, output);
+        } catch (e) {
+          this.write(`AgentJet: could not record the launch in ${experiment}: ${(e as Error).message}\n`);
+        }
+      }
       this.write(`\n\x1b[2mAgentJet: launcher exited with code ${exit}${signal ? ` (${signal})` : ''}\x1b[0m\n`);
       this.closeEmitter.fire(exit);
     });
@@ -65,6 +101,7 @@ export class LauncherTerminal implements vscode.Pseudoterminal {
 
   close(): void {
     // Terminate Task / closing the terminal: end the launcher tree; companions stay up.
+    this.closed = true;
     void this.stop();
   }
 
@@ -72,7 +109,7 @@ export class LauncherTerminal implements vscode.Pseudoterminal {
     const pid = this.child?.pid;
     if (!pid || this.child?.exitCode !== null) return;
     const procs = await listProcesses();
-    const spare = this.run.cwd ? readCompanions(companionFolder(this.run.cwd, this.run.expDir)).map((c) => c.pgid) : [];
+    const spare = sparedGroups(this.run.launch.cwd, false);
     await terminate(planKill(procs, [pid], [pid], spare), 2000);
   }
 

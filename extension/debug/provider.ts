@@ -1,14 +1,41 @@
 // DebugConfigurationProvider for `agentjet`: initial and dynamic configurations (one per config in
-// the workspace), F5 on an open config, defaults, interpreter, trust and config checks.
+// the workspace), F5 on an open config, defaults, interpreter, trust, config checks and the launch
+// preflight: a refused launch shows our message with our actions and ends the start quietly
+// (returning undefined), instead of VS Code's dialog offering to open launch.json.
 import * as vscode from 'vscode';
 import { isAbsolute, join } from 'node:path';
 import { lintFile } from '../../core/config/lint';
 import { findAgentJetConfigs, debugConfigurationFor, isAgentJetDocument, DEBUG_TYPE, type AgentJetDebugConfiguration } from './configs';
 import { resolvePython } from './interpreter';
 import type { Services } from '../services';
+import { resolveAttributes } from '../../core/launch/attributes';
+import { planLaunch, preflightLaunch, type Refusal } from '../../core/launch/lifecycle';
+import { subprocessAttach } from '../../core/protocol/debug';
+
+/** How a refused launch is told to the user; tests pass their own to see it. */
+export type RefusalNotifier = (refusal: Refusal) => void;
+
+const SELECT_INTERPRETER = vscode.l10n.t('Select Interpreter');
+const COPY_INSTALL = vscode.l10n.t('Copy Install Command');
+
+/** Our message with our actions (not VS Code's "Open 'launch.json'"). Not awaited: the start ends at once. */
+export function showRefusal(refusal: Refusal): void {
+  const actions: string[] = [];
+  if (refusal.installCommand) actions.push(COPY_INSTALL);
+  if (refusal.kinds.some((k) => k === 'python' || k === 'debugpy' || k === 'framework')) actions.push(SELECT_INTERPRETER);
+  void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: {0}', refusal.message), ...actions).then(async (pick) => {
+    if (pick === COPY_INSTALL && refusal.installCommand) {
+      await vscode.env.clipboard.writeText(refusal.installCommand);
+    } else if (pick === SELECT_INTERPRETER) {
+      const commands = await vscode.commands.getCommands(true);
+      if (commands.includes('python.setInterpreter')) await vscode.commands.executeCommand('python.setInterpreter');
+      else await vscode.commands.executeCommand('workbench.action.openSettings', 'agentjet.pythonPath');
+    }
+  });
+}
 
 export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigurationProvider {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: Services, private readonly notify: RefusalNotifier = showRefusal) {}
 
   async provideDebugConfigurations(folder: vscode.WorkspaceFolder | undefined, token?: vscode.CancellationToken): Promise<vscode.DebugConfiguration[]> {
     const found = await findAgentJetConfigs(folder, token);
@@ -19,6 +46,8 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
   }
 
   resolveDebugConfiguration(folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): vscode.ProviderResult<vscode.DebugConfiguration> {
+    // A child session the adapter asked for (a sub-process of the launcher): nothing to fill in.
+    if (subprocessAttach(config)) return config;
     if (config.request === 'attach') return config; // a Ray worker's debugpy listener (extension/features/ray.ts)
     // F5 without launch.json: debug the config in the active editor.
     if (!config.type && !config.request && !config.name) {
@@ -41,6 +70,7 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
   }
 
   async resolveDebugConfigurationWithSubstitutedVariables(folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration, token?: vscode.CancellationToken): Promise<vscode.DebugConfiguration | undefined> {
+    if (subprocessAttach(config)) return config;
     if (config.request === 'attach') return config;
     const c = config as AgentJetDebugConfiguration;
     if (!this.services.isTrusted()) {
@@ -71,6 +101,17 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
         const at = errors[0]!.range.start;
         await vscode.window.showTextDocument(vscode.Uri.file(configPath), { selection: new vscode.Range(at.line, at.character, at.line, at.character) });
       }
+      return undefined;
+    }
+    // The adapter runs the same preflight; here a refusal gets our actions instead of VS Code's
+    // "Open 'launch.json'" dialog.
+    const launch = resolveAttributes({ ...c, config: configPath, ...(cwd ? { cwd } : {}), noDebug: c.noDebug === true });
+    const planned = await planLaunch(launch, { lint: false });
+    const pre = planned.ok ? await preflightLaunch(planned.plan, !launch.noDebug) : planned;
+    if (token?.isCancellationRequested) return undefined;
+    if (!pre.ok) {
+      this.services.log.warn(`debug: refused ${configPath}: ${pre.refusal.message}`);
+      this.notify(pre.refusal);
       return undefined;
     }
     return c;

@@ -1,9 +1,9 @@
 // Task type `agentjet`: training launches (`--backbone verl|trinity`, or debug) as tasks with a
 // problem matcher for Python tracebacks and launcher errors.
 import * as vscode from 'vscode';
-import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { expDirFromArgs, launcherCommand, readConfigFacts, type Backbone, type Dialect } from '../../core/launch/plan';
+import { resolveAttributes } from '../../core/launch/attributes';
+import type { Backbone } from '../../core/launch/plan';
 import { LauncherTerminal } from './launcherTerminal';
 import { findAgentJetConfigs } from './configs';
 import { resolvePython } from './interpreter';
@@ -32,14 +32,13 @@ function configFsPath(def: AgentJetTaskDefinition, folder: vscode.WorkspaceFolde
 export async function buildTask(def: AgentJetTaskDefinition, scope: vscode.WorkspaceFolder | vscode.TaskScope, diagnostics: vscode.DiagnosticCollection, token?: vscode.CancellationToken): Promise<vscode.Task> {
   const folder = typeof scope === 'object' ? scope : undefined;
   const config = configFsPath(def, folder);
-  let dialect: Dialect = 'ajet';
-  try { dialect = readConfigFacts(readFileSync(config, 'utf8')).dialect ?? 'ajet'; } catch { /* the launcher reports a missing file */ }
   const python = def.python ?? (await resolvePython(folder, token)).path;
-  const cmd = launcherCommand(python, dialect, {
-    config, backbone: def.backbone ?? 'verl', withRay: def.withRay, withRayCluster: def.withRayCluster,
-    debugTags: def.debugTags, args: def.extraArgs,
+  // The same plan and preflight as F5 (core/launch/lifecycle.ts), run when the task starts.
+  const launch = resolveAttributes({
+    config, backbone: def.backbone ?? 'verl', python, args: def.extraArgs ?? [], env: { PYTHONUNBUFFERED: '1', ...def.env },
+    ...(folder ? { cwd: folder.uri.fsPath } : {}),
   });
-  const run = { command: cmd.command, args: cmd.args, cwd: folder?.uri.fsPath, env: { ...def.env }, expDir: expDirFromArgs(def.extraArgs, dialect) };
+  const run = { launch, extra: { withRay: def.withRay, withRayCluster: def.withRayCluster, debugTags: def.debugTags }, via: 'task' };
   const exec = new vscode.CustomExecution(() => Promise.resolve(new LauncherTerminal(run, diagnostics)));
   const rel = folder ? vscode.workspace.asRelativePath(config, false) : config;
   const task = new vscode.Task(def, scope, `${def.backbone ?? 'verl'}: ${rel}`, 'agentjet', exec, PROBLEM_MATCHERS);

@@ -1,14 +1,13 @@
 // Debug and launch: the `agentjet` debug type, `agentjet` tasks, CodeLens and editor-title actions.
 import * as vscode from 'vscode';
-import { experimentRoots } from '../settings';
 import type { Services } from '../services';
 import { AgentJetDebugConfigurationProvider } from '../debug/provider';
 import { AgentJetTaskProvider, buildTask, TASK_TYPE } from '../debug/tasks';
 import { AgentJetCodeLensProvider } from '../debug/codelens';
 import { debugConfigurationFor, isAgentJetDocument, DEBUG_TYPE } from '../debug/configs';
-import { companionFolder, readCompanions, stopCompanions } from '../../core/launch/companions';
+import { companionsOf, stopCompanions } from '../../core/launch/companions';
 import type { Backbone } from '../../core/launch/plan';
-import { EVENT_EXPERIMENT, EVENT_FINISHED, type ExperimentEventBody, type FinishedEventBody } from '../../core/protocol/debug';
+import { EVENT_EXPERIMENT, EVENT_FINISHED, subprocessAttach, type ExperimentEventBody, type FinishedEventBody } from '../../core/protocol/debug';
 
 const CONTEXT_KEY = 'agentjet.isConfig';
 
@@ -66,10 +65,8 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
 
   const stopAllCompanions = async (): Promise<number> => {
     if (!needTrust(services)) return 0;
-    const roots = experimentRoots();
-    const found = (vscode.workspace.workspaceFolders ?? []).flatMap((f) =>
-      [...new Set(['saved_experiments', 'launcher_record', ...roots])].flatMap((d) => readCompanions(companionFolder(f.uri.fsPath, d))))
-      .filter((c) => c.alive);
+    // Companions live under each folder's fixed log roots, whatever --exp-dir or experimentRoots say.
+    const found = (vscode.workspace.workspaceFolders ?? []).flatMap((f) => companionsOf(f.uri.fsPath)).filter((c) => c.alive);
     if (found.length === 0) {
       void vscode.window.showInformationMessage('AgentJet: no companion is running.');
       return 0;
@@ -88,7 +85,10 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
     // Inline: the session runs in the extension host, saving a node start per launch (the
     // process-based dist/adapter.js stays for other clients and as the manifest fallback).
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
-      async createDebugAdapterDescriptor() {
+      async createDebugAdapterDescriptor(session) {
+        // A launcher sub-process debugpy reported: VS Code talks to debugpy's adapter directly.
+        const child = subprocessAttach(session.configuration);
+        if (child) return new vscode.DebugAdapterServer(child.connect.port, child.connect.host);
         const { AgentJetDebugSession } = await import('../../debug-adapter/session');
         return new vscode.DebugAdapterInlineImplementation(new AgentJetDebugSession());
       },

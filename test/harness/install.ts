@@ -30,6 +30,8 @@ const DEBIAN: Array<[string, () => boolean]> = [
   ['python3-yaml', () => spawnSync('/usr/bin/python3', ['-c', 'import yaml'], { stdio: 'ignore' }).status === 0],
   // CJK glyphs for the Simplified Chinese UI screenshots (otherwise boxes).
   ['fonts-noto-cjk', () => existsSync('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc')],
+  // OmegaConf and its ANTLR runtime for the conformance layer: pip's mirror has no antlr4 4.9.
+  ['python3-omegaconf', () => spawnSync('/usr/bin/python3', ['-c', 'import omegaconf'], { stdio: 'ignore' }).status === 0],
 ];
 
 export function ensureDebianPackages(): void {

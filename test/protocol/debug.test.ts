@@ -194,7 +194,7 @@ describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
     await dc.start();
     try {
       await assert.rejects(dc.launch(launchArgs(w, { env: { PYTHONPATH: null } })),
-        new RegExp(`${escape(python)} cannot import ajet\\.launcher \\(ModuleNotFoundError: No module named 'ajet'\\)\\. Install the framework`));
+        new RegExp(`${escape(python)} has no AgentJet launcher: no console script beside it and it cannot import ajet\\.launcher, ajet\\.cli\\.launcher \\(No module named 'ajet\\.launcher'; No module named 'ajet\\.cli\\.launcher'\\)\\. Install the framework`));
       // The idle debugpy adapter started during the preflight is gone again; no launcher ever ran.
       const pid = await adapterPid();
       await until(async () => (await listProcesses()).filter((p) => p.ppid === pid).length === 0, 'the adapter to have no children');
@@ -245,7 +245,7 @@ describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
     const exited = collect(dc, 'exited');
     try {
       await Promise.all([dc.launch(launchArgs(w, { config: conf, noDebug: true })), dc.waitForEvent('terminated')]);
-      assert.ok(outputs.some((o) => o.body.output.includes(`-m astuner.launcher --backbone debug --conf ${conf}`)), 'the ASTuner launcher module');
+      assert.ok(outputs.some((o) => o.body.output.includes(`-m astuner.cli.launcher --backbone debug --conf ${conf}`)), 'the ASTuner launcher module it really has');
       assert.equal(exited[0]?.body.exitCode, 0);
       assert.ok(findRolloutLog(join(w.dir, 'launcher_record', 'astuner_math')), 'the run folder is under launcher_record/');
     } finally {

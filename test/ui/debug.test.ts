@@ -1,62 +1,78 @@
-// As a user: open the demo config, set a breakpoint in the workflow, click the "Debug rollout"
-// CodeLens, see the debugger stop there, stop it. Real workbench, packaged .vsix, the tests' pip-made Python (debugpy >= 1.8),
-// the stand-in backbone on PYTHONPATH (the extension host inherits the server's environment).
+// As a user: open an AgentJet config, set a breakpoint in the workflow, click the "Debug rollout"
+// CodeLens, see the debugger stop there, stop it. Real workbench, packaged .vsix, debugpy 1.8 from
+// the tests' venv, and the REAL AgentJet launcher (agentjet-d20cce0): the workflow runs in the
+// launcher's child process (`python -m ajet.backbone.main_vllm`), in a rollout thread, so the stop
+// happens in the child session VS Code starts when debugpy reports that process
+// (test/conformance/realAgentJet.ts; stubs in test/conformance/stubs/).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { openWorkbench } from '../harness/workbench';
-import { demoCopy, lineOf, standInBackbone } from '../util/debugWorkspace';
-import { ensureTestPython } from '../harness/python';
+import { lineOf } from '../util/debugWorkspace';
+import { withUpstream } from '../util/upstream';
 import { listProcesses } from '../../core/launch/processes';
+import { companionsOf } from '../../core/launch/companions';
+import { realAgentJetMissing, realWorkspace } from '../conformance/realAgentJet';
 
-test('Debug rollout from the CodeLens stops at a breakpoint in the workflow', async () => {
-  const w = await demoCopy('aj-ui-debug-');
+test('Debug rollout from the CodeLens stops at a breakpoint in the workflow, in the real launcher\'s child process', withUpstream('agentjet-d20cce0', async (_dir, t) => {
+  const why = realAgentJetMissing();
+  if (why) { t.skip(why); return; }
+  const w = await realWorkspace('agentjet-d20cce0', 'aj-ui-debug-');
   const wb = await openWorkbench({
     workspace: w.dir,
-    env: { PYTHONPATH: standInBackbone },
-    settings: { 'agentjet.pythonPath': ensureTestPython().python, 'debug.openDebug': 'openOnDebugBreak' },
+    env: { PYTHONPATH: w.pythonPath },
+    settings: { 'agentjet.pythonPath': w.python, 'debug.openDebug': 'openOnDebugBreak' },
   });
   try {
-    const line = lineOf(w.workflow, 'answer = reply.choices');
-    await wb.openFile('math_demo/workflow.py');
+    const line = lineOf(w.workflow, '# BREAK HERE');
+    await wb.openFile('workflow.py');
     await wb.press('Control+G');
     await wb.page.keyboard.type(String(line));
     await wb.press('Enter');
     await wb.press('F9');
     await wb.page.locator('.codicon-debug-breakpoint').first().waitFor({ state: 'visible', timeout: 20_000 });
 
-    await wb.openFile('math_agent.yaml');
+    await wb.openFile('conformance.yaml');
     const lens = wb.page.locator('.codelens-decoration a', { hasText: 'Debug rollout' }).first();
     await lens.waitFor({ state: 'visible', timeout: 30_000 });
     for (const title of ['Run rollout', 'Train (verl)', 'Train (trinity)']) {
       assert.ok(await wb.page.locator('.codelens-decoration a', { hasText: title }).first().isVisible(), `${title} lens`);
     }
-    await wb.screenshot('debug-codelens');
     await lens.click();
 
     // Paused: the workflow editor shows the top stack frame at the breakpoint line.
-    await wb.page.locator('.debug-top-stack-frame-line').first().waitFor({ state: 'visible', timeout: 90_000 });
+    await wb.page.locator('.debug-top-stack-frame-line').first().waitFor({ state: 'visible', timeout: 180_000 });
     await wb.page.locator('.debug-toolbar').first().waitFor({ state: 'visible', timeout: 30_000 });
     const current = wb.page.locator('.monaco-editor .line-numbers.active-line-number').first();
     assert.equal((await current.textContent())?.trim(), String(line), 'the stopped line is the breakpoint line');
-    // The Variables view shows the workflow's locals (scopes/variables relayed to debugpy).
-    await wb.page.locator('.monaco-list-row', { hasText: 'question' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    // The Call Stack holds the child session debugpy reported ("Subprocess <pid>") under the launcher's.
+    await wb.page.locator('.debug-call-stack .monaco-list-row', { hasText: /Subprocess \d+/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    // The Variables view shows the workflow's arguments.
+    await wb.page.locator('.monaco-list-row', { hasText: 'workflow_task' }).first().waitFor({ state: 'visible', timeout: 30_000 });
     const shot = await wb.screenshot('debug-stopped-at-breakpoint');
     assert.ok(existsSync(shot));
 
-    assert.ok((await listProcesses()).some((p) => p.args.includes(w.config)), 'the launcher runs while paused');
-    await wb.press('Shift+F5');
-    await wb.page.locator('.debug-toolbar').first().waitFor({ state: 'hidden', timeout: 30_000 });
-    // Stop left no launcher or debugpy process behind (the companion's command line does not name the config).
+    const ours = async () => (await listProcesses()).filter((p) => p.args.includes(w.dir) && !/vllm\.entrypoints/.test(p.args));
+    assert.ok((await ours()).some((p) => /ajet\.backbone\.main_vllm/.test(p.args)), 'the backbone child runs while paused');
+    // Stop acts on the focused session: the child (an attach, so it detaches) and then the
+    // AgentJet session itself, which ends the launcher and its tree.
+    const toolbar = wb.page.locator('.debug-toolbar').first();
+    for (let i = 0; i < 3 && await toolbar.isVisible(); i++) {
+      await wb.press('Shift+F5');
+      await toolbar.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+    }
+    assert.equal(await toolbar.isVisible(), false, 'the debug toolbar is gone after Stop');
+    // Stop left no launcher, backbone or debugpy process behind; the vLLM companion stays for the next launch.
     const deadline = Date.now() + 20_000;
-    let left = (await listProcesses()).filter((p) => p.args.includes(w.config));
+    let left = await ours();
     while (left.length && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 200));
-      left = (await listProcesses()).filter((p) => p.args.includes(w.config));
+      left = await ours();
     }
     assert.deepEqual(left, [], 'processes left after Stop');
+    assert.equal(companionsOf(w.dir).filter((c) => c.alive).length, 1, 'the vLLM companion is spared');
   } finally {
     await wb.close();
     await w.dispose();
   }
-});
+}));

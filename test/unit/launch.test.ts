@@ -5,13 +5,15 @@ import { mkdtempSync, mkdirSync, writeFileSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { expDirFromArgs, launcherArgs, launcherCommand, looksLikeAgentJetConfig, readConfigFacts, shellQuote } from '../../core/launch/plan';
+import { LAUNCHER_ENTRIES, consoleScriptBeside, expDirFromArgs, launcherArgs, launcherCommand, looksLikeAgentJetConfig, readConfigFacts, shellQuote, usesVllmPort } from '../../core/launch/plan';
+import { resolveAttributes } from '../../core/launch/attributes';
+import { subprocessAttach } from '../../core/protocol/debug';
 import { parseDotenv } from '../../core/launch/dotenv';
 import { resolveInterpreter, whichSync } from '../../core/launch/interpreter';
 import { compareVersions, judgeProbe, runProbe, type ProbeResult } from '../../core/launch/preflight';
 import { descendants, isAlive, listProcesses, parsePs, planKill, terminate } from '../../core/launch/processes';
 import { parseCompanionName, readCompanions } from '../../core/launch/companions';
-import { experimentFromOutput, findExperimentFolder, findRolloutLog } from '../../core/launch/experiment';
+import { LauncherOutputReader, findExperimentFolder, findRolloutLog, logExperimentOf } from '../../core/launch/experiment';
 import { lintFile } from '../../core/config/lint';
 
 test('interpreter order: setting > Python extension > .venv/venv > python3', () => {
@@ -25,9 +27,24 @@ test('interpreter order: setting > Python extension > .venv/venv > python3', () 
   assert.equal(whichSync('/abs/py', has([])), undefined);
 });
 
-test('launcher command lines per dialect and backbone', () => {
-  assert.deepEqual(launcherCommand('/py', 'ajet', { config: 'a.yaml' }), { command: '/py', args: ['-m', 'ajet.launcher', '--backbone', 'debug', '--conf', 'a.yaml'] });
-  assert.deepEqual(launcherCommand('py', 'astuner', { config: 'b.yaml', backbone: 'verl' }).args.slice(0, 2), ['-m', 'astuner.launcher']);
+test('launcher per installed version: console script beside the interpreter, else the probed module', () => {
+  // [project.scripts] of each upstream pyproject.toml; ASTuner never had `astuner.launcher`.
+  assert.deepEqual(LAUNCHER_ENTRIES.ajet, { script: 'ajet', modules: ['ajet.launcher', 'ajet.cli.launcher'] });
+  assert.deepEqual(LAUNCHER_ENTRIES.astuner, { script: 'astuner', modules: ['astuner.cli.launcher'] });
+  const has = (set: string[]) => (p: string) => set.includes(p);
+  assert.equal(consoleScriptBeside('/venv/bin/python', 'ajet', has(['/venv/bin/ajet']), 'linux'), '/venv/bin/ajet');
+  assert.equal(consoleScriptBeside('/venv/bin/python', 'astuner', has(['/venv/bin/ajet']), 'linux'), undefined);
+  assert.equal(consoleScriptBeside('/venv/bin/python', 'astuner', has(['/venv/bin/astuner']), 'linux'), '/venv/bin/astuner');
+  assert.equal(consoleScriptBeside('python3', 'ajet', () => true, 'linux'), undefined, 'a bare name has no folder to look in');
+  assert.deepEqual(launcherCommand('/py', { kind: 'script', path: '/venv/bin/ajet' }, { config: 'a.yaml' }).args, ['/venv/bin/ajet', '--backbone', 'debug', '--conf', 'a.yaml']);
+  assert.equal(usesVllmPort('debug'), true);
+  assert.equal(usesVllmPort('verl'), false);
+  assert.equal(usesVllmPort('trinity'), false);
+});
+
+test('launcher command lines per target and backbone', () => {
+  assert.deepEqual(launcherCommand('/py', { kind: 'module', module: 'ajet.launcher' }, { config: 'a.yaml' }), { command: '/py', args: ['-m', 'ajet.launcher', '--backbone', 'debug', '--conf', 'a.yaml'] });
+  assert.deepEqual(launcherCommand('py', { kind: 'module', module: 'astuner.cli.launcher' }, { config: 'b.yaml', backbone: 'verl' }).args.slice(0, 2), ['-m', 'astuner.cli.launcher']);
   assert.deepEqual(launcherArgs({ config: 'c.yaml', backbone: 'trinity', withRay: true, withRayCluster: true, debugTags: 'A | B', args: ['--with-appworld'] }),
     ['--backbone', 'trinity', '--conf', 'c.yaml', '--with-ray', '--with-ray-cluster', '--debug', 'A|B', '--with-appworld']);
   assert.deepEqual(launcherArgs({ config: 'c', debugTags: [' ', 'X'] }), ['--backbone', 'debug', '--conf', 'c', '--debug', 'X']);
@@ -53,9 +70,41 @@ test('.env parsing like python-dotenv', () => {
   assert.deepEqual(env, { A: '1', B: 'two words', C: '${A} raw', D: '1-x', E: 'multi\nline', F: 'esc\nX', G: 'dflt' });
 });
 
+test('.env: the inherited environment wins, as load_dotenv(override=False); launch.json env wins over both', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'aj-env-'));
+  writeFileSync(join(dir, '.env'), 'OPENAI_API_KEY=from-file\nONLY_FILE=f\nBOTH=file\n');
+  const r = resolveAttributes({ config: 'c.yaml', cwd: dir, env: { BOTH: 'launch-json' } }, { OPENAI_API_KEY: 'inherited', PATH: '/bin' });
+  assert.equal(r.envFile, join(dir, '.env'));
+  assert.deepEqual(r.envAdditions, { ONLY_FILE: 'f', BOTH: 'launch-json' }, 'the inherited OPENAI_API_KEY is not overridden by the file');
+});
+
+test('child sessions of the launcher: only our flagged configurations with a valid debugpy endpoint', () => {
+  assert.deepEqual(subprocessAttach({ agentjetSubprocess: true, connect: { host: '127.0.0.1', port: 5678 }, subProcessId: 42 }), { connect: { host: '127.0.0.1', port: 5678 }, subProcessId: 42 });
+  assert.equal(subprocessAttach({ connect: { port: 5678 } }), undefined, 'not flagged');
+  assert.equal(subprocessAttach({ agentjetSubprocess: true, connect: { port: 0 } }), undefined);
+  assert.equal(subprocessAttach({ agentjetSubprocess: true }), undefined);
+});
+
+test('the launcher\'s own lines name the run: Experiment Name / Backup Dir / Yaml Dir, and the logger\'s session path', () => {
+  const reader = new LauncherOutputReader();
+  // As loguru prints them (colours on), split across chunks and streams.
+  const esc = '\x1b[32m2026-01-29 10:00:00.000\x1b[0m | \x1b[1mINFO    \x1b[0m | \x1b[36majet.utils.config_utils\x1b[0m:\x1b[36mprepare_experiment_config\x1b[0m:\x1b[36m284\x1b[0m - \x1b[1m';
+  assert.equal(reader.push(`${esc}Experiment Name: math_agent_20260129_1000\x1b[0m\n${esc}Experiment Backup Dir: /o/math_agent_20260129_1000/backup\x1b[0m\n${esc}Experiment Yaml Di`, 'stderr'), true);
+  assert.equal(reader.info.yamlBackup, undefined);
+  reader.push('r: /o/math_agent_20260129_1000/yaml_backup.yaml\x1b[0m\n', 'stderr');
+  assert.deepEqual(reader.info, { name: 'math_agent_20260129_1000', backupDir: '/o/math_agent_20260129_1000/backup', yamlBackup: '/o/math_agent_20260129_1000/yaml_backup.yaml' });
+  // --exp-dir moved the snapshot to /o; the logs stay under the working directory.
+  assert.equal(logExperimentOf(reader.info, '/w', () => false), '/w/saved_experiments/math_agent_20260129_1000');
+  assert.equal(logExperimentOf(reader.info, '/w', (p) => p === '/w/launcher_record/math_agent_20260129_1000'), '/w/launcher_record/math_agent_20260129_1000');
+  reader.push('View rollout details at [http://localhost:8181/?path=/w/saved_experiments/math_agent_20260129_1000/2026_01_29_10_00/host-1]\n');
+  assert.equal((reader.info as { logSession?: string }).logSession, '/w/saved_experiments/math_agent_20260129_1000/2026_01_29_10_00/host-1');
+  assert.equal(logExperimentOf(reader.info, '/elsewhere', () => false), '/w/saved_experiments/math_agent_20260129_1000');
+  assert.equal(logExperimentOf({}, '/w'), undefined);
+});
+
 const probe = (over: Partial<ProbeResult> = {}): ProbeResult => ({
   python: '/py', version: '3.11', debugpy: '1.8.1', debugpyError: null,
-  framework: { module: 'ajet.launcher', ok: true, file: '/x', error: null },
+  framework: { module: 'ajet.launcher', candidates: ['ajet.launcher', 'ajet.cli.launcher'], ok: true, file: '/x', error: null },
   port: { port: 18000, inUse: false, holderPid: null, holderPgid: null, holderArgs: null }, ...over,
 });
 
@@ -68,20 +117,26 @@ test('preflight verdicts: debugpy missing/old, framework missing, port held by a
   assert.equal(judgeProbe(probe({ debugpy: '1.6.3' }), { ...ctx, minDebugpy: '1.6' }).warnings.length, 0);
   assert.match(judgeProbe(probe({ debugpy: null, debugpyError: "No module named 'debugpy'" }), ctx).errors[0]!, /debugpy is not installed for \/py.*Install it with/);
   assert.equal(judgeProbe(probe({ debugpy: null }), { ...ctx, wantDebugpy: false }).errors.length, 0);
-  assert.match(judgeProbe(probe({ framework: { module: 'ajet.launcher', ok: false, file: null, error: "No module named 'ajet'" } }), ctx).errors[0]!, /cannot import ajet\.launcher \(No module named 'ajet'\)/);
+  const none = { module: null, candidates: ['ajet.launcher', 'ajet.cli.launcher'], ok: false, file: null, error: "No module named 'ajet'" };
+  assert.match(judgeProbe(probe({ framework: none }), ctx).errors[0]!, /\/py has no AgentJet launcher: no console script beside it and it cannot import ajet\.launcher, ajet\.cli\.launcher \(No module named 'ajet'\)/);
+  assert.equal(judgeProbe(probe({ framework: none }), { ...ctx, consoleScript: '/venv/bin/ajet' }).errors.length, 0, 'a console script needs no module');
   const port = { port: 18000, inUse: true, holderPid: 7, holderPgid: 7, holderArgs: 'nc -l' };
   assert.match(judgeProbe(probe({ port }), ctx).errors[0]!, /port 18000 \(ajet\.debug\.debug_vllm_port\) is held by process 7 \(nc -l\)/);
   assert.equal(judgeProbe(probe({ port: { ...port, holderPgid: 42 } }), ctx).errors.length, 0);
+  assert.equal(judgeProbe(probe({ port: { ...port, port: 0 } }), ctx).errors.length, 0, 'no port check (verl/trinity)');
   assert.equal(compareVersions('1.8.0', '1.8'), 0);
   assert.equal(compareVersions('1.10.0', '1.8.0'), 1);
   assert.equal(compareVersions('1.8.0rc1', '1.8.1'), -1);
 });
 
 test('the probe runs against a real interpreter and reports a missing one', async () => {
-  const ok = await runProbe({ python: 'python3', module: 'json', port: 1, wantDebugpy: true, cwd: tmpdir(), env: process.env });
+  const ok = await runProbe({ python: 'python3', modules: ['no_such_launcher_xyz', 'json'], port: 1, wantDebugpy: true, cwd: tmpdir(), env: process.env });
   assert.ok(ok.ok);
-  if (ok.ok) { assert.equal(ok.result.framework.ok, true); assert.equal(ok.result.port.inUse, false); }
-  const missing = await runProbe({ python: '/nonexistent/python', module: 'json', port: 1, wantDebugpy: true, cwd: tmpdir(), env: process.env });
+  if (ok.ok) { assert.equal(ok.result.framework.ok, true); assert.equal(ok.result.framework.module, 'json', 'the first candidate it really has'); assert.equal(ok.result.port.inUse, false); }
+  const none = await runProbe({ python: 'python3', modules: ['no_such_a.launcher', 'no_such_b'], port: 0, wantDebugpy: false, cwd: tmpdir(), env: process.env });
+  assert.ok(none.ok && !none.result.framework.ok && none.result.framework.module === null);
+  if (none.ok) assert.match(none.result.framework.error ?? '', /No module named 'no_such_a\.launcher'; No module named 'no_such_b'/);
+  const missing = await runProbe({ python: '/nonexistent/python', modules: ['json'], port: 1, wantDebugpy: true, cwd: tmpdir(), env: process.env });
   assert.deepEqual(missing, { ok: false, error: 'the Python interpreter /nonexistent/python does not exist' });
 });
 
@@ -136,7 +191,6 @@ test('companion records, experiment folder and rollout log discovery', () => {
   assert.equal(findExperimentFolder(root, '/w/math.yaml', 'nope', since), undefined);
   assert.equal(findRolloutLog(exp, since), log);
   assert.equal(findRolloutLog(join(dir, 'missing')), undefined);
-  assert.equal(experimentFromOutput('2026-01-01 | INFO | ajet.launcher:main:60 - Experiment folder: /w/saved_experiments/x y'), '/w/saved_experiments/x y');
 });
 
 test('the preflight view of lintFile: broken YAML and unreadable files are errors, the demo is clean', async () => {

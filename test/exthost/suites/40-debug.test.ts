@@ -246,4 +246,41 @@ suite('debug and launch', () => {
     assert.equal(resolved?.config, '${workspaceFolder}/math_agent.yaml');
     assert.equal(resolved?.cwd, '${workspaceFolder}');
   });
+
+  test('a refused F5 (no debugpy) shows our message with our actions and ends the start quietly', async () => {
+    const folder = vscode.workspace.workspaceFolders![0]!;
+    const config = await testConfig('exthost-refused.yaml', 'exthost_refused');
+    // An interpreter without debugpy: the base python3 on PATH (the stand-in comes from the inherited PYTHONPATH).
+    const { execFileSync } = await import('node:child_process');
+    const bare = execFileSync('python3', ['-c', 'import sys; print(sys.executable)']).toString().trim();
+    const seen: import('../../../core/launch/lifecycle').Refusal[] = [];
+    const provider = new AgentJetDebugConfigurationProvider(extension().exports.services, (r) => seen.push(r));
+    const started: vscode.DebugSession[] = [];
+    const sub = vscode.debug.onDidStartDebugSession((s) => started.push(s));
+    try {
+      const resolved = await provider.resolveDebugConfigurationWithSubstitutedVariables(folder, {
+        type: 'agentjet', request: 'launch', name: 'refused', config: config.fsPath, cwd: folder.uri.fsPath, python: bare, env: {},
+      });
+      assert.equal(resolved, undefined, 'undefined ends the start without VS Code\'s "Open launch.json" dialog');
+      assert.equal(seen.length, 1);
+      // (Whether the stand-in is importable depends on the workspace's .env, written by an earlier test.)
+      assert.ok(seen[0]!.kinds.includes('debugpy'), 'offers Copy Install Command and Select Interpreter');
+      assert.match(seen[0]!.message, new RegExp(`debugpy is not installed for ${bare.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+      assert.equal(seen[0]!.installCommand, `${bare} -m pip install --upgrade "debugpy>=1.8.0"`);
+      // The same configuration through VS Code itself: no session starts.
+      const ok = await vscode.debug.startDebugging(folder, { type: 'agentjet', request: 'launch', name: 'refused', config: config.fsPath, python: bare });
+      assert.equal(ok, false);
+      assert.deepEqual(started.map((s) => s.name), []);
+    } finally {
+      sub.dispose();
+    }
+  });
+
+  test('child sessions the adapter asks for connect straight to debugpy, untouched by the provider', async () => {
+    const folder = vscode.workspace.workspaceFolders![0]!;
+    const provider = new AgentJetDebugConfigurationProvider(extension().exports.services, () => assert.fail('no preflight for a child session'));
+    const child = { type: 'agentjet', request: 'attach', name: 'Subprocess 42', agentjetSubprocess: true, connect: { host: '127.0.0.1', port: 5678 }, subProcessId: 42 };
+    assert.deepEqual(await provider.resolveDebugConfiguration(folder, { ...child }), child);
+    assert.deepEqual(await provider.resolveDebugConfigurationWithSubstitutedVariables(folder, { ...child }), child);
+  });
 });

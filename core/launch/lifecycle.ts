@@ -1,0 +1,119 @@
+// One launcher lifecycle for the debug adapter, the tasks and the CodeLens: plan (config, version,
+// interpreter, environment), preflight (debugpy, the launcher the installed package really has,
+// the vLLM port for debug launches), the command line, and what Stop must spare. Pure of the
+// editor API; the spawn itself stays with each caller (debugpy's launcher or a task terminal).
+import { existsSync, readFileSync } from 'node:fs';
+import { lintFile } from '../config/lint';
+import { mergedEnv, type ResolvedLaunch } from './attributes';
+import { companionsOf, type Companion } from './companions';
+import { whichSync } from './interpreter';
+import {
+  LAUNCHER_ENTRIES, consoleScriptBeside, describeTarget, launcherArgs, readConfigFacts, targetArgs, usesVllmPort,
+  type CommandLine, type ConfigFacts, type Dialect, type LauncherTarget,
+} from './plan';
+import { installHint, judgeProbe, runProbe, type ProbeResult } from './preflight';
+import { LAUNCH_ERRORS } from '../protocol/debug';
+
+/** Why a launch was refused; the editor offers the matching action (pick an interpreter, copy the install command). */
+export type RefusalKind = 'args' | 'config' | 'notAgentJet' | 'python' | 'debugpy' | 'framework' | 'port';
+
+export interface Refusal {
+  /** DAP error id (LAUNCH_ERRORS). */
+  code: number;
+  kinds: RefusalKind[];
+  message: string;
+  /** `<python> -m pip install --upgrade "debugpy>=1.8.0"` when debugpy is missing. */
+  installCommand?: string;
+}
+
+export interface LaunchPlan {
+  launch: ResolvedLaunch;
+  facts: ConfigFacts & { dialect: Dialect };
+  env: NodeJS.ProcessEnv;
+  /** The version's console script beside the interpreter, when installed. */
+  consoleScript: string | undefined;
+}
+
+export type Planned = { ok: true; plan: LaunchPlan } | { ok: false; refusal: Refusal };
+
+const refuse = (code: number, kinds: RefusalKind[], message: string, installCommand?: string): { ok: false; refusal: Refusal } =>
+  ({ ok: false, refusal: { code, kinds, message, ...(installCommand ? { installCommand } : {}) } });
+
+/** Config errors, AgentJet root, interpreter: what needs no Python process. */
+export async function planLaunch(r: ResolvedLaunch, opts: { lint?: boolean } = {}): Promise<Planned> {
+  if (!r.config) return refuse(LAUNCH_ERRORS.args, ['args'], 'The launch configuration has no "config" (the AgentJet YAML file to run).');
+  if (opts.lint !== false) {
+    // Class references resolve from where the launcher will run.
+    const problems = (await lintFile(r.config, { root: r.cwd })).filter((d) => d.severity === 'error');
+    if (problems.length) {
+      const list = problems.slice(0, 10).map((d) => `  line ${d.range.start.line + 1}: ${d.message}`).join('\n');
+      return refuse(LAUNCH_ERRORS.config, ['config'], `${r.config} has ${problems.length} error(s); nothing was started. Fix them first (see Problems):\n${list}`);
+    }
+  }
+  let text = '';
+  try { text = readFileSync(r.config, 'utf8'); } catch { /* lint reported it */ }
+  const facts = readConfigFacts(text);
+  if (!facts.dialect) return refuse(LAUNCH_ERRORS.notAgentJet, ['notAgentJet'], `${r.config} is not an AgentJet config (no ajet: or astuner: root key).`);
+  const env = mergedEnv(r);
+  const exists = (p: string): boolean => existsSync(p);
+  if (!whichSync(r.python, exists, env.PATH ?? '')) {
+    return refuse(LAUNCH_ERRORS.python, ['python'], `The Python interpreter "${r.python}" does not exist. Set agentjet.pythonPath (or "python" in launch.json) to an environment with AgentJet installed.`);
+  }
+  return { ok: true, plan: { launch: r, facts: { ...facts, dialect: facts.dialect }, env, consoleScript: consoleScriptBeside(r.python, facts.dialect, exists) } };
+}
+
+export type Preflighted =
+  | { ok: true; target: LauncherTarget; warnings: string[]; companions: Companion[]; probe: ProbeResult }
+  | { ok: false; refusal: Refusal };
+
+/** One probe of the interpreter; the verdict and the launcher to start. */
+export async function preflightLaunch(plan: LaunchPlan, wantDebugpy: boolean): Promise<Preflighted> {
+  const r = plan.launch;
+  const checkPort = usesVllmPort(r.backbone);
+  const companions = checkPort ? companionsOf(r.cwd).filter((c) => c.alive) : [];
+  const probe = await runProbe({
+    python: r.python, modules: LAUNCHER_ENTRIES[plan.facts.dialect].modules,
+    port: checkPort ? plan.facts.debugVllmPort : 0, wantDebugpy, cwd: r.cwd, env: plan.env,
+  });
+  if (!probe.ok) return refuse(LAUNCH_ERRORS.python, ['python'], probe.error);
+  const verdict = judgeProbe(probe.result, {
+    companionPgids: companions.map((c) => c.pgid),
+    portKey: `${plan.facts.dialect}.debug.debug_vllm_port`,
+    wantDebugpy,
+    consoleScript: plan.consoleScript,
+  });
+  if (verdict.errors.length) {
+    const kinds: RefusalKind[] = [];
+    if (wantDebugpy && !probe.result.debugpy) kinds.push('debugpy');
+    if (!probe.result.framework.ok && !plan.consoleScript) kinds.push('framework');
+    if (probe.result.port.inUse && verdict.errors.some((e) => e.startsWith('port '))) kinds.push('port');
+    return refuse(LAUNCH_ERRORS.preflight, kinds, `Cannot start ${r.config}; nothing was started:\n${verdict.errors.map((e) => `- ${e}`).join('\n')}`,
+      kinds.includes('debugpy') ? installHint(probe.result.python) : undefined);
+  }
+  const target: LauncherTarget = plan.consoleScript
+    ? { kind: 'script', path: plan.consoleScript }
+    : { kind: 'module', module: probe.result.framework.module! };
+  return { ok: true, target, warnings: verdict.warnings, companions, probe: probe.result };
+}
+
+/** `<python> <script|-m module> <launcher args>`. */
+export function commandLine(plan: LaunchPlan, target: LauncherTarget, extra: { withRay?: boolean; withRayCluster?: boolean; debugTags?: readonly string[] | string } = {}): CommandLine {
+  const r = plan.launch;
+  return { command: r.python, args: [...targetArgs(target), ...launcherArgs({ config: r.config, backbone: r.backbone, args: r.args, ...extra })] };
+}
+
+export { describeTarget };
+
+/** Process groups Stop spares: the companions of this working directory, unless autokill. */
+export function sparedGroups(cwd: string, autokill: boolean): number[] {
+  return autokill ? [] : companionsOf(cwd).map((c) => c.pgid);
+}
+
+/**
+ * AgentJet's `--autokill` (and `--kill python`) ends every process whose command line has `python`
+ * and lacks `vscode` (ajet/utils/cleaner.py, fast_kill_by_keyword_bash, exclude_substrings). Our
+ * debugpy adapter and debugpy's launcher process run under Python too: their command lines carry
+ * this marker so the launcher spares them (VS Code's own Python debugger is spared the same way,
+ * its path holds `.vscode`).
+ */
+export const AUTOKILL_GUARD = 'agentjet-vscode';

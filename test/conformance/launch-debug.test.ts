@@ -1,0 +1,227 @@
+// F5 through the REAL AgentJet launcher (agentjet-d20cce0, `python -m ajet.launcher`), driven over
+// DAP against debugpy 1.8 from the tests' venv. The launcher runs the rollout in a child process
+// (`python -m ajet.backbone.main_vllm`, subprocess.run in execute_training_process) whose thread
+// pool runs the user's workflow: the breakpoint binds only when the adapter follows child
+// processes. debugpy asks for the child session with a `startDebugging` reverse request, which the
+// adapter passes on as an `agentjet` attach; here the test plays VS Code's part and connects to
+// debugpy for the child, as the extension's descriptor factory does (DebugAdapterServer).
+// Both shells of the adapter run: the session class in this process (as the extension runs it
+// inline) and dist/adapter.js (as other clients run it), when built.
+import { test, describe, before, after } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import { join } from 'node:path';
+import { DebugClient } from '@vscode/debugadapter-testsupport';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { AgentJetDebugSession } from '../../debug-adapter/session';
+import { adapterJs, lineOf } from '../util/debugWorkspace';
+import { withUpstream } from '../util/upstream';
+import { listProcesses } from '../../core/launch/processes';
+import { companionsOf } from '../../core/launch/companions';
+import { LAUNCH_RECORD_DIR } from '../../core/agentjet';
+import { realAgentJetMissing, realWorkspace, type RealWorkspace } from './realAgentJet';
+
+const TIMEOUT = 90_000;
+const INIT: DebugProtocol.InitializeRequestArguments = {
+  adapterID: 'agentjet', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path', supportsStartDebuggingRequest: true,
+};
+
+interface Wire { outputStream: NodeJS.WritableStream; dispatch(body: string): void }
+
+/** Reverse requests reach DebugClient as unanswered messages; route them to `onRequest` and answer. */
+function onReverseRequests(dc: DebugClient, onRequest: (r: DebugProtocol.Request) => void): void {
+  const wire = dc as unknown as Wire;
+  const original = wire.dispatch.bind(dc);
+  wire.dispatch = (body: string) => {
+    const msg = JSON.parse(body) as DebugProtocol.ProtocolMessage;
+    if (process.env.AJ_TEST_TRACE && !body.includes("\"output\"")) process.stderr.write(`TEST <- ${body.slice(0, 300)}\n`);
+    if (msg.type !== 'request') { original(body); return; }
+    const req = msg as DebugProtocol.Request;
+    const json = JSON.stringify({ type: 'response', seq: 0, request_seq: req.seq, command: req.command, success: true });
+    wire.outputStream.write(`Content-Length: ${Buffer.byteLength(json, 'utf8')}\r\n\r\n${json}`, 'utf8');
+    onRequest(req);
+  };
+}
+
+function collect(dc: DebugClient, event: string): DebugProtocol.Event[] {
+  const seen: DebugProtocol.Event[] = [];
+  dc.on(event, (e: DebugProtocol.Event) => seen.push(e));
+  return seen;
+}
+
+interface Shell { name: string; client(): Promise<DebugClient>; close(): Promise<void> }
+
+/** The session class served in this process over TCP (the inline adapter's code path). */
+async function inlineShell(): Promise<Shell> {
+  const server: Server = createServer((socket) => {
+    const session = new AgentJetDebugSession();
+    session.setRunAsServer(true);
+    session.start(socket, socket);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    name: 'inline session',
+    async client() { const dc = new DebugClient('node', '', 'agentjet'); dc.defaultTimeout = TIMEOUT; await dc.start(port); return dc; },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+function processShell(): Shell {
+  return {
+    name: 'dist/adapter.js',
+    async client() { const dc = new DebugClient('node', adapterJs, 'agentjet'); dc.defaultTimeout = TIMEOUT; await dc.start(); return dc; },
+    close: async () => {},
+  };
+}
+
+describe('F5 through the real AgentJet launcher', { timeout: 600_000 }, () => {
+  let w: RealWorkspace | undefined;
+  const why = realAgentJetMissing();
+  before(async () => { if (!why) w = await realWorkspace(); });
+  after(async () => { await w?.dispose(); });
+
+  const launchArgs = (extra: Record<string, unknown> = {}): Record<string, unknown> =>
+    ({ config: w!.config, cwd: w!.dir, python: w!.python, env: { PYTHONPATH: w!.pythonPath }, ...extra });
+
+  const shells: (() => Promise<Shell> | Shell)[] = [inlineShell, processShell];
+  for (const [i, makeShell] of shells.entries()) {
+    test(`${i === 0 ? 'inline session' : 'dist/adapter.js'}: a breakpoint in the workflow stops in the launcher's child process, in a rollout thread`, withUpstream('agentjet-d20cce0', async (_dir, t) => {
+      if (why) { t.skip(why); return; }
+      if (i === 1 && !existsSync(adapterJs)) { t.skip('dist/adapter.js not built (node scripts/build.mjs)'); return; }
+      const shell = await makeShell();
+      const dc = await shell.client();
+      const children: DebugProtocol.StartDebuggingRequestArguments[] = [];
+      onReverseRequests(dc, (r) => { if (r.command === 'startDebugging') children.push(r.arguments as DebugProtocol.StartDebuggingRequestArguments); });
+      const experiments = collect(dc, 'agentjet.experiment');
+      const finished = collect(dc, 'agentjet.runFinished');
+      const outputs = collect(dc, 'output');
+      const processes = collect(dc, 'process');
+      let child: DebugClient | undefined;
+      const line = lineOf(w!.workflow, '# BREAK HERE');
+      try {
+        await dc.initializeRequest(INIT);
+        await Promise.all([dc.waitForEvent('initialized').then(() => dc.configurationDoneRequest()), dc.launchRequest(launchArgs() as DebugProtocol.LaunchRequestArguments)]);
+        const command = outputs.find((o) => o.body.output.startsWith('AgentJet: '))?.body.output ?? '';
+        assert.match(command, /-m ajet\.launcher --backbone debug --conf \S+conformance\.yaml {2}\(module ajet\.launcher;/, 'the probed module of the installed version');
+        // The launcher's child reports in: debugpy asks for a session for it.
+        const req = await until(() => children[0], 'debugpy to report the launcher\'s child process');
+        const cfg = req.configuration as Record<string, unknown> & { connect: { host: string; port: number }; subProcessId: number };
+        assert.equal(req.request, 'attach');
+        assert.equal(cfg.type, 'agentjet', 'rewritten to our debug type');
+        assert.equal(cfg.agentjetSubprocess, true);
+        const ps = await listProcesses();
+        const childProc = ps.find((p) => p.pid === cfg.subProcessId);
+        // debugpy rewrote `python -m X` into pydevd's `--module ... --file X`.
+        assert.ok(childProc && /ajet\.backbone\.main_vllm --config-path \S+ --config-name yaml_backup\.yaml/.test(childProc.args), `the child is the debug backbone: ${childProc?.args}`);
+        const launcherPid = (processes[0]?.body as DebugProtocol.ProcessEvent['body'] | undefined)?.systemProcessId;
+        assert.ok(launcherPid && launcherPid !== cfg.subProcessId, 'the child is another process than the launcher');
+        assert.equal(childProc.ppid, launcherPid, 'spawned by the launcher (subprocess.run)');
+        // VS Code's part: a client for the child, straight to debugpy's adapter.
+        child = new DebugClient('node', '', 'python');
+        child.defaultTimeout = TIMEOUT;
+        await child.start(cfg.connect.port);
+        await child.initializeRequest({ ...INIT, adapterID: 'debugpy' });
+        // debugpy answers `attach` after configurationDone, as VS Code expects.
+        const attached = child.attachRequest(cfg as DebugProtocol.AttachRequestArguments);
+        await child.waitForEvent('initialized');
+        const bps = await child.setBreakpointsRequest({ source: { path: w!.workflow }, breakpoints: [{ line }] });
+        assert.equal(bps.body.breakpoints.length, 1);
+        await Promise.all([child.configurationDoneRequest(), attached, child.assertStoppedLocation('breakpoint', { path: w!.workflow, line })]);
+        const threads = (await child.threadsRequest()).body.threads;
+        const stack = await Promise.all(threads.map(async (th) => ({ th, frames: (await child!.stackTraceRequest({ threadId: th.id })).body.stackFrames })));
+        const stopped = stack.find((s) => s.frames[0]?.line === line && s.frames[0]?.source?.path === w!.workflow);
+        assert.ok(stopped, 'a thread is stopped in the workflow');
+        assert.equal(stopped.frames[0]!.name, 'execute');
+        assert.notEqual(stopped.th.name, 'MainThread', `the workflow runs in a rollout thread, not the main thread (${stopped.th.name})`);
+        if (i === 0) await checkAutokillGuard(launcherPid, w!);
+        const scopes = await child.scopesRequest({ frameId: stopped.frames[0]!.id });
+        const locals = (await child.variablesRequest({ variablesReference: scopes.body.scopes[0]!.variablesReference })).body.variables;
+        assert.ok(locals.some((v) => v.name === 'workflow_task') && locals.some((v) => v.name === 'tuner'), 'the workflow\'s arguments are visible');
+        await child.setBreakpointsRequest({ source: { path: w!.workflow }, breakpoints: [] });
+        await Promise.all([child.continueRequest({ threadId: stopped.th.id }), dc.waitForEvent('terminated', TIMEOUT)]);
+        // The run, as the launcher named it (read_yaml_name: `<config stem>_<YYYYmmdd_HHMM>`).
+        const exp = experiments[0]?.body as { folder: string; yamlBackup?: string } | undefined;
+        assert.ok(exp, 'the experiment was announced');
+        assert.match(exp.folder, new RegExp(`^${w!.dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/saved_experiments/conformance_\\d{8}_\\d{4}$`));
+        assert.equal(exp.yamlBackup, join(exp.folder, 'yaml_backup.yaml'));
+        assert.ok(existsSync(exp.yamlBackup!), 'the launcher wrote the snapshot where it said');
+        // The launch is recorded beside the run: the launcher's exit status and output.
+        const fin = finished[0]?.body as { experimentFolder: string; exitCode: number | null } | undefined;
+        assert.equal(fin?.experimentFolder, exp.folder);
+        const records = join(exp.folder, LAUNCH_RECORD_DIR, 'launches');
+        const json = readdirSync(records).filter((f) => f.endsWith('.json'));
+        assert.equal(json.length, 1);
+        const rec = JSON.parse(readFileSync(join(records, json[0]!), 'utf8')) as { exitCode: number | null; command: string[]; via: string };
+        assert.equal(rec.exitCode, fin?.exitCode, 'the recorded exit status is the launcher\'s');
+        assert.equal(rec.via, 'debug');
+        assert.deepEqual(rec.command.slice(1, 3), ['-m', 'ajet.launcher']);
+        const kept = readFileSync(join(records, json[0]!.replace(/\.json$/, '.output.txt')), 'utf8');
+        assert.match(kept, /Experiment Name: conformance_\d{8}_\d{4}/, 'the launcher\'s output is kept');
+        // The vLLM companion the backbone started stays up for the next launch.
+        const companions = companionsOf(w!.dir).filter((c) => c.alive && c.tag === 'external_vllm_server');
+        assert.equal(companions.length, 1, 'one live vLLM companion under <cwd>/saved_experiments/companion_logs');
+      } finally {
+        await child?.stop();
+        await dc.stop();
+        await shell.close();
+      }
+    }));
+  }
+
+  test('a second launch reuses our live vLLM companion: the port it holds is not "held by a stranger"', withUpstream('agentjet-d20cce0', async (_dir, t) => {
+    if (why) { t.skip(why); return; }
+    const before = companionsOf(w!.dir).filter((c) => c.alive);
+    if (before.length === 0) { t.skip('needs the companion of the test before'); return; }
+    const shell = await inlineShell();
+    const dc = await shell.client();
+    const outputs = collect(dc, 'output');
+    try {
+      await dc.initializeRequest(INIT);
+      await Promise.all([dc.launchRequest(launchArgs({ noDebug: true }) as DebugProtocol.LaunchRequestArguments), dc.waitForEvent('terminated', TIMEOUT)]);
+      const text = outputs.map((o) => o.body.output).join('');
+      assert.doesNotMatch(text, /is held by/);
+      assert.match(text, /Script is already running, skipping launch\. pgid: (\d+)/, 'AgentJet\'s own daemon found it');
+      const pgid = Number(/Script is already running, skipping launch\. pgid: (\d+)/.exec(text)![1]);
+      assert.deepEqual(companionsOf(w!.dir).filter((c) => c.alive).map((c) => c.pgid), [pgid], 'the same companion, still up');
+    } finally {
+      await dc.stop();
+      await shell.close();
+    }
+  }));
+});
+
+/**
+ * AgentJet's --autokill kills command lines with `python` and without `vscode`
+ * (ajet/utils/cleaner.py). Our debugpy adapter and debugpy's launcher (the launcher process's
+ * parent) carry the guard; AgentJet's real `fast_kill_by_keyword_bash` is run with a keyword only
+ * the shim's command line holds (a machine-wide `python` sweep would hit other programs) and
+ * must target nothing.
+ */
+async function checkAutokillGuard(launcherPid: number, w: RealWorkspace): Promise<void> {
+  const ps = await listProcesses();
+  const launcher = ps.find((p) => p.pid === launcherPid)!;
+  const debugpyLauncher = ps.find((p) => p.pid === launcher.ppid)!;
+  const adapter = ps.find((p) => p.pid === debugpyLauncher.ppid)!;
+  assert.match(adapter.args, /python.* -c .*debugpy\.adapter.* agentjet-vscode$/, `debugpy's adapter: ${adapter.args}`);
+  assert.match(debugpyLauncher.args, /agentjet-vscode-\w+\/debugpy_launcher\.py /, `debugpy's launcher: ${debugpyLauncher.args}`);
+  const keyword = /(agentjet-vscode-\w+)\//.exec(debugpyLauncher.args)![1]!;
+  // A keyword holding "ray" makes the cleaner run `ray stop --force` for the whole machine.
+  if (/ray/.test(keyword)) return;
+  const { execFileSync } = await import('node:child_process');
+  const out = execFileSync(w.python, ['-c', `from ajet.utils.cleaner import fast_kill_by_keyword_bash as k; print(k(${JSON.stringify(keyword)}, grace_seconds=0))`],
+    { cwd: w.dir, env: { ...process.env, PYTHONPATH: w.pythonPath }, encoding: 'utf8' });
+  assert.equal(out.trim().split('\n').at(-1), '[]', 'AgentJet\'s cleaner spares debugpy\'s launcher');
+  assert.ok((await listProcesses()).some((p) => p.pid === debugpyLauncher.pid), 'still running');
+}
+
+async function until<T>(probe: () => T | undefined, what: string, ms = TIMEOUT): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

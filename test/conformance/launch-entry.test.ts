@@ -1,0 +1,70 @@
+// Which launcher the extension starts, against the real upstream trees installed the way a
+// checkout is used (the tree on PYTHONPATH, the tests' Python): the probe finds the module each
+// version really has, never an assumed one.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
+import { withUpstream, type UpstreamName } from '../util/upstream';
+import { ensureTestPython } from '../harness/python';
+import { resolveAttributes } from '../../core/launch/attributes';
+import { commandLine, planLaunch, preflightLaunch } from '../../core/launch/lifecycle';
+
+async function preflightIn(tree: string, root: 'ajet' | 'astuner', backbone: 'debug' | 'verl' = 'debug', yaml = '') {
+  const dir = mkdtempSync(join(tmpdir(), 'aj-entry-'));
+  try {
+    const config = join(dir, 'c.yaml');
+    writeFileSync(config, `${root}:\n  experiment_name: entry\n${yaml}`);
+    const r = resolveAttributes({ config, cwd: dir, backbone, python: ensureTestPython().python, env: { PYTHONPATH: tree } });
+    const planned = await planLaunch(r, { lint: false });
+    assert.ok(planned.ok);
+    const pre = await preflightLaunch(planned.plan, false);
+    return { pre, cmd: pre.ok ? commandLine(planned.plan, pre.target) : undefined };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const cases: [UpstreamName, 'ajet' | 'astuner', string | RegExp][] = [
+  // pyproject: ajet = "ajet.launcher:main"
+  ['agentjet-d20cce0', 'ajet', 'ajet.launcher'],
+  // pyproject: astuner = "astuner.cli.launcher:main"
+  ['astuner-61e9359', 'astuner', 'astuner.cli.launcher'],
+  // Same declaration, but its .gitignore keeps `launcher.py` out of the repository: no launcher.
+  ['astuner-f9fab4f', 'astuner', /has no AgentJet launcher: no console script beside it and it cannot import astuner\.cli\.launcher \(No module named 'astuner\.cli\.launcher'\)/],
+];
+
+for (const [tree, root, expected] of cases) {
+  test(`${tree}: ${typeof expected === 'string' ? `starts python -m ${expected}` : 'the preflight says there is no launcher'}`, withUpstream(tree, async (dir) => {
+    const { pre, cmd } = await preflightIn(dir, root);
+    if (typeof expected === 'string') {
+      assert.ok(pre.ok, pre.ok ? '' : pre.refusal.message);
+      assert.deepEqual(pre.target, { kind: 'module', module: expected });
+      assert.deepEqual(cmd!.args.slice(0, 2), ['-m', expected]);
+    } else {
+      assert.ok(!pre.ok);
+      assert.match(pre.refusal.message, expected);
+      assert.deepEqual(pre.refusal.kinds, ['framework']);
+    }
+  }));
+}
+
+test('the vLLM port is checked for the debug backbone only (verl and trinity use none)', withUpstream('agentjet-d20cce0', async (dir) => {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  const port = (srv.address() as AddressInfo).port;
+  try {
+    const yaml = `  debug:\n    debug_vllm_port: ${port}\n`;
+    const debug = await preflightIn(dir, 'ajet', 'debug', yaml);
+    assert.ok(!debug.pre.ok);
+    assert.deepEqual(debug.pre.refusal.kinds, ['port']);
+    assert.match(debug.pre.refusal.message, new RegExp(`port ${port} \\(ajet\\.debug\\.debug_vllm_port\\) is held by process ${process.pid}`));
+    const verl = await preflightIn(dir, 'ajet', 'verl', yaml);
+    assert.ok(verl.pre.ok, verl.pre.ok ? '' : verl.pre.refusal.message);
+    assert.equal(verl.pre.probe.port.port, 0, 'no port probed');
+  } finally {
+    await new Promise((r) => srv.close(r));
+  }
+}));
