@@ -202,8 +202,9 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
       const c: AgentJetDebugConfiguration = { ...debugConfigurationFor(uri, folder), backbone: 'verl', openTokenLogOnFinish: false };
       base = c;
     }
+    if (!base) return false;
     const tags = [...new Set([...((base.debugTags as string[] | undefined) ?? []), chosen])];
-    const config = { ...base, name: vscode.l10n.t('{0} (bp {1})', String(base.name), chosen), rayDebug: true, debugTags: tags };
+    const config: vscode.DebugConfiguration = { ...base, name: vscode.l10n.t('{0} (bp {1})', String(base.name), chosen), rayDebug: true, debugTags: tags };
     services.log.info(`ray: launching ${config.name} with --debug ${debugTagsArg(tags)}`);
     return vscode.debug.startDebugging(folder, config);
   };
