@@ -235,10 +235,11 @@ describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
   });
 
   test('an astuner: config runs the ASTuner launcher and writes to launcher_record/', async () => {
+    // November 2025 ASTuner: `agentscope_learn_protocol`, `dataset_file` and launcher_record/ belong together.
     const conf = join(w.dir, 'astuner_math.yaml');
     // Its own port: the ajet companion of the other tests lives under saved_experiments/.
     const port = await freePort();
-    writeFileSync(conf, `astuner:\n  experiment_name: astuner_math\n  task_reader:\n    type: dataset_file\n    dataset_file:\n      training:\n        file_path: data/train.jsonl\n  task_judge:\n    judge_protocol: math_demo.judge->MathAnswerJudge\n  rollout:\n    agentscope_workflow: math_demo.workflow->MathWorkflow\n  debug:\n    debug_first_n_tasks: 1\n    debug_vllm_port: ${port}\n`);
+    writeFileSync(conf, `astuner:\n  experiment_name: astuner_math\n  task_reader:\n    type: dataset_file\n    dataset_file:\n      training:\n        file_path: data/train.jsonl\n  task_judge:\n    judge_protocol: math_demo.judge->MathAnswerJudge\n  rollout:\n    agentscope_learn_protocol: math_demo.workflow->MathWorkflow\n  debug:\n    debug_first_n_tasks: 1\n    debug_vllm_port: ${port}\n`);
     const dc = client();
     await dc.start();
     const outputs = collect(dc, 'output');
