@@ -43,7 +43,7 @@ export function jsonl(rows: readonly object[]): string {
 export function nextSteps(pkg: string, workflowClass: string, judgeClass: string): string {
   return `## Next steps
 
-1. **Pick the interpreter** that has AgentJet installed (\`pip install ajet\`), then run
+1. **Pick the interpreter** that has AgentJet installed (\`pip install -e .\` in an AgentJet checkout), then run
    **AgentJet: Check Environment** (or \`agentjet doctor\`) and follow its fixes.
 2. **Debug one rollout**: open \`${pkg}/workflow.py\`, set a breakpoint in \`${workflowClass}.execute\`,
    press F5 (configuration "AgentJet: debug rollout"). The debug backbone runs
@@ -58,4 +58,28 @@ export function nextSteps(pkg: string, workflowClass: string, judgeClass: string
 
 Useful commands: \`agentjet lint config.yaml\` checks the config; \`agentjet runs\` lists your runs.
 `;
+}
+
+/** What differs between templates; `project()` assembles the files every template writes. */
+export interface ProjectParts {
+  projectName: string;
+  pkg: string;
+  config: string;
+  /** The package's `__init__.py` docstring line. */
+  doc: string;
+  /** The package's modules, by file name (workflow.py, judge.py, ...). */
+  modules: Record<string, string>;
+  train: readonly object[];
+  val: readonly object[];
+  readme: string;
+}
+
+export function project(p: ProjectParts): Record<string, string> {
+  const files: Record<string, string> = { 'config.yaml': p.config, [`${p.pkg}/__init__.py`]: `"""${p.doc}"""\n` };
+  for (const [name, text] of Object.entries(p.modules)) files[`${p.pkg}/${name}`] = text;
+  files['data/train.jsonl'] = jsonl(p.train);
+  files['data/val.jsonl'] = jsonl(p.val);
+  files['.vscode/launch.json'] = launchJson(p.projectName);
+  files['README.md'] = p.readme;
+  return files;
 }

@@ -1,7 +1,7 @@
 // Template: a multi-agent game (twenty questions). Two agents share one episode; only the
 // questioner is trained (Workflow.trainable_targets), the answerer plays with a fixed debug model.
 import { configYaml } from './config';
-import { jsonl, launchJson, nextSteps } from './common';
+import { nextSteps, project } from './common';
 import type { TemplateFiles } from './index';
 
 const PKG = 'guess_game';
@@ -95,20 +95,17 @@ const VAL = [
 ];
 
 export function gameTemplate(projectName: string): TemplateFiles {
-  return {
-    'config.yaml': configYaml({
-      projectName, pkg: PKG, workflowClass: 'GuessGameWorkflow', judgeClass: 'GuessGameJudge',
-      comment: 'AgentJet project: a two-agent game (twenty questions); only the questioner is trained.',
-      temperature: 0.7, maxResponseInOneTurn: 256, maxModelLen: 8000, maxPrompt: 2000, maxResponse: 4000,
-      rolloutExtra: '    multi_turn:\n      max_steps: 12\n      expected_steps: 6\n',
-    }),
-    [`${PKG}/__init__.py`]: '"""Twenty questions: a two-agent game for AgentJet."""\n',
-    [`${PKG}/workflow.py`]: WORKFLOW,
-    [`${PKG}/judge.py`]: JUDGE,
-    'data/train.jsonl': jsonl(TRAIN),
-    'data/val.jsonl': jsonl(VAL),
-    '.vscode/launch.json': launchJson(projectName),
-    'README.md': `# ${projectName}: a multi-agent game
+  return project({
+    projectName, pkg: PKG, doc: 'Twenty questions: a two-agent game for AgentJet.',
+    config: configYaml({
+    projectName, pkg: PKG, workflowClass: 'GuessGameWorkflow', judgeClass: 'GuessGameJudge',
+    comment: 'AgentJet project: a two-agent game (twenty questions); only the questioner is trained.',
+    temperature: 0.7, maxResponseInOneTurn: 256, maxModelLen: 8000, maxPrompt: 2000, maxResponse: 4000,
+    rolloutExtra: '    multi_turn:\n      max_steps: 12\n      expected_steps: 6\n',
+  }),
+    modules: { 'workflow.py': WORKFLOW, 'judge.py': JUDGE },
+    train: TRAIN, val: VAL,
+    readme: `# ${projectName}: a multi-agent game
 
 Made with **AgentJet: New Project** (template \`game\`). Two agents play twenty questions: the
 *questioner* asks yes/no questions and guesses, the *answerer* knows the secret from the task's
@@ -126,5 +123,5 @@ guess, less for every extra question.
 To train the answerer too, add \`"answerer"\` to \`trainable_targets\` (or set it to \`None\`: all agents).
 
 ${nextSteps(PKG, 'GuessGameWorkflow', 'GuessGameJudge')}`,
-  };
+  });
 }

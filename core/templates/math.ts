@@ -1,6 +1,6 @@
 // Template: a single-turn math agent with a rule-based judge (AgentJet's math tutorial, written afresh).
 import { configYaml } from './config';
-import { jsonl, launchJson, nextSteps } from './common';
+import { nextSteps, project } from './common';
 import type { TemplateFiles } from './index';
 
 const PKG = 'math_agent';
@@ -72,19 +72,16 @@ const VAL = [
 ];
 
 export function mathTemplate(projectName: string): TemplateFiles {
-  return {
-    'config.yaml': configYaml({
-      projectName, pkg: PKG, workflowClass: 'MathWorkflow', judgeClass: 'MathJudge',
-      comment: 'AgentJet project: a single-turn math agent with a rule-based judge.',
-      temperature: 0.9, maxResponseInOneTurn: 1024, maxModelLen: 8000, maxPrompt: 2000, maxResponse: 4000,
-    }),
-    [`${PKG}/__init__.py`]: '"""Math agent: workflow and judge for AgentJet."""\n',
-    [`${PKG}/workflow.py`]: WORKFLOW,
-    [`${PKG}/judge.py`]: JUDGE,
-    'data/train.jsonl': jsonl(TRAIN),
-    'data/val.jsonl': jsonl(VAL),
-    '.vscode/launch.json': launchJson(projectName),
-    'README.md': `# ${projectName}: a single-turn math agent
+  return project({
+    projectName, pkg: PKG, doc: 'Math agent: workflow and judge for AgentJet.',
+    config: configYaml({
+    projectName, pkg: PKG, workflowClass: 'MathWorkflow', judgeClass: 'MathJudge',
+    comment: 'AgentJet project: a single-turn math agent with a rule-based judge.',
+    temperature: 0.9, maxResponseInOneTurn: 1024, maxModelLen: 8000, maxPrompt: 2000, maxResponse: 4000,
+  }),
+    modules: { 'workflow.py': WORKFLOW, 'judge.py': JUDGE },
+    train: TRAIN, val: VAL,
+    readme: `# ${projectName}: a single-turn math agent
 
 Made with **AgentJet: New Project** (template \`math\`). The model answers each question in one
 turn; \`${PKG}/judge.py\` gives reward 1.0 when the \`\\boxed{}\` answer equals the task's
@@ -98,5 +95,5 @@ turn; \`${PKG}/judge.py\` gives reward 1.0 when the \`\\boxed{}\` answer equals 
 | \`data/*.jsonl\` | a few tasks to start with |
 
 ${nextSteps(PKG, 'MathWorkflow', 'MathJudge')}`,
-  };
+  });
 }

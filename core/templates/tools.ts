@@ -1,6 +1,6 @@
 // Template: a multi-turn agent that calls a tool (a safe calculator) through OpenAI-style tool calls.
 import { configYaml } from './config';
-import { jsonl, launchJson, nextSteps } from './common';
+import { nextSteps, project } from './common';
 import type { TemplateFiles } from './index';
 
 const PKG = 'tool_agent';
@@ -130,21 +130,17 @@ const VAL = [
 ];
 
 export function toolsTemplate(projectName: string): TemplateFiles {
-  return {
-    'config.yaml': configYaml({
-      projectName, pkg: PKG, workflowClass: 'ToolWorkflow', judgeClass: 'ToolAnswerJudge',
-      comment: 'AgentJet project: a multi-turn agent that calls a calculator tool.',
-      temperature: 0.8, maxResponseInOneTurn: 1024, maxModelLen: 12000, maxPrompt: 3000, maxResponse: 6000,
-      rolloutExtra: '    multi_turn:\n      max_steps: 4\n      expected_steps: 3\n',
-    }),
-    [`${PKG}/__init__.py`]: '"""Tool-using agent: workflow, tools and judge for AgentJet."""\n',
-    [`${PKG}/workflow.py`]: WORKFLOW,
-    [`${PKG}/tools.py`]: TOOLS,
-    [`${PKG}/judge.py`]: JUDGE,
-    'data/train.jsonl': jsonl(TRAIN),
-    'data/val.jsonl': jsonl(VAL),
-    '.vscode/launch.json': launchJson(projectName),
-    'README.md': `# ${projectName}: a multi-turn tool-using agent
+  return project({
+    projectName, pkg: PKG, doc: 'Tool-using agent: workflow, tools and judge for AgentJet.',
+    config: configYaml({
+    projectName, pkg: PKG, workflowClass: 'ToolWorkflow', judgeClass: 'ToolAnswerJudge',
+    comment: 'AgentJet project: a multi-turn agent that calls a calculator tool.',
+    temperature: 0.8, maxResponseInOneTurn: 1024, maxModelLen: 12000, maxPrompt: 3000, maxResponse: 6000,
+    rolloutExtra: '    multi_turn:\n      max_steps: 4\n      expected_steps: 3\n',
+  }),
+    modules: { 'workflow.py': WORKFLOW, 'tools.py': TOOLS, 'judge.py': JUDGE },
+    train: TRAIN, val: VAL,
+    readme: `# ${projectName}: a multi-turn tool-using agent
 
 Made with **AgentJet: New Project** (template \`tools\`). The model may call the \`calculate\` tool
 (OpenAI tool calls) for up to 4 turns; \`${PKG}/judge.py\` rewards the right \`\\boxed{}\` answer and
@@ -160,5 +156,5 @@ conversation.
 | \`data/*.jsonl\` | a few tasks to start with |
 
 ${nextSteps(PKG, 'ToolWorkflow', 'ToolAnswerJudge')}`,
-  };
+  });
 }
