@@ -5,26 +5,16 @@
 import { mkdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { deflateSync } from 'node:zlib';
+import { logTime, prng, sessionName } from '../test/gen/rollout';
 
 const demo = join(__dirname, '..', 'demo');
 const TRAINED = '#09ABCF';
 const CONTEXT = '#D98510';
 
-/** Small deterministic PRNG (mulberry32) so the committed files never churn. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const pad = (n: number | string, w = 2) => String(n).padStart(w, "0");
-const stamp = (d: Date) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}`;
-const folderStamp = (d: Date) => `${d.getUTCFullYear()}_${pad(d.getUTCMonth() + 1)}_${pad(d.getUTCDate())}_${pad(d.getUTCHours())}_${pad(d.getUTCMinutes())}`;
+const rng = prng;
+const pad = (n: number | string, w = 2) => String(n).padStart(w, '0');
+const stamp = logTime;
+const folderStamp = sessionName;
 const addMin = (d: Date, m: number) => new Date(d.getTime() + m * 60_000);
 
 /** Saturation scaled by logprob like AgentJet's viewer colours: <= -7 gives x0.333, 0 gives x1. */
@@ -142,20 +132,22 @@ function table(rows: Record<string, string | number>): string {
   return `\n${out.join('\n')}\n`;
 }
 
-function snapshot(root: string, exp: string, backbone: string, dialect: 'ajet' | 'astuner'): string {
+function snapshot(root: string, exp: string, backbone: string, dialect: 'ajet' | 'astuner', totalSteps?: number): string {
+  // The last step the settings call for: what lets the Runs view call a run without a lock finished.
+  const total = totalSteps === undefined ? '' : `    total_training_steps: ${totalSteps}\n`;
   if (dialect === 'astuner') {
-    return `astuner:\n  project_name: math_demo\n  experiment_name: ${exp}\n  backbone: ${backbone}\n  model:\n    path: Qwen/Qwen2.5-1.5B-Instruct\n  task_reader:\n    type: dataset_file\n    dataset_file:\n      training:\n        file_path: data/train.jsonl\n      validation:\n        file_path: data/val.jsonl\n  task_judge:\n    judge_type: customized_protocal\n    judge_protocol: math_demo.judge->MathAnswerJudge\n  rollout:\n    agentscope_workflow: math_demo.workflow->MathWorkflow\n    num_repeat: 4\n  debug:\n    debug_tensor_parallel_size: 1\n  trainer_common:\n    n_gpus_per_node: 1\n    total_epochs: 1\n`;
+    return `astuner:\n  project_name: math_demo\n  experiment_name: ${exp}\n  backbone: ${backbone}\n  model:\n    path: Qwen/Qwen2.5-1.5B-Instruct\n  task_reader:\n    type: dataset_file\n    dataset_file:\n      training:\n        file_path: data/train.jsonl\n      validation:\n        file_path: data/val.jsonl\n  task_judge:\n    judge_type: customized_protocal\n    judge_protocol: math_demo.judge->MathAnswerJudge\n  rollout:\n    agentscope_learn_protocol: math_demo.workflow->MathWorkflow\n    num_repeat: 4\n  debug:\n    debug_tensor_parallel_size: 1\n  trainer_common:\n    n_gpus_per_node: 1\n    total_epochs: 1\n${total}`;
   }
-  return `ajet:\n  project_name: math_demo\n  experiment_name: ${exp}\n  experiment_dir: ${root}/${exp}\n  backbone: ${backbone}\n  model:\n    path: Qwen/Qwen2.5-1.5B-Instruct\n  task_reader:\n    type: jsonl_dataset_file\n    jsonl_dataset_file:\n      training:\n        file_path: data/train.jsonl\n      validation:\n        file_path: data/val.jsonl\n  task_judge:\n    judge_protocol: math_demo.judge->MathAnswerJudge\n  rollout:\n    user_workflow: math_demo.workflow->MathWorkflow\n    temperature: 0.9\n    num_repeat: 4\n    max_model_len: 8000\n  data:\n    train_batch_size: 8\n    max_prompt_length: 2000\n    max_response_length: 4000\n  debug:\n    debug_tensor_parallel_size: 1\n  trainer_common:\n    n_gpus_per_node: 1\n    nnodes: 1\n    save_freq: 2\n    test_freq: 2\n    total_epochs: 2\n    logger: console\n`;
+  return `ajet:\n  project_name: math_demo\n  experiment_name: ${exp}\n  experiment_dir: ${root}/${exp}\n  backbone: ${backbone}\n  model:\n    path: Qwen/Qwen2.5-1.5B-Instruct\n  task_reader:\n    type: jsonl_dataset_file\n    jsonl_dataset_file:\n      training:\n        file_path: data/train.jsonl\n      validation:\n        file_path: data/val.jsonl\n  task_judge:\n    judge_protocol: math_demo.judge->MathAnswerJudge\n  rollout:\n    user_workflow: math_demo.workflow->MathWorkflow\n    temperature: 0.9\n    num_repeat: 4\n    max_model_len: 8000\n  data:\n    train_batch_size: 8\n    max_prompt_length: 2000\n    max_response_length: 4000\n  debug:\n    debug_tensor_parallel_size: 1\n  trainer_common:\n    n_gpus_per_node: 1\n    nnodes: 1\n    save_freq: 2\n    test_freq: 2\n    total_epochs: 2\n${total}    logger: console\n`;
 }
 
-interface RunSpec { exp: string; start: Date; steps: number; hosts: string[]; backbone: string; fail?: boolean; dialect?: 'ajet' | 'astuner'; seed: number }
+interface RunSpec { exp: string; start: Date; steps: number; hosts: string[]; backbone: string; fail?: boolean; dialect?: 'ajet' | 'astuner'; seed: number; totalSteps?: number }
 
 function writeRun(spec: RunSpec): void {
   const dialect = spec.dialect ?? 'ajet';
   const rootName = dialect === 'ajet' ? 'saved_experiments' : 'launcher_record';
   const expDir = join(demo, rootName, spec.exp);
-  write(join(expDir, 'yaml_backup.yaml'), snapshot(rootName, spec.exp, spec.backbone, dialect));
+  write(join(expDir, 'yaml_backup.yaml'), snapshot(rootName, spec.exp, spec.backbone, dialect, spec.totalSteps));
   write(join(expDir, 'backup', 'math_demo', 'README.txt'), 'copies of the BACK_TARGETS folders at launch\n');
   const rand = rng(spec.seed);
   for (const [h, host] of spec.hosts.entries()) {
@@ -219,10 +211,10 @@ function writeRun(spec: RunSpec): void {
 }
 
 for (const d of ['saved_experiments', 'launcher_record', 'saved_checkpoints']) rmSync(join(demo, d), { recursive: true, force: true });
-writeRun({ exp: 'math_demo_20260103_1010', start: new Date(Date.UTC(2026, 0, 3, 10, 10)), steps: 6, hosts: ['gpu-node-0'], backbone: 'verl', seed: 1 });
+writeRun({ exp: 'math_demo_20260103_1010', start: new Date(Date.UTC(2026, 0, 3, 10, 10)), steps: 6, hosts: ['gpu-node-0'], backbone: 'verl', seed: 1, totalSteps: 6 });
 writeRun({ exp: 'math_demo_lr_sweep_20260104_1530', start: new Date(Date.UTC(2026, 0, 4, 15, 30)), steps: 2, hosts: ['gpu-node-0'], backbone: 'verl', fail: true, seed: 2 });
-writeRun({ exp: 'math_demo_2node_20260105_0900', start: new Date(Date.UTC(2026, 0, 5, 9, 0)), steps: 4, hosts: ['gpu-node-0', 'gpu-node-1'], backbone: 'trinity', seed: 3 });
-writeRun({ exp: 'astuner_math_20251220_1200', start: new Date(Date.UTC(2025, 11, 20, 12, 0)), steps: 2, hosts: ['dev-box'], backbone: 'debug', dialect: 'astuner', seed: 4 });
+writeRun({ exp: 'math_demo_2node_20260105_0900', start: new Date(Date.UTC(2026, 0, 5, 9, 0)), steps: 4, hosts: ['gpu-node-0', 'gpu-node-1'], backbone: 'trinity', seed: 3, totalSteps: 4 });
+writeRun({ exp: 'astuner_math_20251220_1200', start: new Date(Date.UTC(2025, 11, 20, 12, 0)), steps: 2, hosts: ['dev-box'], backbone: 'debug', dialect: 'astuner', seed: 4, totalSteps: 1 });
 // A companion the debug backbone left behind; its process group no longer exists (ids above
 // Linux's pid_max can never be live), so it shows as dead.
 write(join(demo, 'saved_experiments', 'companion_logs', 'companion', 'external_vllm_server.5f2c9a1.gpu-node-0.pgid'), '4999999\n');
