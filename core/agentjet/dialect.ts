@@ -141,8 +141,9 @@ export interface ConfigFacts {
   /** `<root>.trainer_common.checkpoint_base_dir` when it is a plain path. */
   checkpointBase: string | undefined;
   /**
-   * The last training step the settings call for: `<root>.trainer_common.total_training_steps` or
-   * verl's top-level `trainer.total_training_steps` (verl ends at `global_steps >= total_training_steps`).
+   * The last training step the settings call for: verl's top-level `trainer.total_training_steps`
+   * (trainer_verl.py ends at `global_steps >= total_training_steps`). AgentJet has no such key under
+   * `trainer_common` (only `total_epochs` is converted), so nothing else is read.
    */
   totalSteps: number | undefined;
   /** Set when the text is not clean YAML (facts are still filled when readable) or holds no root mapping. */
@@ -186,7 +187,7 @@ export function readConfigFacts(text: string): ConfigFacts {
   const base = str(scalar(['trainer_common', 'checkpoint_base_dir']));
   let verlSteps: unknown;
   try { const n = doc.getIn(['trainer', 'total_training_steps'], true); verlSteps = isScalar(n as Node) ? (n as { value: unknown }).value : undefined; } catch { /* absent */ }
-  const totalSteps = [scalar(['trainer_common', 'total_training_steps']), verlSteps].find((v): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0);
+  const totalSteps = [verlSteps].find((v): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0);
   return {
     dialect,
     version: versionOf(dialect, rolloutKeys),

@@ -19,8 +19,8 @@ export interface SnapshotFacts {
   checkpointBase?: string;
   dialect?: Dialect;
   /**
-   * The last training step the settings call for: `<section>.trainer_common.total_training_steps`
-   * or verl's `trainer.total_training_steps` (verl ends at `global_steps >= total_training_steps`).
+   * The last training step the settings call for: verl's `trainer.total_training_steps` (verl ends
+   * at `global_steps >= total_training_steps`).
    */
   totalSteps?: number;
   error?: string;

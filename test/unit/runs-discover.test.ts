@@ -146,7 +146,7 @@ test("ASTuner's launcher_record with an astuner: snapshot and a checkpoint base 
     const roots = await existingRoots(nodeFs(), candidateRoots([tmp.path]));
     assert.deepEqual(roots, [], 'no roots yet');
     const lr = join(tmp.path, 'launcher_record');
-    writeRun(lr, { name: 'old_exp', snapshot: 'astuner:\n  project_name: legacy_proj\n  trainer_common:\n    checkpoint_base_dir: ./ckpts\n    total_training_steps: 10\n', hosts: [{ host: LOCAL, rollout: [[5, 1]] }] });
+    writeRun(lr, { name: 'old_exp', snapshot: 'astuner:\n  project_name: legacy_proj\n  trainer_common:\n    checkpoint_base_dir: ./ckpts\ntrainer:\n  total_training_steps: 10\n', hosts: [{ host: LOCAL, rollout: [[5, 1]] }] });
     mkdirSync(join(tmp.path, 'ckpts', 'legacy_proj', 'old_exp', 'global_step_5'), { recursive: true });
     mkdirSync(join(tmp.path, 'ckpts', 'legacy_proj', 'old_exp', 'global_step_10'), { recursive: true });
     const found = await existingRoots(nodeFs(), candidateRoots([tmp.path], [lr]));
