@@ -1,7 +1,7 @@
 // What a host folder holds for the tree's artefact nodes (logs, trajectories) and how much disk a
 // run takes.
 import { join } from 'node:path';
-import { mapLimit, tryReaddir, tryStat, type RunsFs } from './fs';
+import { mapLimit, numberedDirs, tryReaddir, tryStat, type RunsFs } from './fs';
 
 /** What a host folder holds, for the tree's artefact nodes. */
 export interface HostArtefacts {
@@ -47,12 +47,7 @@ function moduleOrder(a: string, b: string): number {
 
 /** `trajectory/<split>/step_<N>` folders, by step. */
 export async function listTrajectorySteps(fs: RunsFs, splitPath: string): Promise<{ step: number; path: string }[]> {
-  const { entries } = await tryReaddir(fs, splitPath);
-  return entries
-    .map((e) => ({ e, m: /^step_(\d+)$/.exec(e.name) }))
-    .filter((x) => x.m && x.e.kind === 'dir')
-    .map((x) => ({ step: Number(x.m![1]), path: join(splitPath, x.e.name) }))
-    .sort((a, b) => a.step - b.step);
+  return numberedDirs(fs, splitPath, 'step_');
 }
 
 /** The JSON files of one trajectory step folder. */

@@ -1,6 +1,7 @@
 // The file-system seam run discovery goes through: async only, every call counted (the benchmark
 // reports how much work a refresh costs), and every failure turned into a value by the callers.
 import { promises as fsp, type Dirent, type Stats } from 'node:fs';
+import { join } from 'node:path';
 
 export interface DirEntry {
   name: string;
@@ -132,4 +133,16 @@ export class Limiter {
       this.waiting.shift()?.();
     }
   }
+}
+
+/** Sub-folders of `dir` named `<prefix><N>` (global_step_N, step_N), by N. */
+export async function numberedDirs(fs: RunsFs, dir: string, prefix: string): Promise<{ step: number; path: string }[]> {
+  const { entries } = await tryReaddir(fs, dir);
+  const out: { step: number; path: string }[] = [];
+  for (const e of entries) {
+    if (e.kind !== 'dir' || !e.name.startsWith(prefix)) continue;
+    const n = e.name.slice(prefix.length);
+    if (/^\d+$/.test(n)) out.push({ step: Number(n), path: join(dir, e.name) });
+  }
+  return out.sort((a, b) => a.step - b.step);
 }

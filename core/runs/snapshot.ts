@@ -1,16 +1,10 @@
 // The config snapshot (`<exp>/yaml_backup.yaml`) facts run discovery needs, and checkpoints.
-import { join } from 'node:path';
 import { readConfigFacts, type Dialect } from '../agentjet/dialect';
-import { fsErrorText, tryReaddir, type RunsFs } from './fs';
+import { fsErrorText, numberedDirs, type RunsFs } from './fs';
 import type { CheckpointInfo } from './runTypes';
 
 export async function listCheckpoints(fs: RunsFs, dir: string): Promise<CheckpointInfo[]> {
-  const { entries } = await tryReaddir(fs, dir);
-  return entries
-    .map((e) => ({ e, m: /^global_step_(\d+)$/.exec(e.name) }))
-    .filter((x) => x.m && x.e.kind === 'dir')
-    .map((x) => ({ step: Number(x.m![1]), path: join(dir, x.e.name) }))
-    .sort((a, b) => a.step - b.step);
+  return numberedDirs(fs, dir, 'global_step_');
 }
 
 export interface SnapshotFacts {
