@@ -16,6 +16,7 @@ import type { ConfigDiagnostic, Fix } from '../core/config/diagnostics';
 import type { ConfigServerInitOptions, ConfigCompletionData, ConfigProblemsScope } from '../core/protocol/config';
 import { FolderSettings } from './folders';
 import { WorkspaceChecker } from './workspaceCheck';
+import { localeFromInitialize, setLocale } from '../core/l10n';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -68,6 +69,7 @@ function recheckAll(): void {
 }
 
 connection.onInitialize((params): InitializeResult => {
+  setLocale(localeFromInitialize(params));
   const opts = (params.initializationOptions ?? {}) as Partial<ConfigServerInitOptions> & { problems?: ConfigProblemsScope };
   roots = (params.workspaceFolders ?? []).map((f) => filePath(f.uri)).filter((x): x is string => !!x);
   if (!roots.length && params.rootUri) { const r = filePath(params.rootUri); if (r) roots.push(r); }

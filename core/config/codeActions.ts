@@ -4,6 +4,7 @@ import { schema, childSchema, type SchemaNode } from './schema';
 import { deref, keyString, nodeAt, type ParsedConfig } from './parse';
 import type { Range } from './text';
 import type { Fix } from './diagnostics';
+import { t } from '../l10n';
 
 // ---------------------------------------------------------------- code actions
 
@@ -102,10 +103,10 @@ export function refactorActions(p: ParsedConfig): Action[] {
   const out: Action[] = [];
   if (hasAstunerContent(p)) {
     const edits = migrateEdits(p);
-    if (edits.length) out.push({ title: 'Migrate this ASTuner config to AgentJet', kind: 'refactor.rewrite', edits });
+    if (edits.length) out.push({ title: t('Migrate this ASTuner config to AgentJet'), kind: 'refactor.rewrite', edits });
   }
   const hb = hydraBoilerplateEdit(p);
-  if (hb) out.push({ title: 'Add Hydra boilerplate (searchpath and defaults)', kind: 'refactor.rewrite', edits: [hb] });
+  if (hb) out.push({ title: t('Add Hydra boilerplate (searchpath and defaults)'), kind: 'refactor.rewrite', edits: [hb] });
   return out;
 }
 
@@ -113,6 +114,6 @@ export function refactorActions(p: ParsedConfig): Action[] {
 export function codeActions(p: ParsedConfig, diags: { code: string; range: Range; fixes?: Fix[] }[]): Action[] {
   const out = fixActions(diags);
   const hb = hydraBoilerplateEdit(p);
-  for (const d of diags) if (d.code === 'missing-defaults' && hb) out.push({ title: 'Add Hydra boilerplate (searchpath and defaults)', kind: 'quickfix', edits: [hb], preferred: true, diagnosticCode: d.code });
+  for (const d of diags) if (d.code === 'missing-defaults' && hb) out.push({ title: t('Add Hydra boilerplate (searchpath and defaults)'), kind: 'quickfix', edits: [hb], preferred: true, diagnosticCode: d.code });
   return [...out, ...refactorActions(p)];
 }

@@ -4,6 +4,7 @@ import { schema, resolveRef, typesOf, inDialect, type SchemaNode, type Family } 
 import type { ParsedConfig } from './parse';
 import { yamlScalar } from './validate';
 import { schemaForPath, type FeatureContext } from './context';
+import { t } from '../l10n';
 
 export { describePath } from './context';
 
@@ -201,7 +202,7 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
       kind: isSection ? 'section' : 'key',
       insertText: hasColon ? k : keySnippet(k, r, unit),
       snippet: !hasColon,
-      detail: typesOf(r).join(' | ') || (isSection ? 'section' : undefined),
+      detail: typesOf(r).join(' | ') || (isSection ? t('section') : undefined),
       docPath: [...parent, k],
       sortText: `${rank}${k}`,
       from, to, deprecated: !!r.deprecated,
@@ -222,7 +223,7 @@ function valueCompletions(sch: SchemaNode, partial: string, from: number, to: nu
       const want = s['x-classRef'] === 'judge' ? /Judge/ : /Workflow/;
       for (const c of mod?.classes.values() ?? []) {
         const fits = c.bases.some((b) => want.test(b));
-        out.push({ label: c.name, kind: 'class', insertText: c.name, snippet: false, detail: c.bases.length ? `(${c.bases.join(', ')})` : 'class', ...(c.bases.length ? { labelDetail: `(${c.bases.join(', ')})` } : {}), documentation: c.docstring, sortText: `${fits ? 0 : 1}${c.name}`, from: from + arrow + 2, to });
+        out.push({ label: c.name, kind: 'class', insertText: c.name, snippet: false, detail: c.bases.length ? `(${c.bases.join(', ')})` : t('class'), ...(c.bases.length ? { labelDetail: `(${c.bases.join(', ')})` } : {}), documentation: c.docstring, sortText: `${fits ? 0 : 1}${c.name}`, from: from + arrow + 2, to });
       }
       return out;
     }
@@ -239,12 +240,12 @@ function valueCompletions(sch: SchemaNode, partial: string, from: number, to: nu
   }
   const types = typesOf(s);
   if (s.enum) {
-    s.enum.forEach((e, i) => out.push({ label: String(e), kind: 'enum', insertText: String(e), snippet: false, detail: 'allowed value', sortText: String(i).padStart(3, '0'), from, to }));
-    if (dialect === 'astuner') for (const a of Object.keys(s['x-enumRenamed'] ?? {})) out.push({ label: a, kind: 'enum', insertText: a, snippet: false, detail: 'ASTuner spelling', sortText: `5${a}`, from, to });
+    s.enum.forEach((e, i) => out.push({ label: String(e), kind: 'enum', insertText: String(e), snippet: false, detail: t('allowed value'), sortText: String(i).padStart(3, '0'), from, to }));
+    if (dialect === 'astuner') for (const a of Object.keys(s['x-enumRenamed'] ?? {})) out.push({ label: a, kind: 'enum', insertText: a, snippet: false, detail: t('ASTuner spelling'), sortText: `5${a}`, from, to });
   } else if (types.includes('boolean')) {
     for (const b of ['true', 'false']) out.push({ label: b, kind: 'boolean', insertText: b, snippet: false, sortText: b === String(s.default) ? '0' : '1', from, to });
   } else if (s.default !== undefined && s.default !== null && typeof s.default !== 'object') {
-    out.push({ label: yamlScalar(s.default), kind: 'value', insertText: yamlScalar(s.default), snippet: false, detail: 'default', sortText: '0', from, to });
+    out.push({ label: yamlScalar(s.default), kind: 'value', insertText: yamlScalar(s.default), snippet: false, detail: t('default'), sortText: '0', from, to });
   }
   return out;
 }
