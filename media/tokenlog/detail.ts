@@ -5,10 +5,11 @@ import { append, clear, el } from '../shared/dom';
 import type { HostToView, RecordData, Row, TableGrid } from '../../core/protocol/tokenlog';
 import { count, score } from './format';
 import type { View } from './view';
+import { t } from '../shared/l10n';
 
 type RecordMsg = Extract<HostToView, { type: 'record' }>;
 
-const HINT = 'Select a record. Keys: ↑/↓ records, Enter open, n/N trained segments, l/L low-logprob tokens, [ ] previous/next record.';
+const HINT = (): string => t('Select a record. Keys: ↑/↓ records, Enter open, n/N trained segments, l/L low-logprob tokens, [ ] previous/next record.');
 
 export class Detail {
   current: { index: number; record: RecordData } | undefined;
@@ -17,7 +18,7 @@ export class Detail {
   private wantKey: string | undefined;
 
   constructor(private readonly v: View) {
-    v.dom.detailEmpty.textContent = HINT;
+    v.dom.detailEmpty.textContent = HINT();
   }
 
   /** Opens record `index` (asks the host for it, and for its place in the list). */
@@ -55,7 +56,7 @@ export class Detail {
     d.otherPane.classList.add('hidden');
     this.v.group.reset();
     d.detailEmpty.classList.remove('hidden');
-    d.detailEmpty.textContent = `Record ${index} is hidden by the filters. ${HINT}`;
+    d.detailEmpty.textContent = t('Record {0} is hidden by the filters. {1}', index, HINT());
     this.v.timeline.render();
     this.v.report.schedule();
   }
@@ -104,7 +105,7 @@ export class Detail {
     const step = r?.step ?? row.step;
     const reward = r?.reward ?? row.reward;
     append(d.recordHead,
-      el('h2', {}, `Record ${index}`, r?.title ? ` · ${r.title}` : ''),
+      el('h2', {}, t('Record {0}', index), r?.title ? ` · ${r.title}` : ''),
       el('div', { className: 'meta' }, kv('time', r?.time), kv('level', r?.level), kv('source', r?.source), kv('step', step === undefined ? undefined : count(step)),
         kv('task', r?.taskId ?? row.taskId), kv('reward', score(reward)), kv('outcome', r?.outcome ?? row.outcome), kv('kind', r?.kind)));
     if (error) d.recordHead.appendChild(el('div', { className: 'error', attrs: { role: 'alert' } }, error));
@@ -149,7 +150,7 @@ export class Detail {
     } else {
       if (r.content) d.otherPane.appendChild(el('pre', { className: 'content' }, r.content));
       if (r.attach) append(d.otherPane, el('h3', {}, 'attach'), el('pre', { className: 'content' }, r.attach));
-      if (!r.content && !r.attach) d.otherPane.appendChild(el('div', { className: 'empty' }, 'This record has no content.'));
+      if (!r.content && !r.attach) d.otherPane.appendChild(el('div', { className: 'empty' }, t('This record has no content.')));
     }
   }
 }

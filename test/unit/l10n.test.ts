@@ -9,7 +9,7 @@ import { repoRoot } from '../util/paths';
 import { scan, tsFiles } from '../util/l10nscan';
 import { TEMPLATES } from '../../core/templates';
 import { commands } from '../../cli/commands';
-import { catalogueKeys, localeFromCli, localeFromInitialize, normalizeLocale, setLocale, t } from '../../core/l10n';
+import { catalogueKeys, localeFromCli, localeFromInitialize, normalizeLocale, setLocale, t, webviewCatalogue, webviewCatalogueKeys } from '../../core/l10n';
 
 const json = (p: string) => JSON.parse(readFileSync(join(repoRoot, p), 'utf8')) as Record<string, string>;
 const placeholders = (s: string) => [...s.matchAll(/\{(\d+)\}/g)].map((m) => m[1]).sort().join(',');
@@ -59,6 +59,24 @@ test('every core/l10n t() string (core, cli, language server, extension) and tem
   for (const x of texts) assert.equal(placeholders(zh[x.text] ?? ''), placeholders(x.text), x.text);
   const used = new Set(texts.map((x) => x.text));
   assert.deepEqual(catalogueKeys('zh-cn').filter((k) => !used.has(k)), [], 'stale entries in core/l10n/zh-cn.json');
+});
+
+test('every webview t() string in media/ has a zh-cn translation in core/l10n/webview.zh-cn.json', () => {
+  const files = tsFiles(join(repoRoot, 'media'))
+    .filter((f) => !f.endsWith(join('shared', 'l10n.ts')))
+    .filter((f) => /from '(?:\.\.\/)+shared\/l10n'/.test(readFileSync(f, 'utf8')));
+  const { literals, dynamic } = scan(files, 't');
+  assert.deepEqual(dynamic.map((d) => `${relative(repoRoot, d.file)}:${d.line}: t(${d.text})`), [], 'a webview t() needs a literal message');
+  const zh = json('core/l10n/webview.zh-cn.json');
+  assert.deepEqual(literals.filter((f) => !(f.text in zh)).map((f) => `${relative(repoRoot, f.file)}:${f.line}: ${JSON.stringify(f.text)}`), [], 'add these to core/l10n/webview.zh-cn.json');
+  for (const f of literals) assert.equal(placeholders(zh[f.text] ?? ''), placeholders(f.text), f.text);
+  const used = new Set(literals.map((f) => f.text));
+  assert.deepEqual(webviewCatalogueKeys().filter((k) => !used.has(k)), [], 'stale entries in core/l10n/webview.zh-cn.json');
+  // The three webviews use it: the token log viewer's controls at least.
+  for (const name of ['tokenlog', 'dashboard', 'trajectory']) assert.ok(files.some((f) => f.includes(join('media', name))), `media/${name} uses media/shared/l10n`);
+  assert.ok(literals.some((f) => f.text === 'Copy JSON'), 'the token log viewer\'s controls are localised');
+  assert.equal(webviewCatalogue('zh-CN')['Clear filters'], '清除筛选');
+  assert.deepEqual(webviewCatalogue('en'), {});
 });
 
 test('the scanner sees what it must (a test that cannot fail is a defect)', () => {
