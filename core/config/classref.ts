@@ -91,7 +91,7 @@ export class ClassResolver {
       file = isAbsolute(ref.target) ? ref.target : join(root, ref.target);
       if (this.fs.kind(file) !== 'file') return { ok: false, code: 'class-ref/missing-file', part: 'target', severity: 'error', message: t('File `{0}` not found (relative paths resolve against {1}).', ref.target, root) };
     } else {
-      const top = ref.target.split('.')[0] as string;
+      const [top = ''] = ref.target.split('.');
       const builtin = BUILTIN_ROOTS.has(top);
       const base = this.baseFor(top, root);
       if (base === undefined) {
@@ -150,7 +150,7 @@ export class ClassResolver {
       for (let i = 1; i < dots; i++) dir = dirname(dir);
       return rest ? this.moduleFile(dir, rest) : join(dir, '__init__.py');
     }
-    const top = rest.split('.')[0] as string;
+    const [top = ''] = rest.split('.');
     // Absolute imports: try the package the file lives in (walk up), then installed packages.
     let dir = dirname(fromFile);
     for (let i = 0; i < 8; i++) {

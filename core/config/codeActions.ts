@@ -68,8 +68,9 @@ export function migrateEdits(p: ParsedConfig): { range: Range; newText: string }
   const re = /(file:\/\/)(astuner|astune)(\/default_config)|^(\s*-\s*)(astuner_default|astune_default)\b/gm;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text))) {
-    if (m[1]) edits.push({ start: m.index + m[1].length, end: m.index + m[1].length + (m[2] as string).length, newText: 'ajet' });
-    else edits.push({ start: m.index + (m[4] as string).length, end: m.index + (m[4] as string).length + (m[5] as string).length, newText: 'ajet_default' });
+    const [, scheme, pkg = '', , dash = '', name = ''] = m;
+    if (scheme) edits.push({ start: m.index + scheme.length, end: m.index + scheme.length + pkg.length, newText: 'ajet' });
+    else edits.push({ start: m.index + dash.length, end: m.index + dash.length + name.length, newText: 'ajet_default' });
   }
   edits.sort((a, b) => a.start - b.start);
   const clean = edits.filter((e, i) => i === 0 || e.start >= (edits[i - 1] as TextEditOffsets).end);

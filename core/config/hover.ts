@@ -57,7 +57,8 @@ export function definition(p: ParsedConfig, offset: number, ctx: FeatureContext)
   // `${a.b.c}`: jump to the key in this file.
   const m = /\$\{([^}:]+)\}/.exec(str);
   if (m && p.rootMap && p.doc) {
-    const target = nodeAt(p.rootMap, p.doc, (m[1] as string).trim().split('.'));
+    const [, inner = ''] = m;
+    const target = nodeAt(p.rootMap, p.doc, inner.trim().split('.'));
     const k = target?.pair.key as Node | undefined;
     if (k?.range) return { range: p.index.range(k.range[0], k.range[1]) };
   }

@@ -21,7 +21,7 @@ export function checkEnum(ctx: Ctx, value: Scalar, s: SchemaNode, name: string, 
   const renamed = s['x-enumRenamed'] ?? {};
   const sv = String(v);
   // A spelling of another version: the code of this one rejects it (an error when the code raises).
-  const to = sv in renamed ? renamed[sv] as string : Object.entries(renamed).find(([, b]) => b === sv)?.[0];
+  const to = renamed[sv] ?? Object.entries(renamed).find(([, b]) => b === sv)?.[0];
   if (to !== undefined) {
     if (!byVersion && ctx.dialect === 'astuner' && sv in renamed) return; // no per-version list: the ASTuner spelling stands
     if (!byVersion || allowed.includes(to)) {
@@ -125,7 +125,7 @@ export function checkInterpolations(ctx: Ctx, n: Scalar, path: string[]): void {
     if (target.some((seg) => !seg)) { push(ctx, 'bad-interpolation', 'error', t('`{0}` is not a valid key path.', inner), range); continue; }
     if (!interpolationTargetExists(ctx, target)) {
       const parent = target.slice(0, -1);
-      const last = target[target.length - 1] as string;
+      const last = target.at(-1) ?? '';
       const parentNode = parent.length ? nodeAt(ctx.p.rootMap, ctx.doc, parent) : undefined;
       const cands = new Set<string>();
       if (parentNode && isMap(parentNode.node)) for (const e of mapPairs(parentNode.node, ctx.doc)) { const k = keyString(e.pair); if (k) cands.add(k); }

@@ -8,7 +8,9 @@ let catalogue: Readonly<Record<string, string>> | undefined;
 
 function load(): Readonly<Record<string, string>> {
   const out: Record<string, string> = {};
-  const text = typeof document === 'undefined' ? '' : document.getElementById('agentjet-l10n')?.textContent ?? '';
+  // Through globalThis: the pure helpers that use t() also run in unit tests, without a DOM.
+  const doc = (globalThis as { document?: { getElementById(id: string): { textContent: string | null } | null } }).document;
+  const text = doc?.getElementById('agentjet-l10n')?.textContent ?? '';
   if (!text) return out;
   try {
     const data: unknown = JSON.parse(text);
