@@ -1,7 +1,7 @@
 // `agentjet runs [ROOT...] [--format json]`: the runs tree for a terminal (over SSH, in scripts).
 import { resolve, sep } from 'node:path';
 import { candidateRoots, type Evidence, type ExperimentInfo } from '../core/runs/discover';
-import { formatLocalTime, formatReward } from '../core/runs/format';
+import { formatLocalTime, formatReward, statusLabel } from '../core/runs/format';
 import { nodeFs, mapLimit } from '../core/runs/fs';
 import { RunsModel } from '../core/runs/model';
 import type { CliCommand } from './commands';
@@ -87,7 +87,7 @@ export async function collectRuns(args: readonly string[]): Promise<{ rows: RunR
 function table(rows: RunRow[], infos: ExperimentInfo[]): string {
   const head = [t('EXPERIMENT'), t('STATUS'), t('STARTED'), t('SESSIONS'), t('HOSTS'), t('STEP'), t('REWARD'), t('CKPTS')];
   const body = rows.map((r) => [
-    r.experiment, r.status, r.started, String(r.sessions.length), r.hosts.join(',') || '-',
+    r.experiment, statusLabel(r.status), r.started, String(r.sessions.length), r.hosts.join(',') || '-',
     r.latestStep === undefined ? '-' : String(r.latestStep),
     r.latestReward === undefined ? '-' : formatReward(r.latestReward),
     r.checkpoints.length ? t('{0} (last {1})', r.checkpoints.length, r.checkpoints.at(-1) ?? '') : '-',
@@ -97,7 +97,7 @@ function table(rows: RunRow[], infos: ExperimentInfo[]): string {
   const widths = head.map((h, i) => Math.max(cells(h), ...body.map((b) => cells(b[i]!))));
   const fmt = (row: string[]) => row.map((c, i) => (i === row.length - 1 ? c : c + ' '.repeat(Math.max(0, widths[i]! - cells(c))))).join('  ');
   const lines = [fmt(head), ...body.map(fmt)];
-  for (const i of infos) if (i.status === 'failed' || i.status === 'interrupted' || i.status === 'running') lines.push(`  ${i.entry.name}: ${i.reason ?? i.status}`);
+  for (const i of infos) if (i.status === 'failed' || i.status === 'interrupted' || i.status === 'running') lines.push(`  ${i.entry.name}: ${i.reason ?? statusLabel(i.status)}`);
   return lines.join('\n');
 }
 

@@ -54,20 +54,7 @@ test('with the display language zh-cn, AgentJet command titles, views, diagnosti
     await wb.openFile('math_agent.yaml');
     assert.ok(existsSync(await wb.screenshot('zh-cn-views')));
 
-    // The walkthrough in Chinese (VS Code's own strings stay English without its language pack).
-    await wb.runCommand('Welcome: Open Walkthrough...');
-    const walkthrough = zh['walkthroughs.agentjet.firstRollout.title']!;
-    await wb.page.locator('.quick-input-widget input').fill(walkthrough);
-    await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: walkthrough }).first().click();
-    const container = wb.page.locator('.gettingStartedContainer');
-    for (const step of ['pickInterpreter', 'checkEnvironment', 'createProject', 'debugRollout', 'openTokenLog', 'compareRuns', 'startTraining']) {
-      await container.locator('.getting-started-step', { hasText: zh[`walkthroughs.agentjet.firstRollout.steps.${step}.title`]! }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    }
-    await container.locator('.button-link, .monaco-button', { hasText: '选择解释器' }).first().waitFor({ state: 'visible' });
-    assert.ok(existsSync(await wb.screenshot('zh-cn-walkthrough')));
-
-    // The language server's diagnostic and its hover, in Chinese.
-    await wb.openFile('math_agent.yaml');
+    // The language server's diagnostic and its hover, in Chinese (math_agent.yaml is open).
     const squiggle = wb.page.locator('.editor-group-container.active .monaco-editor .squiggly-error').first();
     await squiggle.waitFor({ state: 'visible', timeout: 60_000 });
     const box = await squiggle.boundingBox();
@@ -104,6 +91,18 @@ test('with the display language zh-cn, AgentJet command titles, views, diagnosti
     assert.equal(await frame.locator('.tools select option[value=mask]').innerText(), label('Loss mask'));
     assert.match(await frame.locator('.tools').innerText(), new RegExp(`${label('whitespace')}[\\s\\S]*${label('group')}`));
     assert.ok(existsSync(await wb.screenshot('zh-cn-token-log')));
+
+    // The walkthrough in Chinese (VS Code's own strings stay English without its language pack).
+    await wb.runCommand('Welcome: Open Walkthrough...');
+    const walkthrough = zh['walkthroughs.agentjet.firstRollout.title']!;
+    await wb.page.locator('.quick-input-widget input').fill(walkthrough);
+    await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: walkthrough }).first().click();
+    const container = wb.page.locator('.gettingStartedContainer');
+    for (const step of ['pickInterpreter', 'checkEnvironment', 'createProject', 'debugRollout', 'openTokenLog', 'compareRuns', 'startTraining']) {
+      await container.locator('.getting-started-step', { hasText: zh[`walkthroughs.agentjet.firstRollout.steps.${step}.title`]! }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    }
+    await container.locator('.button-link, .monaco-button', { hasText: '选择解释器' }).first().waitFor({ state: 'visible' });
+    assert.ok(existsSync(await wb.screenshot('zh-cn-walkthrough')));
   } catch (err) {
     await wb.screenshot('zh-cn-failure').catch(() => undefined);
     throw err;
