@@ -45,8 +45,8 @@ test('every vscode.l10n.t string in extension/ has a zh-cn translation with the 
   assert.ok(literals.length > 0, 'the scanner finds the extension\'s strings');
 });
 
-test('every core/l10n t() string (core, cli, language server, extension) and template/command text has a zh-cn translation', () => {
-  const files = [...tsFiles(join(repoRoot, 'core')), ...tsFiles(join(repoRoot, 'cli')), ...tsFiles(join(repoRoot, 'language-server')), ...tsFiles(join(repoRoot, 'extension'))]
+test('every core/l10n t() string (core, cli, language server, debug adapter, extension) and template/command text has a zh-cn translation', () => {
+  const files = ['core', 'cli', 'language-server', 'debug-adapter', 'extension'].flatMap((d) => tsFiles(join(repoRoot, d)))
     .filter((f) => !f.endsWith(join('core', 'l10n', 'index.ts')))
     // Only files that use the catalogue (a local function named t elsewhere is not ours).
     .filter((f) => /from '(?:\.\.?\/)+(?:core\/)?l10n'/.test(readFileSync(f, 'utf8')));
