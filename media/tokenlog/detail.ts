@@ -106,8 +106,8 @@ export class Detail {
     const reward = r?.reward ?? row.reward;
     append(d.recordHead,
       el('h2', {}, t('Record {0}', index), r?.title ? ` · ${r.title}` : ''),
-      el('div', { className: 'meta' }, kv('time', r?.time), kv('level', r?.level), kv('source', r?.source), kv('step', step === undefined ? undefined : count(step)),
-        kv('task', r?.taskId ?? row.taskId), kv('reward', score(reward)), kv('outcome', r?.outcome ?? row.outcome), kv('kind', r?.kind)));
+      el('div', { className: 'meta' }, kv(t('time'), r?.time), kv(t('level'), r?.level), kv(t('source'), r?.source), kv(t('step'), step === undefined ? undefined : count(step)),
+        kv(t('task'), r?.taskId ?? row.taskId), kv(t('reward'), score(reward)), kv(t('outcome'), r?.outcome ?? row.outcome), kv(t('kind'), r?.kind)));
     if (error) d.recordHead.appendChild(el('div', { className: 'error', attrs: { role: 'alert' } }, error));
     for (const w of r?.warnings ?? []) d.recordHead.appendChild(el('div', { className: 'warning' }, w));
   }
@@ -116,9 +116,11 @@ export class Detail {
     const d = this.v.dom;
     const s = this.v.host.state;
     clear(d.timelineTabs);
-    r.timelines.forEach((t, k) => {
-      const label = `#${t.index} ${t.outcome ? `outcome ${t.outcome}` : ''} · reward ${score(t.rawReward)} · adv ${score(t.advantage)} · ${count(t.text.length)} tok`;
-      const b = el('button', { className: k === s.timeline ? 'tab active' : 'tab', title: `${t.key}\n${label}`, attrs: { type: 'button', role: 'tab', 'aria-selected': String(k === s.timeline) } }, label);
+    r.timelines.forEach((tl, k) => {
+      const label = tl.outcome
+        ? t('#{0} outcome {1} · reward {2} · adv {3} · {4} tok', tl.index, tl.outcome, score(tl.rawReward), score(tl.advantage), count(tl.text.length))
+        : t('#{0} · reward {1} · adv {2} · {3} tok', tl.index, score(tl.rawReward), score(tl.advantage), count(tl.text.length));
+      const b = el('button', { className: k === s.timeline ? 'tab active' : 'tab', title: `${tl.key}\n${label}`, attrs: { type: 'button', role: 'tab', 'aria-selected': String(k === s.timeline) } }, label);
       b.addEventListener('click', () => { s.timeline = k; this.v.host.save(); this.showTimeline(true); });
       d.timelineTabs.appendChild(b);
     });

@@ -65,7 +65,7 @@ test('every webview t() string in media/ has a zh-cn translation in core/l10n/we
   const files = tsFiles(join(repoRoot, 'media'))
     .filter((f) => !f.endsWith(join('shared', 'l10n.ts')))
     .filter((f) => /from '(?:\.\.\/)+shared\/l10n'/.test(readFileSync(f, 'utf8')));
-  const { literals, dynamic } = scan(files, 't');
+  const { literals, dynamic } = scan(files, 't|tr');
   assert.deepEqual(dynamic.map((d) => `${relative(repoRoot, d.file)}:${d.line}: t(${d.text})`), [], 'a webview t() needs a literal message');
   const zh = json('core/l10n/webview.zh-cn.json');
   assert.deepEqual(literals.filter((f) => !(f.text in zh)).map((f) => `${relative(repoRoot, f.file)}:${f.line}: ${JSON.stringify(f.text)}`), [], 'add these to core/l10n/webview.zh-cn.json');
