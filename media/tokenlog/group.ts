@@ -41,7 +41,7 @@ export class GroupView {
     clear(groupPane);
     if (!this.v.host.state.group) { groupPane.classList.add('hidden'); return; }
     groupPane.classList.remove('hidden');
-    if (this.members.length === 0) { groupPane.appendChild(el('div', { className: 'empty' }, 'Loading the group…')); return; }
+    if (this.members.length === 0) { groupPane.appendChild(el('div', { className: 'empty' }, t('Loading the group…'))); return; }
     const cols = el('div', { className: 'columns' });
     for (const m of this.members) cols.appendChild(this.column(m));
     groupPane.appendChild(cols);

@@ -243,7 +243,7 @@ export class TokenTimeline {
     } else {
       for (i = i - 1; i >= 0; i--) if (t.mask[i] === 1 && (i === 0 || t.mask[i - 1] !== 1)) { this.setCursor(i); return; }
     }
-    this.v.dom.tokenInfo.textContent = 'No further trained segment.';
+    this.v.dom.tokenInfo.textContent = tr('No further trained segment.');
   }
 
   nextLow(dir: 1 | -1): void {
