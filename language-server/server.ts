@@ -16,7 +16,7 @@ import type { ConfigDiagnostic, Fix } from '../core/config/diagnostics';
 import type { ConfigServerInitOptions, ConfigCompletionData, ConfigProblemsScope } from '../core/protocol/config';
 import { FolderSettings } from './folders';
 import { WorkspaceChecker } from './workspaceCheck';
-import { localeFromInitialize, setLocale } from '../core/l10n';
+import { localeFromInitialize, setLocale, t } from '../core/l10n';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -54,7 +54,7 @@ async function workspacePass(): Promise<void> {
   if (!wanted.length) { checker.clearAll(); return; }
   for (const p of [...checker.published]) if (!wanted.some((r) => p.startsWith(r))) checker.forget(p);
   const n = await checker.run(wanted);
-  connection.console.info(`agentjet: checked ${n} config${n === 1 ? '' : 's'} in the workspace`);
+  connection.console.info(`agentjet: ${n === 1 ? t('checked 1 config in the workspace') : t('checked {0} configs in the workspace', n)}`);
 }
 
 let recheckTimer: ReturnType<typeof setTimeout> | undefined;
