@@ -185,7 +185,7 @@ function checkMap(ctx: Ctx, map: YAMLMap, sch: SchemaNode, path: string[]): void
       continue;
     }
     if (!merged && !(versionKnows && child['x-dialect'])) checkKeyDialect(ctx, key, child, keyRange, path);
-    if (!merged && child['x-unread'] && !ctx.standalone) push(ctx, 'unread-key', 'warning', child['x-unread'], keyRange);
+    if (!merged && child['x-unread'] && !ctx.standalone) push(ctx, 'unread-key', 'warning', t(child['x-unread']), keyRange);
     checkValue(ctx, value, child, [...path, key], pair);
   }
   void seen;
@@ -238,12 +238,12 @@ function checkKeyDialect(ctx: Ctx, key: string, child: SchemaNode, keyRange: Ran
     } else if (other) {
       push(ctx, 'renamed-key', 'warning', t('`{0}` is the {1} name; {2} reads `{3}`.', key, theirs, ours, other), keyRange, [{ title: t('Rename to `{0}`', other), newText: other, preferred: true }]);
     } else {
-      push(ctx, 'deprecated-key', 'warning', child['x-deprecatedMessage'] ?? t('`{0}` is only read by {1}.', key, theirs), keyRange);
+      push(ctx, 'deprecated-key', 'warning', schemaText(child['x-deprecatedMessage']) ?? t('`{0}` is only read by {1}.', key, theirs), keyRange);
     }
     return;
   }
   // The framework's own defaults files and run snapshots list every key, old ones included.
-  if (child.deprecated && !d && ctx.dialect === 'agentjet' && !ctx.standalone) push(ctx, 'deprecated-key', 'warning', child['x-deprecatedMessage'] ?? t('`{0}` is deprecated.', [...path, key].join('.')), keyRange);
+  if (child.deprecated && !d && ctx.dialect === 'agentjet' && !ctx.standalone) push(ctx, 'deprecated-key', 'warning', schemaText(child['x-deprecatedMessage']) ?? t('`{0}` is deprecated.', [...path, key].join('.')), keyRange);
 }
 
 function checkValue(ctx: Ctx, value: Node | null, sch: SchemaNode, path: string[], pair?: Pair): void {
@@ -326,6 +326,9 @@ function typeOk(vt: JsonType, types: JsonType[], ctx: Ctx, value: Node | null): 
   if (vt === 'number' && types.includes('integer')) return false;
   return false;
 }
+
+/** A message the schema carries (x-deprecatedMessage, x-unread): its zh-cn lives in core/l10n/zh-cn.json too. */
+function schemaText(s: string | undefined): string | undefined { return s === undefined ? undefined : t(s); }
 
 function describe(type: JsonType): string {
   switch (type) {

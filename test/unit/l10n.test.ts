@@ -12,6 +12,17 @@ import { commands } from '../../cli/commands';
 import { catalogueKeys, localeFromCli, localeFromInitialize, normalizeLocale, setLocale, t, webviewCatalogue, webviewCatalogueKeys } from '../../core/l10n';
 
 const json = (p: string) => JSON.parse(readFileSync(join(repoRoot, p), 'utf8')) as Record<string, string>;
+/** Every x-unread and x-deprecatedMessage string in a schema. */
+function schemaMessages(node: unknown, out: string[] = []): string[] {
+  if (Array.isArray(node)) for (const x of node) schemaMessages(x, out);
+  else if (node && typeof node === 'object') {
+    for (const [k, v] of Object.entries(node)) {
+      if ((k === 'x-unread' || k === 'x-deprecatedMessage') && typeof v === 'string') out.push(v);
+      else schemaMessages(v, out);
+    }
+  }
+  return out;
+}
 const placeholders = (s: string) => [...s.matchAll(/\{(\d+)\}/g)].map((m) => m[1]).sort().join(',');
 
 test('every user-visible manifest string is a %key% (node scripts/nls.mjs --check)', () => {
@@ -45,7 +56,7 @@ test('every vscode.l10n.t string in extension/ has a zh-cn translation with the 
   assert.ok(literals.length > 0, 'the scanner finds the extension\'s strings');
 });
 
-test('every core/l10n t() string (core, cli, language server, debug adapter, extension) and template/command text has a zh-cn translation', () => {
+test('every core/l10n t() string (core, cli, language server, debug adapter, extension), template/command text and schema message has a zh-cn translation', () => {
   const files = ['core', 'cli', 'language-server', 'debug-adapter', 'extension'].flatMap((d) => tsFiles(join(repoRoot, d)))
     .filter((f) => !f.endsWith(join('core', 'l10n', 'index.ts')))
     // Only files that use the catalogue (a local function named t elsewhere is not ours).
@@ -53,7 +64,9 @@ test('every core/l10n t() string (core, cli, language server, debug adapter, ext
   const { literals } = scan(files, 't|coreT');
   const texts = [...literals.map((f) => ({ where: `${relative(repoRoot, f.file)}:${f.line}`, text: f.text })),
     ...TEMPLATES.flatMap((x) => [{ where: `template ${x.id}`, text: x.title }, { where: `template ${x.id}`, text: x.description }]),
-    ...commands.map((c) => ({ where: `cli ${c.name}`, text: c.summary }))];
+    ...commands.map((c) => ({ where: `cli ${c.name}`, text: c.summary })),
+    // Messages the schema carries into diagnostics and hovers (x-unread, x-deprecatedMessage).
+    ...schemaMessages(JSON.parse(readFileSync(join(repoRoot, 'schemas', 'agentjet.schema.json'), 'utf8'))).map((text) => ({ where: 'schemas/agentjet.schema.json', text }))];
   const zh = json('core/l10n/zh-cn.json');
   assert.deepEqual(texts.filter((x) => !(x.text in zh)).map((x) => `${x.where}: ${JSON.stringify(x.text)}`), [], 'add these to core/l10n/zh-cn.json');
   for (const x of texts) assert.equal(placeholders(zh[x.text] ?? ''), placeholders(x.text), x.text);
