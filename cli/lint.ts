@@ -8,8 +8,9 @@ import { CachedFs } from '../core/config/fs';
 import { PythonLocator } from '../core/config/pythonenv';
 import type { ConfigDiagnostic } from '../core/config/diagnostics';
 import { FRAMEWORK_VERSIONS, isFrameworkVersion, type FrameworkVersion } from '../core/agentjet/dialect';
+import { t } from '../core/l10n';
 
-const HELP = `Usage: agentjet lint <files or folders...> [options]
+const help = () => t(`Usage: agentjet lint <files or folders...> [options]
 
 Checks AgentJet/ASTuner YAML configs (files whose root mapping has ajet:, astuner: or astune:).
 Folders are searched for *.yaml / *.yml; other YAML files are skipped.
@@ -23,13 +24,13 @@ Options:
   -h, --help          show this help
 
 Exit status: 0 when no errors, 1 when any error was found, 2 on bad usage.
-`;
+`);
 
 const SKIP = new Set(['node_modules', '.git', '__pycache__', '.venv', 'venv']);
 
 function collect(p: string, out: string[], explicit: boolean): void {
   let st;
-  try { st = statSync(p); } catch { throw new Error(`no such file or folder: ${p}`); }
+  try { st = statSync(p); } catch { throw new Error(t('no such file or folder: {0}', p)); }
   if (st.isDirectory()) {
     for (const name of readdirSync(p).sort()) {
       if (SKIP.has(name) || name.startsWith('.')) continue;
@@ -46,26 +47,26 @@ export async function runLint(args: string[], write: (s: string) => void = (s) =
   const targets: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
-    if (a === '-h' || a === '--help') { write(HELP); return 0; }
+    if (a === '-h' || a === '--help') { write(help()); return 0; }
     if (a === '--root' || a === '--format' || a === '--python' || a === '--framework') {
       const v = args[++i];
-      if (!v) { writeErr(`agentjet lint: ${a} needs a value\n`); return 2; }
+      if (!v) { writeErr(`agentjet lint: ${t('{0} needs a value', a)}\n`); return 2; }
       if (a === '--root') root = resolve(v);
       else if (a === '--python') python = v;
       else if (a === '--framework') {
-        if (!isFrameworkVersion(v)) { writeErr(`agentjet lint: --framework must be one of ${FRAMEWORK_VERSIONS.join(', ')}\n`); return 2; }
+        if (!isFrameworkVersion(v)) { writeErr(`agentjet lint: ${t('--framework must be one of {0}', FRAMEWORK_VERSIONS.join(', '))}\n`); return 2; }
         version = v;
       }
       else if (v === 'text' || v === 'json') format = v;
-      else { writeErr(`agentjet lint: --format must be text or json\n`); return 2; }
+      else { writeErr(`agentjet lint: ${t('--format must be text or json')}\n`); return 2; }
       continue;
     }
-    if (a.startsWith('--')) { writeErr(`agentjet lint: unknown option ${a}\n`); return 2; }
+    if (a.startsWith('--')) { writeErr(`agentjet lint: ${t('unknown option {0}', a)}\n`); return 2; }
     targets.push(a);
   }
-  if (!targets.length) { writeErr(HELP); return 2; }
+  if (!targets.length) { writeErr(help()); return 2; }
   const files: string[] = [];
-  try { for (const t of targets) collect(resolve(t), files, true); } catch (err) {
+  try { for (const target of targets) collect(resolve(target), files, true); } catch (err) {
     writeErr(`agentjet lint: ${err instanceof Error ? err.message : String(err)}\n`);
     return 2;
   }
@@ -76,7 +77,7 @@ export async function runLint(args: string[], write: (s: string) => void = (s) =
   for (const f of files) {
     let res;
     try { res = await lintFileResult(f, { root, fs, resolver, ...(version ? { version } : {}) }); } catch (err) {
-      writeErr(`${f}: cannot read: ${err instanceof Error ? err.message : String(err)}\n`);
+      writeErr(`${t('{0}: cannot read: {1}', f, err instanceof Error ? err.message : String(err))}\n`);
       errors++;
       continue;
     }
@@ -89,7 +90,7 @@ export async function runLint(args: string[], write: (s: string) => void = (s) =
     else for (const d of diags) write(`${shown}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${d.code} ${d.message}\n`);
   }
   if (format === 'json') write(JSON.stringify({ files: json, errors, warnings, checked }, null, 2) + '\n');
-  else writeErr(`${checked} config${checked === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`);
+  else writeErr(`${t('{0} checked: {1}, {2}', checked === 1 ? t('1 config') : t('{0} configs', checked), errors === 1 ? t('1 error') : t('{0} errors', errors), warnings === 1 ? t('1 warning') : t('{0} warnings', warnings))}\n`);
   return errors > 0 ? 1 : 0;
 }
 

@@ -8,8 +8,9 @@ import { statsFromFacts, formatStats } from '../core/logs/stats';
 import { FactsCache, defaultCacheDir } from '../core/logs/cache';
 import { allTasks, collectFacts, findRunLogs, openLogs, searchTasks } from '../core/logs/wholelog';
 import { runTasks } from '../core/logs/pool';
+import { t } from '../core/l10n';
 
-const HELP = `Usage:
+const help = () => t(`Usage:
   agentjet log stats  <file.json.log | run folder> [--format text|json]
   agentjet log export <file.json.log | run folder> --jsonl [--out <file>]
   agentjet log search <file.json.log | run folder> <text> [--format text|json]
@@ -19,7 +20,7 @@ Options:
   --mod <name>      with a run folder: which log (default: rollout)
   --workers <n>     worker threads (default: the cores, at most 4; 0 = none)
   --no-cache        neither read nor write the facts cache
-  --cache-dir <d>   where the facts cache lives (default: ${'$'}AGENTJET_CACHE_DIR or ~/.cache/agentjet/tokenlog)
+  --cache-dir <d>   where the facts cache lives (default: $AGENTJET_CACHE_DIR or ~/.cache/agentjet/tokenlog)
 
 stats    records, timelines, tokens, trained tokens, records and mean reward per step,
          corrupt records. A second run on an unchanged file reads the cache only.
@@ -32,7 +33,7 @@ search   records whose token text, title or task id contains <text> (case-insens
 A run folder (saved_experiments/<exp>/<time>, or one host folder in it) is read host by host
 (folder name order), each log's rotated files oldest first. Loguru-rotated siblings
 (<name>.json.<time>.log) are read before the live file unless --no-siblings is given.
-`;
+`);
 
 function write(out: Writable, data: string | Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -50,10 +51,10 @@ export const logCommand: CliCommand = {
   async run(args: string[]): Promise<number> {
     const [sub, ...rest] = args;
     if (!sub || sub === '-h' || sub === '--help' || rest.includes('--help') || rest.includes('-h')) {
-      process.stdout.write(HELP);
+      process.stdout.write(help());
       return sub ? 0 : 2;
     }
-    if (!['stats', 'export', 'search'].includes(sub)) { process.stderr.write(`agentjet log: unknown subcommand '${sub}'\n${HELP}`); return 2; }
+    if (!['stats', 'export', 'search'].includes(sub)) { process.stderr.write(`agentjet log: ${t('unknown subcommand \'{0}\'', sub)}\n${help()}`); return 2; }
     let parsed;
     try {
       parsed = parseArgs({
@@ -72,25 +73,25 @@ export const logCommand: CliCommand = {
         },
       });
     } catch (err) {
-      process.stderr.write(`agentjet log ${sub}: ${err instanceof Error ? err.message : String(err)}\n${HELP}`);
+      process.stderr.write(`agentjet log ${sub}: ${err instanceof Error ? err.message : String(err)}\n${help()}`);
       return 2;
     }
     const { values: v, positionals } = parsed;
     const target = positionals[0];
-    if (!target) { process.stderr.write(`agentjet log ${sub}: missing <file> or <run folder>\n${HELP}`); return 2; }
-    if (!existsSync(target)) { process.stderr.write(`agentjet log: no such file or folder: ${target}\n`); return 2; }
+    if (!target) { process.stderr.write(`agentjet log ${sub}: ${t('missing <file> or <run folder>')}\n${help()}`); return 2; }
+    if (!existsSync(target)) { process.stderr.write(`agentjet log: ${t('no such file or folder: {0}', target)}\n`); return 2; }
     const format = v.format ?? 'text';
-    if (format !== 'text' && format !== 'json') { process.stderr.write(`agentjet log ${sub}: --format must be text or json\n`); return 2; }
+    if (format !== 'text' && format !== 'json') { process.stderr.write(`agentjet log ${sub}: ${t('--format must be text or json')}\n`); return 2; }
     let workers: number | undefined;
     if (v.workers !== undefined) {
       workers = Number(v.workers);
-      if (!Number.isInteger(workers) || workers < 0 || workers > 64) { process.stderr.write(`agentjet log ${sub}: --workers must be a whole number from 0 to 64\n`); return 2; }
+      if (!Number.isInteger(workers) || workers < 0 || workers > 64) { process.stderr.write(`agentjet log ${sub}: ${t('--workers must be a whole number from 0 to 64')}\n`); return 2; }
     }
     let mains: string[];
     if (statSync(target).isDirectory()) {
       const mod = v.mod ?? 'rollout';
       mains = await findRunLogs(target, mod);
-      if (!mains.length) { process.stderr.write(`agentjet log: no ${mod}.json.log under ${target} (is it a run folder? try --mod <name>)\n`); return 2; }
+      if (!mains.length) { process.stderr.write(`agentjet log: ${t('no {0}.json.log under {1} (is it a run folder? try --mod <name>)', mod, target)}\n`); return 2; }
     } else {
       mains = [target];
     }
@@ -106,7 +107,7 @@ export const logCommand: CliCommand = {
 
     if (sub === 'search') {
       const text = positionals[1];
-      if (text === undefined || text === '') { process.stderr.write('agentjet log search: missing <text>\n'); return 2; }
+      if (text === undefined || text === '') { process.stderr.write(`agentjet log search: ${t('missing <text>')}\n`); return 2; }
       const { counts } = await searchTasks(allTasks(opened), text, {
         workers,
         onHits: (hits) => {
@@ -116,11 +117,11 @@ export const logCommand: CliCommand = {
           }
         },
       });
-      process.stderr.write(`${counts.hits} records match (${counts.matches} matches in token text) of ${counts.total}\n`);
+      process.stderr.write(`${t('{0} records match ({1} matches in token text) of {2}', counts.hits, counts.matches, counts.total)}\n`);
       return 0;
     }
 
-    if (!v.jsonl) { process.stderr.write('agentjet log export: only --jsonl is supported; pass it explicitly\n'); return 2; }
+    if (!v.jsonl) { process.stderr.write(`agentjet log export: ${t('only --jsonl is supported; pass it explicitly')}\n`); return 2; }
     const out: Writable = v.out ? createWriteStream(v.out) : process.stdout;
     // A closed pipe (`| head`) ends the export quietly.
     let closed = false;
@@ -143,7 +144,7 @@ export const logCommand: CliCommand = {
     }
     if (v.out) await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
     const records = opened.indexes.reduce((a, ix) => a + ix.count, 0);
-    process.stderr.write(`exported ${rows} timelines from ${records} records${corrupt ? ` (${corrupt} corrupt records skipped)` : ''}\n`);
+    process.stderr.write(`${corrupt ? t('exported {0} timelines from {1} records ({2} corrupt records skipped)', rows, records, corrupt) : t('exported {0} timelines from {1} records', rows, records)}\n`);
     return 0;
   },
 };

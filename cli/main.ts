@@ -2,26 +2,26 @@ import { commands } from './commands';
 import { VERSION } from './version';
 import { localeFromCli, setLocale, t } from '../core/l10n';
 
-const USAGE = `agentjet ${VERSION}: tools for AgentJet (formerly ASTuner) projects
+const usage = (list: string) => t(`agentjet {0}: tools for AgentJet (formerly ASTuner) projects
 
 Usage: agentjet <command> [options]
 
 Commands:
-${'{commands}'}
+{1}
 
 Options:
   -h, --help       show this help (or a command's: agentjet <command> --help)
   -v, --version    print the version
   --lang en|zh-cn  language of messages (default: from LANG)
-`;
+`, VERSION, list);
 
 export async function main(argv: string[]): Promise<number> {
   const { locale, rest: args } = localeFromCli(argv, process.env);
   setLocale(locale);
   const [name, ...rest] = args;
   if (!name || name === '-h' || name === '--help' || name === 'help') {
-    const list = commands.map((c) => `  ${c.name.padEnd(14)} ${t(c.summary)}`).join('\n') || '  (none)';
-    process.stdout.write(USAGE.replace('{commands}', list));
+    const list = commands.map((c) => `  ${c.name.padEnd(14)} ${t(c.summary)}`).join('\n') || `  ${t('(none)')}`;
+    process.stdout.write(usage(list));
     return 0;
   }
   if (name === '-v' || name === '--version') {
@@ -30,7 +30,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = commands.find((c) => c.name === name);
   if (!command) {
-    process.stderr.write(`agentjet: unknown command '${name}'. Run 'agentjet --help'.\n`);
+    process.stderr.write(`agentjet: ${t('unknown command \'{0}\'. Run \'agentjet --help\'.', name)}\n`);
     return 2;
   }
   return command.run(rest);

@@ -1,12 +1,13 @@
 // `agentjet runs [ROOT...] [--format json]`: the runs tree for a terminal (over SSH, in scripts).
 import { resolve, sep } from 'node:path';
 import { candidateRoots, type Evidence, type ExperimentInfo } from '../core/runs/discover';
-import { formatLocalTime, formatReward } from '../core/runs/format';
+import { formatLocalTime, formatReward, statusLabel } from '../core/runs/format';
 import { nodeFs, mapLimit } from '../core/runs/fs';
 import { RunsModel } from '../core/runs/model';
 import type { CliCommand } from './commands';
+import { t } from '../core/l10n';
 
-const HELP = `Usage: agentjet runs [ROOT...] [--format text|json] [--status S]
+const help = () => t(`Usage: agentjet runs [ROOT...] [--format text|json] [--status S]
 
 Lists AgentJet / ASTuner experiments with their status, sessions, hosts, latest training step,
 latest mean reward and checkpoints.
@@ -19,7 +20,7 @@ latest mean reward and checkpoints.
 Statuses claim no more than the files show: "ended" means the process exited (no lock) and
 nothing shows whether it completed; "finished" needs proof (the launcher's exit code 0 recorded
 by VS Code, or the last step the config snapshot calls for). JSON rows list the evidence.
-`;
+`);
 
 export interface RunRow {
   experiment: string;
@@ -84,17 +85,19 @@ export async function collectRuns(args: readonly string[]): Promise<{ rows: RunR
 }
 
 function table(rows: RunRow[], infos: ExperimentInfo[]): string {
-  const head = ['EXPERIMENT', 'STATUS', 'STARTED', 'SESSIONS', 'HOSTS', 'STEP', 'REWARD', 'CKPTS'];
+  const head = [t('EXPERIMENT'), t('STATUS'), t('STARTED'), t('SESSIONS'), t('HOSTS'), t('STEP'), t('REWARD'), t('CKPTS')];
   const body = rows.map((r) => [
-    r.experiment, r.status, r.started, String(r.sessions.length), r.hosts.join(',') || '-',
+    r.experiment, statusLabel(r.status), r.started, String(r.sessions.length), r.hosts.join(',') || '-',
     r.latestStep === undefined ? '-' : String(r.latestStep),
     r.latestReward === undefined ? '-' : formatReward(r.latestReward),
-    r.checkpoints.length ? `${r.checkpoints.length} (last ${r.checkpoints.at(-1)})` : '-',
+    r.checkpoints.length ? t('{0} (last {1})', r.checkpoints.length, r.checkpoints.at(-1) ?? '') : '-',
   ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const fmt = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  // Column widths in terminal cells: CJK characters (the Chinese headers) take two.
+  const cells = (s: string) => [...s].reduce((n, ch) => n + (/[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]/.test(ch) ? 2 : 1), 0);
+  const widths = head.map((h, i) => Math.max(cells(h), ...body.map((b) => cells(b[i]!))));
+  const fmt = (row: string[]) => row.map((c, i) => (i === row.length - 1 ? c : c + ' '.repeat(Math.max(0, widths[i]! - cells(c))))).join('  ');
   const lines = [fmt(head), ...body.map(fmt)];
-  for (const i of infos) if (i.status === 'failed' || i.status === 'interrupted' || i.status === 'running') lines.push(`  ${i.entry.name}: ${i.reason ?? i.status}`);
+  for (const i of infos) if (i.status === 'failed' || i.status === 'interrupted' || i.status === 'running') lines.push(`  ${i.entry.name}: ${i.reason ?? statusLabel(i.status)}`);
   return lines.join('\n');
 }
 
@@ -102,7 +105,7 @@ export const runsCommand: CliCommand = {
   name: 'runs',
   summary: 'list experiments: status, sessions, hosts, latest step and reward, checkpoints',
   async run(args) {
-    if (args.includes('-h') || args.includes('--help')) { process.stdout.write(HELP); return 0; }
+    if (args.includes('-h') || args.includes('--help')) { process.stdout.write(help()); return 0; }
     let format = 'text';
     let status: string | undefined;
     const roots: string[] = [];
@@ -110,14 +113,14 @@ export const runsCommand: CliCommand = {
       const a = args[i]!;
       if (a === '--format' || a === '--status') {
         const v = args[++i];
-        if (!v) { process.stderr.write(`agentjet runs: ${a} needs a value\n`); return 2; }
+        if (!v) { process.stderr.write(`agentjet runs: ${t('{0} needs a value', a)}\n`); return 2; }
         if (a === '--format') format = v; else status = v;
       } else if (a.startsWith('--format=')) format = a.slice(9);
       else if (a.startsWith('--status=')) status = a.slice(9);
-      else if (a.startsWith('-')) { process.stderr.write(`agentjet runs: unknown option ${a}\n${HELP}`); return 2; }
+      else if (a.startsWith('-')) { process.stderr.write(`agentjet runs: ${t('unknown option {0}', a)}\n${help()}`); return 2; }
       else roots.push(a);
     }
-    if (format !== 'text' && format !== 'json') { process.stderr.write(`agentjet runs: --format must be text or json\n`); return 2; }
+    if (format !== 'text' && format !== 'json') { process.stderr.write(`agentjet runs: ${t('--format must be text or json')}\n`); return 2; }
     const { rows, infos, rootsFound, errors } = await collectRuns(roots);
     const keep = rows.map((r, i) => [r, infos[i]!] as const).filter(([r]) => !status || r.status === status);
     if (format === 'json') {
@@ -126,10 +129,10 @@ export const runsCommand: CliCommand = {
     }
     for (const e of errors) process.stderr.write(`agentjet runs: ${e}\n`);
     if (!rootsFound.length) {
-      process.stderr.write(`agentjet runs: no saved_experiments or launcher_record folder under ${roots.length ? roots.join(', ') : process.cwd()}\n`);
+      process.stderr.write(`agentjet runs: ${t('no saved_experiments or launcher_record folder under {0}', roots.length ? roots.join(', ') : process.cwd())}\n`);
       return 1;
     }
-    if (!keep.length) { process.stdout.write(`no runs${status ? ` with status ${status}` : ''} in ${rootsFound.join(', ')}\n`); return 0; }
+    if (!keep.length) { process.stdout.write(`${status ? t('no runs with status {0} in {1}', status, rootsFound.join(', ')) : t('no runs in {0}', rootsFound.join(', '))}\n`); return 0; }
     process.stdout.write(`${table(keep.map(([r]) => r), keep.map(([, i]) => i))}\n`);
     return 0;
   },

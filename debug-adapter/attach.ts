@@ -10,6 +10,7 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { DapChannel } from './channel';
 import { EVENT_RAY_PAUSE, type RayPauseEventBody } from '../core/protocol/ray';
 import { tagOnLine } from '../core/ray/tags';
+import { t } from '../core/l10n';
 
 /** What the relay needs from the session that owns it (the public parts of a DebugSession). */
 export interface RelayHost {
@@ -93,7 +94,7 @@ export class AttachRelay {
     const port = Number(a.connect?.port ?? a.port);
     this.label = a.rayWorker ? `${a.rayWorker} at ${hostName}:${port}` : `${hostName}:${port}`;
     if (!Number.isInteger(port) || port <= 0 || port > 65535) {
-      this.fail(request, 'The attach configuration needs "connect": {"host", "port"} (the address Ray printed: "Ray debugger is listening on HOST:PORT").');
+      this.fail(request, t('The attach configuration needs "connect": ("host", "port") (the address Ray printed: "Ray debugger is listening on HOST:PORT").'));
       return;
     }
     const socket = await new Promise<Socket | string>((res) => {
@@ -103,7 +104,7 @@ export class AttachRelay {
       s.once('error', (e) => { clearTimeout(timer); res(e.message); });
     });
     if (typeof socket === 'string') {
-      this.fail(request, `Could not attach to the Ray worker ${this.label}: ${socket}. The worker may have been resumed or ended, or the address is not reachable from here.`);
+      this.fail(request, t('Could not attach to the Ray worker {0}: {1}. The worker may have been resumed or ended, or the address is not reachable from here.', this.label, socket));
       return;
     }
     this.socket = socket;
@@ -113,7 +114,7 @@ export class AttachRelay {
     socket.on('error', () => this.onGone());
     const init = await this.ask('initialize', { ...this.initializeArgs, adapterID: 'debugpy' }, 10_000);
     if (!init || !init.success) {
-      this.fail(request, `The debugger in the Ray worker ${this.label} did not initialize${init?.message ? `: ${init.message}` : ''}.`);
+      this.fail(request, init?.message ? t('The debugger in the Ray worker {0} did not initialize: {1}.', this.label, init.message) : t('The debugger in the Ray worker {0} did not initialize.', this.label));
       socket.destroy();
       return;
     }
@@ -182,7 +183,7 @@ export class AttachRelay {
     // "breakpoint" (then it takes the top one, here inside bp()). Naming the stop after the tag lets
     // the editor open at the user's bp("TAG") line, and says why it stopped.
     const stopped = helperOnTop && ev.body.reason === 'breakpoint'
-      ? { ...ev, seq: 0, body: { ...ev.body, reason: tag ? `bp("${tag}")` : 'Ray breakpoint', description: tag ? `Paused at bp("${tag}")` : ev.body.description } }
+      ? { ...ev, seq: 0, body: { ...ev.body, reason: tag ? `bp("${tag}")` : 'Ray breakpoint', description: tag ? t('Paused at bp("{0}")', tag) : ev.body.description } }
       : { ...ev, seq: 0 };
     this.host.sendEvent(stopped);
     this.host.sendEvent({ type: 'event', seq: 0, event: EVENT_RAY_PAUSE, body });

@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import { EVENT_EXPERIMENT, EVENT_FINISHED, LAUNCH_ERRORS, SUBPROCESS_FLAG, type ExperimentEventBody, type FinishedEventBody } from '../core/protocol/debug';
 import { AttachRelay } from './attach';
 import { rayLaunchAdditions } from '../core/ray/tags';
+import { t } from '../core/l10n';
 
 const ERR = LAUNCH_ERRORS;
 const T0 = performance.now();
@@ -35,6 +36,12 @@ function trace(what: string): void {
 }
 
 // What debugpy announces; debugpy's real answer follows as a `capabilities` event once it runs.
+/** The capabilities with the exception filter labels in the display language (set at activation). */
+function localCapabilities(): DebugProtocol.Capabilities {
+  const label: Record<string, string> = { raised: t('Raised Exceptions'), uncaught: t('Uncaught Exceptions'), userUnhandled: t('User Uncaught Exceptions') };
+  return { ...DEBUGPY_CAPABILITIES, exceptionBreakpointFilters: (DEBUGPY_CAPABILITIES.exceptionBreakpointFilters ?? []).map((x) => ({ ...x, label: label[x.filter] ?? x.label })) };
+}
+
 const DEBUGPY_CAPABILITIES: DebugProtocol.Capabilities = {
   supportsCompletionsRequest: true,
   supportsConditionalBreakpoints: true,
@@ -58,6 +65,7 @@ const DEBUGPY_CAPABILITIES: DebugProtocol.Capabilities = {
     { filter: 'raised', label: 'Raised Exceptions', default: false },
     { filter: 'uncaught', label: 'Uncaught Exceptions', default: true },
     { filter: 'userUnhandled', label: 'User Uncaught Exceptions', default: false },
+    // (labels localised when sent: see localCapabilities)
   ],
 };
 
@@ -125,7 +133,7 @@ export class AgentJetDebugSession extends DebugSession {
     switch (request.command) {
       case 'initialize':
         this.initializeArgs = request.arguments as DebugProtocol.InitializeRequestArguments;
-        this.reply(request, { body: DEBUGPY_CAPABILITIES });
+        this.reply(request, { body: localCapabilities() });
         return;
       case 'launch':
         void this.onLaunch(request);
@@ -145,7 +153,7 @@ export class AgentJetDebugSession extends DebugSession {
   private async onLaunch(request: DebugProtocol.Request): Promise<void> {
     const a = (request.arguments ?? {}) as LaunchArgs;
     if (typeof a.config !== 'string' || !a.config.trim()) {
-      this.fail(request, ERR.args, 'The launch configuration has no "config" (the AgentJet YAML file to run).');
+      this.fail(request, ERR.args, t('The launch configuration has no "config" (the AgentJet YAML file to run).'));
       return;
     }
     const r = resolveAttributes(a);
@@ -187,7 +195,7 @@ export class AgentJetDebugSession extends DebugSession {
     try {
       child = spawn(command, ['-u', ...args], { cwd: r.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (e) {
-      this.fail(request, ERR.start, `Could not start ${r.python}: ${(e as Error).message}`);
+      this.fail(request, ERR.start, t('Could not start {0}: {1}', r.python, (e as Error).message));
       return;
     }
     this.launcher = child;
@@ -217,16 +225,16 @@ export class AgentJetDebugSession extends DebugSession {
       // Its own process group, so Stop can end debugpy, its launcher and the debuggee together.
       child = spawn(r.python, ['-c', ADAPTER_BOOT, AUTOKILL_GUARD], { cwd: r.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (e) {
-      return Promise.resolve(`could not start ${r.python} -m debugpy.adapter: ${(e as Error).message}`);
+      return Promise.resolve(t('could not start {0} -m debugpy.adapter: {1}', r.python, (e as Error).message));
     }
     this.debugpy = child;
     if (child.pid) this.seenGroups.add(child.pid);
     let stderr = '';
     child.stderr?.on('data', (b: Buffer) => { stderr = (stderr + b.toString()).slice(-4000); });
     return new Promise<DebugProtocol.Response | string>((resolveReady) => {
-      child.on('error', (e) => resolveReady(`could not start ${r.python} -m debugpy.adapter: ${e.message}`));
+      child.on('error', (e) => resolveReady(t('could not start {0} -m debugpy.adapter: {1}', r.python, e.message)));
       child.on('exit', (code) => {
-        if (!this.finished && this.upstream === undefined) resolveReady(`debugpy's adapter exited (code ${code}) ${stderr.trim()}`);
+        if (!this.finished && this.upstream === undefined) resolveReady(t('debugpy\'s adapter exited (code {0}) {1}', String(code), stderr.trim()));
         else if (!this.finished && this.launchSent) void this.onUpstreamGone();
       });
       const channel = new DapChannel(child.stdout!, child.stdin!, (m) => this.fromDebugpy(m));
@@ -238,7 +246,7 @@ export class AgentJetDebugSession extends DebugSession {
   private async startDebugpy(request: DebugProtocol.Request, r: ResolvedLaunch, target: LauncherTarget, args: string[], init: DebugProtocol.Response | string, debugpyVersion: string | null): Promise<void> {
     if (typeof init === 'string' || !init.success) {
       await this.killOwn(false);
-      this.fail(request, ERR.start, typeof init === 'string' ? init : `debugpy refused to initialize: ${init.message ?? ''}`);
+      this.fail(request, ERR.start, typeof init === 'string' ? init : t('debugpy refused to initialize: {0}', init.message ?? ''));
       return;
     }
     trace('debugpy initialized');
@@ -248,7 +256,7 @@ export class AgentJetDebugSession extends DebugSession {
     // when it follows sub-processes (seen with Debian's 1.6.3): there we do not follow, and say so.
     const followChildren = !debugpyVersion || compareVersions(debugpyVersion, MIN_DEBUGPY) >= 0;
     if (!followChildren) {
-      this.sendEvent(new OutputEvent(`AgentJet: debugpy ${debugpyVersion} does not follow the launcher's child processes here, so breakpoints in code the launcher runs in a child (AgentJet's rollout) will not bind. Upgrade debugpy to >= ${MIN_DEBUGPY}.\n`, 'important'));
+      this.sendEvent(new OutputEvent(`AgentJet: ${t('debugpy {0} does not follow the launcher\'s child processes here, so breakpoints in code the launcher runs in a child (AgentJet\'s rollout) will not bind. Upgrade debugpy to >= {1}.', debugpyVersion, MIN_DEBUGPY)}\n`, 'important'));
     }
     const launchArgs: Record<string, unknown> = {
       name: 'AgentJet', type: 'python', request: 'launch',
@@ -340,7 +348,7 @@ export class AgentJetDebugSession extends DebugSession {
       case 'threads': this.reply(request, { body: { threads: [] } }); return;
       case 'setBreakpoints': {
         const bps = (request.arguments as DebugProtocol.SetBreakpointsArguments).breakpoints ?? [];
-        this.reply(request, { body: { breakpoints: bps.map((b) => ({ verified: false, line: b.line, message: 'Run Without Debugging: breakpoints are off' })) } });
+        this.reply(request, { body: { breakpoints: bps.map((b) => ({ verified: false, line: b.line, message: t('Run Without Debugging: breakpoints are off') })) } });
         return;
       }
       default: this.reply(request);
@@ -371,7 +379,7 @@ export class AgentJetDebugSession extends DebugSession {
           via: r.noDebug ? 'run' : 'debug',
         }, this.output);
       } catch (e) {
-        this.sendEvent(new OutputEvent(`AgentJet: could not record the launch in ${this.experiment}: ${(e as Error).message}\n`, 'stderr'));
+        this.sendEvent(new OutputEvent(`AgentJet: ${t('could not record the launch in {0}: {1}', this.experiment ?? '', (e as Error).message)}\n`, 'stderr'));
       }
     }
     this.removeShim();

@@ -6,6 +6,7 @@ import { registerRunsFeature, type RunsProbe } from './features/runs';
 import { registerDebugFeature } from './features/debug';
 import { registerRayFeature, type RayProbe } from './features/ray';
 import { registerOnboarding } from './onboarding';
+import { normalizeLocale, setLocale } from '../core/l10n';
 
 /** What activate() returns; tests and other extensions read it through `extension.exports`. */
 export interface AgentJetApi {
@@ -18,6 +19,8 @@ export interface AgentJetApi {
 
 export function activate(context: vscode.ExtensionContext): AgentJetApi {
   const started = performance.now();
+  // Text made in core (run status, launch refusals, the debug adapter's messages) in the display language.
+  setLocale(normalizeLocale(vscode.env.language));
   const services = createServices(context);
   // Each feature registers its own disposables; none may do I/O or start processes here.
   registerConfigFeature(context, services);

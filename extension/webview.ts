@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
+import { normalizeLocale, webviewCatalogue } from '../core/l10n';
 
 /** Webview options every AgentJet webview uses: scripts on, resources only from media/ and dist/. */
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
@@ -25,8 +26,11 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, n
     `script-src 'nonce-${nonce}'`,
   ].join('; ');
   const title = opts.title.replace(/[<>&"]/g, '');
+  // The webview's strings in the display language (media/shared/l10n.ts reads this data block; a
+  // JSON block is not executed, and `<` is escaped so no text can close it).
+  const l10n = JSON.stringify(webviewCatalogue(vscode.env.language)).replace(/</g, '\\u003c');
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${normalizeLocale(vscode.env.language) === 'zh-cn' ? 'zh-CN' : 'en'}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
@@ -36,6 +40,7 @@ ${styles.map((s) => `<link rel="stylesheet" href="${s.toString()}">`).join('\n')
 </head>
 <body>
 <div id="root" role="application" aria-label="${title}"></div>
+<script type="application/json" id="agentjet-l10n">${l10n}</script>
 <script nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;

@@ -9,6 +9,7 @@ import type { Connection } from 'vscode-languageserver/node';
 import { resolveInterpreter, type Interpreter } from '../core/launch/interpreter';
 import { readFolderSettings, type ConfigFolderSettings } from '../core/protocol/config';
 import type { ConfigService } from '../core/config/service';
+import { t } from '../core/l10n';
 
 export class FolderSettings {
   private cache = new Map<string, Promise<ConfigFolderSettings>>();
@@ -46,7 +47,7 @@ export class FolderSettings {
         const it = resolveInterpreter({ setting: s.pythonPath, pythonExtension: s.pythonExtensionInterpreter, folder }, existsSync);
         const chosen = it.source === 'path' ? undefined : it;
         if (folder) this.service.setInterpreter(folder, chosen?.path);
-        if (chosen) this.connection.console.info(`agentjet: class references in ${folder ?? 'files outside folders'} are checked with ${chosen.path} (${chosen.source})`);
+        if (chosen) this.connection.console.info(`agentjet: ${folder ? t('class references in {0} are checked with {1} ({2})', folder, chosen.path, chosen.source) : t('class references in files outside folders are checked with {0} ({1})', chosen.path, chosen.source)}`);
         return chosen;
       });
       this.interpreters.set(key, p);

@@ -16,6 +16,7 @@ import type { ConfigDiagnostic, Fix } from '../core/config/diagnostics';
 import type { ConfigServerInitOptions, ConfigCompletionData, ConfigProblemsScope } from '../core/protocol/config';
 import { FolderSettings } from './folders';
 import { WorkspaceChecker } from './workspaceCheck';
+import { localeFromInitialize, setLocale, t } from '../core/l10n';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -53,7 +54,7 @@ async function workspacePass(): Promise<void> {
   if (!wanted.length) { checker.clearAll(); return; }
   for (const p of [...checker.published]) if (!wanted.some((r) => p.startsWith(r))) checker.forget(p);
   const n = await checker.run(wanted);
-  connection.console.info(`agentjet: checked ${n} config${n === 1 ? '' : 's'} in the workspace`);
+  connection.console.info(`agentjet: ${n === 1 ? t('checked 1 config in the workspace') : t('checked {0} configs in the workspace', n)}`);
 }
 
 let recheckTimer: ReturnType<typeof setTimeout> | undefined;
@@ -68,6 +69,7 @@ function recheckAll(): void {
 }
 
 connection.onInitialize((params): InitializeResult => {
+  setLocale(localeFromInitialize(params));
   const opts = (params.initializationOptions ?? {}) as Partial<ConfigServerInitOptions> & { problems?: ConfigProblemsScope };
   roots = (params.workspaceFolders ?? []).map((f) => filePath(f.uri)).filter((x): x is string => !!x);
   if (!roots.length && params.rootUri) { const r = filePath(params.rootUri); if (r) roots.push(r); }

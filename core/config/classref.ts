@@ -3,6 +3,7 @@
 import { isAbsolute, join, dirname, basename, relative } from 'node:path';
 import type { ConfigFs } from './fs';
 import { parsePython, type PyClass, type PyModule } from './python';
+import { t } from '../l10n';
 
 export interface ClassRef {
   form: 'module' | 'file';
@@ -18,17 +19,17 @@ export interface ClassRef {
 
 export function parseClassRef(value: string): ClassRef | { error: string } {
   const arrow = value.indexOf('->');
-  if (arrow < 0) return { error: 'expected `module.path->ClassName` or `path/to/file.py->ClassName`' };
+  if (arrow < 0) return { error: t('expected `module.path->ClassName` or `path/to/file.py->ClassName`') };
   const left = value.slice(0, arrow);
   const right = value.slice(arrow + 2);
   const ls = left.length - left.trimStart().length;
   const target = left.trim();
   const rs = right.length - right.trimStart().length;
   const className = right.trim();
-  if (!target) return { error: 'the module or file before `->` is empty' };
-  if (!/^[A-Za-z_]\w*$/.test(className)) return { error: `\`${className}\` is not a Python class name` };
+  if (!target) return { error: t('the module or file before `->` is empty') };
+  if (!/^[A-Za-z_]\w*$/.test(className)) return { error: t('`{0}` is not a Python class name', className) };
   const form = target.endsWith('.py') ? 'file' : 'module';
-  if (form === 'module' && !/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/.test(target)) return { error: `\`${target}\` is not a dotted module path (use a file path ending in .py for files)` };
+  if (form === 'module' && !/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/.test(target)) return { error: t('`{0}` is not a dotted module path (use a file path ending in .py for files)', target) };
   return {
     form, target, className,
     targetStart: ls, targetEnd: ls + target.length,
@@ -88,24 +89,24 @@ export class ClassResolver {
     let file: string | undefined;
     if (ref.form === 'file') {
       file = isAbsolute(ref.target) ? ref.target : join(root, ref.target);
-      if (this.fs.kind(file) !== 'file') return { ok: false, code: 'class-ref/missing-file', part: 'target', severity: 'error', message: `File \`${ref.target}\` not found (relative paths resolve against ${root}).` };
+      if (this.fs.kind(file) !== 'file') return { ok: false, code: 'class-ref/missing-file', part: 'target', severity: 'error', message: t('File `{0}` not found (relative paths resolve against {1}).', ref.target, root) };
     } else {
-      const top = ref.target.split('.')[0] as string;
+      const [top = ''] = ref.target.split('.');
       const builtin = BUILTIN_ROOTS.has(top);
       const base = this.baseFor(top, root);
       if (base === undefined) {
-        if (this.locator?.pending?.(top)) return { ok: 'skip', reason: 'still asking the interpreter' };
-        if (builtin) return { ok: 'skip', reason: 'framework built-in; no Python configured to check it' };
+        if (this.locator?.pending?.(top)) return { ok: 'skip', reason: t('still asking the interpreter') };
+        if (builtin) return { ok: 'skip', reason: t('framework built-in; no Python configured to check it') };
         const problem = this.locator?.problem?.();
-        if (problem) return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'warning', message: `Module \`${ref.target}\` is not in the workspace (${root}), and the interpreter could not be asked about installed packages: ${problem}.` };
-        return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'warning', message: `Module \`${ref.target}\` is not in the workspace (${root}). If it comes from an installed package, set \`agentjet.pythonPath\` so it can be checked.` };
+        if (problem) return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'warning', message: t('Module `{0}` is not in the workspace ({1}), and the interpreter could not be asked about installed packages: {2}.', ref.target, root, problem) };
+        return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'warning', message: t('Module `{0}` is not in the workspace ({1}). If it comes from an installed package, set `agentjet.pythonPath` so it can be checked.', ref.target, root) };
       }
       if (base === null) {
-        if (builtin) return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'error', message: `The configured Python has no \`${top}\` package installed.` };
-        return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'error', message: `Module \`${ref.target}\` not found in ${root} nor in the configured Python.` };
+        if (builtin) return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'error', message: t('The configured Python has no `{0}` package installed.', top) };
+        return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'error', message: t('Module `{0}` not found in {1} nor in the configured Python.', ref.target, root) };
       }
       file = this.moduleFile(base, ref.target);
-      if (!file) return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'error', message: `Module \`${ref.target}\` not found under ${base}.` };
+      if (!file) return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'error', message: t('Module `{0}` not found under {1}.', ref.target, base) };
     }
     const found = this.findClass(file, ref.className, 0);
     if (found) return { ok: true, ...found };
@@ -114,7 +115,7 @@ export class ClassResolver {
     const shownFile = basename(file) === '__init__.py' ? dirname(file) : file;
     const rel = relative(root, shownFile);
     const shown = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : shownFile;
-    return { ok: false, code: 'class-ref/missing-class', part: 'class', severity: 'error', message: `\`${ref.className}\` is not defined in ${shown}${names.length ? ` (classes: ${names.slice(0, 8).join(', ')})` : ''}.` };
+    return { ok: false, code: 'class-ref/missing-class', part: 'class', severity: 'error', message: names.length ? t('`{0}` is not defined in {1} (classes: {2}).', ref.className, shown, names.slice(0, 8).join(', ')) : t('`{0}` is not defined in {1}.', ref.className, shown) };
   }
 
   /** Finds a class defined in or re-exported by `file`. */
@@ -149,7 +150,7 @@ export class ClassResolver {
       for (let i = 1; i < dots; i++) dir = dirname(dir);
       return rest ? this.moduleFile(dir, rest) : join(dir, '__init__.py');
     }
-    const top = rest.split('.')[0] as string;
+    const [top = ''] = rest.split('.');
     // Absolute imports: try the package the file lives in (walk up), then installed packages.
     let dir = dirname(fromFile);
     for (let i = 0; i < 8; i++) {

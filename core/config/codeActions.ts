@@ -4,6 +4,7 @@ import { schema, childSchema, type SchemaNode } from './schema';
 import { deref, keyString, nodeAt, type ParsedConfig } from './parse';
 import type { Range } from './text';
 import type { Fix } from './diagnostics';
+import { t } from '../l10n';
 
 // ---------------------------------------------------------------- code actions
 
@@ -67,8 +68,9 @@ export function migrateEdits(p: ParsedConfig): { range: Range; newText: string }
   const re = /(file:\/\/)(astuner|astune)(\/default_config)|^(\s*-\s*)(astuner_default|astune_default)\b/gm;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text))) {
-    if (m[1]) edits.push({ start: m.index + m[1].length, end: m.index + m[1].length + (m[2] as string).length, newText: 'ajet' });
-    else edits.push({ start: m.index + (m[4] as string).length, end: m.index + (m[4] as string).length + (m[5] as string).length, newText: 'ajet_default' });
+    const [, scheme, pkg = '', , dash = '', name = ''] = m;
+    if (scheme) edits.push({ start: m.index + scheme.length, end: m.index + scheme.length + pkg.length, newText: 'ajet' });
+    else edits.push({ start: m.index + dash.length, end: m.index + dash.length + name.length, newText: 'ajet_default' });
   }
   edits.sort((a, b) => a.start - b.start);
   const clean = edits.filter((e, i) => i === 0 || e.start >= (edits[i - 1] as TextEditOffsets).end);
@@ -102,10 +104,10 @@ export function refactorActions(p: ParsedConfig): Action[] {
   const out: Action[] = [];
   if (hasAstunerContent(p)) {
     const edits = migrateEdits(p);
-    if (edits.length) out.push({ title: 'Migrate this ASTuner config to AgentJet', kind: 'refactor.rewrite', edits });
+    if (edits.length) out.push({ title: t('Migrate this ASTuner config to AgentJet'), kind: 'refactor.rewrite', edits });
   }
   const hb = hydraBoilerplateEdit(p);
-  if (hb) out.push({ title: 'Add Hydra boilerplate (searchpath and defaults)', kind: 'refactor.rewrite', edits: [hb] });
+  if (hb) out.push({ title: t('Add Hydra boilerplate (searchpath and defaults)'), kind: 'refactor.rewrite', edits: [hb] });
   return out;
 }
 
@@ -113,6 +115,6 @@ export function refactorActions(p: ParsedConfig): Action[] {
 export function codeActions(p: ParsedConfig, diags: { code: string; range: Range; fixes?: Fix[] }[]): Action[] {
   const out = fixActions(diags);
   const hb = hydraBoilerplateEdit(p);
-  for (const d of diags) if (d.code === 'missing-defaults' && hb) out.push({ title: 'Add Hydra boilerplate (searchpath and defaults)', kind: 'quickfix', edits: [hb], preferred: true, diagnosticCode: d.code });
+  for (const d of diags) if (d.code === 'missing-defaults' && hb) out.push({ title: t('Add Hydra boilerplate (searchpath and defaults)'), kind: 'quickfix', edits: [hb], preferred: true, diagnosticCode: d.code });
   return [...out, ...refactorActions(p)];
 }

@@ -28,7 +28,7 @@ export type CodeFactsByVersion = Partial<Record<FrameworkVersion, CodeFacts>>;
 /** The reader types RouterTaskReader dispatches on; anything else raises ValueError. */
 export function taskReaderTypes(taskReaderInit: string): string[] {
   const out = new Set<string>();
-  for (const m of taskReaderInit.matchAll(/\btask_reader_type\s*==\s*["']([\w-]+)["']/g)) out.add(m[1] as string);
+  for (const m of taskReaderInit.matchAll(/\btask_reader_type\s*==\s*["']([\w-]+)["']/g)) { const [, v = ''] = m; out.add(v); }
   return [...out];
 }
 
@@ -36,7 +36,7 @@ export function taskReaderTypes(taskReaderInit: string): string[] {
 export function madnessChecks(...sources: string[]): string[] {
   const out = new Set<string>();
   for (const src of sources) {
-    for (const m of src.matchAll(/["']([\w-]+)["']\s+(?:not\s+)?in\s+(?:checklist\b|[\w.]*compute_madness_checklist\b)/g)) out.add(m[1] as string);
+    for (const m of src.matchAll(/["']([\w-]+)["']\s+(?:not\s+)?in\s+(?:checklist\b|[\w.]*compute_madness_checklist\b)/g)) { const [, v = ''] = m; out.add(v); }
   }
   return [...out];
 }
@@ -61,8 +61,9 @@ export function attributeKeys(py: string, root: string): string[] {
   const re = new RegExp(String.raw`(?<=[\w\])]\.)${root}((?:\.[A-Za-z_]\w*)+?)(?:\.get\(\s*["']([A-Za-z_]\w*)["']|(?!\.?\w))`, 'g');
   for (const m of py.matchAll(re)) {
     const parts: string[] = [];
-    for (const seg of (m[1] as string).slice(1).split('.')) { if (METHODS.has(seg)) break; parts.push(seg); }
-    if (m[2] && parts.length === (m[1] as string).slice(1).split('.').length) parts.push(m[2]);
+    const [, chain = '', getKey] = m;
+    for (const seg of chain.slice(1).split('.')) { if (METHODS.has(seg)) break; parts.push(seg); }
+    if (getKey && parts.length === chain.slice(1).split('.').length) parts.push(getKey);
     for (let i = 1; i <= parts.length; i++) out.add(parts.slice(0, i).join('.'));
   }
   return [...out];
@@ -91,7 +92,8 @@ export function yamlKeys(text: string, root: string): string[] {
 export function conversionKeys(text: string, root: string): string[] {
   const out = new Set<string>();
   for (const m of text.matchAll(new RegExp(String.raw`\b${root}\.([A-Za-z_][\w.]*\w)`, 'g'))) {
-    const parts = (m[1] as string).split('.');
+    const [, dotted = ''] = m;
+    const parts = dotted.split('.');
     for (let i = 1; i <= parts.length; i++) out.add(parts.slice(0, i).join('.'));
   }
   return [...out];

@@ -4,6 +4,7 @@ import { schema, resolveRef, typesOf, inDialect, type SchemaNode, type Family } 
 import type { ParsedConfig } from './parse';
 import { yamlScalar } from './validate';
 import { schemaForPath, type FeatureContext } from './context';
+import { t } from '../l10n';
 
 export { describePath } from './context';
 
@@ -39,7 +40,7 @@ export interface CompletionEntry {
 export function indentUnit(text: string): string {
   let min = Infinity;
   for (const m of text.matchAll(/^([ \t]+)\S/gm)) {
-    const ws = m[1] as string;
+    const [, ws = ''] = m;
     if (ws.startsWith('\t')) return '\t';
     if (ws.length < min) min = ws.length;
   }
@@ -59,7 +60,8 @@ function parentPath(lines: (l: number) => string, line: number, indent: number):
     if (ind >= want) continue;
     const m = /^(\s*)([\w.-]+)\s*:\s*(#.*)?$/.exec(t);
     if (!m) return undefined; // inside a list or flow content: no key context
-    path.unshift(m[2] as string);
+    const [, , key = ''] = m;
+    path.unshift(key);
     want = ind;
   }
   return want > 0 && path.length === 0 ? undefined : path;
@@ -73,7 +75,7 @@ function siblingKeys(lines: (l: number) => string, count: number, line: number, 
       if (!t.trim() || /^\s*#/.test(t)) continue;
       const ind = (/^\s*/.exec(t) as RegExpExecArray)[0].length;
       if (ind < indent) break;
-      if (ind === indent) { const m = /^\s*([\w.-]+)\s*:/.exec(t); if (m) out.add(m[1] as string); }
+      if (ind === indent) { const m = /^\s*([\w.-]+)\s*:/.exec(t); if (m?.[1] !== undefined) out.add(m[1]); }
     }
   }
   return out;
@@ -133,16 +135,16 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
   // Value position: `key: partial`
   const vm = /^(\s*)(?:-\s+)?([\w.-]+)\s*:\s+(.*)$/.exec(before) ?? /^(\s*)(?:-\s+)?([\w.-]+)\s*:()$/.exec(before);
   if (vm) {
-    const indent = (vm[1] as string).length + (/^\s*-\s+/.test(before) ? (/^\s*-\s+/.exec(before) as RegExpExecArray)[0].length - (vm[1] as string).length : 0);
+    const [, lead = '', key = '', partialRaw = ''] = vm;
+    const dash = /^\s*-\s+/.exec(before);
+    const indent = lead.length + (dash ? dash[0].length - lead.length : 0);
     const parent = parentPath(lineAt, pos.line, indent);
     if (!parent) return [];
-    const key = vm[2] as string;
-    const partialRaw = vm[3] ?? '';
     const quote = /^["']/.test(partialRaw) ? 1 : 0;
     const from = offset - partialRaw.length + quote;
     const lineEnd = idx.lineEnd(pos.line);
     let to = offset;
-    while (to < lineEnd && /[\w.\-/>]/.test(p.text[to] as string)) to++;
+    while (to < lineEnd && /[\w.\-/>]/.test(p.text.charAt(to))) to++;
     const sch = schemaForPath([...parent, key]);
     return sch ? valueCompletions(sch, partialRaw.slice(quote), from, to, ctx, p.dialect) : [];
   }
@@ -150,26 +152,30 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
   // List item under a key: `  - partial`
   const lm = /^(\s*)-\s+([\w.-]*)$/.exec(before);
   if (lm) {
-    const indent = (lm[1] as string).length;
+    const [, lead = '', partial = ''] = lm;
+    const indent = lead.length;
     let keyLine = pos.line - 1;
     while (keyLine >= 0 && (/^\s*-/.test(lineAt(keyLine)) || !lineAt(keyLine).trim())) keyLine--;
     const km = keyLine >= 0 ? KEY_LINE.exec(lineAt(keyLine)) : null;
-    if (!km || (km[1] as string).length > indent) return [];
-    const parent = parentPath(lineAt, keyLine, (km[1] as string).length);
+    if (!km) return [];
+    const [, keyLead = '', listKey = ''] = km;
+    if (keyLead.length > indent) return [];
+    const parent = parentPath(lineAt, keyLine, keyLead.length);
     if (!parent) return [];
-    const sch = schemaForPath([...parent, km[2] as string]);
+    const sch = schemaForPath([...parent, listKey]);
     const item = sch?.items ? resolveRef(sch.items) : undefined;
-    const from = offset - (lm[2] as string).length;
-    if ([...parent, km[2]].join('.') === 'defaults') {
+    const from = offset - partial.length;
+    if ([...parent, listKey].join('.') === 'defaults') {
       return ['verl_default', 'trinity_default', 'ajet_default', '_self_'].map((v, i) => ({ label: v, kind: 'value' as const, insertText: v, snippet: false, sortText: String(i), from, to: offset }));
     }
-    return item ? valueCompletions(item, lm[2] as string, from, offset, ctx, p.dialect) : [];
+    return item ? valueCompletions(item, partial, from, offset, ctx, p.dialect) : [];
   }
 
   // Key position: `  partial`
   const km = /^(\s*)([\w.-]*)$/.exec(before);
   if (!km) return [];
-  const indent = (km[1] as string).length;
+  const [, keyIndent = ''] = km;
+  const indent = keyIndent.length;
   const parent = parentPath(lineAt, pos.line, indent);
   if (!parent) return [];
   const parentSchema = parent.length === 0 ? schema : schemaForPath(parent);
@@ -178,7 +184,7 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
   const from = lineStart + indent;
   let to = offset;
   const lineEnd = idx.lineEnd(pos.line);
-  while (to < lineEnd && /[\w.-]/.test(p.text[to] as string)) to++;
+  while (to < lineEnd && /[\w.-]/.test(p.text.charAt(to))) to++;
   const after = p.text.slice(to, lineEnd);
   const hasColon = /^\s*:/.test(after);
   const out: CompletionEntry[] = [];
@@ -190,7 +196,7 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
     if (!inDialect(r, p.dialect) && parent.length > 0) continue;
     if (parent.length === 0 && (k === 'astuner' || k === 'astune') && p.dialect === 'agentjet') continue;
     const isSection = !!r.properties;
-    const inAjet = parent.length > 0 && ['ajet', 'astuner', 'astune'].includes(parent[0] as string);
+    const inAjet = parent.length > 0 && ['ajet', 'astuner', 'astune'].includes(parent[0] ?? '');
     const rank = parent.length === 0
       ? (['ajet', 'hydra', 'defaults', 'trinity'].indexOf(k) + 10) % 10 // our sections first, then verl's
       : r.deprecated ? 9
@@ -201,7 +207,7 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
       kind: isSection ? 'section' : 'key',
       insertText: hasColon ? k : keySnippet(k, r, unit),
       snippet: !hasColon,
-      detail: typesOf(r).join(' | ') || (isSection ? 'section' : undefined),
+      detail: typesOf(r).join(' | ') || (isSection ? t('section') : undefined),
       docPath: [...parent, k],
       sortText: `${rank}${k}`,
       from, to, deprecated: !!r.deprecated,
@@ -222,7 +228,7 @@ function valueCompletions(sch: SchemaNode, partial: string, from: number, to: nu
       const want = s['x-classRef'] === 'judge' ? /Judge/ : /Workflow/;
       for (const c of mod?.classes.values() ?? []) {
         const fits = c.bases.some((b) => want.test(b));
-        out.push({ label: c.name, kind: 'class', insertText: c.name, snippet: false, detail: c.bases.length ? `(${c.bases.join(', ')})` : 'class', ...(c.bases.length ? { labelDetail: `(${c.bases.join(', ')})` } : {}), documentation: c.docstring, sortText: `${fits ? 0 : 1}${c.name}`, from: from + arrow + 2, to });
+        out.push({ label: c.name, kind: 'class', insertText: c.name, snippet: false, detail: c.bases.length ? `(${c.bases.join(', ')})` : t('class'), ...(c.bases.length ? { labelDetail: `(${c.bases.join(', ')})` } : {}), documentation: c.docstring, sortText: `${fits ? 0 : 1}${c.name}`, from: from + arrow + 2, to });
       }
       return out;
     }
@@ -239,12 +245,12 @@ function valueCompletions(sch: SchemaNode, partial: string, from: number, to: nu
   }
   const types = typesOf(s);
   if (s.enum) {
-    s.enum.forEach((e, i) => out.push({ label: String(e), kind: 'enum', insertText: String(e), snippet: false, detail: 'allowed value', sortText: String(i).padStart(3, '0'), from, to }));
-    if (dialect === 'astuner') for (const a of Object.keys(s['x-enumRenamed'] ?? {})) out.push({ label: a, kind: 'enum', insertText: a, snippet: false, detail: 'ASTuner spelling', sortText: `5${a}`, from, to });
+    s.enum.forEach((e, i) => out.push({ label: String(e), kind: 'enum', insertText: String(e), snippet: false, detail: t('allowed value'), sortText: String(i).padStart(3, '0'), from, to }));
+    if (dialect === 'astuner') for (const a of Object.keys(s['x-enumRenamed'] ?? {})) out.push({ label: a, kind: 'enum', insertText: a, snippet: false, detail: t('ASTuner spelling'), sortText: `5${a}`, from, to });
   } else if (types.includes('boolean')) {
     for (const b of ['true', 'false']) out.push({ label: b, kind: 'boolean', insertText: b, snippet: false, sortText: b === String(s.default) ? '0' : '1', from, to });
   } else if (s.default !== undefined && s.default !== null && typeof s.default !== 'object') {
-    out.push({ label: yamlScalar(s.default), kind: 'value', insertText: yamlScalar(s.default), snippet: false, detail: 'default', sortText: '0', from, to });
+    out.push({ label: yamlScalar(s.default), kind: 'value', insertText: yamlScalar(s.default), snippet: false, detail: t('default'), sortText: '0', from, to });
   }
   return out;
 }

@@ -4,6 +4,7 @@ import { isMap, isSeq, type Node, type Pair, type YAMLMap } from 'yaml';
 import { schema, childSchema, resolveRef, typesOf, schemaAt, type SchemaNode, type Family } from './schema';
 import { deref, keyString, mapPairs, type ParsedConfig } from './parse';
 import type { ClassResolver } from './classref';
+import { t } from '../l10n';
 
 export interface FeatureContext {
   root?: string;
@@ -73,17 +74,19 @@ export function describeKey(path: readonly string[], s: SchemaNode, dialect: Fam
   lines.push(`**${path.join('.')}**${types.length ? ` \u2014 \`${types.join(' | ')}\`` : ''}`);
   if (r.description) lines.push(r.description);
   const facts: string[] = [];
-  if (r.default !== undefined && !(typeof r.default === 'object' && r.default !== null)) facts.push(`Default: ${fmt(r.default)}`);
-  else if (Array.isArray(r.default)) facts.push(`Default: ${fmt(r.default)}`);
-  if (r.enum) facts.push(`Allowed: ${r.enum.map(fmt).join(', ')}`);
+  if (r.default !== undefined && !(typeof r.default === 'object' && r.default !== null)) facts.push(t('Default: {0}', fmt(r.default)));
+  else if (Array.isArray(r.default)) facts.push(t('Default: {0}', fmt(r.default)));
+  if (r.enum) facts.push(t('Allowed: {0}', r.enum.map(fmt).join(', ')));
   const renamed = r['x-enumRenamed'];
-  if (renamed) facts.push(`ASTuner spellings: ${Object.entries(renamed).map(([a, b]) => `${fmt(a)} \u2192 ${fmt(b)}`).join(', ')}`);
+  if (renamed) facts.push(t('ASTuner spellings: {0}', Object.entries(renamed).map(([a, b]) => `${fmt(a)} \u2192 ${fmt(b)}`).join(', ')));
   if (facts.length) lines.push(facts.join('  \n'));
   const d = r['x-dialect'];
-  if (d && d !== dialect) lines.push(`_${d === 'astuner' ? 'ASTuner' : 'AgentJet'} name; ${dialect === 'astuner' ? 'ASTuner' : 'AgentJet'} reads \`${r['x-movedTo'] ?? r['x-renamedTo'] ?? '(nothing)'}\`._`);
-  else if (d) lines.push(`_${d === 'astuner' ? 'ASTuner' : 'AgentJet'} name${r['x-renamedTo'] ? `; the ${d === 'astuner' ? 'AgentJet' : 'ASTuner'} name is \`${r['x-renamedTo']}\`` : ''}._`);
-  if (r.deprecated && r['x-deprecatedMessage']) lines.push(`_Deprecated: ${r['x-deprecatedMessage']}_`);
-  if (r['x-source']) lines.push(`_From \`${r['x-source']}\`._`);
+  const fw = (x: string) => (x === 'astuner' ? 'ASTuner' : 'AgentJet');
+  const moved = r['x-movedTo'] ?? r['x-renamedTo'];
+  if (d && d !== dialect) lines.push(moved ? t('_{0} name; {1} reads `{2}`._', fw(d), fw(dialect), moved) : t('_{0} name; {1} reads nothing in its place._', fw(d), fw(dialect)));
+  else if (d) lines.push(r['x-renamedTo'] ? t('_{0} name; the {1} name is `{2}`._', fw(d), fw(d === 'astuner' ? 'agentjet' : 'astuner'), r['x-renamedTo']) : t('_{0} name._', fw(d)));
+  if (r.deprecated && r['x-deprecatedMessage']) lines.push(t('_Deprecated: {0}_', t(r['x-deprecatedMessage'])));
+  if (r['x-source']) lines.push(t('_From `{0}`._', r['x-source']));
   return lines.join('\n\n');
 }
 /** Markdown for a completion item resolved later (keeps completion responses small). */

@@ -6,6 +6,7 @@ import { keyString, mapPairs, nodeAt, type ParsedConfig } from './parse';
 import { parseClassRef } from './classref';
 import type { Range } from './text';
 import { locate, schemaForPath, fmt, describeKey, type FeatureContext } from './context';
+import { t } from '../l10n';
 
 // ---------------------------------------------------------------- hover
 
@@ -28,12 +29,12 @@ export function hover(p: ParsedConfig, offset: number, ctx: FeatureContext): Hov
         parts.push(`_${r.file}:${c.line + 1}_`);
         return { markdown: parts.join('\n\n'), range };
       }
-      if (r.ok === 'skip') return { markdown: `\`${ref.className}\` from \`${ref.target}\`: ${r.reason}.`, range };
+      if (r.ok === 'skip') return { markdown: t('`{0}` from `{1}`: {2}.', ref.className, ref.target, r.reason), range };
     }
   }
   if (!sch) return undefined;
   let md = describeKey(loc.path, sch, p.dialect);
-  if (loc.part === 'value' && isScalar(loc.node) && sch.enum && sch.enum.includes(loc.node.value as string)) md = `\`${String(loc.node.value)}\` \u2014 one of ${sch.enum.map(fmt).join(', ')}\n\n` + md;
+  if (loc.part === 'value' && isScalar(loc.node) && sch.enum && sch.enum.includes(loc.node.value as string)) md = t('`{0}` \u2014 one of {1}', String(loc.node.value), sch.enum.map(fmt).join(', ')) + '\n\n' + md;
   return { markdown: md, range };
 }
 
@@ -56,7 +57,8 @@ export function definition(p: ParsedConfig, offset: number, ctx: FeatureContext)
   // `${a.b.c}`: jump to the key in this file.
   const m = /\$\{([^}:]+)\}/.exec(str);
   if (m && p.rootMap && p.doc) {
-    const target = nodeAt(p.rootMap, p.doc, (m[1] as string).trim().split('.'));
+    const [, inner = ''] = m;
+    const target = nodeAt(p.rootMap, p.doc, inner.trim().split('.'));
     const k = target?.pair.key as Node | undefined;
     if (k?.range) return { range: p.index.range(k.range[0], k.range[1]) };
   }

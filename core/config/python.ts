@@ -84,7 +84,7 @@ export function parsePython(src: string): PyModule {
   let current: PyClass | undefined;
   let depth = 0; // open brackets carried over from earlier lines: those lines continue a statement
   for (let li = 0; li < lines.length; li++) {
-    const line = lines[li] as string;
+    const line = lines[li] ?? '';
     const carried = depth;
     for (const ch of line) { if (ch === '(' || ch === '[' || ch === '{') depth++; else if (ch === ')' || ch === ']' || ch === '}') depth = Math.max(0, depth - 1); }
     if (carried > 0 || !line.trim()) continue;
@@ -97,7 +97,8 @@ export function parsePython(src: string): PyModule {
           let sig = '';
           let depth = 0;
           for (let k = li; k < Math.min(lines.length, li + 30); k++) {
-            const raw = src.slice(offsets[k], (offsets[k] as number) + (lines[k] as string).length);
+            const start = offsets[k] ?? 0;
+            const raw = src.slice(start, start + (lines[k] ?? '').length);
             for (const ch of raw) { if (ch === '(') depth++; if (ch === ')') depth--; }
             sig += (sig ? ' ' : '') + raw.trim();
             if (depth <= 0 && /:\s*(#.*)?$/.test(raw.trim())) break;
@@ -111,18 +112,18 @@ export function parsePython(src: string): PyModule {
     current = undefined;
     const cls = /^class\s+([A-Za-z_]\w*)\s*(\(([^)]*)\)?)?/.exec(line);
     if (cls) {
-      const name = cls[1] as string;
-      let bases = cls[3] ?? '';
-      if (cls[2] && !cls[2].endsWith(')')) {
+      const [head, name = '', paren, basesText = ''] = cls;
+      let bases = basesText;
+      if (paren && !paren.endsWith(')')) {
         // bases over several lines
         for (let k = li + 1; k < Math.min(lines.length, li + 20); k++) {
-          const l = lines[k] as string;
+          const l = lines[k] ?? '';
           const end = l.indexOf(')');
           bases += ' ' + (end >= 0 ? l.slice(0, end) : l);
           if (end >= 0) break;
         }
       }
-      const colon = blank.indexOf(':', (offsets[li] as number) + cls[0].length);
+      const colon = blank.indexOf(':', (offsets[li] ?? 0) + head.length);
       const c: PyClass = {
         name, line: li, character: 6,
         bases: bases.split(',').map((b) => b.trim()).filter((b) => b && !b.includes('=')),
@@ -134,28 +135,32 @@ export function parsePython(src: string): PyModule {
     }
     const from = /^from\s+([.\w]+)\s+import\s+(.*)$/.exec(line);
     if (from) {
-      let names = from[2] as string;
+      const [, fromModule = '', imported = ''] = from;
+      let names = imported;
       if (names.includes('(') && !names.includes(')')) {
         for (let k = li + 1; k < Math.min(lines.length, li + 200); k++) {
-          names += ' ' + (lines[k] as string);
-          if ((lines[k] as string).includes(')')) break;
+          const next = lines[k] ?? '';
+          names += ' ' + next;
+          if (next.includes(')')) break;
         }
       } else {
         let k = li;
-        while (names.trimEnd().endsWith('\\') && k + 1 < lines.length) names = names.trimEnd().slice(0, -1) + ' ' + (lines[++k] as string);
+        while (names.trimEnd().endsWith('\\') && k + 1 < lines.length) names = names.trimEnd().slice(0, -1) + ' ' + (lines[++k] ?? '');
       }
       names = names.replace(/[()]/g, ' ');
       for (const part of names.split(',')) {
         const p = part.trim();
         if (!p) continue;
-        if (p === '*') { mod.starImports.push(from[1] as string); continue; }
+        if (p === '*') { mod.starImports.push(fromModule); continue; }
         const m = /^(\w+)(?:\s+as\s+(\w+))?$/.exec(p);
-        if (m) mod.imports.push({ module: from[1] as string, name: m[1] as string, alias: m[2] ?? (m[1] as string), line: li });
+        const [, name, alias] = m ?? [];
+        if (name) mod.imports.push({ module: fromModule, name, alias: alias ?? name, line: li });
       }
       continue;
     }
     const def = /^(?:async\s+)?def\s+(\w+)|^(\w+)\s*(?::[^=]*)?=(?!=)/.exec(line);
-    if (def) mod.names.set((def[1] ?? def[2]) as string, li);
+    const defined = def?.[1] ?? def?.[2];
+    if (defined) mod.names.set(defined, li);
   }
   return mod;
 }

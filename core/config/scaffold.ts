@@ -24,7 +24,8 @@ export function parseRefLine(line: string): { key: string; value: string } | und
   if (!m) return undefined;
   let value = (m[2] ?? '').replace(/\s+#.*$/, '').trim();
   if ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'"))) value = value.slice(1, -1);
-  return { key: m[1] as string, value };
+  const [, key = ''] = m;
+  return { key, value };
 }
 
 export interface ScaffoldPlan {

@@ -8,6 +8,7 @@ import { parseConfig, looksLikeConfig, MAX_SEMANTIC_BYTES, type ParsedConfig } f
 import { validateParsed } from './validate';
 import type { ConfigDiagnostic } from './diagnostics';
 import type { FeatureContext } from './features';
+import { t } from '../l10n';
 
 export interface ServiceOptions {
   /** One interpreter for every folder (clients without per-folder settings, tests). */
@@ -99,7 +100,7 @@ export class ConfigService {
   private diagnoseAll(uri: string, version: number, text: string, file: string | undefined): { ours: boolean; diagnostics: ConfigDiagnostic[] } {
     if (text.length > MAX_SEMANTIC_BYTES) {
       if (!looksLikeConfig(text.slice(0, 65536))) return { ours: false, diagnostics: [] };
-      return { ours: true, diagnostics: [{ code: 'too-large', severity: 'information', message: `This config is ${(text.length / 1048576).toFixed(1)} MB; AgentJet checks are skipped above ${MAX_SEMANTIC_BYTES / 1048576} MB.`, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }] };
+      return { ours: true, diagnostics: [{ code: 'too-large', severity: 'information', message: t('This config is {0} MB; AgentJet checks are skipped above {1} MB.', (text.length / 1048576).toFixed(1), MAX_SEMANTIC_BYTES / 1048576), range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }] };
     }
     const parsed = this.parse(uri, version, text);
     if (!parsed) {

@@ -10,6 +10,7 @@ import { nodeRange, push, rootName, type Ctx } from './validateContext';
 import { checkEssentials, checkCrossFields } from './rules';
 import { checkEnum, checkClassRef, checkPath, checkInterpolations } from './valueChecks';
 import { frameworkName, versionFromPath, type FrameworkVersion } from '../agentjet/dialect';
+import { t } from '../l10n';
 
 export interface ValidateOptions {
   /** Folder the launcher runs in: class references and relative paths resolve against it. */
@@ -69,7 +70,7 @@ export function validateParsed(p: ParsedConfig, opts: ValidateOptions = {}): Con
     // Point at the `---` marker that starts the second document.
     let marker = p.text.lastIndexOf('\n---', Math.max(0, start));
     marker = marker < 0 ? (p.text.startsWith('---') ? 0 : start) : marker + 1;
-    out.push({ code: 'multi-document', severity: 'error', message: 'Hydra loads a config as a single YAML document; remove the `---` separated documents.', range: p.index.range(marker, marker + 3) });
+    out.push({ code: 'multi-document', severity: 'error', message: t('Hydra loads a config as a single YAML document; remove the `---` separated documents.'), range: p.index.range(marker, marker + 3) });
   }
   const fs = opts.fs ?? sharedFs;
   const schema = opts.schema ?? defaultSchema;
@@ -111,7 +112,7 @@ function setsAnyEssential(p: ParsedConfig, doc: Document): boolean {
 function checkFileName(ctx: Ctx, fileName: string | undefined): void {
   if (!fileName || !/\.yml$/i.test(fileName) || ctx.standalone || ctx.fragment) return;
   const root = nodeAt(ctx.p.rootMap, ctx.doc, [rootName(ctx)]);
-  push(ctx, 'launcher/yml-extension', 'error', `The ${frameworkName(ctx.version)} launcher only accepts files ending in \`.yaml\` (it asserts \`yaml_path.endswith(".yaml")\`); rename this file to \`.yaml\` to launch it.`, nodeRange(ctx, root?.pair.key as Node));
+  push(ctx, 'launcher/yml-extension', 'error', t('The {0} launcher only accepts files ending in `.yaml` (it asserts `yaml_path.endswith(".yaml")`); rename this file to `.yaml` to launch it.', frameworkName(ctx.version)), nodeRange(ctx, root?.pair.key as Node));
 }
 
 export function validateText(text: string, opts: ValidateOptions = {}): ConfigDiagnostic[] {
@@ -142,7 +143,7 @@ function checkRoot(ctx: Ctx): void {
   if (!key || key === 'ajet') return;
   if (ctx.dialect === 'agentjet') {
     const pair = nodeAt(ctx.p.rootMap, ctx.doc, [key]);
-    if (pair) push(ctx, 'renamed-key', 'warning', `\`${key}:\` is the ASTuner root; AgentJet reads \`ajet:\`.`, nodeRange(ctx, pair.pair.key as Node), [{ title: 'Rename to `ajet`', newText: 'ajet', preferred: true }]);
+    if (pair) push(ctx, 'renamed-key', 'warning', t('`{0}:` is the ASTuner root; AgentJet reads `ajet:`.', key), nodeRange(ctx, pair.pair.key as Node), [{ title: t('Rename to `ajet`'), newText: 'ajet', preferred: true }]);
   }
 }
 
@@ -169,22 +170,22 @@ function checkMap(ctx: Ctx, map: YAMLMap, sch: SchemaNode, path: string[]): void
     if (!child) {
       if (merged || fullyOpen || versionKnows) continue;
       const sugg = suggest(key, knownKeys(s, ctx.dialect));
-      const where = path.length ? `\`${path.join('.')}\`` : 'the top level';
+      const where = path.length ? `\`${path.join('.')}\`` : t('the top level');
       const home = !sugg.length && ROOT_NAMES.has(path[0] ?? '') ? homesOf(ctx.schema, key, ctx.dialect) : [];
       if (home.length) {
-        push(ctx, 'unknown-key', 'warning', `\`${key}\` is not a key of ${where}; it belongs under \`${home.map((h) => `${path[0]}.${h}`).join('` or `')}\`.`, keyRange);
+        push(ctx, 'unknown-key', 'warning', t('`{0}` is not a key of {1}; it belongs under `{2}`.', key, where, home.map((h) => `${path[0]}.${h}`).join(t('` or `'))), keyRange);
       } else if (sugg.length) {
-        push(ctx, 'unknown-key', 'warning', `Unknown key \`${key}\` in ${where}. Did you mean \`${sugg[0]}\`?`, keyRange,
-          sugg.map((x, i) => ({ title: `Change to \`${x}\``, newText: x, preferred: i === 0 })));
+        push(ctx, 'unknown-key', 'warning', t('Unknown key `{0}` in {1}. Did you mean `{2}`?', key, where, sugg[0] ?? ''), keyRange,
+          sugg.map((x, i) => ({ title: t('Change to `{0}`', x), newText: x, preferred: i === 0 })));
       } else if (open === 'info') {
-        push(ctx, 'unknown-key', 'information', `\`${key}\` is not a setting the framework reads in ${where}; fine if your own code reads it.`, keyRange);
+        push(ctx, 'unknown-key', 'information', t('`{0}` is not a setting the framework reads in {1}; fine if your own code reads it.', key, where), keyRange);
       } else {
-        push(ctx, 'unknown-key', 'warning', `Unknown key \`${key}\` in ${where}; the framework ignores it.`, keyRange);
+        push(ctx, 'unknown-key', 'warning', t('Unknown key `{0}` in {1}; the framework ignores it.', key, where), keyRange);
       }
       continue;
     }
     if (!merged && !(versionKnows && child['x-dialect'])) checkKeyDialect(ctx, key, child, keyRange, path);
-    if (!merged && child['x-unread'] && !ctx.standalone) push(ctx, 'unread-key', 'warning', child['x-unread'], keyRange);
+    if (!merged && child['x-unread'] && !ctx.standalone) push(ctx, 'unread-key', 'warning', t(child['x-unread']), keyRange);
     checkValue(ctx, value, child, [...path, key], pair);
   }
   void seen;
@@ -231,17 +232,18 @@ function checkKeyDialect(ctx: Ctx, key: string, child: SchemaNode, keyRange: Ran
     const other = child['x-movedTo'] ?? child['x-renamedTo'];
     const theirs = d === 'astuner' ? 'ASTuner' : 'AgentJet';
     const ours = ctx.dialect === 'astuner' ? 'ASTuner' : 'AgentJet';
-    if (child['x-movedTo'] && ctx.dialect === 'agentjet') {
-      push(ctx, 'renamed-key', 'warning', `\`${key}\` is the ${theirs} name; ${ours} reads \`${other}\` instead.`, keyRange);
+    const movedTo = child['x-movedTo'];
+    if (movedTo && ctx.dialect === 'agentjet') {
+      push(ctx, 'renamed-key', 'warning', t('`{0}` is the {1} name; {2} reads `{3}` instead.', key, theirs, ours, movedTo), keyRange);
     } else if (other) {
-      push(ctx, 'renamed-key', 'warning', `\`${key}\` is the ${theirs} name; ${ours} reads \`${other}\`.`, keyRange, [{ title: `Rename to \`${other}\``, newText: other, preferred: true }]);
+      push(ctx, 'renamed-key', 'warning', t('`{0}` is the {1} name; {2} reads `{3}`.', key, theirs, ours, other), keyRange, [{ title: t('Rename to `{0}`', other), newText: other, preferred: true }]);
     } else {
-      push(ctx, 'deprecated-key', 'warning', child['x-deprecatedMessage'] ?? `\`${key}\` is only read by ${theirs}.`, keyRange);
+      push(ctx, 'deprecated-key', 'warning', schemaText(child['x-deprecatedMessage']) ?? t('`{0}` is only read by {1}.', key, theirs), keyRange);
     }
     return;
   }
   // The framework's own defaults files and run snapshots list every key, old ones included.
-  if (child.deprecated && !d && ctx.dialect === 'agentjet' && !ctx.standalone) push(ctx, 'deprecated-key', 'warning', child['x-deprecatedMessage'] ?? `\`${[...path, key].join('.')}\` is deprecated.`, keyRange);
+  if (child.deprecated && !d && ctx.dialect === 'agentjet' && !ctx.standalone) push(ctx, 'deprecated-key', 'warning', schemaText(child['x-deprecatedMessage']) ?? t('`{0}` is deprecated.', [...path, key].join('.')), keyRange);
 }
 
 function checkValue(ctx: Ctx, value: Node | null, sch: SchemaNode, path: string[], pair?: Pair): void {
@@ -250,7 +252,7 @@ function checkValue(ctx: Ctx, value: Node | null, sch: SchemaNode, path: string[
   const range = raw?.range ? nodeRange(ctx, raw) : pair ? nodeRange(ctx, pair.key as Node) : nodeRange(ctx, value);
   const name = path.join('.');
   if (isTemplate(ctx, value)) {
-    push(ctx, 'placeholder', 'information', `Template placeholder in \`${name}\`: fill it in before launching.`, range);
+    push(ctx, 'placeholder', 'information', t('Template placeholder in `{0}`: fill it in before launching.', name), range);
     return;
   }
   const types = typesOf(s);
@@ -271,33 +273,33 @@ function checkValue(ctx: Ctx, value: Node | null, sch: SchemaNode, path: string[
       if (keyNode?.range) {
         // Replace `key:` with `key: default`.
         const colon = ctx.p.text.indexOf(':', keyNode.range[1]);
-        if (colon >= 0) fixes.push({ title: `Set the default (${JSON.stringify(s.default)})`, newText: `${srcText(ctx, keyNode)}: ${yamlScalar(s.default)}`, range: ctx.p.index.range(keyNode.range[0], colon + 1), preferred: true });
+        if (colon >= 0) fixes.push({ title: t('Set the default ({0})', JSON.stringify(s.default)), newText: `${srcText(ctx, keyNode)}: ${yamlScalar(s.default)}`, range: ctx.p.index.range(keyNode.range[0], colon + 1), preferred: true });
       }
-      push(ctx, 'empty-value', 'warning', `\`${name}\` has no value, so it becomes null; the default is \`${JSON.stringify(s.default)}\`.`, keyNode ? nodeRange(ctx, keyNode) : range, fixes);
+      push(ctx, 'empty-value', 'warning', t('`{0}` has no value, so it becomes null; the default is `{1}`.', name, JSON.stringify(s.default)), keyNode ? nodeRange(ctx, keyNode) : range, fixes);
     }
     return;
   }
 
   if (types.length && !typeOk(vt, types, ctx, value)) {
-    const want = types.filter((t) => t !== 'null').join(' or ');
+    const want = types.filter((x) => x !== 'null').reduce((a, b) => (a ? t('{0} or {1}', a, b) : b), '');
     if (str !== undefined && /^(none|null|~)$/i.test(str.trim())) {
-      push(ctx, 'type-mismatch', 'warning', `\`${str}\` is read as the string "${str}", not as null; write \`null\`.`, range, [{ title: 'Write `null`', newText: 'null', preferred: true }]);
+      push(ctx, 'type-mismatch', 'warning', t('`{0}` is read as the string "{0}", not as null; write `null`.', str), range, [{ title: t('Write `null`'), newText: 'null', preferred: true }]);
       return;
     }
     const soft = types.includes('string') && (vt === 'integer' || vt === 'number' || vt === 'boolean');
     const fixes: Fix[] = [];
     if (vt === 'string' && str !== undefined) {
       const coerced = coerce(str, types);
-      if (coerced !== undefined) fixes.push({ title: `Write ${coerced} without quotes`, newText: coerced, preferred: true });
+      if (coerced !== undefined) fixes.push({ title: t('Write {0} without quotes', coerced), newText: coerced, preferred: true });
     }
-    push(ctx, 'type-mismatch', soft ? 'warning' : 'error', `\`${name}\` expects ${want}, got ${describe(vt)}${isScalar(value) ? ` \`${srcText(ctx, value)}\`` : ''}.`, range, fixes);
+    push(ctx, 'type-mismatch', soft ? 'warning' : 'error', isScalar(value) ? t('`{0}` expects {1}, got {2} `{3}`.', name, want, describe(vt), srcText(ctx, value)) : t('`{0}` expects {1}, got {2}.', name, want, describe(vt)), range, fixes);
     return;
   }
 
   if (isScalar(value) && s.enum && (vt === 'string' || vt === 'integer' || vt === 'number' || vt === 'boolean')) checkEnum(ctx, value, s, name, range);
   if (str !== undefined) {
     // Defaults files hold placeholders by design: the user's config replaces them.
-    if (PLACEHOLDER_RE.test(str.trim())) { if (!ctx.standalone) push(ctx, 'placeholder', 'warning', `\`${name}\` still holds the placeholder \`${str}\`; set a real value.`, range); }
+    if (PLACEHOLDER_RE.test(str.trim())) { if (!ctx.standalone) push(ctx, 'placeholder', 'warning', t('`{0}` still holds the placeholder `{1}`; set a real value.', name, str), range); }
     else if (s['x-classRef']) checkClassRef(ctx, value as Scalar, str);
     else if (s['x-pathKind']) checkPath(ctx, value as Scalar, str, s['x-pathKind']);
   }
@@ -325,8 +327,19 @@ function typeOk(vt: JsonType, types: JsonType[], ctx: Ctx, value: Node | null): 
   return false;
 }
 
-function describe(t: JsonType): string {
-  return t === 'object' ? 'a mapping' : t === 'array' ? 'a list' : t === 'integer' ? 'an integer' : `a ${t}`;
+/** A message the schema carries (x-deprecatedMessage, x-unread): its zh-cn lives in core/l10n/zh-cn.json too. */
+function schemaText(s: string | undefined): string | undefined { return s === undefined ? undefined : t(s); }
+
+function describe(type: JsonType): string {
+  switch (type) {
+    case 'object': return t('a mapping');
+    case 'array': return t('a list');
+    case 'integer': return t('an integer');
+    case 'number': return t('a number');
+    case 'string': return t('a string');
+    case 'boolean': return t('a boolean');
+    default: return t('a null');
+  }
 }
 
 function coerce(s: string, types: JsonType[]): string | undefined {

@@ -9,6 +9,7 @@ import type { Fix } from './diagnostics';
 import { parseClassRef } from './classref';
 import { frameworkName } from '../agentjet/dialect';
 import { nodeRange, push, type Ctx } from './validateContext';
+import { t } from '../l10n';
 
 export function checkEnum(ctx: Ctx, value: Scalar, s: SchemaNode, name: string, range: Range): void {
   const v = value.value as string | number | boolean;
@@ -20,18 +21,24 @@ export function checkEnum(ctx: Ctx, value: Scalar, s: SchemaNode, name: string, 
   const renamed = s['x-enumRenamed'] ?? {};
   const sv = String(v);
   // A spelling of another version: the code of this one rejects it (an error when the code raises).
-  const to = sv in renamed ? renamed[sv] as string : Object.entries(renamed).find(([, b]) => b === sv)?.[0];
+  const to = renamed[sv] ?? Object.entries(renamed).find(([, b]) => b === sv)?.[0];
   if (to !== undefined) {
     if (!byVersion && ctx.dialect === 'astuner' && sv in renamed) return; // no per-version list: the ASTuner spelling stands
     if (!byVersion || allowed.includes(to)) {
-      const other = sv in renamed ? 'the older (ASTuner) spelling' : 'the newer (AgentJet) spelling';
-      push(ctx, 'renamed-value', soft ? 'warning' : byVersion ? 'error' : 'warning', `\`${sv}\` is ${other}; ${frameworkName(ctx.version)} expects \`${to}\`${byVersion && !soft ? ' (any other value stops the run)' : ''}.`, range, [{ title: `Change to \`${to}\``, newText: to, preferred: true }]);
+      const fw = frameworkName(ctx.version);
+      const stops = !!byVersion && !soft;
+      const msg = sv in renamed
+        ? (stops ? t('`{0}` is the older (ASTuner) spelling; {1} expects `{2}` (any other value stops the run).', sv, fw, to) : t('`{0}` is the older (ASTuner) spelling; {1} expects `{2}`.', sv, fw, to))
+        : (stops ? t('`{0}` is the newer (AgentJet) spelling; {1} expects `{2}` (any other value stops the run).', sv, fw, to) : t('`{0}` is the newer (AgentJet) spelling; {1} expects `{2}`.', sv, fw, to));
+      push(ctx, 'renamed-value', soft ? 'warning' : byVersion ? 'error' : 'warning', msg, range, [{ title: t('Change to `{0}`', to), newText: to, preferred: true }]);
       return;
     }
   }
   const sugg = suggest(sv, allowed.map(String));
-  push(ctx, 'enum', soft ? 'warning' : 'error', `\`${sv}\` is not a valid \`${name}\`${byVersion ? ` in ${frameworkName(ctx.version)}` : ''}; expected one of ${allowed.map((a) => `\`${String(a)}\``).join(', ')}.${sugg.length ? ` Did you mean \`${sugg[0]}\`?` : ''}`, range,
-    sugg.map((x, i) => ({ title: `Change to \`${x}\``, newText: x, preferred: i === 0 })));
+  const list = allowed.map((a) => `\`${String(a)}\``).join(', ');
+  const base = byVersion ? t('`{0}` is not a valid `{1}` in {2}; expected one of {3}.', sv, name, frameworkName(ctx.version), list) : t('`{0}` is not a valid `{1}`; expected one of {2}.', sv, name, list);
+  push(ctx, 'enum', soft ? 'warning' : 'error', sugg[0] !== undefined ? t('{0} Did you mean `{1}`?', base, sugg[0]) : base, range,
+    sugg.map((x, i) => ({ title: t('Change to `{0}`', x), newText: x, preferred: i === 0 })));
 }
 
 /** Offset of the value's text inside the scalar's source (quoted scalars start one later). */
@@ -47,7 +54,7 @@ export function checkClassRef(ctx: Ctx, n: Scalar, str: string): void {
   const whole = nodeRange(ctx, n);
   const ref = parseClassRef(str);
   if ('error' in ref) {
-    push(ctx, 'class-ref/syntax', 'error', `Bad class reference: ${ref.error}.`, whole);
+    push(ctx, 'class-ref/syntax', 'error', t('Bad class reference: {0}.', ref.error), whole);
     return;
   }
   if (!ctx.root) return;
@@ -64,7 +71,7 @@ export function checkClassRef(ctx: Ctx, n: Scalar, str: string): void {
     // A reference can only name a class of that module: offer them all when none is close.
     const sugg = close.length ? close : [...(mod?.classes.keys() ?? [])].slice(0, 5);
     const range = sub(ref.classStart, ref.classEnd);
-    sugg.forEach((x, i) => fixes.push({ title: `Change to \`${x}\``, newText: x, range, preferred: i === 0 }));
+    sugg.forEach((x, i) => fixes.push({ title: t('Change to `{0}`', x), newText: x, range, preferred: i === 0 }));
   }
   push(ctx, r.code, r.severity, r.message, r.part === 'class' ? sub(ref.classStart, ref.classEnd) : sub(ref.targetStart, ref.targetEnd), fixes);
 }
@@ -77,7 +84,7 @@ export function checkPath(ctx: Ctx, n: Scalar, str: string, kind: 'file' | 'dir'
   if (v.startsWith('~')) return;
   const abs = isAbsolute(v) ? v : join(ctx.root, v);
   if (ctx.fs.kind(abs)) return;
-  push(ctx, 'path-missing', 'warning', `\`${v}\` does not exist on this machine${isAbsolute(v) ? '' : ` (relative to ${ctx.root})`}; fine if the job runs where it does.`, nodeRange(ctx, n));
+  push(ctx, 'path-missing', 'warning', isAbsolute(v) ? t('`{0}` does not exist on this machine; fine if the job runs where it does.', v) : t('`{0}` does not exist on this machine (relative to {1}); fine if the job runs where it does.', v, ctx.root), nodeRange(ctx, n));
 }
 
 /** Paths the merged config is known to have: the document plus the framework defaults. */
@@ -107,26 +114,27 @@ export function checkInterpolations(ctx: Ctx, n: Scalar, path: string[]): void {
   while ((m = re.exec(str))) {
     const inner = (m[1] ?? '').trim();
     const range = exact ? ctx.p.index.range(base + m.index, base + m.index + m[0].length) : nodeRange(ctx, n);
-    if (m[2] !== '}') { push(ctx, 'bad-interpolation', 'error', 'Unclosed `${` interpolation.', range); break; }
-    if (!inner) { push(ctx, 'bad-interpolation', 'error', 'Empty `${}` interpolation.', range); continue; }
+    if (m[2] !== '}') { push(ctx, 'bad-interpolation', 'error', t('Unclosed `${` interpolation.'), range); break; }
+    if (!inner) { push(ctx, 'bad-interpolation', 'error', t('Empty `${}` interpolation.'), range); continue; }
     if (inner.includes(':') || inner.includes('${')) continue; // resolvers (oc.env:..., now:...) are not checked
     let target: string[];
     if (inner.startsWith('.')) {
       const dots = (/^\.+/.exec(inner) as RegExpExecArray)[0].length;
       target = [...path.slice(0, Math.max(0, path.length - dots)), ...inner.slice(dots).split('.')];
     } else target = inner.split('.');
-    if (target.some((t) => !t)) { push(ctx, 'bad-interpolation', 'error', `\`${inner}\` is not a valid key path.`, range); continue; }
+    if (target.some((seg) => !seg)) { push(ctx, 'bad-interpolation', 'error', t('`{0}` is not a valid key path.', inner), range); continue; }
     if (!interpolationTargetExists(ctx, target)) {
       const parent = target.slice(0, -1);
-      const last = target[target.length - 1] as string;
+      const last = target.at(-1) ?? '';
       const parentNode = parent.length ? nodeAt(ctx.p.rootMap, ctx.doc, parent) : undefined;
       const cands = new Set<string>();
       if (parentNode && isMap(parentNode.node)) for (const e of mapPairs(parentNode.node, ctx.doc)) { const k = keyString(e.pair); if (k) cands.add(k); }
       const ps = parent.reduce<SchemaNode | undefined>((acc, seg) => (acc ? childSchema(acc, seg) : undefined), ctx.schema);
       for (const k of Object.keys(ps?.properties ?? {})) cands.add(k);
       const sugg = suggest(last, cands);
-      push(ctx, 'bad-interpolation', 'error', `\`\${${inner}}\` points to a key that does not exist in this file or the framework defaults.${sugg.length ? ` Did you mean \`${[...parent, sugg[0]].join('.')}\`?` : ''}`, range,
-        sugg.slice(0, 1).map((x) => ({ title: `Change to \${${[...parent, x].join('.')}}`, newText: `\${${[...parent, x].join('.')}}`, preferred: true })));
+      const missing = t('`{0}` points to a key that does not exist in this file or the framework defaults.', `\${${inner}}`);
+      push(ctx, 'bad-interpolation', 'error', sugg[0] !== undefined ? t('{0} Did you mean `{1}`?', missing, [...parent, sugg[0]].join('.')) : missing, range,
+        sugg.slice(0, 1).map((x) => ({ title: t('Change to {0}', `\${${[...parent, x].join('.')}}`), newText: `\${${[...parent, x].join('.')}}`, preferred: true })));
     }
   }
 }

@@ -2,6 +2,7 @@
 // Keys are the English messages themselves, with {0} {1}… placeholders, exactly like
 // vscode.l10n.t and l10n/bundle.l10n.*.json, so one guide covers both (CONTRIBUTING.md).
 import zhCn from './zh-cn.json';
+import webviewZhCn from './webview.zh-cn.json';
 
 export type Locale = 'en' | 'zh-cn';
 
@@ -57,3 +58,14 @@ export function t(message: string, ...args: Array<string | number | boolean>): s
 
 /** Every key of a catalogue (for the completeness test). */
 export function catalogueKeys(locale: Locale): string[] { return Object.keys(CATALOGUES[locale]); }
+
+/**
+ * The webviews' catalogue for a display language (`vscode.env.language`): what the extension embeds
+ * in a webview page for media/shared/l10n.ts. English needs none (the keys are the English text).
+ */
+export function webviewCatalogue(language: string | undefined): Readonly<Record<string, string>> {
+  return normalizeLocale(language) === 'zh-cn' ? webviewZhCn : {};
+}
+
+/** The keys of the webviews' zh-cn catalogue (for the completeness test). */
+export function webviewCatalogueKeys(): string[] { return Object.keys(webviewZhCn); }

@@ -13,6 +13,7 @@ import {
 } from './plan';
 import { installHint, judgeProbe, runProbe, type ProbeResult } from './preflight';
 import { LAUNCH_ERRORS } from '../protocol/debug';
+import { t } from '../l10n';
 
 /** Why a launch was refused; the editor offers the matching action (pick an interpreter, copy the install command). */
 export type RefusalKind = 'args' | 'config' | 'notAgentJet' | 'python' | 'debugpy' | 'framework' | 'port';
@@ -41,23 +42,23 @@ const refuse = (code: number, kinds: RefusalKind[], message: string, installComm
 
 /** Config errors, AgentJet root, interpreter: what needs no Python process. */
 export async function planLaunch(r: ResolvedLaunch, opts: { lint?: boolean } = {}): Promise<Planned> {
-  if (!r.config) return refuse(LAUNCH_ERRORS.args, ['args'], 'The launch configuration has no "config" (the AgentJet YAML file to run).');
+  if (!r.config) return refuse(LAUNCH_ERRORS.args, ['args'], t('The launch configuration has no "config" (the AgentJet YAML file to run).'));
   if (opts.lint !== false) {
     // Class references resolve from where the launcher will run.
     const problems = (await lintFile(r.config, { root: r.cwd })).filter((d) => d.severity === 'error');
     if (problems.length) {
-      const list = problems.slice(0, 10).map((d) => `  line ${d.range.start.line + 1}: ${d.message}`).join('\n');
-      return refuse(LAUNCH_ERRORS.config, ['config'], `${r.config} has ${problems.length} error(s); nothing was started. Fix them first (see Problems):\n${list}`);
+      const list = problems.slice(0, 10).map((d) => `  ${t('line {0}: {1}', d.range.start.line + 1, d.message)}`).join('\n');
+      return refuse(LAUNCH_ERRORS.config, ['config'], t('{0} has {1} error(s); nothing was started. Fix them first (see Problems):\n{2}', r.config, problems.length, list));
     }
   }
   let text = '';
   try { text = readFileSync(r.config, 'utf8'); } catch { /* lint reported it */ }
   const facts = readConfigFacts(text);
-  if (!facts.dialect) return refuse(LAUNCH_ERRORS.notAgentJet, ['notAgentJet'], `${r.config} is not an AgentJet config (no ajet: or astuner: root key).`);
+  if (!facts.dialect) return refuse(LAUNCH_ERRORS.notAgentJet, ['notAgentJet'], t('{0} is not an AgentJet config (no ajet: or astuner: root key).', r.config));
   const env = mergedEnv(r);
   const exists = (p: string): boolean => existsSync(p);
   if (!whichSync(r.python, exists, env.PATH ?? '')) {
-    return refuse(LAUNCH_ERRORS.python, ['python'], `The Python interpreter "${r.python}" does not exist. Set agentjet.pythonPath (or "python" in launch.json) to an environment with AgentJet installed.`);
+    return refuse(LAUNCH_ERRORS.python, ['python'], t('The Python interpreter "{0}" does not exist. Set agentjet.pythonPath (or "python" in launch.json) to an environment with AgentJet installed.', r.python));
   }
   return { ok: true, plan: { launch: r, facts: { ...facts, dialect: facts.dialect }, env, consoleScript: consoleScriptBeside(r.python, facts.dialect, exists) } };
 }
@@ -86,8 +87,8 @@ export async function preflightLaunch(plan: LaunchPlan, wantDebugpy: boolean): P
     const kinds: RefusalKind[] = [];
     if (wantDebugpy && !probe.result.debugpy) kinds.push('debugpy');
     if (!probe.result.framework.ok && !plan.consoleScript) kinds.push('framework');
-    if (probe.result.port.inUse && verdict.errors.some((e) => e.startsWith('port '))) kinds.push('port');
-    return refuse(LAUNCH_ERRORS.preflight, kinds, `Cannot start ${r.config}; nothing was started:\n${verdict.errors.map((e) => `- ${e}`).join('\n')}`,
+    if (probe.result.port.inUse && verdict.portHeld) kinds.push('port');
+    return refuse(LAUNCH_ERRORS.preflight, kinds, t('Cannot start {0}; nothing was started:\n{1}', r.config, verdict.errors.map((e) => `- ${e}`).join('\n')),
       kinds.includes('debugpy') ? installHint(probe.result.python) : undefined);
   }
   const target: LauncherTarget = plan.consoleScript

@@ -1,6 +1,7 @@
 // Preflight before a launch: run the probe once and turn its findings into clear messages.
 import { spawn } from 'node:child_process';
 import { PROBE_SCRIPT } from './probe';
+import { t } from '../l10n';
 
 /** AgentJet's launcher wants at least this debugpy. */
 export const MIN_DEBUGPY = '1.8.0';
@@ -41,24 +42,24 @@ export function runProbe(o: ProbeOptions): Promise<ProbeOutcome> {
     });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      done({ ok: false, error: `the interpreter ${o.python} did not answer within ${(o.timeoutMs ?? 20_000) / 1000} s` });
+      done({ ok: false, error: t('the interpreter {0} did not answer within {1} s', o.python, (o.timeoutMs ?? 20_000) / 1000) });
     }, o.timeoutMs ?? 20_000);
     child.stdout.on('data', (b: Buffer) => { out += b.toString(); });
     child.stderr.on('data', (b: Buffer) => { err += b.toString(); });
     child.on('error', (e: NodeJS.ErrnoException) => {
-      done({ ok: false, error: e.code === 'ENOENT' ? `the Python interpreter ${o.python} does not exist` : `cannot run ${o.python}: ${e.message}` });
+      done({ ok: false, error: e.code === 'ENOENT' ? t('the Python interpreter {0} does not exist', o.python) : t('cannot run {0}: {1}', o.python, e.message) });
     });
     child.on('close', (code) => {
       const line = out.split('\n').find((l) => l.startsWith('AGENTJET_PROBE '));
       if (!line) {
-        const why = err.trim().split('\n').slice(-3).join(' ') || `exit code ${code}`;
-        done({ ok: false, error: `${o.python} could not run the preflight check (${why})` });
+        const why = err.trim().split('\n').slice(-3).join(' ') || t('exit code {0}', String(code));
+        done({ ok: false, error: t('{0} could not run the preflight check ({1})', o.python, why) });
         return;
       }
       try {
         done({ ok: true, result: JSON.parse(line.slice('AGENTJET_PROBE '.length)) as ProbeResult });
       } catch (e) {
-        done({ ok: false, error: `unreadable preflight answer from ${o.python}: ${String(e)}` });
+        done({ ok: false, error: t('unreadable preflight answer from {0}: {1}', o.python, String(e)) });
       }
     });
   });
@@ -87,7 +88,8 @@ export interface PreflightContext {
   consoleScript?: string | undefined;
 }
 
-export interface PreflightVerdict { errors: string[]; warnings: string[] }
+/** `portHeld`: one of the errors is the vLLM port held by a program that is not ours (the editor offers to free it). */
+export interface PreflightVerdict { errors: string[]; warnings: string[]; portHeld?: boolean }
 
 export function installHint(python: string): string {
   return `${python} -m pip install --upgrade "debugpy>=${MIN_DEBUGPY}"`;
@@ -99,20 +101,26 @@ export function judgeProbe(r: ProbeResult, ctx: PreflightContext): PreflightVerd
   const min = ctx.minDebugpy ?? MIN_DEBUGPY;
   if (ctx.wantDebugpy) {
     if (!r.debugpy) {
-      errors.push(`debugpy is not installed for ${r.python} (Python ${r.version})${r.debugpyError ? `: ${r.debugpyError}` : ''}. Install it with: ${installHint(r.python)}`);
+      errors.push(r.debugpyError
+        ? t('debugpy is not installed for {0} (Python {1}): {2}. Install it with: {3}', r.python, r.version, r.debugpyError, installHint(r.python))
+        : t('debugpy is not installed for {0} (Python {1}). Install it with: {2}', r.python, r.version, installHint(r.python)));
     } else if (compareVersions(r.debugpy, min) < 0) {
-      warnings.push(`debugpy ${r.debugpy} found for ${r.python}; AgentJet's launcher wants >= ${min}. Debugging may work, but upgrade with: ${installHint(r.python)}`);
+      warnings.push(t('debugpy {0} found for {1}; AgentJet\'s launcher wants >= {2}. Debugging may work, but upgrade with: {3}', r.debugpy, r.python, min, installHint(r.python)));
     }
   }
   if (!r.framework.ok && !ctx.consoleScript) {
     const tried = r.framework.candidates.join(', ');
-    errors.push(`${r.python} has no AgentJet launcher: no console script beside it and it cannot import ${tried}${r.framework.error ? ` (${r.framework.error})` : ''}. Install the framework into this interpreter (for AgentJet: pip install -e . in its checkout) or pick another one with the agentjet.pythonPath setting.`);
+    errors.push(r.framework.error
+      ? t('{0} has no AgentJet launcher: no console script beside it and it cannot import {1} ({2}). Install the framework into this interpreter (for AgentJet: pip install -e . in its checkout) or pick another one with the agentjet.pythonPath setting.', r.python, tried, r.framework.error)
+      : t('{0} has no AgentJet launcher: no console script beside it and it cannot import {1}. Install the framework into this interpreter (for AgentJet: pip install -e . in its checkout) or pick another one with the agentjet.pythonPath setting.', r.python, tried));
   }
   if (r.port.port && r.port.inUse) {
     const ours = r.port.holderPgid !== null ? ctx.companionPgids.includes(r.port.holderPgid) : ctx.companionPgids.length > 0;
     if (!ours) {
-      const who = r.port.holderPid !== null ? `process ${r.port.holderPid}${r.port.holderArgs ? ` (${r.port.holderArgs})` : ''}` : 'another program';
-      errors.push(`port ${r.port.port} (${ctx.portKey}) is held by ${who}, which is not an AgentJet companion. Stop it or set ${ctx.portKey} to a free port.`);
+      const who = r.port.holderPid === null ? t('another program')
+        : r.port.holderArgs ? t('process {0} ({1})', r.port.holderPid, r.port.holderArgs) : t('process {0}', r.port.holderPid);
+      errors.push(t('port {0} ({1}) is held by {2}, which is not an AgentJet companion. Stop it or set {1} to a free port.', r.port.port, ctx.portKey, who));
+      return { errors, warnings, portHeld: true };
     }
   }
   return { errors, warnings };

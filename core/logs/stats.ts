@@ -3,6 +3,7 @@ import type { DecodedRecord, Timeline } from './decode';
 import type { LogSession } from './session';
 import type { RecordFacts } from './jobs';
 import type { OpenedLogs } from './wholelog';
+import { t } from '../l10n';
 
 export interface StepStats {
   step: number;
@@ -152,17 +153,23 @@ export function exportRow(index: number, rec: DecodedRecord, t: Timeline): Expor
 export function formatStats(st: LogStats): string {
   const lines: string[] = [];
   const n = (x: number) => x.toLocaleString('en-US');
-  lines.push(`files:           ${st.files.join(', ')}`);
-  lines.push(`bytes:           ${n(st.bytes)}`);
-  lines.push(`records:         ${n(st.records)} (${n(st.tokenRecords)} with tokens, ${n(st.otherRecords)} other)`);
-  lines.push(`timelines:       ${n(st.timelines)}`);
-  lines.push(`tokens:          ${n(st.tokens)} (${n(st.trainedTokens)} trained${st.tokens ? `, ${((st.trainedTokens / st.tokens) * 100).toFixed(1)}%` : ''})`);
-  lines.push(`corrupt records: ${n(st.corruptRecords)}${st.partialTail ? ' (the last record is incomplete: file still being written?)' : ''}`);
+  // Labels padded to one column in terminal cells (a CJK character takes two).
+  const cells = (s: string) => [...s].reduce((w, ch) => w + (/[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]/.test(ch) ? 2 : 1), 0);
+  const rows: [string, string][] = [
+    [t('files:'), st.files.join(', ')],
+    [t('bytes:'), n(st.bytes)],
+    [t('records:'), t('{0} ({1} with tokens, {2} other)', n(st.records), n(st.tokenRecords), n(st.otherRecords))],
+    [t('timelines:'), n(st.timelines)],
+    [t('tokens:'), st.tokens ? t('{0} ({1} trained, {2}%)', n(st.tokens), n(st.trainedTokens), ((st.trainedTokens / st.tokens) * 100).toFixed(1)) : t('{0} ({1} trained)', n(st.tokens), n(st.trainedTokens))],
+    [t('corrupt records:'), st.partialTail ? t('{0} (the last record is incomplete: file still being written?)', n(st.corruptRecords)) : n(st.corruptRecords)],
+  ];
+  const width = Math.max(...rows.map(([l]) => cells(l))) + 1;
+  for (const [label, value] of rows) lines.push(`${label}${' '.repeat(width - cells(label))}${value}`);
   for (const c of st.corrupt.slice(0, 10)) lines.push(`  #${c.index}: ${c.error}`);
   for (const p of st.problems) lines.push(`  ${p.file} @${p.offset} (+${p.length}): ${p.reason}`);
   if (st.steps.length) {
     lines.push('');
-    lines.push('step  records  mean reward');
+    lines.push(t('step  records  mean reward'));
     for (const s of st.steps) lines.push(`${String(s.step).padStart(4)}  ${String(s.records).padStart(7)}  ${s.meanReward === null ? '-' : s.meanReward.toFixed(4)}`);
   }
   return lines.join('\n') + '\n';

@@ -13,6 +13,8 @@ export interface ConfigServerInitOptions {
   pythonPath?: string;
   /** False when another YAML extension (Red Hat's) already reports YAML syntax errors. */
   reportSyntaxErrors: boolean;
+  /** The display language (`vscode.env.language`): diagnostics, hovers and quick fixes follow it. */
+  locale?: string;
 }
 
 /** `agentjet.config.problems`: check every AgentJet config in the workspace, or open files only. */

@@ -14,6 +14,7 @@ import { decide, readSession, type HostRead } from './hostStatus';
 import { latestStepReward, readTailRecords } from './records';
 import { listCheckpoints, readSnapshotFacts, type SnapshotFacts } from './snapshot';
 import type { DiscoverOptions, ExperimentEntry, ExperimentInfo, SessionInfo } from './runTypes';
+import { t } from '../l10n';
 
 export type { RunStatus } from './types';
 export type { CheckpointInfo, DiscoverOptions, ExperimentEntry, ExperimentInfo, ExperimentRoot, HostInfo, LockInfo, SessionInfo } from './runTypes';
@@ -93,8 +94,8 @@ function addCompletion(info: ExperimentInfo, reads: readonly HostRead[]): void {
   const total = info.totalSteps;
   if (total === undefined) return;
   const ckpt = info.checkpoints.find((c) => c.step >= total);
-  const text = ckpt ? `checkpoint global_step_${ckpt.step} reached the last step the settings call for (${total})`
-    : info.latestStep !== undefined && info.latestStep >= total ? `rollout reached step ${info.latestStep}, the last step the settings call for (${total})` : undefined;
+  const text = ckpt ? t('checkpoint global_step_{0} reached the last step the settings call for ({1})', ckpt.step, total)
+    : info.latestStep !== undefined && info.latestStep >= total ? t('rollout reached step {0}, the last step the settings call for ({1})', info.latestStep, total) : undefined;
   if (!text) return;
   const latest = info.sessions[info.sessions.length - 1]!;
   for (const r of reads) {

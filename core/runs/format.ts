@@ -1,13 +1,27 @@
 // Words and numbers shown for a run, shared by the tree and the CLI.
 import type { ExperimentInfo, RunStatus } from './discover';
+import { t } from '../l10n';
 
 export const STATUSES: readonly RunStatus[] = ['running', 'finished', 'failed', 'interrupted', 'ended', 'empty'];
 
+/** A status as shown to people (the JSON and the `--status` filter keep the English word). */
+export function statusLabel(s: RunStatus | string): string {
+  switch (s) {
+    case 'running': return t('running');
+    case 'finished': return t('finished');
+    case 'failed': return t('failed');
+    case 'interrupted': return t('interrupted');
+    case 'ended': return t('ended');
+    case 'empty': return t('empty');
+    default: return s;
+  }
+}
+
 /** A row's description: the status first (it survives a narrow sidebar), then step and reward. */
 export function describeRun(info: ExperimentInfo): string {
-  const parts: string[] = [info.status];
-  if (info.latestStep !== undefined) parts.push(`step ${info.latestStep}`);
-  if (info.latestReward !== undefined) parts.push(`reward ${formatReward(info.latestReward)}`);
+  const parts: string[] = [statusLabel(info.status)];
+  if (info.latestStep !== undefined) parts.push(t('step {0}', info.latestStep));
+  if (info.latestReward !== undefined) parts.push(t('reward {0}', formatReward(info.latestReward)));
   return parts.join(' · ');
 }
 
@@ -48,33 +62,40 @@ export function mdText(s: string): string {
 export function runTooltip(info: ExperimentInfo, size?: { bytes: number; complete: boolean }, now = Date.now()): string {
   const e = info.entry;
   const lines: string[] = [];
-  lines.push(`**${mdText(e.name)}**: ${info.status}`, '');
+  lines.push(t('**{0}**: {1}', mdText(e.name), statusLabel(info.status)), '');
   if (info.evidence.length) {
-    lines.push('Evidence:');
+    lines.push(t('Evidence:'));
     for (const ev of info.evidence) lines.push(`- ${mdText(ev.text)}${ev.file ? ` (${mdCode(ev.file)})` : ''}`);
     lines.push('');
   }
-  lines.push(`- started ${formatLocalTime(e.timeMs)} (${formatAge(e.timeMs, now)})`);
-  lines.push(`- ${plural(info.sessions.length, 'session')} on ${mdText(info.hosts.join(', ') || (info.layout === 'astuner-2025-11' || info.layout === 'astune' ? 'one host (this layout has no host folder)' : 'no host'))}`);
-  if (info.project) lines.push(`- project ${mdText(info.project)}`);
-  if (info.latestStep !== undefined) lines.push(`- latest step ${info.latestStep}${info.totalSteps !== undefined ? ` of ${info.totalSteps}` : ''}${info.latestReward !== undefined ? `, mean reward ${formatReward(info.latestReward)}` : ''}`);
-  if (info.checkpoints.length) lines.push(`- ${plural(info.checkpoints.length, 'checkpoint')} (last step ${info.checkpoints.at(-1)!.step})`);
-  if (info.exceptionCount) lines.push(`- ${plural(info.exceptionCount, 'exception')}`);
-  if (info.noteCount) lines.push(`- ${plural(info.noteCount, 'harmless note')} (prompt token mismatch)`);
-  if (size) lines.push(`- ${size.complete ? '' : 'at least '}${formatBytes(size.bytes)} on disk${size.complete ? '' : ' (estimate: counting stopped early)'}`);
-  if (info.snapshotError) lines.push(`- snapshot: ${mdText(info.snapshotError)}`);
+  lines.push(`- ${t('started {0} ({1})', formatLocalTime(e.timeMs), formatAge(e.timeMs, now))}`);
+  const n = info.sessions.length;
+  const hosts = info.hosts.length ? mdText(info.hosts.join(', '))
+    : info.layout === 'astuner-2025-11' || info.layout === 'astune' ? t('one host (this layout has no host folder)') : t('no host');
+  lines.push(`- ${n === 1 ? t('1 session on {0}', hosts) : t('{0} sessions on {1}', n, hosts)}`);
+  if (info.project) lines.push(`- ${t('project {0}', mdText(info.project))}`);
+  if (info.latestStep !== undefined) {
+    const step = info.totalSteps !== undefined ? t('latest step {0} of {1}', info.latestStep, info.totalSteps) : t('latest step {0}', info.latestStep);
+    lines.push(`- ${info.latestReward !== undefined ? t('{0}, mean reward {1}', step, formatReward(info.latestReward)) : step}`);
+  }
+  const ck = info.checkpoints.at(-1);
+  if (ck) lines.push(`- ${info.checkpoints.length === 1 ? t('1 checkpoint (last step {0})', ck.step) : t('{0} checkpoints (last step {1})', info.checkpoints.length, ck.step)}`);
+  if (info.exceptionCount) lines.push(`- ${info.exceptionCount === 1 ? t('1 exception') : t('{0} exceptions', info.exceptionCount)}`);
+  if (info.noteCount) lines.push(`- ${info.noteCount === 1 ? t('1 harmless note (prompt token mismatch)') : t('{0} harmless notes (prompt token mismatch)', info.noteCount)}`);
+  if (size) lines.push(`- ${size.complete ? t('{0} on disk', formatBytes(size.bytes)) : t('at least {0} on disk (estimate: counting stopped early)', formatBytes(size.bytes))}`);
+  if (info.snapshotError) lines.push(`- ${t('snapshot: {0}', mdText(info.snapshotError))}`);
   lines.push('', mdCode(e.path));
   return lines.join('\n');
 }
 
 export function formatAge(ms: number, now = Date.now()): string {
   const s = Math.max(0, Math.round((now - ms) / 1000));
-  if (s < 60) return `${s}s ago`;
+  if (s < 60) return t('{0}s ago', s);
   const m = Math.round(s / 60);
-  if (m < 60) return `${m}m ago`;
+  if (m < 60) return t('{0}m ago', m);
   const h = Math.round(m / 60);
-  if (h < 48) return `${h}h ago`;
-  return `${Math.round(h / 24)}d ago`;
+  if (h < 48) return t('{0}h ago', h);
+  return t('{0}d ago', Math.round(h / 24));
 }
 
 export function formatBytes(n: number): string {

@@ -2,6 +2,7 @@
 // growing file, and follow a file incrementally. Decoding goes through core/logs/record.ts.
 import { decodePayload, parseHeaderLine, parseRecordTitle, type HeaderLine, type Payload } from '../logs/record';
 import type { RunsFs } from './fs';
+import { t } from '../l10n';
 
 export interface RawRecord {
   header: HeaderLine;
@@ -36,7 +37,7 @@ export function splitRecords(lines: readonly string[]): RawRecord[] {
 
 export function decodeRecord(r: RawRecord): DecodedRecord {
   const line = r.body.find((l) => l.trim() !== '');
-  if (line === undefined) return { header: r.header, error: 'record without payload' };
+  if (line === undefined) return { header: r.header, error: t('record without payload') };
   const d = decodePayload(line);
   return d.ok ? { header: r.header, payload: d.payload } : { header: r.header, error: d.error };
 }

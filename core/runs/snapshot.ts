@@ -2,6 +2,7 @@
 import { readConfigFacts, type Dialect } from '../agentjet/dialect';
 import { fsErrorText, numberedDirs, type RunsFs } from './fs';
 import type { CheckpointInfo } from './runTypes';
+import { t } from '../l10n';
 
 export async function listCheckpoints(fs: RunsFs, dir: string): Promise<CheckpointInfo[]> {
   return numberedDirs(fs, dir, 'global_step_');
@@ -29,7 +30,7 @@ export async function readSnapshotFacts(fs: RunsFs, path: string): Promise<Snaps
     return { error: fsErrorText(err) };
   }
   // A resolved config is tens of KB; a huge one is not worth parsing for two keys.
-  if (buf.length > MAX) return { error: 'snapshot larger than 2 MB, not read' };
+  if (buf.length > MAX) return { error: t('snapshot larger than 2 MB, not read') };
   return snapshotFacts(buf.toString('utf8'));
 }
 

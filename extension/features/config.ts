@@ -57,7 +57,7 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ language: 'yaml', scheme: 'file' }, { language: 'yaml', scheme: 'untitled' }],
       // Red Hat's YAML extension already reports syntax errors for every YAML file: do not repeat them.
-      initializationOptions: { reportSyntaxErrors: !vscode.extensions.getExtension('redhat.vscode-yaml') } satisfies ConfigServerInitOptions,
+      initializationOptions: { reportSyntaxErrors: !vscode.extensions.getExtension('redhat.vscode-yaml'), locale: vscode.env.language } satisfies ConfigServerInitOptions,
       // Settings go per folder through workspace/configuration; changes are announced.
       synchronize: { configurationSection: 'agentjet', fileEvents: watcher },
       middleware: {

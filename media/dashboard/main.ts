@@ -7,6 +7,7 @@ import { append, clear, el } from '../shared/dom';
 import { fmtNum, fmtPct, yRange, type AxisKind } from './scale';
 import { countsText, emptyPanelText } from './text';
 import type { DashboardRun, DashboardState, DashboardToHost, HostToDashboard } from '../../core/protocol/dashboard';
+import { t } from '../shared/l10n';
 
 interface VsCodeApi {
   postMessage(msg: DashboardToHost): void;
@@ -115,7 +116,7 @@ function runList(): HTMLElement {
   runs.forEach((r, i) => {
     const swatch = el('span', { className: 'swatch' });
     swatch.style.background = runColor(i);
-    const pending = r.pendingBytes > 0 ? el('span', { className: 'pending' }, ` · reading, ${(r.pendingBytes / 1048576).toFixed(1)} MB left`) : null;
+    const pending = r.pendingBytes > 0 ? el('span', { className: 'pending' }, ` · ${t('reading, {0} MB left', (r.pendingBytes / 1048576).toFixed(1))}`) : null;
     append(legend, el('li', { dataset: { id: r.id } },
       swatch,
       el('span', { className: 'label', title: r.id }, r.label),
@@ -123,7 +124,7 @@ function runList(): HTMLElement {
       el('span', { className: 'counts' }, ` · ${countsText(r.steps.length, r.evals.length, r.exceptions.length)}`),
       pending,
       r.error ? el('span', { className: 'error' }, ` · ${r.error}`) : null,
-      el('button', { className: 'remove', attrs: { type: 'button', 'aria-label': `Remove ${r.label}` }, dataset: { remove: r.id }, title: 'Remove from the dashboard' }, '×'),
+      el('button', { className: 'remove', attrs: { type: 'button', 'aria-label': t('Remove {0}', r.label) }, dataset: { remove: r.id }, title: t('Remove from the dashboard') }, '×'),
     ));
   });
   return legend;
@@ -134,13 +135,13 @@ function render(): void {
   clear(root);
   layout = layoutKey();
   const header = el('header', { className: 'bar' },
-    el('h1', {}, runs.length === 1 ? runs[0]!.label : `${runs.length} runs`),
-    el('button', { className: 'add', attrs: { type: 'button' }, title: 'Add runs to compare' }, 'Add runs…'),
+    el('h1', {}, runs.length === 1 ? runs[0]!.label : t('{0} runs', runs.length)),
+    el('button', { className: 'add', attrs: { type: 'button' }, title: t('Add runs to compare') }, t('Add runs…')),
   );
   append(root, header);
   append(root, runList());
   if (!runs.length) {
-    append(root, el('p', { className: 'empty' }, 'No runs on this dashboard. Use “Add runs…” or open it from the Runs view.'));
+    append(root, el('p', { className: 'empty' }, t('No runs on this dashboard. Use “Add runs…” or open it from the Runs view.')));
     return;
   }
   const grid = el('section', { className: 'grid' });
@@ -148,9 +149,9 @@ function render(): void {
   const hasSteps = runs.some((r) => r.steps.length);
   const panels: [string, string, () => uPlot.AlignedData, (v: number) => string][] = hasSteps
     ? [
-        ['Mean reward per step', 'step', () => stepData('meanReward'), fmtNum],
-        ['Success rate per step', 'step', () => stepData('successRate'), fmtPct],
-        ['Response length per step (tokens)', 'step', () => stepData('meanResponseLength'), (v) => v.toFixed(0)],
+        [t('Mean reward per step'), t('step'), () => stepData('meanReward'), fmtNum],
+        [t('Success rate per step'), t('step'), () => stepData('successRate'), fmtPct],
+        [t('Response length per step (tokens)'), t('step'), () => stepData('meanResponseLength'), (v) => v.toFixed(0)],
       ]
     : [];
   for (const [title, x, data, fmt] of panels) {
@@ -162,30 +163,30 @@ function render(): void {
     append(grid, box);
     chart(box, title, x, data, fmt);
   }
-  if (!hasSteps) append(grid, el('p', { className: 'empty' }, 'No rollout records yet (rollout/rollout.json.log).'));
+  if (!hasSteps) append(grid, el('p', { className: 'empty' }, t('No rollout records yet (rollout/rollout.json.log).')));
   const metrics = evalMetrics();
   if (metrics.length) {
     const metric = state.evalMetric && metrics.includes(state.evalMetric) ? state.evalMetric : metrics[0]!;
-    const select = el('select', { className: 'metric', attrs: { 'aria-label': 'Evaluation metric' } });
+    const select = el('select', { className: 'metric', attrs: { 'aria-label': t('Evaluation metric') } });
     for (const m of metrics) {
       const o = el('option', { attrs: { value: m } }, m);
       if (m === metric) o.selected = true;
       append(select, o);
     }
     const box = el('div', { className: 'chart', dataset: { chart: 'evaluation' } });
-    append(grid, el('div', { className: 'chart-wrap' }, el('label', {}, 'Evaluation metric ', select), box));
-    chart(box, `Evaluation: ${metric}`, 'evaluation #', () => evalData(metric), fmtNum);
+    append(grid, el('div', { className: 'chart-wrap' }, el('label', {}, t('Evaluation metric'), ' ', select), box));
+    chart(box, t('Evaluation: {0}', metric), t('evaluation #'), () => evalData(metric), fmtNum);
   } else {
-    append(grid, el('p', { className: 'empty' }, 'No evaluation tables yet (evaluation/evaluation.json.log).'));
+    append(grid, el('p', { className: 'empty' }, t('No evaluation tables yet (evaluation/evaluation.json.log).')));
   }
   append(root, exceptionsTable());
 }
 
 function exceptionsTable(): HTMLElement {
   const rows = runs.flatMap((r, i) => r.exceptions.map((e) => ({ run: r, i, e }))).sort((a, b) => a.e.time.localeCompare(b.e.time));
-  const section = el('section', { className: 'exceptions' }, el('h2', {}, `Exceptions (${rows.length})`));
-  if (!rows.length) { append(section, el('p', { className: 'empty' }, 'None recorded.')); return section; }
-  const table = el('table', {}, el('thead', {}, el('tr', {}, el('th', {}, 'time'), el('th', {}, 'run'), el('th', {}, 'what'), el('th', {}, ''))));
+  const section = el('section', { className: 'exceptions' }, el('h2', {}, t('Exceptions ({0})', rows.length)));
+  if (!rows.length) { append(section, el('p', { className: 'empty' }, t('None recorded.'))); return section; }
+  const table = el('table', {}, el('thead', {}, el('tr', {}, el('th', {}, t('time')), el('th', {}, t('run')), el('th', {}, t('what')), el('th', {}, ''))));
   const body = el('tbody');
   for (const { run, i, e } of rows.slice(-500)) {
     const swatch = el('span', { className: 'swatch' });
@@ -194,7 +195,7 @@ function exceptionsTable(): HTMLElement {
       el('td', { className: 'time' }, e.time),
       el('td', {}, swatch, run.label),
       el('td', {}, el('div', { className: 'title' }, e.title), e.detail ? el('pre', {}, e.detail) : null),
-      el('td', {}, el('button', { className: 'open', attrs: { type: 'button' }, dataset: { file: e.file }, title: e.file }, 'open')),
+      el('td', {}, el('button', { className: 'open', attrs: { type: 'button' }, dataset: { file: e.file }, title: e.file }, t('open'))),
     ));
   }
   append(table, body);
@@ -203,18 +204,18 @@ function exceptionsTable(): HTMLElement {
 }
 
 root.addEventListener('click', (ev) => {
-  const t = ev.target as HTMLElement | null;
-  if (!t) return;
-  if (t.classList.contains('add')) vscode.postMessage({ type: 'addRuns' });
-  const remove = t.dataset.remove;
+  const target = ev.target as HTMLElement | null;
+  if (!target) return;
+  if (target.classList.contains('add')) vscode.postMessage({ type: 'addRuns' });
+  const remove = target.dataset.remove;
   if (remove) vscode.postMessage({ type: 'removeRun', id: remove });
-  const file = t.dataset.file;
+  const file = target.dataset.file;
   if (file) vscode.postMessage({ type: 'openFile', path: file });
 });
 root.addEventListener('change', (ev) => {
-  const t = ev.target as HTMLSelectElement | null;
-  if (t?.classList.contains('metric')) {
-    state = { ...state, evalMetric: t.value };
+  const target = ev.target as HTMLSelectElement | null;
+  if (target?.classList.contains('metric')) {
+    state = { ...state, evalMetric: target.value };
     vscode.setState(state);
     render();
   }

@@ -5,10 +5,11 @@ import { append, clear, el } from '../shared/dom';
 import type { HostToView, RecordData, Row, TableGrid } from '../../core/protocol/tokenlog';
 import { count, score } from './format';
 import type { View } from './view';
+import { t } from '../shared/l10n';
 
 type RecordMsg = Extract<HostToView, { type: 'record' }>;
 
-const HINT = 'Select a record. Keys: ↑/↓ records, Enter open, n/N trained segments, l/L low-logprob tokens, [ ] previous/next record.';
+const HINT = (): string => t('Select a record. Keys: ↑/↓ records, Enter open, n/N trained segments, l/L low-logprob tokens, [ ] previous/next record.');
 
 export class Detail {
   current: { index: number; record: RecordData } | undefined;
@@ -17,7 +18,7 @@ export class Detail {
   private wantKey: string | undefined;
 
   constructor(private readonly v: View) {
-    v.dom.detailEmpty.textContent = HINT;
+    v.dom.detailEmpty.textContent = HINT();
   }
 
   /** Opens record `index` (asks the host for it, and for its place in the list). */
@@ -55,7 +56,7 @@ export class Detail {
     d.otherPane.classList.add('hidden');
     this.v.group.reset();
     d.detailEmpty.classList.remove('hidden');
-    d.detailEmpty.textContent = `Record ${index} is hidden by the filters. ${HINT}`;
+    d.detailEmpty.textContent = t('Record {0} is hidden by the filters. {1}', index, HINT());
     this.v.timeline.render();
     this.v.report.schedule();
   }
@@ -104,9 +105,9 @@ export class Detail {
     const step = r?.step ?? row.step;
     const reward = r?.reward ?? row.reward;
     append(d.recordHead,
-      el('h2', {}, `Record ${index}`, r?.title ? ` · ${r.title}` : ''),
-      el('div', { className: 'meta' }, kv('time', r?.time), kv('level', r?.level), kv('source', r?.source), kv('step', step === undefined ? undefined : count(step)),
-        kv('task', r?.taskId ?? row.taskId), kv('reward', score(reward)), kv('outcome', r?.outcome ?? row.outcome), kv('kind', r?.kind)));
+      el('h2', {}, t('Record {0}', index), r?.title ? ` · ${r.title}` : ''),
+      el('div', { className: 'meta' }, kv(t('time'), r?.time), kv(t('level'), r?.level), kv(t('source'), r?.source), kv(t('step'), step === undefined ? undefined : count(step)),
+        kv(t('task'), r?.taskId ?? row.taskId), kv(t('reward'), score(reward)), kv(t('outcome'), r?.outcome ?? row.outcome), kv(t('kind'), r?.kind)));
     if (error) d.recordHead.appendChild(el('div', { className: 'error', attrs: { role: 'alert' } }, error));
     for (const w of r?.warnings ?? []) d.recordHead.appendChild(el('div', { className: 'warning' }, w));
   }
@@ -115,9 +116,11 @@ export class Detail {
     const d = this.v.dom;
     const s = this.v.host.state;
     clear(d.timelineTabs);
-    r.timelines.forEach((t, k) => {
-      const label = `#${t.index} ${t.outcome ? `outcome ${t.outcome}` : ''} · reward ${score(t.rawReward)} · adv ${score(t.advantage)} · ${count(t.text.length)} tok`;
-      const b = el('button', { className: k === s.timeline ? 'tab active' : 'tab', title: `${t.key}\n${label}`, attrs: { type: 'button', role: 'tab', 'aria-selected': String(k === s.timeline) } }, label);
+    r.timelines.forEach((tl, k) => {
+      const label = tl.outcome
+        ? t('#{0} outcome {1} · reward {2} · adv {3} · {4} tok', tl.index, tl.outcome, score(tl.rawReward), score(tl.advantage), count(tl.text.length))
+        : t('#{0} · reward {1} · adv {2} · {3} tok', tl.index, score(tl.rawReward), score(tl.advantage), count(tl.text.length));
+      const b = el('button', { className: k === s.timeline ? 'tab active' : 'tab', title: `${tl.key}\n${label}`, attrs: { type: 'button', role: 'tab', 'aria-selected': String(k === s.timeline) } }, label);
       b.addEventListener('click', () => { s.timeline = k; this.v.host.save(); this.showTimeline(true); });
       d.timelineTabs.appendChild(b);
     });
@@ -149,7 +152,7 @@ export class Detail {
     } else {
       if (r.content) d.otherPane.appendChild(el('pre', { className: 'content' }, r.content));
       if (r.attach) append(d.otherPane, el('h3', {}, 'attach'), el('pre', { className: 'content' }, r.attach));
-      if (!r.content && !r.attach) d.otherPane.appendChild(el('div', { className: 'empty' }, 'This record has no content.'));
+      if (!r.content && !r.attach) d.otherPane.appendChild(el('div', { className: 'empty' }, t('This record has no content.')));
     }
   }
 }

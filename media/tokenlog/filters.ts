@@ -3,8 +3,9 @@
 // progress).
 import { clear, el } from '../shared/dom';
 import type { Filter, SortKey } from '../../core/protocol/tokenlog';
-import { count, plural } from './format';
+import { count, matches, records } from './format';
 import type { View } from './view';
+import { t } from '../shared/l10n';
 
 export class Filters {
   /** True from a filter change until its list arrives: the list is aria-busy meanwhile. */
@@ -100,10 +101,10 @@ export class Filters {
       else if (lo !== undefined) out.push(`${what} ≥ ${lo}`);
       else if (hi !== undefined) out.push(`${what} ≤ ${hi}`);
     };
-    range('step', f.stepMin, f.stepMax);
-    range('reward', f.rewardMin, f.rewardMax);
-    if (f.outcome) out.push(`outcome ${f.outcome}`);
-    if (f.text) out.push(`text “${f.text}”`);
+    range(t('step'), f.stepMin, f.stepMax);
+    range(t('reward'), f.rewardMin, f.rewardMax);
+    if (f.outcome) out.push(t('outcome {0}', f.outcome));
+    if (f.text) out.push(t('text “{0}”', f.text));
     return out;
   }
 
@@ -119,19 +120,19 @@ export class Filters {
     const d = this.v.dom;
     const list = this.v.list;
     const active = this.describe();
-    d.summaryCount.textContent = active.length ? `${count(list.total)} of ${plural(list.records, 'record')}` : plural(list.records, 'record');
+    d.summaryCount.textContent = active.length ? t('{0} of {1}', count(list.total), records(list.records)) : records(list.records);
     clear(d.summaryFilters);
     if (active.length) {
-      d.summaryFilters.append(el('span', { className: 'label' }, 'Filters:'), ...active.map((a) => el('span', { className: 'chip', title: a }, a)));
-      const x = el('button', { className: 'link', attrs: { type: 'button', title: 'Clear every filter' } }, 'clear');
+      d.summaryFilters.append(el('span', { className: 'label' }, t('Filters:')), ...active.map((a) => el('span', { className: 'chip', title: a }, a)));
+      const x = el('button', { className: 'link', attrs: { type: 'button', title: t('Clear every filter') } }, t('clear'));
       x.addEventListener('click', () => this.clearAll());
       d.summaryFilters.appendChild(x);
     }
     const s = this.searchState();
     let search = '';
     if (s) {
-      search = `${plural(s.hits, 'match', 'matches')} in ${plural(s.records, 'record')}`;
-      if (!s.done) search += this.progress ? ` · searching ${count(this.progress.done)} of ${count(this.progress.total)}…` : ' · searching…';
+      search = t('{0} in {1}', matches(s.hits), records(s.records));
+      if (!s.done) search += ` · ${this.progress ? t('searching {0} of {1}…', count(this.progress.done), count(this.progress.total)) : t('searching…')}`;
     }
     d.summarySearch.textContent = search;
     d.summary.classList.toggle('filtered', active.length > 0);

@@ -1,5 +1,6 @@
 // One way to show each kind of number in the viewer: rewards and advantages always with three
 // decimals (0.000, 0.500, 1.000), counts grouped, times as the log wrote them.
+import { t } from '../shared/l10n';
 
 /** Rewards, advantages and other scores: fixed three decimals, so a column lines up. */
 export function score(n: number | undefined): string {
@@ -35,3 +36,9 @@ export function bytes(n: number): string {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${count(n)} ${n === 1 ? one : many}`;
 }
+
+/** "1 record" / "12 records", localised. */
+export function records(n: number): string { return n === 1 ? t('1 record') : t('{0} records', count(n)); }
+
+/** "1 match" / "37 matches", localised. */
+export function matches(n: number): string { return n === 1 ? t('1 match') : t('{0} matches', count(n)); }

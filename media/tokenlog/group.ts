@@ -4,6 +4,7 @@ import { clear, el } from '../shared/dom';
 import type { GroupMember } from '../../core/protocol/tokenlog';
 import { count, score } from './format';
 import type { View } from './view';
+import { t } from '../shared/l10n';
 
 export class GroupView {
   members: GroupMember[] = [];
@@ -40,7 +41,7 @@ export class GroupView {
     clear(groupPane);
     if (!this.v.host.state.group) { groupPane.classList.add('hidden'); return; }
     groupPane.classList.remove('hidden');
-    if (this.members.length === 0) { groupPane.appendChild(el('div', { className: 'empty' }, 'Loading the group…')); return; }
+    if (this.members.length === 0) { groupPane.appendChild(el('div', { className: 'empty' }, t('Loading the group…'))); return; }
     const cols = el('div', { className: 'columns' });
     for (const m of this.members) cols.appendChild(this.column(m));
     groupPane.appendChild(cols);
@@ -49,11 +50,11 @@ export class GroupView {
 
   private column(m: GroupMember): HTMLElement {
     const lines = [
-      `record ${m.index} · ${m.key}`,
-      `reward ${score(m.reward)} · advantage ${score(m.advantage)} · outcome ${m.outcome}`,
-      `${count(m.tokens)} tokens, ${count(m.trained)} trained`,
+      t('record {0} · {1}', m.index, m.key),
+      t('reward {0} · advantage {1} · outcome {2}', score(m.reward), score(m.advantage), m.outcome),
+      t('{0} tokens, {1} trained', count(m.tokens), count(m.trained)),
     ];
-    const head = el('button', { className: 'col-head', title: `${lines.join('\n')}\nOpen this timeline`, attrs: { type: 'button' } }, ...lines.map((l) => el('div', {}, l)));
+    const head = el('button', { className: 'col-head', title: `${lines.join('\n')}\n${t('Open this timeline')}`, attrs: { type: 'button' } }, ...lines.map((l) => el('div', {}, l)));
     head.addEventListener('click', () => {
       this.v.dom.groupBox.checked = false;
       this.setOn(false);

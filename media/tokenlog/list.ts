@@ -6,6 +6,7 @@ import type { HostToView, Row } from '../../core/protocol/tokenlog';
 import { clock, count, score, stamp } from './format';
 import { COLUMNS } from './layout';
 import type { View } from './view';
+import { t } from '../shared/l10n';
 
 export const ROW_H = 24;
 const MIN_COL = 24;
@@ -184,10 +185,10 @@ export class RecordList {
   /** The message shown instead of rows, at the top of the list where it is seen. */
   emptyMessage(): string | undefined {
     if (this.total > 0) return undefined;
-    if (this.searching) return 'Searching…';
-    if (this.records === 0) return this.indexing ? 'Indexing…' : 'No records in this file.';
+    if (this.searching) return t('Searching…');
+    if (this.records === 0) return this.indexing ? t('Indexing…') : t('No records in this file.');
     const active = this.v.filters.describe();
-    return active.length ? `No record matches the filters (${active.join(' · ')}).` : 'No record matches the filters.';
+    return active.length ? t('No record matches the filters ({0}).', active.join(' · ')) : t('No record matches the filters.');
   }
 
   private renderEmpty(): void {

@@ -1,9 +1,10 @@
 // Messages from the extension host: file status, indexing and search progress, list pages,
 // records, groups, and the test driver's commands (ViewCommand).
 import type { HostToView, ViewCommand } from '../../core/protocol/tokenlog';
-import { bytes, count, plural } from './format';
+import { bytes, count, records } from './format';
 import { timelineKey } from './keys';
 import type { View } from './view';
+import { t } from '../shared/l10n';
 
 export class Messages {
   /** The file grew while following: select the newest record once the new list arrives. */
@@ -35,8 +36,8 @@ export class Messages {
         d.progressBar.max = Math.max(1, m.total);
         d.progressBar.value = m.done;
         const pct = m.total ? Math.floor((m.done / m.total) * 100) : 0;
-        d.progressLabel.textContent = m.phase === 'index' ? `Indexing ${pct}% (${bytes(m.done)} of ${bytes(m.total)})`
-          : m.phase === 'summaries' ? `Reading record headers ${pct}%` : `Searching ${count(m.done)} of ${plural(m.total, 'record')}`;
+        d.progressLabel.textContent = m.phase === 'index' ? t('Indexing {0}% ({1} of {2})', pct, bytes(m.done), bytes(m.total))
+          : m.phase === 'summaries' ? t('Reading record headers {0}%', pct) : t('Searching {0} of {1}', count(m.done), records(m.total));
         d.progressBar.setAttribute('aria-label', d.progressLabel.textContent);
         d.cancelBtn.classList.toggle('hidden', !m.cancellable);
         if (m.phase === 'search') { filters.progress = { done: m.done, total: m.total }; filters.renderSummary(); }
@@ -48,16 +49,16 @@ export class Messages {
         this.restoreSelection(this.indexDone);
         d.progressBox.classList.add('hidden');
         if (m.cancelled && m.phase !== 'search') d.resumeBtn.classList.remove('hidden');
-        if (m.cancelled) d.statusEl.textContent = `${d.statusEl.textContent ?? ''} · ${m.phase === 'search' ? 'search' : 'indexing'} cancelled`;
+        if (m.cancelled) d.statusEl.textContent = `${d.statusEl.textContent ?? ''} · ${m.phase === 'search' ? t('search cancelled') : t('indexing cancelled')}`;
         list.render();
         break;
       case 'status': {
         const grew = m.records > list.records;
         list.records = m.records;
-        d.statusEl.textContent = `${plural(m.records, 'record')} · ${bytes(m.bytes)}${m.partialTail ? ' · last record still being written' : ''}`;
+        d.statusEl.textContent = `${records(m.records)} · ${bytes(m.bytes)}${m.partialTail ? ` · ${t('last record still being written')}` : ''}`;
         for (const o of m.outcomes) filters.ensureOutcome(o);
         d.problemsEl.classList.toggle('hidden', m.problems.length === 0);
-        d.problemsEl.textContent = m.problems.length ? `Unreadable parts: ${m.problems.join('; ')}` : '';
+        d.problemsEl.textContent = m.problems.length ? t('Unreadable parts: {0}', m.problems.join('; ')) : '';
         if (grew && this.v.host.state.follow) this.pendingFollow = true;
         const sel = this.v.host.state.selected;
         this.restoreSelection(sel !== undefined && (m.records > sel || this.indexDone));

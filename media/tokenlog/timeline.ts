@@ -5,6 +5,7 @@ import { append, clear, el } from '../shared/dom';
 import type { TimelineData } from '../../core/protocol/tokenlog';
 import { score } from './format';
 import type { View } from './view';
+import { t as tr } from '../shared/l10n';
 
 const SPECIAL_RE = /^(<\|[^|]{0,64}\|>|<\/?(think|tool_call|tool_response|answer|im_start|im_end)>)$/;
 const CONTROL_RE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
@@ -144,7 +145,7 @@ export class TokenTimeline {
     for (let b = first; b < last; b++) {
       const blk = this.blocks[b]!;
       if (blk.boundary) {
-        const sep = el('div', { className: 'boundary', attrs: { role: 'separator' } }, `response starts (token ${blk.start}; prompt ${t.lenPrompt} tokens)`);
+        const sep = el('div', { className: 'boundary', attrs: { role: 'separator' } }, tr('response starts (token {0}; prompt {1} tokens)', blk.start, t.lenPrompt ?? '?'));
         frag.appendChild(sep); rendered.push(sep); continue;
       }
       const div = el('div', { className: 'block' });
@@ -172,14 +173,14 @@ export class TokenTimeline {
   describe(t: TimelineData, i: number): string {
     const lp = t.logprobs[i] ?? null;
     const m = t.mask[i];
-    const where = t.lenPrompt !== undefined ? (i < t.lenPrompt ? 'prompt' : 'response') : '';
     const text = t.text[i] ?? '';
     return [
-      `token ${i + 1} of ${t.text.length}${where ? ` (${where})` : ''}`,
+      t.lenPrompt === undefined ? tr('token {0} of {1}', i + 1, t.text.length)
+        : i < t.lenPrompt ? tr('token {0} of {1} (prompt)', i + 1, t.text.length) : tr('token {0} of {1} (response)', i + 1, t.text.length),
       `id ${t.ids[i] ?? 'n/a'}`,
       lp === null ? 'logprob n/a' : `logprob ${lp.toFixed(4)}, p ${Math.exp(lp).toFixed(4)}`,
-      `mask ${m === 1 ? '1 (trained)' : m === 0 ? '0 (context)' : 'unknown colour'}`,
-      `text ${JSON.stringify(text.slice(0, 300))}${text.length > 300 ? ` … (${text.length} chars)` : ''}`,
+      m === 1 ? tr('mask 1 (trained)') : m === 0 ? tr('mask 0 (context)') : tr('mask unknown colour'),
+      text.length > 300 ? tr('text {0} … ({1} chars)', JSON.stringify(text.slice(0, 300)), text.length) : tr('text {0}', JSON.stringify(text)),
     ].join(' · ');
   }
 
@@ -242,7 +243,7 @@ export class TokenTimeline {
     } else {
       for (i = i - 1; i >= 0; i--) if (t.mask[i] === 1 && (i === 0 || t.mask[i - 1] !== 1)) { this.setCursor(i); return; }
     }
-    this.v.dom.tokenInfo.textContent = 'No further trained segment.';
+    this.v.dom.tokenInfo.textContent = tr('No further trained segment.');
   }
 
   nextLow(dir: 1 | -1): void {
@@ -253,14 +254,14 @@ export class TokenTimeline {
       const lp = t.logprobs[i];
       if (lp !== null && lp !== undefined && lp < th) { this.setCursor(i); return; }
     }
-    this.v.dom.tokenInfo.textContent = `No further token with logprob below ${th}.`;
+    this.v.dom.tokenInfo.textContent = tr('No further token with logprob below {0}.', th);
   }
 
   /** The tokens line under the timeline: counts and scores of the timeline on show. */
   info(t: TimelineData | undefined): string {
     if (!t) return '';
     const fields = Object.entries(t.fields).map(([k, val]) => `, ${k} ${val}`).join('');
-    return `${t.text.length} tokens, prompt ${t.lenPrompt ?? '?'}, response ${t.lenResponse ?? '?'}, reward ${score(t.rawReward)}, advantage ${score(t.advantage)}${fields}`;
+    return tr('{0} tokens, prompt {1}, response {2}, reward {3}, advantage {4}', t.text.length, t.lenPrompt ?? '?', t.lenResponse ?? '?', score(t.rawReward), score(t.advantage)) + fields;
   }
 
   renderLegend(): void {
@@ -268,9 +269,9 @@ export class TokenTimeline {
     clear(legend);
     const mode = this.v.host.state.mode;
     if (mode === 'mask') {
-      append(legend, el('span', { className: 'tok m1' }, 'trained (loss mask 1)'), el('span', { className: 'tok m0' }, 'context (not trained)'), el('span', { className: 'tok mu' }, 'unknown'));
+      append(legend, el('span', { className: 'tok m1' }, tr('trained (loss mask 1)')), el('span', { className: 'tok m0' }, tr('context (not trained)')), el('span', { className: 'tok mu' }, tr('unknown')));
     } else if (mode === 'heat') {
-      append(legend, el('span', {}, 'p = e^logprob: '), el('span', { className: 'tok h0' }, '< 0.1'), el('span', { className: 'tok h5' }, '0.5'), el('span', { className: 'tok h9' }, '> 0.9'), el('span', { className: 'tok hn' }, 'no logprob'));
+      append(legend, el('span', {}, 'p = e^logprob: '), el('span', { className: 'tok h0' }, '< 0.1'), el('span', { className: 'tok h5' }, '0.5'), el('span', { className: 'tok h9' }, '> 0.9'), el('span', { className: 'tok hn' }, tr('no logprob')));
     }
   }
 

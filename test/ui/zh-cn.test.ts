@@ -1,15 +1,19 @@
 // The workbench in Simplified Chinese (server --locale zh-cn, browser zh-CN): VS Code reads our
 // package.nls.zh-cn.json, so command titles, view names and the walkthrough show in Chinese.
-// Screenshots (with CJK glyphs from fonts-noto-cjk) go to test-output/. Extend this file with the
-// localised diagnostic hover and the token log viewer once their strings are swept (CONTRIBUTING.md).
+// The language server follows the display language (a config mistake's diagnostic and its hover in
+// Chinese) and so do the webviews (the token log viewer's controls). Screenshots (with CJK glyphs
+// from fonts-noto-cjk) go to test-output/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openWorkbench, type Workbench } from '../harness/workbench';
 import { repoRoot } from '../util/paths';
 
 const zh = JSON.parse(readFileSync(join(repoRoot, 'package.nls.zh-cn.json'), 'utf8')) as Record<string, string>;
+const zhCore = JSON.parse(readFileSync(join(repoRoot, 'core', 'l10n', 'zh-cn.json'), 'utf8')) as Record<string, string>;
+const zhWebview = JSON.parse(readFileSync(join(repoRoot, 'core', 'l10n', 'webview.zh-cn.json'), 'utf8')) as Record<string, string>;
 
 /** Types in the command palette and returns the visible row for the localised title. */
 async function paletteRow(wb: Workbench, query: string, title: string) {
@@ -22,8 +26,14 @@ async function paletteRow(wb: Workbench, query: string, title: string) {
   return row;
 }
 
-test('with the display language zh-cn, AgentJet command titles and views are in Chinese', async () => {
-  const wb = await openWorkbench({ locale: 'zh-CN' });
+test('with the display language zh-cn, AgentJet command titles, views, diagnostics and the token log viewer are in Chinese', async () => {
+  // The demo with one mistake: a workflow class that does not exist.
+  const dir = mkdtempSync(join(tmpdir(), 'agentjet-ui-zh-'));
+  const workspace = join(dir, 'demo');
+  cpSync(join(repoRoot, 'demo'), workspace, { recursive: true });
+  const cfg = join(workspace, 'math_agent.yaml');
+  writeFileSync(cfg, readFileSync(cfg, 'utf8').replace('user_workflow: math_demo.workflow->MathWorkflow', 'user_workflow: math_demo.workflow->MathWorkflo'));
+  const wb = await openWorkbench({ locale: 'zh-CN', workspace });
   try {
     // Remote extensions are scanned after the workbench shows: wait for ours first.
     await wb.activityItem('AgentJet').waitFor({ state: 'visible', timeout: 60_000 });
@@ -44,6 +54,44 @@ test('with the display language zh-cn, AgentJet command titles and views are in 
     await wb.openFile('math_agent.yaml');
     assert.ok(existsSync(await wb.screenshot('zh-cn-views')));
 
+    // The language server's diagnostic and its hover, in Chinese (math_agent.yaml is open).
+    const squiggle = wb.page.locator('.editor-group-container.active .monaco-editor .squiggly-error').first();
+    await squiggle.waitFor({ state: 'visible', timeout: 60_000 });
+    const box = await squiggle.boundingBox();
+    assert.ok(box, 'squiggle has a box');
+    await wb.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 - 4);
+    await wb.page.mouse.move(box.x + box.width / 2 + 2, box.y + box.height / 2 - 5);
+    const hoverBox = wb.page.locator('.monaco-hover:not(.hidden)', { hasText: 'MathWorkflo' }).first();
+    await hoverBox.waitFor({ state: 'visible', timeout: 30_000 });
+    const hoverText = await hoverBox.innerText();
+    // "{1} 中没有定义 `{0}`（其中的类：…）。" with the module file and the classes it has.
+    assert.ok(zhCore['`{0}` is not defined in {1} (classes: {2}).']?.includes('中没有定义'));
+    assert.match(hoverText, /workflow\.py 中没有定义 `MathWorkflo`（其中的类：[^）]*MathWorkflow[^）]*）。/);
+    assert.doesNotMatch(hoverText, /is not defined in/);
+    assert.match(hoverText, /class-ref\/missing-class/);
+    assert.ok(existsSync(await wb.screenshot('zh-cn-diagnostic-hover')));
+    await wb.page.keyboard.press('Escape');
+
+    // The token log viewer: its controls, status and hints in Chinese.
+    await wb.openFile('saved_experiments/math_demo_2node_20260105_0900/2026_01_05_09_00/gpu-node-0/rollout/rollout.json.log');
+    const frame = await wb.webviewFrame('#root:has(.bar .title:text-is("rollout.json.log")) .viewport .row[data-pos]', 60_000);
+    assert.equal(await frame.locator('html').getAttribute('lang'), 'zh-CN');
+    const label = (en: string) => { const v = zhWebview[en]; assert.ok(v, en); return v; };
+    await frame.locator('header.bar button', { hasText: label('Open as text') }).waitFor({ state: 'visible' });
+    await frame.locator('form.filters button', { hasText: label('Clear') }).waitFor({ state: 'visible' });
+    assert.equal(await frame.locator('input[type=search]').getAttribute('placeholder'), label('Search token text…'));
+    assert.equal(await frame.locator('select[aria-label="' + label('sort by') + '"] option').first().innerText(), label('file order'));
+    assert.match(await frame.locator('.summary .count').innerText(), /^\d+ 条记录$/);
+    assert.match(await frame.locator('.detail .empty').innerText(), /^选择一条记录。/);
+    assert.deepEqual((await frame.locator('.row.head .cell').allInnerTexts()).slice(1, 4), [label('step'), label('task / title'), label('reward')]);
+    // Open a record: the timeline tools.
+    await frame.locator('.viewport .row[data-pos]').first().click();
+    await frame.locator('.tokens span[data-i]').first().waitFor({ state: 'visible', timeout: 20_000 });
+    for (const b of ['Copy text', 'Copy JSON']) await frame.locator('.tools button', { hasText: label(b) }).waitFor({ state: 'visible' });
+    assert.equal(await frame.locator('.tools select option[value=mask]').innerText(), label('Loss mask'));
+    assert.match(await frame.locator('.tools').innerText(), new RegExp(`${label('whitespace')}[\\s\\S]*${label('group')}`));
+    assert.ok(existsSync(await wb.screenshot('zh-cn-token-log')));
+
     // The walkthrough in Chinese (VS Code's own strings stay English without its language pack).
     await wb.runCommand('Welcome: Open Walkthrough...');
     const walkthrough = zh['walkthroughs.agentjet.firstRollout.title']!;
@@ -60,5 +108,6 @@ test('with the display language zh-cn, AgentJet command titles and views are in 
     throw err;
   } finally {
     await wb.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

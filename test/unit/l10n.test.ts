@@ -9,9 +9,20 @@ import { repoRoot } from '../util/paths';
 import { scan, tsFiles } from '../util/l10nscan';
 import { TEMPLATES } from '../../core/templates';
 import { commands } from '../../cli/commands';
-import { catalogueKeys, localeFromCli, localeFromInitialize, normalizeLocale, setLocale, t } from '../../core/l10n';
+import { catalogueKeys, localeFromCli, localeFromInitialize, normalizeLocale, setLocale, t, webviewCatalogue, webviewCatalogueKeys } from '../../core/l10n';
 
 const json = (p: string) => JSON.parse(readFileSync(join(repoRoot, p), 'utf8')) as Record<string, string>;
+/** Every x-unread and x-deprecatedMessage string in a schema. */
+function schemaMessages(node: unknown, out: string[] = []): string[] {
+  if (Array.isArray(node)) for (const x of node) schemaMessages(x, out);
+  else if (node && typeof node === 'object') {
+    for (const [k, v] of Object.entries(node)) {
+      if ((k === 'x-unread' || k === 'x-deprecatedMessage') && typeof v === 'string') out.push(v);
+      else schemaMessages(v, out);
+    }
+  }
+  return out;
+}
 const placeholders = (s: string) => [...s.matchAll(/\{(\d+)\}/g)].map((m) => m[1]).sort().join(',');
 
 test('every user-visible manifest string is a %key% (node scripts/nls.mjs --check)', () => {
@@ -45,20 +56,40 @@ test('every vscode.l10n.t string in extension/ has a zh-cn translation with the 
   assert.ok(literals.length > 0, 'the scanner finds the extension\'s strings');
 });
 
-test('every core/l10n t() string (core, cli, language server, extension) and template/command text has a zh-cn translation', () => {
-  const files = [...tsFiles(join(repoRoot, 'core')), ...tsFiles(join(repoRoot, 'cli')), ...tsFiles(join(repoRoot, 'language-server')), ...tsFiles(join(repoRoot, 'extension'))]
+test('every core/l10n t() string (core, cli, language server, debug adapter, extension), template/command text and schema message has a zh-cn translation', () => {
+  const files = ['core', 'cli', 'language-server', 'debug-adapter', 'extension'].flatMap((d) => tsFiles(join(repoRoot, d)))
     .filter((f) => !f.endsWith(join('core', 'l10n', 'index.ts')))
     // Only files that use the catalogue (a local function named t elsewhere is not ours).
     .filter((f) => /from '(?:\.\.?\/)+(?:core\/)?l10n'/.test(readFileSync(f, 'utf8')));
   const { literals } = scan(files, 't|coreT');
   const texts = [...literals.map((f) => ({ where: `${relative(repoRoot, f.file)}:${f.line}`, text: f.text })),
     ...TEMPLATES.flatMap((x) => [{ where: `template ${x.id}`, text: x.title }, { where: `template ${x.id}`, text: x.description }]),
-    ...commands.map((c) => ({ where: `cli ${c.name}`, text: c.summary }))];
+    ...commands.map((c) => ({ where: `cli ${c.name}`, text: c.summary })),
+    // Messages the schema carries into diagnostics and hovers (x-unread, x-deprecatedMessage).
+    ...schemaMessages(JSON.parse(readFileSync(join(repoRoot, 'schemas', 'agentjet.schema.json'), 'utf8'))).map((text) => ({ where: 'schemas/agentjet.schema.json', text }))];
   const zh = json('core/l10n/zh-cn.json');
   assert.deepEqual(texts.filter((x) => !(x.text in zh)).map((x) => `${x.where}: ${JSON.stringify(x.text)}`), [], 'add these to core/l10n/zh-cn.json');
   for (const x of texts) assert.equal(placeholders(zh[x.text] ?? ''), placeholders(x.text), x.text);
   const used = new Set(texts.map((x) => x.text));
   assert.deepEqual(catalogueKeys('zh-cn').filter((k) => !used.has(k)), [], 'stale entries in core/l10n/zh-cn.json');
+});
+
+test('every webview t() string in media/ has a zh-cn translation in core/l10n/webview.zh-cn.json', () => {
+  const files = tsFiles(join(repoRoot, 'media'))
+    .filter((f) => !f.endsWith(join('shared', 'l10n.ts')))
+    .filter((f) => /from '(?:\.\.\/)+shared\/l10n'/.test(readFileSync(f, 'utf8')));
+  const { literals, dynamic } = scan(files, 't|tr');
+  assert.deepEqual(dynamic.map((d) => `${relative(repoRoot, d.file)}:${d.line}: t(${d.text})`), [], 'a webview t() needs a literal message');
+  const zh = json('core/l10n/webview.zh-cn.json');
+  assert.deepEqual(literals.filter((f) => !(f.text in zh)).map((f) => `${relative(repoRoot, f.file)}:${f.line}: ${JSON.stringify(f.text)}`), [], 'add these to core/l10n/webview.zh-cn.json');
+  for (const f of literals) assert.equal(placeholders(zh[f.text] ?? ''), placeholders(f.text), f.text);
+  const used = new Set(literals.map((f) => f.text));
+  assert.deepEqual(webviewCatalogueKeys().filter((k) => !used.has(k)), [], 'stale entries in core/l10n/webview.zh-cn.json');
+  // The three webviews use it: the token log viewer's controls at least.
+  for (const name of ['tokenlog', 'dashboard', 'trajectory']) assert.ok(files.some((f) => f.includes(join('media', name))), `media/${name} uses media/shared/l10n`);
+  assert.ok(literals.some((f) => f.text === 'Copy JSON'), 'the token log viewer\'s controls are localised');
+  assert.equal(webviewCatalogue('zh-CN')['Clear filters'], '清除筛选');
+  assert.deepEqual(webviewCatalogue('en'), {});
 });
 
 test('the scanner sees what it must (a test that cannot fail is a defect)', () => {
