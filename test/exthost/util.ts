@@ -2,7 +2,7 @@ import { appendFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { AgentJetApi } from '../../extension/extension';
 
-export const EXTENSION_ID = 'agentjet-community.agentjet-vscode';
+const EXTENSION_ID = 'agentjet-community.agentjet-vscode';
 
 export function extension(): vscode.Extension<AgentJetApi> {
   const ext = vscode.extensions.getExtension<AgentJetApi>(EXTENSION_ID);

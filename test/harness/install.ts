@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { withDirLock } from '../util/poll';
 
 /** code-server 4.100.x is the last line that runs on Node 20; it carries VS Code 1.100.3. */
-export const CODE_SERVER_VERSION = process.env.AGENTJET_CODE_SERVER_VERSION ?? '4.100.3';
-export const cacheDir = process.env.AGENTJET_VSCODE_DIR ?? join(homedir(), '.cache', 'agentjet-vscode-test');
+const CODE_SERVER_VERSION = process.env.AGENTJET_CODE_SERVER_VERSION ?? '4.100.3';
+const cacheDir = process.env.AGENTJET_VSCODE_DIR ?? join(homedir(), '.cache', 'agentjet-vscode-test');
 export const serverMain = join(cacheDir, 'vscode', 'out', 'server-main.js');
 export const chromiumPath = process.env.AGENTJET_CHROMIUM ?? '/usr/bin/chromium';
 

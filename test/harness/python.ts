@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { withDirLock } from '../util/poll';
 
 const harnessDir = __dirname;
-export const requirementsFile = join(harnessDir, 'requirements.txt');
+const requirementsFile = join(harnessDir, 'requirements.txt');
 const cacheDir = process.env.AGENTJET_VSCODE_DIR ?? join(homedir(), '.cache', 'agentjet-vscode-test');
 export const debianPython = '/usr/bin/python3';
 
