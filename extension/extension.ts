@@ -4,7 +4,7 @@ import { registerConfigFeature } from './features/config';
 import { registerLogsFeature, type LogsProbe } from './features/logs';
 import { registerRunsFeature, type RunsProbe } from './features/runs';
 import { registerDebugFeature } from './features/debug';
-import { registerRayFeature } from './features/ray';
+import { registerRayFeature, type RayProbe } from './features/ray';
 import { registerOnboarding } from './onboarding';
 
 /** What activate() returns; tests and other extensions read it through `extension.exports`. */
@@ -13,7 +13,7 @@ export interface AgentJetApi {
   readonly activationMs: number;
   readonly services: Services;
   /** Hooks for the extension-host tests to see and drive the views; kept off the command list. */
-  readonly testing: { readonly runs: RunsProbe; readonly logs: LogsProbe };
+  readonly testing: { readonly runs: RunsProbe; readonly logs: LogsProbe; readonly ray: RayProbe };
 }
 
 export function activate(context: vscode.ExtensionContext): AgentJetApi {
@@ -24,11 +24,11 @@ export function activate(context: vscode.ExtensionContext): AgentJetApi {
   const logs = registerLogsFeature(context, services);
   const runs = registerRunsFeature(context, services);
   registerDebugFeature(context, services);
-  registerRayFeature(context, services);
+  const ray = registerRayFeature(context, services);
   registerOnboarding(context, services);
   const activationMs = performance.now() - started;
   services.log.info(`AgentJet activated in ${activationMs.toFixed(1)} ms`);
-  return { activatedAt: Date.now(), activationMs, services, testing: { runs, logs } };
+  return { activatedAt: Date.now(), activationMs, services, testing: { runs, logs, ray } };
 }
 
 export function deactivate(): void {
