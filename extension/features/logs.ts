@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import type { Services } from '../services';
 import { TOKEN_LOG_VIEW_TYPE, TokenLogEditorProvider } from '../logs/tokenLogEditor';
 import { TRAJECTORY_VIEW_TYPE, TrajectoryEditorProvider } from '../logs/trajectoryEditor';
-import type { ViewCommand } from '../../core/protocol/tokenlog';
+import type { ViewCommand, ViewReport } from '../../core/protocol/tokenlog';
+
+/** What the extension-host tests see of the log views (on the API, not in the command list). */
+export interface LogsProbe {
+  tokenLogs(): { path: string; report?: ViewReport }[];
+  driveTokenLogs(command: ViewCommand, path?: string): number;
+  trajectories(): { path: string; report: { messages: number; timelines: number; error?: string } }[];
+}
 
 /** Finds `.json.log` files under a run or experiment folder (rollout logs first, newest first). */
 async function logsUnder(dir: string, depth = 5): Promise<{ path: string; mtime: number }[]> {
@@ -81,7 +88,7 @@ async function resolveLogTarget(uri: vscode.Uri | undefined): Promise<vscode.Uri
   return chosen?.[0];
 }
 
-export function registerLogsFeature(context: vscode.ExtensionContext, services: Services): void {
+export function registerLogsFeature(context: vscode.ExtensionContext, services: Services): LogsProbe {
   const tokenLogs = new TokenLogEditorProvider(services);
   const trajectories = new TrajectoryEditorProvider(services);
   context.subscriptions.push(
@@ -104,9 +111,10 @@ export function registerLogsFeature(context: vscode.ExtensionContext, services: 
       await vscode.commands.executeCommand('vscode.openWith', target, TRAJECTORY_VIEW_TYPE);
       return target;
     }),
-    // Internal (not in the palette): used by the extension-host tests to see and drive the views.
-    vscode.commands.registerCommand('agentjet.tokenLog.inspect', () => tokenLogs.inspect()),
-    vscode.commands.registerCommand('agentjet.tokenLog.drive', (command: ViewCommand, path?: string) => tokenLogs.drive(command, path)),
-    vscode.commands.registerCommand('agentjet.trajectory.inspect', () => [...trajectories.reports.entries()].map(([path, report]) => ({ path, report }))),
   );
+  return {
+    tokenLogs: () => tokenLogs.inspect(),
+    driveTokenLogs: (command, path) => tokenLogs.drive(command, path),
+    trajectories: () => [...trajectories.reports.entries()].map(([path, report]) => ({ path, report })),
+  };
 }

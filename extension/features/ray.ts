@@ -92,7 +92,13 @@ function wantsRay(c: vscode.DebugConfiguration): boolean {
   return c.request === 'launch' && (c.rayDebug === true || !!debugTagsArg((c.debugTags as unknown[] | undefined) ?? []));
 }
 
-export function registerRayFeature(context: vscode.ExtensionContext, services: Services): void {
+/** What the extension-host tests see of the Ray feature (on the API, not in the command list). */
+export interface RayProbe {
+  /** The workers the Paused workers view lists. */
+  pausedWorkers(): PausedWorker[];
+}
+
+export function registerRayFeature(context: vscode.ExtensionContext, services: Services): RayProbe {
   const view = new PausedWorkersView();
   const tree = vscode.window.createTreeView('agentjet.rayPaused', { treeDataProvider: view });
   const runs = new Map<string, RayRun>();
@@ -225,7 +231,6 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
       updateMessage();
     }),
     vscode.commands.registerCommand('agentjet.ray.debugWithTag', (tag?: string, uri?: vscode.Uri) => debugWithTag(typeof tag === 'string' ? tag : undefined, uri)),
-    vscode.commands.registerCommand('agentjet.ray.pausedWorkers', () => view.all()),
     tree.onDidChangeVisibility((e) => { if (e.visible) startIdle(); else if (!runs.size) stopIdle(); }),
     vscode.debug.onDidStartDebugSession((s) => {
       if (s.type !== DEBUG_TYPE) return;
@@ -295,4 +300,5 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
     { dispose: () => { stopIdle(); for (const r of runs.values()) r.dispose(); runs.clear(); } },
   );
   updateMessage();
+  return { pausedWorkers: () => view.all() };
 }

@@ -36,7 +36,15 @@ export interface RunsTreeItem {
   command?: vscode.Command;
 }
 
-export function registerRunsFeature(context: vscode.ExtensionContext, services: Services): void {
+/** What the extension-host tests see of the Runs view (on the API, not in the command list). */
+export interface RunsProbe {
+  /** The Runs view's first level and the Companions view as rendered, once the tree is idle. */
+  treeState(): Promise<RunsTreeState>;
+  /** The rows under a chain of node paths (experiment, then session, ...), as rendered. */
+  treeItems(chain?: string[]): Promise<RunsTreeItem[]>;
+}
+
+export function registerRunsFeature(context: vscode.ExtensionContext, services: Services): RunsProbe {
   // Nothing below reads the disk until a view asks for its first level.
   const model = new RunsModel(nodeFs(), { localHost: hostname() });
   const filter = context.workspaceState.get<RunsFilter>(FILTER_KEY) ?? { text: '', statuses: [] };
@@ -239,8 +247,7 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
     await runsView.reveal(node, { select: true, focus: true, expand: false });
     return true;
   });
-  // For tests and other features: the Runs view's first level as it is rendered.
-  reg('agentjet.runs.treeState', async (): Promise<RunsTreeState> => {
+  const treeState = async (): Promise<RunsTreeState> => {
     const top = await tree.getChildren();
     await tree.whenIdle();
     const comp = await companions.getChildren();
@@ -249,9 +256,8 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
       runs: top.filter((t): t is RunNode & { kind: 'experiment' } => t.kind === 'experiment').map((t) => tree.describe(t)),
       companions: comp.flatMap((n) => (n.kind === 'companion' ? [{ ...(n.companion.alive === undefined ? {} : { alive: n.companion.alive }), tag: n.companion.tag, description: String(companions.getTreeItem(n).description ?? '') }] : [])),
     };
-  });
-  // For tests: the rows under a chain of node paths (experiment, then session, ...), as rendered.
-  reg('agentjet.runs.treeItems', async (chain: string[] = []): Promise<RunsTreeItem[]> => {
+  };
+  const treeItems = async (chain: string[] = []): Promise<RunsTreeItem[]> => {
     let level = await tree.getChildren();
     for (const p of chain) {
       const next = level.find((n) => n.path === p);
@@ -265,7 +271,7 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
       if (item.command) out.command = item.command;
       return out;
     });
-  });
+  };
 
   reg('agentjet.companions.refresh', () => companions.refresh());
   reg('agentjet.companions.openLog', async (n?: CompanionNode) => {
@@ -285,6 +291,7 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
   context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => {
     if (e.affectsConfiguration('agentjet.experimentRoots') || e.affectsConfiguration('launch')) live.restart();
   }), vscode.workspace.onDidChangeWorkspaceFolders(() => live.restart()));
+  return { treeState, treeItems };
 }
 
 function snapshotOf(n: RunNode | undefined, experimentOf: (n: RunNode | undefined) => (RunNode & { kind: 'experiment' }) | undefined): string | undefined {

@@ -7,8 +7,8 @@ import { extension, waitFor, workspaceRoot } from '../util';
 import type { RunsTreeItem, RunsTreeState } from '../../../extension/features/runs';
 import { LIVE_WRITER } from '../../util/livewriter';
 
-const state = () => vscode.commands.executeCommand<RunsTreeState>('agentjet.runs.treeState');
-const items = (chain: string[]) => vscode.commands.executeCommand<RunsTreeItem[]>('agentjet.runs.treeItems', chain);
+const state = (): Promise<RunsTreeState> => extension().exports.testing.runs.treeState();
+const items = (chain: string[]): Promise<RunsTreeItem[]> => extension().exports.testing.runs.treeItems(chain);
 
 suite('runs view', () => {
   let writer: ChildProcess | undefined;
