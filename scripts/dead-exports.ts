@@ -9,23 +9,14 @@ import { repoRoot } from '../test/util/paths';
 
 const projects = ['tsconfig.json', 'media/tsconfig.json', 'test/ui/tsconfig.json'];
 const files = new Set<string>();
+let options: ts.CompilerOptions = {};
 for (const p of projects) {
   const path = join(repoRoot, p);
-  const read = ts.readConfigFile(path, (f) => ts.sys.readFile(f));
-  const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(path));
+  const parsed = ts.parseJsonConfigFileContent(ts.readConfigFile(path, (f) => ts.sys.readFile(f)).config, ts.sys, dirname(path));
   for (const f of parsed.fileNames) files.add(f);
+  if (p === 'tsconfig.json') options = parsed.options;
 }
-const program = ts.createProgram([...files], {
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-  types: ['node', 'mocha'],
-  resolveJsonModule: true,
-  allowImportingTsExtensions: true,
-  noEmit: true,
-  skipLibCheck: true,
-});
+const program = ts.createProgram([...files], { ...options, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], noEmit: true, skipLibCheck: true });
 const checker = program.getTypeChecker();
 const ours = program.getSourceFiles().filter((sf) => files.has(sf.fileName) && !sf.isDeclarationFile);
 
@@ -40,6 +31,14 @@ for (const sf of ours) {
         // `ns.x` after `import * as ns` resolves x itself, so namespace imports count too.
         if (target.declarations?.some((d) => d.getSourceFile() !== sf)) used.add(target);
       }
+    }
+    // `const { x } = await import('./m')` (and any destructuring): x is the property of the value's type.
+    if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) {
+      const key = node.propertyName ?? node.name;
+      const decl = node.parent.parent;
+      const source = ts.isVariableDeclaration(decl) && decl.initializer ? decl.initializer : node.parent;
+      const prop = ts.isIdentifier(key) ? checker.getTypeAtLocation(source).getProperty(key.text) : undefined;
+      if (prop && prop.declarations?.some((d) => d.getSourceFile() !== sf)) used.add(resolve(prop));
     }
     ts.forEachChild(node, visit);
   };

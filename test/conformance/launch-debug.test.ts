@@ -21,6 +21,7 @@ import { listProcesses } from '../../core/launch/processes';
 import { companionsOf } from '../../core/launch/companions';
 import { LAUNCH_RECORD_DIR } from '../../core/agentjet';
 import { realAgentJetMissing, realWorkspace, type RealWorkspace } from './realAgentJet';
+import { waitFor } from '../util/poll';
 
 const TIMEOUT = 90_000;
 const INIT: DebugProtocol.InitializeRequestArguments = {
@@ -106,7 +107,7 @@ describe('F5 through the real AgentJet launcher', { timeout: 600_000 }, () => {
         const command = outputs.find((o) => o.body.output.startsWith('AgentJet: '))?.body.output ?? '';
         assert.match(command, /-m ajet\.launcher --backbone debug --conf \S+conformance\.yaml {2}\(module ajet\.launcher;/, 'the probed module of the installed version');
         // The launcher's child reports in: debugpy asks for a session for it.
-        const req = await until(() => children[0], 'debugpy to report the launcher\'s child process');
+        const req = await waitFor(() => children[0], 'debugpy to report the launcher\'s child process', TIMEOUT, 100);
         const cfg = req.configuration as Record<string, unknown> & { connect: { host: string; port: number }; subProcessId: number };
         assert.equal(req.request, 'attach');
         assert.equal(cfg.type, 'agentjet', 'rewritten to our debug type');
@@ -216,12 +217,3 @@ async function checkAutokillGuard(launcherPid: number, w: RealWorkspace): Promis
   assert.ok((await listProcesses()).some((p) => p.pid === debugpyLauncher.pid), 'still running');
 }
 
-async function until<T>(probe: () => T | undefined, what: string, ms = TIMEOUT): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
