@@ -48,7 +48,7 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
   resolveDebugConfiguration(folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): vscode.ProviderResult<vscode.DebugConfiguration> {
     // A child session the adapter asked for (a sub-process of the launcher): nothing to fill in.
     if (subprocessAttach(config)) return config;
-    if (config.request === 'attach') return config; // a Ray worker's debugpy listener (extension/features/ray.ts)
+    if (config.request === 'attach') return config; // a Ray worker's debugpy listener (extension/ray/index.ts)
     // F5 without launch.json: debug the config in the active editor.
     if (!config.type && !config.request && !config.name) {
       const doc = vscode.window.activeTextEditor?.document;

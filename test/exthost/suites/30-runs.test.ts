@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { extension, waitFor, workspaceRoot } from '../util';
-import type { RunsTreeItem, RunsTreeState } from '../../../extension/features/runs';
+import type { RunsTreeItem, RunsTreeState } from '../../../extension/runs';
 import { LIVE_WRITER } from '../../util/livewriter';
 
 const state = (): Promise<RunsTreeState> => extension().exports.testing.runs.treeState();
