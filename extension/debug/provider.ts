@@ -53,7 +53,7 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
     if (!config.type && !config.request && !config.name) {
       const doc = vscode.window.activeTextEditor?.document;
       if (!isAgentJetDocument(doc)) {
-        void vscode.window.showErrorMessage('Open an AgentJet config (a YAML file with an `ajet:` root) to debug it, or add an "agentjet" configuration to launch.json.');
+        void vscode.window.showErrorMessage(vscode.l10n.t('Open an AgentJet config (a YAML file with an `ajet:` root) to debug it, or add an "agentjet" configuration to launch.json.'));
         return undefined;
       }
       return debugConfigurationFor(doc!.uri, vscode.workspace.getWorkspaceFolder(doc!.uri) ?? folder);
@@ -74,11 +74,11 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
     if (config.request === 'attach') return config;
     const c = config as AgentJetDebugConfiguration;
     if (!this.services.isTrusted()) {
-      void vscode.window.showErrorMessage('AgentJet: launching needs a trusted workspace (Workspaces: Manage Workspace Trust).');
+      void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: launching needs a trusted workspace (Workspaces: Manage Workspace Trust).'));
       return undefined;
     }
     if (!c.config) {
-      void vscode.window.showErrorMessage('AgentJet: the launch configuration has no "config" (the YAML file to run).');
+      void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: the launch configuration has no "config" (the YAML file to run).'));
       return undefined;
     }
     const cwd = c.cwd ?? folder?.uri.fsPath;

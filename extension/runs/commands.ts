@@ -42,7 +42,7 @@ export function registerRunsCommands(parts: RunsParts): RunsService {
   };
   const needTrust = (what: string): boolean => {
     if (services.isTrusted()) return true;
-    void vscode.window.showWarningMessage(`AgentJet: ${what} needs a trusted workspace.`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('AgentJet: {0} needs a trusted workspace.', what));
     return false;
   };
 
@@ -59,9 +59,9 @@ export function registerRunsCommands(parts: RunsParts): RunsService {
       return;
     }
     const current = tree.getFilter();
-    const text = await vscode.window.showInputBox({ title: 'Filter runs (1/2): text', prompt: 'Part of the experiment or project name; empty for all', value: current.text });
+    const text = await vscode.window.showInputBox({ title: vscode.l10n.t('Filter runs (1/2): text'), prompt: vscode.l10n.t('Part of the experiment or project name; empty for all'), value: current.text });
     if (text === undefined) return;
-    const picks = await vscode.window.showQuickPick(STATUSES.map((s) => ({ label: s, picked: current.statuses.includes(s) })), { title: 'Filter runs (2/2): status', canPickMany: true, placeHolder: 'None picked: every status' });
+    const picks = await vscode.window.showQuickPick(STATUSES.map((s) => ({ label: s, picked: current.statuses.includes(s) })), { title: vscode.l10n.t('Filter runs (2/2): status'), canPickMany: true, placeHolder: vscode.l10n.t('None picked: every status') });
     if (picks === undefined) return;
     const next: RunsFilter = { text, statuses: picks.map((p) => p.label) };
     await context.workspaceState.update(FILTER_KEY, next);
@@ -76,8 +76,8 @@ export function registerRunsCommands(parts: RunsParts): RunsService {
   });
   reg('agentjet.runs.sort', async (key?: SortKey) => {
     const choice = key ?? (await vscode.window.showQuickPick(
-      [{ label: 'time', description: 'newest first' }, { label: 'name', description: 'A to Z' }, { label: 'reward', description: 'highest latest mean reward first' }],
-      { title: 'Sort runs by' },
+      [{ label: 'time', description: vscode.l10n.t('newest first') }, { label: 'name', description: vscode.l10n.t('A to Z') }, { label: 'reward', description: vscode.l10n.t('highest latest mean reward first') }],
+      { title: vscode.l10n.t('Sort runs by') },
     ))?.label as SortKey | undefined;
     if (!choice || !['time', 'name', 'reward'].includes(choice)) return;
     await context.workspaceState.update(SORT_KEY, choice);
@@ -100,29 +100,29 @@ export function registerRunsCommands(parts: RunsParts): RunsService {
   reg('agentjet.runs.openSnapshot', async (n?: RunNode) => {
     const snap = snapshotOf(n, experimentOf);
     if (snap) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(snap));
-    else void vscode.window.showInformationMessage('AgentJet: this run has no config snapshot (yaml_backup.yaml).');
+    else void vscode.window.showInformationMessage(vscode.l10n.t('AgentJet: this run has no config snapshot (yaml_backup.yaml).'));
   });
   reg('agentjet.runs.compareWithSource', async (n?: RunNode) => {
     const exp = experimentOf(n ?? runsView.selection[0]);
     const snap = snapshotOf(n, experimentOf);
-    if (!exp || !snap) { void vscode.window.showInformationMessage('AgentJet: pick a run with a config snapshot.'); return; }
+    if (!exp || !snap) { void vscode.window.showInformationMessage(vscode.l10n.t('AgentJet: pick a run with a config snapshot.')); return; }
     const source = await findSourceConfig(exp.entry.name, snap);
     if (!source) return;
-    await vscode.commands.executeCommand('vscode.diff', source, vscode.Uri.file(snap), `${basename(source.fsPath)} ↔ ${exp.entry.name} snapshot`);
+    await vscode.commands.executeCommand('vscode.diff', source, vscode.Uri.file(snap), vscode.l10n.t('{0} ↔ {1} snapshot', basename(source.fsPath), exp.entry.name));
   });
   reg('agentjet.runs.compareConfigs', async (n?: RunNode, nodes?: RunNode[]) => {
     let exps = selection(n, nodes).map(experimentOf).filter((e): e is RunNode & { kind: 'experiment' } => !!e && !!e.entry.snapshot);
     exps = [...new Map(exps.map((e) => [e.path, e])).values()];
     if (exps.length === 1) {
       const others = (await model.experiments()).filter((e) => e.snapshot && e.path !== exps[0]!.path);
-      const pick = await vscode.window.showQuickPick(others.map((e) => ({ label: e.name, description: e.root, path: e.path })), { title: `Compare ${exps[0]!.entry.name}'s config with` });
+      const pick = await vscode.window.showQuickPick(others.map((e) => ({ label: e.name, description: e.root, path: e.path })), { title: vscode.l10n.t('Compare the config of {0} with', exps[0]!.entry.name) });
       const other = pick && others.find((e) => e.path === pick.path);
       if (!other) return;
       exps.push({ kind: 'experiment', path: other.path, entry: other });
     }
-    if (exps.length !== 2) { void vscode.window.showInformationMessage('AgentJet: select two runs (Ctrl/Cmd+click) to compare their configs.'); return; }
+    if (exps.length !== 2) { void vscode.window.showInformationMessage(vscode.l10n.t('AgentJet: select two runs (Ctrl/Cmd+click) to compare their configs.')); return; }
     const [a, b] = exps as [RunNode & { kind: 'experiment' }, RunNode & { kind: 'experiment' }];
-    await vscode.commands.executeCommand('vscode.diff', vscode.Uri.file(a.entry.snapshot!), vscode.Uri.file(b.entry.snapshot!), `${a.entry.name} ↔ ${b.entry.name} (config)`);
+    await vscode.commands.executeCommand('vscode.diff', vscode.Uri.file(a.entry.snapshot!), vscode.Uri.file(b.entry.snapshot!), vscode.l10n.t('{0} ↔ {1} (config)', a.entry.name, b.entry.name));
   });
   const launchAgain = async (how: 'debug' | 'train', n?: RunNode) => {
     if (!needTrust(vscode.l10n.t('launching a run'))) return;
@@ -147,26 +147,29 @@ export function registerRunsCommands(parts: RunsParts): RunsService {
     if (paths.length) await vscode.env.clipboard.writeText(paths.join('\n'));
   });
   reg('agentjet.runs.delete', async (n?: RunNode, nodes?: RunNode[]) => {
-    if (!needTrust('deleting a run')) return;
+    if (!needTrust(vscode.l10n.t('deleting a run'))) return;
     const exps = [...new Map(selection(n, nodes).map(experimentOf).filter((e): e is RunNode & { kind: 'experiment' } => !!e).map((e) => [e.path, e])).values()];
     if (!exps.length) return;
     const running = exps.filter((e) => model.cachedInfo(e.path)?.status === 'running');
-    const what = exps.length === 1 ? `run “${exps[0]!.entry.name}”` : `${exps.length} runs`;
-    const answer = await vscode.window.showWarningMessage(
-      `Delete the ${what}?`,
-      { modal: true, detail: `${exps.map((e) => e.path).join('\n')}\n\nThe folder${exps.length > 1 ? 's go' : ' goes'} to the trash where the system has one. Checkpoints under saved_checkpoints are kept.${running.length ? `\n\n${running.length} of them still run${running.length === 1 ? 's' : ''}.` : ''}` },
-      'Move to Trash',
-    );
-    if (answer !== 'Move to Trash') return;
+    const question = exps.length === 1 ? vscode.l10n.t('Delete the run “{0}”?', exps[0]!.entry.name) : vscode.l10n.t('Delete the {0} runs?', exps.length);
+    const detail = [
+      exps.map((e) => e.path).join('\n'),
+      vscode.l10n.t('The folders go to the trash where the system has one. Checkpoints under saved_checkpoints are kept.'),
+      ...(running.length ? [vscode.l10n.t('Still running: {0}.', running.length)] : []),
+    ].join('\n\n');
+    const moveToTrash = vscode.l10n.t('Move to Trash');
+    const answer = await vscode.window.showWarningMessage(question, { modal: true, detail }, moveToTrash);
+    if (answer !== moveToTrash) return;
     for (const e of exps) {
       const uri = vscode.Uri.file(e.path);
       try {
         await vscode.workspace.fs.delete(uri, { recursive: true, useTrash: true });
       } catch (err) {
-        const again = await vscode.window.showWarningMessage(`No trash for ${e.entry.name} (${err instanceof Error ? err.message : String(err)}). Delete it permanently?`, { modal: true }, 'Delete Permanently');
-        if (again !== 'Delete Permanently') continue;
+        const permanently = vscode.l10n.t('Delete Permanently');
+        const again = await vscode.window.showWarningMessage(vscode.l10n.t('No trash for {0} ({1}). Delete it permanently?', e.entry.name, err instanceof Error ? err.message : String(err)), { modal: true }, permanently);
+        if (again !== permanently) continue;
         try { await vscode.workspace.fs.delete(uri, { recursive: true, useTrash: false }); } catch (err2) {
-          void vscode.window.showErrorMessage(`AgentJet: could not delete ${e.path}: ${err2 instanceof Error ? err2.message : String(err2)}`);
+          services.report(vscode.l10n.t('deleting {0}', e.path), err2);
           continue;
         }
       }
@@ -194,7 +197,7 @@ export function registerRunsCommands(parts: RunsParts): RunsService {
       node = tree.experimentNode(fsPath);
     }
     if (!node) {
-      void vscode.window.showInformationMessage(`AgentJet: ${fsPath} is not an experiment under the configured roots (setting agentjet.experimentRoots).`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('AgentJet: {0} is not an experiment under the configured roots (setting agentjet.experimentRoots).', fsPath));
       return false;
     }
     await runsView.reveal(node, { select: true, focus: true, expand: false });
@@ -206,13 +209,16 @@ export function registerRunsCommands(parts: RunsParts): RunsService {
     if (n?.kind === 'companion' && n.companion.log) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(n.companion.log));
   });
   reg('agentjet.companions.stop', async (n?: CompanionNode) => {
-    if (!needTrust('stopping a process')) return;
-    if (n?.kind !== 'companion' || n.companion.pgid === undefined) return;
+    if (!needTrust(vscode.l10n.t('stopping a process'))) return;
+    if (n?.kind !== 'companion') return;
     const c = n.companion;
-    const answer = await vscode.window.showWarningMessage(`Stop ${c.tag} (process group ${c.pgid})?`, { modal: true, detail: `Every process in the group gets SIGTERM, then SIGKILL after 3 s.\nThe next debug launch starts it again (${c.id}).` }, 'Stop');
-    if (answer !== 'Stop') return;
-    const result = await stopGroup(c.pgid!);
-    void vscode.window.showInformationMessage(`AgentJet: ${c.tag} ${result === 'gone' ? 'was not running' : result === 'killed' ? 'did not stop on SIGTERM and was killed' : 'stopped'}.`);
+    const { pgid } = c;
+    if (pgid === undefined) return;
+    const stop = vscode.l10n.t('Stop');
+    const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Stop {0} (process group {1})?', c.tag, pgid), { modal: true, detail: vscode.l10n.t('Every process in the group gets SIGTERM, then SIGKILL after 3 s.\nThe next debug launch starts it again ({0}).', c.id) }, stop);
+    if (answer !== stop) return;
+    const result = await stopGroup(pgid);
+    void vscode.window.showInformationMessage(result === 'gone' ? vscode.l10n.t('AgentJet: {0} was not running.', c.tag) : result === 'killed' ? vscode.l10n.t('AgentJet: {0} did not stop on SIGTERM and was killed.', c.tag) : vscode.l10n.t('AgentJet: {0} stopped.', c.tag));
     companions.refresh();
   });
 
@@ -229,7 +235,7 @@ function snapshotOf(n: RunNode | undefined, experimentOf: (n: RunNode | undefine
 
 export async function pickRuns(model: RunsModel): Promise<string[]> {
   const entries = await model.experiments();
-  const picks = await vscode.window.showQuickPick(entries.map((e) => ({ label: e.name, description: model.cachedInfo(e.path)?.status ?? '', detail: e.path, path: e.path })), { canPickMany: true, title: 'Runs to show on the dashboard' });
+  const picks = await vscode.window.showQuickPick(entries.map((e) => ({ label: e.name, description: model.cachedInfo(e.path)?.status ?? '', detail: e.path, path: e.path })), { canPickMany: true, title: vscode.l10n.t('Runs to show on the dashboard') });
   return (picks ?? []).map((p) => p.path);
 }
 
@@ -244,10 +250,10 @@ async function findSourceConfig(experiment: string, snapshot: string): Promise<v
   if (best) return vscode.Uri.file(best);
   const rankedSet = new Set(ranked.map((r) => r.path));
   const items = [
-    ...ranked.map((r) => ({ label: vscode.workspace.asRelativePath(r.path), description: 'same project', path: r.path })),
+    ...ranked.map((r) => ({ label: vscode.workspace.asRelativePath(r.path), description: vscode.l10n.t('same project'), path: r.path })),
     ...files.filter((f) => !rankedSet.has(f.fsPath)).map((f) => ({ label: vscode.workspace.asRelativePath(f), description: '', path: f.fsPath })),
   ];
-  if (!items.length) { void vscode.window.showInformationMessage('AgentJet: no YAML config in the workspace to compare with.'); return undefined; }
-  const pick = await vscode.window.showQuickPick(items, { title: `Which config started ${experiment}?` });
+  if (!items.length) { void vscode.window.showInformationMessage(vscode.l10n.t('AgentJet: no YAML config in the workspace to compare with.')); return undefined; }
+  const pick = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Which config started {0}?', experiment) });
   return pick ? vscode.Uri.file(pick.path) : undefined;
 }
