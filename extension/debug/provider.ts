@@ -93,11 +93,13 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
     // The adapter refuses broken configs too; here the user can jump to Problems.
     const errors = (await lintFile(configPath, cwd ? { root: cwd } : {})).filter((d) => d.severity === 'error');
     if (errors.length) {
+      const openProblems = vscode.l10n.t('Open Problems');
+      const openConfig = vscode.l10n.t('Open Config');
       const pick = await vscode.window.showErrorMessage(
-        `AgentJet: ${vscode.workspace.asRelativePath(configPath)} has ${errors.length} error(s): ${errors[0]!.message}${errors.length > 1 ? ' …' : ''}`,
-        'Open Problems', 'Open Config');
-      if (pick === 'Open Problems') await vscode.commands.executeCommand('workbench.actions.view.problems');
-      if (pick === 'Open Config') {
+        vscode.l10n.t('AgentJet: {0} has {1} error(s): {2}', vscode.workspace.asRelativePath(configPath), errors.length, `${errors[0]!.message}${errors.length > 1 ? ' …' : ''}`),
+        openProblems, openConfig);
+      if (pick === openProblems) await vscode.commands.executeCommand('workbench.actions.view.problems');
+      if (pick === openConfig) {
         const at = errors[0]!.range.start;
         await vscode.window.showTextDocument(vscode.Uri.file(configPath), { selection: new vscode.Range(at.line, at.character, at.line, at.character) });
       }

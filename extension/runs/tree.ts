@@ -136,7 +136,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
       return await this.track(node ? this.children(node) : this.topLevel());
     } catch (err) {
       this.log.error(`runs: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
-      return [{ kind: 'message', path: `error:${node?.path ?? ''}`, text: `Could not read: ${err instanceof Error ? err.message : String(err)}`, icon: 'warning' }];
+      return [{ kind: 'message', path: `error:${node?.path ?? ''}`, text: vscode.l10n.t('Could not read: {0}', err instanceof Error ? err.message : String(err)), icon: 'warning' }];
     }
   }
 
@@ -159,7 +159,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
       const roots = await this.model.roots();
       const errors = this.model.rootErrors();
       if (errors.length) return errors.map((e) => ({ kind: 'message', path: `err:${e.root}`, text: `${e.root}: ${e.error}`, icon: 'warning' }));
-      if (roots.length && (text || this.filter.statuses.length)) return [{ kind: 'message', path: 'nomatch', text: 'No runs match the filter.', icon: 'filter' }];
+      if (roots.length && (text || this.filter.statuses.length)) return [{ kind: 'message', path: 'nomatch', text: vscode.l10n.t('No runs match the filter.'), icon: 'filter' }];
       // An empty array lets the view show its welcome content.
       return [];
     }
@@ -189,7 +189,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
       case 'trajStep': {
         const { files, more } = await listTrajectoryFiles(this.model.fs, node.path);
         const out: RunNode[] = files.map((f) => ({ kind: 'trajFile', path: f, parent: node }));
-        if (more) out.push({ kind: 'message', path: `${node.path}#more`, text: `${more} more files (open the folder in the explorer)`, parent: node });
+        if (more) out.push({ kind: 'message', path: `${node.path}#more`, text: vscode.l10n.t('{0} more files (open the folder in the explorer)', more), parent: node });
         return out;
       }
       case 'checkpoints':
