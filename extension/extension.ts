@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { createServices, type Services } from './services';
-import { registerConfigFeature } from './features/config';
-import { registerLogsFeature, type LogsProbe } from './features/logs';
-import { registerRunsFeature, type RunsProbe } from './features/runs';
-import { registerDebugFeature } from './features/debug';
-import { registerRayFeature, type RayProbe } from './features/ray';
+import { registerConfigFeature } from './config';
+import { registerLogsFeature, type LogsProbe } from './logs';
+import { registerRunsFeature, type RunsProbe } from './runs';
+import { registerDebugFeature } from './debug';
+import { registerRayFeature, type RayProbe } from './ray';
 import { registerOnboarding } from './onboarding';
 import { normalizeLocale, setLocale } from '../core/l10n';
 

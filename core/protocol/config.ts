@@ -1,4 +1,4 @@
-// Contract between the config language client (extension/features/config.ts) and the server
+// Contract between the config language client (extension/config/index.ts) and the server
 // (language-server/server.ts). The server uses only standard LSP requests: this is what the
 // client passes in `initializationOptions`, what it answers to `workspace/configuration` for the
 // `agentjet` section (per folder), and the `data` it gets back on completion items.

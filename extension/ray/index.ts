@@ -4,10 +4,10 @@
 // shown, or a command.
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import { PausedWorkersView } from '../ray/pausedView';
-import { BpCodeLensProvider, workspaceTags } from '../ray/bpCodeLens';
-import { onDidChangeRayRunInfo, setRayRunInfo } from '../ray/runsRow';
-import { DebugTagCompletionProvider } from '../ray/tagCompletion';
+import { PausedWorkersView } from './pausedView';
+import { BpCodeLensProvider, workspaceTags } from './bpCodeLens';
+import { onDidChangeRayRunInfo, setRayRunInfo } from './runsRow';
+import { DebugTagCompletionProvider } from './tagCompletion';
 import { SessionLogWatcher } from '../../core/ray/watcher';
 import { listPausedWorkers, nodesAlive, StateApiError } from '../../core/ray/stateApi';
 import { dashboardFromOutput, defaultDashboardFor, latestSession, parseRayAddress, rayTempRoot, sessionForRun, sessionFromOutput } from '../../core/ray/session';
@@ -296,7 +296,9 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
       },
     }),
     // The run's row shows the Ray line: redraw the Runs view when it changes (rare: pauses, nodes).
-    onDidChangeRayRunInfo(() => { void Promise.resolve(vscode.commands.executeCommand('agentjet.runs.refresh')).catch(() => undefined); }),
+    onDidChangeRayRunInfo(() => {
+      try { services.get('runs').refresh(); } catch (err) { services.report(vscode.l10n.t('refreshing the Runs view'), err); }
+    }),
     { dispose: () => { stopIdle(); for (const r of runs.values()) r.dispose(); runs.clear(); } },
   );
   updateMessage();
