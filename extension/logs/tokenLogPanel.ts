@@ -81,6 +81,7 @@ export class Panel {
     if (fresh) { this.version++; this.postList(true); }
     const s = this.doc.session;
     this.searchedUpTo = s.count;
+    let reordered = false;
     try {
       // Scanned on worker threads (off this thread), in file order; the list keeps the sort order.
       const version = this.version;
@@ -89,19 +90,24 @@ export class Panel {
         onHit: (h) => { this.list.push(h.index); this.hits.set(h.index, { matches: h.matches, timeline: h.timeline, token: h.token, char: h.char, where: h.where }); },
         onHits: (hits, counts) => {
           if (this.searchAbort !== ac) return;
-          this.post({ type: 'searchHits', version, hits, counts });
+          this.post({ type: 'searchHits', version, offset: this.list.length - hits.length, hits, counts });
           this.postListThrottled();
         },
         progress: (done, total) => this.post({ type: 'progress', phase: 'search', done, total, cancellable: true }),
       });
       // Hits arrive in file order; a fresh search's list follows the candidates' (sorted) order.
-      if (this.searchAbort === ac && fresh) this.list = candidates.filter((i) => this.hits.has(i));
+      if (this.searchAbort === ac && fresh) {
+        const sorted = candidates.filter((i) => this.hits.has(i));
+        // In another order than the file's, the rows already sent moved: the view starts a new list.
+        if (sorted.some((i, k) => this.list[k] !== i)) reordered = true;
+        this.list = sorted;
+      }
       this.post({ type: 'progressEnd', phase: 'search', cancelled: false });
     } catch (err) {
       if (!(err instanceof CancelledError)) this.post({ type: 'error', message: `search failed: ${String(err)}` });
       else if (this.searchAbort === ac) this.post({ type: 'progressEnd', phase: 'search', cancelled: true });
     } finally {
-      if (this.searchAbort === ac) { this.searching = false; this.postList(true); }
+      if (this.searchAbort === ac) { this.searching = false; this.postList(!reordered); }
     }
   }
 

@@ -73,6 +73,14 @@ export class Messages {
       case 'rows':
         list.onRows(m);
         break;
+      case 'searchHits':
+        list.onSearchHits(m);
+        if (m.version === list.version && m.counts && Number.isFinite(m.counts.done) && Number.isFinite(m.counts.total)) {
+          filters.progress = { done: m.counts.done, total: m.counts.total };
+          d.progressLabel.textContent = `Searching ${count(m.counts.done)} of ${plural(m.counts.total, 'record')} · ${plural(list.hits ?? 0, 'match', 'matches')} in ${plural(list.total, 'record')}`;
+        }
+        filters.renderSummary();
+        break;
       case 'changed': {
         // The open record was incomplete (or the file was replaced): read it again.
         const sel = this.v.host.state.selected;
