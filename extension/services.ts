@@ -4,6 +4,8 @@ import * as vscode from 'vscode';
 export interface Services {
   readonly log: vscode.LogOutputChannel;
   readonly extensionUri: vscode.Uri;
+  /** The extension's global storage folder on disk (caches), when it is a local path. */
+  readonly storageDir?: string;
   /** True when the user trusts the workspace; launching and process control require it. */
   isTrusted(): boolean;
 }
@@ -17,6 +19,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
   return {
     log,
     extensionUri: context.extensionUri,
+    storageDir: context.globalStorageUri.scheme === 'file' ? context.globalStorageUri.fsPath : undefined,
     isTrusted: () => vscode.workspace.isTrusted,
   };
 }

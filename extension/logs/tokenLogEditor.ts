@@ -2,8 +2,9 @@
 // (a LogSession); the webview asks for list pages and single records.
 import * as vscode from 'vscode';
 import { watch, type FSWatcher } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { LogSession } from '../../core/logs/session';
+import { FactsCache } from '../../core/logs/cache';
 import { Panel } from './tokenLogPanel';
 import { CancelledError } from '../../core/logs/index';
 import type { GroupMember, HostToView, ViewCommand, ViewReport, ViewToHost } from '../../core/protocol/tokenlog';
@@ -20,6 +21,9 @@ export class TokenLogDocument implements vscode.CustomDocument {
   readonly session: LogSession;
   readonly panels = new Set<Panel>();
   private indexAbort?: AbortController;
+  private factsAbort?: AbortController;
+  /** Resolves when the background pass that fills token counts (and the facts cache) ends. */
+  factsDone?: Promise<void>;
   private indexing?: Promise<void>;
   private indexedOnce = false;
   private cancelled = false;
@@ -31,12 +35,16 @@ export class TokenLogDocument implements vscode.CustomDocument {
   private lastStatus = 0;
 
   constructor(readonly uri: vscode.Uri, private readonly services: Services) {
-    this.session = new LogSession(uri.fsPath);
+    // Per-record facts are kept in the extension's storage: reopening an unchanged file needs
+    // neither the summaries pass nor a scan (a changed file is read afresh, see FactsCache).
+    const factsCache = services.storageDir ? new FactsCache(join(services.storageDir, 'tokenlog')) : undefined;
+    this.session = new LogSession(uri.fsPath, { factsCache });
   }
 
   dispose(): void {
     this.disposed = true;
     this.indexAbort?.abort();
+    this.factsAbort?.abort();
     for (const p of this.panels) p.searchAbort?.abort();
     this.stopWatching();
   }
@@ -106,6 +114,7 @@ export class TokenLogDocument implements vscode.CustomDocument {
         this.sendStatus(true);
         this.refreshLists(false);
         this.startWatching();
+        this.factsDone = this.fillFacts();
       } catch (err) {
         if (err instanceof CancelledError) {
           this.cancelled = true;
@@ -121,6 +130,21 @@ export class TokenLogDocument implements vscode.CustomDocument {
       }
     })();
     return this.indexing;
+  }
+
+  /**
+   * Token counts of every record, on worker threads in the background, then saved to the facts
+   * cache; a cancelled or failed pass only costs the next opening its speed.
+   */
+  private async fillFacts(): Promise<void> {
+    const ac = new AbortController();
+    this.factsAbort = ac;
+    try {
+      await this.session.computeFacts({ signal: ac.signal });
+      if (!ac.signal.aborted && !this.disposed) { this.sendStatus(true); this.refreshLists(false); }
+    } catch (err) {
+      if (!(err instanceof CancelledError)) this.services.log.warn(`token log facts ${this.uri.fsPath}: ${String(err)}`);
+    }
   }
 
   /** Resolves when the running indexing (if any) ends. */
