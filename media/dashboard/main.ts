@@ -115,7 +115,9 @@ function runList(): HTMLElement {
   runs.forEach((r, i) => {
     const swatch = el('span', { className: 'swatch' });
     swatch.style.background = runColor(i);
-    const pending = r.pendingBytes > 0 ? el('span', { className: 'pending' }, ` · reading, ${(r.pendingBytes / 1048576).toFixed(1)} MB left`) : null;
+    const read = r.stepsRead;
+    const pending = read && read.total > 0 ? el('span', { className: 'pending', attrs: { role: 'status' } }, ` · reading rollout records, ${Math.floor((Math.min(read.done, read.total) / read.total) * 100)}% (${read.done.toLocaleString('en-US')} of ${read.total.toLocaleString('en-US')})`)
+      : r.pendingBytes > 0 ? el('span', { className: 'pending' }, ` · reading, ${(r.pendingBytes / 1048576).toFixed(1)} MB left`) : null;
     append(legend, el('li', { dataset: { id: r.id } },
       swatch,
       el('span', { className: 'label', title: r.id }, r.label),
