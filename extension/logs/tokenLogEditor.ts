@@ -24,6 +24,8 @@ export class TokenLogDocument implements vscode.CustomDocument {
   private factsAbort?: AbortController;
   /** Resolves when the background pass that fills token counts (and the facts cache) ends. */
   factsDone?: Promise<void>;
+  /** The background facts pass ended (its results saved to the facts cache when there is one). */
+  factsFinished = false;
   private indexing?: Promise<void>;
   private indexedOnce = false;
   private cancelled = false;
@@ -141,6 +143,7 @@ export class TokenLogDocument implements vscode.CustomDocument {
     this.factsAbort = ac;
     try {
       await this.session.computeFacts({ signal: ac.signal });
+      this.factsFinished = !ac.signal.aborted;
       if (!ac.signal.aborted && !this.disposed) { this.sendStatus(true); this.refreshLists(false); }
     } catch (err) {
       if (!(err instanceof CancelledError)) this.services.log.warn(`token log facts ${this.uri.fsPath}: ${String(err)}`);
@@ -354,9 +357,15 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
     }
   }
 
-  /** Test hook: the latest report of every open token log view. */
-  inspect(): { path: string; report?: ViewReport }[] {
-    return [...this.docs].flatMap((d) => [...d.panels].map((p) => ({ path: d.uri.fsPath, report: p.report })));
+  /**
+   * Test hook: the latest report of every open token log view, with what the facts cache said
+   * when the document opened (per file) and whether every record's facts are known and saved.
+   */
+  inspect(): { path: string; report?: ViewReport; cache: string[]; facts: { known: number; count: number; finished: boolean } }[] {
+    return [...this.docs].flatMap((d) => [...d.panels].map((p) => ({
+      path: d.uri.fsPath, report: p.report, cache: [...d.session.cacheOutcomes],
+      facts: { known: d.session.factsKnown, count: d.session.count, finished: d.factsFinished },
+    })));
   }
 
   /** Test hook: drives the views of `path` (or all) as a user would. */
