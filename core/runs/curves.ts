@@ -18,16 +18,26 @@ export class RolloutCurves {
 
   constructor(readonly experimentPath: string, private readonly opts: { cache?: FactsCache; workers?: number } = {}) {}
 
+  /** Bytes of rollout log in the run (every host, rotated files included), as of the last look. */
+  bytes = 0;
+
   /** Files and sizes of the rollout logs (with their rotated siblings): what the curves depend on. */
   private async currentSignature(): Promise<string> {
     const parts: string[] = [];
+    let bytes = 0;
     for (const main of await findRunLogs(this.experimentPath)) {
       for (const p of await new LogIndex(main).discover()) {
         const st = await stat(p).catch(() => undefined);
-        if (st) parts.push(`${p}\0${st.size}\0${st.mtimeMs}\0${st.ino}`);
+        if (st) { parts.push(`${p}\0${st.size}\0${st.mtimeMs}\0${st.ino}`); bytes += st.size; }
       }
     }
+    this.bytes = bytes;
     return parts.join('\n');
+  }
+
+  /** True when the rollout logs changed since the curves were read (also updates `bytes`). */
+  async stale(): Promise<boolean> {
+    return (await this.currentSignature()) !== this.signature;
   }
 
   /**

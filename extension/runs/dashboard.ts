@@ -16,6 +16,8 @@ import type { Services } from '../services';
 const POLL_MS = 2500;
 /** How often growing curves are posted while a run's rollout logs are read. */
 const CURVES_POST_MS = 300;
+/** Runs with less rollout log than this get their curves within the poll (one post, no progress). */
+const INLINE_CURVE_BYTES = 32 * 1024 * 1024;
 
 /** One run on the dashboard: evaluations and exceptions followed, per-step curves from the log engine. */
 interface RunFeed { collector: RunCollector; curves: RolloutCurves; reading?: AbortController }
@@ -58,26 +60,30 @@ class Dashboard implements vscode.Disposable {
   }
 
   /**
-   * Reads the run's per-step curves (all hosts, all rotated files) on worker threads when its
-   * rollout logs changed, posting them as they grow; one read per run at a time.
+   * Reads the run's per-step curves (all hosts, all rotated files) when its rollout logs changed;
+   * one read per run at a time. A small run is read within the poll (the caller awaits the
+   * result, the curves go out with the run); a large one in the background, posting the curves
+   * as they grow with the reading progress. Resolves to whether the curves changed.
    */
-  private readCurves(path: string, f: RunFeed): void {
-    if (f.reading || this.disposed) return;
+  private readCurves(path: string, f: RunFeed, inline: boolean): Promise<boolean> | undefined {
+    if (f.reading || this.disposed) return undefined;
     const ac = new AbortController();
     f.reading = ac;
     let last = 0;
-    void (async () => {
+    return (async () => {
       try {
-        const changed = await f.curves.refresh(ac.signal, () => {
+        const changed = await f.curves.refresh(ac.signal, inline ? undefined : () => {
           const now = Date.now();
           if (now - last < CURVES_POST_MS || this.disposed || !this.ready) return;
           last = now;
           void this.post({ type: 'run', run: this.compose(path, f) });
         });
-        if (changed && !this.disposed && this.collectors.get(path) === f) await this.post({ type: 'run', run: this.compose(path, f) });
+        if (!inline && changed && !this.disposed && this.collectors.get(path) === f) await this.post({ type: 'run', run: this.compose(path, f) });
+        return changed;
       } catch (err) {
         f.curves.progress = undefined;
         if (!(err instanceof CancelledError)) this.services.log.warn(`dashboard: rollout curves of ${path}: ${err instanceof Error ? err.message : String(err)}`);
+        return false;
       } finally {
         f.reading = undefined;
       }
@@ -151,11 +157,16 @@ class Dashboard implements vscode.Disposable {
         const status = await this.statusOf(path);
         const statusChanged = this.sentStatus.get(path) !== status;
         this.sentStatus.set(path, status);
-        this.readCurves(path, f);
+        let curvesChanged = false;
+        if (!f.reading && await f.curves.stale()) {
+          const inline = f.curves.bytes <= INLINE_CURVE_BYTES;
+          const reading = this.readCurves(path, f, inline);
+          if (inline && reading) curvesChanged = await reading;
+        }
         const run = this.compose(path, f);
         if (run.pendingBytes > 0 || status === 'running') keepPolling = true;
         all.push(run);
-        if (changed || statusChanged) changedRuns.push(run);
+        if (changed || statusChanged || curvesChanged) changedRuns.push(run);
       }
       if (full) await this.post({ type: 'runs', runs: all });
       else for (const run of changedRuns) await this.post({ type: 'run', run });
