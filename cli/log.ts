@@ -7,7 +7,7 @@ import type { CliCommand } from './commands';
 import { statsFromFacts, formatStats } from '../core/logs/stats';
 import { FactsCache, defaultCacheDir } from '../core/logs/cache';
 import { allTasks, collectFacts, findRunLogs, openLogs, searchTasks } from '../core/logs/wholelog';
-import { runTasks } from '../core/logs/pool';
+import { runTasks, TASK_BYTES } from '../core/logs/pool';
 import { t } from '../core/l10n';
 
 const help = () => t(`Usage:
@@ -132,7 +132,9 @@ export const logCommand: CliCommand = {
     });
     let rows = 0, corrupt = 0;
     try {
-      await runTasks(allTasks(opened), { kind: 'export' }, async (r) => {
+      // Export output is about twice its input: tasks of half the usual size keep the lines in
+      // flight (two tasks per worker at most) small.
+      await runTasks(allTasks(opened, TASK_BYTES / 2), { kind: 'export' }, async (r) => {
         if (r.kind !== 'export' || closed) return;
         rows += r.chunk.rows;
         corrupt += r.chunk.corrupt;

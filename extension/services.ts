@@ -36,6 +36,8 @@ export interface FeatureServices {
 export interface Services {
   readonly log: vscode.LogOutputChannel;
   readonly extensionUri: vscode.Uri;
+  /** The extension's global storage folder on disk (caches), when it is a local path. */
+  readonly storageDir?: string;
   /** True when the user trusts the workspace; launching and process control require it. */
   isTrusted(): boolean;
   /** Another feature's service. Features call this when they act, never while activating. */
@@ -56,6 +58,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
   return {
     log,
     extensionUri: context.extensionUri,
+    storageDir: context.globalStorageUri.scheme === 'file' ? context.globalStorageUri.fsPath : undefined,
     isTrusted: () => vscode.workspace.isTrusted,
     get(name) {
       const service = provided[name];

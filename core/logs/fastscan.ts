@@ -719,6 +719,17 @@ export class Out {
     this.o = 0;
     return r;
   }
+  /**
+   * Hands over the bytes written without copying them (a view of the current buffer, which this
+   * Out gives up) and starts again on a fresh buffer of the same capacity: for large outputs that
+   * move to another thread (transferred, not copied).
+   */
+  detach(): Buffer {
+    const r = this.buf.subarray(0, this.o);
+    this.buf = Buffer.allocUnsafeSlow(this.buf.length);
+    this.o = 0;
+    return r;
+  }
 }
 
 const ITEM_FIELDS: Record<string, true> = Object.assign(Object.create(null) as Record<string, true>, {

@@ -83,6 +83,8 @@ export function factsOfDecoded(rec: DecodedRecord): RecordFacts {
 }
 
 const scanner = new FastScanner();
+/** Export output of a task; its buffer is handed over at the end of each task (Out.detach). */
+const exportOut = new Out();
 
 export function runTask(task: RangeTask, job: Job): TaskResult {
   const start = task.offsets[0]!, end = task.offsets[task.offsets.length - 1]!;
@@ -109,14 +111,15 @@ export function runTask(task: RangeTask, job: Job): TaskResult {
     return { kind: 'facts', facts, bytes };
   }
   if (job.kind === 'export') {
-    const out = new Out();
+    const out = exportOut;
     let rows = 0, corrupt = 0;
     for (let k = 0; k < n; k++) {
       const r = rec(k, { tokens: true });
       if (!r.ok) { corrupt++; continue; }
       for (const t of r.timelines) { exportLineInto(out, task.first + k, r, t); rows++; }
     }
-    const lines = out.take();
+    // The task's output moves to the writer as it is (transferred from a worker, not copied).
+    const lines = out.detach();
     return { kind: 'export', chunk: { lines, rows, corrupt }, bytes };
   }
   const hits: SearchHitData[] = [];

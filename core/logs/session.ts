@@ -1,12 +1,13 @@
 // One open log: the byte index plus per-record summaries (filled lazily in batches), cached
 // decoded records, filtering, sorting and whole-file text search. Shared by the viewer, the CLI
 // and the benchmark; no editor API here.
-import { CancelledError, LogIndex, type UpdateOptions } from './index';
+import { CancelledError, FileIndex, LogIndex, type UpdateOptions } from './index';
 import { countTokens, decodeRecord, summarizePrefix, type DecodedRecord, type RecordKind, type RecordResult } from './decode';
 import { findInTokens } from './search';
-import { planTasks } from './pool';
+import { planTasks, runTasks } from './pool';
 import { searchTasks } from './wholelog';
-import type { RangeTask } from './jobs';
+import type { RangeTask, RecordFacts } from './jobs';
+import type { CacheOutcome, FactsCache } from './cache';
 import type { MatchWhere, SearchCounts, SearchHitData } from '../protocol/tokenlog';
 
 /** Bytes read per record for its summary (header line + start of the payload). */
@@ -43,10 +44,16 @@ export class LogSession {
   private error: (string | undefined)[] = [];
   private cache = new Map<number, RecordResult>();
   private readonly cacheSize: number;
+  /** Whole-record facts (counts included) per record, from the facts cache or a scan. */
+  private facts: (RecordFacts | undefined)[] = [];
+  private readonly factsCache?: FactsCache;
+  /** What the facts cache said of each file when the session first opened (for tests and logs). */
+  cacheOutcomes: CacheOutcome[] = [];
 
-  constructor(path: string, opts: { siblings?: boolean; cacheSize?: number } = {}) {
+  constructor(path: string, opts: { siblings?: boolean; cacheSize?: number; factsCache?: FactsCache } = {}) {
     this.index = new LogIndex(path, { siblings: opts.siblings });
     this.cacheSize = opts.cacheSize ?? 16;
+    this.factsCache = opts.factsCache;
   }
 
   get count(): number {
@@ -77,6 +84,7 @@ export class LogSession {
     this.title.length = Math.min(this.title.length, i);
     this.outcome.length = Math.min(this.outcome.length, i);
     this.error.length = Math.min(this.error.length, i);
+    this.facts.length = Math.min(this.facts.length, i);
   }
 
   /**
@@ -84,12 +92,126 @@ export class LogSession {
    * differ from before (the previous last record is always re-read, it may have been partial).
    */
   async update(opts: UpdateOptions & { onRecords?: (count: number) => void } = {}): Promise<{ change: 'unchanged' | 'grown' | 'reset'; firstNew: number }> {
+    const first = this.factsCache !== undefined && this.index.files.length === 0;
+    const seeded = first ? await this.seedFromCache() : undefined;
     const before = this.count;
     const change = await this.index.update(opts);
     const firstNew = change === 'reset' ? 0 : Math.max(0, Math.min(before, this.count) - 1);
     if (change !== 'unchanged') this.clearFrom(firstNew);
     this.grow(this.count);
+    if (seeded) await this.applySeeded(seeded);
     return { change, firstNew };
+  }
+
+  /**
+   * Before the first indexing: the files of the group seeded from the facts cache (their record
+   * index, and the facts of records the cache still vouches for). A file the cache does not
+   * describe any more (replaced, truncated, rewritten) is read afresh.
+   */
+  private async seedFromCache(): Promise<Map<FileIndex, { facts: RecordFacts[]; resets: number }>> {
+    const seeded = new Map<FileIndex, { facts: RecordFacts[]; resets: number }>();
+    const files: FileIndex[] = [];
+    for (const p of await this.index.discover()) {
+      const f = new FileIndex(p);
+      try {
+        const r = await this.factsCache!.restore(f);
+        this.cacheOutcomes.push(r.outcome);
+        if (r.facts.length) seeded.set(f, { facts: r.facts, resets: f.resets });
+      } catch {
+        this.cacheOutcomes.push('miss');
+      }
+      files.push(f);
+    }
+    this.index.files = files;
+    return seeded;
+  }
+
+  private async applySeeded(seeded: Map<FileIndex, { facts: RecordFacts[]; resets: number }>): Promise<void> {
+    this.index.files.forEach((f, k) => {
+      const s = seeded.get(f);
+      // A file that changed under its cache entry while indexing was reset: its facts are void.
+      if (!s || s.resets !== f.resets) return;
+      const base = this.index.startOfFile(k);
+      const n = Math.min(s.facts.length, f.count);
+      for (let i = 0; i < n; i++) this.applyFacts(base + i, s.facts[i]!);
+    });
+    // A corrupt record still shows what its header says (as after a summary and a decode).
+    for (let i = 0; i < this.count; i++) {
+      const f = this.facts[i];
+      if (f?.error === undefined) continue;
+      await this.index.readPrefixes(i, i + 1, SUMMARY_PREFIX, (j, bytes) => { this.applySummary(j, summarizePrefix(bytes)); this.error[j] = f.error; });
+    }
+    // Summaries are done for the records with facts at the start of the group.
+    let i = this.summarized;
+    while (i < this.count && this.facts[i] !== undefined) i++;
+    this.summarized = i;
+  }
+
+  private applyFacts(i: number, f: RecordFacts): void {
+    this.grow(i + 1);
+    this.facts[i] = f;
+    if (f.error !== undefined) { this.error[i] = f.error; return; }
+    this.error[i] = undefined;
+    this.tokens[i] = f.tokens;
+    this.trained[i] = f.trained;
+    this.timelines[i] = f.timelines;
+    if (f.kind) this.kind[i] = KINDS.indexOf(f.kind);
+    this.title[i] = f.title;
+    this.task[i] = f.taskId;
+    this.outcome[i] = f.outcome;
+    if (f.step !== undefined) this.step[i] = f.step;
+    if (f.reward !== undefined) this.reward[i] = f.reward;
+  }
+
+  /** Records whose whole-record facts (token counts) are known. */
+  get factsKnown(): number {
+    let n = 0;
+    for (let i = 0; i < this.count; i++) if (this.facts[i] !== undefined) n++;
+    return n;
+  }
+
+  /**
+   * Facts (token counts included) of every record that lacks them, scanned on worker threads,
+   * then saved to the facts cache (when the session has one), so the next opening of the
+   * unchanged file needs no scan at all. Cancellable; the unfinished last record is left out.
+   */
+  async computeFacts(opts: { signal?: AbortSignal; workers?: number; progress?: (done: number, total: number) => void } = {}): Promise<void> {
+    const tasks: RangeTask[] = [];
+    for (let i = 0; i < this.count;) {
+      if (this.facts[i] !== undefined) { i++; continue; }
+      let j = i;
+      while (j < this.count && this.facts[j] === undefined) j++;
+      tasks.push(...planTasks(this.index, i, j));
+      i = j;
+    }
+    const files = this.index.files.map((f) => ({ f, count: f.count, resets: f.resets }));
+    if (tasks.length === 0) return;
+    {
+      await runTasks(tasks, { kind: 'facts' }, (r, task) => {
+        if (r.kind !== 'facts') return;
+        r.facts.forEach((f, k) => this.applyFacts(task.first + k, f));
+      }, { signal: opts.signal, workers: opts.workers, progress: opts.progress });
+    }
+    if (!this.factsCache) return;
+    // Save only files the index still describes as they were when the scan started.
+    for (let k = 0; k < this.index.files.length; k++) {
+      const f = this.index.files[k]!;
+      const then = files.find((x) => x.f === f);
+      if (!then || then.count !== f.count || then.resets !== f.resets) continue;
+      const base = this.index.startOfFile(k);
+      const facts: RecordFacts[] = [];
+      for (let i = 0; i < f.count; i++) {
+        const x = this.facts[base + i];
+        if (!x) break;
+        facts.push(x);
+      }
+      if (facts.length < (f.tailPartial ? f.count - 1 : f.count)) continue;
+      try {
+        await this.factsCache.save(f, facts);
+      } catch {
+        // A read-only or full storage folder only costs speed.
+      }
+    }
   }
 
   /** Summaries for a few records out of order (the rows on screen while indexing goes on). */

@@ -12,11 +12,13 @@ parentPort?.on('message', (m: WorkerRequest) => {
   } catch (err) {
     reply = { id: m.id, ok: false, error: err instanceof Error ? err.message : String(err) };
   }
-  const transfer = reply.ok && reply.result.kind === 'export' ? [reply.result.chunk.lines.buffer as ArrayBuffer] : [];
-  // A Buffer from the shared pool cannot move; copy those.
-  if (reply.ok && reply.result.kind === 'export' && reply.result.chunk.lines.byteLength !== reply.result.chunk.lines.buffer.byteLength) {
-    reply.result.chunk.lines = new Uint8Array(reply.result.chunk.lines);
-    transfer[0] = reply.result.chunk.lines.buffer as ArrayBuffer;
+  const transfer: ArrayBuffer[] = [];
+  if (reply.ok && reply.result.kind === 'export') {
+    const chunk = reply.result.chunk;
+    // The task's own buffer (Out.detach) moves whole, the view keeps its offset and length; a
+    // small Buffer may sit in Node's shared pool, which cannot move: copy those (cheap).
+    if (chunk.lines.buffer.byteLength <= Buffer.poolSize) chunk.lines = new Uint8Array(chunk.lines);
+    transfer.push(chunk.lines.buffer as ArrayBuffer);
   }
   parentPort!.postMessage(reply, transfer);
 });

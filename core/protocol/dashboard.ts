@@ -15,6 +15,8 @@ export interface DashboardRun {
   exceptions: ExceptionItem[];
   /** Bytes of rollout log still to read (big logs load in steps). */
   pendingBytes: number;
+  /** While the per-step curves are being read: rollout records read / to read (all hosts, all files). */
+  stepsRead?: { done: number; total: number };
   error?: string;
 }
 

@@ -185,9 +185,10 @@ export type HostToView =
   | { type: 'located'; index: number; position: number }
   /**
    * Streamed text-search results for list `version`, in file order, in batches; the list message
-   * that follows the search carries the same records. `counts` are the totals so far.
+   * that follows the search carries the same records. `counts` are the totals so far; `offset` is
+   * the list position of the first hit of the batch (the hits are appended to the list there).
    */
-  | { type: 'searchHits'; version: number; hits: SearchHitData[]; counts: SearchCounts }
+  | { type: 'searchHits'; version: number; offset: number; hits: SearchHitData[]; counts: SearchCounts }
   | { type: 'error'; message: string }
   /** Test hook: asks the view to act as a user would (see ViewCommand). */
   | { type: 'command'; command: ViewCommand };

@@ -30,7 +30,11 @@ export class RunCollector {
   private pending = 0;
   private error: string | undefined;
 
-  constructor(readonly experimentPath: string, private readonly maxBytesPerPoll = 32 * 1024 * 1024) {}
+  /**
+   * `followRollout: false` leaves the rollout logs (the per-step curves) to another reader, e.g.
+   * RolloutCurves (core/runs/curves.ts) on the token-log engine; evaluations and exceptions stay here.
+   */
+  constructor(readonly experimentPath: string, private readonly maxBytesPerPoll = 32 * 1024 * 1024, private readonly opts: { followRollout?: boolean } = {}) {}
 
   /** Reads what changed since the last poll; returns true when the series changed. */
   async poll(fs: RunsFs): Promise<boolean> {
@@ -42,6 +46,7 @@ export class RunCollector {
       for (const h of (await tryReaddir(fs, sessionPath)).entries.filter((e) => e.kind === 'dir')) {
         const hostPath = join(sessionPath, h.name);
         for (const kind of ['rollout', 'evaluation', 'exception'] as const) {
+          if (kind === 'rollout' && this.opts.followRollout === false) continue;
           const file = join(hostPath, kind, `${kind}.json.log`);
           if (!this.followed.has(file)) {
             if (!(await tryStat(fs, file))) continue;

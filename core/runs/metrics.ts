@@ -1,6 +1,7 @@
 // Pure aggregation for the run dashboard: rollout records grouped by training step, evaluation
 // tables, exception records. Fed incrementally so a live run costs only what it appended.
 import { parseRecordTitle, type Payload } from '../logs/record';
+import { num } from '../logs/decode';
 import { keyValueRows, oneLine, readRichTable } from '../logs/table';
 import type { DecodedRecord } from './records';
 import type { EvalPoint, ExceptionItem, StepPoint } from './types';
@@ -52,8 +53,10 @@ function meanResponseLength(p: Payload): number | undefined {
   let sum = 0, n = 0;
   for (const item of Object.values(nested as Record<string, unknown>)) {
     if (!item || typeof item !== 'object') continue;
-    const v = Number((item as Record<string, unknown>).len_response_ids);
-    if (Number.isFinite(v)) { sum += v; n++; }
+    // AgentJet writes len(response_ids), always a number: a missing, null or non-numeric length is
+    // unknown and left out of the mean (not counted as 0), the same rule as the token-log engine's.
+    const v = num((item as Record<string, unknown>).len_response_ids);
+    if (v !== undefined) { sum += v; n++; }
   }
   return n ? sum / n : undefined;
 }

@@ -9,7 +9,7 @@ import type { ViewCommand, ViewReport } from '../../core/protocol/tokenlog';
 
 /** What the extension-host tests see of the log views (on the API, not in the command list). */
 export interface LogsProbe {
-  tokenLogs(): { path: string; report?: ViewReport }[];
+  tokenLogs(): { path: string; report?: ViewReport; cache: string[]; facts: { known: number; count: number; finished: boolean } }[];
   driveTokenLogs(command: ViewCommand, path?: string): number;
   trajectories(): { path: string; report: { messages: number; timelines: number; error?: string } }[];
 }

@@ -2,10 +2,12 @@
 // (a LogSession); the webview asks for list pages and single records.
 import * as vscode from 'vscode';
 import { watch, type FSWatcher } from 'node:fs';
-import { basename, dirname } from 'node:path';
-import { LogSession, type RecordFilter } from '../../core/logs/session';
+import { basename, dirname, join } from 'node:path';
+import { LogSession } from '../../core/logs/session';
+import { FactsCache } from '../../core/logs/cache';
+import { Panel } from './tokenLogPanel';
 import { CancelledError } from '../../core/logs/index';
-import type { Filter, GroupMember, HostToView, Row, Sort, ViewCommand, ViewReport, ViewToHost } from '../../core/protocol/tokenlog';
+import type { GroupMember, HostToView, ViewCommand, ViewReport, ViewToHost } from '../../core/protocol/tokenlog';
 import { checkViewToHost, describeRefused } from '../../core/protocol/validate';
 import { webviewHtml, webviewOptions } from '../webview';
 import type { Services } from '../services';
@@ -15,128 +17,15 @@ export const TOKEN_LOG_VIEW_TYPE = 'agentjet.tokenLog';
 const POLL_MS = 2000;
 const GROUP_PREVIEW_TOKENS = 4000;
 
-function toRecordFilter(f: Filter): RecordFilter {
-  const out: RecordFilter = {};
-  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-  out.stepMin = n(f.stepMin); out.stepMax = n(f.stepMax); out.rewardMin = n(f.rewardMin); out.rewardMax = n(f.rewardMax);
-  if (typeof f.outcome === 'string' && f.outcome) out.outcome = f.outcome;
-  return out;
-}
-
-/** One webview showing a document, with its own filter, sort and list. */
-class Panel {
-  list: number[] = [];
-  version = 0;
-  filter: Filter = {};
-  sort: Sort = { key: 'index' };
-  searchAbort?: AbortController;
-  countsAbort?: AbortController;
-  searching = false;
-  report?: ViewReport;
-  ready = false;
-  private lastListPost = 0;
-
-  constructor(readonly doc: TokenLogDocument, readonly webview: vscode.WebviewPanel) {}
-
-  post(m: HostToView): void {
-    void this.webview.webview.postMessage(m);
-  }
-
-  /** Recomputes the list from summaries; starts a text search when the filter has text. */
-  refreshList(restartSearch: boolean): void {
-    const s = this.doc.session;
-    const base = s.query(toRecordFilter(this.filter), this.sort);
-    const text = this.filter.text?.trim();
-    if (!text) {
-      this.searchAbort?.abort();
-      this.searching = false;
-      // Unfiltered file order only grows at the end: positions stay, so the view keeps its rows.
-      const f = this.filter;
-      const appendOnly = !restartSearch && this.sort.key === 'index' && !this.sort.desc && f.stepMin === undefined && f.stepMax === undefined &&
-        f.rewardMin === undefined && f.rewardMax === undefined && !f.outcome && base.length >= this.list.length;
-      this.list = base;
-      this.postList(appendOnly);
-      return;
-    }
-    if (!restartSearch && this.searching) return;
-    if (!restartSearch && !this.searching) {
-      // New records while a finished search is shown: search only the new ones.
-      const known = new Set(this.list);
-      const seen = this.searchedUpTo;
-      const fresh = base.filter((i) => i >= seen && !known.has(i));
-      if (fresh.length === 0) return;
-      void this.runSearch(text, fresh, false);
-      return;
-    }
-    this.list = [];
-    this.hits.clear();
-    void this.runSearch(text, base, true);
-  }
-
-  private searchedUpTo = 0;
-  readonly hits = new Map<number, NonNullable<Row['hit']>>();
-
-  row(i: number): Row {
-    const r: Row = this.doc.session.row(i);
-    const h = this.filter.text ? this.hits.get(i) : undefined;
-    return h ? { ...r, hit: h } : r;
-  }
-
-  private async runSearch(text: string, candidates: number[], fresh: boolean): Promise<void> {
-    this.searchAbort?.abort();
-    const ac = new AbortController();
-    this.searchAbort = ac;
-    this.searching = true;
-    if (fresh) { this.version++; this.postList(true); }
-    const s = this.doc.session;
-    this.searchedUpTo = s.count;
-    try {
-      // Scanned on worker threads (off this thread), in file order; the list keeps the sort order.
-      const version = this.version;
-      await s.search(text, candidates, {
-        signal: ac.signal,
-        onHit: (h) => { this.list.push(h.index); this.hits.set(h.index, { matches: h.matches, timeline: h.timeline, token: h.token, char: h.char, where: h.where }); },
-        onHits: (hits, counts) => {
-          if (this.searchAbort !== ac) return;
-          this.post({ type: 'searchHits', version, hits, counts });
-          this.postListThrottled();
-        },
-        progress: (done, total) => this.post({ type: 'progress', phase: 'search', done, total, cancellable: true }),
-      });
-      // Hits arrive in file order; a fresh search's list follows the candidates' (sorted) order.
-      if (this.searchAbort === ac && fresh) this.list = candidates.filter((i) => this.hits.has(i));
-      this.post({ type: 'progressEnd', phase: 'search', cancelled: false });
-    } catch (err) {
-      if (!(err instanceof CancelledError)) this.post({ type: 'error', message: `search failed: ${String(err)}` });
-      else if (this.searchAbort === ac) this.post({ type: 'progressEnd', phase: 'search', cancelled: true });
-    } finally {
-      if (this.searchAbort === ac) { this.searching = false; this.postList(true); }
-    }
-  }
-
-  private postListThrottled(): void {
-    const now = Date.now();
-    if (now - this.lastListPost > 150) this.postList(true);
-  }
-
-  postList(keepVersion = false): void {
-    if (!keepVersion) this.version++;
-    this.lastListPost = Date.now();
-    const m: HostToView = { type: 'list', version: this.version, total: this.list.length, searching: this.searching };
-    if (this.filter.text?.trim()) {
-      // Matches in the listed records: the view shows "N matches in M records".
-      let hits = 0;
-      for (const i of this.list) hits += this.hits.get(i)?.matches ?? 0;
-      m.hits = hits;
-    }
-    this.post(m);
-  }
-}
-
 export class TokenLogDocument implements vscode.CustomDocument {
   readonly session: LogSession;
   readonly panels = new Set<Panel>();
   private indexAbort?: AbortController;
+  private factsAbort?: AbortController;
+  /** Resolves when the background pass that fills token counts (and the facts cache) ends. */
+  factsDone?: Promise<void>;
+  /** The background facts pass ended (its results saved to the facts cache when there is one). */
+  factsFinished = false;
   private indexing?: Promise<void>;
   private indexedOnce = false;
   private cancelled = false;
@@ -148,12 +37,16 @@ export class TokenLogDocument implements vscode.CustomDocument {
   private lastStatus = 0;
 
   constructor(readonly uri: vscode.Uri, private readonly services: Services) {
-    this.session = new LogSession(uri.fsPath);
+    // Per-record facts are kept in the extension's storage: reopening an unchanged file needs
+    // neither the summaries pass nor a scan (a changed file is read afresh, see FactsCache).
+    const factsCache = services.storageDir ? new FactsCache(join(services.storageDir, 'tokenlog')) : undefined;
+    this.session = new LogSession(uri.fsPath, { factsCache });
   }
 
   dispose(): void {
     this.disposed = true;
     this.indexAbort?.abort();
+    this.factsAbort?.abort();
     for (const p of this.panels) p.searchAbort?.abort();
     this.stopWatching();
   }
@@ -223,6 +116,7 @@ export class TokenLogDocument implements vscode.CustomDocument {
         this.sendStatus(true);
         this.refreshLists(false);
         this.startWatching();
+        this.factsDone = this.fillFacts();
       } catch (err) {
         if (err instanceof CancelledError) {
           this.cancelled = true;
@@ -238,6 +132,22 @@ export class TokenLogDocument implements vscode.CustomDocument {
       }
     })();
     return this.indexing;
+  }
+
+  /**
+   * Token counts of every record, on worker threads in the background, then saved to the facts
+   * cache; a cancelled or failed pass only costs the next opening its speed.
+   */
+  private async fillFacts(): Promise<void> {
+    const ac = new AbortController();
+    this.factsAbort = ac;
+    try {
+      await this.session.computeFacts({ signal: ac.signal });
+      this.factsFinished = !ac.signal.aborted;
+      if (!ac.signal.aborted && !this.disposed) { this.sendStatus(true); this.refreshLists(false); }
+    } catch (err) {
+      if (!(err instanceof CancelledError)) this.services.log.warn(`token log facts ${this.uri.fsPath}: ${String(err)}`);
+    }
   }
 
   /** Resolves when the running indexing (if any) ends. */
@@ -447,9 +357,15 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
     }
   }
 
-  /** Test hook: the latest report of every open token log view. */
-  inspect(): { path: string; report?: ViewReport }[] {
-    return [...this.docs].flatMap((d) => [...d.panels].map((p) => ({ path: d.uri.fsPath, report: p.report })));
+  /**
+   * Test hook: the latest report of every open token log view, with what the facts cache said
+   * when the document opened (per file) and whether every record's facts are known and saved.
+   */
+  inspect(): { path: string; report?: ViewReport; cache: string[]; facts: { known: number; count: number; finished: boolean } }[] {
+    return [...this.docs].flatMap((d) => [...d.panels].map((p) => ({
+      path: d.uri.fsPath, report: p.report, cache: [...d.session.cacheOutcomes],
+      facts: { known: d.session.factsKnown, count: d.session.count, finished: d.factsFinished },
+    })));
   }
 
   /** Test hook: drives the views of `path` (or all) as a user would. */

@@ -1,8 +1,11 @@
 // Run dashboards: one webview per selection of runs, fed by incremental collectors (only what a
 // run appended since the last poll is read). Restored after a reload by a serializer.
 import * as vscode from 'vscode';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { RunCollector } from '../../core/runs/collector';
+import { RolloutCurves } from '../../core/runs/curves';
+import { FactsCache } from '../../core/logs/cache';
+import { CancelledError } from '../../core/logs/index';
 import type { RunsModel } from '../../core/runs/model';
 import { DASHBOARD_VIEW_TYPE, type DashboardRun, type DashboardState, type HostToDashboard } from '../../core/protocol/dashboard';
 import { checkDashboardState, checkDashboardToHost, describeRefused } from '../../core/protocol/validate';
@@ -11,9 +14,17 @@ import { webviewHtml, webviewOptions } from '../webview';
 import type { Services } from '../services';
 
 const POLL_MS = 2500;
+/** How often growing curves are posted while a run's rollout logs are read. */
+const CURVES_POST_MS = 300;
+/** Runs with less rollout log than this get their curves within the poll (one post, no progress). */
+const INLINE_CURVE_BYTES = 32 * 1024 * 1024;
+
+/** One run on the dashboard: evaluations and exceptions followed, per-step curves from the log engine. */
+interface RunFeed { collector: RunCollector; curves: RolloutCurves; reading?: AbortController }
 
 class Dashboard implements vscode.Disposable {
-  private readonly collectors = new Map<string, RunCollector>();
+  private readonly collectors = new Map<string, RunFeed>();
+  private readonly factsCache: FactsCache | undefined;
   private readonly sentStatus = new Map<string, string>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private polling = false;
@@ -23,7 +34,8 @@ class Dashboard implements vscode.Disposable {
   private disposed = false;
 
   constructor(readonly panel: vscode.WebviewPanel, runs: string[], private readonly model: RunsModel, private readonly services: Services, private readonly pickRuns: () => Promise<string[]>, private readonly onDispose: (d: Dashboard) => void) {
-    for (const r of runs) this.collectors.set(r, new RunCollector(r));
+    this.factsCache = services.storageDir ? new FactsCache(join(services.storageDir, 'tokenlog')) : undefined;
+    for (const r of runs) this.collectors.set(r, this.feed(r));
     panel.webview.options = webviewOptions(services.extensionUri);
     panel.webview.html = webviewHtml(panel.webview, services.extensionUri, 'dashboard', { title: 'Run Dashboard', styles: ['../dist/media/dashboard.css', 'dashboard/dashboard.css'] });
     panel.iconPath = vscode.Uri.joinPath(services.extensionUri, 'media', 'icons', 'agentjet.svg');
@@ -37,13 +49,54 @@ class Dashboard implements vscode.Disposable {
 
   runs(): string[] { return [...this.collectors.keys()]; }
 
+  private feed(run: string): RunFeed {
+    return { collector: new RunCollector(run, undefined, { followRollout: false }), curves: new RolloutCurves(run, { cache: this.factsCache }) };
+  }
+
+  private compose(path: string, f: RunFeed): DashboardRun {
+    const run: DashboardRun = { ...f.collector.series(), steps: f.curves.points, status: (this.sentStatus.get(path) ?? 'unknown') as DashboardRun['status'] };
+    if (f.curves.progress) run.stepsRead = { ...f.curves.progress };
+    return run;
+  }
+
+  /**
+   * Reads the run's per-step curves (all hosts, all rotated files) when its rollout logs changed;
+   * one read per run at a time. A small run is read within the poll (the caller awaits the
+   * result, the curves go out with the run); a large one in the background, posting the curves
+   * as they grow with the reading progress. Resolves to whether the curves changed.
+   */
+  private readCurves(path: string, f: RunFeed, inline: boolean): Promise<boolean> | undefined {
+    if (f.reading || this.disposed) return undefined;
+    const ac = new AbortController();
+    f.reading = ac;
+    let last = 0;
+    return (async () => {
+      try {
+        const changed = await f.curves.refresh(ac.signal, inline ? undefined : () => {
+          const now = Date.now();
+          if (now - last < CURVES_POST_MS || this.disposed || !this.ready) return;
+          last = now;
+          void this.post({ type: 'run', run: this.compose(path, f) });
+        });
+        if (!inline && changed && !this.disposed && this.collectors.get(path) === f) await this.post({ type: 'run', run: this.compose(path, f) });
+        return changed;
+      } catch (err) {
+        f.curves.progress = undefined;
+        if (!(err instanceof CancelledError)) this.services.log.warn(`dashboard: rollout curves of ${path}: ${err instanceof Error ? err.message : String(err)}`);
+        return false;
+      } finally {
+        f.reading = undefined;
+      }
+    })();
+  }
+
   private updateTitle(): void {
     const names = this.runs().map((r) => basename(r));
     this.panel.title = names.length === 1 ? `Run: ${names[0]}` : `Runs: ${names.length} compared`;
   }
 
   addRuns(runs: readonly string[]): void {
-    for (const r of runs) if (!this.collectors.has(r)) this.collectors.set(r, new RunCollector(r));
+    for (const r of runs) if (!this.collectors.has(r)) this.collectors.set(r, this.feed(r));
     this.updateTitle();
     this.schedule(0, true);
   }
@@ -70,6 +123,7 @@ class Dashboard implements vscode.Disposable {
         return;
       }
       case 'removeRun':
+        this.collectors.get(m.id)?.reading?.abort();
         this.collectors.delete(m.id);
         this.updateTitle();
         this.schedule(0, true);
@@ -98,14 +152,21 @@ class Dashboard implements vscode.Disposable {
       this.fullNext = false;
       const changedRuns: DashboardRun[] = [];
       const all: DashboardRun[] = [];
-      for (const [path, c] of this.collectors) {
-        const changed = await c.poll(this.model.fs);
+      for (const [path, f] of this.collectors) {
+        const changed = await f.collector.poll(this.model.fs);
         const status = await this.statusOf(path);
-        const run: DashboardRun = { ...c.series(), status };
+        const statusChanged = this.sentStatus.get(path) !== status;
+        this.sentStatus.set(path, status);
+        let curvesChanged = false;
+        if (!f.reading && await f.curves.stale()) {
+          const inline = f.curves.bytes <= INLINE_CURVE_BYTES;
+          const reading = this.readCurves(path, f, inline);
+          if (inline && reading) curvesChanged = await reading;
+        }
+        const run = this.compose(path, f);
         if (run.pendingBytes > 0 || status === 'running') keepPolling = true;
         all.push(run);
-        if (changed || this.sentStatus.get(path) !== status) changedRuns.push(run);
-        this.sentStatus.set(path, status);
+        if (changed || statusChanged || curvesChanged) changedRuns.push(run);
       }
       if (full) await this.post({ type: 'runs', runs: all });
       else for (const run of changedRuns) await this.post({ type: 'run', run });
@@ -135,6 +196,7 @@ class Dashboard implements vscode.Disposable {
     if (this.disposed) return;
     this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
+    for (const f of this.collectors.values()) f.reading?.abort();
     for (const d of this.disposables) d.dispose();
     this.onDispose(this);
   }

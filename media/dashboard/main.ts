@@ -116,7 +116,10 @@ function runList(): HTMLElement {
   runs.forEach((r, i) => {
     const swatch = el('span', { className: 'swatch' });
     swatch.style.background = runColor(i);
-    const pending = r.pendingBytes > 0 ? el('span', { className: 'pending' }, ` · ${t('reading, {0} MB left', (r.pendingBytes / 1048576).toFixed(1))}`) : null;
+    const read = r.stepsRead;
+    const pending = read && read.total > 0
+      ? el('span', { className: 'pending', attrs: { role: 'status' } }, ` · ${t('reading rollout records, {0}% ({1} of {2})', String(Math.floor((Math.min(read.done, read.total) / read.total) * 100)), read.done.toLocaleString(), read.total.toLocaleString())}`)
+      : r.pendingBytes > 0 ? el('span', { className: 'pending' }, ` · ${t('reading, {0} MB left', (r.pendingBytes / 1048576).toFixed(1))}`) : null;
     append(legend, el('li', { dataset: { id: r.id } },
       swatch,
       el('span', { className: 'label', title: r.id }, r.label),

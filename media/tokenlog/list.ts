@@ -13,6 +13,7 @@ const MIN_COL = 24;
 
 type ListMsg = Extract<HostToView, { type: 'list' }>;
 type RowsMsg = Extract<HostToView, { type: 'rows' }>;
+type HitsMsg = Extract<HostToView, { type: 'searchHits' }>;
 
 /** A record that is not a token record (or not known to be one): a table, exception or text. */
 export function isOther(r: Row): boolean {
@@ -258,6 +259,26 @@ export class RecordList {
     }
     this.render();
     return changed;
+  }
+
+  /**
+   * A batch of streamed search hits for this list: they were appended at `offset`, so the list
+   * grows to show them at once (their rows are fetched as they come into view) and the match
+   * count goes up; the list message that follows carries the host's totals.
+   */
+  onSearchHits(m: HitsMsg): void {
+    if (m.version !== this.version || !Number.isInteger(m.offset) || m.offset < 0 || !Array.isArray(m.hits)) return;
+    const end = m.offset + m.hits.length;
+    let matches = 0;
+    for (const h of m.hits) if (typeof h.matches === 'number' && Number.isFinite(h.matches)) matches += h.matches;
+    this.searching = true;
+    if (end > this.total) {
+      // Rows fetched at those positions before are not these hits.
+      for (let p = m.offset; p < end; p++) this.cache.delete(p);
+      this.total = end;
+      this.hits = (this.hits ?? 0) + matches;
+    }
+    this.render();
   }
 
   onRows(m: RowsMsg): void {

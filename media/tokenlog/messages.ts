@@ -74,6 +74,14 @@ export class Messages {
       case 'rows':
         list.onRows(m);
         break;
+      case 'searchHits':
+        list.onSearchHits(m);
+        if (m.version === list.version && m.counts && Number.isFinite(m.counts.done) && Number.isFinite(m.counts.total)) {
+          filters.progress = { done: m.counts.done, total: m.counts.total };
+          d.progressLabel.textContent = t('Searching {0} of {1} records · {2} matches in {3} records', count(m.counts.done), count(m.counts.total), count(list.hits ?? 0), count(list.total));
+        }
+        filters.renderSummary();
+        break;
       case 'changed': {
         // The open record was incomplete (or the file was replaced): read it again.
         const sel = this.v.host.state.selected;

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { FactsCache } from '../../core/logs/cache';
 import { allTasks, collectFacts, findRunLogs, openLogs, searchTasks, stepCurves } from '../../core/logs/wholelog';
 import { StepAggregator } from '../../core/runs/metrics';
-import { decodePayloadBytes, decodeRecord } from '../../core/logs/decode';
+import { RolloutCurves } from '../../core/runs/curves';
+import { decodePayloadBytes } from '../../core/logs/decode';
 import { statsFromFacts, computeStats, type LogStats } from '../../core/logs/stats';
 import { LogSession } from '../../core/logs/session';
 import { CancelledError } from '../../core/logs/index';
@@ -85,6 +86,31 @@ test('a run folder: hosts in name order, rotated files oldest first (<date>.2 af
     assert.match(none.stderr, /no rollout\.json\.log under/);
   } finally {
     rmSync(run, { recursive: true, force: true });
+  }
+});
+
+test("the dashboard's rollout curves of an experiment (sessions, hosts, rotated files): read again only when a log changed, from the cache", async () => {
+  const exp = tmp();
+  try {
+    const a = join(exp, '2026_01_05_09_00', 'gpu-a', 'rollout'), b = join(exp, '2026_01_05_09_00', 'gpu-b', 'rollout');
+    mkdirSync(a, { recursive: true }); mkdirSync(b, { recursive: true });
+    writeFileSync(join(a, 'rollout.json.2026-01-05_10-00-00_000000.log'), records(31, 60).join(''));
+    writeFileSync(join(a, 'rollout.json.log'), records(32, 60).join(''));
+    writeFileSync(join(b, 'rollout.json.log'), records(33, 60).join(''));
+    const cache = new FactsCache(join(exp, '.cache'));
+    const curves = new RolloutCurves(exp, { cache, workers: 0 });
+    const progress: number[] = [];
+    assert.equal(await curves.refresh(undefined, (_p, pr) => progress.push(pr.done)), true);
+    assert.equal(progress[progress.length - 1], 180);
+    assert.equal(curves.progress, undefined);
+    const fresh = async () => stepCurves(await openLogs(await findRunLogs(exp)), { workers: 0 });
+    assert.deepEqual(curves.points, await fresh());
+    assert.equal(await curves.refresh(), false, 'unchanged logs are not read again');
+    appendFileSync(join(b, 'rollout.json.log'), records(34, 20).join(''));
+    assert.equal(await curves.refresh(), true);
+    assert.deepEqual(curves.points, await fresh());
+  } finally {
+    rmSync(exp, { recursive: true, force: true });
   }
 });
 
@@ -212,21 +238,8 @@ test("a run's per-step curves (the dashboard's rollout data) grow progressively 
       }
     }
     const want = agg.points();
-    // Mean response length: the dashboard reads a null len_response_ids as 0; the engine skips it
-    // (as the decoder does), so that figure is checked against the decoded timelines instead.
-    const lens = new Map<number, { sum: number; n: number }>();
-    for (const ix of opened.indexes) {
-      for (let i = 0; i < ix.count; i++) {
-        const r = decodeRecord((await ix.readRecord(i))!);
-        if (!r.ok || r.record.step === undefined) continue;
-        const ls = r.record.timelines.map((t) => t.lenResponse).filter((x): x is number => x !== undefined);
-        if (!ls.length) continue;
-        const e = lens.get(r.record.step) ?? { sum: 0, n: 0 };
-        e.sum += ls.reduce((x, y) => x + y, 0) / ls.length; e.n++;
-        lens.set(r.record.step, e);
-      }
-    }
-    for (const w of want) { const e = lens.get(w.step); if (e) w.meanResponseLength = e.sum / e.n; else delete w.meanResponseLength; }
+    // One rule for the mean response length (a null len_response_ids is unknown, not 0): the
+    // random records hold null, numeric and string lengths.
     assert.deepEqual(points.map((p) => [p.step, p.records, p.firstTime]), want.map((p) => [p.step, p.records, p.firstTime]));
     points.forEach((p, k) => {
       const w = want[k]!;
@@ -237,5 +250,30 @@ test("a run's per-step curves (the dashboard's rollout data) grow progressively 
     });
   } finally {
     rmSync(run, { recursive: true, force: true });
+  }
+});
+
+test("the dashboard's rollout curves of an experiment (sessions, hosts, rotated files): read again only when a log changed, from the cache", async () => {
+  const exp = tmp();
+  try {
+    const a = join(exp, '2026_01_05_09_00', 'gpu-a', 'rollout'), b = join(exp, '2026_01_05_09_00', 'gpu-b', 'rollout');
+    mkdirSync(a, { recursive: true }); mkdirSync(b, { recursive: true });
+    writeFileSync(join(a, 'rollout.json.2026-01-05_10-00-00_000000.log'), records(31, 60).join(''));
+    writeFileSync(join(a, 'rollout.json.log'), records(32, 60).join(''));
+    writeFileSync(join(b, 'rollout.json.log'), records(33, 60).join(''));
+    const cache = new FactsCache(join(exp, '.cache'));
+    const curves = new RolloutCurves(exp, { cache, workers: 0 });
+    const progress: number[] = [];
+    assert.equal(await curves.refresh(undefined, (_p, pr) => progress.push(pr.done)), true);
+    assert.equal(progress[progress.length - 1], 180);
+    assert.equal(curves.progress, undefined);
+    const fresh = async () => stepCurves(await openLogs(await findRunLogs(exp)), { workers: 0 });
+    assert.deepEqual(curves.points, await fresh());
+    assert.equal(await curves.refresh(), false, 'unchanged logs are not read again');
+    appendFileSync(join(b, 'rollout.json.log'), records(34, 20).join(''));
+    assert.equal(await curves.refresh(), true);
+    assert.deepEqual(curves.points, await fresh());
+  } finally {
+    rmSync(exp, { recursive: true, force: true });
   }
 });

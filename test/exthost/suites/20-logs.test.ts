@@ -2,7 +2,7 @@
 // hostile text, virtualisation, follow a file another process appends to, trajectories.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import * as vscode from 'vscode';
@@ -11,7 +11,12 @@ import { LogSession } from '../../../core/logs/session';
 import { hostileLogText } from '../../gen/logs';
 import type { ViewCommand, ViewReport } from '../../../core/protocol/tokenlog';
 
-interface Inspected { path: string; report?: ViewReport }
+interface Inspected { path: string; report?: ViewReport; cache: string[]; facts: { known: number; count: number; finished: boolean } }
+
+async function inspected(path: string): Promise<Inspected | undefined> {
+  const all: Inspected[] = extension().exports.testing.logs.tokenLogs();
+  return all.find((x) => x.path === path);
+}
 
 async function reportOf(path: string): Promise<ViewReport | undefined> {
   const all: Inspected[] = extension().exports.testing.logs.tokenLogs();
@@ -119,6 +124,42 @@ suite('token log viewer', () => {
     // Opening a result puts the cursor on its first match.
     await drive(rollout, { kind: 'select', position: 0 });
     await until(rollout, 'cursor on the first match', (r) => r.selected === hits[0]!.index && r.cursor === hits[0]!.token);
+  });
+
+  test('reopening an unchanged log is served from the facts cache; a rewritten one is read afresh', async () => {
+    const dir = join(workspaceRoot().fsPath, 'tmp-logs-cache');
+    mkdirSync(dir, { recursive: true });
+    const log = join(dir, `cached-${Date.now()}.json.log`);
+    const content = (step: number) => Array.from({ length: 12 }, (_, i) => record(i < 8 ? step : step + 1, `t${i % 4}`, 40 + i)).join('');
+    writeFileSync(log, content(1));
+    const open = async (what: string) => {
+      await vscode.commands.executeCommand('agentjet.openTokenLog', vscode.Uri.file(log));
+      await until(log, `${what}: records listed`, (r) => r.records === 12 && r.listTotal === 12 && !r.indexing);
+      return waitFor(async () => { const x = await inspected(log); return x?.facts.finished ? x : undefined; }, `${what}: token counts of every record`);
+    };
+    try {
+      const first = await open('first opening');
+      assert.deepEqual(first.cache, ['miss']);
+      assert.equal(first.facts.known, 12);
+      await closeAll();
+      await waitFor(async () => ((await inspected(log)) === undefined ? true : undefined), 'the document closed');
+      const again = await open('reopened');
+      assert.deepEqual(again.cache, ['hit'], 'an unchanged file is served from the cache');
+      assert.equal(again.facts.known, 12);
+      await drive(log, { kind: 'filter', filter: { stepMin: 2, stepMax: 2 } });
+      await until(log, 'filter on cached facts', (r) => r.listTotal === 4);
+      await closeAll();
+      await waitFor(async () => ((await inspected(log)) === undefined ? true : undefined), 'the document closed');
+      // Rewritten in place with other steps (same size): never served from the cache.
+      writeFileSync(log, content(5));
+      const rewritten = await open('rewritten');
+      assert.deepEqual(rewritten.cache, ['invalidated']);
+      await drive(log, { kind: 'filter', filter: { stepMin: 5, stepMax: 5 } });
+      await until(log, 'the rewritten steps listed', (r) => r.listTotal === 8);
+    } finally {
+      await closeAll();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('hostile token text renders literally, never as markup', async () => {
