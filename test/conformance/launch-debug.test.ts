@@ -101,6 +101,7 @@ describe('F5 through the real AgentJet launcher', { timeout: 600_000 }, () => {
       const processes = collect(dc, 'process');
       let child: DebugClient | undefined;
       const line = lineOf(w!.workflow, '# BREAK HERE');
+      const testStarted = Date.now();
       try {
         await dc.initializeRequest(INIT);
         await Promise.all([dc.waitForEvent('initialized').then(() => dc.configurationDoneRequest()), dc.launchRequest(launchArgs() as DebugProtocol.LaunchRequestArguments)]);
@@ -152,13 +153,17 @@ describe('F5 through the real AgentJet launcher', { timeout: 600_000 }, () => {
         const fin = finished[0]?.body as { experimentFolder: string; exitCode: number | null } | undefined;
         assert.equal(fin?.experimentFolder, exp.folder);
         const records = join(exp.folder, LAUNCH_RECORD_DIR, 'launches');
-        const json = readdirSync(records).filter((f) => f.endsWith('.json'));
-        assert.equal(json.length, 1);
-        const rec = JSON.parse(readFileSync(join(records, json[0]!), 'utf8')) as { exitCode: number | null; command: string[]; via: string };
+        // Both shells run in one workspace: a launch in the same minute lands in the same experiment
+        // folder (read_yaml_name has minute resolution), so only this test's launch counts.
+        const mine = readdirSync(records).filter((f) => f.endsWith('.json'))
+          .map((f) => ({ f, r: JSON.parse(readFileSync(join(records, f), 'utf8')) as { exitCode: number | null; command: string[]; via: string; startMs: number } }))
+          .filter((x) => x.r.startMs >= testStarted);
+        assert.equal(mine.length, 1);
+        const { f: recFile, r: rec } = mine[0]!;
         assert.equal(rec.exitCode, fin?.exitCode, 'the recorded exit status is the launcher\'s');
         assert.equal(rec.via, 'debug');
         assert.deepEqual(rec.command.slice(1, 3), ['-m', 'ajet.launcher']);
-        const kept = readFileSync(join(records, json[0]!.replace(/\.json$/, '.output.txt')), 'utf8');
+        const kept = readFileSync(join(records, recFile.replace(/\.json$/, '.output.txt')), 'utf8');
         assert.match(kept, /Experiment Name: conformance_\d{8}_\d{4}/, 'the launcher\'s output is kept');
         // The vLLM companion the backbone started stays up for the next launch.
         const companions = companionsOf(w!.dir).filter((c) => c.alive && c.tag === 'external_vllm_server');
