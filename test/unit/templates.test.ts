@@ -131,10 +131,7 @@ test('agentjet new writes a project, lists templates, refuses to overwrite, reje
 
 // The debug rollout in the test backbone (stand-in ajet on PYTHONPATH), as F5 runs it.
 for (const tpl of TEMPLATES) {
-  const standinLacks = tpl.id === 'game'
-    ? 'the stand-in tuner\'s as_raw_openai_sdk_client() takes no agent_name/target_tag (the real AgentJet API does); re-enable when the real launcher backbone lands'
-    : false;
-  test(`template ${tpl.id}: the debug rollout runs to a reward in the test backbone`, { skip: standinLacks }, async () => {
+  test(`template ${tpl.id}: the debug rollout runs to a reward in the test backbone`, async () => {
     const { python } = ensureTestPython();
     const dir = mkdtempSync(join(tmpdir(), `agentjet-tpl-run-${tpl.id}-`));
     try {
