@@ -262,57 +262,23 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
         item.command = { command: 'agentjet.runs.openLog', title: vscode.l10n.t('Open Token Log'), arguments: [node] };
         return item;
       }
-      case 'textlog': {
-        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
-        item.id = `text:${node.path}`;
-        item.iconPath = new vscode.ThemeIcon('file-text');
-        item.resourceUri = vscode.Uri.file(node.path);
-        item.contextValue = 'textlog file';
-        item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [vscode.Uri.file(node.path)] };
-        return item;
-      }
-      case 'trajSplit': {
-        const item = new vscode.TreeItem(vscode.l10n.t('trajectories ({0})', node.split), vscode.TreeItemCollapsibleState.Collapsed);
-        item.id = `traj:${node.path}`;
-        item.iconPath = new vscode.ThemeIcon('list-tree');
-        item.contextValue = 'folder';
-        item.resourceUri = vscode.Uri.file(node.path);
-        return item;
-      }
-      case 'trajStep': {
-        const item = new vscode.TreeItem(vscode.l10n.t('step {0}', node.step), vscode.TreeItemCollapsibleState.Collapsed);
-        item.id = `tstep:${node.path}`;
-        item.iconPath = new vscode.ThemeIcon('folder');
-        item.contextValue = 'folder';
-        item.resourceUri = vscode.Uri.file(node.path);
-        return item;
-      }
-      case 'trajFile': {
-        const item = new vscode.TreeItem(basename(node.path, '.json'), vscode.TreeItemCollapsibleState.None);
-        item.id = `tfile:${node.path}`;
-        item.iconPath = new vscode.ThemeIcon('comment-discussion');
-        item.resourceUri = vscode.Uri.file(node.path);
-        item.contextValue = 'trajectory file';
-        item.command = { command: 'agentjet.runs.openTrajectory', title: vscode.l10n.t('Open Trajectory'), arguments: [node] };
-        return item;
-      }
+      case 'textlog':
+        return pathItem(node.label, false, 'text', node.path, 'file-text', 'textlog file',
+          { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [vscode.Uri.file(node.path)] });
+      case 'trajSplit':
+        return pathItem(vscode.l10n.t('trajectories ({0})', node.split), true, 'traj', node.path, 'list-tree', 'folder');
+      case 'trajStep':
+        return pathItem(vscode.l10n.t('step {0}', node.step), true, 'tstep', node.path, 'folder', 'folder');
+      case 'trajFile':
+        return pathItem(basename(node.path, '.json'), false, 'tfile', node.path, 'comment-discussion', 'trajectory file',
+          { command: 'agentjet.runs.openTrajectory', title: vscode.l10n.t('Open Trajectory'), arguments: [node] });
       case 'checkpoints': {
-        const item = new vscode.TreeItem(vscode.l10n.t('checkpoints'), vscode.TreeItemCollapsibleState.Collapsed);
-        item.id = `ckpts:${node.path}`;
+        const item = pathItem(vscode.l10n.t('checkpoints'), true, 'ckpts', node.path, 'save-all', 'folder');
         item.description = vscode.l10n.t('{0} · last step {1}', node.info.checkpoints.length, node.info.checkpoints.at(-1)?.step ?? '-');
-        item.iconPath = new vscode.ThemeIcon('save-all');
-        item.contextValue = 'folder';
-        item.resourceUri = vscode.Uri.file(node.path);
         return item;
       }
-      case 'checkpoint': {
-        const item = new vscode.TreeItem(`global_step_${node.step}`, vscode.TreeItemCollapsibleState.None);
-        item.id = `ckpt:${node.path}`;
-        item.iconPath = new vscode.ThemeIcon('save');
-        item.contextValue = 'folder';
-        item.resourceUri = vscode.Uri.file(node.path);
-        return item;
-      }
+      case 'checkpoint':
+        return pathItem(`global_step_${node.step}`, false, 'ckpt', node.path, 'save', 'folder');
       case 'message': {
         const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
         item.id = `msg:${node.path}`;
@@ -391,3 +357,13 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
   }
 }
 
+/** A row that stands for a file or folder: id `<prefix>:<path>`, its icon, context and resource. */
+function pathItem(label: string, collapsed: boolean, prefix: string, path: string, icon: string, context: string, command?: vscode.Command): vscode.TreeItem {
+  const item = new vscode.TreeItem(label, collapsed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  item.id = `${prefix}:${path}`;
+  item.iconPath = new vscode.ThemeIcon(icon);
+  item.resourceUri = vscode.Uri.file(path);
+  item.contextValue = context;
+  if (command) item.command = command;
+  return item;
+}
