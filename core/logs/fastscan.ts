@@ -12,7 +12,7 @@ import { parseHeaderLine, parseRecordTitle } from './record';
 import type { MaskValue } from './color';
 import { decodeRecord, num, timelineIdentity, type DecodedRecord } from './decode';
 import type { RecordData } from '../protocol/tokenlog';
-import { BAIL, COLON, COMMA, LBRACE, LBRACK, Out, QUOTE, RBRACE, isWs } from './jsonbytes';
+import { BAIL, COLON, LBRACE, LBRACK, Out, QUOTE, RBRACE, isWs } from './jsonbytes';
 import { TokenColumns, maskJson, type SearchText } from './tokencolumns';
 
 export { Out };
@@ -97,10 +97,9 @@ export class FastScanner extends TokenColumns {
       } else {
         p = this.skip(p);
       }
-      p = this.ws(p);
-      if (b[p] === COMMA) { p = this.ws(p + 1); continue; }
+      p = this.afterMember(p);
       if (b[p] === RBRACE) break;
-      throw BAIL;
+      p = this.ws(p + 1);
     }
     if (this.ws(p + 1) !== b.length) throw BAIL; // trailing bytes: JSON.parse would refuse
     if (title === undefined || !items || items.length === 0) throw BAIL;
@@ -147,10 +146,9 @@ export class FastScanner extends TokenColumns {
       if (b[p] !== LBRACE) throw BAIL;
       const r = this.item(p, key, want);
       out.push(r.item);
-      p = this.ws(r.end);
-      if (b[p] === COMMA) { p = this.ws(p + 1); continue; }
+      p = this.afterMember(r.end);
       if (b[p] === RBRACE) return { items: out, end: p + 1 };
-      throw BAIL;
+      p = this.ws(p + 1);
     }
   }
 
@@ -184,10 +182,9 @@ export class FastScanner extends TokenColumns {
         } else {
           p = this.skip(p);
         }
-        p = this.ws(p);
-        if (b[p] === COMMA) { p = this.ws(p + 1); continue; }
+        p = this.afterMember(p);
         if (b[p] === RBRACE) break;
-        throw BAIL;
+        p = this.ws(p + 1);
       }
     }
     if (!seenContent || !this.text.present) throw BAIL;
@@ -236,10 +233,9 @@ export class FastScanner extends TokenColumns {
       } else {
         p = this.skip(p);
       }
-      p = this.ws(p);
-      if (b[p] === COMMA) { p = this.ws(p + 1); continue; }
+      p = this.afterMember(p);
       if (b[p] === RBRACE) return p + 1;
-      throw BAIL;
+      p = this.ws(p + 1);
     }
   }
 }

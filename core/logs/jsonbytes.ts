@@ -67,6 +67,16 @@ export class JsonBytes {
     return this.ws(p + 1);
   }
 
+  /**
+   * After a member's value at p: the position of the comma or closing brace that follows
+   * (whitespace skipped); anything else bails. After a comma the next key is at ws(p + 1).
+   */
+  protected afterMember(p: number): number {
+    p = this.ws(p);
+    if (this.b[p] !== COMMA && this.b[p] !== RBRACE) throw BAIL;
+    return p;
+  }
+
   /** The decoded string of a string element. */
   protected elementString(col: Column, i: number): string {
     const s = col.s[i]!, e = col.e[i]!;
