@@ -138,7 +138,7 @@ export function runTask(task: RangeTask, job: Job): TaskResult {
 type Hit = Omit<SearchHitData, 'index'>;
 
 /**
- * Finds `needle` (lower case) in a scanned record, with the semantics of session.ts matchRecord:
+ * Finds `needle` (lower case) in a scanned record, with the semantics of sessionsearch.ts matchRecord:
  * token text across token boundaries (per timeline), then title and task id (and content for
  * records without tokens). Matching is on the decoded text.
  */
