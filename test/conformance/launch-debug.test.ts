@@ -16,7 +16,7 @@ import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { AgentJetDebugSession } from '../../debug-adapter/session';
 import { adapterJs, lineOf } from '../util/debugWorkspace';
-import { withUpstream } from '../util/upstream';
+import { findUpstream, withUpstream } from '../util/upstream';
 import { listProcesses } from '../../core/launch/processes';
 import { companionsOf } from '../../core/launch/companions';
 import { LAUNCH_RECORD_DIR } from '../../core/agentjet';
@@ -80,7 +80,8 @@ function processShell(): Shell {
 describe('F5 through the real AgentJet launcher', { timeout: 600_000 }, () => {
   let w: RealWorkspace | undefined;
   const why = realAgentJetMissing();
-  before(async () => { if (!why) w = await realWorkspace(); });
+  // Without the upstream trees every test skips (withUpstream); the workspace needs them.
+  before(async () => { if (!why && findUpstream('agentjet-d20cce0') && findUpstream('beast-logger-6ba1ca5')) w = await realWorkspace(); });
   after(async () => { await w?.dispose(); });
 
   const launchArgs = (extra: Record<string, unknown> = {}): Record<string, unknown> =>
