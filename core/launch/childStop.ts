@@ -1,0 +1,45 @@
+// One Stop ends the whole launch. debugpy reports each launcher child process with a DAP
+// `startDebugging` reverse request; VS Code starts that child session with `{ parentSession }`
+// only (not `lifecycleManagedByParent`, which a reverse request cannot ask for), so Stop on the
+// child is a `disconnect { terminateDebuggee: true }` to debugpy for that process alone: the
+// launcher goes on and the user must Stop again. The extension watches each child session's
+// messages with this and, on a user's Stop, stops the parent AgentJet session, which ends the
+// launcher's whole process tree (sparing the companions, as ever).
+import type { DebugProtocol } from '@vscode/debugprotocol';
+
+/**
+ * Watches one child session's traffic. `toAdapter` sees the client's messages (VS Code -> debugpy),
+ * `fromAdapter` debugpy's. `toAdapter` answers true when the message is the user stopping the child:
+ * a `terminate`, or a `disconnect` asking to end the debuggee (Stop; the Disconnect action only
+ * detaches and is left alone), neither a restart, sent before debugpy said the child ended (after
+ * `terminated`/`exited` VS Code disconnects on its own, which is no Stop).
+ */
+export class ChildStopWatcher {
+  private ended = false;
+  private forwarded = false;
+
+  fromAdapter(m: DebugProtocol.ProtocolMessage): void {
+    if (m.type === 'event') {
+      const e = (m as DebugProtocol.Event).event;
+      if (e === 'terminated' || e === 'exited') this.ended = true;
+    }
+  }
+
+  toAdapter(m: DebugProtocol.ProtocolMessage): boolean {
+    if (m.type !== 'request' || this.ended || this.forwarded) return false;
+    const req = m as DebugProtocol.Request;
+    if (req.command === 'terminate') {
+      if ((req.arguments as DebugProtocol.TerminateArguments | undefined)?.restart) return false;
+    } else if (req.command === 'disconnect') {
+      const a = req.arguments as DebugProtocol.DisconnectArguments | undefined;
+      if (a?.restart || a?.terminateDebuggee !== true) return false;
+    } else {
+      return false;
+    }
+    this.forwarded = true;
+    return true;
+  }
+
+  /** The session ended without a Stop of the user (the adapter went away). */
+  get childEnded(): boolean { return this.ended; }
+}
