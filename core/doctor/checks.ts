@@ -190,7 +190,9 @@ function launcherCheck(py: string, found: NonNullable<ProbeFacts['launchers']>, 
   const why = [...new Set(candidates.map((c) => found[c]?.error).filter((e): e is string => !!e))].join('; ');
   return {
     id: 'launcher', title: t('Launcher'), status: 'error',
-    detail: t('{0} has no AgentJet launcher: no console script beside it and it cannot import {1}{2}. Install the framework into this interpreter (for AgentJet: pip install -e . in its checkout) or pick another one with the agentjet.pythonPath setting.', py, candidates.join(', '), why ? ` (${why})` : ''),
+    detail: t('{0} has no AgentJet launcher: no console script beside it and it cannot import {1}{2}. Install the framework into this interpreter (for AgentJet: pip install -e . in its checkout) or pick another one with the agentjet.pythonPath setting.', py, candidates.join(', '), why ? ` (${why})` : '')
+      // ASTune's launcher is `launcher.py` at the root of its checkout, in no package.
+      + (candidates.includes('launcher') ? ` ${t('ASTune runs its launcher.py from the root of its checkout: launch with the checkout as the working directory ("cwd" in launch.json).')}` : ''),
     fix: pythonSetting,
   };
 }

@@ -179,6 +179,7 @@ describe('F5 through the real AgentJet launcher', { timeout: 600_000 }, () => {
     onReverseRequests(dc, (r) => { if (r.command === 'startDebugging') children.push(r.arguments as DebugProtocol.StartDebuggingRequestArguments); });
     let child: DebugClient | undefined;
     const line = lineOf(w!.workflow, '# BREAK HERE');
+    const step = (what: string): void => { if (process.env.AJ_TEST_TRACE) process.stderr.write(`TEST step: ${what}\n`); };
     const ours = async () => (await listProcesses()).filter((p) => p.args.includes(w!.dir) && !/vllm\.entrypoints/.test(p.args));
     try {
       await dc.initializeRequest(INIT);
@@ -203,13 +204,20 @@ describe('F5 through the real AgentJet launcher', { timeout: 600_000 }, () => {
       assert.equal(watcher.toAdapter(stop), true, 'the tracker takes it for a Stop of the launch');
       // ...and the extension stops the parent session (vscode.debug.stopDebugging -> terminate).
       await Promise.all([child.disconnectRequest(stop.arguments).catch(() => undefined), dc.terminateRequest(), dc.waitForEvent('terminated', TIMEOUT)]);
+      step('parent terminated');
       const left = await until(async () => { const l = await ours(); return l.length === 0 ? [] as const : undefined; }, 'the launcher tree to end', 30_000).catch(async () => ours());
       assert.deepEqual(left, [], 'nothing of the launch is left after one Stop');
       assert.equal(companionsOf(w!.dir).filter((c) => c.alive).length, 1, 'the vLLM companion is spared');
+      step('asserted');
     } finally {
+      // The child's debugpy session is gone with the launch: its disconnect gets no answer.
+      if (child) child.defaultTimeout = 2000;
       await child?.stop().catch(() => undefined);
+      step('child client stopped');
       await dc.stop();
+      step('parent client stopped');
       await shell.close();
+      step('shell closed');
     }
   }));
 
