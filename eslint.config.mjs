@@ -21,9 +21,42 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
+  // Import fences: the direction of imports between top-level folders (the picture in CONTRIBUTING.md).
+  // One block per folder group, because a later block replaces `no-restricted-imports` of an earlier one.
+  fence(['core/protocol/**/*.ts'], [
+    // The protocol layer is the lowest: the extension, the webviews and the server all speak it.
+    { regex: '^\\.\\./(?!protocol/)', message: 'core/protocol/ is the lowest layer: it imports only core/protocol/ (move shared types here).' },
+  ]),
+  fence(['core/**/*.ts'], [], ['core/protocol/**']),
+  fence(['cli/**/*.ts', 'language-server/**/*.ts', 'debug-adapter/**/*.ts'], [
+    { regex: '^(\\.\\./)+(extension|media)(/|$)', message: 'cli/, language-server/ and debug-adapter/ import core/, never extension/ or media/.' },
+  ]),
   {
-    // Pure cores must stay free of the editor API so the CLI, server and tests can use them.
-    files: ['core/**/*.ts', 'cli/**/*.ts', 'language-server/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'core/, cli/ and language-server/ must not import vscode.' }] }] },
+    // Webviews run in a browser sandbox: they speak core/protocol and share media/shared, nothing else of ours.
+    files: ['media/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { regex: '^\\.\\./\\.\\./(?!core/protocol/)', message: 'media/ imports only core/protocol/ and media/shared/.' },
+        { regex: '^\\.\\./(?!shared/|\\.\\./)', message: 'a webview imports media/shared/, not another webview.' },
+      ] }],
+    },
   },
 );
+
+/**
+ * A `no-restricted-imports` fence for a pure folder: never `vscode` (so the CLI, the server and the
+ * tests can use it), never a layer above core/, plus `patterns`.
+ */
+function fence(files, patterns, ignores = []) {
+  const upward = { regex: '^(\\.\\./)+(extension|cli|language-server|debug-adapter|media)(/|$)', message: 'core/ is imported by the shells (extension/, cli/, language-server/, debug-adapter/, media/), never the reverse.' };
+  return {
+    files,
+    ignores,
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: 'core/, cli/, language-server/ and debug-adapter/ must not import vscode: they run outside the editor.' }],
+        patterns: files.some((f) => f.startsWith('core/')) ? [upward, ...patterns] : patterns,
+      }],
+    },
+  };
+}

@@ -16,11 +16,11 @@ export async function runDoctor(args: string[], write: (s: string) => void = (s)
   let python: string | undefined;
   let port = 18000;
   let format: 'text' | 'json' = 'text';
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as string;
+  const queue = [...args];
+  for (let a = queue.shift(); a !== undefined; a = queue.shift()) {
     if (a === '-h' || a === '--help') { write(help()); return 0; }
     if (a === '--python' || a === '--port' || a === '--format') {
-      const v = args[++i];
+      const v = queue.shift();
       if (!v) { writeErr(t('agentjet doctor: {0} needs a value', a) + '\n'); return 2; }
       if (a === '--python') python = v;
       else if (a === '--port') {

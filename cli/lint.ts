@@ -44,11 +44,11 @@ export async function runLint(args: string[], write: (s: string) => void = (s) =
   let python: string | undefined;
   let version: FrameworkVersion | undefined;
   const targets: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as string;
+  const queue = [...args];
+  for (let a = queue.shift(); a !== undefined; a = queue.shift()) {
     if (a === '-h' || a === '--help') { write(HELP); return 0; }
     if (a === '--root' || a === '--format' || a === '--python' || a === '--framework') {
-      const v = args[++i];
+      const v = queue.shift();
       if (!v) { writeErr(`agentjet lint: ${a} needs a value\n`); return 2; }
       if (a === '--root') root = resolve(v);
       else if (a === '--python') python = v;

@@ -1,7 +1,9 @@
-// Entry of dist/adapter.js. VS Code starts it as a node process (`"runtime": "node"` in the
-// debuggers contribution, loaded through `require`, so no require.main check); the protocol tests
-// spawn it the same way. A separate process keeps Stop and process cleanup working even when the
-// extension host is busy, and an adapter crash cannot take the extension host down.
+// Entry of dist/adapter.js: the debug session as a node process speaking DAP over stdio. Users do
+// not run it: the extension registers an inline adapter (DebugAdapterInlineImplementation in
+// extension/debug/index.ts) that runs the same AgentJetDebugSession in the extension host. This
+// process entry is what the protocol tests and bench:debug drive (DebugClient), and what the
+// manifest's `program` names for a client without the extension's descriptor factory. Loaded
+// through `require`, so no require.main check.
 import { DebugSession } from '@vscode/debugadapter';
 import { AgentJetDebugSession } from './session';
 

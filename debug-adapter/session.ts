@@ -6,107 +6,42 @@
 // debugpy asks for each child session with a `startDebugging` reverse request; we pass it on as an
 // `agentjet` attach that the extension connects straight to debugpy's adapter. Companions started
 // with `nohup` (the vLLM server) are not Python command lines, so debugpy leaves them untraced.
+// The process lifecycle is debug-adapter/processes.ts, the launch record debug-adapter/record.ts,
+// debugpy's particulars debug-adapter/debugpy.ts, the Ray attach path debug-adapter/attach.ts.
 // Stop ends the launcher and everything it started except companions (unless `autokill`). With
 // `noDebug` it runs the same command without debugpy.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { DebugSession, Event, OutputEvent, InitializedEvent, TerminatedEvent, ExitedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { DapChannel } from './channel';
 import { resolveAttributes, type AgentJetLaunchAttributes, type ResolvedLaunch } from '../core/launch/attributes';
 import { shellQuote, type LauncherTarget } from '../core/launch/plan';
-import { AUTOKILL_GUARD, commandLine, describeTarget, planLaunch, preflightLaunch, sparedGroups, type LaunchPlan } from '../core/launch/lifecycle';
-import { listProcesses, planKill, terminate } from '../core/launch/processes';
+import { AUTOKILL_GUARD, commandLine, describeTarget, planLaunch, preflightLaunch, type LaunchPlan } from '../core/launch/lifecycle';
 import { MIN_DEBUGPY, compareVersions } from '../core/launch/preflight';
-import { companionsOf, stopCompanions } from '../core/launch/companions';
-import { LauncherOutputReader, findExperimentFolder, findRolloutLog, logExperimentOf } from '../core/launch/experiment';
-import { writeLaunchRecord, LAUNCH_OUTPUT_MAX } from '../core/agentjet';
-import { join } from 'node:path';
-import { EVENT_EXPERIMENT, EVENT_FINISHED, LAUNCH_ERRORS, SUBPROCESS_FLAG, type ExperimentEventBody, type FinishedEventBody } from '../core/protocol/debug';
+import { EVENT_EXPERIMENT, EVENT_FINISHED, LAUNCH_ERRORS, SUBPROCESS_FLAG, type ExperimentEventBody } from '../core/protocol/debug';
 import { AttachRelay } from './attach';
 import { rayLaunchAdditions } from '../core/ray/tags';
+import { ADAPTER_BOOT, DEBUGPY_CAPABILITIES, LauncherShim, trace } from './debugpy';
+import { LaunchProcesses } from './processes';
+import { LaunchRecorder } from './record';
 
 const ERR = LAUNCH_ERRORS;
-const T0 = performance.now();
-/** AGENTJET_DAP_TRACE=1: phase timings on stderr (for the benchmark and bug reports). */
-function trace(what: string): void {
-  if (process.env.AGENTJET_DAP_TRACE) process.stderr.write(`agentjet-dap +${(performance.now() - T0).toFixed(0)}ms ${what}\n`);
-}
-
-// What debugpy announces; debugpy's real answer follows as a `capabilities` event once it runs.
-const DEBUGPY_CAPABILITIES: DebugProtocol.Capabilities = {
-  supportsCompletionsRequest: true,
-  supportsConditionalBreakpoints: true,
-  supportsConfigurationDoneRequest: true,
-  supportsDelayedStackTraceLoading: true,
-  supportsEvaluateForHovers: true,
-  supportsExceptionInfoRequest: true,
-  supportsExceptionOptions: true,
-  supportsFunctionBreakpoints: true,
-  supportsHitConditionalBreakpoints: true,
-  supportsLogPoints: true,
-  supportsModulesRequest: true,
-  supportsSetExpression: true,
-  supportsSetVariable: true,
-  supportsValueFormattingOptions: true,
-  supportsTerminateRequest: true,
-  supportsGotoTargetsRequest: true,
-  supportsClipboardContext: true,
-  supportsStepInTargetsRequest: true,
-  exceptionBreakpointFilters: [
-    { filter: 'raised', label: 'Raised Exceptions', default: false },
-    { filter: 'uncaught', label: 'Uncaught Exceptions', default: true },
-    { filter: 'userUnhandled', label: 'User Uncaught Exceptions', default: false },
-  ],
-};
 
 type LaunchArgs = DebugProtocol.LaunchRequestArguments & AgentJetLaunchAttributes & { rayDebug?: boolean; debugTags?: string[] };
-
-/**
- * `python -c ADAPTER_BOOT agentjet-vscode`: debugpy's adapter as `python -m debugpy.adapter` would
- * run it, with AUTOKILL_GUARD on its command line (AgentJet's --autokill spares command lines that
- * hold "vscode"; see core/launch/lifecycle.ts). The marker argument is dropped before debugpy
- * parses its own.
- */
-const ADAPTER_BOOT = 'import runpy, sys; del sys.argv[1:]; runpy.run_module("debugpy.adapter", run_name="__main__", alter_sys=True)';
-
-/**
- * Run in place of `python <debugpy>/launcher` (debugpy's `debugLauncherPath`), from a private
- * folder whose name holds "vscode": the same launcher, spared by --autokill.
- */
-const LAUNCHER_SHIM = [
-  '# AgentJet for VS Code: debugpy\'s launcher under a command line that AgentJet\'s --autokill spares.',
-  'import runpy',
-  'runpy.run_module("debugpy.launcher", run_name="__main__", alter_sys=True)',
-  '',
-].join('\n');
-
 
 export class AgentJetDebugSession extends DebugSession {
   private initializeArgs: DebugProtocol.InitializeRequestArguments | undefined;
   private upstream: DapChannel | undefined;
-  private debugpy: ChildProcess | undefined;
-  private launcher: ChildProcess | undefined;
   /** Our seq toward debugpy -> the client's request it answers. */
   private readonly pendingUp = new Map<number, DebugProtocol.Request>();
   /** Requests debugpy is still waiting on that we answer ourselves (initialize, launch). */
   private readonly internal = new Map<number, (r: DebugProtocol.Response) => void>();
   private launch: ResolvedLaunch | undefined;
   private plan: LaunchPlan | undefined;
-  private command: string[] = [];
-  private readonly reader = new LauncherOutputReader();
-  /** The launcher's output (the end of it), for the launch record beside the run. */
-  private output = '';
-  private shimDir: string | undefined;
-  private startedAt = 0;
-  private debuggeePid: number | undefined;
-  private readonly seenGroups = new Set<number>();
-  private experiment: string | undefined;
-  private exitCode: number | undefined;
-  private exitSignal: string | undefined;
+  private readonly procs = new LaunchProcesses();
+  private readonly record = new LaunchRecorder();
+  private readonly shim = new LauncherShim();
   private finished = false;
-  private stopping: Promise<void> | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
   private launchSent = false;
   private attachRelay: AttachRelay | undefined;
@@ -154,6 +89,7 @@ export class AgentJetDebugSession extends DebugSession {
     Object.assign(r.envAdditions, ray.env);
     r.args.push(...ray.args);
     this.launch = r;
+    this.procs.launch = r;
     // 1. config, dialect, interpreter
     const planned = await planLaunch(r);
     trace('plan done');
@@ -168,15 +104,15 @@ export class AgentJetDebugSession extends DebugSession {
     const pre = await preflightLaunch(plan, !r.noDebug);
     trace('probe done');
     if (!pre.ok) {
-      if (adapterReady) { await adapterReady; await this.killOwn(false); }
+      if (adapterReady) { await adapterReady; await this.procs.killDebugpy(false); }
       this.fail(request, pre.refusal.code, pre.refusal.message);
       return;
     }
     for (const w of pre.warnings) this.sendEvent(new OutputEvent(`AgentJet: ${w}\n`, 'important'));
     const cmd = commandLine(plan, pre.target);
-    this.command = [cmd.command, ...cmd.args];
-    this.sendEvent(new OutputEvent(`AgentJet: ${this.command.map(shellQuote).join(' ')}  (${describeTarget(pre.target)}; cwd ${r.cwd}${r.envFile ? `, env from ${r.envFile}` : ''})\n`, 'console'));
-    this.startedAt = Date.now();
+    this.record.command = [cmd.command, ...cmd.args];
+    this.sendEvent(new OutputEvent(`AgentJet: ${this.record.command.map(shellQuote).join(' ')}  (${describeTarget(pre.target)}; cwd ${r.cwd}${r.envFile ? `, env from ${r.envFile}` : ''})\n`, 'console'));
+    this.record.startedAt = Date.now();
     const launcherOwnArgs = cmd.args.slice(pre.target.kind === 'script' ? 1 : 2);
     if (r.noDebug || !adapterReady) this.startWithoutDebugger(request, r, cmd.command, cmd.args, plan.env);
     else await this.startDebugpy(request, r, pre.target, launcherOwnArgs, await adapterReady, pre.probe.debugpy);
@@ -190,20 +126,20 @@ export class AgentJetDebugSession extends DebugSession {
       this.fail(request, ERR.start, `Could not start ${r.python}: ${(e as Error).message}`);
       return;
     }
-    this.launcher = child;
+    this.procs.launcher = child;
     child.stdout?.on('data', (b: Buffer) => this.onOutput(b.toString(), 'stdout', true));
     child.stderr?.on('data', (b: Buffer) => this.onOutput(b.toString(), 'stderr', true));
     child.on('error', (e) => this.onOutput(`AgentJet: ${e.message}\n`, 'stderr', true));
     child.on('close', (code, sig) => {
-      this.exitCode = code ?? (sig ? 128 : 1);
-      if (sig) this.exitSignal = sig;
+      this.record.exitCode = code ?? (sig ? 128 : 1);
+      if (sig) this.record.exitSignal = sig;
       void this.finish().then(() => {
-        this.sendEvent(new ExitedEvent(this.exitCode ?? 1));
+        this.sendEvent(new ExitedEvent(this.record.exitCode ?? 1));
         this.sendEvent(new TerminatedEvent());
       });
     });
     if (child.pid) {
-      this.seenGroups.add(child.pid);
+      this.procs.addGroup(child.pid);
       this.sendEvent(new Event('process', { name: r.config, systemProcessId: child.pid, isLocalProcess: true, startMethod: 'launch' }));
     }
     this.reply(request);
@@ -219,8 +155,8 @@ export class AgentJetDebugSession extends DebugSession {
     } catch (e) {
       return Promise.resolve(`could not start ${r.python} -m debugpy.adapter: ${(e as Error).message}`);
     }
-    this.debugpy = child;
-    if (child.pid) this.seenGroups.add(child.pid);
+    this.procs.debugpy = child;
+    if (child.pid) this.procs.addGroup(child.pid);
     let stderr = '';
     child.stderr?.on('data', (b: Buffer) => { stderr = (stderr + b.toString()).slice(-4000); });
     return new Promise<DebugProtocol.Response | string>((resolveReady) => {
@@ -229,7 +165,9 @@ export class AgentJetDebugSession extends DebugSession {
         if (!this.finished && this.upstream === undefined) resolveReady(`debugpy's adapter exited (code ${code}) ${stderr.trim()}`);
         else if (!this.finished && this.launchSent) void this.onUpstreamGone();
       });
-      const channel = new DapChannel(child.stdout!, child.stdin!, (m) => this.fromDebugpy(m));
+      const { stdout, stdin } = child;
+      if (!stdout || !stdin) { resolveReady(`could not talk to ${r.python} -m debugpy.adapter (no pipes)`); return; }
+      const channel = new DapChannel(stdout, stdin, (m) => this.fromDebugpy(m));
       const seq = channel.send({ type: 'request', command: 'initialize', arguments: { ...this.initializeArgs, adapterID: 'debugpy' } });
       this.internal.set(seq, (resp) => { this.upstream = channel; resolveReady(resp); });
     });
@@ -237,7 +175,7 @@ export class AgentJetDebugSession extends DebugSession {
 
   private async startDebugpy(request: DebugProtocol.Request, r: ResolvedLaunch, target: LauncherTarget, args: string[], init: DebugProtocol.Response | string, debugpyVersion: string | null): Promise<void> {
     if (typeof init === 'string' || !init.success) {
-      await this.killOwn(false);
+      await this.procs.killDebugpy(false);
       this.fail(request, ERR.start, typeof init === 'string' ? init : `debugpy refused to initialize: ${init.message ?? ''}`);
       return;
     }
@@ -260,12 +198,12 @@ export class AgentJetDebugSession extends DebugSession {
       // Threads (the rollout's thread pool) are traced by debugpy without any setting.
       subProcess: followChildren, showReturnValue: true,
     };
-    const shim = this.launcherShim();
+    const shim = this.shim.write();
     if (shim) launchArgs.debugLauncherPath = shim;
     this.launchSent = true;
     const seq = this.upstream!.send({ type: 'request', command: 'launch', arguments: launchArgs });
     this.pendingUp.set(seq, request);
-    this.sweepTimer = setInterval(() => void this.noteGroups(), 2000);
+    this.sweepTimer = setInterval(() => void this.procs.noteGroups(), 2000);
   }
 
   // ---- relay --------------------------------------------------------------------------------
@@ -292,9 +230,9 @@ export class AgentJetDebugSession extends DebugSession {
         if (body.category === 'stdout' || body.category === 'stderr') this.onOutput(body.output, body.category, false);
       } else if (ev.event === 'process') {
         const pid = (ev.body as DebugProtocol.ProcessEvent['body']).systemProcessId;
-        if (pid) { this.debuggeePid = pid; this.seenGroups.add(pid); }
+        if (pid) { this.procs.debuggeePid = pid; this.procs.addGroup(pid); }
       } else if (ev.event === 'exited') {
-        this.exitCode = (ev.body as DebugProtocol.ExitedEvent['body']).exitCode;
+        this.record.exitCode = (ev.body as DebugProtocol.ExitedEvent['body']).exitCode;
       } else if (ev.event === 'terminated') {
         void this.finish().then(() => this.sendEvent({ ...ev, seq: 0 }));
         return;
@@ -320,18 +258,11 @@ export class AgentJetDebugSession extends DebugSession {
   /** Keeps the output and reads the launcher's own lines; `emit` when we own the stream (noDebug). */
   private onOutput(text: string, category: 'stdout' | 'stderr', emit: boolean): void {
     if (emit) this.sendEvent(new OutputEvent(text, category));
-    this.output += text;
-    if (this.output.length > 2 * LAUNCH_OUTPUT_MAX) this.output = this.output.slice(-LAUNCH_OUTPUT_MAX);
-    if (this.reader.push(text, category) && this.launch) {
-      const folder = this.reader.info.yamlBackup || this.reader.info.logSession ? logExperimentOf(this.reader.info, this.launch.cwd) : undefined;
-      if (folder) this.setExperiment(folder);
-    }
+    const experiment = this.record.push(text, category, this.launch);
+    if (experiment) this.sendExperiment(experiment);
   }
 
-  private setExperiment(folder: string): void {
-    if (this.experiment) return;
-    this.experiment = folder;
-    const body: ExperimentEventBody = { folder, ...(this.reader.info.yamlBackup ? { yamlBackup: this.reader.info.yamlBackup } : {}) };
+  private sendExperiment(body: ExperimentEventBody): void {
     this.sendEvent(new Event(EVENT_EXPERIMENT, body));
   }
 
@@ -355,48 +286,14 @@ export class AgentJetDebugSession extends DebugSession {
     this.finished = true;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     const r = this.launch;
-    if (!r || !this.plan || !this.startedAt) { this.removeShim(); return; }
-    if (!this.experiment) {
-      // No "Experiment Name" line seen (a launcher that failed early prints none): look for a
-      // folder this launch made under the working directory's log root.
-      const found = findExperimentFolder(join(r.cwd, 'saved_experiments'), r.config, this.plan.facts.experimentName, this.startedAt);
-      if (found) this.setExperiment(found);
+    if (r && this.plan && this.record.startedAt) {
+      const body = this.record.finish(r, this.plan, this.procs.runPid, (b) => this.sendExperiment(b),
+        (message) => this.sendEvent(new OutputEvent(`AgentJet: ${message}\n`, 'stderr')));
+      this.shim.remove();
+      this.sendEvent(new Event(EVENT_FINISHED, body));
+    } else {
+      this.shim.remove();
     }
-    if (this.experiment) {
-      try {
-        writeLaunchRecord(this.experiment, {
-          command: this.command, cwd: r.cwd, config: r.config, experiment: this.reader.info.name ?? this.experiment,
-          ...(this.launcher?.pid ?? this.debuggeePid ? { pid: this.launcher?.pid ?? this.debuggeePid } : {}),
-          startMs: this.startedAt, endMs: Date.now(), exitCode: this.exitCode ?? null, signal: this.exitSignal ?? null,
-          via: r.noDebug ? 'run' : 'debug',
-        }, this.output);
-      } catch (e) {
-        this.sendEvent(new OutputEvent(`AgentJet: could not record the launch in ${this.experiment}: ${(e as Error).message}\n`, 'stderr'));
-      }
-    }
-    this.removeShim();
-    const rolloutLog = this.experiment ? findRolloutLog(this.experiment, this.startedAt) : undefined;
-    const body: FinishedEventBody = {
-      experimentFolder: this.experiment ?? null, rolloutLog: rolloutLog ?? null,
-      exitCode: this.exitCode ?? null, openTokenLog: r.openTokenLogOnFinish,
-    };
-    this.sendEvent(new Event(EVENT_FINISHED, body));
-  }
-
-  /** The launcher shim in a private (0700) temp folder named for the --autokill guard; undefined if it cannot be written. */
-  private launcherShim(): string | undefined {
-    try {
-      this.shimDir ??= mkdtempSync(join(tmpdir(), `${AUTOKILL_GUARD}-`));
-      const file = join(this.shimDir, 'debugpy_launcher.py');
-      writeFileSync(file, LAUNCHER_SHIM, { mode: 0o600 });
-      return file;
-    } catch {
-      return undefined; // debugpy's own launcher path then; only --autokill would reach it
-    }
-  }
-
-  private removeShim(): void {
-    if (this.shimDir) { try { rmSync(this.shimDir, { recursive: true, force: true }); } catch { /* gone */ } this.shimDir = undefined; }
   }
 
   private async onUpstreamGone(): Promise<void> {
@@ -407,10 +304,11 @@ export class AgentJetDebugSession extends DebugSession {
   private async onStop(request: DebugProtocol.Request): Promise<void> {
     const isDisconnect = request.command === 'disconnect';
     // Snapshot the tree first: once the debuggee dies its children are re-parented out of reach.
-    await this.noteGroups();
-    if (this.upstream && this.launchSent && this.debugpy && this.debugpy.exitCode === null) {
+    await this.procs.noteGroups();
+    const upstream = this.upstream;
+    if (upstream && this.launchSent && this.procs.debugpy && this.procs.debugpy.exitCode === null) {
       const answered = new Promise<DebugProtocol.Response | undefined>((res) => {
-        const seq = this.upstream!.send({ type: 'request', command: request.command, arguments: request.arguments });
+        const seq = upstream.send({ type: 'request', command: request.command, arguments: request.arguments });
         // debugpy may not answer while the debuggee sits in native code; we end it ourselves then.
         const timer = setTimeout(() => { this.internal.delete(seq); res(undefined); }, 1000);
         this.internal.set(seq, (resp) => { clearTimeout(timer); res(resp); });
@@ -419,81 +317,32 @@ export class AgentJetDebugSession extends DebugSession {
       trace(`debugpy answered ${request.command}: ${resp ? 'yes' : 'timeout'}`);
       if (!isDisconnect) {
         // `terminate`: debugpy ends the debuggee; we sweep what it left.
-        await this.cleanup(false);
+        await this.procs.cleanup(false);
         if (resp) this.sendResponse({ ...resp, seq: 0, request_seq: request.seq, command: request.command });
         else this.reply(request);
         return;
       }
     }
-    if (!isDisconnect && this.launcher && this.launcher.exitCode === null && this.launcher.signalCode === null) {
-      await this.cleanup(false);
+    if (!isDisconnect && this.procs.launcherRunning) {
+      await this.procs.cleanup(false);
       this.reply(request);
       return;
     }
-    await this.cleanup(true);
+    await this.procs.cleanup(true);
     if (!this.finished) { await this.finish(); this.sendEvent(new TerminatedEvent()); }
     this.reply(request);
     if (isDisconnect) this.shutdown();
   }
 
-  /** Records process groups of everything under debugpy, so children that re-group are not lost. */
-  private async noteGroups(): Promise<void> {
-    const root = this.debugpy?.pid ?? this.launcher?.pid;
-    if (!root) return;
-    const procs = await listProcesses();
-    const spare = new Set(this.companionGroups());
-    const stack = [root];
-    const seen = new Set<number>();
-    while (stack.length) {
-      const pid = stack.pop()!;
-      if (seen.has(pid)) continue;
-      seen.add(pid);
-      for (const p of procs) if (p.ppid === pid) { stack.push(p.pid); if (!spare.has(p.pgid)) this.seenGroups.add(p.pgid); }
-    }
-  }
-
-  private companionGroups(): number[] {
-    return this.launch ? sparedGroups(this.launch.cwd, false) : [];
-  }
-
-  /** Ends the launcher and its tree (and debugpy when `includeDebugpy`), sparing companions unless autokill. */
-  private cleanup(includeDebugpy: boolean): Promise<void> {
-    const run = async (): Promise<void> => {
-      const r = this.launch;
-      const procs = await listProcesses();
-      const spare = r?.autokill ? [] : this.companionGroups();
-      const roots = [this.debuggeePid, this.launcher?.pid, includeDebugpy ? this.debugpy?.pid : undefined].filter((p): p is number => !!p);
-      const groups = [...this.seenGroups].filter((g) => includeDebugpy || g !== this.debugpy?.pid);
-      const plan = planKill(procs, roots, groups, spare);
-      // When only the debuggee should go, keep debugpy's own processes alive to finish the protocol.
-      if (!includeDebugpy && this.debugpy?.pid) {
-        const keep = new Set(procs.filter((p) => p.pgid === this.debugpy!.pid).map((p) => p.pid));
-        plan.pids = plan.pids.filter((p) => !keep.has(p));
-      }
-      trace(`cleanup: ${plan.pids.length} pids, groups ${plan.pgids.join(',')}`);
-      const left = await terminate(plan, 1500);
-      trace(`cleanup done, ${left.length} left`);
-      if (r?.autokill) await stopCompanions(companionsOf(r.cwd));
-    };
-    if (includeDebugpy) return (this.stopping ??= run());
-    return run();
-  }
-
-  private async killOwn(includeCompanions: boolean): Promise<void> {
-    const procs = await listProcesses();
-    const roots = [this.debugpy?.pid].filter((p): p is number => !!p);
-    await terminate(planKill(procs, roots, roots, includeCompanions ? [] : this.companionGroups()), 2000);
-  }
-
   override dispose(): void {
     this.attachRelay?.dispose();
     // Inline in the extension host: VS Code disposes the adapter when the session goes away.
-    void this.cleanup(true);
+    void this.procs.cleanup(true);
   }
 
   override shutdown(): void {
     // The client went away or the session ended: leave nothing of ours running.
-    void this.cleanup(true).finally(() => super.shutdown());
+    void this.procs.cleanup(true).finally(() => super.shutdown());
   }
 
   // ---- helpers ------------------------------------------------------------------------------

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { createServices, type Services } from './services';
-import { registerConfigFeature } from './features/config';
-import { registerLogsFeature } from './features/logs';
-import { registerRunsFeature } from './features/runs';
-import { registerDebugFeature } from './features/debug';
-import { registerRayFeature } from './features/ray';
+import { registerConfigFeature } from './config';
+import { registerLogsFeature, type LogsProbe } from './logs';
+import { registerRunsFeature, type RunsProbe } from './runs';
+import { registerDebugFeature } from './debug';
+import { registerRayFeature, type RayProbe } from './ray';
 import { registerOnboarding } from './onboarding';
 
 /** What activate() returns; tests and other extensions read it through `extension.exports`. */
@@ -12,6 +12,8 @@ export interface AgentJetApi {
   readonly activatedAt: number;
   readonly activationMs: number;
   readonly services: Services;
+  /** Hooks for the extension-host tests to see and drive the views; kept off the command list. */
+  readonly testing: { readonly runs: RunsProbe; readonly logs: LogsProbe; readonly ray: RayProbe };
 }
 
 export function activate(context: vscode.ExtensionContext): AgentJetApi {
@@ -19,14 +21,14 @@ export function activate(context: vscode.ExtensionContext): AgentJetApi {
   const services = createServices(context);
   // Each feature registers its own disposables; none may do I/O or start processes here.
   registerConfigFeature(context, services);
-  registerLogsFeature(context, services);
-  registerRunsFeature(context, services);
+  const logs = registerLogsFeature(context, services);
+  const runs = registerRunsFeature(context, services);
   registerDebugFeature(context, services);
-  registerRayFeature(context, services);
+  const ray = registerRayFeature(context, services);
   registerOnboarding(context, services);
   const activationMs = performance.now() - started;
   services.log.info(`AgentJet activated in ${activationMs.toFixed(1)} ms`);
-  return { activatedAt: Date.now(), activationMs, services };
+  return { activatedAt: Date.now(), activationMs, services, testing: { runs, logs, ray } };
 }
 
 export function deactivate(): void {

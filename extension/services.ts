@@ -1,4 +1,36 @@
 import * as vscode from 'vscode';
+import type { Backbone } from '../core/launch/plan';
+
+/** The Runs feature as other features use it (extension/runs). */
+export interface RunsService {
+  /** Shows the experiment folder in the Runs view; false (and a message) when it is not under a root. */
+  reveal(folder: string): Promise<boolean>;
+  /** Forgets what was read and reads the Runs and Companions views again. */
+  refresh(): void;
+}
+
+/** The log views as other features use them (extension/logs). */
+export interface LogsService {
+  /** Opens the token log for a file, run or experiment folder (asks when several); the file opened. */
+  openTokenLog(target?: vscode.Uri): Promise<vscode.Uri | undefined>;
+  /** Opens a trajectory file in the transcript view (asks when none given); the file opened. */
+  openTrajectory(target?: vscode.Uri): Promise<vscode.Uri | undefined>;
+}
+
+/** Launching AgentJet configs as other features use it (extension/debug). */
+export interface LaunchService {
+  /** Starts an `agentjet` debug session (or a run without debugging) for the config. */
+  debug(config: vscode.Uri, noDebug: boolean): Promise<boolean>;
+  /** Runs the training task for the config with a backbone (asks when none given). */
+  train(config: vscode.Uri, backbone?: Backbone): Promise<vscode.TaskExecution | undefined>;
+}
+
+/** The services features give each other; each is provided by its feature during activation. */
+export interface FeatureServices {
+  readonly runs: RunsService;
+  readonly logs: LogsService;
+  readonly launch: LaunchService;
+}
 
 /** Shared, cheap objects every feature may use. Nothing here starts work on creation. */
 export interface Services {
@@ -6,6 +38,12 @@ export interface Services {
   readonly extensionUri: vscode.Uri;
   /** True when the user trusts the workspace; launching and process control require it. */
   isTrusted(): boolean;
+  /** Another feature's service. Features call this when they act, never while activating. */
+  get<K extends keyof FeatureServices>(name: K): FeatureServices[K];
+  /** Called once by the feature that owns `name`, during activation. */
+  provide<K extends keyof FeatureServices>(name: K, service: FeatureServices[K]): void;
+  /** Logs a failure and shows it to the user (`what` says what was being done). */
+  report(what: string, err: unknown): void;
 }
 
 export function createServices(context: vscode.ExtensionContext): Services {
@@ -14,9 +52,25 @@ export function createServices(context: vscode.ExtensionContext): Services {
     log,
     vscode.commands.registerCommand('agentjet.showOutput', () => log.show(true)),
   );
+  const provided: Partial<{ -readonly [K in keyof FeatureServices]: FeatureServices[K] }> = {};
   return {
     log,
     extensionUri: context.extensionUri,
     isTrusted: () => vscode.workspace.isTrusted,
+    get(name) {
+      const service = provided[name];
+      // Every feature provides its service during activate(): missing means a wiring bug.
+      if (!service) throw new Error(`the ${name} service is not registered (extension/extension.ts)`);
+      return service;
+    },
+    provide(name, service) {
+      if (provided[name]) throw new Error(`the ${name} service is registered twice`);
+      provided[name] = service;
+    },
+    report(what, err) {
+      const message = err instanceof Error ? err.message : String(err);
+      log.error(`${what}: ${message}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: {0} failed: {1}', what, message));
+    },
   };
 }

@@ -64,12 +64,7 @@ const builds = [
     external: ['vscode'],
     // Python scripts run by the extension/CLI (core/doctor/probe.py) are bundled as text.
     loader: { '.py': 'text' },
-    // Some dependencies reference import.meta.url (execa); give them a CJS equivalent.
-    define: { 'import.meta.url': 'importMetaUrl' },
-    banner: {
-      js: (src.startsWith('cli/') ? '#!/usr/bin/env node\n' : '') +
-        "const importMetaUrl = require('url').pathToFileURL(__filename).href;",
-    },
+    ...(src.startsWith('cli/') ? { banner: { js: '#!/usr/bin/env node' } } : {}),
   })),
   ...webviewEntries.map(([src, out]) => ({
     ...common,

@@ -24,9 +24,9 @@ export function normalizeLocale(tag: string | undefined | null): Locale {
 export function localeFromCli(argv: readonly string[], env: NodeJS.ProcessEnv): { locale: Locale; rest: string[] } {
   const rest: string[] = [];
   let flag: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] as string;
-    if (a === '--lang') { flag = argv[++i] ?? ''; continue; }
+  const queue = [...argv];
+  for (let a = queue.shift(); a !== undefined; a = queue.shift()) {
+    if (a === '--lang') { flag = queue.shift() ?? ''; continue; }
     if (a.startsWith('--lang=')) { flag = a.slice('--lang='.length); continue; }
     rest.push(a);
   }

@@ -9,7 +9,10 @@ export function expDirsFromLaunchConfigs(configs: unknown): string[] {
     if (!c || typeof c !== 'object') continue;
     const cfg = c as Record<string, unknown>;
     if (cfg.type !== 'agentjet') continue;
-    for (const key of ['expDir', 'exp_dir', 'experimentDir']) if (typeof cfg[key] === 'string' && cfg[key]) out.add(cfg[key] as string);
+    for (const key of ['expDir', 'exp_dir', 'experimentDir']) {
+      const dir = cfg[key];
+      if (typeof dir === 'string' && dir) out.add(dir);
+    }
     const args = Array.isArray(cfg.args) ? cfg.args.filter((a): a is string => typeof a === 'string') : [];
     const d = parseExpDir(args);
     if (d) out.add(d);

@@ -55,7 +55,7 @@ export class LauncherTerminal implements vscode.Pseudoterminal {
     try {
       child = spawn(cmd.command, cmd.args, { cwd: r.cwd, env: planned.plan.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (e) {
-      this.write(`AgentJet: cannot start ${cmd.command}: ${(e as Error).message}\n`);
+      this.write(`${vscode.l10n.t('AgentJet: cannot start {0}: {1}', cmd.command, (e as Error).message)}\n`);
       this.closeEmitter.fire(127);
       return;
     }
@@ -73,7 +73,7 @@ export class LauncherTerminal implements vscode.Pseudoterminal {
     child.stdout?.on('data', onData('stdout'));
     child.stderr?.on('data', onData('stderr'));
     child.on('error', (e: NodeJS.ErrnoException) => {
-      this.write(`AgentJet: ${e.code === 'ENOENT' ? `the interpreter ${cmd.command} does not exist (set agentjet.pythonPath)` : e.message}\n`);
+      this.write(`${e.code === 'ENOENT' ? vscode.l10n.t('AgentJet: the interpreter {0} does not exist (set agentjet.pythonPath)', cmd.command) : vscode.l10n.t('AgentJet: {0}', e.message)}\n`);
     });
     child.on('close', (code, signal) => {
       this.report(this.parser.end());
@@ -86,10 +86,10 @@ export class LauncherTerminal implements vscode.Pseudoterminal {
             ...(child.pid ? { pid: child.pid } : {}), startMs, endMs: Date.now(), exitCode: code, signal: signal ?? null, via: this.run.via,
           }, output);
         } catch (e) {
-          this.write(`AgentJet: could not record the launch in ${experiment}: ${(e as Error).message}\n`);
+          this.write(`${vscode.l10n.t('AgentJet: could not record the launch in {0}: {1}', experiment, (e as Error).message)}\n`);
         }
       }
-      this.write(`\n\x1b[2mAgentJet: launcher exited with code ${exit}${signal ? ` (${signal})` : ''}\x1b[0m\n`);
+      this.write(`\n\x1b[2m${signal ? vscode.l10n.t('AgentJet: launcher exited with code {0} ({1})', exit, signal) : vscode.l10n.t('AgentJet: launcher exited with code {0}', exit)}\x1b[0m\n`);
       this.closeEmitter.fire(exit);
     });
   }

@@ -48,12 +48,12 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
   resolveDebugConfiguration(folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): vscode.ProviderResult<vscode.DebugConfiguration> {
     // A child session the adapter asked for (a sub-process of the launcher): nothing to fill in.
     if (subprocessAttach(config)) return config;
-    if (config.request === 'attach') return config; // a Ray worker's debugpy listener (extension/features/ray.ts)
+    if (config.request === 'attach') return config; // a Ray worker's debugpy listener (extension/ray/index.ts)
     // F5 without launch.json: debug the config in the active editor.
     if (!config.type && !config.request && !config.name) {
       const doc = vscode.window.activeTextEditor?.document;
       if (!isAgentJetDocument(doc)) {
-        void vscode.window.showErrorMessage('Open an AgentJet config (a YAML file with an `ajet:` root) to debug it, or add an "agentjet" configuration to launch.json.');
+        void vscode.window.showErrorMessage(vscode.l10n.t('Open an AgentJet config (a YAML file with an `ajet:` root) to debug it, or add an "agentjet" configuration to launch.json.'));
         return undefined;
       }
       return debugConfigurationFor(doc!.uri, vscode.workspace.getWorkspaceFolder(doc!.uri) ?? folder);
@@ -74,11 +74,11 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
     if (config.request === 'attach') return config;
     const c = config as AgentJetDebugConfiguration;
     if (!this.services.isTrusted()) {
-      void vscode.window.showErrorMessage('AgentJet: launching needs a trusted workspace (Workspaces: Manage Workspace Trust).');
+      void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: launching needs a trusted workspace (Workspaces: Manage Workspace Trust).'));
       return undefined;
     }
     if (!c.config) {
-      void vscode.window.showErrorMessage('AgentJet: the launch configuration has no "config" (the YAML file to run).');
+      void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: the launch configuration has no "config" (the YAML file to run).'));
       return undefined;
     }
     const cwd = c.cwd ?? folder?.uri.fsPath;
@@ -93,11 +93,13 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
     // The adapter refuses broken configs too; here the user can jump to Problems.
     const errors = (await lintFile(configPath, cwd ? { root: cwd } : {})).filter((d) => d.severity === 'error');
     if (errors.length) {
+      const openProblems = vscode.l10n.t('Open Problems');
+      const openConfig = vscode.l10n.t('Open Config');
       const pick = await vscode.window.showErrorMessage(
-        `AgentJet: ${vscode.workspace.asRelativePath(configPath)} has ${errors.length} error(s): ${errors[0]!.message}${errors.length > 1 ? ' …' : ''}`,
-        'Open Problems', 'Open Config');
-      if (pick === 'Open Problems') await vscode.commands.executeCommand('workbench.actions.view.problems');
-      if (pick === 'Open Config') {
+        vscode.l10n.t('AgentJet: {0} has {1} error(s): {2}', vscode.workspace.asRelativePath(configPath), errors.length, `${errors[0]!.message}${errors.length > 1 ? ' …' : ''}`),
+        openProblems, openConfig);
+      if (pick === openProblems) await vscode.commands.executeCommand('workbench.actions.view.problems');
+      if (pick === openConfig) {
         const at = errors[0]!.range.start;
         await vscode.window.showTextDocument(vscode.Uri.file(configPath), { selection: new vscode.Range(at.line, at.character, at.line, at.character) });
       }

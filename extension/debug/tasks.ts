@@ -9,9 +9,6 @@ import { findAgentJetConfigs } from './configs';
 import { resolvePython } from './interpreter';
 
 export const TASK_TYPE = 'agentjet';
-// Our tasks report Problems from their own terminal (launcherTerminal.ts); these matchers are
-// contributed for users' own shell tasks that run the launcher.
-export const PROBLEM_MATCHERS: string[] = [];
 
 export interface AgentJetTaskDefinition extends vscode.TaskDefinition {
   config: string;
@@ -41,7 +38,9 @@ export async function buildTask(def: AgentJetTaskDefinition, scope: vscode.Works
   const run = { launch, extra: { withRay: def.withRay, withRayCluster: def.withRayCluster, debugTags: def.debugTags }, via: 'task' };
   const exec = new vscode.CustomExecution(() => Promise.resolve(new LauncherTerminal(run, diagnostics)));
   const rel = folder ? vscode.workspace.asRelativePath(config, false) : config;
-  const task = new vscode.Task(def, scope, `${def.backbone ?? 'verl'}: ${rel}`, 'agentjet', exec, PROBLEM_MATCHERS);
+  // No problem matcher: LauncherTerminal reports Problems itself (a matcher would report them twice).
+  // The contributed $agentjet-python and $agentjet-launcher are for users' own shell tasks.
+  const task = new vscode.Task(def, scope, `${def.backbone ?? 'verl'}: ${rel}`, 'agentjet', exec, []);
   task.group = def.backbone === 'debug' ? vscode.TaskGroup.Test : vscode.TaskGroup.Build;
   task.presentationOptions = { reveal: vscode.TaskRevealKind.Always, panel: vscode.TaskPanelKind.Dedicated, clear: true };
   return task;
@@ -70,6 +69,6 @@ export class AgentJetTaskProvider implements vscode.TaskProvider {
     const scope = task.scope ?? vscode.TaskScope.Workspace;
     const built = await buildTask(def, scope === vscode.TaskScope.Global ? vscode.TaskScope.Workspace : scope, this.diagnostics, token);
     // Keep the definition object VS Code gave us, as the TaskProvider contract asks.
-    return new vscode.Task(def, task.scope ?? vscode.TaskScope.Workspace, task.name || built.name, 'agentjet', built.execution, task.problemMatchers.length ? task.problemMatchers : PROBLEM_MATCHERS);
+    return new vscode.Task(def, task.scope ?? vscode.TaskScope.Workspace, task.name || built.name, 'agentjet', built.execution, task.problemMatchers);
   }
 }

@@ -24,7 +24,7 @@ export class TrajectoryEditorProvider implements vscode.CustomReadonlyEditorProv
   resolveCustomEditor(doc: vscode.CustomDocument, panel: vscode.WebviewPanel): void {
     const ext = this.services.extensionUri;
     panel.webview.options = webviewOptions(ext);
-    panel.webview.html = webviewHtml(panel.webview, ext, 'trajectory', { title: `Trajectory: ${basename(doc.uri.fsPath)}`, styles: ['trajectory/trajectory.css'] });
+    panel.webview.html = webviewHtml(panel.webview, ext, 'trajectory', { title: vscode.l10n.t('Trajectory: {0}', basename(doc.uri.fsPath)), styles: ['trajectory/trajectory.css'] });
     const post = (m: TrajectoryHostToView) => void panel.webview.postMessage(m);
     const sub = panel.webview.onDidReceiveMessage(async (raw: unknown) => {
       const checked = checkTrajectoryViewToHost(raw);

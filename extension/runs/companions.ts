@@ -44,12 +44,12 @@ export class CompanionsProvider implements vscode.TreeDataProvider<CompanionNode
     const c = node.companion;
     const item = new vscode.TreeItem(c.tag, vscode.TreeItemCollapsibleState.None);
     item.id = `companion:${c.pgidFile}`;
-    const state = c.alive === true ? 'running' : c.alive === false ? 'stopped' : c.pgid === undefined ? 'unreadable pgid' : `on ${c.host ?? 'another host'}`;
+    const state = c.alive === true ? vscode.l10n.t('running') : c.alive === false ? vscode.l10n.t('stopped') : c.pgid === undefined ? vscode.l10n.t('unreadable pgid') : vscode.l10n.t('on {0}', c.host ?? vscode.l10n.t('another host'));
     item.description = [state, c.pgid !== undefined ? `pgid ${c.pgid}` : undefined, c.host, formatAge(c.startedMs)].filter(Boolean).join(' · ');
     item.iconPath = c.alive ? new vscode.ThemeIcon('vm-running', new vscode.ThemeColor('charts.green')) : new vscode.ThemeIcon('vm-outline', new vscode.ThemeColor('disabledForeground'));
-    item.tooltip = `${c.id}\nprocess group ${c.pgid ?? '?'} — ${state}\n${c.pgidFile}`;
+    item.tooltip = `${c.id}\n${vscode.l10n.t('process group {0} — {1}', c.pgid ?? '?', state)}\n${c.pgidFile}`;
     item.contextValue = `companion${c.alive ? ' alive' : ''}${c.log ? ' hasLog' : ''}`;
-    if (c.log) item.command = { command: 'agentjet.companions.openLog', title: 'Open Log', arguments: [node] };
+    if (c.log) item.command = { command: 'agentjet.companions.openLog', title: vscode.l10n.t('Open Log'), arguments: [node] };
     return item;
   }
 }

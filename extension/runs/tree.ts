@@ -136,7 +136,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
       return await this.track(node ? this.children(node) : this.topLevel());
     } catch (err) {
       this.log.error(`runs: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
-      return [{ kind: 'message', path: `error:${node?.path ?? ''}`, text: `Could not read: ${err instanceof Error ? err.message : String(err)}`, icon: 'warning' }];
+      return [{ kind: 'message', path: `error:${node?.path ?? ''}`, text: vscode.l10n.t('Could not read: {0}', err instanceof Error ? err.message : String(err)), icon: 'warning' }];
     }
   }
 
@@ -159,7 +159,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
       const roots = await this.model.roots();
       const errors = this.model.rootErrors();
       if (errors.length) return errors.map((e) => ({ kind: 'message', path: `err:${e.root}`, text: `${e.root}: ${e.error}`, icon: 'warning' }));
-      if (roots.length && (text || this.filter.statuses.length)) return [{ kind: 'message', path: 'nomatch', text: 'No runs match the filter.', icon: 'filter' }];
+      if (roots.length && (text || this.filter.statuses.length)) return [{ kind: 'message', path: 'nomatch', text: vscode.l10n.t('No runs match the filter.'), icon: 'filter' }];
       // An empty array lets the view show its welcome content.
       return [];
     }
@@ -189,7 +189,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
       case 'trajStep': {
         const { files, more } = await listTrajectoryFiles(this.model.fs, node.path);
         const out: RunNode[] = files.map((f) => ({ kind: 'trajFile', path: f, parent: node }));
-        if (more) out.push({ kind: 'message', path: `${node.path}#more`, text: `${more} more files (open the folder in the explorer)`, parent: node });
+        if (more) out.push({ kind: 'message', path: `${node.path}#more`, text: vscode.l10n.t('{0} more files (open the folder in the explorer)', more), parent: node });
         return out;
       }
       case 'checkpoints':
@@ -219,14 +219,14 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     switch (node.kind) {
       case 'experiment': { const item = this.experimentItem(node); decorateRunItem(node.path, item); return item; } // Ray line (extension/ray/runsRow.ts)
       case 'snapshot': {
-        const item = new vscode.TreeItem('config snapshot', vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(vscode.l10n.t('config snapshot'), vscode.TreeItemCollapsibleState.None);
         item.id = `snap:${node.path}`;
         item.description = 'yaml_backup.yaml';
         item.iconPath = new vscode.ThemeIcon('settings-gear');
         item.resourceUri = vscode.Uri.file(node.path);
         item.contextValue = 'snapshot';
-        item.tooltip = 'The resolved config this run used';
-        item.command = { command: 'agentjet.runs.openSnapshot', title: 'Open Config Snapshot', arguments: [node] };
+        item.tooltip = vscode.l10n.t('The resolved config this run used');
+        item.command = { command: 'agentjet.runs.openSnapshot', title: vscode.l10n.t('Open Config Snapshot'), arguments: [node] };
         return item;
       }
       case 'session': {
@@ -235,8 +235,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
         item.id = `session:${node.path}`;
         const hosts = s.hosts.map((h) => h.name);
         item.iconPath = statusIcon(s.status);
-        item.description = `${s.status} · ${hosts.length > 1 ? `${hosts.length} hosts` : hosts[0] ?? 'no host'}`;
-        item.tooltip = new vscode.MarkdownString(s.hosts.map((h) => `- **${mdText(h.name)}**: ${h.status}${h.evidence.map((ev) => `\n  - ${mdText(ev.text)}`).join('')}`).join('\n') || 'empty session');
+        item.description = `${s.status} · ${hosts.length > 1 ? vscode.l10n.t('{0} hosts', hosts.length) : hosts[0] ?? vscode.l10n.t('no host')}`;
+        item.tooltip = new vscode.MarkdownString(s.hosts.map((h) => `- **${mdText(h.name)}**: ${h.status}${h.evidence.map((ev) => `\n  - ${mdText(ev.text)}`).join('')}`).join('\n') || vscode.l10n.t('empty session'));
         item.contextValue = 'session folder';
         item.resourceUri = vscode.Uri.file(node.path);
         return item;
@@ -259,7 +259,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
         item.iconPath = new vscode.ThemeIcon(node.module === 'exception' ? 'bug' : node.module === 'evaluation' ? 'graph' : 'output');
         item.resourceUri = vscode.Uri.file(node.path);
         item.contextValue = `tokenlog file${node.textLog ? ' hasText' : ''}`;
-        item.command = { command: 'agentjet.runs.openLog', title: 'Open Token Log', arguments: [node] };
+        item.command = { command: 'agentjet.runs.openLog', title: vscode.l10n.t('Open Token Log'), arguments: [node] };
         return item;
       }
       case 'textlog': {
@@ -268,11 +268,11 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
         item.iconPath = new vscode.ThemeIcon('file-text');
         item.resourceUri = vscode.Uri.file(node.path);
         item.contextValue = 'textlog file';
-        item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(node.path)] };
+        item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [vscode.Uri.file(node.path)] };
         return item;
       }
       case 'trajSplit': {
-        const item = new vscode.TreeItem(`trajectories (${node.split})`, vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(vscode.l10n.t('trajectories ({0})', node.split), vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `traj:${node.path}`;
         item.iconPath = new vscode.ThemeIcon('list-tree');
         item.contextValue = 'folder';
@@ -280,7 +280,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
         return item;
       }
       case 'trajStep': {
-        const item = new vscode.TreeItem(`step ${node.step}`, vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(vscode.l10n.t('step {0}', node.step), vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `tstep:${node.path}`;
         item.iconPath = new vscode.ThemeIcon('folder');
         item.contextValue = 'folder';
@@ -293,13 +293,13 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
         item.iconPath = new vscode.ThemeIcon('comment-discussion');
         item.resourceUri = vscode.Uri.file(node.path);
         item.contextValue = 'trajectory file';
-        item.command = { command: 'agentjet.runs.openTrajectory', title: 'Open Trajectory', arguments: [node] };
+        item.command = { command: 'agentjet.runs.openTrajectory', title: vscode.l10n.t('Open Trajectory'), arguments: [node] };
         return item;
       }
       case 'checkpoints': {
-        const item = new vscode.TreeItem('checkpoints', vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(vscode.l10n.t('checkpoints'), vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `ckpts:${node.path}`;
-        item.description = `${node.info.checkpoints.length} · last step ${node.info.checkpoints.at(-1)?.step ?? '-'}`;
+        item.description = vscode.l10n.t('{0} · last step {1}', node.info.checkpoints.length, node.info.checkpoints.at(-1)?.step ?? '-');
         item.iconPath = new vscode.ThemeIcon('save-all');
         item.contextValue = 'folder';
         item.resourceUri = vscode.Uri.file(node.path);

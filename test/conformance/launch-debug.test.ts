@@ -22,6 +22,7 @@ import { companionsOf } from '../../core/launch/companions';
 import { LAUNCH_RECORD_DIR } from '../../core/agentjet';
 import { ChildStopWatcher } from '../../core/launch/childStop';
 import { realAgentJetMissing, realWorkspace, type RealWorkspace } from './realAgentJet';
+import { waitFor } from '../util/poll';
 
 const TIMEOUT = 90_000;
 const INIT: DebugProtocol.InitializeRequestArguments = {
@@ -107,7 +108,7 @@ describe('F5 through the real AgentJet launcher', { timeout: 600_000 }, () => {
         const command = outputs.find((o) => o.body.output.startsWith('AgentJet: '))?.body.output ?? '';
         assert.match(command, /-m ajet\.launcher --backbone debug --conf \S+conformance\.yaml {2}\(module ajet\.launcher;/, 'the probed module of the installed version');
         // The launcher's child reports in: debugpy asks for a session for it.
-        const req = await until(() => children[0], 'debugpy to report the launcher\'s child process');
+        const req = await waitFor(() => children[0], 'debugpy to report the launcher\'s child process', TIMEOUT, 100);
         const cfg = req.configuration as Record<string, unknown> & { connect: { host: string; port: number }; subProcessId: number };
         assert.equal(req.request, 'attach');
         assert.equal(cfg.type, 'agentjet', 'rewritten to our debug type');
@@ -184,7 +185,7 @@ describe('F5 through the real AgentJet launcher', { timeout: 600_000 }, () => {
     try {
       await dc.initializeRequest(INIT);
       await Promise.all([dc.waitForEvent('initialized').then(() => dc.configurationDoneRequest()), dc.launchRequest(launchArgs() as DebugProtocol.LaunchRequestArguments)]);
-      const req = await until(() => children[0], 'debugpy to report the launcher\'s child process');
+      const req = await waitFor(() => children[0], 'debugpy to report the launcher\'s child process', TIMEOUT, 100);
       const cfg = req.configuration as Record<string, unknown> & { connect: { host: string; port: number } };
       // VS Code's part for the child session, with the extension's tracker watching its traffic.
       const watcher = new ChildStopWatcher();
@@ -205,7 +206,7 @@ describe('F5 through the real AgentJet launcher', { timeout: 600_000 }, () => {
       // ...and the extension stops the parent session (vscode.debug.stopDebugging -> terminate).
       await Promise.all([child.disconnectRequest(stop.arguments).catch(() => undefined), dc.terminateRequest(), dc.waitForEvent('terminated', TIMEOUT)]);
       step('parent terminated');
-      const left = await until(async () => { const l = await ours(); return l.length === 0 ? [] as const : undefined; }, 'the launcher tree to end', 30_000).catch(async () => ours());
+      const left = await waitFor(async () => { const l = await ours(); return l.length === 0 ? [] as const : undefined; }, 'the launcher tree to end', 30_000, 100).catch(async () => ours());
       assert.deepEqual(left, [], 'nothing of the launch is left after one Stop');
       assert.equal(companionsOf(w!.dir).filter((c) => c.alive).length, 1, 'the vLLM companion is spared');
       step('asserted');
@@ -267,12 +268,3 @@ async function checkAutokillGuard(launcherPid: number, w: RealWorkspace): Promis
   assert.ok((await listProcesses()).some((p) => p.pid === debugpyLauncher.pid), 'still running');
 }
 
-async function until<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, ms = TIMEOUT): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

@@ -2,7 +2,7 @@ import { appendFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { AgentJetApi } from '../../extension/extension';
 
-export const EXTENSION_ID = 'agentjet-community.agentjet-vscode';
+const EXTENSION_ID = 'agentjet-community.agentjet-vscode';
 
 export function extension(): vscode.Extension<AgentJetApi> {
   const ext = vscode.extensions.getExtension<AgentJetApi>(EXTENSION_ID);
@@ -17,16 +17,7 @@ export function workspaceRoot(): vscode.Uri {
   return folder.uri;
 }
 
-/** Polls `probe` until it returns a truthy value or the deadline passes; never a fixed sleep. */
-export async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 20_000, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
+export { waitFor } from '../util/poll';
 
 /** Resolves with the next event of `event` that satisfies `pred`, or rejects after the timeout. */
 export function nextEvent<T>(event: vscode.Event<T>, pred: (e: T) => boolean = () => true, timeoutMs = 20_000, what = 'event'): Promise<T> {

@@ -25,7 +25,7 @@ export interface Fixtures {
   evaluation: string;
 }
 
-export function writeFixtures(root: string): Fixtures {
+function writeFixtures(root: string): Fixtures {
   const odd = writeOddLogs(root);
   const workspace = join(root, 'workspace');
   const [math] = writeWorkspace(workspace, { experiments: 3, steps: 4, tokens: 300 });

@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { frame, pyJson, rolloutRecords, writeRolloutLog, type RolloutOptions } from './rollout';
 
-export const ODD_LOGS = { hostile: 6, plain: 4, truncated: 5, sample: 8 } as const;
+const ODD_LOGS = { hostile: 6, plain: 4, truncated: 5, sample: 8 } as const;
 
 function records(o: RolloutOptions & { entries: number }): string {
   let out = '';

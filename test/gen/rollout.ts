@@ -9,9 +9,9 @@ import { dirname } from 'node:path';
 import { deflateSync } from 'node:zlib';
 
 /** AgentJet's colours: trained tokens (loss_mask 1) and context tokens (loss_mask 0). */
-export const TRAINED = '#09ABCF';
-export const CONTEXT = '#D98510';
-export const ROLLOUT_SOURCE = 'ajet.context_tracker.multiagent_tracking:generate_log:556';
+const TRAINED = '#09ABCF';
+const CONTEXT = '#D98510';
+const ROLLOUT_SOURCE = 'ajet.context_tracker.multiagent_tracking:generate_log:556';
 
 /** mulberry32: a tiny PRNG whose output never changes between Node versions. */
 export function prng(seed: number): () => number {
@@ -62,7 +62,7 @@ export function frame(when: Date, payload: unknown, opts: { plain?: boolean; sou
 }
 
 /** AgentJet's viewer colour: the base colour's HLS saturation scaled by x0.333 (logprob <= -7) .. x1 (logprob 0). */
-export function shadeByLogprob(base: string, logprob: number): string {
+function shadeByLogprob(base: string, logprob: number): string {
   const f = logprob <= -7 ? 0.333 : logprob >= 0 ? 1 : 0.333 + ((logprob + 7) / 7) * (1 - 0.333);
   const [r, g, b] = [1, 3, 5].map((i) => parseInt(base.slice(i, i + 2), 16) / 255) as [number, number, number];
   const max = Math.max(r, g, b), min = Math.min(r, g, b), l = (max + min) / 2, d = max - min;

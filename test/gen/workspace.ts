@@ -17,8 +17,8 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { frame, logTime, prng, sessionName, writeRolloutLog } from './rollout';
 
-export const KINDS = ['math_agent', 'appworld', 'countdown', 'werewolves'] as const;
-export const MODULES = ['rollout', 'evaluation', 'exception', 'benchmark', 'token_clip', 'bad_case'] as const;
+const KINDS = ['math_agent', 'appworld', 'countdown', 'werewolves'] as const;
+const MODULES = ['rollout', 'evaluation', 'exception', 'benchmark', 'token_clip', 'bad_case'] as const;
 
 export interface WorkspaceOptions {
   experiments?: number;
@@ -66,7 +66,7 @@ function snapshot(project: string, exp: string, backbone: string): string {
 }
 
 /** A two-column table in the shape rich prints for beast-logger's print_dict (a panel around a grid). */
-export function richDictTable(rows: Record<string, string | number>, width = 60): string {
+function richDictTable(rows: Record<string, string | number>, width = 60): string {
   const k = Math.max(...Object.keys(rows).map((x) => x.length)) + 2;
   const v = width - k - 7;
   const out = ['╭' + '─'.repeat(width - 2) + '╮', `│ ┌${'─'.repeat(k)}┬${'─'.repeat(v)}┐ │`];

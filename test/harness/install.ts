@@ -3,13 +3,14 @@
 // server that the npm package `code-server` ships. The server goes into a cache folder shared by
 // all checkouts: $AGENTJET_VSCODE_DIR, default ~/.cache/agentjet-vscode-test.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, symlinkSync, lstatSync, readlinkSync, unlinkSync, writeFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, lstatSync, readlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { withDirLock } from '../util/poll';
 
 /** code-server 4.100.x is the last line that runs on Node 20; it carries VS Code 1.100.3. */
-export const CODE_SERVER_VERSION = process.env.AGENTJET_CODE_SERVER_VERSION ?? '4.100.3';
-export const cacheDir = process.env.AGENTJET_VSCODE_DIR ?? join(homedir(), '.cache', 'agentjet-vscode-test');
+const CODE_SERVER_VERSION = process.env.AGENTJET_CODE_SERVER_VERSION ?? '4.100.3';
+const cacheDir = process.env.AGENTJET_VSCODE_DIR ?? join(homedir(), '.cache', 'agentjet-vscode-test');
 export const serverMain = join(cacheDir, 'vscode', 'out', 'server-main.js');
 export const chromiumPath = process.env.AGENTJET_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -49,20 +50,7 @@ export function ensureDebianPackages(): void {
 /** A lock so that parallel test runs do not install into the same folder at once. */
 function withLock<T>(fn: () => T): T {
   mkdirSync(cacheDir, { recursive: true });
-  const lock = join(cacheDir, '.install-lock');
-  const deadline = Date.now() + 10 * 60_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      // A lock older than 15 minutes belongs to a run that died.
-      try { if (Date.now() - statSync(lock).mtimeMs > 15 * 60_000) rmSync(lock, { recursive: true, force: true }); } catch { /* gone already */ }
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${lock}`);
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
-    }
-  }
-  try { return fn(); } finally { rmSync(lock, { recursive: true, force: true }); }
+  return withDirLock(join(cacheDir, '.install-lock'), fn, 10 * 60_000, 500);
 }
 
 function linkForce(target: string, path: string): void {

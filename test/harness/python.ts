@@ -4,12 +4,13 @@
 // python3-yaml) only when a venv cannot be made or pip cannot install.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { withDirLock } from '../util/poll';
 
 const harnessDir = __dirname;
-export const requirementsFile = join(harnessDir, 'requirements.txt');
+const requirementsFile = join(harnessDir, 'requirements.txt');
 const cacheDir = process.env.AGENTJET_VSCODE_DIR ?? join(homedir(), '.cache', 'agentjet-vscode-test');
 export const debianPython = '/usr/bin/python3';
 
@@ -28,18 +29,7 @@ function log(msg: string): void {
 
 function withLock<T>(lock: string, fn: () => T): T {
   mkdirSync(cacheDir, { recursive: true });
-  const deadline = Date.now() + 10 * 60_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      try { if (Date.now() - statSync(lock).mtimeMs > 15 * 60_000) rmSync(lock, { recursive: true, force: true }); } catch { /* gone */ }
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${lock}`);
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
-    }
-  }
-  try { return fn(); } finally { rmSync(lock, { recursive: true, force: true }); }
+  return withDirLock(lock, fn);
 }
 
 function basePython(): string {

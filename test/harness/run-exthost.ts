@@ -5,6 +5,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, openSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../util/paths';
+import { waitFor } from '../util/poll';
 import { launchBrowser, openPage, startServer } from './server';
 import { ensureTestPython } from './python';
 
@@ -44,7 +45,6 @@ async function main(): Promise<number> {
     await openPage(browser, url, (text) => {
       if (process.env.AGENTJET_HARNESS_DEBUG) process.stdout.write(`[page] ${text}\n`);
     });
-    const deadline = started + TIMEOUT_MS;
     let shown = 0;
     const echoProgress = () => {
       if (!existsSync(logFile)) return;
@@ -56,18 +56,15 @@ async function main(): Promise<number> {
       shown = size;
       process.stdout.write(buf.toString('utf8'));
     };
-    while (!existsSync(resultFile)) {
+    await waitFor(() => {
       echoProgress();
       if (server.process.exitCode !== null) throw new Error(`VS Code server exited (${server.process.exitCode})`);
-      if (Date.now() > deadline) throw new Error(`no result after ${TIMEOUT_MS / 1000} s`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+      return existsSync(resultFile);
+    }, 'the result file of the extension-host tests', TIMEOUT_MS - (Date.now() - started), 250);
     // The file is written once, after the last test; read it whole.
-    let outcome: Outcome | undefined;
-    for (let i = 0; i < 20 && !outcome; i++) {
-      try { outcome = JSON.parse(readFileSync(resultFile, 'utf8')) as Outcome; } catch { await new Promise((r) => setTimeout(r, 100)); }
-    }
-    if (!outcome) throw new Error('unreadable result file');
+    const outcome = await waitFor(() => {
+      try { return JSON.parse(readFileSync(resultFile, 'utf8')) as Outcome; } catch { return undefined; }
+    }, 'a readable result file', 2_000, 100);
     echoProgress();
     for (const f of outcome.failures) console.log(`\n✖ ${f.title}\n${f.error}`);
     console.log(`exthost time: ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Frame, Locator, Page } from 'playwright-core';
 import { repoRoot, testOutputDir } from '../util/paths';
+import { waitFor } from '../util/poll';
 import { serverMain } from './install';
 import { launchBrowser, openPage, startServer, type VSCodeServer } from './server';
 
@@ -96,16 +97,14 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
         return page.locator(`.part.activitybar .action-item a[aria-label^="${label}"], .part.activitybar .action-item[aria-label^="${label}"]`).first();
       },
       async webviewFrame(selector, timeoutMs = 30_000) {
-        const deadline = Date.now() + timeoutMs;
-        for (;;) {
+        return waitFor(async () => {
           for (const frame of page.frames()) {
             try {
               if (await frame.locator(selector).count() > 0) return frame;
             } catch { /* frame navigated away */ }
           }
-          if (Date.now() > deadline) throw new Error(`no webview frame contains ${selector}`);
-          await new Promise((r) => setTimeout(r, 200));
-        }
+          return undefined;
+        }, `a webview frame containing ${selector}`, timeoutMs, 200);
       },
       async screenshot(name) {
         mkdirSync(testOutputDir, { recursive: true });

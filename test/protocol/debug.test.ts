@@ -13,6 +13,7 @@ import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { adapterJs, debianPython, demoCopy, freePort, lineOf, standInBackbone, type DemoCopy } from '../util/debugWorkspace';
 import { ensureTestPython, moduleVersion } from '../harness/python';
+import { waitFor } from '../util/poll';
 import { descendants, listProcesses, type ProcInfo } from '../../core/launch/processes';
 import { companionFolder, readCompanions, stopCompanions } from '../../core/launch/companions';
 import { findRolloutLog } from '../../core/launch/experiment';
@@ -47,16 +48,6 @@ async function adapterPid(): Promise<number> {
   const me = procs.filter((p) => p.ppid === process.pid && p.args.includes('adapter.js'));
   assert.ok(me.length > 0, 'the adapter process is running');
   return me.at(-1)!.pid;
-}
-
-async function until<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, what: string, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** Processes whose command line mentions the temp workspace or that descend from our adapter. */
@@ -197,7 +188,7 @@ describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
         new RegExp(`${escape(python)} has no AgentJet launcher: no console script beside it and it cannot import ajet\\.launcher, ajet\\.cli\\.launcher \\(No module named 'ajet\\.launcher'; No module named 'ajet\\.cli\\.launcher'\\)\\. Install the framework`));
       // The idle debugpy adapter started during the preflight is gone again; no launcher ever ran.
       const pid = await adapterPid();
-      await until(async () => (await listProcesses()).filter((p) => p.ppid === pid).length === 0, 'the adapter to have no children');
+      await waitFor(async () => (await listProcesses()).filter((p) => p.ppid === pid).length === 0, 'the adapter to have no children');
 
     } finally {
       await dc.stop();
@@ -277,14 +268,14 @@ describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
       try {
         const pid = await adapterPid();
         await Promise.all([dc.waitForEvent('initialized').then(() => dc.configurationDoneRequest()), dc.launch(launchArgs(w, { config: slow, autokill }))]);
-        await until(() => outputs.some((o) => o.body.output.includes('slow workflow running')), 'the workflow to run');
+        await waitFor(() => outputs.some((o) => o.body.output.includes('slow workflow running')), 'the workflow to run');
         const running = (await listProcesses()).filter((p) => p.args.includes(marker));
         assert.ok(running.length > 0, 'the grandchild runs');
         await dc.disconnectRequest({ terminateDebuggee: true });
         disconnected = true;
         const companions = readCompanions(companionFolder(w.dir, 'saved_experiments'));
         const spare = autokill ? [] : companions.filter((c) => c.alive).map((c) => c.pgid);
-        const left = await until(async () => { const l = await oursAlive(w, pid, spare); return l.length === 0 ? ['none'] : false; }, 'our processes to end').catch(async () => oursAlive(w, pid, spare));
+        const left = await waitFor(async () => { const l = await oursAlive(w, pid, spare); return l.length === 0 ? ['none'] : false; }, 'our processes to end').catch(async () => oursAlive(w, pid, spare));
         assert.deepEqual(left, ['none'], `left behind: ${JSON.stringify(left)}`);
         assert.equal((await listProcesses()).filter((p) => p.args.includes(marker)).length, 0, 'the grandchild is gone');
         if (autokill) assert.ok(readCompanions(companionFolder(w.dir, 'saved_experiments')).every((c) => !c.alive), 'autokill stops the companion too');

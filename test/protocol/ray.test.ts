@@ -14,19 +14,12 @@ import { SessionLogWatcher } from '../../core/ray/watcher';
 import type { PausedWorker } from '../../core/ray/types';
 import { EVENT_RAY_PAUSE, type RayPauseEventBody } from '../../core/protocol/ray';
 import { listProcesses } from '../../core/launch/processes';
+import { waitFor } from '../util/poll';
 import { killRayProcesses, lineIn, loopbackOnly, netnsUnavailable, NETNS_ENV, rayFixtureRollout, rerunInNetns, startFixtureRun, type RayRun } from '../util/rayLocal';
 
 const TIMEOUT = 90_000;
 
-async function until<T>(probe: () => T | undefined | false, what: string, ms = TIMEOUT): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = <T>(probe: () => T | undefined | false, what: string): Promise<T> => waitFor(probe, what, TIMEOUT, 100);
 
 /** Attaches our adapter to a paused worker; resolves with the client and the first stop. */
 async function attach(w: PausedWorker): Promise<{ dc: DebugClient; stopped: DebugProtocol.StoppedEvent; pause: Promise<RayPauseEventBody> }> {

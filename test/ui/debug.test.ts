@@ -13,6 +13,7 @@ import { withUpstream } from '../util/upstream';
 import { listProcesses } from '../../core/launch/processes';
 import { companionsOf } from '../../core/launch/companions';
 import { realAgentJetMissing, realWorkspace } from '../conformance/realAgentJet';
+import { waitFor } from '../util/poll';
 
 test('Debug rollout from the CodeLens stops at a breakpoint in the workflow, in the real launcher\'s child process', withUpstream('agentjet-d20cce0', async (_dir, t) => {
   const why = realAgentJetMissing();
@@ -63,13 +64,8 @@ test('Debug rollout from the CodeLens stops at a breakpoint in the workflow, in 
     }
     assert.equal(await toolbar.isVisible(), false, 'the debug toolbar is gone after Stop');
     // Stop left no launcher, backbone or debugpy process behind; the vLLM companion stays for the next launch.
-    const deadline = Date.now() + 20_000;
     let left = await ours();
-    while (left.length && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      left = await ours();
-    }
-    assert.deepEqual(left, [], 'processes left after Stop');
+    await waitFor(async () => (left = await ours()).length === 0, () => `no process left after Stop; left: ${left.map((p) => p.args).join(' | ')}`, 20_000, 200);
     assert.equal(companionsOf(w.dir).filter((c) => c.alive).length, 1, 'the vLLM companion is spared');
   } finally {
     await wb.close();

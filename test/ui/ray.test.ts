@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { openWorkbench } from '../harness/workbench';
 import { ensureTestPython } from '../harness/python';
 import { listProcesses } from '../../core/launch/processes';
+import { waitFor } from '../util/poll';
 import { killRayProcesses, lineIn, loopbackOnly, netnsUnavailable, NETNS_ENV, rayFixture, rerunInNetns } from '../util/rayLocal';
 
 if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
@@ -60,13 +61,8 @@ if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
 
       // Continue: the worker resumes, the task returns and the launch ends by itself.
       await wb.press('F5');
-      const deadline = Date.now() + 120_000;
       let alive = (await listProcesses()).filter((p) => p.args.includes(config));
-      while (alive.length && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 300));
-        alive = (await listProcesses()).filter((p) => p.args.includes(config));
-      }
-      assert.deepEqual(alive.map((p) => p.args), [], 'the launcher finished after Continue');
+      await waitFor(async () => (alive = (await listProcesses()).filter((p) => p.args.includes(config))).length === 0, () => `the launcher to finish after Continue; left: ${alive.map((p) => p.args).join(' | ')}`, 120_000, 300);
       await wb.page.locator('.debug-toolbar').first().waitFor({ state: 'hidden', timeout: 60_000 });
     } catch (e) {
       await wb.screenshot('ray-failure').catch(() => undefined);

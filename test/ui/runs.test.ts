@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { LIVE_WRITER } from '../util/livewriter';
 import type { Locator, Page } from 'playwright-core';
 import { openWorkbench } from '../harness/workbench';
+import { waitFor } from '../util/poll';
 
 /** Runs a context-menu action on a row; retries when a re-render swallowed the click. */
 async function contextAction(page: Page, row: Locator, label: string): Promise<void> {
@@ -86,11 +87,7 @@ test('a run that is being written shows as running, and its dashboard grows whil
     const frame = await wb.webviewFrame('ul.runs li', 60_000);
     const steps = async () => Number(/(\d+) steps/.exec((await frame.locator('ul.runs li').first().textContent()) ?? '')?.[1] ?? 0);
     const first = await steps();
-    const deadline = Date.now() + 30_000;
-    while ((await steps()) <= first) {
-      if (Date.now() > deadline) throw new Error(`the dashboard stayed at ${first} steps while the run wrote`);
-      await page.waitForTimeout(250);
-    }
+    await waitFor(async () => (await steps()) > first, `the dashboard to pass ${first} steps while the run writes`, 30_000, 250);
     await frame.locator('.uplot canvas').first().waitFor({ state: 'visible' });
     await wb.screenshot('runs-dashboard-live');
     writer.stdin!.write('stop\n');
@@ -172,15 +169,13 @@ test('Delete Run asks first, then removes the run folder and its row', async (t)
     await wb.screenshot('runs-delete-confirm');
     await dialog.locator('.monaco-button', { hasText: 'Move to Trash' }).click();
     // Where the file system has no trash (a server without one), a second question offers a permanent delete.
-    const gone = async () => !existsSync(exp);
-    const deadline = Date.now() + 30_000;
     let permanently = false;
-    while (!(await gone())) {
+    await waitFor(async () => {
+      if (!existsSync(exp)) return true;
       const permanent = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Delete Permanently' });
       if (await permanent.count()) { await permanent.first().click(); permanently = true; }
-      if (Date.now() > deadline) throw new Error('the run folder was not deleted');
-      await page.waitForTimeout(200);
-    }
+      return false;
+    }, 'the run folder to be deleted', 30_000, 200);
     t.diagnostic(permanently ? 'no trash on this server: deleted permanently after the second confirmation' : 'moved to the trash');
     await runsPane.locator('.monaco-list-row', { hasText: 'math_demo_lr_sweep_20260104_1530' }).waitFor({ state: 'detached', timeout: 30_000 });
     assert.ok(existsSync(join(wb.workspace, 'saved_experiments', 'math_demo_20260103_1010')), 'other runs stay');

@@ -13,7 +13,7 @@ export const adapterJs = join(repoRoot, 'dist', 'adapter.js');
  * (test/harness/python.ts, a pip venv with debugpy >= 1.8); this one only where an OLD debugpy is the
  * point (the version-warning test) and as ensureTestPython's fallback.
  */
-export const debianPython = '/usr/bin/python3';
+export { debianPython } from '../harness/python';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

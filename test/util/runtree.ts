@@ -10,7 +10,7 @@ export function tempDir(prefix = 'agentjet-runs-'): { path: string; dispose(): v
   return { path, dispose: () => rmSync(path, { recursive: true, force: true }) };
 }
 
-export function stamp(d: Date): string {
+function stamp(d: Date): string {
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
 }
@@ -75,7 +75,7 @@ export function writeRun(root: string, spec: RunSpec): string {
   return exp;
 }
 
-export function writeHost(dir: string, h: HostSpec): void {
+function writeHost(dir: string, h: HostSpec): void {
   for (const mod of ['rollout', 'evaluation', 'exception', 'regular']) mkdirSync(join(dir, mod), { recursive: true });
   writeFileSync(join(dir, 'rollout', 'rollout.json.log'), (h.rollout ?? []).map(([s, r], i) => rolloutRecord(s, r, { task: `task${s}_${i}` })).join(''));
   writeFileSync(join(dir, 'rollout', 'rollout.log'), '');

@@ -19,7 +19,9 @@ suite('activation', () => {
     await waitFor(() => ext.isActive, 'the extension to activate', 20_000, 5);
     const untilActive = Date.now() - opened;
     const api = ext.exports;
-    assert.ok(api.activationMs >= 0);
+    // Opening the config is what activated it: activate() returned after the document was opened
+    // (an eager activation event, or one fired by an earlier file, fails here).
+    assert.ok(api.activatedAt >= opened, `activate() returned ${opened - api.activatedAt} ms before the config was opened`);
     // Printed for the harness log; the issue notes quote it. Never asserted as a timing.
     note(`activate() took ${api.activationMs.toFixed(1)} ms; config opened to extension active: ${untilActive} ms`);
   });

@@ -6,7 +6,7 @@ import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import * as vscode from 'vscode';
-import { note, waitFor, workspaceRoot } from '../util';
+import { extension, note, waitFor, workspaceRoot } from '../util';
 import { LogSession } from '../../../core/logs/session';
 import { hostileLogText } from '../../gen/logs';
 import type { ViewCommand, ViewReport } from '../../../core/protocol/tokenlog';
@@ -14,7 +14,7 @@ import type { ViewCommand, ViewReport } from '../../../core/protocol/tokenlog';
 interface Inspected { path: string; report?: ViewReport }
 
 async function reportOf(path: string): Promise<ViewReport | undefined> {
-  const all = await vscode.commands.executeCommand<Inspected[]>('agentjet.tokenLog.inspect');
+  const all: Inspected[] = extension().exports.testing.logs.tokenLogs();
   return all.find((x) => x.path === path)?.report;
 }
 
@@ -32,7 +32,7 @@ async function until(path: string, what: string, pred: (r: ViewReport) => boolea
 }
 
 async function drive(path: string, command: ViewCommand): Promise<void> {
-  const n = await vscode.commands.executeCommand<number>('agentjet.tokenLog.drive', command, path);
+  const n = extension().exports.testing.logs.driveTokenLogs(command, path);
   assert.ok(n > 0, 'no open view to drive');
 }
 
@@ -205,7 +205,7 @@ suite('token log viewer', () => {
     assert.ok(traj);
     await vscode.commands.executeCommand('agentjet.openTrajectory', vscode.Uri.file(traj));
     const t = await waitFor(async () => {
-      const all = await vscode.commands.executeCommand<{ path: string; report: { messages: number; timelines: number; error?: string } }[]>('agentjet.trajectory.inspect');
+      const all = extension().exports.testing.logs.trajectories();
       return all.find((x) => x.path === traj)?.report;
     }, 'the trajectory transcript');
     assert.equal(t.error, undefined);

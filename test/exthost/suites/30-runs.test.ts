@@ -4,11 +4,11 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { extension, waitFor, workspaceRoot } from '../util';
-import type { RunsTreeItem, RunsTreeState } from '../../../extension/features/runs';
+import type { RunsTreeItem, RunsTreeState } from '../../../extension/runs';
 import { LIVE_WRITER } from '../../util/livewriter';
 
-const state = () => vscode.commands.executeCommand<RunsTreeState>('agentjet.runs.treeState');
-const items = (chain: string[]) => vscode.commands.executeCommand<RunsTreeItem[]>('agentjet.runs.treeItems', chain);
+const state = (): Promise<RunsTreeState> => extension().exports.testing.runs.treeState();
+const items = (chain: string[]): Promise<RunsTreeItem[]> => extension().exports.testing.runs.treeItems(chain);
 
 suite('runs view', () => {
   let writer: ChildProcess | undefined;
@@ -120,6 +120,18 @@ suite('runs view', () => {
       await vscode.commands.executeCommand('agentjet.runs.clearFilter');
       await vscode.commands.executeCommand('agentjet.runs.sort', 'time');
     }
+  });
+
+  test('features reach each other through typed services: Runs reveals, Logs opens the rollout log, a second provider is refused', async () => {
+    const { services } = extension().exports;
+    const exp = join(workspaceRoot().fsPath, 'saved_experiments', 'math_demo_20260103_1010');
+    assert.equal(await services.get('runs').reveal(exp), true);
+    assert.equal(await services.get('runs').reveal(join(workspaceRoot().fsPath, 'nope')), false);
+    const opened = await services.get('logs').openTokenLog(vscode.Uri.file(exp));
+    assert.equal(opened?.fsPath, join(exp, '2026_01_03_10_10', 'gpu-node-0', 'rollout', 'rollout.json.log'), 'an experiment folder opens its rollout log');
+    await waitFor(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputCustom && t.input.uri.fsPath === opened?.fsPath), 'the token log viewer tab');
+    assert.throws(() => services.provide('runs', services.get('runs')), /registered twice/);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   test('agentjet.runs.reveal selects a run; the dashboard opens for it', async () => {

@@ -110,7 +110,7 @@ suite('Ray debugging', () => {
       await cfg.update('ray.dashboardAddress', url, vscode.ConfigurationTarget.Workspace);
       await vscode.commands.executeCommand('agentjet.rayPaused.focus');
       const listed = await waitFor(async () => {
-        const all = await vscode.commands.executeCommand<PausedWorker[]>('agentjet.ray.pausedWorkers');
+        const all: PausedWorker[] = extension().exports.testing.ray.pausedWorkers();
         return all.find((w) => w.port === 50123);
       }, 'the stand-in dashboard\'s paused worker in the view', 20_000);
       assert.deepEqual({ name: listed.name, role: listed.role, host: listed.host, pid: listed.pid, source: listed.source, origin: listed.origin },

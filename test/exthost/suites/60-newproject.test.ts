@@ -130,15 +130,16 @@ suite('new project', () => {
     assert.match(readFileSync(join(root, 'scaffolded_judges.py'), 'utf8'), /class BrandNewJudge:[\s\S]*def compute_reward\(self, workflow_task, workflow_output\)/);
     // The server re-checks on an edit of the config; its file cache lives ~2 s, so a re-check right
     // after the previous one may still see the old files: edit again until both problems are gone.
-    const deadline = Date.now() + 30_000;
-    for (let n = 0; scaffoldable().length > 0; n++) {
-      if (Date.now() > deadline) throw new Error(`the diagnostics did not go away; still ${JSON.stringify(scaffoldable().map((d) => d.message))}`);
+    let n = 0;
+    await waitFor(async () => {
+      if (scaffoldable().length === 0) return true;
       const changed = nextEvent(vscode.languages.onDidChangeDiagnostics, (e) => e.uris.some((u) => u.toString() === doc.uri.toString()), 5_000, 'a re-check').catch(() => undefined);
       const edit = new vscode.WorkspaceEdit();
-      edit.insert(doc.uri, new vscode.Position(0, 0), `# scaffolded ${n}\n`);
+      edit.insert(doc.uri, new vscode.Position(0, 0), `# scaffolded ${n++}\n`);
       await vscode.workspace.applyEdit(edit);
       await changed;
-    }
+      return false;
+    }, () => `the diagnostics to go away; still ${JSON.stringify(scaffoldable().map((d) => d.message))}`, 30_000, 0);
     await doc.save();
   });
 });

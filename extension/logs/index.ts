@@ -2,10 +2,17 @@
 import * as vscode from 'vscode';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Services } from '../services';
-import { TOKEN_LOG_VIEW_TYPE, TokenLogEditorProvider } from '../logs/tokenLogEditor';
-import { TRAJECTORY_VIEW_TYPE, TrajectoryEditorProvider } from '../logs/trajectoryEditor';
-import type { ViewCommand } from '../../core/protocol/tokenlog';
+import type { LogsService, Services } from '../services';
+import { TOKEN_LOG_VIEW_TYPE, TokenLogEditorProvider } from './tokenLogEditor';
+import { TRAJECTORY_VIEW_TYPE, TrajectoryEditorProvider } from './trajectoryEditor';
+import type { ViewCommand, ViewReport } from '../../core/protocol/tokenlog';
+
+/** What the extension-host tests see of the log views (on the API, not in the command list). */
+export interface LogsProbe {
+  tokenLogs(): { path: string; report?: ViewReport }[];
+  driveTokenLogs(command: ViewCommand, path?: string): number;
+  trajectories(): { path: string; report: { messages: number; timelines: number; error?: string } }[];
+}
 
 /** Finds `.json.log` files under a run or experiment folder (rollout logs first, newest first). */
 async function logsUnder(dir: string, depth = 5): Promise<{ path: string; mtime: number }[]> {
@@ -41,7 +48,7 @@ async function pickLog(candidates: { path: string }[]): Promise<vscode.Uri | und
   if (candidates.length === 0) return undefined;
   if (candidates.length === 1) return vscode.Uri.file(candidates[0]!.path);
   const items = candidates.slice(0, 200).map((c) => ({ label: vscode.workspace.asRelativePath(c.path), path: c.path }));
-  const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Open which token log?', matchOnDescription: true });
+  const pick = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Open which token log?'), matchOnDescription: true });
   return pick ? vscode.Uri.file(pick.path) : undefined;
 }
 
@@ -52,7 +59,7 @@ async function resolveLogTarget(uri: vscode.Uri | undefined): Promise<vscode.Uri
     try {
       st = await stat(uri.fsPath);
     } catch {
-      void vscode.window.showErrorMessage(`AgentJet: ${uri.fsPath} does not exist.`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: {0} does not exist.', uri.fsPath));
       return undefined;
     }
     if (st.isFile()) return uri;
@@ -60,7 +67,7 @@ async function resolveLogTarget(uri: vscode.Uri | undefined): Promise<vscode.Uri
     const rollouts = found.filter((f) => f.path.endsWith('rollout.json.log'));
     // One rollout log per session and host: the newest is almost always the one wanted.
     if (rollouts.length >= 1) return vscode.Uri.file(rollouts[0]!.path);
-    if (found.length === 0) { void vscode.window.showInformationMessage(`AgentJet: no token logs (.json.log) under ${vscode.workspace.asRelativePath(uri)}.`); return undefined; }
+    if (found.length === 0) { void vscode.window.showInformationMessage(vscode.l10n.t('AgentJet: no token logs (.json.log) under {0}.', vscode.workspace.asRelativePath(uri))); return undefined; }
     return pickLog(found);
   }
   const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
@@ -77,36 +84,43 @@ async function resolveLogTarget(uri: vscode.Uri | undefined): Promise<vscode.Uri
   }));
   const nonEmpty = dated.filter((d) => d.size > 0).sort((a, b) => Number(b.path.endsWith('rollout.json.log')) - Number(a.path.endsWith('rollout.json.log')) || b.mtime - a.mtime);
   if (nonEmpty.length > 0) return pickLog(nonEmpty);
-  const chosen = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Token logs': ['log'] }, openLabel: 'Open Token Log' });
+  const chosen = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { [vscode.l10n.t('Token logs')]: ['log'] }, openLabel: vscode.l10n.t('Open Token Log') });
   return chosen?.[0];
 }
 
-export function registerLogsFeature(context: vscode.ExtensionContext, services: Services): void {
+export function registerLogsFeature(context: vscode.ExtensionContext, services: Services): LogsProbe {
   const tokenLogs = new TokenLogEditorProvider(services);
   const trajectories = new TrajectoryEditorProvider(services);
-  context.subscriptions.push(
-    vscode.window.registerCustomEditorProvider(TOKEN_LOG_VIEW_TYPE, tokenLogs, { supportsMultipleEditorsPerDocument: true, webviewOptions: { retainContextWhenHidden: false } }),
-    vscode.window.registerCustomEditorProvider(TRAJECTORY_VIEW_TYPE, trajectories, { supportsMultipleEditorsPerDocument: true }),
-    vscode.commands.registerCommand('agentjet.openTokenLog', async (uri?: vscode.Uri | string) => {
-      const target = await resolveLogTarget(typeof uri === 'string' ? vscode.Uri.file(uri) : uri instanceof vscode.Uri ? uri : undefined);
+  const logs: LogsService = {
+    async openTokenLog(uri) {
+      const target = await resolveLogTarget(uri);
       if (!target) return undefined;
       await vscode.commands.executeCommand('vscode.openWith', target, TOKEN_LOG_VIEW_TYPE);
       return target;
-    }),
-    vscode.commands.registerCommand('agentjet.openTrajectory', async (uri?: vscode.Uri | string) => {
-      let target = typeof uri === 'string' ? vscode.Uri.file(uri) : uri instanceof vscode.Uri ? uri : undefined;
+    },
+    async openTrajectory(uri) {
+      let target = uri;
       if (!target) {
         const files = await vscode.workspace.findFiles('**/trajectory/**/*.json', '**/node_modules/**', 500);
-        const pick = await vscode.window.showQuickPick(files.map((f) => ({ label: vscode.workspace.asRelativePath(f), uri: f })), { placeHolder: 'Open which trajectory?' });
+        const pick = await vscode.window.showQuickPick(files.map((f) => ({ label: vscode.workspace.asRelativePath(f), uri: f })), { placeHolder: vscode.l10n.t('Open which trajectory?') });
         target = pick?.uri;
       }
       if (!target) return undefined;
       await vscode.commands.executeCommand('vscode.openWith', target, TRAJECTORY_VIEW_TYPE);
       return target;
-    }),
-    // Internal (not in the palette): used by the extension-host tests to see and drive the views.
-    vscode.commands.registerCommand('agentjet.tokenLog.inspect', () => tokenLogs.inspect()),
-    vscode.commands.registerCommand('agentjet.tokenLog.drive', (command: ViewCommand, path?: string) => tokenLogs.drive(command, path)),
-    vscode.commands.registerCommand('agentjet.trajectory.inspect', () => [...trajectories.reports.entries()].map(([path, report]) => ({ path, report }))),
+    },
+  };
+  services.provide('logs', logs);
+  const asUri = (uri: unknown): vscode.Uri | undefined => (typeof uri === 'string' ? vscode.Uri.file(uri) : uri instanceof vscode.Uri ? uri : undefined);
+  context.subscriptions.push(
+    vscode.window.registerCustomEditorProvider(TOKEN_LOG_VIEW_TYPE, tokenLogs, { supportsMultipleEditorsPerDocument: true, webviewOptions: { retainContextWhenHidden: false } }),
+    vscode.window.registerCustomEditorProvider(TRAJECTORY_VIEW_TYPE, trajectories, { supportsMultipleEditorsPerDocument: true }),
+    vscode.commands.registerCommand('agentjet.openTokenLog', (uri?: vscode.Uri | string) => logs.openTokenLog(asUri(uri))),
+    vscode.commands.registerCommand('agentjet.openTrajectory', (uri?: vscode.Uri | string) => logs.openTrajectory(asUri(uri))),
   );
+  return {
+    tokenLogs: () => tokenLogs.inspect(),
+    driveTokenLogs: (command, path) => tokenLogs.drive(command, path),
+    trajectories: () => [...trajectories.reports.entries()].map(([path, report]) => ({ path, report })),
+  };
 }

@@ -4,10 +4,10 @@
 // shown, or a command.
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import { PausedWorkersView } from '../ray/pausedView';
-import { BpCodeLensProvider, workspaceTags } from '../ray/bpCodeLens';
-import { onDidChangeRayRunInfo, setRayRunInfo } from '../ray/runsRow';
-import { DebugTagCompletionProvider } from '../ray/tagCompletion';
+import { PausedWorkersView } from './pausedView';
+import { BpCodeLensProvider, workspaceTags } from './bpCodeLens';
+import { onDidChangeRayRunInfo, setRayRunInfo } from './runsRow';
+import { DebugTagCompletionProvider } from './tagCompletion';
 import { SessionLogWatcher } from '../../core/ray/watcher';
 import { listPausedWorkers, nodesAlive, StateApiError } from '../../core/ray/stateApi';
 import { dashboardFromOutput, defaultDashboardFor, latestSession, parseRayAddress, rayTempRoot, sessionForRun, sessionFromOutput } from '../../core/ray/session';
@@ -92,7 +92,13 @@ function wantsRay(c: vscode.DebugConfiguration): boolean {
   return c.request === 'launch' && (c.rayDebug === true || !!debugTagsArg((c.debugTags as unknown[] | undefined) ?? []));
 }
 
-export function registerRayFeature(context: vscode.ExtensionContext, services: Services): void {
+/** What the extension-host tests see of the Ray feature (on the API, not in the command list). */
+export interface RayProbe {
+  /** The workers the Paused workers view lists. */
+  pausedWorkers(): PausedWorker[];
+}
+
+export function registerRayFeature(context: vscode.ExtensionContext, services: Services): RayProbe {
   const view = new PausedWorkersView();
   const tree = vscode.window.createTreeView('agentjet.rayPaused', { treeDataProvider: view });
   const runs = new Map<string, RayRun>();
@@ -225,7 +231,6 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
       updateMessage();
     }),
     vscode.commands.registerCommand('agentjet.ray.debugWithTag', (tag?: string, uri?: vscode.Uri) => debugWithTag(typeof tag === 'string' ? tag : undefined, uri)),
-    vscode.commands.registerCommand('agentjet.ray.pausedWorkers', () => view.all()),
     tree.onDidChangeVisibility((e) => { if (e.visible) startIdle(); else if (!runs.size) stopIdle(); }),
     vscode.debug.onDidStartDebugSession((s) => {
       if (s.type !== DEBUG_TYPE) return;
@@ -291,8 +296,11 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
       },
     }),
     // The run's row shows the Ray line: redraw the Runs view when it changes (rare: pauses, nodes).
-    onDidChangeRayRunInfo(() => { void Promise.resolve(vscode.commands.executeCommand('agentjet.runs.refresh')).catch(() => undefined); }),
+    onDidChangeRayRunInfo(() => {
+      try { services.get('runs').refresh(); } catch (err) { services.report(vscode.l10n.t('refreshing the Runs view'), err); }
+    }),
     { dispose: () => { stopIdle(); for (const r of runs.values()) r.dispose(); runs.clear(); } },
   );
   updateMessage();
+  return { pausedWorkers: () => view.all() };
 }

@@ -2,26 +2,16 @@
 import * as vscode from 'vscode';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Services } from '../services';
-import { AgentJetDebugConfigurationProvider } from '../debug/provider';
-import { AgentJetTaskProvider, buildTask, TASK_TYPE } from '../debug/tasks';
-import { AgentJetCodeLensProvider } from '../debug/codelens';
-import { debugConfigurationFor, isAgentJetDocument, DEBUG_TYPE } from '../debug/configs';
+import { AgentJetDebugConfigurationProvider } from './provider';
+import { AgentJetTaskProvider, buildTask, TASK_TYPE } from './tasks';
+import { AgentJetCodeLensProvider } from './codelens';
+import { debugConfigurationFor, isAgentJetDocument, DEBUG_TYPE } from './configs';
 import { companionsOf, stopCompanions } from '../../core/launch/companions';
 import type { Backbone } from '../../core/launch/plan';
 import { ChildStopWatcher } from '../../core/launch/childStop';
 import { EVENT_EXPERIMENT, EVENT_FINISHED, subprocessAttach, type ExperimentEventBody, type FinishedEventBody } from '../../core/protocol/debug';
 
 const CONTEXT_KEY = 'agentjet.isConfig';
-
-/** Calls another feature's command; tolerates it not being there (branches merge late). */
-async function tryCommand(id: string, ...args: unknown[]): Promise<boolean> {
-  try {
-    await vscode.commands.executeCommand(id, ...args);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function targetUri(uri: unknown): vscode.Uri | undefined {
   if (uri instanceof vscode.Uri) return uri;
@@ -31,7 +21,7 @@ function targetUri(uri: unknown): vscode.Uri | undefined {
 
 function needTrust(services: Services): boolean {
   if (services.isTrusted()) return true;
-  void vscode.window.showErrorMessage('AgentJet: launching and stopping processes needs a trusted workspace.');
+  void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: launching and stopping processes needs a trusted workspace.'));
   return false;
 }
 
@@ -43,11 +33,11 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
   const startDebug = async (uri: unknown, noDebug: boolean): Promise<boolean> => {
     const target = targetUri(uri);
     if (!target) {
-      void vscode.window.showErrorMessage('AgentJet: open an AgentJet config (YAML with an `ajet:` root) first.');
+      void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: open an AgentJet config (YAML with an `ajet:` root) first.'));
       return false;
     }
     const folder = vscode.workspace.getWorkspaceFolder(target);
-    const config = debugConfigurationFor(target, folder, `AgentJet: ${noDebug ? 'run' : 'debug'} ${vscode.workspace.asRelativePath(target, false)}`);
+    const config = debugConfigurationFor(target, folder, noDebug ? vscode.l10n.t('AgentJet: run {0}', vscode.workspace.asRelativePath(target, false)) : vscode.l10n.t('AgentJet: debug {0}', vscode.workspace.asRelativePath(target, false)));
     return vscode.debug.startDebugging(folder, config, { noDebug });
   };
 
@@ -55,10 +45,10 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
     if (!needTrust(services)) return undefined;
     const target = targetUri(uri);
     if (!target) {
-      void vscode.window.showErrorMessage('AgentJet: open an AgentJet config (YAML with an `ajet:` root) first.');
+      void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: open an AgentJet config (YAML with an `ajet:` root) first.'));
       return undefined;
     }
-    const chosen = backbone ?? (await vscode.window.showQuickPick(['verl', 'trinity'], { title: 'Train with which backbone?' })) as Backbone | undefined;
+    const chosen = backbone ?? (await vscode.window.showQuickPick(['verl', 'trinity'], { title: vscode.l10n.t('Train with which backbone?') })) as Backbone | undefined;
     if (!chosen) return undefined;
     const folder = vscode.workspace.getWorkspaceFolder(target);
     const task = await buildTask({ type: TASK_TYPE, config: target.fsPath, backbone: chosen }, folder ?? vscode.TaskScope.Workspace, taskProblems);
@@ -70,18 +60,23 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
     // Companions live under each folder's fixed log roots, whatever --exp-dir or experimentRoots say.
     const found = (vscode.workspace.workspaceFolders ?? []).flatMap((f) => companionsOf(f.uri.fsPath)).filter((c) => c.alive);
     if (found.length === 0) {
-      void vscode.window.showInformationMessage('AgentJet: no companion is running.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('AgentJet: no companion is running.'));
       return 0;
     }
     const stopped = await stopCompanions(found);
     services.log.info(`stopped companions: ${stopped.map((c) => `${c.tag} (pgid ${c.pgid})`).join(', ')}`);
-    void vscode.window.showInformationMessage(`AgentJet: stopped ${stopped.length} companion(s): ${[...new Set(stopped.map((c) => c.tag))].join(', ')}.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('AgentJet: stopped {0} companion(s): {1}.', stopped.length, [...new Set(stopped.map((c) => c.tag))].join(', ')));
     return stopped.length;
   };
 
   const setContext = (editor: vscode.TextEditor | undefined): void => {
     void vscode.commands.executeCommand('setContext', CONTEXT_KEY, isAgentJetDocument(editor?.document));
   };
+
+  services.provide('launch', {
+    debug: (config, noDebug) => startDebug(config, noDebug),
+    train: (config, backbone) => train(config, backbone),
+  });
 
   /** AgentJet sessions being stopped or restarted (their children's disconnects follow from it). */
   const stoppingParents = new Set<string>();
@@ -147,13 +142,21 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
       if (e.event === EVENT_EXPERIMENT) {
         const body = e.body as ExperimentEventBody;
         services.log.info(`debug: experiment ${body.folder}`);
-        await tryCommand('agentjet.runs.reveal', body.folder);
+        try {
+          await services.get('runs').reveal(body.folder);
+        } catch (err) {
+          services.report(vscode.l10n.t('showing the run in the Runs view'), err);
+        }
       } else if (e.event === EVENT_FINISHED) {
         const body = e.body as FinishedEventBody;
         services.log.info(`debug: run finished (exit ${body.exitCode ?? '?'}), rollout log ${body.rolloutLog ?? 'none'}`);
         if (body.openTokenLog && body.rolloutLog) {
           const uri = vscode.Uri.file(body.rolloutLog);
-          if (!(await tryCommand('agentjet.openTokenLog', uri))) await tryCommand('vscode.open', uri);
+          try {
+            await services.get('logs').openTokenLog(uri);
+          } catch (err) {
+            services.report(vscode.l10n.t('opening the rollout log {0}', body.rolloutLog), err);
+          }
         }
       }
     }),

@@ -1,7 +1,7 @@
 // The hook for core/config/scaffold.ts: a code action on the config server's class-reference
 // diagnostics ("Create class X in pkg/mod.py"). Kept client-side so the server's features stay as they are.
 import * as vscode from 'vscode';
-import { SCAFFOLD_CODES, parseRefLine, planScaffold, scaffoldText } from '../../core/config/scaffold';
+import { SCAFFOLD_CODES, parseRefLine, planScaffold, scaffoldText } from '../../../core/config/scaffold';
 
 function codeOf(d: vscode.Diagnostic): string | undefined {
   const c = d.code;

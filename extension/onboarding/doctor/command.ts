@@ -1,12 +1,12 @@
 // AgentJet: Check Environment — runs core/doctor for the folder's interpreter and shows a Markdown
 // report (a read-only document in the Markdown preview), then offers the first fix.
 import * as vscode from 'vscode';
-import { evaluate, summary, type Check } from '../../core/doctor/checks';
-import { gather } from '../../core/doctor/run';
-import { toMarkdown } from '../../core/doctor/report';
-import { normalizeLocale, setLocale } from '../../core/l10n';
-import { resolvePython } from '../debug/interpreter';
-import type { Services } from '../services';
+import { evaluate, summary, type Check } from '../../../core/doctor/checks';
+import { gather } from '../../../core/doctor/run';
+import { toMarkdown } from '../../../core/doctor/report';
+import { normalizeLocale, setLocale } from '../../../core/l10n';
+import { resolvePython } from '../../debug/interpreter';
+import type { Services } from '../../services';
 
 const SCHEME = 'agentjet-doctor';
 const REPORT_URI = vscode.Uri.from({ scheme: SCHEME, path: '/AgentJet Environment.md' });
@@ -25,7 +25,7 @@ export async function checkEnvironment(services: Services, show = true, token?: 
   setLocale(normalizeLocale(vscode.env.language));
   const folder = vscode.window.activeTextEditor ? vscode.workspace.getWorkspaceFolder(vscode.window.activeTextEditor.document.uri) : vscode.workspace.workspaceFolders?.[0];
   const interp = await resolvePython(folder, token);
-  const { DOCTOR_PROBE } = await import('../../core/doctor/script');
+  const { DOCTOR_PROBE } = await import('../../../core/doctor/script');
   const abort = new AbortController();
   const sub = token?.onCancellationRequested(() => abort.abort());
   try {

@@ -1,9 +1,9 @@
 // AgentJet: New Project — pick a template and a folder, write the project, open it.
 // Also keeps the `agentjet.workspaceHasConfig` context key the Runs view's welcome button uses.
 import * as vscode from 'vscode';
-import { TEMPLATES, conflicts, findTemplate, renderTemplate, type TemplateId } from '../../core/templates';
-import { t as coreT, normalizeLocale, setLocale } from '../../core/l10n';
-import type { Services } from '../services';
+import { TEMPLATES, conflicts, findTemplate, renderTemplate, type TemplateId } from '../../../core/templates';
+import { t as coreT, normalizeLocale, setLocale } from '../../../core/l10n';
+import type { Services } from '../../services';
 
 export const HAS_CONFIG_KEY = 'agentjet.workspaceHasConfig';
 const ROOT_RE = /^["']?(?:ajet|astuner|astune)["']?[ \t]*:/m;

@@ -1,0 +1,81 @@
+// What the `agentjet` session needs to know about debugpy: the capabilities it announces, how its
+// adapter is started under AgentJet's --autokill guard, and the launcher shim that keeps debugpy's
+// launcher spared by --autokill too. Also the phase trace (AGENTJET_DAP_TRACE).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { AUTOKILL_GUARD } from '../core/launch/lifecycle';
+
+const T0 = performance.now();
+/** AGENTJET_DAP_TRACE=1: phase timings on stderr (for the benchmark and bug reports). */
+export function trace(what: string): void {
+  if (process.env.AGENTJET_DAP_TRACE) process.stderr.write(`agentjet-dap +${(performance.now() - T0).toFixed(0)}ms ${what}\n`);
+}
+
+// What debugpy announces; debugpy's real answer follows as a `capabilities` event once it runs.
+export const DEBUGPY_CAPABILITIES: DebugProtocol.Capabilities = {
+  supportsCompletionsRequest: true,
+  supportsConditionalBreakpoints: true,
+  supportsConfigurationDoneRequest: true,
+  supportsDelayedStackTraceLoading: true,
+  supportsEvaluateForHovers: true,
+  supportsExceptionInfoRequest: true,
+  supportsExceptionOptions: true,
+  supportsFunctionBreakpoints: true,
+  supportsHitConditionalBreakpoints: true,
+  supportsLogPoints: true,
+  supportsModulesRequest: true,
+  supportsSetExpression: true,
+  supportsSetVariable: true,
+  supportsValueFormattingOptions: true,
+  supportsTerminateRequest: true,
+  supportsGotoTargetsRequest: true,
+  supportsClipboardContext: true,
+  supportsStepInTargetsRequest: true,
+  exceptionBreakpointFilters: [
+    { filter: 'raised', label: 'Raised Exceptions', default: false },
+    { filter: 'uncaught', label: 'Uncaught Exceptions', default: true },
+    { filter: 'userUnhandled', label: 'User Uncaught Exceptions', default: false },
+  ],
+};
+
+/**
+ * `python -c ADAPTER_BOOT agentjet-vscode`: debugpy's adapter as `python -m debugpy.adapter` would
+ * run it, with AUTOKILL_GUARD on its command line (AgentJet's --autokill spares command lines that
+ * hold "vscode"; see core/launch/lifecycle.ts). The marker argument is dropped before debugpy
+ * parses its own.
+ */
+export const ADAPTER_BOOT = 'import runpy, sys; del sys.argv[1:]; runpy.run_module("debugpy.adapter", run_name="__main__", alter_sys=True)';
+
+/**
+ * Run in place of `python <debugpy>/launcher` (debugpy's `debugLauncherPath`), from a private
+ * folder whose name holds "vscode": the same launcher, spared by --autokill.
+ */
+const LAUNCHER_SHIM = [
+  '# AgentJet for VS Code: debugpy\'s launcher under a command line that AgentJet\'s --autokill spares.',
+  'import runpy',
+  'runpy.run_module("debugpy.launcher", run_name="__main__", alter_sys=True)',
+  '',
+].join('\n');
+
+/** The launcher shim in a private (0700) temp folder named for the --autokill guard. */
+export class LauncherShim {
+  private dir: string | undefined;
+
+  /** The shim's path; undefined if it cannot be written (debugpy's own launcher then; only --autokill would reach it). */
+  write(): string | undefined {
+    try {
+      this.dir ??= mkdtempSync(join(tmpdir(), `${AUTOKILL_GUARD}-`));
+      const file = join(this.dir, 'debugpy_launcher.py');
+      writeFileSync(file, LAUNCHER_SHIM, { mode: 0o600 });
+      return file;
+    } catch {
+      return undefined;
+    }
+  }
+
+  remove(): void {
+    if (this.dir) { try { rmSync(this.dir, { recursive: true, force: true }); } catch { /* gone */ } this.dir = undefined; }
+  }
+}

@@ -1,0 +1,71 @@
+// What an `agentjet` launch leaves behind: the launcher's output (the end of it), the experiment
+// folder it announced (or the one found after it), and the launch record written beside the run.
+import { join } from 'node:path';
+import type { ResolvedLaunch } from '../core/launch/attributes';
+import type { LaunchPlan } from '../core/launch/lifecycle';
+import { LauncherOutputReader, findExperimentFolder, findRolloutLog, logExperimentOf } from '../core/launch/experiment';
+import { writeLaunchRecord, LAUNCH_OUTPUT_MAX } from '../core/agentjet';
+import type { ExperimentEventBody, FinishedEventBody } from '../core/protocol/debug';
+
+export class LaunchRecorder {
+  /** The command line run, for the record. */
+  command: string[] = [];
+  startedAt = 0;
+  exitCode: number | undefined;
+  exitSignal: string | undefined;
+  private readonly reader = new LauncherOutputReader();
+  /** The launcher's output (the end of it), for the launch record beside the run. */
+  private output = '';
+  private experiment: string | undefined;
+
+  /**
+   * Keeps the output and reads the launcher's own lines; the experiment event's body when this
+   * text first named the experiment folder.
+   */
+  push(text: string, category: 'stdout' | 'stderr', launch: ResolvedLaunch | undefined): ExperimentEventBody | undefined {
+    this.output += text;
+    if (this.output.length > 2 * LAUNCH_OUTPUT_MAX) this.output = this.output.slice(-LAUNCH_OUTPUT_MAX);
+    if (!this.reader.push(text, category) || !launch) return undefined;
+    const info = this.reader.info;
+    const folder = info.yamlBackup || info.logSession ? logExperimentOf(info, launch.cwd) : undefined;
+    return folder ? this.setExperiment(folder) : undefined;
+  }
+
+  private setExperiment(folder: string): ExperimentEventBody | undefined {
+    if (this.experiment) return undefined;
+    this.experiment = folder;
+    return { folder, ...(this.reader.info.yamlBackup ? { yamlBackup: this.reader.info.yamlBackup } : {}) };
+  }
+
+  /**
+   * At the end of the run: finds the experiment if no line named it (`onExperiment` gets its
+   * event), writes the launch record (`onError` gets why it could not), and returns the
+   * finished event's body.
+   */
+  finish(r: ResolvedLaunch, plan: LaunchPlan, pid: number | undefined, onExperiment: (b: ExperimentEventBody) => void, onError: (message: string) => void): FinishedEventBody {
+    if (!this.experiment) {
+      // No "Experiment Name" line seen (a launcher that failed early prints none): look for a
+      // folder this launch made under the working directory's log root.
+      const found = findExperimentFolder(join(r.cwd, 'saved_experiments'), r.config, plan.facts.experimentName, this.startedAt);
+      const body = found ? this.setExperiment(found) : undefined;
+      if (body) onExperiment(body);
+    }
+    if (this.experiment) {
+      try {
+        writeLaunchRecord(this.experiment, {
+          command: this.command, cwd: r.cwd, config: r.config, experiment: this.reader.info.name ?? this.experiment,
+          ...(pid ? { pid } : {}),
+          startMs: this.startedAt, endMs: Date.now(), exitCode: this.exitCode ?? null, signal: this.exitSignal ?? null,
+          via: r.noDebug ? 'run' : 'debug',
+        }, this.output);
+      } catch (e) {
+        onError(`could not record the launch in ${this.experiment}: ${(e as Error).message}`);
+      }
+    }
+    const rolloutLog = this.experiment ? findRolloutLog(this.experiment, this.startedAt) : undefined;
+    return {
+      experimentFolder: this.experiment ?? null, rolloutLog: rolloutLog ?? null,
+      exitCode: this.exitCode ?? null, openTokenLog: r.openTokenLogOnFinish,
+    };
+  }
+}

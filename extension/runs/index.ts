@@ -1,0 +1,97 @@
+// The runs feature: the Runs and Companions views, run dashboards, and the Runs service other
+// features use. Commands are ./commands.ts, live updates (watchers and the liveness poll) ./live.ts.
+import * as vscode from 'vscode';
+import { hostname } from 'node:os';
+import type { RunStatus } from '../../core/runs/discover';
+import { nodeFs } from '../../core/runs/fs';
+import { RunsModel } from '../../core/runs/model';
+import { DASHBOARD_VIEW_TYPE } from '../../core/protocol/dashboard';
+import { CompanionsProvider } from './companions';
+import { DashboardManager } from './dashboard';
+import { RunsTreeProvider, type RunNode, type RunsFilter, type SortKey } from './tree';
+import { FILTER_KEY, SORT_KEY, pickRuns, registerRunsCommands } from './commands';
+import { LiveUpdates } from './live';
+import type { Services } from '../services';
+
+export interface RunsTreeState {
+  roots: string[];
+  runs: { name: string; path: string; status?: RunStatus; description: string }[];
+  companions: { tag: string; alive?: boolean; description: string }[];
+}
+
+export interface RunsTreeItem {
+  path: string;
+  label: string;
+  description: string;
+  contextValue: string;
+  command?: vscode.Command;
+}
+
+/** What the extension-host tests see of the Runs view (on the API, not in the command list). */
+export interface RunsProbe {
+  /** The Runs view's first level and the Companions view as rendered, once the tree is idle. */
+  treeState(): Promise<RunsTreeState>;
+  /** The rows under a chain of node paths (experiment, then session, ...), as rendered. */
+  treeItems(chain?: string[]): Promise<RunsTreeItem[]>;
+}
+
+export function registerRunsFeature(context: vscode.ExtensionContext, services: Services): RunsProbe {
+  // Nothing below reads the disk until a view asks for its first level.
+  const model = new RunsModel(nodeFs(), { localHost: hostname() });
+  const filter = context.workspaceState.get<RunsFilter>(FILTER_KEY) ?? { text: '', statuses: [] };
+  const sort = context.workspaceState.get<SortKey>(SORT_KEY) ?? 'time';
+  const tree = new RunsTreeProvider(model, filter, sort, services.log);
+  const companions = new CompanionsProvider(model);
+  const runsView = vscode.window.createTreeView('agentjet.runs', { treeDataProvider: tree, canSelectMany: true, showCollapseAll: true });
+  const companionsView = vscode.window.createTreeView('agentjet.companions', { treeDataProvider: companions });
+  const dashboards = new DashboardManager(model, services, () => pickRuns(model));
+  context.subscriptions.push(tree, companions, runsView, companionsView, dashboards, vscode.window.registerWebviewPanelSerializer(DASHBOARD_VIEW_TYPE, dashboards));
+
+  const live = new LiveUpdates(model, tree, companions, dashboards, services);
+  context.subscriptions.push(live);
+  tree.onFirstLoad = () => live.start();
+  companions.onFirstLoad = () => live.start();
+
+  const showFilterState = () => {
+    const f = tree.getFilter();
+    const parts = [f.text ? `“${f.text}”` : '', f.statuses.join(', ')].filter(Boolean);
+    runsView.description = parts.length ? vscode.l10n.t('filter: {0}', parts.join(' · ')) : tree.getSort() !== 'time' ? vscode.l10n.t('by {0}', tree.getSort()) : undefined;
+    void vscode.commands.executeCommand('setContext', 'agentjet.runs.filtered', parts.length > 0);
+  };
+  showFilterState();
+
+  const runs = registerRunsCommands({ context, services, model, tree, companions, runsView, dashboards, showFilterState });
+  services.provide('runs', runs);
+
+  const treeState = async (): Promise<RunsTreeState> => {
+    const top = await tree.getChildren();
+    await tree.whenIdle();
+    const comp = await companions.getChildren();
+    return {
+      roots: (await model.roots()).map((r) => r.path),
+      runs: top.filter((t): t is RunNode & { kind: 'experiment' } => t.kind === 'experiment').map((t) => tree.describe(t)),
+      companions: comp.flatMap((n) => (n.kind === 'companion' ? [{ ...(n.companion.alive === undefined ? {} : { alive: n.companion.alive }), tag: n.companion.tag, description: String(companions.getTreeItem(n).description ?? '') }] : [])),
+    };
+  };
+  const treeItems = async (chain: string[] = []): Promise<RunsTreeItem[]> => {
+    let level = await tree.getChildren();
+    for (const p of chain) {
+      const next = level.find((n) => n.path === p);
+      if (!next) return [];
+      level = await tree.getChildren(next);
+    }
+    return level.map((n) => {
+      const item = tree.getTreeItem(n);
+      const label = typeof item.label === 'string' ? item.label : item.label?.label ?? '';
+      const out: RunsTreeItem = { path: n.path, label, description: String(item.description ?? ''), contextValue: item.contextValue ?? '' };
+      if (item.command) out.command = item.command;
+      return out;
+    });
+  };
+
+  context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration('agentjet.experimentRoots') || e.affectsConfiguration('launch')) live.restart();
+  }), vscode.workspace.onDidChangeWorkspaceFolders(() => live.restart()));
+  return { treeState, treeItems };
+}
+
