@@ -201,8 +201,8 @@ describe('F5 through the real AgentJet launcher', { timeout: 600_000 }, () => {
       await child.setBreakpointsRequest({ source: { path: w!.workflow }, breakpoints: [{ line }] });
       await Promise.all([child.configurationDoneRequest(), attached, child.assertStoppedLocation('breakpoint', { path: w!.workflow, line })]);
       assert.ok((await ours()).some((p) => /ajet\.backbone\.main_vllm/.test(p.args)), 'the backbone child runs while paused');
-      // The user presses Stop with the child focused: VS Code 1.100 sends this to an attach session.
-      const stop: DebugProtocol.DisconnectRequest = { type: 'request', seq: 0, command: 'disconnect', arguments: { restart: false, terminateDebuggee: true } };
+      // The user presses Shift+F5 with the child focused: VS Code 1.100 sends this to an attach session.
+      const stop: DebugProtocol.DisconnectRequest = { type: 'request', seq: 0, command: 'disconnect', arguments: { restart: false, terminateDebuggee: false, suspendDebuggee: false } };
       assert.equal(watcher.toAdapter(stop), true, 'the tracker takes it for a Stop of the launch');
       // ...and the extension stops the parent session (vscode.debug.stopDebugging -> terminate).
       childStopped = true;

@@ -1,7 +1,7 @@
 // Which messages of a launcher child session are the user's Stop (core/launch/childStop.ts).
-// The client messages are VS Code 1.100's own: Stop on an attach session sends
-// `disconnect { restart: false, terminateDebuggee: true }`, Disconnect sends terminateDebuggee false,
-// and after debugpy's `terminated` VS Code disconnects by itself.
+// The client messages are VS Code 1.100's own: Shift+F5 on an attach session (the toolbar's
+// Disconnect) sends `disconnect { restart: false, terminateDebuggee: false, suspendDebuggee: false }`,
+// its Stop `terminateDebuggee: true`; after debugpy's `terminated` VS Code disconnects by itself.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { ChildStopWatcher } from '../../core/launch/childStop';
@@ -23,10 +23,9 @@ test('terminate is a Stop, a restart is not', () => {
   assert.equal(new ChildStopWatcher().toAdapter(req('disconnect', { restart: true, terminateDebuggee: true })), false);
 });
 
-test('Disconnect (detach) is left alone', () => {
-  const w = new ChildStopWatcher();
-  assert.equal(w.toAdapter(req('disconnect', { restart: false, terminateDebuggee: false })), false);
-  assert.equal(w.toAdapter(req('disconnect')), false);
+test('Shift+F5 on the child (the attach session\'s Disconnect) is the Stop too', () => {
+  assert.equal(new ChildStopWatcher().toAdapter(req('disconnect', { restart: false, terminateDebuggee: false, suspendDebuggee: false })), true);
+  assert.equal(new ChildStopWatcher().toAdapter(req('disconnect')), true);
 });
 
 test('the disconnect VS Code sends after the child ended by itself is no Stop', () => {
