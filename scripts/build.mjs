@@ -86,6 +86,8 @@ const builds = [
     target: 'node20',
     // mocha must be the one the extension host loads from node_modules, not a bundled copy.
     external: ['vscode', 'mocha'],
+    // Tests that reach the launch preflight bundle the probe (core/doctor/probe.py) as the extension does.
+    loader: { '.py': 'text' },
   })),
 ];
 

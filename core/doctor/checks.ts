@@ -1,6 +1,8 @@
-// Environment checks (pure): probe facts in, a list of findings with fixes out. Shared by
-// "AgentJet: Check Environment", `agentjet doctor` and (through evaluateForLaunch) the debug preflight.
+// Environment checks (pure): probe facts in, a list of findings with fixes out. The one set of
+// checks of the extension: "AgentJet: Check Environment", `agentjet doctor`, and (with a
+// LaunchContext, through core/doctor/preflight.ts) the preflight of F5, tasks and the CodeLens.
 import { t } from '../l10n';
+import { LAUNCHER_ENTRIES } from '../launch/plan';
 
 export type Status = 'ok' | 'warning' | 'error' | 'info';
 
@@ -34,8 +36,26 @@ export interface ProbeFacts {
   version: string;
   venv: boolean;
   packages: Record<string, PackageFacts | undefined>;
-  port: { port: number; inUse: boolean };
+  /** The launcher modules asked for (probe argv), each found (its file) or not (why). */
+  launchers?: Record<string, { file: string | null; error: string | null } | undefined>;
+  /** port 0: not checked. The holder is the listening process (Linux /proc), when known. */
+  port: { port: number; inUse: boolean; holderPid?: number | null; holderPgid?: number | null; holderArgs?: string | null };
 }
+
+/** What a launch adds to the checks: its launcher candidates, console script, debugpy need, companions. */
+export interface LaunchContext {
+  /** LAUNCHER_ENTRIES[dialect].modules, in order. */
+  candidates: readonly string[];
+  /** The version's console script beside the interpreter: it starts the launcher, no module needed. */
+  consoleScript?: string | undefined;
+  /** Process groups of our live companions: holding the port is fine for them. */
+  companionPgids: readonly number[];
+  /** The config key of the port, for the message (`ajet.debug.debug_vllm_port`). */
+  portKey: string;
+}
+
+/** Every launcher module of every version, for the doctor's probe (it has no config to choose by). */
+export const ALL_LAUNCHER_MODULES: readonly string[] = [...new Set(Object.values(LAUNCHER_ENTRIES).flatMap((e) => e.modules))];
 
 export interface GpuFacts {
   /** nvidia-smi was found and answered. */
@@ -55,6 +75,8 @@ export interface DoctorInput {
   trusted?: boolean;
   /** A companion (vLLM server) of ours holds the port: not a problem. */
   portHeldByCompanion?: boolean;
+  /** Set for a launch preflight: the launcher is judged for this config, a port held by a stranger is an error. */
+  launch?: LaunchContext;
 }
 
 export const MIN_PYTHON = [3, 10] as const;
@@ -73,6 +95,11 @@ export function compareVersions(a: string, b: string): number {
 }
 
 const pipFix = (python: string, spec: string): Fix => ({ kind: 'shell', value: `${shellQuote(python)} -m pip install ${shellQuote(spec)}`, label: t('Install') });
+
+/** `<python> -m pip install --upgrade "debugpy>=1.8.0"`: the command the refusal's Copy Install Command copies. */
+export function installHint(python: string): string {
+  return `${shellQuote(python)} -m pip install --upgrade "debugpy>=${MIN_DEBUGPY}"`;
+}
 const pythonSetting: Fix = { kind: 'setting', value: 'agentjet.pythonPath', label: t('Choose the interpreter') };
 
 export function shellQuote(s: string): string {
@@ -106,15 +133,21 @@ export function evaluate(input: DoctorInput): Check[] {
 
   const ajet = f.packages.ajet;
   const astuner = f.packages.astuner;
-  const framework = ajet?.found ? ajet : astuner?.found ? astuner : undefined;
+  const astune = f.packages.astune;
+  const framework = ajet?.found ? ajet : astuner?.found ? astuner : astune?.found ? astune : undefined;
   if (framework) {
     out.push({ id: 'framework', title: t('AgentJet framework'), status: framework.module === 'ajet' ? 'ok' : 'warning',
       detail: framework.module === 'ajet' ? pkgLine(framework) : t('{0}: the older ASTuner package; AgentJet (ajet) is its successor.', pkgLine(framework)),
       ...(framework.module === 'ajet' ? {} : { fix: pipFix(py, 'ajet') }) });
+  }
+  if (f.launchers) {
+    out.push(launcherCheck(py, f.launchers, input.launch, framework?.module));
+  } else if (framework) {
     out.push(framework.launcher
       ? { id: 'launcher', title: t('Launcher'), status: 'ok', detail: t('python -m {0}.launcher ({1})', framework.module, framework.launcher) }
       : { id: 'launcher', title: t('Launcher'), status: 'error', detail: t('{0} has no launcher.py; the installation looks incomplete.', framework.module), fix: pipFix(py, framework.module === 'ajet' ? 'ajet' : 'astuner') });
-  } else {
+  }
+  if (!framework) {
     const broken = ajet?.error ?? astuner?.error;
     out.push({ id: 'framework', title: t('AgentJet framework'), status: 'error',
       detail: broken ? t('ajet cannot be found: {0}', broken) : t('Neither ajet nor astuner is installed in this interpreter.'),
@@ -122,10 +155,12 @@ export function evaluate(input: DoctorInput): Check[] {
   }
 
   const dbg = f.packages.debugpy;
+  const dbgFix: Fix = { kind: 'shell', value: installHint(py), label: t('Install') };
   if (!dbg?.found) {
-    out.push({ id: 'debugpy', title: 'debugpy', status: 'error', detail: t('debugpy is not installed: breakpoints cannot work.'), fix: pipFix(py, `debugpy>=${MIN_DEBUGPY}`) });
+    out.push({ id: 'debugpy', title: 'debugpy', status: 'error', detail: t('debugpy is not installed for {0} (Python {1}){2}: breakpoints cannot work. Install it with: {3}', py, f.version, dbg?.error ? ` (${dbg.error})` : '', installHint(py)), fix: dbgFix });
   } else if (!dbg.version || compareVersions(dbg.version, MIN_DEBUGPY) < 0) {
-    out.push({ id: 'debugpy', title: 'debugpy', status: 'error', detail: t('debugpy {0} is too old: AgentJet needs >= {1}.', dbg.version ?? '?', MIN_DEBUGPY), fix: pipFix(py, `debugpy>=${MIN_DEBUGPY}`) });
+    // A warning, not an error: the launch runs (without following the launcher's child processes).
+    out.push({ id: 'debugpy', title: 'debugpy', status: 'warning', detail: t("debugpy {0} found for {1}; AgentJet's launcher wants >= {2}. Debugging may work, but upgrade with: {3}", dbg.version ?? '?', py, MIN_DEBUGPY, installHint(py)), fix: dbgFix });
   } else {
     out.push({ id: 'debugpy', title: 'debugpy', status: 'ok', detail: t('debugpy {0} (>= {1})', dbg.version, MIN_DEBUGPY) });
   }
@@ -142,13 +177,39 @@ export function evaluate(input: DoctorInput): Check[] {
   out.push(gpuCheck(input.gpu));
 
   const port = f.port;
-  out.push(port.inUse
-    ? input.portHeldByCompanion
-      ? { id: 'port', title: t('vLLM port'), status: 'ok', detail: t('Port {0} is held by the vLLM server a previous debug launch left running (it is reused).', port.port) }
-      : { id: 'port', title: t('vLLM port'), status: 'warning', detail: t('Port {0} (ajet.debug.debug_vllm_port) is already in use by another program.', port.port), fix: { kind: 'command', value: 'agentjet.stopCompanions', label: t('Stop companions') } }
-    : { id: 'port', title: t('vLLM port'), status: 'ok', detail: t('Port {0} is free.', port.port) });
+  if (port.port) out.push(portCheck(port, input));
   if (input.trusted !== undefined) out.push(trustCheck(input.trusted));
   return out;
+}
+
+function launcherCheck(py: string, found: NonNullable<ProbeFacts['launchers']>, launch: LaunchContext | undefined, framework: string | undefined): Check {
+  const candidates = launch?.candidates ?? LAUNCHER_ENTRIES[framework === 'astuner' ? 'astuner' : framework === 'astune' ? 'astune' : 'ajet'].modules;
+  if (launch?.consoleScript) return { id: 'launcher', title: t('Launcher'), status: 'ok', detail: t('{0} (console script)', launch.consoleScript) };
+  const module = candidates.find((c) => found[c]?.file);
+  if (module) return { id: 'launcher', title: t('Launcher'), status: 'ok', detail: `python -m ${module} (${found[module]!.file!})` };
+  const why = [...new Set(candidates.map((c) => found[c]?.error).filter((e): e is string => !!e))].join('; ');
+  return {
+    id: 'launcher', title: t('Launcher'), status: 'error',
+    detail: t('{0} has no AgentJet launcher: no console script beside it and it cannot import {1}{2}. Install the framework into this interpreter (for AgentJet: pip install -e . in its checkout) or pick another one with the agentjet.pythonPath setting.', py, candidates.join(', '), why ? ` (${why})` : '')
+      // ASTune's launcher is `launcher.py` at the root of its checkout, in no package.
+      + (candidates.includes('launcher') ? ` ${t('ASTune runs its launcher.py from the root of its checkout: launch with the checkout as the working directory ("cwd" in launch.json).')}` : ''),
+    fix: pythonSetting,
+  };
+}
+
+function portCheck(port: ProbeFacts['port'], input: DoctorInput): Check {
+  const key = input.launch?.portKey ?? 'ajet.debug.debug_vllm_port';
+  if (!port.inUse) return { id: 'port', title: t('vLLM port'), status: 'ok', detail: t('Port {0} is free.', port.port) };
+  const pgids = input.launch?.companionPgids ?? [];
+  const ours = input.portHeldByCompanion || (port.holderPgid != null ? pgids.includes(port.holderPgid) : pgids.length > 0);
+  if (ours) return { id: 'port', title: t('vLLM port'), status: 'ok', detail: t('Port {0} is held by the vLLM server a previous debug launch left running (it is reused).', port.port) };
+  const who = port.holderPid != null ? `${t('process {0}', port.holderPid)}${port.holderArgs ? ` (${port.holderArgs})` : ''}` : t('another program');
+  // A debug launch would start its vLLM server on this port: an error there; for the doctor a warning.
+  return {
+    id: 'port', title: t('vLLM port'), status: input.launch ? 'error' : 'warning',
+    detail: t('port {0} ({1}) is held by {2}, which is not an AgentJet companion. Stop it or set {1} to a free port.', port.port, key, who),
+    fix: { kind: 'command', value: 'agentjet.stopCompanions', label: t('Stop companions') },
+  };
 }
 
 function gpuCheck(g: GpuFacts): Check {
@@ -173,9 +234,19 @@ export function parseNvidiaSmi(stdout: string): GpuFacts['gpus'] {
   });
 }
 
-/** The findings that must stop a debug launch (the launch preflight shows these and offers the fix). */
+/**
+ * The findings that must stop a launch (the launch preflight shows these and offers the fix): every
+ * error but the GPUs, debugpy when not debugging, and the framework package when the launcher was
+ * judged (the launcher decides: ASTune's is a module at the checkout root, in no package).
+ */
 export function blockingForLaunch(checks: readonly Check[], wantDebugpy: boolean): Check[] {
-  return checks.filter((c) => c.status === 'error' && (c.id !== 'debugpy' || wantDebugpy) && c.id !== 'gpu');
+  const launcherJudged = checks.some((c) => c.id === 'launcher');
+  return checks.filter((c) => c.status === 'error' && (c.id !== 'debugpy' || wantDebugpy) && c.id !== 'gpu' && !(c.id === 'framework' && launcherJudged));
+}
+
+/** The warnings a launch prints in the Debug Console (an old debugpy, the Python version). */
+export function warningsForLaunch(checks: readonly Check[], wantDebugpy: boolean): Check[] {
+  return checks.filter((c) => c.status === 'warning' && ((c.id === 'debugpy' && wantDebugpy) || c.id === 'python'));
 }
 
 export function summary(checks: readonly Check[]): { errors: number; warnings: number } {

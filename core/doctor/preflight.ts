@@ -1,33 +1,51 @@
-// The environment checks as a launch preflight: the findings that must stop a debug launch.
-// For core/launch/preflight.ts (owned by the launch feature) to call; see blockingForLaunch.
-import { blockingForLaunch, evaluate, type Check } from './checks';
-import { gather } from './run';
+// The environment checks as a launch preflight (F5, Ctrl+F5, tasks, CodeLens: core/launch/lifecycle.ts):
+// the same probe and the same checks as "AgentJet: Check Environment" and `agentjet doctor`, judged
+// for one launch (its launcher candidates, console script, companions, whether it debugs).
+import { blockingForLaunch, evaluate, warningsForLaunch, type Check, type DoctorInput, type LaunchContext } from './checks';
+import { runProbeScript } from './run';
+import { probeScript } from './probeText';
 
 export interface LaunchCheckOptions {
   python: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** ajet.debug.debug_vllm_port of the config. */
+  /** ajet.debug.debug_vllm_port of the config; 0 for none (verl and trinity launches use no port). */
   port: number;
-  /** Debugging (not Run Without Debugging): debugpy >= 1.8 is then required. */
+  /** Debugging (not Run Without Debugging): debugpy is then required (>= 1.8 wanted). */
   wantDebugpy: boolean;
-  /** probe.py's text: `(await import('../doctor/script')).DOCTOR_PROBE`. */
-  script: string;
+  /** probe.py's text; default: the bundled one (probeText.ts). */
+  script?: string;
   trusted?: boolean;
   /** The port is held by our own companion (reused, not a conflict). */
   portHeldByCompanion?: boolean;
+  /** The launch's launcher candidates, console script and companions; default: the doctor's view. */
+  launch?: LaunchContext;
   signal?: AbortSignal;
   timeoutMs?: number;
 }
 
-/** Every check plus the blocking subset (errors: no Python, no framework/launcher, old debugpy, untrusted). */
-export async function checkForLaunch(o: LaunchCheckOptions): Promise<{ checks: Check[]; blocking: Check[] }> {
-  const input = await gather({
-    python: o.python, script: o.script, cwd: o.cwd, env: o.env, port: o.port,
-    ...(o.trusted !== undefined ? { trusted: o.trusted } : {}),
+export interface LaunchChecks {
+  checks: Check[];
+  /** The errors that stop the launch. */
+  blocking: Check[];
+  /** What the launch prints and goes on (an old debugpy). */
+  warnings: Check[];
+  probe: DoctorInput['probe'];
+}
+
+/** Runs the probe (no nvidia-smi: GPUs never block a launch) and judges it. */
+export async function checkForLaunch(o: LaunchCheckOptions): Promise<LaunchChecks> {
+  const probe = await runProbeScript({
+    python: o.python, script: o.script ?? await probeScript(), cwd: o.cwd, env: o.env, port: o.port,
+    ...(o.launch ? { launchers: o.launch.candidates } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
     ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
   });
-  const checks = evaluate({ ...input, ...(o.portHeldByCompanion ? { portHeldByCompanion: true } : {}) });
-  return { checks, blocking: blockingForLaunch(checks, o.wantDebugpy) };
+  const checks = evaluate({
+    python: o.python, probe, gpu: { available: false, gpus: [], error: null },
+    ...(o.trusted !== undefined ? { trusted: o.trusted } : {}),
+    ...(o.portHeldByCompanion ? { portHeldByCompanion: true } : {}),
+    ...(o.launch ? { launch: o.launch } : {}),
+  });
+  return { checks, blocking: blockingForLaunch(checks, o.wantDebugpy), warnings: warningsForLaunch(checks, o.wantDebugpy), probe };
 }

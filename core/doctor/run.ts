@@ -1,7 +1,7 @@
 // Gathers the facts the checks need: runs the probe in the chosen interpreter and asks
 // nvidia-smi. Never throws; every child is killed on timeout or cancellation.
 import { execFile, spawn } from 'node:child_process';
-import { parseNvidiaSmi, type DoctorInput, type GpuFacts, type ProbeFacts } from './checks';
+import { ALL_LAUNCHER_MODULES, parseNvidiaSmi, type DoctorInput, type GpuFacts, type ProbeFacts } from './checks';
 import { t } from '../l10n';
 
 export interface GatherOptions {
@@ -12,6 +12,8 @@ export interface GatherOptions {
   cwd: string;
   env?: NodeJS.ProcessEnv;
   port: number;
+  /** Launcher modules to look for (default: every version's, ALL_LAUNCHER_MODULES). */
+  launchers?: readonly string[];
   trusted?: boolean;
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -21,7 +23,7 @@ export function runProbeScript(o: GatherOptions): Promise<DoctorInput['probe']> 
   return new Promise((resolve) => {
     let out = '', err = '', settled = false;
     const done = (v: DoctorInput['probe']): void => { if (!settled) { settled = true; clearTimeout(timer); o.signal?.removeEventListener('abort', onAbort); resolve(v); } };
-    const child = spawn(o.python, ['-c', o.script, String(o.port)], { cwd: o.cwd, env: o.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(o.python, ['-c', o.script, String(o.port), (o.launchers ?? ALL_LAUNCHER_MODULES).join(',')], { cwd: o.cwd, env: o.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     const onAbort = (): void => { child.kill('SIGKILL'); done({ ok: false, error: t('cancelled') }); };
     o.signal?.addEventListener('abort', onAbort);
     const ms = o.timeoutMs ?? 20_000;

@@ -11,7 +11,9 @@ import {
   LAUNCHER_ENTRIES, consoleScriptBeside, describeTarget, launcherArgs, readConfigFacts, targetArgs, usesVllmPort,
   type CommandLine, type ConfigFacts, type Dialect, type LauncherTarget,
 } from './plan';
-import { installHint, judgeProbe, runProbe, type ProbeResult } from './preflight';
+import { installHint } from './preflight';
+import { checkForLaunch } from '../doctor/preflight';
+import type { Check, ProbeFacts } from '../doctor/checks';
 import { LAUNCH_ERRORS } from '../protocol/debug';
 import { t } from '../l10n';
 
@@ -63,38 +65,43 @@ export async function planLaunch(r: ResolvedLaunch, opts: { lint?: boolean } = {
   return { ok: true, plan: { launch: r, facts: { ...facts, dialect: facts.dialect }, env, consoleScript: consoleScriptBeside(r.python, facts.dialect, exists) } };
 }
 
+/** What the probe saw that the launch uses: the interpreter, its debugpy, the port. */
+export interface ProbeSummary { python: string; version: string; debugpy: string | null; port: ProbeFacts['port'] }
+
 export type Preflighted =
-  | { ok: true; target: LauncherTarget; warnings: string[]; companions: Companion[]; probe: ProbeResult }
+  | { ok: true; target: LauncherTarget; warnings: string[]; companions: Companion[]; probe: ProbeSummary }
   | { ok: false; refusal: Refusal };
 
-/** One probe of the interpreter; the verdict and the launcher to start. */
-export async function preflightLaunch(plan: LaunchPlan, wantDebugpy: boolean): Promise<Preflighted> {
+const KIND_OF: Partial<Record<Check['id'], RefusalKind>> = { python: 'python', framework: 'framework', launcher: 'framework', debugpy: 'debugpy', port: 'port' };
+
+/**
+ * One probe of the interpreter, judged by the environment checks (the doctor's, core/doctor):
+ * the verdict and the launcher to start.
+ */
+export async function preflightLaunch(plan: LaunchPlan, wantDebugpy: boolean, opts: { signal?: AbortSignal } = {}): Promise<Preflighted> {
   const r = plan.launch;
   const checkPort = usesVllmPort(r.backbone);
   const companions = checkPort ? companionsOf(r.cwd).filter((c) => c.alive) : [];
-  const probe = await runProbe({
-    python: r.python, modules: LAUNCHER_ENTRIES[plan.facts.dialect].modules,
-    port: checkPort ? plan.facts.debugVllmPort : 0, wantDebugpy, cwd: r.cwd, env: plan.env,
+  const candidates = LAUNCHER_ENTRIES[plan.facts.dialect].modules;
+  const res = await checkForLaunch({
+    python: r.python, cwd: r.cwd, env: plan.env, port: checkPort ? plan.facts.debugVllmPort : 0, wantDebugpy,
+    launch: { candidates, consoleScript: plan.consoleScript, companionPgids: companions.map((c) => c.pgid), portKey: `${plan.facts.dialect}.debug.debug_vllm_port` },
+    ...(opts.signal ? { signal: opts.signal } : {}),
   });
-  if (!probe.ok) return refuse(LAUNCH_ERRORS.python, ['python'], probe.error);
-  const verdict = judgeProbe(probe.result, {
-    companionPgids: companions.map((c) => c.pgid),
-    portKey: `${plan.facts.dialect}.debug.debug_vllm_port`,
-    wantDebugpy,
-    consoleScript: plan.consoleScript,
-  });
-  if (verdict.errors.length) {
-    const kinds: RefusalKind[] = [];
-    if (wantDebugpy && !probe.result.debugpy) kinds.push('debugpy');
-    if (!probe.result.framework.ok && !plan.consoleScript) kinds.push('framework');
-    if (probe.result.port.inUse && verdict.portHeld) kinds.push('port');
-    return refuse(LAUNCH_ERRORS.preflight, kinds, t('Cannot start {0}; nothing was started:\n{1}', r.config, verdict.errors.map((e) => `- ${e}`).join('\n')),
-      kinds.includes('debugpy') ? installHint(probe.result.python) : undefined);
+  if (!res.probe.ok) return refuse(LAUNCH_ERRORS.python, ['python'], res.probe.error);
+  const facts = res.probe.facts;
+  if (res.blocking.length) {
+    const kinds = [...new Set(res.blocking.map((c) => KIND_OF[c.id]).filter((k): k is RefusalKind => !!k))];
+    return refuse(LAUNCH_ERRORS.preflight, kinds, t('Cannot start {0}; nothing was started:\n{1}', r.config, res.blocking.map((c) => `- ${c.detail}`).join('\n')),
+      kinds.includes('debugpy') ? installHint(facts.python) : undefined);
   }
-  const target: LauncherTarget = plan.consoleScript
-    ? { kind: 'script', path: plan.consoleScript }
-    : { kind: 'module', module: probe.result.framework.module! };
-  return { ok: true, target, warnings: verdict.warnings, companions, probe: probe.result };
+  const module = candidates.find((c) => facts.launchers?.[c]?.file);
+  const target: LauncherTarget = plan.consoleScript ? { kind: 'script', path: plan.consoleScript } : { kind: 'module', module: module! };
+  const dbg = facts.packages.debugpy;
+  return {
+    ok: true, target, warnings: res.warnings.map((c) => c.detail), companions,
+    probe: { python: facts.python, version: facts.version, debugpy: dbg?.found ? dbg.version ?? '0' : null, port: facts.port },
+  };
 }
 
 /** `<python> <script|-m module> <launcher args>`. */

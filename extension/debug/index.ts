@@ -1,5 +1,6 @@
 // Debug and launch: the `agentjet` debug type, `agentjet` tasks, CodeLens and editor-title actions.
 import * as vscode from 'vscode';
+import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Services } from '../services';
 import { AgentJetDebugConfigurationProvider } from './provider';
 import { AgentJetTaskProvider, buildTask, TASK_TYPE } from './tasks';
@@ -7,6 +8,7 @@ import { AgentJetCodeLensProvider } from './codelens';
 import { debugConfigurationFor, isAgentJetDocument, DEBUG_TYPE } from './configs';
 import { companionsOf, stopCompanions } from '../../core/launch/companions';
 import type { Backbone } from '../../core/launch/plan';
+import { ChildStopWatcher } from '../../core/launch/childStop';
 import { EVENT_EXPERIMENT, EVENT_FINISHED, subprocessAttach, type ExperimentEventBody, type FinishedEventBody } from '../../core/protocol/debug';
 
 const CONTEXT_KEY = 'agentjet.isConfig';
@@ -76,6 +78,8 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
     train: (config, backbone) => train(config, backbone),
   });
 
+  /** AgentJet sessions being stopped or restarted (their children's disconnects follow from it). */
+  const stoppingParents = new Set<string>();
   context.subscriptions.push(
     // Inline: the session runs in the extension host, saving a node start per launch (the
     // process-based dist/adapter.js stays for other clients and as the manifest fallback).
@@ -86,6 +90,37 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
         if (child) return new vscode.DebugAdapterServer(child.connect.port, child.connect.host);
         const { AgentJetDebugSession } = await import('../../debug-adapter/session');
         return new vscode.DebugAdapterInlineImplementation(new AgentJetDebugSession());
+      },
+    }),
+    // One Stop ends the launch: Stop on a launcher child session (an attach VS Code starts from
+    // debugpy's reverse request, not managed by its parent) stops the parent AgentJet session,
+    // which ends the launcher's process tree (core/launch/childStop.ts).
+    vscode.debug.registerDebugAdapterTrackerFactory(DEBUG_TYPE, {
+      createDebugAdapterTracker(session) {
+        if (!subprocessAttach(session.configuration)) {
+          // A parent: while it stops (or restarts), its children's disconnects are no user's Stop.
+          return {
+            onWillReceiveMessage: (m: { type?: string; command?: string }) => {
+              if (m.type !== 'request') return;
+              if (m.command === 'terminate' || m.command === 'disconnect') stoppingParents.add(session.id);
+              else if (m.command === 'launch') stoppingParents.delete(session.id);
+            },
+            onWillStopSession: () => { stoppingParents.delete(session.id); },
+          };
+        }
+        const watcher = new ChildStopWatcher();
+        return {
+          onDidSendMessage: (m: DebugProtocol.ProtocolMessage) => watcher.fromAdapter(m),
+          onWillReceiveMessage: (m: DebugProtocol.ProtocolMessage) => {
+            if (!watcher.toAdapter(m)) return;
+            let root = session.parentSession;
+            while (root?.parentSession && root.parentSession.type === DEBUG_TYPE) root = root.parentSession;
+            if (!root || root.type !== DEBUG_TYPE || stoppingParents.has(root.id)) return;
+            services.log.info(`debug: Stop on child session ${session.name}: stopping the launch (${root.name})`);
+            stoppingParents.add(root.id);
+            void vscode.debug.stopDebugging(root);
+          },
+        };
       },
     }),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, provider, vscode.DebugConfigurationProviderTriggerKind.Initial),

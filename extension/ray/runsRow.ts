@@ -3,6 +3,13 @@
 // `decorateRunItem` for experiment rows (one line in extension/runs/tree.ts).
 import * as vscode from 'vscode';
 import type { RayClusterInfo } from '../../core/ray/types';
+import { describeRay as describeLine, rayDescription, type RayLineWords } from '../../core/ray/runLine';
+
+const WORDS: RayLineWords = {
+  nodesAlive: (n) => vscode.l10n.t('{0} node(s) alive', n),
+  workersPaused: (n) => vscode.l10n.t('{0} worker(s) paused', n),
+  paused: (n) => vscode.l10n.t('{0} paused', n),
+};
 
 const byExperiment = new Map<string, RayClusterInfo>();
 const changed = new vscode.EventEmitter<string>();
@@ -18,12 +25,7 @@ export function setRayRunInfo(experimentFolder: string, info: RayClusterInfo): v
 export function rayRunInfo(experimentFolder: string): RayClusterInfo | undefined { return byExperiment.get(experimentFolder); }
 
 export function describeRay(info: RayClusterInfo): string {
-  const parts = [
-    info.dashboard ?? info.address ?? info.sessionDir?.replace(/^.*[\\/]/, ''),
-    info.nodesAlive !== undefined ? vscode.l10n.t('{0} node(s) alive', info.nodesAlive) : undefined,
-    vscode.l10n.t('{0} worker(s) paused', info.paused),
-  ];
-  return `Ray: ${parts.filter(Boolean).join(' · ')}${info.note ? ` (${info.note})` : ''}`;
+  return describeLine(info, WORDS);
 }
 
 /** Adds the run's Ray line to an experiment row's tooltip and description. */
@@ -31,7 +33,8 @@ export function decorateRunItem(experimentFolder: string, item: vscode.TreeItem)
   const info = byExperiment.get(experimentFolder);
   if (!info) return;
   const line = describeRay(info);
-  if (info.paused > 0) item.description = `${item.description ?? ''} · ${vscode.l10n.t('{0} paused', info.paused)}`.replace(/^ · /, '');
+  const description = rayDescription(typeof item.description === 'string' ? item.description : undefined, info, WORDS);
+  if (description !== undefined && info.paused > 0) item.description = description;
   if (item.tooltip instanceof vscode.MarkdownString) item.tooltip.appendMarkdown('\n\n').appendText(line);
   else item.tooltip = `${item.tooltip ?? ''}\n${line}`.trim();
 }

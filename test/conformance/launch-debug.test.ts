@@ -20,6 +20,7 @@ import { findUpstream, withUpstream } from '../util/upstream';
 import { listProcesses } from '../../core/launch/processes';
 import { companionsOf } from '../../core/launch/companions';
 import { LAUNCH_RECORD_DIR } from '../../core/agentjet';
+import { ChildStopWatcher } from '../../core/launch/childStop';
 import { realAgentJetMissing, realWorkspace, type RealWorkspace } from './realAgentJet';
 import { waitFor } from '../util/poll';
 
@@ -176,6 +177,59 @@ describe('F5 through the real AgentJet launcher', { timeout: 600_000 }, () => {
       }
     }));
   }
+
+  test('one Stop on the child session ends the whole launch: the launcher and its tree go, the companion stays', withUpstream('agentjet-d20cce0', async (_dir, t) => {
+    if (why) { t.skip(why); return; }
+    const shell = await inlineShell();
+    const dc = await shell.client();
+    const children: DebugProtocol.StartDebuggingRequestArguments[] = [];
+    onReverseRequests(dc, (r) => { if (r.command === 'startDebugging') children.push(r.arguments as DebugProtocol.StartDebuggingRequestArguments); });
+    let child: DebugClient | undefined;
+    const line = lineOf(w!.workflow, '# BREAK HERE');
+    let childStopped = false;
+    const step = (what: string): void => { if (process.env.AJ_TEST_TRACE) process.stderr.write(`TEST step: ${what}\n`); };
+    const ours = async () => (await listProcesses()).filter((p) => p.args.includes(w!.dir) && !/vllm\.entrypoints/.test(p.args));
+    try {
+      await dc.initializeRequest(INIT);
+      await Promise.all([dc.waitForEvent('initialized').then(() => dc.configurationDoneRequest()), dc.launchRequest(launchArgs() as DebugProtocol.LaunchRequestArguments)]);
+      const req = await waitFor(() => children[0], 'debugpy to report the launcher\'s child process', TIMEOUT, 100);
+      const cfg = req.configuration as Record<string, unknown> & { connect: { host: string; port: number } };
+      // VS Code's part for the child session, with the extension's tracker watching its traffic.
+      const watcher = new ChildStopWatcher();
+      child = new DebugClient('node', '', 'python');
+      child.defaultTimeout = TIMEOUT;
+      await child.start(cfg.connect.port);
+      child.on('terminated', (e: DebugProtocol.Event) => watcher.fromAdapter(e));
+      child.on('exited', (e: DebugProtocol.Event) => watcher.fromAdapter(e));
+      await child.initializeRequest({ ...INIT, adapterID: 'debugpy' });
+      const attached = child.attachRequest(cfg as DebugProtocol.AttachRequestArguments);
+      await child.waitForEvent('initialized');
+      await child.setBreakpointsRequest({ source: { path: w!.workflow }, breakpoints: [{ line }] });
+      await Promise.all([child.configurationDoneRequest(), attached, child.assertStoppedLocation('breakpoint', { path: w!.workflow, line })]);
+      assert.ok((await ours()).some((p) => /ajet\.backbone\.main_vllm/.test(p.args)), 'the backbone child runs while paused');
+      // The user presses Shift+F5 with the child focused: VS Code 1.100 sends this to an attach session.
+      const stop: DebugProtocol.DisconnectRequest = { type: 'request', seq: 0, command: 'disconnect', arguments: { restart: false, terminateDebuggee: false, suspendDebuggee: false } };
+      assert.equal(watcher.toAdapter(stop), true, 'the tracker takes it for a Stop of the launch');
+      // ...and the extension stops the parent session (vscode.debug.stopDebugging -> terminate).
+      childStopped = true;
+      await Promise.all([child.disconnectRequest(stop.arguments).catch(() => undefined), dc.terminateRequest(), dc.waitForEvent('terminated', TIMEOUT)]);
+      step('parent terminated');
+      const left = await waitFor(async () => { const l = await ours(); return l.length === 0 ? [] as const : undefined; }, 'the launcher tree to end', 30_000, 100).catch(async () => ours());
+      assert.deepEqual(left, [], 'nothing of the launch is left after one Stop');
+      assert.equal(companionsOf(w!.dir).filter((c) => c.alive).length, 1, 'the vLLM companion is spared');
+      step('asserted');
+    } finally {
+      // After the Stop the child's debugpy session is gone (a second disconnect would get no answer):
+      // close the connection only.
+      if (child && childStopped) (child as unknown as { stopAdapter(): void }).stopAdapter();
+      else await child?.stop();
+      step('child client stopped');
+      await dc.stop();
+      step('parent client stopped');
+      await shell.close();
+      step('shell closed');
+    }
+  }));
 
   test('a second launch reuses our live vLLM companion: the port it holds is not "held by a stranger"', withUpstream('agentjet-d20cce0', async (_dir, t) => {
     if (why) { t.skip(why); return; }

@@ -12,12 +12,12 @@ import { ensureTestPython } from '../harness/python';
 import { resolveAttributes } from '../../core/launch/attributes';
 import { commandLine, planLaunch, preflightLaunch } from '../../core/launch/lifecycle';
 
-async function preflightIn(tree: string, root: 'ajet' | 'astuner', backbone: 'debug' | 'verl' = 'debug', yaml = '') {
+async function preflightIn(tree: string, root: 'ajet' | 'astuner' | 'astune', backbone: 'debug' | 'verl' = 'debug', yaml = '', cwd?: string) {
   const dir = mkdtempSync(join(tmpdir(), 'aj-entry-'));
   try {
     const config = join(dir, 'c.yaml');
     writeFileSync(config, `${root}:\n  experiment_name: entry\n${yaml}`);
-    const r = resolveAttributes({ config, cwd: dir, backbone, python: ensureTestPython().python, env: { PYTHONPATH: tree } });
+    const r = resolveAttributes({ config, cwd: cwd ?? dir, backbone, python: ensureTestPython().python, env: { PYTHONPATH: tree } });
     const planned = await planLaunch(r, { lint: false });
     assert.ok(planned.ok);
     const pre = await preflightLaunch(planned.plan, false);
@@ -67,4 +67,19 @@ test('the vLLM port is checked for the debug backbone only (verl and trinity use
   } finally {
     await new Promise((r) => srv.close(r));
   }
+}));
+
+// ASTune (upstream astune-ba24412p): no console script, no launcher in its package; `python
+// launcher.py` at the checkout's root, which the probe finds as the module `launcher` when the
+// launch runs from there (the probe puts the working directory on sys.path, as `python -m` does).
+test('astune-ba24412p: from the checkout root the launcher is `python -m launcher`; elsewhere a clear refusal', withUpstream('astune-ba24412p', async (dir) => {
+  const atRoot = await preflightIn('', 'astune', 'debug', '', dir);
+  assert.ok(atRoot.pre.ok, atRoot.pre.ok ? '' : atRoot.pre.refusal.message);
+  assert.deepEqual(atRoot.pre.target, { kind: 'module', module: 'launcher' });
+  assert.deepEqual(atRoot.cmd!.args.slice(0, 4), ['-m', 'launcher', '--backbone', 'debug']);
+  const elsewhere = await preflightIn('', 'astune');
+  assert.ok(!elsewhere.pre.ok, 'refused outside the checkout root');
+  assert.deepEqual(elsewhere.pre.refusal.kinds, ['framework']);
+  assert.match(elsewhere.pre.refusal.message, /has no AgentJet launcher: no console script beside it and it cannot import launcher \(No module named 'launcher'\)/);
+  assert.match(elsewhere.pre.refusal.message, /ASTune runs its launcher\.py from the root of its checkout/);
 }));

@@ -55,13 +55,11 @@ test('Debug rollout from the CodeLens stops at a breakpoint in the workflow, in 
 
     const ours = async () => (await listProcesses()).filter((p) => p.args.includes(w.dir) && !/vllm\.entrypoints/.test(p.args));
     assert.ok((await ours()).some((p) => /ajet\.backbone\.main_vllm/.test(p.args)), 'the backbone child runs while paused');
-    // Stop acts on the focused session: the child (an attach, so it detaches) and then the
-    // AgentJet session itself, which ends the launcher and its tree.
+    // One Stop, with the child session focused (it stopped at the breakpoint): the extension
+    // forwards it to the AgentJet session, which ends the launcher and its tree.
     const toolbar = wb.page.locator('.debug-toolbar').first();
-    for (let i = 0; i < 3 && await toolbar.isVisible(); i++) {
-      await wb.press('Shift+F5');
-      await toolbar.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
-    }
+    await wb.press('Shift+F5');
+    await toolbar.waitFor({ state: 'hidden', timeout: 60_000 });
     assert.equal(await toolbar.isVisible(), false, 'the debug toolbar is gone after Stop');
     // Stop left no launcher, backbone or debugpy process behind; the vLLM companion stays for the next launch.
     let left = await ours();

@@ -10,7 +10,10 @@ import { resolveAttributes } from '../../core/launch/attributes';
 import { subprocessAttach } from '../../core/protocol/debug';
 import { parseDotenv } from '../../core/launch/dotenv';
 import { resolveInterpreter, whichSync } from '../../core/launch/interpreter';
-import { compareVersions, judgeProbe, runProbe, type ProbeResult } from '../../core/launch/preflight';
+import { compareVersions } from '../../core/launch/preflight';
+import { blockingForLaunch, evaluate, warningsForLaunch, type LaunchContext, type PackageFacts, type ProbeFacts } from '../../core/doctor/checks';
+import { runProbeScript } from '../../core/doctor/run';
+import { probeScript } from '../../core/doctor/probeText';
 import { descendants, isAlive, listProcesses, parsePs, planKill, terminate } from '../../core/launch/processes';
 import { parseCompanionName, readCompanions } from '../../core/launch/companions';
 import { LauncherOutputReader, findExperimentFolder, findRolloutLog, logExperimentOf } from '../../core/launch/experiment';
@@ -102,11 +105,19 @@ test('the launcher\'s own lines name the run: Experiment Name / Backup Dir / Yam
   assert.equal(logExperimentOf({}, '/w'), undefined);
 });
 
-const probe = (over: Partial<ProbeResult> = {}): ProbeResult => ({
-  python: '/py', version: '3.11', debugpy: '1.8.1', debugpyError: null,
-  framework: { module: 'ajet.launcher', candidates: ['ajet.launcher', 'ajet.cli.launcher'], ok: true, file: '/x', error: null },
-  port: { port: 18000, inUse: false, holderPid: null, holderPgid: null, holderArgs: null }, ...over,
+// The launch's verdicts are the environment checks (core/doctor/checks.ts) judged with a LaunchContext.
+const pkgFacts = (module: string, version: string | null): PackageFacts => ({ module, found: version !== null, version, location: version ? `/site/${module}` : null, launcher: null, error: null });
+const probe = (over: { debugpy?: string | null; launchers?: ProbeFacts['launchers']; port?: ProbeFacts['port'] } = {}): ProbeFacts => ({
+  python: '/py', version: '3.11.7', venv: true,
+  packages: { ajet: pkgFacts('ajet', '0.1.0'), debugpy: pkgFacts('debugpy', over.debugpy === undefined ? '1.8.1' : over.debugpy) },
+  launchers: over.launchers ?? { 'ajet.launcher': { file: '/x', error: null }, 'ajet.cli.launcher': { file: null, error: "No module named 'ajet.cli.launcher'" } },
+  port: over.port ?? { port: 18000, inUse: false, holderPid: null, holderPgid: null, holderArgs: null },
 });
+function judgeProbe(facts: ProbeFacts, ctx: { wantDebugpy: boolean } & Partial<LaunchContext>): { errors: string[]; warnings: string[] } {
+  const launch: LaunchContext = { candidates: ['ajet.launcher', 'ajet.cli.launcher'], companionPgids: [], portKey: 'ajet.debug.debug_vllm_port', ...ctx };
+  const checks = evaluate({ python: '/py', probe: { ok: true, facts }, gpu: { available: false, gpus: [], error: null }, launch });
+  return { errors: blockingForLaunch(checks, ctx.wantDebugpy).map((c) => c.detail), warnings: warningsForLaunch(checks, ctx.wantDebugpy).map((c) => c.detail) };
+}
 
 test('preflight verdicts: debugpy missing/old, framework missing, port held by a stranger', () => {
   const ctx = { companionPgids: [42], portKey: 'ajet.debug.debug_vllm_port', wantDebugpy: true };
@@ -114,12 +125,12 @@ test('preflight verdicts: debugpy missing/old, framework missing, port held by a
   const old = judgeProbe(probe({ debugpy: '1.6.3+git20221103.a2a3328' }), ctx);
   assert.equal(old.errors.length, 0);
   assert.match(old.warnings[0]!, /debugpy 1\.6\.3\+git20221103\.a2a3328 found .*wants >= 1\.8\.0.*pip install --upgrade "debugpy>=1\.8\.0"/);
-  assert.equal(judgeProbe(probe({ debugpy: '1.6.3' }), { ...ctx, minDebugpy: '1.6' }).warnings.length, 0);
-  assert.match(judgeProbe(probe({ debugpy: null, debugpyError: "No module named 'debugpy'" }), ctx).errors[0]!, /debugpy is not installed for \/py.*Install it with/);
+  assert.equal(judgeProbe(probe({ debugpy: '1.6.3' }), { ...ctx, wantDebugpy: false }).warnings.length, 0, 'no debugpy verdict without debugging');
+  assert.match(judgeProbe(probe({ debugpy: null }), ctx).errors[0]!, /debugpy is not installed for \/py.*Install it with/);
   assert.equal(judgeProbe(probe({ debugpy: null }), { ...ctx, wantDebugpy: false }).errors.length, 0);
-  const none = { module: null, candidates: ['ajet.launcher', 'ajet.cli.launcher'], ok: false, file: null, error: "No module named 'ajet'" };
-  assert.match(judgeProbe(probe({ framework: none }), ctx).errors[0]!, /\/py has no AgentJet launcher: no console script beside it and it cannot import ajet\.launcher, ajet\.cli\.launcher \(No module named 'ajet'\)/);
-  assert.equal(judgeProbe(probe({ framework: none }), { ...ctx, consoleScript: '/venv/bin/ajet' }).errors.length, 0, 'a console script needs no module');
+  const none = { 'ajet.launcher': { file: null, error: "No module named 'ajet'" }, 'ajet.cli.launcher': { file: null, error: "No module named 'ajet'" } };
+  assert.match(judgeProbe(probe({ launchers: none }), ctx).errors[0]!, /\/py has no AgentJet launcher: no console script beside it and it cannot import ajet\.launcher, ajet\.cli\.launcher \(No module named 'ajet'\)/);
+  assert.equal(judgeProbe(probe({ launchers: none }), { ...ctx, consoleScript: '/venv/bin/ajet' }).errors.length, 0, 'a console script needs no module');
   const port = { port: 18000, inUse: true, holderPid: 7, holderPgid: 7, holderArgs: 'nc -l' };
   assert.match(judgeProbe(probe({ port }), ctx).errors[0]!, /port 18000 \(ajet\.debug\.debug_vllm_port\) is held by process 7 \(nc -l\)/);
   assert.equal(judgeProbe(probe({ port: { ...port, holderPgid: 42 } }), ctx).errors.length, 0);
@@ -130,14 +141,15 @@ test('preflight verdicts: debugpy missing/old, framework missing, port held by a
 });
 
 test('the probe runs against a real interpreter and reports a missing one', async () => {
-  const ok = await runProbe({ python: 'python3', modules: ['no_such_launcher_xyz', 'json'], port: 1, wantDebugpy: true, cwd: tmpdir(), env: process.env });
+  const script = await probeScript();
+  const ok = await runProbeScript({ python: 'python3', script, launchers: ['no_such_launcher_xyz', 'json'], port: 1, cwd: tmpdir(), env: process.env });
   assert.ok(ok.ok);
-  if (ok.ok) { assert.equal(ok.result.framework.ok, true); assert.equal(ok.result.framework.module, 'json', 'the first candidate it really has'); assert.equal(ok.result.port.inUse, false); }
-  const none = await runProbe({ python: 'python3', modules: ['no_such_a.launcher', 'no_such_b'], port: 0, wantDebugpy: false, cwd: tmpdir(), env: process.env });
-  assert.ok(none.ok && !none.result.framework.ok && none.result.framework.module === null);
-  if (none.ok) assert.match(none.result.framework.error ?? '', /No module named 'no_such_a\.launcher'; No module named 'no_such_b'/);
-  const missing = await runProbe({ python: '/nonexistent/python', modules: ['json'], port: 1, wantDebugpy: true, cwd: tmpdir(), env: process.env });
-  assert.deepEqual(missing, { ok: false, error: 'the Python interpreter /nonexistent/python does not exist' });
+  if (ok.ok) { assert.equal(ok.facts.launchers?.json?.file?.endsWith('json/__init__.py'), true, 'the candidate it really has'); assert.equal(ok.facts.launchers?.no_such_launcher_xyz?.file, null); assert.equal(ok.facts.port.inUse, false); }
+  const none = await runProbeScript({ python: 'python3', script, launchers: ['no_such_a.launcher', 'no_such_b'], port: 0, cwd: tmpdir(), env: process.env });
+  assert.ok(none.ok);
+  if (none.ok) assert.deepEqual(Object.values(none.facts.launchers ?? {}).map((l) => l?.error), ["No module named 'no_such_a.launcher'", "No module named 'no_such_b'"]);
+  const missing = await runProbeScript({ python: '/nonexistent/python', script, launchers: ['json'], port: 1, cwd: tmpdir(), env: process.env });
+  assert.deepEqual(missing, { ok: false, error: 'The Python interpreter /nonexistent/python does not exist.' });
 });
 
 test('process trees: parse ps, descendants, kill plan spares companions and ourselves', () => {
