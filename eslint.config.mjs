@@ -2,7 +2,19 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.vscode-test/**', 'test-output/**', 'bench-output/**', 'demo/**', 'test/fixtures/**', '**/*.js', '**/*.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.vscode-test/**',
+      'test-output/**',
+      'bench-output/**',
+      'demo/**',
+      'test/fixtures/**',
+      '**/*.js',
+      '**/*.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -11,10 +23,19 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
-      '@typescript-eslint/no-floating-promises': ['error', {
-        // node:test's test()/describe() return promises the runner itself awaits.
-        allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }],
-      }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          // node:test's test()/describe() return promises the runner itself awaits.
+          allowForKnownSafeCalls: [
+            {
+              from: 'package',
+              package: 'node:test',
+              name: ['test', 'it', 'describe', 'suite', 'before', 'after', 'beforeEach', 'afterEach'],
+            },
+          ],
+        },
+      ],
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -23,22 +44,39 @@ export default tseslint.config(
   },
   // Import fences: the direction of imports between top-level folders (the picture in CONTRIBUTING.md).
   // One block per folder group, because a later block replaces `no-restricted-imports` of an earlier one.
-  fence(['core/protocol/**/*.ts'], [
-    // The protocol layer is the lowest: the extension, the webviews and the server all speak it.
-    { regex: '^\\.\\./(?!protocol/)', message: 'core/protocol/ is the lowest layer: it imports only core/protocol/ (move shared types here).' },
-  ]),
+  fence(
+    ['core/protocol/**/*.ts'],
+    [
+      // The protocol layer is the lowest: the extension, the webviews and the server all speak it.
+      {
+        regex: '^\\.\\./(?!protocol/)',
+        message: 'core/protocol/ is the lowest layer: it imports only core/protocol/ (move shared types here).',
+      },
+    ],
+  ),
   fence(['core/**/*.ts'], [], ['core/protocol/**']),
-  fence(['cli/**/*.ts', 'language-server/**/*.ts', 'debug-adapter/**/*.ts'], [
-    { regex: '^(\\.\\./)+(extension|media)(/|$)', message: 'cli/, language-server/ and debug-adapter/ import core/, never extension/ or media/.' },
-  ]),
+  fence(
+    ['cli/**/*.ts', 'language-server/**/*.ts', 'debug-adapter/**/*.ts'],
+    [
+      {
+        regex: '^(\\.\\./)+(extension|media)(/|$)',
+        message: 'cli/, language-server/ and debug-adapter/ import core/, never extension/ or media/.',
+      },
+    ],
+  ),
   {
     // Webviews run in a browser sandbox: they speak core/protocol and share media/shared, nothing else of ours.
     files: ['media/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { regex: '^\\.\\./\\.\\./(?!core/protocol/)', message: 'media/ imports only core/protocol/ and media/shared/.' },
-        { regex: '^\\.\\./(?!shared/|\\.\\./)', message: 'a webview imports media/shared/, not another webview.' },
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^\\.\\./\\.\\./(?!core/protocol/)', message: 'media/ imports only core/protocol/ and media/shared/.' },
+            { regex: '^\\.\\./(?!shared/|\\.\\./)', message: 'a webview imports media/shared/, not another webview.' },
+          ],
+        },
+      ],
     },
   },
 );
@@ -48,15 +86,26 @@ export default tseslint.config(
  * tests can use it), never a layer above core/, plus `patterns`.
  */
 function fence(files, patterns, ignores = []) {
-  const upward = { regex: '^(\\.\\./)+(extension|cli|language-server|debug-adapter|media)(/|$)', message: 'core/ is imported by the shells (extension/, cli/, language-server/, debug-adapter/, media/), never the reverse.' };
+  const upward = {
+    regex: '^(\\.\\./)+(extension|cli|language-server|debug-adapter|media)(/|$)',
+    message: 'core/ is imported by the shells (extension/, cli/, language-server/, debug-adapter/, media/), never the reverse.',
+  };
   return {
     files,
     ignores,
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: 'core/, cli/, language-server/ and debug-adapter/ must not import vscode: they run outside the editor.' }],
-        patterns: files.some((f) => f.startsWith('core/')) ? [upward, ...patterns] : patterns,
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'vscode',
+              message: 'core/, cli/, language-server/ and debug-adapter/ must not import vscode: they run outside the editor.',
+            },
+          ],
+          patterns: files.some((f) => f.startsWith('core/')) ? [upward, ...patterns] : patterns,
+        },
+      ],
     },
   };
 }

@@ -15,7 +15,13 @@ const python = ensureTestPython().python;
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 
-async function timeToBreakpoint(dc: DebugClient, args: Record<string, unknown>, file: string, line: number, port?: number): Promise<number> {
+async function timeToBreakpoint(
+  dc: DebugClient,
+  args: Record<string, unknown>,
+  file: string,
+  line: number,
+  port?: number,
+): Promise<number> {
   dc.defaultTimeout = 60_000;
   const t0 = performance.now();
   await dc.start(port);
@@ -39,9 +45,16 @@ async function main(): Promise<void> {
     const env = { PYTHONPATH: standInBackbone };
     const ours = { config: w.config, cwd: w.dir, python, env };
     const plain = {
-      type: 'python', request: 'launch', name: 'plain', module: 'ajet.launcher',
-      args: ['--backbone', 'debug', '--conf', w.config], cwd: w.dir, env,
-      console: 'internalConsole', justMyCode: true, subProcess: false,
+      type: 'python',
+      request: 'launch',
+      name: 'plain',
+      module: 'ajet.launcher',
+      args: ['--backbone', 'debug', '--conf', w.config],
+      cwd: w.dir,
+      env,
+      console: 'internalConsole',
+      justMyCode: true,
+      subProcess: false,
     };
     // As VS Code runs it: inline in the (extension host) process, here served on a local socket.
     const server = createServer((socket) => {
@@ -69,7 +82,9 @@ async function main(): Promise<void> {
       a.push(await viaOurs());
     }
     server.close();
-    const mi = median(inl), mo = median(a), mp = median(b);
+    const mi = median(inl),
+      mo = median(a),
+      mp = median(b);
     const list = (xs: number[]): string => xs.map((x) => x.toFixed(0)).join(', ');
     console.log(`debugpy ${version} on ${python}, stand-in backbone, ${ROUNDS} rounds (interleaved)`);
     console.log(`agentjet adapter, inline (as in VS Code)  launch -> first breakpoint: median ${mi.toFixed(0)} ms  [${list(inl)}]`);
@@ -81,4 +96,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e: unknown) => { console.error(e); process.exitCode = 1; });
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});

@@ -5,10 +5,12 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 
-const WORDS = ('the of to and a in is it you that he was for on are with as I his they be at one have this from or had by word but what some ' +
+const WORDS = (
+  'the of to and a in is it you that he was for on are with as I his they be at one have this from or had by word but what some ' +
   'we can out other were all there when up use your how said an each she which do their time if will way about many then them write would ' +
   'like so these her long make thing see him two has look more day could go come did number sound no most people my over know water than ' +
-  'call first who may down side been now find answer tool python result compute total step reward final print import math def return value').split(' ');
+  'call first who may down side been now find answer tool python result compute total step reward final print import math def return value'
+).split(' ');
 const SPECIAL = ['<|im_start|>', '<|im_end|>', '<tool_call>', '</tool_call>', '<think>', '</think>'];
 const UNICODE = ['你好', '世界', 'é', 'ß', '😀', '→', '∑', '\t', '  ', '\n\n', '"', '\\'];
 const PUNCT = [',', '.', '\n', ':', '(', ')', '=', '+', '0', '1', '2', '42'];
@@ -27,13 +29,30 @@ function rng(seed: number): () => number {
 function shade(base: [number, number, number], lp: number): string {
   const f = lp <= -7 ? 0.333 : lp >= 0 ? 1 : 0.333 + ((lp + 7) / 7) * 0.667;
   const [r, g, b] = base.map((c) => c / 255) as [number, number, number];
-  const max = Math.max(r, g, b), min = Math.min(r, g, b), l = (max + min) / 2, d = max - min;
+  const max = Math.max(r, g, b),
+    min = Math.min(r, g, b),
+    l = (max + min) / 2,
+    d = max - min;
   const s = d === 0 ? 0 : l > 0.5 ? d / (2 - max - min) : d / (max + min);
   let h = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
-  h = (h * 60 + 360) % 360 / 360;
-  const s2 = s * f, q = l < 0.5 ? l * (1 + s2) : l + s2 - l * s2, p = 2 * l - q;
-  const ch = (t: number) => { t = (t + 1) % 1; return t < 1 / 6 ? p + (q - p) * 6 * t : t < 0.5 ? q : t < 2 / 3 ? p + (q - p) * (2 / 3 - t) * 6 : p; };
-  return '#' + [h + 1 / 3, h, h - 1 / 3].map((t) => Math.floor(ch(t) * 255).toString(16).padStart(2, '0')).join('');
+  h = ((h * 60 + 360) % 360) / 360;
+  const s2 = s * f,
+    q = l < 0.5 ? l * (1 + s2) : l + s2 - l * s2,
+    p = 2 * l - q;
+  const ch = (t: number) => {
+    t = (t + 1) % 1;
+    return t < 1 / 6 ? p + (q - p) * 6 * t : t < 0.5 ? q : t < 2 / 3 ? p + (q - p) * (2 / 3 - t) * 6 : p;
+  };
+  return (
+    '#' +
+    [h + 1 / 3, h, h - 1 / 3]
+      .map((t) =>
+        Math.floor(ch(t) * 255)
+          .toString(16)
+          .padStart(2, '0'),
+      )
+      .join('')
+  );
 }
 const TRAINED: [number, number, number] = [0x09, 0xab, 0xcf];
 const CONTEXT: [number, number, number] = [0xd9, 0x85, 0x10];
@@ -45,7 +64,10 @@ const shadeCache = new Map<string, string>();
 function shadeOf(base: [number, number, number], lp: number): string {
   const k = `${base[0]}:${Math.round(lp * 100)}`;
   let c = shadeCache.get(k);
-  if (c === undefined) { c = shade(base, Math.round(lp * 100) / 100); shadeCache.set(k, c); }
+  if (c === undefined) {
+    c = shade(base, Math.round(lp * 100) / 100);
+    shadeCache.set(k, c);
+  }
   return c;
 }
 
@@ -54,34 +76,55 @@ export function writeTokenLog(path: string, targetBytes: number, seed = 1, rare 
   const r = rng(seed);
   const pick = <T>(a: T[]) => a[Math.floor(r() * a.length)]!;
   const fd = openSync(path, 'w');
-  let bytes = 0, n = 0;
+  let bytes = 0,
+    n = 0;
   let when = Date.UTC(2026, 0, 5, 10, 0, 0);
   try {
     while (bytes < targetBytes) {
       const step = Math.floor(n / 8);
-      const task = Math.floor(r() * 2 ** 28).toString(16).padStart(7, '0');
+      const task = Math.floor(r() * 2 ** 28)
+        .toString(16)
+        .padStart(7, '0');
       const reward = pick([0, 0, 0.5, 1, 1]);
       const outcome = reward.toFixed(1);
       const items: string[] = [];
       for (let idx = 0; idx < 2; idx++) {
         const total = Math.max(16, Math.floor(3000 * (0.5 + r())));
         const nPrompt = Math.max(8, Math.floor(total * (0.2 + 0.3 * r())));
-        const text: string[] = [], title: string[] = [], count: string[] = [], color: string[] = [];
-        let mask = 0, seg = nPrompt;
+        const text: string[] = [],
+          title: string[] = [],
+          count: string[] = [],
+          color: string[] = [];
+        let mask = 0,
+          seg = nPrompt;
         for (let i = 0; i < total; i++) {
-          if (i === seg) { mask = i === nPrompt ? 1 : 1 - mask; seg = i + (mask ? 20 + Math.floor(r() * 380) : 10 + Math.floor(r() * 190)); }
+          if (i === seg) {
+            mask = i === nPrompt ? 1 : 1 - mask;
+            seg = i + (mask ? 20 + Math.floor(r() * 380) : 10 + Math.floor(r() * 190));
+          }
           const x = r();
-          const tok = n % 1000 === 500 && i === 100 ? rare : x < 0.03 ? pick(UNICODE) : x < 0.05 ? pick(SPECIAL) : x < 0.15 ? pick(PUNCT) : (r() < 0.8 ? ' ' : '') + pick(WORDS);
-          const lp = i >= nPrompt ? -Math.log(1 - r()) / 1.2 * -1 : 0;
+          const tok =
+            n % 1000 === 500 && i === 100
+              ? rare
+              : x < 0.03
+                ? pick(UNICODE)
+                : x < 0.05
+                  ? pick(SPECIAL)
+                  : x < 0.15
+                    ? pick(PUNCT)
+                    : (r() < 0.8 ? ' ' : '') + pick(WORDS);
+          const lp = i >= nPrompt ? (-Math.log(1 - r()) / 1.2) * -1 : 0;
           text.push(py(tok));
           title.push(i >= nPrompt ? `"${lp.toFixed(4)}"` : '"N/A"');
           count.push(`"${Math.floor(r() * 151643)}"`);
           color.push(`"${shadeOf(i >= nPrompt && mask ? TRAINED : CONTEXT, lp)}"`);
         }
         const adv = (reward - 0.5 + (r() - 0.5) * 0.2).toFixed(3);
-        items.push(`${py(`${task}.${outcome}.${idx}`)}: {"item_id": "item", "outcome": "${outcome}", "len_prompt_ids": ${nPrompt}, "len_response_ids": ${total - nPrompt}, "len_input_ids": ${total}, ` +
-          `"raw_reward": "${reward.toFixed(3)}", "step_reward": "${reward.toFixed(3)}", "step_advantage": "${adv}", "step_advantage_simple": "${adv}", ` +
-          `"content": {"text": [${text.join(', ')}], "title": [${title.join(', ')}], "count": [${count.join(', ')}], "color": [${color.join(', ')}]}}`);
+        items.push(
+          `${py(`${task}.${outcome}.${idx}`)}: {"item_id": "item", "outcome": "${outcome}", "len_prompt_ids": ${nPrompt}, "len_response_ids": ${total - nPrompt}, "len_input_ids": ${total}, ` +
+            `"raw_reward": "${reward.toFixed(3)}", "step_reward": "${reward.toFixed(3)}", "step_advantage": "${adv}", "step_advantage_simple": "${adv}", ` +
+            `"content": {"text": [${text.join(', ')}], "title": [${title.join(', ')}], "count": [${count.join(', ')}], "color": [${color.join(', ')}]}}`,
+        );
       }
       const json = `{"header": "[${step}] Task ${task} (Reward ${reward.toFixed(3)})", "color": "#337711", "content": "This is the main content of the nested JSON", "attach": "copy this", "nested": true, "nested_json": {${items.join(', ')}}}`;
       const d = new Date(when);
@@ -99,6 +142,9 @@ export function writeTokenLog(path: string, targetBytes: number, seed = 1, rare 
 
 if (require.main === module) {
   const [out, mb] = process.argv.slice(2);
-  if (!out) { console.error('usage: gen-tokenlog.ts <out.json.log> [MB]'); process.exit(2); }
+  if (!out) {
+    console.error('usage: gen-tokenlog.ts <out.json.log> [MB]');
+    process.exit(2);
+  }
   console.log(writeTokenLog(out, Number(mb ?? 10) * 1048576));
 }

@@ -12,22 +12,46 @@ import { validateText } from '../core/config/validate';
 import { ClassResolver } from '../core/config/classref';
 import { CachedFs } from '../core/config/fs';
 
-interface Server { name: string; proc: ChildProcess; conn: MessageConnection; waiters: Map<string, () => void> }
+interface Server {
+  name: string;
+  proc: ChildProcess;
+  conn: MessageConnection;
+  waiters: Map<string, () => void>;
+}
 
 const schemaUri = URI.file(join(repoRoot, 'schemas', 'agentjet.schema.json')).toString();
-const yamlSettings = { yaml: { schemas: { [schemaUri]: '*.yaml' }, validate: true, completion: true, hover: true, format: { enable: false } } };
+const yamlSettings = {
+  yaml: { schemas: { [schemaUri]: '*.yaml' }, validate: true, completion: true, hover: true, format: { enable: false } },
+};
 
 async function startServer(name: string, args: string[], root: string): Promise<Server> {
   const proc = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
-  const conn = createMessageConnection(new StreamMessageReader(proc.stdout as NodeJS.ReadableStream), new StreamMessageWriter(proc.stdin as NodeJS.WritableStream));
+  const conn = createMessageConnection(
+    new StreamMessageReader(proc.stdout as NodeJS.ReadableStream),
+    new StreamMessageWriter(proc.stdin as NodeJS.WritableStream),
+  );
   const waiters = new Map<string, () => void>();
-  conn.onNotification('textDocument/publishDiagnostics', (p: { uri: string; version?: number }) => { const w = waiters.get(p.uri); if (w) { waiters.delete(p.uri); w(); } });
-  conn.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) => p.items.map((i) => (i.section === 'yaml' ? yamlSettings.yaml : i.section ? undefined : yamlSettings)));
+  conn.onNotification('textDocument/publishDiagnostics', (p: { uri: string; version?: number }) => {
+    const w = waiters.get(p.uri);
+    if (w) {
+      waiters.delete(p.uri);
+      w();
+    }
+  });
+  conn.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) =>
+    p.items.map((i) => (i.section === 'yaml' ? yamlSettings.yaml : i.section ? undefined : yamlSettings)),
+  );
   conn.onRequest('client/registerCapability', () => null);
   conn.onRequest('window/workDoneProgress/create', () => null);
   conn.onNotification(() => undefined);
   conn.listen();
-  await conn.sendRequest('initialize', { processId: process.pid, rootUri: URI.file(root).toString(), workspaceFolders: [{ uri: URI.file(root).toString(), name: 'w' }], capabilities: { textDocument: { completion: { completionItem: { snippetSupport: true } } }, workspace: { configuration: true } }, initializationOptions: {} });
+  await conn.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: URI.file(root).toString(),
+    workspaceFolders: [{ uri: URI.file(root).toString(), name: 'w' }],
+    capabilities: { textDocument: { completion: { completionItem: { snippetSupport: true } } }, workspace: { configuration: true } },
+    initializationOptions: {},
+  });
   await conn.sendNotification('initialized', {});
   await conn.sendNotification('workspace/didChangeConfiguration', { settings: yamlSettings });
   return { name, proc, conn, waiters };
@@ -52,11 +76,19 @@ function stats(xs: number[]): { median: number; p95: number } {
 }
 
 function rssMb(pid: number | undefined): number {
-  try { return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024; } catch { return NaN; }
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return NaN;
+  }
 }
 
 function yamlFiles(dir: string, out: string[] = []): string[] {
-  for (const n of readdirSync(dir).sort()) { const p = join(dir, n); if (statSync(p).isDirectory()) yamlFiles(p, out); else if (/\.ya?ml$/.test(n)) out.push(p); }
+  for (const n of readdirSync(dir).sort()) {
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) yamlFiles(p, out);
+    else if (/\.ya?ml$/.test(n)) out.push(p);
+  }
   return out;
 }
 
@@ -67,7 +99,15 @@ function generated(lines: number): string {
   // Grow the verl sections (many keys, nested) until the target size.
   out.push('actor_rollout_ref:');
   while (out.length < lines) {
-    out.push(`  block_${i}:`, `    lr_${i}: 0.001`, `    enable_${i}: true`, `    name_${i}: "value ${i}"`, `    list_${i}:`, `      - a`, `      - b`);
+    out.push(
+      `  block_${i}:`,
+      `    lr_${i}: 0.001`,
+      `    enable_${i}: true`,
+      `    name_${i}: "value ${i}"`,
+      `    list_${i}:`,
+      `      - a`,
+      `      - b`,
+    );
     i++;
   }
   return out.slice(0, lines).join('\n') + '\n';
@@ -113,19 +153,38 @@ function referenceDocs(): [string, string][] {
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'agentjet-bench-'));
   writeFileSync(join(dir, 'placeholder.txt'), '');
-  const docs: [string, string][] = [
-    ...referenceDocs(),
-    ['generated 5000 lines', generated(5000)],
-  ];
+  const docs: [string, string][] = [...referenceDocs(), ['generated 5000 lines', generated(5000)]];
   const ours = await startServer('agentjet', [join(repoRoot, 'dist', 'server.js'), '--stdio'], dir);
-  const yls = await startServer('yaml-ls', [join(repoRoot, 'node_modules', 'yaml-language-server', 'bin', 'yaml-language-server'), '--stdio'], dir);
+  const yls = await startServer(
+    'yaml-ls',
+    [join(repoRoot, 'node_modules', 'yaml-language-server', 'bin', 'yaml-language-server'), '--stdio'],
+    dir,
+  );
   const N = Number(process.env.BENCH_N ?? 20);
-  console.log(`documents: ${docs.length}, ${N} runs each; times in ms (median / p95); validate = didOpen until publishDiagnostics over stdio; ratio = yaml-ls / ours`);
+  console.log(
+    `documents: ${docs.length}, ${N} runs each; times in ms (median / p95); validate = didOpen until publishDiagnostics over stdio; ratio = yaml-ls / ours`,
+  );
   const resolver = new ClassResolver(new CachedFs(60_000));
-  console.log(['document', 'lines', 'core validate (in-process)', 'validate ours', 'validate yaml-ls', 'ratio', 'complete ours', 'complete yaml-ls', 'ratio'].join(' | '));
+  console.log(
+    [
+      'document',
+      'lines',
+      'core validate (in-process)',
+      'validate ours',
+      'validate yaml-ls',
+      'ratio',
+      'complete ours',
+      'complete yaml-ls',
+      'ratio',
+    ].join(' | '),
+  );
   for (const [name, text] of docs) {
     const core: number[] = [];
-    for (let i = 0; i < N + 5; i++) { const t0 = performance.now(); validateText(text, { root: dir, resolver }); if (i >= 5) core.push(performance.now() - t0); }
+    for (let i = 0; i < N + 5; i++) {
+      const t0 = performance.now();
+      validateText(text, { root: dir, resolver });
+      if (i >= 5) core.push(performance.now() - t0);
+    }
     const cs = stats(core);
     const row: string[] = [name, String(text.split('\n').length), `${cs.median.toFixed(2)} / ${cs.p95.toFixed(2)}`];
     const v: Record<string, { median: number; p95: number }> = {};
@@ -138,17 +197,29 @@ async function main(): Promise<void> {
       c[s.name] = stats(await completionTimes(s, dir, text, N));
     }
     const f = (x: { median: number; p95: number }) => `${x.median.toFixed(2)} / ${x.p95.toFixed(2)}`;
-    const vo = v.agentjet as { median: number; p95: number }, vy = v['yaml-ls'] as { median: number; p95: number };
-    const co = c.agentjet as { median: number; p95: number }, cy = c['yaml-ls'] as { median: number; p95: number };
+    const vo = v.agentjet as { median: number; p95: number },
+      vy = v['yaml-ls'] as { median: number; p95: number };
+    const co = c.agentjet as { median: number; p95: number },
+      cy = c['yaml-ls'] as { median: number; p95: number };
     row.push(f(vo), f(vy), `${(vy.median / vo.median).toFixed(1)}x`, f(co), f(cy), `${(cy.median / co.median).toFixed(1)}x`);
     console.log(row.join(' | '));
   }
-  console.log(`server memory (RSS): agentjet ${rssMb(ours.proc.pid).toFixed(1)} MB, yaml-language-server ${rssMb(yls.proc.pid).toFixed(1)} MB`);
+  console.log(
+    `server memory (RSS): agentjet ${rssMb(ours.proc.pid).toFixed(1)} MB, yaml-language-server ${rssMb(yls.proc.pid).toFixed(1)} MB`,
+  );
   for (const s of [ours, yls]) {
-    try { await s.conn.sendRequest('shutdown'); await s.conn.sendNotification('exit'); } catch { /* gone */ }
+    try {
+      await s.conn.sendRequest('shutdown');
+      await s.conn.sendNotification('exit');
+    } catch {
+      /* gone */
+    }
     s.conn.dispose();
     s.proc.kill();
   }
 }
 
-main().catch((err: unknown) => { console.error(err); process.exitCode = 1; });
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -18,15 +18,24 @@ import { spawn } from 'node:child_process';
 
 const N = 5;
 
-function median(xs: number[]): number { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; }
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+}
 
 async function main(): Promise<void> {
   if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
     const why = netnsUnavailable();
-    if (why) { console.log(`bench:ray skipped: ${why}`); return; }
+    if (why) {
+      console.log(`bench:ray skipped: ${why}`);
+      return;
+    }
     ensureTestPython();
     const env = { ...process.env, [NETNS_ENV]: '1' };
-    const child = spawn('unshare', ['--net', 'sh', '-c', `ip link set lo up && exec "${process.execPath}" --import tsx "${__filename}"`], { env, stdio: 'inherit' });
+    const child = spawn('unshare', ['--net', 'sh', '-c', `ip link set lo up && exec "${process.execPath}" --import tsx "${__filename}"`], {
+      env,
+      stdio: 'inherit',
+    });
     process.exitCode = await new Promise<number>((res) => child.on('close', (c) => res(c ?? 1)));
     return;
   }
@@ -40,9 +49,18 @@ async function main(): Promise<void> {
     const done = new Set<string>();
     while (rows.length < N) {
       const w = await new Promise<PausedWorker>((res) => {
-        const pick = (list: readonly PausedWorker[]): boolean => { const x = list.find((p) => !done.has(p.id)); if (x) { res(x); return true; } return false; };
+        const pick = (list: readonly PausedWorker[]): boolean => {
+          const x = list.find((p) => !done.has(p.id));
+          if (x) {
+            res(x);
+            return true;
+          }
+          return false;
+        };
         if (pick(watcher!.paused)) return;
-        const on = (list: PausedWorker[]): void => { if (pick(list)) watcher!.off('change', on); };
+        const on = (list: PausedWorker[]): void => {
+          if (pick(list)) watcher!.off('change', on);
+        };
         watcher!.on('change', on);
       });
       const t1 = Date.now();
@@ -64,14 +82,20 @@ async function main(): Promise<void> {
       const t2 = Date.now();
       if (frame?.name !== 'rollout') throw new Error(`unexpected frame ${frame?.name}`);
       rows.push({ detect: t1 - t0, attach: t2 - t1, total: t2 - t0 });
-      console.log(`#${rows.length} ${w.name} pid ${w.pid}: listed ${(t1 - t0).toFixed(0)} ms after the log write, paused frame ${(t2 - t1).toFixed(0)} ms later, total ${(t2 - t0).toFixed(0)} ms`);
+      console.log(
+        `#${rows.length} ${w.name} pid ${w.pid}: listed ${(t1 - t0).toFixed(0)} ms after the log write, paused frame ${(t2 - t1).toFixed(0)} ms later, total ${(t2 - t0).toFixed(0)} ms`,
+      );
       await dc.disconnectRequest({});
       await dc.stop();
     }
     console.log(`bench:ray (real Ray, ${N} workers paused at bp("ROLLOUT"), adapter over DAP):`);
     console.log(`  listener announced -> listed in Paused workers: median ${median(rows.map((r) => r.detect)).toFixed(0)} ms`);
-    console.log(`  listed -> paused frame with the bp line (attach, initialize, stackTrace): median ${median(rows.map((r) => r.attach)).toFixed(0)} ms`);
-    console.log(`  listener announced -> paused frame: median ${median(rows.map((r) => r.total)).toFixed(0)} ms (min ${Math.min(...rows.map((r) => r.total)).toFixed(0)}, max ${Math.max(...rows.map((r) => r.total)).toFixed(0)})`);
+    console.log(
+      `  listed -> paused frame with the bp line (attach, initialize, stackTrace): median ${median(rows.map((r) => r.attach)).toFixed(0)} ms`,
+    );
+    console.log(
+      `  listener announced -> paused frame: median ${median(rows.map((r) => r.total)).toFixed(0)} ms (min ${Math.min(...rows.map((r) => r.total)).toFixed(0)}, max ${Math.max(...rows.map((r) => r.total)).toFixed(0)})`,
+    );
     await run.waitOutput(/training step done/);
   } finally {
     watcher?.dispose();
@@ -79,4 +103,7 @@ async function main(): Promise<void> {
   }
 }
 
-void main().catch((e: unknown) => { console.error(e); process.exitCode = 1; });
+void main().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});

@@ -35,8 +35,13 @@ function generate(ws: string): number {
     for (let s = 0; s < SESSIONS; s++) {
       const t = new Date(2026, 0, 1 + (e % 28), s * 5, e % 60);
       const p = (n: number) => String(n).padStart(2, '0');
-      const host = join(exp, `${t.getFullYear()}_${p(t.getMonth() + 1)}_${p(t.getDate())}_${p(t.getHours())}_${p(t.getMinutes())}`, 'gpu-node-0');
-      for (const m of ['rollout', 'evaluation', 'exception', 'regular', 'token_clip', 'bad_case']) mkdirSync(join(host, m), { recursive: true });
+      const host = join(
+        exp,
+        `${t.getFullYear()}_${p(t.getMonth() + 1)}_${p(t.getDate())}_${p(t.getHours())}_${p(t.getMinutes())}`,
+        'gpu-node-0',
+      );
+      for (const m of ['rollout', 'evaluation', 'exception', 'regular', 'token_clip', 'bad_case'])
+        mkdirSync(join(host, m), { recursive: true });
       writeFileSync(join(host, 'rollout', 'rollout.json.log'), rollout);
       writeFileSync(join(host, 'rollout', 'rollout.log'), '');
       writeFileSync(join(host, 'evaluation', 'evaluation.json.log'), evaluation);
@@ -60,7 +65,9 @@ async function main(): Promise<void> {
   try {
     const t0 = performance.now();
     const files = generate(tmp.path);
-    console.log(`workspace: ${EXPERIMENTS} experiments x ${SESSIONS} sessions, ${files} files, generated in ${(performance.now() - t0).toFixed(0)} ms (${tmp.path})`);
+    console.log(
+      `workspace: ${EXPERIMENTS} experiments x ${SESSIONS} sessions, ${files} files, generated in ${(performance.now() - t0).toFixed(0)} ms (${tmp.path})`,
+    );
     const roots = [{ path: join(tmp.path, 'saved_experiments'), source: 'saved_experiments' as const }];
 
     // 1. First level: the rows the tree renders at once (names, times; details follow per row).
@@ -75,7 +82,9 @@ async function main(): Promise<void> {
     const [infos, allMs] = await timed(() => mapLimit(entries, 16, (e) => model.info(e)));
     const statuses = new Map<string, number>();
     for (const i of infos) statuses.set(i.status, (statuses.get(i.status) ?? 0) + 1);
-    console.log(`all details: ${infos.length} runs in ${allMs.toFixed(0)} ms, ${fs.ops - opsBefore} fs operations (${[...statuses].map(([k, v]) => `${v} ${k}`).join(', ')})`);
+    console.log(
+      `all details: ${infos.length} runs in ${allMs.toFixed(0)} ms, ${fs.ops - opsBefore} fs operations (${[...statuses].map(([k, v]) => `${v} ${k}`).join(', ')})`,
+    );
 
     // 3. Expanding one run cold: its details, then its newest session's artefacts.
     const cold = nodeFs();
@@ -98,7 +107,9 @@ async function main(): Promise<void> {
       return mapLimit(list, 16, (e) => model.info(e));
     });
     const updated = after.find((i) => i.entry.path === target.path)!;
-    console.log(`refresh after one file changed (invalidated: ${inv.level}): ${refreshMs.toFixed(1)} ms, ${fs.ops - before} fs operations (vs ${before} for the first level plus all details); run now at step ${updated.latestStep}`);
+    console.log(
+      `refresh after one file changed (invalidated: ${inv.level}): ${refreshMs.toFixed(1)} ms, ${fs.ops - before} fs operations (vs ${before} for the first level plus all details); run now at step ${updated.latestStep}`,
+    );
 
     // 5. A new run appears at the root: only that folder is read.
     const newExp = join(tmp.path, 'saved_experiments', 'exp_new');
@@ -107,7 +118,9 @@ async function main(): Promise<void> {
     model.invalidate(newExp);
     const before2 = fs.ops;
     const [list2, newMs] = await timed(() => model.experiments());
-    console.log(`new run appears: ${list2.length} rows in ${newMs.toFixed(1)} ms, ${fs.ops - before2} fs operations; newest is ${list2[0]!.name}`);
+    console.log(
+      `new run appears: ${list2.length} rows in ${newMs.toFixed(1)} ms, ${fs.ops - before2} fs operations; newest is ${list2[0]!.name}`,
+    );
 
     // 6. Latest step and reward from a big rollout log: only its tail is read.
     const bigHost = join(tmp.path, 'big', '2026_03_01_00_00', 'gpu-node-0');
@@ -119,7 +132,9 @@ async function main(): Promise<void> {
     const tailFs = nodeFs();
     const [tail, tailMs] = await timed(() => readTailRecords(tailFs, bigFile, { minRecords: 2 }));
     const sr = latestStepReward(tail.records);
-    console.log(`latest step of a ${(tail.size / 1048576).toFixed(0)} MB rollout log: step ${sr?.step}, reward ${sr?.meanReward?.toFixed(2)} in ${tailMs.toFixed(1)} ms, ${tailFs.ops} fs operations`);
+    console.log(
+      `latest step of a ${(tail.size / 1048576).toFixed(0)} MB rollout log: step ${sr?.step}, reward ${sr?.meanReward?.toFixed(2)} in ${tailMs.toFixed(1)} ms, ${tailFs.ops} fs operations`,
+    );
   } finally {
     if (!keep) tmp.dispose();
   }

@@ -18,7 +18,14 @@ import { planTasks, runTasks } from '../core/logs/pool';
 const RARE = 'zebra-quokka-7';
 const COMMON = 'the';
 
-interface Measure { name: string; seconds: number; rssMb: number; note?: string; ok: boolean; error?: string }
+interface Measure {
+  name: string;
+  seconds: number;
+  rssMb: number;
+  note?: string;
+  ok: boolean;
+  error?: string;
+}
 
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
@@ -26,13 +33,27 @@ const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 function measure(name: string, cmd: string[], env: NodeJS.ProcessEnv = {}): Measure {
   const t0 = performance.now();
   const args = TIME ? ['-f', 'BENCHTIME %e %M', ...cmd] : cmd;
-  const r = spawnSync(TIME ?? cmd[0]!, TIME ? args : cmd.slice(1), { encoding: 'utf8', maxBuffer: 256 << 20, env: { ...process.env, ...env }, cwd: repoRoot });
+  const r = spawnSync(TIME ?? cmd[0]!, TIME ? args : cmd.slice(1), {
+    encoding: 'utf8',
+    maxBuffer: 256 << 20,
+    env: { ...process.env, ...env },
+    cwd: repoRoot,
+  });
   const seconds = (performance.now() - t0) / 1000;
   const line = (r.stderr ?? '').split('\n').find((l) => l.startsWith('BENCHTIME '));
   const rssMb = line ? Number(line.split(' ')[2]) / 1024 : NaN;
   if (r.status !== 0) return { name, seconds, rssMb, ok: false, error: (r.stderr || '').trim().split('\n').slice(-3).join(' | ') };
   const inner = (r.stdout ?? '').split('\n').find((l) => l.startsWith('SECONDS '));
-  return { name, seconds: inner ? Number(inner.split(' ')[1]) : seconds, rssMb, ok: true, note: r.stdout.split('\n').find((l) => l.startsWith('NOTE '))?.slice(5) };
+  return {
+    name,
+    seconds: inner ? Number(inner.split(' ')[1]) : seconds,
+    rssMb,
+    ok: true,
+    note: r.stdout
+      .split('\n')
+      .find((l) => l.startsWith('NOTE '))
+      ?.slice(5),
+  };
 }
 
 function input(mb: number): string {
@@ -54,7 +75,14 @@ async function floor(file: string, workers: number): Promise<void> {
   await ix.update();
   const t0 = performance.now();
   let inflated = 0;
-  await runTasks(planTasks(ix), { kind: 'inflate' }, (r) => { if (r.kind === 'inflate') inflated += r.inflated; }, { workers, minBytesForWorkers: 0 });
+  await runTasks(
+    planTasks(ix),
+    { kind: 'inflate' },
+    (r) => {
+      if (r.kind === 'inflate') inflated += r.inflated;
+    },
+    { workers, minBytesForWorkers: 0 },
+  );
   process.stdout.write(`SECONDS ${(performance.now() - t0) / 1000}\nNOTE ${(inflated / 1048576).toFixed(0)} MB of JSON\n`);
 }
 
@@ -86,7 +114,10 @@ function head(file: string, mb: number): string {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  if (argv[0] === '--floor') { await floor(argv[1]!, Number(argv[2])); return; }
+  if (argv[0] === '--floor') {
+    await floor(argv[1]!, Number(argv[2]));
+    return;
+  }
   const mb = Number(process.env.BENCH_MB ?? 400);
   console.log('building dist/ …');
   const b = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'build.mjs'), '--no-tests'], { cwd: repoRoot, encoding: 'utf8' });
@@ -96,7 +127,11 @@ async function main(): Promise<void> {
   const MB = size / 1048576;
   spawnSync('cat', [file], { stdio: ['ignore', 'ignore', 'ignore'] }); // warm page cache for everyone
   const cores = availableParallelism();
-  console.log(`\nnode ${process.version}, ${cores} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} (shared machine: figures taken under load), ${MB.toFixed(0)} MB input\n`);
+  console.log(
+    `\nnode ${process.version}, ${cores} cores, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (shared machine: figures taken under load), ${MB.toFixed(0)} MB input\n`,
+  );
   const cli = join(repoRoot, 'dist', 'cli.js');
   const worker = join(repoRoot, 'dist', 'logworker.js');
   const cacheDir = mkdtempSync(join(tmpdir(), 'ajbench-cache-'));
@@ -121,20 +156,42 @@ async function main(): Promise<void> {
       anchorMb = Math.min(40, MB);
       const slice = head(file, anchorMb);
       anchorMb = statSync(slice).size / 1048576;
-      anchor = measure(`beast-logger reader (Python, first ${anchorMb.toFixed(0)} MB)`, [py, '-c', PY_ANCHOR, join(bl, 'search.py'), slice]);
+      anchor = measure(`beast-logger reader (Python, first ${anchorMb.toFixed(0)} MB)`, [
+        py,
+        '-c',
+        PY_ANCHOR,
+        join(bl, 'search.py'),
+        slice,
+      ]);
       rmSync(join(slice, '..'), { recursive: true, force: true });
     } catch (err) {
-      anchor = { name: 'beast-logger reader (Python)', seconds: NaN, rssMb: NaN, ok: false, error: err instanceof Error ? err.message : String(err) };
+      anchor = {
+        name: 'beast-logger reader (Python)',
+        seconds: NaN,
+        rssMb: NaN,
+        ok: false,
+        error: err instanceof Error ? err.message : String(err),
+      };
     }
   }
   const f = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-');
-  console.log(`${'measurement'.padEnd(44)} ${'seconds'.padStart(8)} ${'MB/s'.padStart(7)} ${'x floor1'.padStart(9)} ${`x floor${cores}`.padStart(9)} ${'peak RSS MB'.padStart(12)}`);
+  console.log(
+    `${'measurement'.padEnd(44)} ${'seconds'.padStart(8)} ${'MB/s'.padStart(7)} ${'x floor1'.padStart(9)} ${`x floor${cores}`.padStart(9)} ${'peak RSS MB'.padStart(12)}`,
+  );
   for (const r of rows) {
-    if (!r.ok) { console.log(`${r.name.padEnd(44)} FAILED: ${r.error}`); continue; }
-    console.log(`${r.name.padEnd(44)} ${f(r.seconds, 2).padStart(8)} ${f(MB / r.seconds, 0).padStart(7)} ${f(r.seconds / floor1.seconds, 2).padStart(9)} ${f(r.seconds / floorN.seconds, 2).padStart(9)} ${f(r.rssMb, 0).padStart(12)}${r.note ? `  (${r.note})` : ''}`);
+    if (!r.ok) {
+      console.log(`${r.name.padEnd(44)} FAILED: ${r.error}`);
+      continue;
+    }
+    console.log(
+      `${r.name.padEnd(44)} ${f(r.seconds, 2).padStart(8)} ${f(MB / r.seconds, 0).padStart(7)} ${f(r.seconds / floor1.seconds, 2).padStart(9)} ${f(r.seconds / floorN.seconds, 2).padStart(9)} ${f(r.rssMb, 0).padStart(12)}${r.note ? `  (${r.note})` : ''}`,
+    );
   }
   if (anchor) {
-    if (anchor.ok) console.log(`${anchor.name.padEnd(44)} ${f(anchor.seconds, 2).padStart(8)} ${f(anchorMb / anchor.seconds, 0).padStart(7)} ${''.padStart(9)} ${''.padStart(9)} ${f(anchor.rssMb, 0).padStart(12)}  (${anchor.note ?? ''}; it keeps every decoded record in memory, so it reads a slice)`);
+    if (anchor.ok)
+      console.log(
+        `${anchor.name.padEnd(44)} ${f(anchor.seconds, 2).padStart(8)} ${f(anchorMb / anchor.seconds, 0).padStart(7)} ${''.padStart(9)} ${''.padStart(9)} ${f(anchor.rssMb, 0).padStart(12)}  (${anchor.note ?? ''}; it keeps every decoded record in memory, so it reads a slice)`,
+      );
     else console.log(`${anchor.name.padEnd(44)} FAILED: ${anchor.error}`);
   } else {
     console.log('beast-logger reader (Python): skipped, the upstream tree is missing (npm run fetch:upstream)');
@@ -142,4 +199,7 @@ async function main(): Promise<void> {
   console.log('\nTargets: stats, export and search within 2x of the floor; cached stats under 1 s; peak RSS under 300 MB.');
 }
 
-main().catch((err: unknown) => { console.error(err); process.exitCode = 1; });
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -32,9 +32,18 @@ async function engine(file: string, withSearch: boolean): Promise<Result> {
   const t0 = performance.now();
   const s = new LogSession(file, { siblings: false, cacheSize: 2 });
   let firstSeen!: () => void;
-  const first = new Promise<void>((r) => { firstSeen = r; });
+  const first = new Promise<void>((r) => {
+    firstSeen = r;
+  });
   let signalled = false;
-  const indexing = s.update({ onRecords: (n) => { if (n >= 1 && !signalled) { signalled = true; firstSeen(); } } });
+  const indexing = s.update({
+    onRecords: (n) => {
+      if (n >= 1 && !signalled) {
+        signalled = true;
+        firstSeen();
+      }
+    },
+  });
   // What the viewer does: as soon as the first chunk yields a record, decode and show it.
   const firstShown = first.then(async () => {
     const r = await s.record(0);
@@ -49,13 +58,15 @@ async function engine(file: string, withSearch: boolean): Promise<Result> {
   const summariesMs = performance.now() - t1;
   // Open records spread over the file, cold in the session cache.
   const picks = Array.from({ length: 20 }, (_, k) => Math.floor(((k + 0.5) / 20) * s.count));
-  let total = 0, max = 0;
+  let total = 0,
+    max = 0;
   for (const i of picks) {
     const t = performance.now();
     const r = await s.record(i);
     const dt = performance.now() - t;
     if (!r?.ok) throw new Error(`record ${i} did not decode`);
-    total += dt; max = Math.max(max, dt);
+    total += dt;
+    max = Math.max(max, dt);
   }
   let searchMs: number | undefined;
   if (withSearch) {
@@ -63,7 +74,17 @@ async function engine(file: string, withSearch: boolean): Promise<Result> {
     await s.search('boxed final', s.query());
     searchMs = performance.now() - t;
   }
-  return { ok: true, records: s.count, firstRecordMs, indexMs, summariesMs, openMs: total / picks.length, openMaxMs: max, searchMs, peakRssMb: peakRssMb() };
+  return {
+    ok: true,
+    records: s.count,
+    firstRecordMs,
+    indexMs,
+    summariesMs,
+    openMs: total / picks.length,
+    openMaxMs: max,
+    searchMs,
+    peakRssMb: peakRssMb(),
+  };
 }
 
 /** beast_logger_go style: whole file into one string, split into lines, pair header + payload. */
@@ -80,16 +101,31 @@ function naive(file: string): Result {
     if (!r0.ok) throw new Error('first record did not decode');
     const firstRecordMs = performance.now() - t0;
     const picks = Array.from({ length: 20 }, (_, k) => Math.floor(((k + 0.5) / 20) * records.length));
-    let total = 0, max = 0;
+    let total = 0,
+      max = 0;
     for (const i of picks) {
       const t = performance.now();
       decodePayload(records[i]!.payload);
       const dt = performance.now() - t;
-      total += dt; max = Math.max(max, dt);
+      total += dt;
+      max = Math.max(max, dt);
     }
-    return { ok: true, records: records.length, firstRecordMs, indexMs: firstRecordMs, openMs: total / picks.length, openMaxMs: max, peakRssMb: peakRssMb() };
+    return {
+      ok: true,
+      records: records.length,
+      firstRecordMs,
+      indexMs: firstRecordMs,
+      openMs: total / picks.length,
+      openMaxMs: max,
+      peakRssMb: peakRssMb(),
+    };
   } catch (err) {
-    return { ok: false, error: err instanceof Error ? err.message : String(err), firstRecordMs: performance.now() - t0, peakRssMb: peakRssMb() };
+    return {
+      ok: false,
+      error: err instanceof Error ? err.message : String(err),
+      firstRecordMs: performance.now() - t0,
+      peakRssMb: peakRssMb(),
+    };
   }
 }
 
@@ -108,9 +144,23 @@ function input(mb: number): string {
 }
 
 function runWorker(kind: 'engine' | 'naive', file: string, search: boolean): Result {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--max-old-space-size=4096', join(repoRoot, 'bench', 'tokens.ts'), '--worker', kind, file, search ? '--search' : ''], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--max-old-space-size=4096',
+      join(repoRoot, 'bench', 'tokens.ts'),
+      '--worker',
+      kind,
+      file,
+      search ? '--search' : '',
+    ],
+    { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+  );
   const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT '));
-  if (!line) return { ok: false, error: `worker exited ${r.status}: ${(r.stderr || '').trim().split('\n').slice(-3).join(' | ')}`, peakRssMb: NaN };
+  if (!line)
+    return { ok: false, error: `worker exited ${r.status}: ${(r.stderr || '').trim().split('\n').slice(-3).join(' | ')}`, peakRssMb: NaN };
   return JSON.parse(line.slice(7)) as Result;
 }
 
@@ -126,7 +176,10 @@ async function main(): Promise<void> {
     process.stdout.write(`RESULT ${JSON.stringify(res)}\n`);
     return;
   }
-  const sizes = (process.env.BENCH_SIZES ?? '100,1000').split(',').map(Number).filter((n) => n > 0);
+  const sizes = (process.env.BENCH_SIZES ?? '100,1000')
+    .split(',')
+    .map(Number)
+    .filter((n) => n > 0);
   console.log(`node ${process.version}, page cache warm (the input was just generated or read), one process per measurement\n`);
   for (const mb of sizes) {
     const file = input(mb);
@@ -138,10 +191,16 @@ async function main(): Promise<void> {
     const mbs = bytes / 1048576;
     console.log(`== ${file.replace(repoRoot + '/', '')}: ${f(mbs, 1)} MB, ${e.records ?? '?'} records`);
     if (!e.ok) console.log(`engine FAILED: ${e.error}`);
-    console.log(`engine: first record shown ${f(e.firstRecordMs, 1)} ms · full index ${f(e.indexMs)} ms = ${f(e.indexMs ? mbs / (e.indexMs / 1000) : undefined)} MB/s · summaries (step/task/reward of every record) ${f(e.summariesMs)} ms · open a record ${f(e.openMs, 1)} ms avg, ${f(e.openMaxMs, 1)} ms max${e.searchMs !== undefined ? ` · full-text search over all records ${f(e.searchMs)} ms` : ''} · peak RSS ${f(e.peakRssMb)} MB`);
+    console.log(
+      `engine: first record shown ${f(e.firstRecordMs, 1)} ms · full index ${f(e.indexMs)} ms = ${f(e.indexMs ? mbs / (e.indexMs / 1000) : undefined)} MB/s · summaries (step/task/reward of every record) ${f(e.summariesMs)} ms · open a record ${f(e.openMs, 1)} ms avg, ${f(e.openMaxMs, 1)} ms max${e.searchMs !== undefined ? ` · full-text search over all records ${f(e.searchMs)} ms` : ''} · peak RSS ${f(e.peakRssMb)} MB`,
+    );
     if (n.ok) {
-      console.log(`naive:  first record shown ${f(n.firstRecordMs)} ms · open a record ${f(n.openMs, 1)} ms avg · peak RSS ${f(n.peakRssMb)} MB`);
-      console.log(`ratio naive/engine: first record ${f((n.firstRecordMs ?? 0) / (e.firstRecordMs ?? 1), 0)}x slower · peak memory ${f(n.peakRssMb / e.peakRssMb, 1)}x more`);
+      console.log(
+        `naive:  first record shown ${f(n.firstRecordMs)} ms · open a record ${f(n.openMs, 1)} ms avg · peak RSS ${f(n.peakRssMb)} MB`,
+      );
+      console.log(
+        `ratio naive/engine: first record ${f((n.firstRecordMs ?? 0) / (e.firstRecordMs ?? 1), 0)}x slower · peak memory ${f(n.peakRssMb / e.peakRssMb, 1)}x more`,
+      );
     } else {
       console.log(`naive:  FAILED after ${f(n.firstRecordMs)} ms: ${n.error} (peak RSS ${f(n.peakRssMb)} MB)`);
       console.log('ratio naive/engine: the naive approach cannot open this file at all');
@@ -150,4 +209,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => { console.error(err); process.exitCode = 1; });
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -9,31 +9,58 @@ import { resolveInterpreter } from '../core/launch/interpreter';
 import { t } from '../core/l10n';
 
 function help(): string {
-  return t('Usage: agentjet doctor [options]\n\nChecks the Python environment AgentJet runs in: Python, ajet/astuner and its launcher, debugpy,\nvLLM, verl, trinity, Ray, NVIDIA GPUs and the vLLM port. Each problem comes with a fix.\n\nOptions:\n  --python PATH       interpreter to check (default: .venv/venv in the folder, else python3)\n  --port N            the vLLM port (ajet.debug.debug_vllm_port, default 18000)\n  --format text|json  output format (default: text)\n  --lang en|zh-cn     language of the messages (default: from LANG)\n\nExit status: 0 when nothing is wrong, 1 when a check failed, 2 on bad usage.\n');
+  return t(
+    'Usage: agentjet doctor [options]\n\nChecks the Python environment AgentJet runs in: Python, ajet/astuner and its launcher, debugpy,\nvLLM, verl, trinity, Ray, NVIDIA GPUs and the vLLM port. Each problem comes with a fix.\n\nOptions:\n  --python PATH       interpreter to check (default: .venv/venv in the folder, else python3)\n  --port N            the vLLM port (ajet.debug.debug_vllm_port, default 18000)\n  --format text|json  output format (default: text)\n  --lang en|zh-cn     language of the messages (default: from LANG)\n\nExit status: 0 when nothing is wrong, 1 when a check failed, 2 on bad usage.\n',
+  );
 }
 
-export async function runDoctor(args: string[], write: (s: string) => void = (s) => process.stdout.write(s), writeErr: (s: string) => void = (s) => process.stderr.write(s)): Promise<number> {
+export async function runDoctor(
+  args: string[],
+  write: (s: string) => void = (s) => process.stdout.write(s),
+  writeErr: (s: string) => void = (s) => process.stderr.write(s),
+): Promise<number> {
   let python: string | undefined;
   let port = 18000;
   let format: 'text' | 'json' = 'text';
   const queue = [...args];
   for (let a = queue.shift(); a !== undefined; a = queue.shift()) {
-    if (a === '-h' || a === '--help') { write(help()); return 0; }
+    if (a === '-h' || a === '--help') {
+      write(help());
+      return 0;
+    }
     if (a === '--python' || a === '--port' || a === '--format') {
       const v = queue.shift();
-      if (!v) { writeErr(t('agentjet doctor: {0} needs a value', a) + '\n'); return 2; }
+      if (!v) {
+        writeErr(t('agentjet doctor: {0} needs a value', a) + '\n');
+        return 2;
+      }
       if (a === '--python') python = v;
       else if (a === '--port') {
         port = Number(v);
-        if (!Number.isInteger(port) || port < 1 || port > 65535) { writeErr(t('agentjet doctor: --port must be a port number (1-65535), not {0}', v) + '\n'); return 2; }
+        if (!Number.isInteger(port) || port < 1 || port > 65535) {
+          writeErr(t('agentjet doctor: --port must be a port number (1-65535), not {0}', v) + '\n');
+          return 2;
+        }
       } else if (v === 'text' || v === 'json') format = v;
-      else { writeErr(t('agentjet doctor: --format must be text or json') + '\n'); return 2; }
-    } else { writeErr(t('agentjet doctor: unknown option {0}', a) + '\n'); return 2; }
+      else {
+        writeErr(t('agentjet doctor: --format must be text or json') + '\n');
+        return 2;
+      }
+    } else {
+      writeErr(t('agentjet doctor: unknown option {0}', a) + '\n');
+      return 2;
+    }
   }
   const cwd = process.cwd();
   const interp = python ? { path: python, source: 'setting' as const } : resolveInterpreter({ folder: cwd }, existsSync);
   const { DOCTOR_PROBE } = await import('../core/doctor/script');
-  const input = await gather({ python: interp.path, pythonSource: python ? '--python' : interp.source, script: DOCTOR_PROBE, cwd: resolve(cwd), port });
+  const input = await gather({
+    python: interp.path,
+    pythonSource: python ? '--python' : interp.source,
+    script: DOCTOR_PROBE,
+    cwd: resolve(cwd),
+    port,
+  });
   const checks = evaluate(input);
   if (format === 'json') write(JSON.stringify({ python: interp.path, checks, ...summary(checks) }, null, 2) + '\n');
   else write(toText(checks, interp.path));

@@ -10,7 +10,8 @@ import type { ConfigDiagnostic } from '../core/config/diagnostics';
 import { FRAMEWORK_VERSIONS, isFrameworkVersion, type FrameworkVersion } from '../core/agentjet/dialect';
 import { t } from '../core/l10n';
 
-const help = () => t(`Usage: agentjet lint <files or folders...> [options]
+const help = () =>
+  t(`Usage: agentjet lint <files or folders...> [options]
 
 Checks AgentJet/ASTuner YAML configs (files whose root mapping has ajet:, astuner: or astune:).
 Folders are searched for *.yaml / *.yml; other YAML files are skipped.
@@ -30,7 +31,11 @@ const SKIP = new Set(['node_modules', '.git', '__pycache__', '.venv', 'venv']);
 
 function collect(p: string, out: string[], explicit: boolean): void {
   let st;
-  try { st = statSync(p); } catch { throw new Error(t('no such file or folder: {0}', p)); }
+  try {
+    st = statSync(p);
+  } catch {
+    throw new Error(t('no such file or folder: {0}', p));
+  }
   if (st.isDirectory()) {
     for (const name of readdirSync(p).sort()) {
       if (SKIP.has(name) || name.startsWith('.')) continue;
@@ -39,7 +44,11 @@ function collect(p: string, out: string[], explicit: boolean): void {
   } else if (explicit || /\.ya?ml$/i.test(p)) out.push(p);
 }
 
-export async function runLint(args: string[], write: (s: string) => void = (s) => process.stdout.write(s), writeErr: (s: string) => void = (s) => process.stderr.write(s)): Promise<number> {
+export async function runLint(
+  args: string[],
+  write: (s: string) => void = (s) => process.stdout.write(s),
+  writeErr: (s: string) => void = (s) => process.stderr.write(s),
+): Promise<number> {
   let root = process.cwd();
   let format: 'text' | 'json' = 'text';
   let python: string | undefined;
@@ -47,36 +56,59 @@ export async function runLint(args: string[], write: (s: string) => void = (s) =
   const targets: string[] = [];
   const queue = [...args];
   for (let a = queue.shift(); a !== undefined; a = queue.shift()) {
-    if (a === '-h' || a === '--help') { write(help()); return 0; }
+    if (a === '-h' || a === '--help') {
+      write(help());
+      return 0;
+    }
     if (a === '--root' || a === '--format' || a === '--python' || a === '--framework') {
       const v = queue.shift();
-      if (!v) { writeErr(`agentjet lint: ${t('{0} needs a value', a)}\n`); return 2; }
+      if (!v) {
+        writeErr(`agentjet lint: ${t('{0} needs a value', a)}\n`);
+        return 2;
+      }
       if (a === '--root') root = resolve(v);
       else if (a === '--python') python = v;
       else if (a === '--framework') {
-        if (!isFrameworkVersion(v)) { writeErr(`agentjet lint: ${t('--framework must be one of {0}', FRAMEWORK_VERSIONS.join(', '))}\n`); return 2; }
+        if (!isFrameworkVersion(v)) {
+          writeErr(`agentjet lint: ${t('--framework must be one of {0}', FRAMEWORK_VERSIONS.join(', '))}\n`);
+          return 2;
+        }
         version = v;
+      } else if (v === 'text' || v === 'json') format = v;
+      else {
+        writeErr(`agentjet lint: ${t('--format must be text or json')}\n`);
+        return 2;
       }
-      else if (v === 'text' || v === 'json') format = v;
-      else { writeErr(`agentjet lint: ${t('--format must be text or json')}\n`); return 2; }
       continue;
     }
-    if (a.startsWith('--')) { writeErr(`agentjet lint: ${t('unknown option {0}', a)}\n`); return 2; }
+    if (a.startsWith('--')) {
+      writeErr(`agentjet lint: ${t('unknown option {0}', a)}\n`);
+      return 2;
+    }
     targets.push(a);
   }
-  if (!targets.length) { writeErr(help()); return 2; }
+  if (!targets.length) {
+    writeErr(help());
+    return 2;
+  }
   const files: string[] = [];
-  try { for (const target of targets) collect(resolve(target), files, true); } catch (err) {
+  try {
+    for (const target of targets) collect(resolve(target), files, true);
+  } catch (err) {
     writeErr(`agentjet lint: ${err instanceof Error ? err.message : String(err)}\n`);
     return 2;
   }
   const fs = new CachedFs(60_000);
   const resolver = new ClassResolver(fs, python ? new PythonLocator(python, { sync: true }) : undefined);
-  let errors = 0, warnings = 0, checked = 0;
+  let errors = 0,
+    warnings = 0,
+    checked = 0;
   const json: { file: string; diagnostics: ConfigDiagnostic[] }[] = [];
   for (const f of files) {
     let res;
-    try { res = await lintFileResult(f, { root, fs, resolver, ...(version ? { version } : {}) }); } catch (err) {
+    try {
+      res = await lintFileResult(f, { root, fs, resolver, ...(version ? { version } : {}) });
+    } catch (err) {
       writeErr(`${t('{0}: cannot read: {1}', f, err instanceof Error ? err.message : String(err))}\n`);
       errors++;
       continue;
@@ -85,12 +117,20 @@ export async function runLint(args: string[], write: (s: string) => void = (s) =
     checked++;
     const shown = relative(process.cwd(), f) || f;
     const diags = res.diagnostics.map(({ code, severity, message, range }) => ({ code, severity, message, range }));
-    for (const d of diags) { if (d.severity === 'error') errors++; else if (d.severity === 'warning') warnings++; }
+    for (const d of diags) {
+      if (d.severity === 'error') errors++;
+      else if (d.severity === 'warning') warnings++;
+    }
     if (format === 'json') json.push({ file: shown, diagnostics: diags });
-    else for (const d of diags) write(`${shown}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${d.code} ${d.message}\n`);
+    else
+      for (const d of diags)
+        write(`${shown}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${d.code} ${d.message}\n`);
   }
   if (format === 'json') write(JSON.stringify({ files: json, errors, warnings, checked }, null, 2) + '\n');
-  else writeErr(`${t('{0} checked: {1}, {2}', checked === 1 ? t('1 config') : t('{0} configs', checked), errors === 1 ? t('1 error') : t('{0} errors', errors), warnings === 1 ? t('1 warning') : t('{0} warnings', warnings))}\n`);
+  else
+    writeErr(
+      `${t('{0} checked: {1}, {2}', checked === 1 ? t('1 config') : t('{0} configs', checked), errors === 1 ? t('1 error') : t('{0} errors', errors), warnings === 1 ? t('1 warning') : t('{0} warnings', warnings))}\n`,
+    );
   return errors > 0 ? 1 : 0;
 }
 

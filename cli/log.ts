@@ -10,7 +10,8 @@ import { allTasks, collectFacts, findRunLogs, openLogs, searchTasks } from '../c
 import { runTasks, TASK_BYTES } from '../core/logs/pool';
 import { t } from '../core/l10n';
 
-const help = () => t(`Usage:
+const help = () =>
+  t(`Usage:
   agentjet log stats  <file.json.log | run folder> [--format text|json]
   agentjet log export <file.json.log | run folder> --jsonl [--out <file>]
   agentjet log search <file.json.log | run folder> <text> [--format text|json]
@@ -37,9 +38,18 @@ A run folder (saved_experiments/<exp>/<time>, or one host folder in it) is read 
 
 function write(out: Writable, data: string | Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (out.write(data)) { resolve(); return; }
-    const onDrain = () => { out.off('error', onError); resolve(); };
-    const onError = (e: Error) => { out.off('drain', onDrain); reject(e); };
+    if (out.write(data)) {
+      resolve();
+      return;
+    }
+    const onDrain = () => {
+      out.off('error', onError);
+      resolve();
+    };
+    const onError = (e: Error) => {
+      out.off('drain', onDrain);
+      reject(e);
+    };
     out.once('drain', onDrain);
     out.once('error', onError);
   });
@@ -54,7 +64,10 @@ export const logCommand: CliCommand = {
       process.stdout.write(help());
       return sub ? 0 : 2;
     }
-    if (!['stats', 'export', 'search'].includes(sub)) { process.stderr.write(`agentjet log: ${t('unknown subcommand \'{0}\'', sub)}\n${help()}`); return 2; }
+    if (!['stats', 'export', 'search'].includes(sub)) {
+      process.stderr.write(`agentjet log: ${t("unknown subcommand '{0}'", sub)}\n${help()}`);
+      return 2;
+    }
     let parsed;
     try {
       parsed = parseArgs({
@@ -78,20 +91,35 @@ export const logCommand: CliCommand = {
     }
     const { values: v, positionals } = parsed;
     const target = positionals[0];
-    if (!target) { process.stderr.write(`agentjet log ${sub}: ${t('missing <file> or <run folder>')}\n${help()}`); return 2; }
-    if (!existsSync(target)) { process.stderr.write(`agentjet log: ${t('no such file or folder: {0}', target)}\n`); return 2; }
+    if (!target) {
+      process.stderr.write(`agentjet log ${sub}: ${t('missing <file> or <run folder>')}\n${help()}`);
+      return 2;
+    }
+    if (!existsSync(target)) {
+      process.stderr.write(`agentjet log: ${t('no such file or folder: {0}', target)}\n`);
+      return 2;
+    }
     const format = v.format ?? 'text';
-    if (format !== 'text' && format !== 'json') { process.stderr.write(`agentjet log ${sub}: ${t('--format must be text or json')}\n`); return 2; }
+    if (format !== 'text' && format !== 'json') {
+      process.stderr.write(`agentjet log ${sub}: ${t('--format must be text or json')}\n`);
+      return 2;
+    }
     let workers: number | undefined;
     if (v.workers !== undefined) {
       workers = Number(v.workers);
-      if (!Number.isInteger(workers) || workers < 0 || workers > 64) { process.stderr.write(`agentjet log ${sub}: ${t('--workers must be a whole number from 0 to 64')}\n`); return 2; }
+      if (!Number.isInteger(workers) || workers < 0 || workers > 64) {
+        process.stderr.write(`agentjet log ${sub}: ${t('--workers must be a whole number from 0 to 64')}\n`);
+        return 2;
+      }
     }
     let mains: string[];
     if (statSync(target).isDirectory()) {
       const mod = v.mod ?? 'rollout';
       mains = await findRunLogs(target, mod);
-      if (!mains.length) { process.stderr.write(`agentjet log: ${t('no {0}.json.log under {1} (is it a run folder? try --mod <name>)', mod, target)}\n`); return 2; }
+      if (!mains.length) {
+        process.stderr.write(`agentjet log: ${t('no {0}.json.log under {1} (is it a run folder? try --mod <name>)', mod, target)}\n`);
+        return 2;
+      }
     } else {
       mains = [target];
     }
@@ -107,13 +135,19 @@ export const logCommand: CliCommand = {
 
     if (sub === 'search') {
       const text = positionals[1];
-      if (text === undefined || text === '') { process.stderr.write(`agentjet log search: ${t('missing <text>')}\n`); return 2; }
+      if (text === undefined || text === '') {
+        process.stderr.write(`agentjet log search: ${t('missing <text>')}\n`);
+        return 2;
+      }
       const { counts } = await searchTasks(allTasks(opened), text, {
         workers,
         onHits: (hits) => {
           for (const h of hits) {
-            process.stdout.write(format === 'json' ? JSON.stringify(h) + '\n'
-              : `#${h.index}  ${h.where}${h.timeline !== undefined ? `  timeline ${h.timeline} token ${h.token} +${h.char}` : ''}  ${h.matches} match${h.matches === 1 ? '' : 'es'}\n`);
+            process.stdout.write(
+              format === 'json'
+                ? JSON.stringify(h) + '\n'
+                : `#${h.index}  ${h.where}${h.timeline !== undefined ? `  timeline ${h.timeline} token ${h.token} +${h.char}` : ''}  ${h.matches} match${h.matches === 1 ? '' : 'es'}\n`,
+            );
           }
         },
       });
@@ -121,32 +155,44 @@ export const logCommand: CliCommand = {
       return 0;
     }
 
-    if (!v.jsonl) { process.stderr.write(`agentjet log export: ${t('only --jsonl is supported; pass it explicitly')}\n`); return 2; }
+    if (!v.jsonl) {
+      process.stderr.write(`agentjet log export: ${t('only --jsonl is supported; pass it explicitly')}\n`);
+      return 2;
+    }
     const out: Writable = v.out ? createWriteStream(v.out) : process.stdout;
     // A closed pipe (`| head`) ends the export quietly.
     let closed = false;
     const ac = new AbortController();
     out.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') closed = true; else process.stderr.write(`agentjet log export: ${e.message}\n`);
+      if (e.code === 'EPIPE') closed = true;
+      else process.stderr.write(`agentjet log export: ${e.message}\n`);
       ac.abort();
     });
-    let rows = 0, corrupt = 0;
+    let rows = 0,
+      corrupt = 0;
     try {
       // Export output is about twice its input: tasks of half the usual size keep the lines in
       // flight (two tasks per worker at most) small.
-      await runTasks(allTasks(opened, TASK_BYTES / 2), { kind: 'export' }, async (r) => {
-        if (r.kind !== 'export' || closed) return;
-        rows += r.chunk.rows;
-        corrupt += r.chunk.corrupt;
-        if (r.chunk.lines.byteLength) await write(out, r.chunk.lines);
-      }, { workers, signal: ac.signal });
+      await runTasks(
+        allTasks(opened, TASK_BYTES / 2),
+        { kind: 'export' },
+        async (r) => {
+          if (r.kind !== 'export' || closed) return;
+          rows += r.chunk.rows;
+          corrupt += r.chunk.corrupt;
+          if (r.chunk.lines.byteLength) await write(out, r.chunk.lines);
+        },
+        { workers, signal: ac.signal },
+      );
     } catch (err) {
       if (closed) return 0;
       throw err;
     }
     if (v.out) await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
     const records = opened.indexes.reduce((a, ix) => a + ix.count, 0);
-    process.stderr.write(`${corrupt ? t('exported {0} timelines from {1} records ({2} corrupt records skipped)', rows, records, corrupt) : t('exported {0} timelines from {1} records', rows, records)}\n`);
+    process.stderr.write(
+      `${corrupt ? t('exported {0} timelines from {1} records ({2} corrupt records skipped)', rows, records, corrupt) : t('exported {0} timelines from {1} records', rows, records)}\n`,
+    );
     return 0;
   },
 };

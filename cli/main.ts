@@ -2,7 +2,9 @@ import { commands } from './commands';
 import { VERSION } from './version';
 import { localeFromCli, setLocale, t } from '../core/l10n';
 
-const usage = (list: string) => t(`agentjet {0}: tools for AgentJet (formerly ASTuner) projects
+const usage = (list: string) =>
+  t(
+    `agentjet {0}: tools for AgentJet (formerly ASTuner) projects
 
 Usage: agentjet <command> [options]
 
@@ -13,7 +15,10 @@ Options:
   -h, --help       show this help (or a command's: agentjet <command> --help)
   -v, --version    print the version
   --lang en|zh-cn  language of messages (default: from LANG)
-`, VERSION, list);
+`,
+    VERSION,
+    list,
+  );
 
 export async function main(argv: string[]): Promise<number> {
   const { locale, rest: args } = localeFromCli(argv, process.env);
@@ -30,14 +35,16 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = commands.find((c) => c.name === name);
   if (!command) {
-    process.stderr.write(`agentjet: ${t('unknown command \'{0}\'. Run \'agentjet --help\'.', name)}\n`);
+    process.stderr.write(`agentjet: ${t("unknown command '{0}'. Run 'agentjet --help'.", name)}\n`);
     return 2;
   }
   return command.run(rest);
 }
 
 main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+  },
   (err: unknown) => {
     process.stderr.write(`agentjet: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exitCode = 2;

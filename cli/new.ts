@@ -7,23 +7,39 @@ import { t } from '../core/l10n';
 
 function help(): string {
   const list = TEMPLATES.map((x) => `  ${x.id.padEnd(8)} ${t(x.title)}: ${t(x.description)}`).join('\n');
-  return t('Usage: agentjet new <template> <folder>\n\nCreates an AgentJet project (config, workflow, judge, task data, README) in <folder>.\nExisting files are never overwritten.\n\nTemplates:\n{0}\n', list);
+  return t(
+    'Usage: agentjet new <template> <folder>\n\nCreates an AgentJet project (config, workflow, judge, task data, README) in <folder>.\nExisting files are never overwritten.\n\nTemplates:\n{0}\n',
+    list,
+  );
 }
 
-export async function runNew(args: string[], write: (s: string) => void = (s) => process.stdout.write(s), writeErr: (s: string) => void = (s) => process.stderr.write(s)): Promise<number> {
-  if (args.includes('-h') || args.includes('--help')) { write(help()); return 0; }
+export async function runNew(
+  args: string[],
+  write: (s: string) => void = (s) => process.stdout.write(s),
+  writeErr: (s: string) => void = (s) => process.stderr.write(s),
+): Promise<number> {
+  if (args.includes('-h') || args.includes('--help')) {
+    write(help());
+    return 0;
+  }
   if (args.includes('--list')) {
     for (const x of TEMPLATES) write(`${x.id}\t${t(x.title)}\n`);
     return 0;
   }
   const positional = args.filter((a) => !a.startsWith('-'));
   const unknown = args.find((a) => a.startsWith('-'));
-  if (unknown) { writeErr(t('agentjet new: unknown option {0}', unknown) + '\n'); return 2; }
+  if (unknown) {
+    writeErr(t('agentjet new: unknown option {0}', unknown) + '\n');
+    return 2;
+  }
   const [id, folder] = positional;
-  if (!id || !folder || positional.length > 2) { writeErr(help()); return 2; }
+  if (!id || !folder || positional.length > 2) {
+    writeErr(help());
+    return 2;
+  }
   const template = findTemplate(id);
   if (!template) {
-    writeErr(t('agentjet new: unknown template \'{0}\' (templates: {1})', id, TEMPLATES.map((x) => x.id).join(', ')) + '\n');
+    writeErr(t("agentjet new: unknown template '{0}' (templates: {1})", id, TEMPLATES.map((x) => x.id).join(', ')) + '\n');
     return 2;
   }
   const dir = resolve(folder);

@@ -7,7 +7,8 @@ import { RunsModel } from '../core/runs/model';
 import type { CliCommand } from './commands';
 import { t } from '../core/l10n';
 
-const help = () => t(`Usage: agentjet runs [ROOT...] [--format text|json] [--status S]
+const help = () =>
+  t(`Usage: agentjet runs [ROOT...] [--format text|json] [--status S]
 
 Lists AgentJet / ASTuner experiments with their status, sessions, hosts, latest training step,
 latest mean reward and checkpoints.
@@ -58,7 +59,8 @@ export function toRow(i: ExperimentInfo): RunRow {
     evidence: i.evidence,
   };
   const last = i.sessions.at(-1);
-  if (last) row.latestSession = { name: last.name, hosts: last.hosts.map((h) => ({ name: h.name, status: h.status, evidence: h.evidence })) };
+  if (last)
+    row.latestSession = { name: last.name, hosts: last.hosts.map((h) => ({ name: h.name, status: h.status, evidence: h.evidence })) };
   if (i.layout) row.layout = i.layout;
   if (i.totalSteps !== undefined) row.totalSteps = i.totalSteps;
   if (i.reason) row.reason = i.reason;
@@ -67,7 +69,9 @@ export function toRow(i: ExperimentInfo): RunRow {
   return row;
 }
 
-export async function collectRuns(args: readonly string[]): Promise<{ rows: RunRow[]; infos: ExperimentInfo[]; rootsFound: string[]; errors: string[] }> {
+export async function collectRuns(
+  args: readonly string[],
+): Promise<{ rows: RunRow[]; infos: ExperimentInfo[]; rootsFound: string[]; errors: string[] }> {
   const fs = nodeFs();
   const folders = args.length ? args.map((a) => resolve(a)) : [process.cwd()];
   // A folder may be a project (holding saved_experiments/launcher_record) or a root itself.
@@ -87,7 +91,11 @@ export async function collectRuns(args: readonly string[]): Promise<{ rows: RunR
 function table(rows: RunRow[], infos: ExperimentInfo[]): string {
   const head = [t('EXPERIMENT'), t('STATUS'), t('STARTED'), t('SESSIONS'), t('HOSTS'), t('STEP'), t('REWARD'), t('CKPTS')];
   const body = rows.map((r) => [
-    r.experiment, statusLabel(r.status), r.started, String(r.sessions.length), r.hosts.join(',') || '-',
+    r.experiment,
+    statusLabel(r.status),
+    r.started,
+    String(r.sessions.length),
+    r.hosts.join(',') || '-',
     r.latestStep === undefined ? '-' : String(r.latestStep),
     r.latestReward === undefined ? '-' : formatReward(r.latestReward),
     r.checkpoints.length ? t('{0} (last {1})', r.checkpoints.length, r.checkpoints.at(-1) ?? '') : '-',
@@ -95,9 +103,12 @@ function table(rows: RunRow[], infos: ExperimentInfo[]): string {
   // Column widths in terminal cells: CJK characters (the Chinese headers) take two.
   const cells = (s: string) => [...s].reduce((n, ch) => n + (/[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]/.test(ch) ? 2 : 1), 0);
   const widths = head.map((h, i) => Math.max(cells(h), ...body.map((b) => cells(b[i]!))));
-  const fmt = (row: string[]) => row.map((c, i) => (i === row.length - 1 ? c : c + ' '.repeat(Math.max(0, widths[i]! - cells(c))))).join('  ');
+  const fmt = (row: string[]) =>
+    row.map((c, i) => (i === row.length - 1 ? c : c + ' '.repeat(Math.max(0, widths[i]! - cells(c))))).join('  ');
   const lines = [fmt(head), ...body.map(fmt)];
-  for (const i of infos) if (i.status === 'failed' || i.status === 'interrupted' || i.status === 'running') lines.push(`  ${i.entry.name}: ${i.reason ?? statusLabel(i.status)}`);
+  for (const i of infos)
+    if (i.status === 'failed' || i.status === 'interrupted' || i.status === 'running')
+      lines.push(`  ${i.entry.name}: ${i.reason ?? statusLabel(i.status)}`);
   return lines.join('\n');
 }
 
@@ -105,7 +116,10 @@ export const runsCommand: CliCommand = {
   name: 'runs',
   summary: 'list experiments: status, sessions, hosts, latest step and reward, checkpoints',
   async run(args) {
-    if (args.includes('-h') || args.includes('--help')) { process.stdout.write(help()); return 0; }
+    if (args.includes('-h') || args.includes('--help')) {
+      process.stdout.write(help());
+      return 0;
+    }
     let format = 'text';
     let status: string | undefined;
     const roots: string[] = [];
@@ -113,14 +127,23 @@ export const runsCommand: CliCommand = {
       const a = args[i]!;
       if (a === '--format' || a === '--status') {
         const v = args[++i];
-        if (!v) { process.stderr.write(`agentjet runs: ${t('{0} needs a value', a)}\n`); return 2; }
-        if (a === '--format') format = v; else status = v;
+        if (!v) {
+          process.stderr.write(`agentjet runs: ${t('{0} needs a value', a)}\n`);
+          return 2;
+        }
+        if (a === '--format') format = v;
+        else status = v;
       } else if (a.startsWith('--format=')) format = a.slice(9);
       else if (a.startsWith('--status=')) status = a.slice(9);
-      else if (a.startsWith('-')) { process.stderr.write(`agentjet runs: ${t('unknown option {0}', a)}\n${help()}`); return 2; }
-      else roots.push(a);
+      else if (a.startsWith('-')) {
+        process.stderr.write(`agentjet runs: ${t('unknown option {0}', a)}\n${help()}`);
+        return 2;
+      } else roots.push(a);
     }
-    if (format !== 'text' && format !== 'json') { process.stderr.write(`agentjet runs: ${t('--format must be text or json')}\n`); return 2; }
+    if (format !== 'text' && format !== 'json') {
+      process.stderr.write(`agentjet runs: ${t('--format must be text or json')}\n`);
+      return 2;
+    }
     const { rows, infos, rootsFound, errors } = await collectRuns(roots);
     const keep = rows.map((r, i) => [r, infos[i]!] as const).filter(([r]) => !status || r.status === status);
     if (format === 'json') {
@@ -129,11 +152,23 @@ export const runsCommand: CliCommand = {
     }
     for (const e of errors) process.stderr.write(`agentjet runs: ${e}\n`);
     if (!rootsFound.length) {
-      process.stderr.write(`agentjet runs: ${t('no saved_experiments or launcher_record folder under {0}', roots.length ? roots.join(', ') : process.cwd())}\n`);
+      process.stderr.write(
+        `agentjet runs: ${t('no saved_experiments or launcher_record folder under {0}', roots.length ? roots.join(', ') : process.cwd())}\n`,
+      );
       return 1;
     }
-    if (!keep.length) { process.stdout.write(`${status ? t('no runs with status {0} in {1}', status, rootsFound.join(', ')) : t('no runs in {0}', rootsFound.join(', '))}\n`); return 0; }
-    process.stdout.write(`${table(keep.map(([r]) => r), keep.map(([, i]) => i))}\n`);
+    if (!keep.length) {
+      process.stdout.write(
+        `${status ? t('no runs with status {0} in {1}', status, rootsFound.join(', ')) : t('no runs in {0}', rootsFound.join(', '))}\n`,
+      );
+      return 0;
+    }
+    process.stdout.write(
+      `${table(
+        keep.map(([r]) => r),
+        keep.map(([, i]) => i),
+      )}\n`,
+    );
     return 0;
   },
 };

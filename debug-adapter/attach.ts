@@ -19,7 +19,10 @@ export interface RelayHost {
   sendRequest(command: string, args: unknown, timeout: number, cb: (response: DebugProtocol.Response) => void): void;
 }
 
-export interface PathMapping { localRoot: string; remoteRoot: string }
+export interface PathMapping {
+  localRoot: string;
+  remoteRoot: string;
+}
 
 /** `attach` attributes of the agentjet type. */
 export interface AgentJetAttachAttributes {
@@ -36,7 +39,12 @@ export interface AgentJetAttachAttributes {
   connectTimeout?: number;
 }
 
-const HELPER_FRAMES = [/[\\/]ajet[\\/]utils[\\/]vsdb\.py$/, /[\\/]astuner[\\/]utils[\\/]vsdb\.py$/, /[\\/]ray[\\/]util[\\/]debugpy\.py$/, /[\\/]ray[\\/]util[\\/]rpdb\.py$/];
+const HELPER_FRAMES = [
+  /[\\/]ajet[\\/]utils[\\/]vsdb\.py$/,
+  /[\\/]astuner[\\/]utils[\\/]vsdb\.py$/,
+  /[\\/]ray[\\/]util[\\/]debugpy\.py$/,
+  /[\\/]ray[\\/]util[\\/]rpdb\.py$/,
+];
 
 export function isHelperFrame(path: string | undefined): boolean {
   return !!path && HELPER_FRAMES.some((r) => r.test(path));
@@ -51,15 +59,29 @@ export class AttachRelay {
   private reported = false;
   private label = '';
 
-  constructor(private readonly host: RelayHost, private readonly initializeArgs: DebugProtocol.InitializeRequestArguments | undefined) {}
+  constructor(
+    private readonly host: RelayHost,
+    private readonly initializeArgs: DebugProtocol.InitializeRequestArguments | undefined,
+  ) {}
 
   handle(request: DebugProtocol.Request): void {
     switch (request.command) {
-      case 'attach': void this.onAttach(request); return;
-      case 'disconnect': case 'terminate': void this.onStop(request); return;
+      case 'attach':
+        void this.onAttach(request);
+        return;
+      case 'disconnect':
+      case 'terminate':
+        void this.onStop(request);
+        return;
       default:
-        if (this.upstream) { this.pending.set(this.send(request.command, this.rewrite(request)), request); return; }
-        if (request.command === 'threads') { this.reply(request, { body: { threads: [] } }); return; }
+        if (this.upstream) {
+          this.pending.set(this.send(request.command, this.rewrite(request)), request);
+          return;
+        }
+        if (request.command === 'threads') {
+          this.reply(request, { body: { threads: [] } });
+          return;
+        }
         this.reply(request);
     }
   }
@@ -83,8 +105,14 @@ export class AttachRelay {
   private ask(command: string, args: unknown, ms = 5000): Promise<DebugProtocol.Response | undefined> {
     return new Promise((res) => {
       const seq = this.send(command, args);
-      const timer = setTimeout(() => { this.internal.delete(seq); res(undefined); }, ms);
-      this.internal.set(seq, (r) => { clearTimeout(timer); res(r); });
+      const timer = setTimeout(() => {
+        this.internal.delete(seq);
+        res(undefined);
+      }, ms);
+      this.internal.set(seq, (r) => {
+        clearTimeout(timer);
+        res(r);
+      });
     });
   }
 
@@ -94,17 +122,38 @@ export class AttachRelay {
     const port = Number(a.connect?.port ?? a.port);
     this.label = a.rayWorker ? `${a.rayWorker} at ${hostName}:${port}` : `${hostName}:${port}`;
     if (!Number.isInteger(port) || port <= 0 || port > 65535) {
-      this.fail(request, t('The attach configuration needs "connect": ("host", "port") (the address Ray printed: "Ray debugger is listening on HOST:PORT").'));
+      this.fail(
+        request,
+        t(
+          'The attach configuration needs "connect": ("host", "port") (the address Ray printed: "Ray debugger is listening on HOST:PORT").',
+        ),
+      );
       return;
     }
     const socket = await new Promise<Socket | string>((res) => {
       const s = connect({ host: hostName, port });
-      const timer = setTimeout(() => { s.destroy(); res(`no connection within ${a.connectTimeout ?? 5000} ms`); }, a.connectTimeout ?? 5000);
-      s.once('connect', () => { clearTimeout(timer); res(s); });
-      s.once('error', (e) => { clearTimeout(timer); res(e.message); });
+      const timer = setTimeout(() => {
+        s.destroy();
+        res(`no connection within ${a.connectTimeout ?? 5000} ms`);
+      }, a.connectTimeout ?? 5000);
+      s.once('connect', () => {
+        clearTimeout(timer);
+        res(s);
+      });
+      s.once('error', (e) => {
+        clearTimeout(timer);
+        res(e.message);
+      });
     });
     if (typeof socket === 'string') {
-      this.fail(request, t('Could not attach to the Ray worker {0}: {1}. The worker may have been resumed or ended, or the address is not reachable from here.', this.label, socket));
+      this.fail(
+        request,
+        t(
+          'Could not attach to the Ray worker {0}: {1}. The worker may have been resumed or ended, or the address is not reachable from here.',
+          this.label,
+          socket,
+        ),
+      );
       return;
     }
     this.socket = socket;
@@ -114,17 +163,25 @@ export class AttachRelay {
     socket.on('error', () => this.onGone());
     const init = await this.ask('initialize', { ...this.initializeArgs, adapterID: 'debugpy' }, 10_000);
     if (!init || !init.success) {
-      this.fail(request, init?.message ? t('The debugger in the Ray worker {0} did not initialize: {1}.', this.label, init.message) : t('The debugger in the Ray worker {0} did not initialize.', this.label));
+      this.fail(
+        request,
+        init?.message
+          ? t('The debugger in the Ray worker {0} did not initialize: {1}.', this.label, init.message)
+          : t('The debugger in the Ray worker {0} did not initialize.', this.label),
+      );
       socket.destroy();
       return;
     }
     if (init.body) this.host.sendEvent({ type: 'event', seq: 0, event: 'capabilities', body: { capabilities: init.body } });
     const attachArgs = {
-      name: 'AgentJet: Ray worker', type: 'python', request: 'attach',
+      name: 'AgentJet: Ray worker',
+      type: 'python',
+      request: 'attach',
       connect: { host: hostName, port },
       pathMappings: (a.pathMappings ?? []).filter((m) => m && typeof m.localRoot === 'string' && typeof m.remoteRoot === 'string'),
       justMyCode: a.justMyCode ?? false,
-      subProcess: false, showReturnValue: true,
+      subProcess: false,
+      showReturnValue: true,
     };
     this.pending.set(this.send('attach', attachArgs), request);
   }
@@ -133,7 +190,11 @@ export class AttachRelay {
     if (m.type === 'response') {
       const resp = m as DebugProtocol.Response;
       const own = this.internal.get(resp.request_seq);
-      if (own) { this.internal.delete(resp.request_seq); own(resp); return; }
+      if (own) {
+        this.internal.delete(resp.request_seq);
+        own(resp);
+        return;
+      }
       const orig = this.pending.get(resp.request_seq);
       if (!orig) return;
       this.pending.delete(resp.request_seq);
@@ -141,14 +202,26 @@ export class AttachRelay {
       this.host.sendResponse({ ...resp, seq: 0, request_seq: orig.seq, command: orig.command });
     } else if (m.type === 'event') {
       const ev = m as DebugProtocol.Event;
-      if (ev.event === 'terminated') { this.terminated = true; }
+      if (ev.event === 'terminated') {
+        this.terminated = true;
+      }
       // The first stop waits for its stack (a few ms): see reportPause.
-      if (ev.event === 'stopped' && !this.reported) { void this.reportPause(ev as DebugProtocol.StoppedEvent); return; }
+      if (ev.event === 'stopped' && !this.reported) {
+        void this.reportPause(ev as DebugProtocol.StoppedEvent);
+        return;
+      }
       this.host.sendEvent({ ...ev, seq: 0 });
     } else if (m.type === 'request') {
       const req = m as DebugProtocol.Request;
       this.host.sendRequest(req.command, req.arguments, 30_000, (resp) => {
-        this.upstream?.send({ type: 'response', request_seq: req.seq, command: req.command, success: resp.success, message: resp.message, body: resp.body });
+        this.upstream?.send({
+          type: 'response',
+          request_seq: req.seq,
+          command: req.command,
+          success: resp.success,
+          message: resp.message,
+          body: resp.body,
+        });
       });
     }
   }
@@ -175,16 +248,35 @@ export class AttachRelay {
       file = top?.source?.path;
       line = top?.line;
       if (file && line) {
-        try { tag = tagOnLine(readFileSync(file, 'utf8').split('\n')[line - 1] ?? ''); } catch { /* not on this machine */ }
+        try {
+          tag = tagOnLine(readFileSync(file, 'utf8').split('\n')[line - 1] ?? '');
+        } catch {
+          /* not on this machine */
+        }
       }
     }
-    const body: RayPauseEventBody = { kind: ev.body.reason === 'exception' ? 'post-mortem' : 'breakpoint', tag, file, line, reason: ev.body.reason };
+    const body: RayPauseEventBody = {
+      kind: ev.body.reason === 'exception' ? 'post-mortem' : 'breakpoint',
+      tag,
+      file,
+      line,
+      reason: ev.body.reason,
+    };
     // VS Code focuses the first frame that is not deemphasized, except when the reason is plain
     // "breakpoint" (then it takes the top one, here inside bp()). Naming the stop after the tag lets
     // the editor open at the user's bp("TAG") line, and says why it stopped.
-    const stopped = helperOnTop && ev.body.reason === 'breakpoint'
-      ? { ...ev, seq: 0, body: { ...ev.body, reason: tag ? `bp("${tag}")` : 'Ray breakpoint', description: tag ? t('Paused at bp("{0}")', tag) : ev.body.description } }
-      : { ...ev, seq: 0 };
+    const stopped =
+      helperOnTop && ev.body.reason === 'breakpoint'
+        ? {
+            ...ev,
+            seq: 0,
+            body: {
+              ...ev.body,
+              reason: tag ? `bp("${tag}")` : 'Ray breakpoint',
+              description: tag ? t('Paused at bp("{0}")', tag) : ev.body.description,
+            },
+          }
+        : { ...ev, seq: 0 };
     this.host.sendEvent(stopped);
     this.host.sendEvent({ type: 'event', seq: 0, event: EVENT_RAY_PAUSE, body });
   }
@@ -205,7 +297,9 @@ export class AttachRelay {
     this.host.sendEvent({ type: 'event', seq: 0, event: 'terminated' });
   }
 
-  dispose(): void { this.socket?.destroy(); }
+  dispose(): void {
+    this.socket?.destroy();
+  }
 
   private reply(request: DebugProtocol.Request, extra: Partial<DebugProtocol.Response> = {}): void {
     this.host.sendResponse({ type: 'response', seq: 0, request_seq: request.seq, command: request.command, success: true, ...extra });
@@ -213,7 +307,14 @@ export class AttachRelay {
 
   private fail(request: DebugProtocol.Request, message: string): void {
     this.host.sendEvent({ type: 'event', seq: 0, event: 'output', body: { category: 'stderr', output: `AgentJet: ${message}\n` } });
-    this.host.sendResponse({ type: 'response', seq: 0, request_seq: request.seq, command: request.command, success: false, message,
-      body: { error: { id: 1090, format: message.replace(/[{}]/g, (c) => (c === '{' ? '(' : ')')), showUser: true } } } as DebugProtocol.ErrorResponse);
+    this.host.sendResponse({
+      type: 'response',
+      seq: 0,
+      request_seq: request.seq,
+      command: request.command,
+      success: false,
+      message,
+      body: { error: { id: 1090, format: message.replace(/[{}]/g, (c) => (c === '{' ? '(' : ')')), showUser: true } },
+    } as DebugProtocol.ErrorResponse);
   }
 }

@@ -6,7 +6,11 @@ export class DapChannel {
   private buf: Buffer = Buffer.alloc(0);
   private seq = 1;
 
-  constructor(input: Readable, private readonly output: Writable, private readonly onMessage: (m: DebugProtocol.ProtocolMessage) => void) {
+  constructor(
+    input: Readable,
+    private readonly output: Writable,
+    private readonly onMessage: (m: DebugProtocol.ProtocolMessage) => void,
+  ) {
     input.on('data', (d: Buffer) => this.onData(d));
   }
 
@@ -24,14 +28,19 @@ export class DapChannel {
       const headerEnd = this.buf.indexOf('\r\n\r\n');
       if (headerEnd < 0) return;
       const m = /Content-Length:\s*(\d+)/i.exec(this.buf.subarray(0, headerEnd).toString('ascii'));
-      if (!m) { this.buf = this.buf.subarray(headerEnd + 4); continue; }
+      if (!m) {
+        this.buf = this.buf.subarray(headerEnd + 4);
+        continue;
+      }
       const len = Number(m[1]);
       if (this.buf.length < headerEnd + 4 + len) return;
       const body = this.buf.subarray(headerEnd + 4, headerEnd + 4 + len).toString('utf8');
       this.buf = this.buf.subarray(headerEnd + 4 + len);
       try {
         this.onMessage(JSON.parse(body) as DebugProtocol.ProtocolMessage);
-      } catch { /* a malformed frame from the peer: skip it */ }
+      } catch {
+        /* a malformed frame from the peer: skip it */
+      }
     }
   }
 }

@@ -43,8 +43,18 @@ export const DEBUGPY_CAPABILITIES: DebugProtocol.Capabilities = {
 
 /** The capabilities with the exception filter labels in the display language (set at activation). */
 export function localCapabilities(): DebugProtocol.Capabilities {
-  const label: Record<string, string> = { raised: t('Raised Exceptions'), uncaught: t('Uncaught Exceptions'), userUnhandled: t('User Uncaught Exceptions') };
-  return { ...DEBUGPY_CAPABILITIES, exceptionBreakpointFilters: (DEBUGPY_CAPABILITIES.exceptionBreakpointFilters ?? []).map((x) => ({ ...x, label: label[x.filter] ?? x.label })) };
+  const label: Record<string, string> = {
+    raised: t('Raised Exceptions'),
+    uncaught: t('Uncaught Exceptions'),
+    userUnhandled: t('User Uncaught Exceptions'),
+  };
+  return {
+    ...DEBUGPY_CAPABILITIES,
+    exceptionBreakpointFilters: (DEBUGPY_CAPABILITIES.exceptionBreakpointFilters ?? []).map((x) => ({
+      ...x,
+      label: label[x.filter] ?? x.label,
+    })),
+  };
 }
 
 /**
@@ -60,7 +70,7 @@ export const ADAPTER_BOOT = 'import runpy, sys; del sys.argv[1:]; runpy.run_modu
  * folder whose name holds "vscode": the same launcher, spared by --autokill.
  */
 const LAUNCHER_SHIM = [
-  '# AgentJet for VS Code: debugpy\'s launcher under a command line that AgentJet\'s --autokill spares.',
+  "# AgentJet for VS Code: debugpy's launcher under a command line that AgentJet's --autokill spares.",
   'import runpy',
   'runpy.run_module("debugpy.launcher", run_name="__main__", alter_sys=True)',
   '',
@@ -83,6 +93,13 @@ export class LauncherShim {
   }
 
   remove(): void {
-    if (this.dir) { try { rmSync(this.dir, { recursive: true, force: true }); } catch { /* gone */ } this.dir = undefined; }
+    if (this.dir) {
+      try {
+        rmSync(this.dir, { recursive: true, force: true });
+      } catch {
+        /* gone */
+      }
+      this.dir = undefined;
+    }
   }
 }

@@ -46,7 +46,11 @@ export class LaunchProcesses {
     for (let pid = stack.pop(); pid !== undefined; pid = stack.pop()) {
       if (seen.has(pid)) continue;
       seen.add(pid);
-      for (const p of procs) if (p.ppid === pid) { stack.push(p.pid); if (!spare.has(p.pgid)) this.seenGroups.add(p.pgid); }
+      for (const p of procs)
+        if (p.ppid === pid) {
+          stack.push(p.pid);
+          if (!spare.has(p.pgid)) this.seenGroups.add(p.pgid);
+        }
     }
   }
 

@@ -43,7 +43,13 @@ export class LaunchRecorder {
    * event), writes the launch record (`onError` gets why it could not), and returns the
    * finished event's body.
    */
-  finish(r: ResolvedLaunch, plan: LaunchPlan, pid: number | undefined, onExperiment: (b: ExperimentEventBody) => void, onError: (message: string) => void): FinishedEventBody {
+  finish(
+    r: ResolvedLaunch,
+    plan: LaunchPlan,
+    pid: number | undefined,
+    onExperiment: (b: ExperimentEventBody) => void,
+    onError: (message: string) => void,
+  ): FinishedEventBody {
     if (!this.experiment) {
       // No "Experiment Name" line seen (a launcher that failed early prints none): look for a
       // folder this launch made under the working directory's log root.
@@ -53,20 +59,32 @@ export class LaunchRecorder {
     }
     if (this.experiment) {
       try {
-        writeLaunchRecord(this.experiment, {
-          command: this.command, cwd: r.cwd, config: r.config, experiment: this.reader.info.name ?? this.experiment,
-          ...(pid ? { pid } : {}),
-          startMs: this.startedAt, endMs: Date.now(), exitCode: this.exitCode ?? null, signal: this.exitSignal ?? null,
-          via: r.noDebug ? 'run' : 'debug',
-        }, this.output);
+        writeLaunchRecord(
+          this.experiment,
+          {
+            command: this.command,
+            cwd: r.cwd,
+            config: r.config,
+            experiment: this.reader.info.name ?? this.experiment,
+            ...(pid ? { pid } : {}),
+            startMs: this.startedAt,
+            endMs: Date.now(),
+            exitCode: this.exitCode ?? null,
+            signal: this.exitSignal ?? null,
+            via: r.noDebug ? 'run' : 'debug',
+          },
+          this.output,
+        );
       } catch (e) {
         onError(t('could not record the launch in {0}: {1}', this.experiment ?? '', (e as Error).message));
       }
     }
     const rolloutLog = this.experiment ? findRolloutLog(this.experiment, this.startedAt) : undefined;
     return {
-      experimentFolder: this.experiment ?? null, rolloutLog: rolloutLog ?? null,
-      exitCode: this.exitCode ?? null, openTokenLog: r.openTokenLogOnFinish,
+      experimentFolder: this.experiment ?? null,
+      rolloutLog: rolloutLog ?? null,
+      exitCode: this.exitCode ?? null,
+      openTokenLog: r.openTokenLogOnFinish,
     };
   }
 }

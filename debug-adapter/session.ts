@@ -56,8 +56,14 @@ export class AgentJetDebugSession extends DebugSession {
   protected override dispatchRequest(request: DebugProtocol.Request): void {
     trace(`request ${request.command}`);
     // Ray: attach to a paused worker's debugpy listener (debug-adapter/attach.ts).
-    if (this.attachRelay) { this.attachRelay.handle(request); return; }
-    if (request.command === 'attach') { (this.attachRelay = new AttachRelay(this, this.initializeArgs)).handle(request); return; }
+    if (this.attachRelay) {
+      this.attachRelay.handle(request);
+      return;
+    }
+    if (request.command === 'attach') {
+      (this.attachRelay = new AttachRelay(this, this.initializeArgs)).handle(request);
+      return;
+    }
     switch (request.command) {
       case 'initialize':
         this.initializeArgs = request.arguments as DebugProtocol.InitializeRequestArguments;
@@ -94,7 +100,10 @@ export class AgentJetDebugSession extends DebugSession {
     // 1. config, dialect, interpreter
     const planned = await planLaunch(r);
     trace('plan done');
-    if (!planned.ok) { this.fail(request, planned.refusal.code, planned.refusal.message); return; }
+    if (!planned.ok) {
+      this.fail(request, planned.refusal.code, planned.refusal.message);
+      return;
+    }
     const plan = planned.plan;
     this.plan = plan;
     // 2. debugpy, the launcher the installed version has, the vLLM port (debug backbone): one probe.
@@ -105,21 +114,35 @@ export class AgentJetDebugSession extends DebugSession {
     const pre = await preflightLaunch(plan, !r.noDebug);
     trace('probe done');
     if (!pre.ok) {
-      if (adapterReady) { await adapterReady; await this.procs.killDebugpy(false); }
+      if (adapterReady) {
+        await adapterReady;
+        await this.procs.killDebugpy(false);
+      }
       this.fail(request, pre.refusal.code, pre.refusal.message);
       return;
     }
     for (const w of pre.warnings) this.sendEvent(new OutputEvent(`AgentJet: ${w}\n`, 'important'));
     const cmd = commandLine(plan, pre.target);
     this.record.command = [cmd.command, ...cmd.args];
-    this.sendEvent(new OutputEvent(`AgentJet: ${this.record.command.map(shellQuote).join(' ')}  (${describeTarget(pre.target)}; cwd ${r.cwd}${r.envFile ? `, env from ${r.envFile}` : ''})\n`, 'console'));
+    this.sendEvent(
+      new OutputEvent(
+        `AgentJet: ${this.record.command.map(shellQuote).join(' ')}  (${describeTarget(pre.target)}; cwd ${r.cwd}${r.envFile ? `, env from ${r.envFile}` : ''})\n`,
+        'console',
+      ),
+    );
     this.record.startedAt = Date.now();
     const launcherOwnArgs = cmd.args.slice(pre.target.kind === 'script' ? 1 : 2);
     if (r.noDebug || !adapterReady) this.startWithoutDebugger(request, r, cmd.command, cmd.args, plan.env);
     else await this.startDebugpy(request, r, pre.target, launcherOwnArgs, await adapterReady, pre.probe.debugpy);
   }
 
-  private startWithoutDebugger(request: DebugProtocol.Request, r: ResolvedLaunch, command: string, args: string[], env: NodeJS.ProcessEnv): void {
+  private startWithoutDebugger(
+    request: DebugProtocol.Request,
+    r: ResolvedLaunch,
+    command: string,
+    args: string[],
+    env: NodeJS.ProcessEnv,
+  ): void {
     let child: ChildProcess;
     try {
       child = spawn(command, ['-u', ...args], { cwd: r.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -159,22 +182,38 @@ export class AgentJetDebugSession extends DebugSession {
     this.procs.debugpy = child;
     if (child.pid) this.procs.addGroup(child.pid);
     let stderr = '';
-    child.stderr?.on('data', (b: Buffer) => { stderr = (stderr + b.toString()).slice(-4000); });
+    child.stderr?.on('data', (b: Buffer) => {
+      stderr = (stderr + b.toString()).slice(-4000);
+    });
     return new Promise<DebugProtocol.Response | string>((resolveReady) => {
       child.on('error', (e) => resolveReady(t('could not start {0} -m debugpy.adapter: {1}', r.python, e.message)));
       child.on('exit', (code) => {
-        if (!this.finished && this.upstream === undefined) resolveReady(t('debugpy\'s adapter exited (code {0}) {1}', String(code), stderr.trim()));
+        if (!this.finished && this.upstream === undefined)
+          resolveReady(t("debugpy's adapter exited (code {0}) {1}", String(code), stderr.trim()));
         else if (!this.finished && this.launchSent) void this.onUpstreamGone();
       });
       const { stdout, stdin } = child;
-      if (!stdout || !stdin) { resolveReady(`could not talk to ${r.python} -m debugpy.adapter (no pipes)`); return; }
+      if (!stdout || !stdin) {
+        resolveReady(`could not talk to ${r.python} -m debugpy.adapter (no pipes)`);
+        return;
+      }
       const channel = new DapChannel(stdout, stdin, (m) => this.fromDebugpy(m));
       const seq = channel.send({ type: 'request', command: 'initialize', arguments: { ...this.initializeArgs, adapterID: 'debugpy' } });
-      this.internal.set(seq, (resp) => { this.upstream = channel; resolveReady(resp); });
+      this.internal.set(seq, (resp) => {
+        this.upstream = channel;
+        resolveReady(resp);
+      });
     });
   }
 
-  private async startDebugpy(request: DebugProtocol.Request, r: ResolvedLaunch, target: LauncherTarget, args: string[], init: DebugProtocol.Response | string, debugpyVersion: string | null): Promise<void> {
+  private async startDebugpy(
+    request: DebugProtocol.Request,
+    r: ResolvedLaunch,
+    target: LauncherTarget,
+    args: string[],
+    init: DebugProtocol.Response | string,
+    debugpyVersion: string | null,
+  ): Promise<void> {
     if (typeof init === 'string' || !init.success) {
       await this.procs.killDebugpy(false);
       this.fail(request, ERR.start, typeof init === 'string' ? init : t('debugpy refused to initialize: {0}', init.message ?? ''));
@@ -187,17 +226,29 @@ export class AgentJetDebugSession extends DebugSession {
     // when it follows sub-processes (seen with Debian's 1.6.3): there we do not follow, and say so.
     const followChildren = !debugpyVersion || compareVersions(debugpyVersion, MIN_DEBUGPY) >= 0;
     if (!followChildren) {
-      this.sendEvent(new OutputEvent(`AgentJet: ${t('debugpy {0} does not follow the launcher\'s child processes here, so breakpoints in code the launcher runs in a child (AgentJet\'s rollout) will not bind. Upgrade debugpy to >= {1}.', debugpyVersion, MIN_DEBUGPY)}\n`, 'important'));
+      this.sendEvent(
+        new OutputEvent(
+          `AgentJet: ${t("debugpy {0} does not follow the launcher's child processes here, so breakpoints in code the launcher runs in a child (AgentJet's rollout) will not bind. Upgrade debugpy to >= {1}.", debugpyVersion, MIN_DEBUGPY)}\n`,
+          'important',
+        ),
+      );
     }
     const launchArgs: Record<string, unknown> = {
-      name: 'AgentJet', type: 'python', request: 'launch',
+      name: 'AgentJet',
+      type: 'python',
+      request: 'launch',
       ...(target.kind === 'script' ? { program: target.path } : { module: target.module }),
-      args, cwd: r.cwd, env: debugpyEnv,
-      console: 'internalConsole', redirectOutput: true,
-      justMyCode: r.justMyCode, stopOnEntry: r.stopOnEntry,
+      args,
+      cwd: r.cwd,
+      env: debugpyEnv,
+      console: 'internalConsole',
+      redirectOutput: true,
+      justMyCode: r.justMyCode,
+      stopOnEntry: r.stopOnEntry,
       // The rollout runs in a child process (execute_training_process, subprocess.run): follow it.
       // Threads (the rollout's thread pool) are traced by debugpy without any setting.
-      subProcess: followChildren, showReturnValue: true,
+      subProcess: followChildren,
+      showReturnValue: true,
     };
     const shim = this.shim.write();
     if (shim) launchArgs.debugLauncherPath = shim;
@@ -218,7 +269,11 @@ export class AgentJetDebugSession extends DebugSession {
     if (m.type === 'response') {
       const resp = m as DebugProtocol.Response;
       const own = this.internal.get(resp.request_seq);
-      if (own) { this.internal.delete(resp.request_seq); own(resp); return; }
+      if (own) {
+        this.internal.delete(resp.request_seq);
+        own(resp);
+        return;
+      }
       const orig = this.pendingUp.get(resp.request_seq);
       if (!orig) return;
       this.pendingUp.delete(resp.request_seq);
@@ -231,7 +286,10 @@ export class AgentJetDebugSession extends DebugSession {
         if (body.category === 'stdout' || body.category === 'stderr') this.onOutput(body.output, body.category, false);
       } else if (ev.event === 'process') {
         const pid = (ev.body as DebugProtocol.ProcessEvent['body']).systemProcessId;
-        if (pid) { this.procs.debuggeePid = pid; this.procs.addGroup(pid); }
+        if (pid) {
+          this.procs.debuggeePid = pid;
+          this.procs.addGroup(pid);
+        }
       } else if (ev.event === 'exited') {
         this.record.exitCode = (ev.body as DebugProtocol.ExitedEvent['body']).exitCode;
       } else if (ev.event === 'terminated') {
@@ -251,7 +309,14 @@ export class AgentJetDebugSession extends DebugSession {
         trace(`child session for ${String(sd.configuration.subProcessId)}`);
       }
       this.sendRequest(req.command, args, 30_000, (resp) => {
-        this.upstream?.send({ type: 'response', request_seq: req.seq, command: req.command, success: resp.success, message: resp.message, body: resp.body });
+        this.upstream?.send({
+          type: 'response',
+          request_seq: req.seq,
+          command: req.command,
+          success: resp.success,
+          message: resp.message,
+          body: resp.body,
+        });
       });
     }
   }
@@ -269,13 +334,20 @@ export class AgentJetDebugSession extends DebugSession {
 
   private answerLocally(request: DebugProtocol.Request): void {
     switch (request.command) {
-      case 'threads': this.reply(request, { body: { threads: [] } }); return;
+      case 'threads':
+        this.reply(request, { body: { threads: [] } });
+        return;
       case 'setBreakpoints': {
         const bps = (request.arguments as DebugProtocol.SetBreakpointsArguments).breakpoints ?? [];
-        this.reply(request, { body: { breakpoints: bps.map((b) => ({ verified: false, line: b.line, message: t('Run Without Debugging: breakpoints are off') })) } });
+        this.reply(request, {
+          body: {
+            breakpoints: bps.map((b) => ({ verified: false, line: b.line, message: t('Run Without Debugging: breakpoints are off') })),
+          },
+        });
         return;
       }
-      default: this.reply(request);
+      default:
+        this.reply(request);
     }
   }
 
@@ -288,8 +360,13 @@ export class AgentJetDebugSession extends DebugSession {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     const r = this.launch;
     if (r && this.plan && this.record.startedAt) {
-      const body = this.record.finish(r, this.plan, this.procs.runPid, (b) => this.sendExperiment(b),
-        (message) => this.sendEvent(new OutputEvent(`AgentJet: ${message}\n`, 'stderr')));
+      const body = this.record.finish(
+        r,
+        this.plan,
+        this.procs.runPid,
+        (b) => this.sendExperiment(b),
+        (message) => this.sendEvent(new OutputEvent(`AgentJet: ${message}\n`, 'stderr')),
+      );
       this.shim.remove();
       this.sendEvent(new Event(EVENT_FINISHED, body));
     } else {
@@ -311,8 +388,14 @@ export class AgentJetDebugSession extends DebugSession {
       const answered = new Promise<DebugProtocol.Response | undefined>((res) => {
         const seq = upstream.send({ type: 'request', command: request.command, arguments: request.arguments });
         // debugpy may not answer while the debuggee sits in native code; we end it ourselves then.
-        const timer = setTimeout(() => { this.internal.delete(seq); res(undefined); }, 1000);
-        this.internal.set(seq, (resp) => { clearTimeout(timer); res(resp); });
+        const timer = setTimeout(() => {
+          this.internal.delete(seq);
+          res(undefined);
+        }, 1000);
+        this.internal.set(seq, (resp) => {
+          clearTimeout(timer);
+          res(resp);
+        });
       });
       const resp = await answered;
       trace(`debugpy answered ${request.command}: ${resp ? 'yes' : 'timeout'}`);
@@ -330,7 +413,10 @@ export class AgentJetDebugSession extends DebugSession {
       return;
     }
     await this.procs.cleanup(true);
-    if (!this.finished) { await this.finish(); this.sendEvent(new TerminatedEvent()); }
+    if (!this.finished) {
+      await this.finish();
+      this.sendEvent(new TerminatedEvent());
+    }
     this.reply(request);
     if (isDisconnect) this.shutdown();
   }
@@ -354,6 +440,9 @@ export class AgentJetDebugSession extends DebugSession {
 
   private fail(request: DebugProtocol.Request, id: number, message: string): void {
     this.sendEvent(new OutputEvent(`AgentJet: ${message}\n`, 'stderr'));
-    this.sendErrorResponse({ type: 'response', seq: 0, request_seq: request.seq, command: request.command, success: false }, { id, format: message.replace(/[{}]/g, (c) => (c === '{' ? '(' : ')')), showUser: true });
+    this.sendErrorResponse(
+      { type: 'response', seq: 0, request_seq: request.seq, command: request.command, success: false },
+      { id, format: message.replace(/[{}]/g, (c) => (c === '{' ? '(' : ')')), showUser: true },
+    );
   }
 }

@@ -5,14 +5,19 @@ import * as vscode from 'vscode';
 
 const API_WAIT_MS = 5000;
 
-export async function pythonExtensionEnv(folder: vscode.WorkspaceFolder | undefined, token?: vscode.CancellationToken): Promise<string | undefined> {
+export async function pythonExtensionEnv(
+  folder: vscode.WorkspaceFolder | undefined,
+  token?: vscode.CancellationToken,
+): Promise<string | undefined> {
   if (!vscode.extensions.getExtension('ms-python.python')) return undefined;
   const { PythonExtension } = await import('@vscode/python-extension');
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const api = await Promise.race([
       PythonExtension.api(),
-      new Promise<undefined>((r) => { timer = setTimeout(() => r(undefined), API_WAIT_MS); }),
+      new Promise<undefined>((r) => {
+        timer = setTimeout(() => r(undefined), API_WAIT_MS);
+      }),
     ]);
     if (!api || token?.isCancellationRequested) return undefined;
     const active = api.environments.getActiveEnvironmentPath(folder?.uri);

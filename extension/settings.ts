@@ -29,4 +29,9 @@ export function configProblems(scope?: vscode.ConfigurationScope): ConfigProblem
 }
 
 /** Every setting this module knows, by key (for `affectsConfiguration`). */
-export const SETTING_KEYS = ['agentjet.pythonPath', 'agentjet.experimentRoots', 'agentjet.runs.pollIntervalSeconds', 'agentjet.config.problems'] as const;
+export const SETTING_KEYS = [
+  'agentjet.pythonPath',
+  'agentjet.experimentRoots',
+  'agentjet.runs.pollIntervalSeconds',
+  'agentjet.config.problems',
+] as const;

@@ -14,7 +14,12 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
  * The HTML shell of a webview: a nonce CSP with no remote content, the bundled script
  * `dist/media/<name>.js` and optional styles from `media/<name>/`.
  */
-export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, name: string, opts: { title: string; styles?: string[] }): string {
+export function webviewHtml(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  name: string,
+  opts: { title: string; styles?: string[] },
+): string {
   const nonce = randomBytes(16).toString('base64');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'media', `${name}.js`));
   const styles = (opts.styles ?? []).map((s) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', s)));

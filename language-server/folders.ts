@@ -16,9 +16,15 @@ export class FolderSettings {
   private interpreters = new Map<string, Promise<Interpreter | undefined>>();
   canAsk = false;
 
-  constructor(private readonly connection: Connection, private readonly service: ConfigService, private fallback: ConfigFolderSettings) {}
+  constructor(
+    private readonly connection: Connection,
+    private readonly service: ConfigService,
+    private fallback: ConfigFolderSettings,
+  ) {}
 
-  setFallback(f: ConfigFolderSettings): void { this.fallback = f; }
+  setFallback(f: ConfigFolderSettings): void {
+    this.fallback = f;
+  }
 
   /** The settings of the folder holding `folder` ('' = no folder). */
   get(folder: string | undefined): Promise<ConfigFolderSettings> {
@@ -26,8 +32,12 @@ export class FolderSettings {
     let p = this.cache.get(key);
     if (!p) {
       p = this.canAsk
-        ? this.connection.workspace.getConfiguration({ ...(folder ? { scopeUri: URI.file(folder).toString() } : {}), section: 'agentjet' })
-          .then((v: unknown) => readFolderSettings(v), () => this.fallback)
+        ? this.connection.workspace
+            .getConfiguration({ ...(folder ? { scopeUri: URI.file(folder).toString() } : {}), section: 'agentjet' })
+            .then(
+              (v: unknown) => readFolderSettings(v),
+              () => this.fallback,
+            )
         : Promise.resolve(this.fallback);
       this.cache.set(key, p);
     }
@@ -47,7 +57,10 @@ export class FolderSettings {
         const it = resolveInterpreter({ setting: s.pythonPath, pythonExtension: s.pythonExtensionInterpreter, folder }, existsSync);
         const chosen = it.source === 'path' ? undefined : it;
         if (folder) this.service.setInterpreter(folder, chosen?.path);
-        if (chosen) this.connection.console.info(`agentjet: ${folder ? t('class references in {0} are checked with {1} ({2})', folder, chosen.path, chosen.source) : t('class references in files outside folders are checked with {0} ({1})', chosen.path, chosen.source)}`);
+        if (chosen)
+          this.connection.console.info(
+            `agentjet: ${folder ? t('class references in {0} are checked with {1} ({2})', folder, chosen.path, chosen.source) : t('class references in files outside folders are checked with {0} ({1})', chosen.path, chosen.source)}`,
+          );
         return chosen;
       });
       this.interpreters.set(key, p);

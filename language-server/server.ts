@@ -1,9 +1,23 @@
 // The AgentJet config language server (stdio or IPC). Only documents whose root mapping holds
 // ajet/astuner/astune are handled; every other YAML file gets nothing from us.
 import {
-  createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, DiagnosticSeverity, CompletionItemKind, DiagnosticTag,
-  CompletionItemTag, CodeActionKind, InsertTextFormat, InsertTextMode, MarkupKind, FileChangeType,
-  type Diagnostic, type CompletionItem, type CodeAction, type InitializeResult,
+  createConnection,
+  ProposedFeatures,
+  TextDocuments,
+  TextDocumentSyncKind,
+  DiagnosticSeverity,
+  CompletionItemKind,
+  DiagnosticTag,
+  CompletionItemTag,
+  CodeActionKind,
+  InsertTextFormat,
+  InsertTextMode,
+  MarkupKind,
+  FileChangeType,
+  type Diagnostic,
+  type CompletionItem,
+  type CodeAction,
+  type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
@@ -27,7 +41,12 @@ const published = new Set<string>();
 const timers = new Map<string, ReturnType<typeof setTimeout>>();
 
 function filePath(uri: string): string | undefined {
-  try { const u = URI.parse(uri); return u.scheme === 'file' ? u.fsPath : undefined; } catch { return undefined; }
+  try {
+    const u = URI.parse(uri);
+    return u.scheme === 'file' ? u.fsPath : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const isOpenPath = (path: string) => !!documents.get(URI.file(path).toString());
@@ -43,7 +62,9 @@ const checker = new WorkspaceChecker({
     service.forget(key);
     void connection.sendDiagnostics({ uri, diagnostics: r.ours ? r.diagnostics.map(toLsp) : [] });
   },
-  clear(path) { void connection.sendDiagnostics({ uri: URI.file(path).toString(), diagnostics: [] }); },
+  clear(path) {
+    void connection.sendDiagnostics({ uri: URI.file(path).toString(), diagnostics: [] });
+  },
 });
 
 /** One background pass over the folders whose `agentjet.config.problems` is `workspace`. */
@@ -51,7 +72,10 @@ async function workspacePass(): Promise<void> {
   checker.cancel();
   const wanted: string[] = [];
   for (const r of roots) if ((await folders.get(r)).problems === 'workspace') wanted.push(r);
-  if (!wanted.length) { checker.clearAll(); return; }
+  if (!wanted.length) {
+    checker.clearAll();
+    return;
+  }
   for (const p of [...checker.published]) if (!wanted.some((r) => p.startsWith(r))) checker.forget(p);
   const n = await checker.run(wanted);
   connection.console.info(`agentjet: ${n === 1 ? t('checked 1 config in the workspace') : t('checked {0} configs in the workspace', n)}`);
@@ -72,11 +96,22 @@ connection.onInitialize((params): InitializeResult => {
   setLocale(localeFromInitialize(params));
   const opts = (params.initializationOptions ?? {}) as Partial<ConfigServerInitOptions> & { problems?: ConfigProblemsScope };
   roots = (params.workspaceFolders ?? []).map((f) => filePath(f.uri)).filter((x): x is string => !!x);
-  if (!roots.length && params.rootUri) { const r = filePath(params.rootUri); if (r) roots.push(r); }
+  if (!roots.length && params.rootUri) {
+    const r = filePath(params.rootUri);
+    if (r) roots.push(r);
+  }
   const canAsk = !!params.capabilities.workspace?.configuration;
   // Clients that cannot answer workspace/configuration give one interpreter for every folder.
-  service = new ConfigService({ pythonPath: canAsk ? undefined : opts.pythonPath || undefined, roots, reportSyntaxErrors: opts.reportSyntaxErrors !== false, onInterpreterAnswer: recheckAll });
-  folders = new FolderSettings(connection, service, { pythonPath: opts.pythonPath ?? '', problems: opts.problems === 'workspace' ? 'workspace' : 'openFiles' });
+  service = new ConfigService({
+    pythonPath: canAsk ? undefined : opts.pythonPath || undefined,
+    roots,
+    reportSyntaxErrors: opts.reportSyntaxErrors !== false,
+    onInterpreterAnswer: recheckAll,
+  });
+  folders = new FolderSettings(connection, service, {
+    pythonPath: opts.pythonPath ?? '',
+    problems: opts.problems === 'workspace' ? 'workspace' : 'openFiles',
+  });
   folders.canAsk = canAsk;
   return {
     capabilities: {
@@ -94,12 +129,15 @@ connection.onInitialize((params): InitializeResult => {
 
 connection.onInitialized(() => {
   connection.workspace.onDidChangeWorkspaceFolders(() => {
-    void connection.workspace.getWorkspaceFolders().then((list) => {
-      roots = (list ?? []).map((f) => filePath(f.uri)).filter((x): x is string => !!x);
-      service.setRoots(roots);
-      folders.clear();
-      recheckAll();
-    }, () => undefined);
+    void connection.workspace.getWorkspaceFolders().then(
+      (list) => {
+        roots = (list ?? []).map((f) => filePath(f.uri)).filter((x): x is string => !!x);
+        service.setRoots(roots);
+        folders.clear();
+        recheckAll();
+      },
+      () => undefined,
+    );
   });
   void workspacePass();
 });
@@ -113,7 +151,10 @@ connection.onDidChangeWatchedFiles((params) => {
   for (const c of params.changes) {
     const path = filePath(c.uri);
     if (!path || !/\.ya?ml$/i.test(path) || isOpenPath(path)) continue;
-    if (c.type === FileChangeType.Deleted) { checker.forget(path); continue; }
+    if (c.type === FileChangeType.Deleted) {
+      checker.forget(path);
+      continue;
+    }
     const root = service.folderOf(path);
     if (!root) continue;
     void folders.get(root).then((s) => (s.problems === 'workspace' ? checker.checkFile(path) : false));
@@ -121,7 +162,10 @@ connection.onDidChangeWatchedFiles((params) => {
 });
 
 const SEVERITY: Record<ConfigDiagnostic['severity'], DiagnosticSeverity> = {
-  error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, information: DiagnosticSeverity.Information, hint: DiagnosticSeverity.Hint,
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
 };
 
 function toLsp(d: ConfigDiagnostic): Diagnostic {
@@ -141,22 +185,28 @@ async function validate(doc: TextDocument): Promise<void> {
   try {
     result = service.diagnose(doc.uri, doc.version, doc.getText(), filePath(doc.uri));
   } catch (err) {
-    connection.console.error(`agentjet: validation failed for ${doc.uri}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+    connection.console.error(
+      `agentjet: validation failed for ${doc.uri}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+    );
     return;
   }
   if (!result.ours && !published.has(doc.uri)) return;
-  if (result.ours) published.add(doc.uri); else published.delete(doc.uri);
+  if (result.ours) published.add(doc.uri);
+  else published.delete(doc.uri);
   void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: result.diagnostics.map(toLsp) });
 }
 
 function schedule(doc: TextDocument, delay: number): void {
   const t = timers.get(doc.uri);
   if (t) clearTimeout(t);
-  timers.set(doc.uri, setTimeout(() => {
-    timers.delete(doc.uri);
-    const cur = documents.get(doc.uri);
-    if (cur) void validate(cur);
-  }, delay));
+  timers.set(
+    doc.uri,
+    setTimeout(() => {
+      timers.delete(doc.uri);
+      const cur = documents.get(doc.uri);
+      if (cur) void validate(cur);
+    }, delay),
+  );
 }
 
 // TextDocuments reports an open as a content change too: validate a fresh document at once and
@@ -171,8 +221,16 @@ documents.onDidClose((e) => {
   const path = filePath(e.document.uri);
   const root = path ? service.folderOf(path) : undefined;
   const clear = () => void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
-  if (!path || !root) { clear(); return; }
-  void folders.get(root).then((s) => (s.problems === 'workspace' ? checker.checkFile(path) : false)).then((kept) => { if (!kept) clear(); }, clear);
+  if (!path || !root) {
+    clear();
+    return;
+  }
+  void folders
+    .get(root)
+    .then((s) => (s.problems === 'workspace' ? checker.checkFile(path) : false))
+    .then((kept) => {
+      if (!kept) clear();
+    }, clear);
 });
 
 function parsed(uri: string) {
@@ -183,8 +241,13 @@ function parsed(uri: string) {
 }
 
 const KIND: Record<CompletionEntry['kind'], CompletionItemKind> = {
-  key: CompletionItemKind.Property, section: CompletionItemKind.Module, value: CompletionItemKind.Value, enum: CompletionItemKind.EnumMember,
-  module: CompletionItemKind.Module, class: CompletionItemKind.Class, boolean: CompletionItemKind.Value,
+  key: CompletionItemKind.Property,
+  section: CompletionItemKind.Module,
+  value: CompletionItemKind.Value,
+  enum: CompletionItemKind.EnumMember,
+  module: CompletionItemKind.Module,
+  class: CompletionItemKind.Class,
+  boolean: CompletionItemKind.Value,
 };
 
 connection.onCompletion((params, token): CompletionItem[] => {
@@ -193,14 +256,21 @@ connection.onCompletion((params, token): CompletionItem[] => {
   const offset = s.doc.offsetAt(params.position);
   return complete(s.p, offset, s.ctx).map((e) => {
     const item: CompletionItem = {
-      label: e.label, kind: KIND[e.kind], sortText: e.sortText, filterText: e.filterText ?? e.label,
+      label: e.label,
+      kind: KIND[e.kind],
+      sortText: e.sortText,
+      filterText: e.filterText ?? e.label,
       insertTextFormat: e.snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
       // Snippet lines are relative to the key: the editor adds the line's indentation.
       insertTextMode: InsertTextMode.adjustIndentation,
       textEdit: { range: { start: s.doc.positionAt(e.from), end: s.doc.positionAt(e.to) }, newText: e.insertText },
     };
     if (e.detail) item.detail = e.detail;
-    if (e.labelDetail || e.labelDescription) item.labelDetails = { ...(e.labelDetail ? { detail: e.labelDetail } : {}), ...(e.labelDescription ? { description: e.labelDescription } : {}) };
+    if (e.labelDetail || e.labelDescription)
+      item.labelDetails = {
+        ...(e.labelDetail ? { detail: e.labelDetail } : {}),
+        ...(e.labelDescription ? { description: e.labelDescription } : {}),
+      };
     if (e.documentation) item.documentation = { kind: MarkupKind.Markdown, value: e.documentation };
     if (e.docPath) item.data = { path: e.docPath, dialect: s.p.dialect } satisfies ConfigCompletionData;
     if (e.deprecated) item.tags = [CompletionItemTag.Deprecated];
@@ -244,9 +314,13 @@ connection.onDocumentLinks((params) => {
 connection.onCodeAction((params): CodeAction[] => {
   const s = parsed(params.textDocument.uri);
   if (!s) return [];
-  const diags = params.context.diagnostics.filter((d) => d.source === 'agentjet').map((d) => ({
-    code: String(d.code ?? ''), range: d.range, fixes: ((d.data as { fixes?: Fix[] } | undefined)?.fixes ?? []),
-  }));
+  const diags = params.context.diagnostics
+    .filter((d) => d.source === 'agentjet')
+    .map((d) => ({
+      code: String(d.code ?? ''),
+      range: d.range,
+      fixes: (d.data as { fixes?: Fix[] } | undefined)?.fixes ?? [],
+    }));
   const only = params.context.only;
   return codeActions(s.p, diags)
     .filter((a) => !only || only.some((k) => a.kind === k || a.kind.startsWith(k + '.')))

@@ -14,7 +14,20 @@ export const WORKSPACE_LIMITS = { maxYamlFiles: 2000, maxDepth: 12 } as const;
  * Folders never searched: tooling, environments, and the run folders (their `yaml_backup.yaml`
  * snapshots are records of past runs, not sources to fix).
  */
-const SKIP_DIRS = new Set(['node_modules', '.git', '__pycache__', '.venv', 'venv', 'env', '.tox', 'dist', 'build', 'saved_experiments', 'launcher_record', 'saved_checkpoints']);
+const SKIP_DIRS = new Set([
+  'node_modules',
+  '.git',
+  '__pycache__',
+  '.venv',
+  'venv',
+  'env',
+  '.tox',
+  'dist',
+  'build',
+  'saved_experiments',
+  'launcher_record',
+  'saved_checkpoints',
+]);
 
 export interface WorkspaceCheckHost {
   /** True when the file is open in an editor (the editor's text is checked instead). */
@@ -33,11 +46,16 @@ export async function yamlFilesUnder(root: string, isCancelled: () => boolean): 
     const next: string[] = [];
     for (const dir of level) {
       let entries;
-      try { entries = await readdir(dir, { withFileTypes: true }); } catch { continue; }
+      try {
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
       entries.sort((a, b) => a.name.localeCompare(b.name));
       for (const e of entries) {
-        if (e.isDirectory()) { if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) next.push(join(dir, e.name)); }
-        else if (e.isFile() && /\.ya?ml$/i.test(e.name)) {
+        if (e.isDirectory()) {
+          if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) next.push(join(dir, e.name));
+        } else if (e.isFile() && /\.ya?ml$/i.test(e.name)) {
           out.push(join(dir, e.name));
           if (out.length >= WORKSPACE_LIMITS.maxYamlFiles) return out;
         }
@@ -56,7 +74,9 @@ export class WorkspaceChecker {
 
   constructor(private readonly host: WorkspaceCheckHost) {}
 
-  cancel(): void { this.generation++; }
+  cancel(): void {
+    this.generation++;
+  }
 
   /** Clears everything the background passes published (the setting says open files only). */
   clearAll(): void {
@@ -77,7 +97,10 @@ export class WorkspaceChecker {
       this.forget(path);
       return false;
     }
-    if (!looksLikeConfig(text)) { this.forget(path); return false; }
+    if (!looksLikeConfig(text)) {
+      this.forget(path);
+      return false;
+    }
     await this.host.check(path, text);
     this.published.add(path);
     return true;

@@ -46,7 +46,10 @@ for (const sf of ours) {
 }
 
 const isEntry = (file: string, name: string): boolean =>
-  /\.test\.ts$/.test(file) || (file === 'extension/extension.ts' && (name === 'activate' || name === 'deactivate')) || file.startsWith('test/exthost/suites/') || file === 'test/exthost/index.ts';
+  /\.test\.ts$/.test(file) ||
+  (file === 'extension/extension.ts' && (name === 'activate' || name === 'deactivate')) ||
+  file.startsWith('test/exthost/suites/') ||
+  file === 'test/exthost/index.ts';
 
 const dead: string[] = [];
 for (const sf of ours) {

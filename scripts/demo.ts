@@ -14,7 +14,10 @@ import { vsixPath } from '../test/harness/workbench';
 const root = resolve(__dirname, '..');
 const demo = join(root, 'demo');
 const args = process.argv.slice(2);
-const opt = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
+const opt = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
 const screenshot = opt('--screenshot');
 const forceServer = args.includes('--server');
 
@@ -33,12 +36,20 @@ async function main(): Promise<void> {
   const serverMain = ensureVSCodeServer();
   const extensionsDir = screenshot ? mkdtempSync(join(tmpdir(), 'agentjet-demo-ext-')) : join(root, '.vscode-test', 'demo-extensions');
   mkdirSync(extensionsDir, { recursive: true });
-  execFileSync(process.execPath, [serverMain, '--install-extension', vsix, '--force', '--extensions-dir', extensionsDir, '--accept-server-license-terms'], { stdio: 'ignore' });
+  execFileSync(
+    process.execPath,
+    [serverMain, '--install-extension', vsix, '--force', '--extensions-dir', extensionsDir, '--accept-server-license-terms'],
+    { stdio: 'ignore' },
+  );
   const server = await startServer({ extensionsDir, workspaceTrust: !screenshot });
   const url = server.url(demo);
   if (!screenshot) {
-    console.log(`\nVS Code with AgentJet is serving the demo workspace.\nOpen: ${url}\n(over SSH: forward port ${server.port} first). Ctrl+C stops it.`);
-    const stop = () => { void server.stop().then(() => process.exit(0)); };
+    console.log(
+      `\nVS Code with AgentJet is serving the demo workspace.\nOpen: ${url}\n(over SSH: forward port ${server.port} first). Ctrl+C stops it.`,
+    );
+    const stop = () => {
+      void server.stop().then(() => process.exit(0));
+    };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
     await new Promise<void>((r) => server.process.once('exit', () => r()));
@@ -57,9 +68,20 @@ async function main(): Promise<void> {
     await page.keyboard.press('Enter');
     await page.locator('.monaco-editor .view-lines .view-line').first().waitFor({ state: 'visible', timeout: 30_000 });
     // Let the tree fill in and the config features arrive (the CodeLens comes with them).
-    await page.locator('.pane-body .monaco-list-row').first().waitFor({ state: 'visible', timeout: 15_000 }).catch(() => undefined);
-    await page.locator('.codelens-decoration', { hasText: 'Debug rollout' }).first().waitFor({ state: 'visible', timeout: 30_000 }).catch(() => undefined);
-    await page.locator('.statusbar', { hasText: 'Activating Extensions' }).waitFor({ state: 'detached', timeout: 30_000 }).catch(() => undefined);
+    await page
+      .locator('.pane-body .monaco-list-row')
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 })
+      .catch(() => undefined);
+    await page
+      .locator('.codelens-decoration', { hasText: 'Debug rollout' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 })
+      .catch(() => undefined);
+    await page
+      .locator('.statusbar', { hasText: 'Activating Extensions' })
+      .waitFor({ state: 'detached', timeout: 30_000 })
+      .catch(() => undefined);
     const file = resolve(screenshot);
     mkdirSync(dirname(file), { recursive: true });
     await page.screenshot({ path: file });
@@ -71,4 +93,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => { console.error(err instanceof Error ? err.message : err); process.exitCode = 1; });
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exitCode = 1;
+});

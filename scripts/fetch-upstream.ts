@@ -10,10 +10,16 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join, resolve } from 'node:path';
 import { upstreamCacheDir } from '../test/util/upstream';
 
-interface Pin { repo: string; commit: string }
+interface Pin {
+  repo: string;
+  commit: string;
+}
 
 const args = process.argv.slice(2);
-const opt = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
+const opt = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
 const root = resolve(__dirname, '..');
 const pinsFile = resolve(opt('--pins') ?? join(root, 'upstream.json'));
 const trees = (JSON.parse(readFileSync(pinsFile, 'utf8')) as { trees: Record<string, Pin> }).trees;
@@ -23,7 +29,9 @@ const cache = upstreamCacheDir;
 
 function git(cwd: string, ...argv: string[]): { ok: boolean; out: string; err: string } {
   const r = spawnSync('git', argv, {
-    cwd, encoding: 'utf8', timeout: 10 * 60_000,
+    cwd,
+    encoding: 'utf8',
+    timeout: 10 * 60_000,
     // Never ask for credentials: an unreachable or private URL fails at once.
     env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'true', SSH_ASKPASS: 'true' },
   });
@@ -32,7 +40,13 @@ function git(cwd: string, ...argv: string[]): { ok: boolean; out: string; err: s
 }
 
 function lastLine(text: string): string {
-  return text.split('\n').map((l) => l.replace(/^(fatal|error): /, '').trim()).filter(Boolean).at(-1) ?? 'no output';
+  return (
+    text
+      .split('\n')
+      .map((l) => l.replace(/^(fatal|error): /, '').trim())
+      .filter(Boolean)
+      .at(-1) ?? 'no output'
+  );
 }
 
 function fetchTree(name: string, pin: Pin): string | undefined {
@@ -48,12 +62,17 @@ function fetchTree(name: string, pin: Pin): string | undefined {
   mkdirSync(tmp, { recursive: true });
   try {
     process.stdout.write(`fetch:upstream: ${name}: fetching ${pin.commit.slice(0, 7)} from ${repo}\n`);
-    for (const step of [['init', '-q'], ['fetch', '-q', '--depth', '1', '--no-tags', repo, pin.commit], ['-c', 'advice.detachedHead=false', 'checkout', '-q', 'FETCH_HEAD']]) {
+    for (const step of [
+      ['init', '-q'],
+      ['fetch', '-q', '--depth', '1', '--no-tags', repo, pin.commit],
+      ['-c', 'advice.detachedHead=false', 'checkout', '-q', 'FETCH_HEAD'],
+    ]) {
       const r = git(tmp, ...step);
       if (!r.ok) return `could not fetch ${name} (commit ${pin.commit.slice(0, 7)}) from ${repo}: ${lastLine(r.err)}`;
     }
     const head = git(tmp, 'rev-parse', 'HEAD').out;
-    if (head !== pin.commit) return `fetched ${name} from ${repo} but got commit ${head.slice(0, 7)}, not the pinned ${pin.commit.slice(0, 7)}`;
+    if (head !== pin.commit)
+      return `fetched ${name} from ${repo} but got commit ${head.slice(0, 7)}, not the pinned ${pin.commit.slice(0, 7)}`;
     const date = git(tmp, 'log', '-1', '--format=%cs').out;
     rmSync(join(tmp, '.git'), { recursive: true, force: true });
     writeFileSync(join(tmp, 'SOURCE_COMMIT'), `${pin.commit} ${date}\n`);
@@ -73,14 +92,18 @@ function main(): number {
     return 2;
   }
   if (!git(root, '--version').ok) {
-    process.stderr.write('fetch:upstream: git is not installed; install git, or set AGENTJET_UPSTREAM to a folder holding the upstream trees (see README, Development)\n');
+    process.stderr.write(
+      'fetch:upstream: git is not installed; install git, or set AGENTJET_UPSTREAM to a folder holding the upstream trees (see README, Development)\n',
+    );
     return 1;
   }
   mkdirSync(cache, { recursive: true });
   for (const name of names) {
     const failure = fetchTree(name, trees[name]!);
     if (failure) {
-      process.stderr.write(`fetch:upstream: ${failure}. No network? Set AGENTJET_UPSTREAM to a folder holding the upstream trees instead (see README, Development); the tests that need them are skipped meanwhile.\n`);
+      process.stderr.write(
+        `fetch:upstream: ${failure}. No network? Set AGENTJET_UPSTREAM to a folder holding the upstream trees instead (see README, Development); the tests that need them are skipped meanwhile.\n`,
+      );
       return 1;
     }
   }

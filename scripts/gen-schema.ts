@@ -32,14 +32,20 @@ function defaultsDir(): string {
   if (d) return d;
   const aj = opt('--agentjet') ?? findUpstream('agentjet-d20cce0');
   if (!aj) {
-    process.stderr.write(`gen-schema: no AgentJet tree: pass --agentjet DIR (an AgentJet checkout), or ${UPSTREAM_SKIP.replace(/^needs the upstream AgentJet trees: /, '')}\n`);
+    process.stderr.write(
+      `gen-schema: no AgentJet tree: pass --agentjet DIR (an AgentJet checkout), or ${UPSTREAM_SKIP.replace(/^needs the upstream AgentJet trees: /, '')}\n`,
+    );
     process.exit(2);
   }
   return join(aj, 'ajet', 'default_config');
 }
 
 const dir = defaultsDir();
-const files = { ajet: join(dir, 'ajet_default.yaml'), verl: join(dir, 'verl', 'verl_default.yaml'), trinity: join(dir, 'trinity', 'trinity_default.yaml') };
+const files = {
+  ajet: join(dir, 'ajet_default.yaml'),
+  verl: join(dir, 'verl', 'verl_default.yaml'),
+  trinity: join(dir, 'trinity', 'trinity_default.yaml'),
+};
 const missing = Object.values(files).filter((f) => !existsSync(f));
 if (missing.length > 0) {
   process.stderr.write(`gen-schema: missing ${missing.join(', ')} (is ${dir} AgentJet's default_config folder?)\n`);
@@ -48,7 +54,10 @@ if (missing.length > 0) {
 
 /** The upstream tree of each version (names as pinned in upstream.json). */
 const TREES: Record<FrameworkVersion, UpstreamName> = {
-  'agentjet': 'agentjet-d20cce0', 'astuner-2025-12': 'astuner-f9fab4f', 'astuner-2025-11': 'astuner-61e9359', 'astune': 'astune-ba24412p',
+  agentjet: 'agentjet-d20cce0',
+  'astuner-2025-12': 'astuner-f9fab4f',
+  'astuner-2025-11': 'astuner-61e9359',
+  astune: 'astune-ba24412p',
 };
 const upstreamOpt = opt('--upstream');
 const treeDir = (name: UpstreamName): string | undefined => (upstreamOpt ? join(upstreamOpt, name) : findUpstream(name));
@@ -60,25 +69,45 @@ for (const [version, tree] of Object.entries(TREES) as [FrameworkVersion, Upstre
   if (!t) continue;
   const pkg = join(t, PACKAGE_OF[version]);
   if (!existsSync(pkg)) continue;
-  const names = (readdirSync(pkg, { recursive: true }) as string[]).map((f) => f.split('\\').join('/')).filter((f) => /\.(py|jsonc?|yaml)$/.test(f)).sort();
-  facts[version] = codeFactsOf((rel) => { try { return readFileSync(join(pkg, rel), 'utf8'); } catch { return undefined; } }, names, PACKAGE_OF[version]);
+  const names = (readdirSync(pkg, { recursive: true }) as string[])
+    .map((f) => f.split('\\').join('/'))
+    .filter((f) => /\.(py|jsonc?|yaml)$/.test(f))
+    .sort();
+  facts[version] = codeFactsOf(
+    (rel) => {
+      try {
+        return readFileSync(join(pkg, rel), 'utf8');
+      } catch {
+        return undefined;
+      }
+    },
+    names,
+    PACKAGE_OF[version],
+  );
   fromCode++;
 }
 const factsText = JSON.stringify(facts, null, 2) + '\n';
 if (!check && fromCode) writeFileSync(factsFile, factsText);
 
-const text = schemaText(generateSchema({
-  ajetDefault: readFileSync(files.ajet, 'utf8'),
-  verlDefault: readFileSync(files.verl, 'utf8'),
-  trinityDefault: readFileSync(files.trinity, 'utf8'),
-  overlay: readFileSync(join(root, 'schemas', 'overlay.yaml'), 'utf8'),
-  codeFacts: facts,
-}));
+const text = schemaText(
+  generateSchema({
+    ajetDefault: readFileSync(files.ajet, 'utf8'),
+    verlDefault: readFileSync(files.verl, 'utf8'),
+    trinityDefault: readFileSync(files.trinity, 'utf8'),
+    overlay: readFileSync(join(root, 'schemas', 'overlay.yaml'), 'utf8'),
+    codeFacts: facts,
+  }),
+);
 const out = join(root, 'schemas', 'agentjet.schema.json');
 if (check) {
-  const same = existsSync(out) && readFileSync(out, 'utf8') === text && (!fromCode || (existsSync(factsFile) && readFileSync(factsFile, 'utf8') === factsText));
+  const same =
+    existsSync(out) &&
+    readFileSync(out, 'utf8') === text &&
+    (!fromCode || (existsSync(factsFile) && readFileSync(factsFile, 'utf8') === factsText));
   process.stdout.write(same ? `schema is up to date (${dir})\n` : 'schema is stale: run npm run gen:schema\n');
   process.exit(same ? 0 : 1);
 }
 writeFileSync(out, text);
-process.stdout.write(`wrote ${out} (${text.length} bytes) from ${dir}; code facts from ${fromCode} upstream tree${fromCode === 1 ? '' : 's'}\n`);
+process.stdout.write(
+  `wrote ${out} (${text.length} bytes) from ${dir}; code facts from ${fromCode} upstream tree${fromCode === 1 ? '' : 's'}\n`,
+);

@@ -14,20 +14,45 @@ const pkgPath = join(root, 'package.json');
 const nlsPath = join(root, 'package.nls.json');
 const pkg = JSON.parse(readFileSync(pkgPath, 'utf8'));
 let nls = {};
-try { nls = JSON.parse(readFileSync(nlsPath, 'utf8')); } catch { /* first run */ }
+try {
+  nls = JSON.parse(readFileSync(nlsPath, 'utf8'));
+} catch {
+  /* first run */
+}
 
 /** Product names stay as they are in every language. */
 const KEEP = new Set(['AgentJet', 'AgentJet Run Log', 'agentjet-log']);
-const TEXT_KEYS = new Set(['title', 'description', 'markdownDescription', 'displayName', 'contents', 'contextualTitle', 'altText', 'category', 'label', 'enumDescriptions', 'markdownEnumDescriptions', 'markdownDeprecationMessage', 'deprecationMessage']);
+const TEXT_KEYS = new Set([
+  'title',
+  'description',
+  'markdownDescription',
+  'displayName',
+  'contents',
+  'contextualTitle',
+  'altText',
+  'category',
+  'label',
+  'enumDescriptions',
+  'markdownEnumDescriptions',
+  'markdownDeprecationMessage',
+  'deprecationMessage',
+]);
 /** Values written into the user's files or matched by id: never localised. */
-const SKIP_UNDER = [/^contributes\.debuggers\.\d+\.(initialConfigurations|configurationSnippets\.\d+\.body)/, /^contributes\.languages/, /^contributes\.grammars/, /^contributes\.breakpoints/, /^contributes\.menus/];
+const SKIP_UNDER = [
+  /^contributes\.debuggers\.\d+\.(initialConfigurations|configurationSnippets\.\d+\.body)/,
+  /^contributes\.languages/,
+  /^contributes\.grammars/,
+  /^contributes\.breakpoints/,
+  /^contributes\.menus/,
+];
 
 const missing = [];
 const used = new Set(Object.keys(nls));
 
 function idOf(el, i) {
   if (el && typeof el === 'object') {
-    for (const k of ['id', 'command', 'view', 'viewType', 'type', 'name']) if (typeof el[k] === 'string' && !el[k].startsWith('%')) return el[k];
+    for (const k of ['id', 'command', 'view', 'viewType', 'type', 'name'])
+      if (typeof el[k] === 'string' && !el[k].startsWith('%')) return el[k];
   }
   return String(i);
 }
@@ -58,7 +83,8 @@ function walk(node, path, logical) {
     if (SKIP_UNDER.some((re) => re.test(p.slice(1)))) continue;
     const isText = TEXT_KEYS.has(k) || (k === 'name' && /^\.contributes\.views\./.test(path));
     if (isText && typeof v === 'string') node[k] = place(lp.slice(1), v);
-    else if (isText && Array.isArray(v) && v.every((x) => typeof x === 'string')) node[k] = v.map((x, i) => place(`${lp.slice(1)}.${i}`, x));
+    else if (isText && Array.isArray(v) && v.every((x) => typeof x === 'string'))
+      node[k] = v.map((x, i) => place(`${lp.slice(1)}.${i}`, x));
     else node[k] = walk(v, p, lp);
   }
   return node;
@@ -70,12 +96,18 @@ if (pkg.contributes) walk(pkg.contributes, '.contributes', '.contributes');
 
 if (check) {
   if (missing.length) {
-    console.error(`package.json has ${missing.length} string(s) not in package.nls.json; run node scripts/nls.mjs:\n  ${missing.join('\n  ')}`);
+    console.error(
+      `package.json has ${missing.length} string(s) not in package.nls.json; run node scripts/nls.mjs:\n  ${missing.join('\n  ')}`,
+    );
     process.exit(1);
   }
   process.exit(0);
 }
-const sorted = Object.fromEntries(Object.keys(nls).sort().map((k) => [k, nls[k]]));
+const sorted = Object.fromEntries(
+  Object.keys(nls)
+    .sort()
+    .map((k) => [k, nls[k]]),
+);
 writeFileSync(nlsPath, JSON.stringify(sorted, null, 2) + '\n');
 writeFileSync(pkgPath, JSON.stringify(pkg, null, 2) + '\n');
 console.log(`package.nls.json: ${Object.keys(sorted).length} strings (${missing.length} new)`);

@@ -12,9 +12,14 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
 execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--production', '--no-tests'], { cwd: root, stdio: 'inherit' });
 // Dependencies are bundled, so vsce need not walk node_modules.
-execFileSync(process.execPath, [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '-o', out], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+execFileSync(
+  process.execPath,
+  [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '-o', out],
+  { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] },
+);
 
 console.log(`vsix: ${out} (${kb(statSync(out).size)})`);
 const dist = join(root, 'dist');
 for (const f of readdirSync(dist)) if (f.endsWith('.js')) console.log(`  dist/${f}: ${kb(statSync(join(dist, f)).size)}`);
-if (existsSync(join(dist, 'media'))) for (const f of readdirSync(join(dist, 'media'))) console.log(`  dist/media/${f}: ${kb(statSync(join(dist, 'media', f)).size)}`);
+if (existsSync(join(dist, 'media')))
+  for (const f of readdirSync(join(dist, 'media'))) console.log(`  dist/media/${f}: ${kb(statSync(join(dist, 'media', f)).size)}`);

@@ -28,7 +28,10 @@ function run(cmd, args, opts = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    const onData = (stream) => (buf) => { output += buf.toString(); stream.write(buf); };
+    const onData = (stream) => (buf) => {
+      output += buf.toString();
+      stream.write(buf);
+    };
     child.stdout.on('data', onData(process.stdout));
     child.stderr.on('data', onData(process.stderr));
     child.on('error', (err) => resolve({ code: 127, output: String(err) }));
@@ -50,9 +53,12 @@ async function nodeTestLayer(name, dir, extraEnv = {}) {
   const files = walk(join(root, dir), (p) => p.endsWith('.test.ts')).map((p) => relative(root, p));
   if (files.length === 0) return { name, passed: 0, failed: 0, note: 'no test files' };
   const concurrency = name === 'ui' ? ['--test-concurrency=1'] : [];
-  const { code, output } = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...concurrency, ...files], { env: extraEnv });
+  const { code, output } = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...concurrency, ...files], {
+    env: extraEnv,
+  });
   const { passed, failed, skipped, upstreamSkips } = nodeTestCounts(output);
-  if (passed === undefined || failed === undefined) return { name, passed: 0, failed: 1, skipped: 0, note: `runner exited ${code} without a summary` };
+  if (passed === undefined || failed === undefined)
+    return { name, passed: 0, failed: 1, skipped: 0, note: `runner exited ${code} without a summary` };
   return { name, passed, failed: failed + (code !== 0 && failed === 0 ? 1 : 0), skipped, upstreamSkips };
 }
 
@@ -60,16 +66,22 @@ const layers = [];
 const started = Date.now();
 
 if (want('static')) {
-  let passed = 0, failed = 0;
+  let passed = 0,
+    failed = 0;
   for (const [label, cmd, args] of [
     ['typecheck', 'npx', ['tsc', '-p', '.']],
     ['typecheck media', 'npx', ['tsc', '-p', 'media']],
     ['typecheck ui tests', 'npx', ['tsc', '-p', 'test/ui']],
     ['lint', 'npx', ['eslint', '.', '--max-warnings=0']],
+    ['format', 'npx', ['prettier', '--check', '.']],
   ]) {
     console.log(`\n## static: ${label}`);
     const { code } = await run(cmd, args);
-    if (code === 0) passed++; else { failed++; console.log(`✖ ${label} failed`); }
+    if (code === 0) passed++;
+    else {
+      failed++;
+      console.log(`✖ ${label} failed`);
+    }
   }
   layers.push({ name: 'static', passed, failed });
 }
@@ -81,15 +93,32 @@ if (needBuild) {
   if (code !== 0) layers.push({ name: 'build', passed: 0, failed: 1 });
 }
 
-if (want('unit')) { console.log('\n## unit'); layers.push(await nodeTestLayer('unit', 'test/unit')); }
-if (want('protocol')) { console.log('\n## protocol'); layers.push(await nodeTestLayer('protocol', 'test/protocol')); }
+if (want('unit')) {
+  console.log('\n## unit');
+  layers.push(await nodeTestLayer('unit', 'test/unit'));
+}
+if (want('protocol')) {
+  console.log('\n## protocol');
+  layers.push(await nodeTestLayer('protocol', 'test/protocol'));
+}
 if (want('conformance')) {
   console.log('\n## conformance (the real AgentJet / ASTuner / beast-logger code)');
   const layer = await nodeTestLayer('conformance', 'test/conformance');
   const { execFileSync } = await import('node:child_process');
   try {
-    layer.note = execFileSync(process.execPath, ['--import', 'tsx', '-e', "const u=require('./test/util/upstream.ts');console.log(Object.keys(u.pins).map(n=>n.replace(/-[^-]+$/,'')+'@'+u.upstreamCommit(n)).join(' '))"], { cwd: root, encoding: 'utf8' }).trim();
-  } catch { /* the summary line is only informative */ }
+    layer.note = execFileSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        "const u=require('./test/util/upstream.ts');console.log(Object.keys(u.pins).map(n=>n.replace(/-[^-]+$/,'')+'@'+u.upstreamCommit(n)).join(' '))",
+      ],
+      { cwd: root, encoding: 'utf8' },
+    ).trim();
+  } catch {
+    /* the summary line is only informative */
+  }
   layers.push(layer);
 }
 
@@ -105,17 +134,26 @@ if (want('ui')) {
   console.log('\n## package (.vsix for the UI tests)');
   const { code } = await run(process.execPath, ['scripts/package.mjs']);
   if (code !== 0) layers.push({ name: 'package', passed: 0, failed: 1 });
-  else { console.log('\n## ui (real VS Code, Playwright)'); layers.push(await nodeTestLayer('ui', 'test/ui')); }
+  else {
+    console.log('\n## ui (real VS Code, Playwright)');
+    layers.push(await nodeTestLayer('ui', 'test/ui'));
+  }
 }
 
 const upstreamSkips = layers.reduce((a, l) => a + (l.upstreamSkips ?? 0), 0);
 if (upstreamSkips > 0) {
-  console.log(`\n${upstreamSkips} test(s) skipped: they need the upstream AgentJet trees (npm run fetch:upstream, or AGENTJET_UPSTREAM=DIR)`);
-  if (process.env.AGENTJET_REQUIRE_UPSTREAM === '1') layers.push({ name: 'upstream', passed: 0, failed: 1, note: 'AGENTJET_REQUIRE_UPSTREAM=1 but upstream-dependent tests were skipped' });
+  console.log(
+    `\n${upstreamSkips} test(s) skipped: they need the upstream AgentJet trees (npm run fetch:upstream, or AGENTJET_UPSTREAM=DIR)`,
+  );
+  if (process.env.AGENTJET_REQUIRE_UPSTREAM === '1')
+    layers.push({ name: 'upstream', passed: 0, failed: 1, note: 'AGENTJET_REQUIRE_UPSTREAM=1 but upstream-dependent tests were skipped' });
 }
 
 console.log('\n## summary');
-for (const l of layers) console.log(`${l.name.padEnd(12)} ${l.passed} passed, ${l.failed} failed${l.skipped ? `, ${l.skipped} skipped` : ''}${l.note ? ` (${l.note})` : ''}`);
+for (const l of layers)
+  console.log(
+    `${l.name.padEnd(12)} ${l.passed} passed, ${l.failed} failed${l.skipped ? `, ${l.skipped} skipped` : ''}${l.note ? ` (${l.note})` : ''}`,
+  );
 const passed = layers.reduce((a, l) => a + l.passed, 0);
 const failed = layers.reduce((a, l) => a + l.failed, 0);
 const skipped = layers.reduce((a, l) => a + (l.skipped ?? 0), 0);

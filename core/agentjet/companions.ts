@@ -35,7 +35,8 @@ const HASH = /^[0-9a-f]{8}$/;
 /** `[<tag>.]<hash>.<host>`; undefined when it is not a companion name. */
 export function parseCompanionId(id: string): { tag: string; hash: string; host: string } | undefined {
   const parts = id.split('.');
-  if (parts.length >= 2 && HASH.test(parts[0]!) && !(parts.length >= 3 && HASH.test(parts[1]!))) return { tag: '', hash: parts[0]!, host: parts.slice(1).join('.') };
+  if (parts.length >= 2 && HASH.test(parts[0]!) && !(parts.length >= 3 && HASH.test(parts[1]!)))
+    return { tag: '', hash: parts[0]!, host: parts.slice(1).join('.') };
   if (parts.length >= 3 && parts[0] && parts[1]) return { tag: parts[0], hash: parts[1], host: parts.slice(2).join('.') };
   return undefined;
 }
@@ -46,11 +47,25 @@ export interface CompanionReadOptions {
 }
 
 /** One record from what the folder listing and two reads give. */
-export function companionFromFiles(folder: string, fileName: string, pgidText: string | undefined, mtimeMs: number, hasLog: boolean, opts: CompanionReadOptions = {}): Companion | undefined {
+export function companionFromFiles(
+  folder: string,
+  fileName: string,
+  pgidText: string | undefined,
+  mtimeMs: number,
+  hasLog: boolean,
+  opts: CompanionReadOptions = {},
+): Companion | undefined {
   if (!fileName.endsWith('.pgid')) return undefined;
   const id = fileName.slice(0, -'.pgid'.length);
   const parsed = parseCompanionId(id);
-  const c: Companion = { id, tag: parsed?.tag ?? id, hash: parsed?.hash ?? '', local: true, pgidFile: join(folder, fileName), startedMs: mtimeMs };
+  const c: Companion = {
+    id,
+    tag: parsed?.tag ?? id,
+    hash: parsed?.hash ?? '',
+    local: true,
+    pgidFile: join(folder, fileName),
+    startedMs: mtimeMs,
+  };
   if (parsed) {
     c.host = parsed.host;
     c.local = sameHost(parsed.host, opts.localHost ?? hostname());
@@ -79,7 +94,11 @@ export async function listCompanions(folder: string, opts: CompanionReadOptions 
     const st = await tryStat(fs, path);
     if (!st) continue; // removed while listing
     let text: string | undefined;
-    try { text = (await fs.readRange(path, 0, 64)).toString('utf8'); } catch { /* unreadable: state unknown */ }
+    try {
+      text = (await fs.readRange(path, 0, 64)).toString('utf8');
+    } catch {
+      /* unreadable: state unknown */
+    }
     const c = companionFromFiles(folder, e.name, text, st.mtimeMs, names.has(`${e.name.slice(0, -5)}.log`), opts);
     if (c) out.push(c);
   }
@@ -89,16 +108,30 @@ export async function listCompanions(folder: string, opts: CompanionReadOptions 
 /** The same read, synchronously (the debug adapter's preflight and Stop). */
 export function readCompanionsSync(folder: string, opts: CompanionReadOptions = {}): Companion[] {
   let names: string[];
-  try { names = readdirSync(folder); } catch { return []; }
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return [];
+  }
   const set = new Set(names);
   const out: Companion[] = [];
   for (const name of names) {
     if (!name.endsWith('.pgid')) continue;
     const path = join(folder, name);
     let mtimeMs: number;
-    try { const st = statSync(path); if (!st.isFile()) continue; mtimeMs = st.mtimeMs; } catch { continue; }
+    try {
+      const st = statSync(path);
+      if (!st.isFile()) continue;
+      mtimeMs = st.mtimeMs;
+    } catch {
+      continue;
+    }
     let text: string | undefined;
-    try { text = readFileSync(path, 'utf8').slice(0, 64); } catch { /* unreadable */ }
+    try {
+      text = readFileSync(path, 'utf8').slice(0, 64);
+    } catch {
+      /* unreadable */
+    }
     const c = companionFromFiles(folder, name, text, mtimeMs, set.has(`${name.slice(0, -5)}.log`), opts);
     if (c) out.push(c);
   }
@@ -107,19 +140,36 @@ export function readCompanionsSync(folder: string, opts: CompanionReadOptions = 
 
 export function groupAlive(pgid: number): boolean {
   if (!Number.isInteger(pgid) || pgid <= 1) return false;
-  try { process.kill(-pgid, 0); return true; } catch (err) { return (err as { code?: string }).code === 'EPERM'; }
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code === 'EPERM';
+  }
 }
 
 /** Ends a process group: SIGTERM, then SIGKILL if it is still there after `graceMs`. */
-export async function stopGroup(pgid: number, graceMs = 3000, isGroupAlive: (pgid: number) => boolean = groupAlive): Promise<'stopped' | 'killed' | 'gone'> {
+export async function stopGroup(
+  pgid: number,
+  graceMs = 3000,
+  isGroupAlive: (pgid: number) => boolean = groupAlive,
+): Promise<'stopped' | 'killed' | 'gone'> {
   if (!isGroupAlive(pgid)) return 'gone';
-  try { process.kill(-pgid, 'SIGTERM'); } catch { return 'gone'; }
+  try {
+    process.kill(-pgid, 'SIGTERM');
+  } catch {
+    return 'gone';
+  }
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline) {
     if (!isGroupAlive(pgid)) return 'stopped';
     await new Promise((r) => setTimeout(r, 100));
   }
-  try { process.kill(-pgid, 'SIGKILL'); } catch { return 'stopped'; }
+  try {
+    process.kill(-pgid, 'SIGKILL');
+  } catch {
+    return 'stopped';
+  }
   return 'killed';
 }
 

@@ -44,11 +44,17 @@ export function isDialect(v: unknown): v is Dialect {
 /** Human name of a dialect's framework, for messages. */
 export function frameworkName(d: Dialect | Family | FrameworkVersion): string {
   switch (d) {
-    case 'ajet': case 'agentjet': return 'AgentJet';
-    case 'astune': return 'ASTune';
-    case 'astuner-2025-11': return 'ASTuner (November 2025)';
-    case 'astuner-2025-12': return 'ASTuner (December 2025)';
-    default: return 'ASTuner';
+    case 'ajet':
+    case 'agentjet':
+      return 'AgentJet';
+    case 'astune':
+      return 'ASTune';
+    case 'astuner-2025-11':
+      return 'ASTuner (November 2025)';
+    case 'astuner-2025-12':
+      return 'ASTuner (December 2025)';
+    default:
+      return 'ASTuner';
   }
 }
 
@@ -112,7 +118,8 @@ export function versionOf(dialect: Dialect, rolloutKeys: Iterable<string> = []):
   if (dialect === 'ajet') return 'agentjet';
   if (dialect === 'astune') return 'astune';
   const keys = new Set(rolloutKeys);
-  if (!keys.has('agentscope_workflow') && (keys.has('agentscope_learn_protocol') || keys.has('use_agentscope_protocol'))) return 'astuner-2025-11';
+  if (!keys.has('agentscope_workflow') && (keys.has('agentscope_learn_protocol') || keys.has('use_agentscope_protocol')))
+    return 'astuner-2025-11';
   return 'astuner-2025-12';
 }
 
@@ -153,8 +160,14 @@ export interface ConfigFacts {
 export const DEFAULT_VLLM_PORT = 18000;
 
 const NO_FACTS: Omit<ConfigFacts, 'error'> = {
-  dialect: undefined, version: undefined, experimentName: undefined, project: undefined, workflow: undefined,
-  debugVllmPort: DEFAULT_VLLM_PORT, checkpointBase: undefined, totalSteps: undefined,
+  dialect: undefined,
+  version: undefined,
+  experimentName: undefined,
+  project: undefined,
+  workflow: undefined,
+  debugVllmPort: DEFAULT_VLLM_PORT,
+  checkpointBase: undefined,
+  totalSteps: undefined,
 };
 
 /** The one YAML fact reader: launch plans, the run explorer and snapshots all use it. */
@@ -169,24 +182,42 @@ export function readConfigFacts(text: string): ConfigFacts {
   const broken = doc.errors.length ? `unreadable YAML: ${doc.errors[0]?.message.split('\n')[0] ?? ''}` : undefined;
   if (!isMap(doc.contents)) return { ...NO_FACTS, error: broken ?? 'not a YAML mapping' };
   let dialect: Dialect | undefined;
-  for (const d of DIALECTS) if (isMap(doc.contents.get(d, true))) { dialect = d; break; }
+  for (const d of DIALECTS)
+    if (isMap(doc.contents.get(d, true))) {
+      dialect = d;
+      break;
+    }
   if (!dialect) return { ...NO_FACTS, error: broken ?? 'no ajet:/astuner:/astune: section' };
   const root = dialect;
   const scalar = (path: string[]): unknown => {
     let node: unknown;
-    try { node = doc.getIn([root, ...path], true); } catch { return undefined; }
+    try {
+      node = doc.getIn([root, ...path], true);
+    } catch {
+      return undefined;
+    }
     return isScalar(node as Node) ? (node as { value: unknown }).value : undefined;
   };
   const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
   const rollout = doc.getIn([root, 'rollout'], true);
   const rolloutKeys = isMap(rollout) ? rollout.items.map((p) => (isScalar(p.key) ? String(p.key.value) : '')) : [];
-  const workflow = [['rollout', 'user_workflow'], ['rollout', 'agentscope_workflow'], ['rollout', 'agentscope_learn_protocol']]
-    .map((p) => scalar(p)).find((v): v is string => typeof v === 'string');
+  const workflow = [
+    ['rollout', 'user_workflow'],
+    ['rollout', 'agentscope_workflow'],
+    ['rollout', 'agentscope_learn_protocol'],
+  ]
+    .map((p) => scalar(p))
+    .find((v): v is string => typeof v === 'string');
   const port = scalar(['debug', 'debug_vllm_port']);
   const portNum = typeof port === 'number' ? port : typeof port === 'string' && /^\d+$/.test(port) ? Number(port) : NaN;
   const base = str(scalar(['trainer_common', 'checkpoint_base_dir']));
   let verlSteps: unknown;
-  try { const n = doc.getIn(['trainer', 'total_training_steps'], true); verlSteps = isScalar(n as Node) ? (n as { value: unknown }).value : undefined; } catch { /* absent */ }
+  try {
+    const n = doc.getIn(['trainer', 'total_training_steps'], true);
+    verlSteps = isScalar(n as Node) ? (n as { value: unknown }).value : undefined;
+  } catch {
+    /* absent */
+  }
   const totalSteps = [verlSteps].find((v): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0);
   return {
     dialect,

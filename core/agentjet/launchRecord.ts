@@ -62,7 +62,11 @@ function writeAtomic(path: string, data: string): void {
  * bytes). Call it at spawn (no endMs) and again at exit. `logExperiment` is
  * `launchPaths(...).logExperiment`. Returns the files written.
  */
-export function writeLaunchRecord(logExperiment: string, record: Omit<LaunchRecord, 'format' | 'id'> & { id?: string }, output?: string): { json: string; output?: string; record: LaunchRecord } {
+export function writeLaunchRecord(
+  logExperiment: string,
+  record: Omit<LaunchRecord, 'format' | 'id'> & { id?: string },
+  output?: string,
+): { json: string; output?: string; record: LaunchRecord } {
   const id = record.id ?? launchRecordId(record.startMs, record.pid);
   const full: LaunchRecord = { ...record, format: LAUNCH_RECORD_FORMAT, id };
   const paths = launchRecordPaths(logExperiment, id);
@@ -83,7 +87,14 @@ export function writeLaunchRecord(logExperiment: string, record: Omit<LaunchReco
 export function asLaunchRecord(v: unknown): LaunchRecord | undefined {
   if (!v || typeof v !== 'object') return undefined;
   const r = v as Record<string, unknown>;
-  if (r.format !== LAUNCH_RECORD_FORMAT || typeof r.id !== 'string' || typeof r.startMs !== 'number' || !Array.isArray(r.command) || typeof r.cwd !== 'string') return undefined;
+  if (
+    r.format !== LAUNCH_RECORD_FORMAT ||
+    typeof r.id !== 'string' ||
+    typeof r.startMs !== 'number' ||
+    !Array.isArray(r.command) ||
+    typeof r.cwd !== 'string'
+  )
+    return undefined;
   if (r.endMs !== undefined && typeof r.endMs !== 'number') return undefined;
   if (r.exitCode !== undefined && r.exitCode !== null && typeof r.exitCode !== 'number') return undefined;
   if (r.signal !== undefined && r.signal !== null && typeof r.signal !== 'string') return undefined;
@@ -91,7 +102,11 @@ export function asLaunchRecord(v: unknown): LaunchRecord | undefined {
   return r as unknown as LaunchRecord;
 }
 
-export interface LaunchRecordFile { record: LaunchRecord; json: string; output?: string }
+export interface LaunchRecordFile {
+  record: LaunchRecord;
+  json: string;
+  output?: string;
+}
 
 /** The launch records of one experiment (under its log folder), oldest first; bad files are skipped. */
 export async function readLaunchRecords(fs: RunsFs, logExperiment: string): Promise<LaunchRecordFile[]> {
@@ -103,7 +118,11 @@ export async function readLaunchRecords(fs: RunsFs, logExperiment: string): Prom
     if (e.kind !== 'file' || !e.name.endsWith('.json')) continue;
     const json = join(dir, e.name);
     let rec: LaunchRecord | undefined;
-    try { rec = asLaunchRecord(JSON.parse((await fs.readRange(json, 0, 256 * 1024)).toString('utf8'))); } catch { continue; }
+    try {
+      rec = asLaunchRecord(JSON.parse((await fs.readRange(json, 0, 256 * 1024)).toString('utf8')));
+    } catch {
+      continue;
+    }
     if (!rec) continue;
     const outName = `${e.name.slice(0, -'.json'.length)}.output.txt`;
     out.push({ record: rec, json, ...(names.has(outName) ? { output: join(dir, outName) } : {}) });
@@ -129,7 +148,10 @@ export function launchForSession(records: readonly LaunchRecordFile[], sessionSt
 export function tracebackInOutput(text: string): string | undefined {
   const at = text.lastIndexOf('Traceback (most recent call last):');
   if (at < 0) return undefined;
-  const lines = text.slice(at).split('\n').map((l) => l.replace(/\r$/, '').replace(/\x1b\[[0-9;]*m/g, ''));
+  const lines = text
+    .slice(at)
+    .split('\n')
+    .map((l) => l.replace(/\r$/, '').replace(/\x1b\[[0-9;]*m/g, ''));
   for (const l of lines.slice(1)) {
     const m = /^([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Warning)\b.*)$/.exec(l.trim());
     if (m && !/^\s/.test(l)) return m[1]!.slice(0, 200);
@@ -152,12 +174,24 @@ export class LaunchRecorder {
   private readonly startMs: number;
   private id: string | undefined;
 
-  constructor(private readonly opts: { cwd: string; version: LayoutVersion; command: string[]; pid?: number; via?: string; config?: string; startMs?: number }) {
+  constructor(
+    private readonly opts: {
+      cwd: string;
+      version: LayoutVersion;
+      command: string[];
+      pid?: number;
+      via?: string;
+      config?: string;
+      startMs?: number;
+    },
+  ) {
     this.startMs = opts.startMs ?? Date.now();
   }
 
   /** Where the record goes, once known. */
-  get folder(): string | undefined { return this.logExperiment; }
+  get folder(): string | undefined {
+    return this.logExperiment;
+  }
 
   setExperiment(name: string): void {
     if (this.experiment === name) return;
@@ -182,15 +216,27 @@ export class LaunchRecorder {
   }
 
   /** Writes the final record; returns its files, or undefined when the experiment never became known. */
-  finish(exitCode: number | null, signal: NodeJS.Signals | string | null, endMs = Date.now()): { json: string; output?: string } | undefined {
-    if (this.pending) { const a = parseLauncherLine(this.pending); if (a?.kind === 'name') this.setExperiment(a.value); }
+  finish(
+    exitCode: number | null,
+    signal: NodeJS.Signals | string | null,
+    endMs = Date.now(),
+  ): { json: string; output?: string } | undefined {
+    if (this.pending) {
+      const a = parseLauncherLine(this.pending);
+      if (a?.kind === 'name') this.setExperiment(a.value);
+    }
     return this.write({ endMs, exitCode, signal: signal ?? null });
   }
 
   private write(end?: { endMs: number; exitCode: number | null; signal: string | null }): { json: string; output?: string } | undefined {
     if (!this.logExperiment) return undefined;
     const o = this.opts;
-    const rec: Omit<LaunchRecord, 'format' | 'id'> & { id?: string } = { command: o.command, cwd: o.cwd, startMs: this.startMs, ...(this.id ? { id: this.id } : {}) };
+    const rec: Omit<LaunchRecord, 'format' | 'id'> & { id?: string } = {
+      command: o.command,
+      cwd: o.cwd,
+      startMs: this.startMs,
+      ...(this.id ? { id: this.id } : {}),
+    };
     if (o.pid !== undefined) rec.pid = o.pid;
     if (o.via) rec.via = o.via;
     if (o.config) rec.config = o.config;

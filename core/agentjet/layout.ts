@@ -25,13 +25,43 @@ export interface RunLayout {
 }
 
 export const LAYOUTS: Readonly<Record<LayoutVersion, RunLayout>> = {
-  'agentjet': { version: 'agentjet', section: 'ajet', logRoot: 'saved_experiments', defaultExpDir: 'saved_experiments', hostFolder: true, timestampedName: true },
-  'astuner-2025-12': { version: 'astuner-2025-12', section: 'astuner', logRoot: 'saved_experiments', defaultExpDir: 'saved_experiments', hostFolder: true, timestampedName: true },
-  'astuner-2025-11': { version: 'astuner-2025-11', section: 'astuner', logRoot: 'launcher_record', defaultExpDir: 'launcher_record', hostFolder: false, timestampedName: false },
-  'astune': { version: 'astune', section: 'astune', logRoot: 'launcher_record', defaultExpDir: 'launcher_record', hostFolder: false, timestampedName: false },
+  agentjet: {
+    version: 'agentjet',
+    section: 'ajet',
+    logRoot: 'saved_experiments',
+    defaultExpDir: 'saved_experiments',
+    hostFolder: true,
+    timestampedName: true,
+  },
+  'astuner-2025-12': {
+    version: 'astuner-2025-12',
+    section: 'astuner',
+    logRoot: 'saved_experiments',
+    defaultExpDir: 'saved_experiments',
+    hostFolder: true,
+    timestampedName: true,
+  },
+  'astuner-2025-11': {
+    version: 'astuner-2025-11',
+    section: 'astuner',
+    logRoot: 'launcher_record',
+    defaultExpDir: 'launcher_record',
+    hostFolder: false,
+    timestampedName: false,
+  },
+  astune: {
+    version: 'astune',
+    section: 'astune',
+    logRoot: 'launcher_record',
+    defaultExpDir: 'launcher_record',
+    hostFolder: false,
+    timestampedName: false,
+  },
 };
 
-export function layoutOf(version: LayoutVersion): RunLayout { return LAYOUTS[version]; }
+export function layoutOf(version: LayoutVersion): RunLayout {
+  return LAYOUTS[version];
+}
 
 /** The generations that may have written under a log root (`launcher_record` is ASTuner Nov 2025 or ASTune). */
 export function versionsForLogRoot(root: 'saved_experiments' | 'launcher_record'): LayoutVersion[] {
@@ -42,7 +72,17 @@ export function versionsForLogRoot(root: 'saved_experiments' | 'launcher_record'
 export const NOT_EXPERIMENTS: ReadonlySet<string> = new Set(['companion_logs']);
 
 /** Modules beast-logger registers in every generation (a host-less session holds these directly). */
-export const LOGGER_MODULES: ReadonlySet<string> = new Set(['regular', 'rollout', 'evaluation', 'exception', 'benchmark', 'token_clip', 'bad_case', 'env_clip', 'trajectory']);
+export const LOGGER_MODULES: ReadonlySet<string> = new Set([
+  'regular',
+  'rollout',
+  'evaluation',
+  'exception',
+  'benchmark',
+  'token_clip',
+  'bad_case',
+  'env_clip',
+  'trajectory',
+]);
 
 /**
  * Whether a session folder's subfolders are logger modules (a host-less layout: ASTuner Nov 2025,

@@ -39,7 +39,9 @@ function bootMs(): number | undefined {
   try {
     const m = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'));
     if (m) bootMsCache = Number(m[1]) * 1000;
-  } catch { /* no /proc */ }
+  } catch {
+    /* no /proc */
+  }
   return bootMsCache;
 }
 
@@ -50,7 +52,10 @@ const CLK_TCK = 100;
 export function parseProcStat(text: string, boot: number | undefined): Omit<ProcessFacts, 'pid'> {
   const close = text.lastIndexOf(')');
   const open = text.indexOf('(');
-  const fields = text.slice(close + 2).trim().split(/\s+/);
+  const fields = text
+    .slice(close + 2)
+    .trim()
+    .split(/\s+/);
   // fields[0] is field 3 (state); field 5 is pgrp, field 22 is starttime.
   const out: Omit<ProcessFacts, 'pid'> = { zombie: fields[0] === 'Z' || fields[0] === 'X' };
   const pgid = Number(fields[2]);
@@ -62,7 +67,12 @@ export function parseProcStat(text: string, boot: number | undefined): Omit<Proc
 }
 
 function existsBySignal(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** The platform's probe. */
@@ -70,14 +80,22 @@ export function probeProcess(pid: number): ProcessFacts | undefined {
   if (!Number.isInteger(pid) || pid <= 0) return undefined;
   if (process.platform === 'linux') {
     let text: string | undefined;
-    try { text = readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { /* gone or hidden */ }
+    try {
+      text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      /* gone or hidden */
+    }
     if (text !== undefined) return { pid, ...parseProcStat(text, bootMs()) };
     return existsBySignal(pid) ? { pid } : undefined;
   }
   if (process.platform === 'darwin' || process.platform === 'freebsd' || process.platform === 'openbsd') {
     if (!existsBySignal(pid)) return undefined;
     try {
-      const out = execFileSync('ps', ['-o', 'lstart=,state=,pgid=', '-p', String(pid)], { encoding: 'utf8', timeout: 3000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+      const out = execFileSync('ps', ['-o', 'lstart=,state=,pgid=', '-p', String(pid)], {
+        encoding: 'utf8',
+        timeout: 3000,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim();
       const m = /^(\w{3}\s+\w{3}\s+\d+\s+[\d:]+\s+\d{4})\s+(\S+)\s+(\d+)$/.exec(out);
       if (!m) return { pid };
       const facts: ProcessFacts = { pid, zombie: m[2]!.startsWith('Z'), pgid: Number(m[3]) };
@@ -100,9 +118,19 @@ const clock = (ms: number) => new Date(ms).toLocaleTimeString('en-GB', { hour12:
 export function checkRecordedProcess(pid: number, wroteAtMs: number, probe: ProcessProbe = probeProcess): Liveness {
   const f = Number.isInteger(pid) && pid > 0 ? probe(pid) : undefined;
   if (!f || f.zombie) return { state: 'gone', verified: true, detail: `process ${pid} is gone` };
-  if (f.startMs === undefined) return { state: 'alive', verified: false, detail: `process ${pid} exists (its start time cannot be read here, so a reused process id cannot be ruled out)` };
+  if (f.startMs === undefined)
+    return {
+      state: 'alive',
+      verified: false,
+      detail: `process ${pid} exists (its start time cannot be read here, so a reused process id cannot be ruled out)`,
+    };
   if (f.startMs > wroteAtMs + START_SLACK_MS) {
-    return { state: 'reused', verified: true, startMs: f.startMs, detail: `process id ${pid} now belongs to a process started ${clock(f.startMs)}, after the run last wrote (${clock(wroteAtMs)}): the run's process is gone` };
+    return {
+      state: 'reused',
+      verified: true,
+      startMs: f.startMs,
+      detail: `process id ${pid} now belongs to a process started ${clock(f.startMs)}, after the run last wrote (${clock(wroteAtMs)}): the run's process is gone`,
+    };
   }
   return { state: 'alive', verified: true, startMs: f.startMs, detail: `process ${pid} is alive (started ${clock(f.startMs)})` };
 }
@@ -113,13 +141,21 @@ export type GroupProbe = (pgid: number) => ProcessFacts[] | undefined;
 export function probeGroup(pgid: number): ProcessFacts[] | undefined {
   if (process.platform !== 'linux') return undefined;
   let names: string[];
-  try { names = readdirSync('/proc'); } catch { return undefined; }
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return undefined;
+  }
   const boot = bootMs();
   const out: ProcessFacts[] = [];
   for (const n of names) {
     if (!/^\d+$/.test(n)) continue;
     let text: string;
-    try { text = readFileSync(`/proc/${n}/stat`, 'utf8'); } catch { continue; }
+    try {
+      text = readFileSync(`/proc/${n}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
     const f = parseProcStat(text, boot);
     if (f.pgid === pgid) out.push({ pid: Number(n), ...f });
   }
@@ -127,7 +163,12 @@ export function probeGroup(pgid: number): ProcessFacts[] | undefined {
 }
 
 function groupExistsBySignal(pgid: number): boolean {
-  try { process.kill(-pgid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /**
@@ -146,7 +187,17 @@ export function checkRecordedGroup(pgid: number, wroteAtMs: number, probe: Group
   const live = members.filter((m) => !m.zombie);
   if (!live.length) return { state: 'gone', verified: true, detail: `process group ${pgid} is gone` };
   const ours = live.filter((m) => m.startMs === undefined || m.startMs <= wroteAtMs + START_SLACK_MS);
-  if (!ours.length) return { state: 'reused', verified: true, detail: `process group id ${pgid} now belongs to processes started after the record was written` };
+  if (!ours.length)
+    return {
+      state: 'reused',
+      verified: true,
+      detail: `process group id ${pgid} now belongs to processes started after the record was written`,
+    };
   const first = ours[0]!;
-  return { state: 'alive', verified: first.startMs !== undefined, ...(first.startMs !== undefined ? { startMs: first.startMs } : {}), detail: `process group ${pgid} is alive (${live.length} process${live.length === 1 ? '' : 'es'})` };
+  return {
+    state: 'alive',
+    verified: first.startMs !== undefined,
+    ...(first.startMs !== undefined ? { startMs: first.startMs } : {}),
+    detail: `process group ${pgid} is alive (${live.length} process${live.length === 1 ? '' : 'es'})`,
+  };
 }

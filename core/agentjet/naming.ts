@@ -37,7 +37,9 @@ export function experimentName(configPath: string, declared: unknown, version: L
 
 /** Matches the folder names a derived name can take for this config (any start minute). */
 export function derivedNamePattern(configPath: string, version: LayoutVersion): RegExp {
-  const stem = basename(configPath).replaceAll('.yaml', '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const stem = basename(configPath)
+    .replaceAll('.yaml', '')
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return layoutOf(version).timestampedName ? new RegExp(`^${stem}_\\d{8}_\\d{4}$`) : new RegExp(`^${stem}$`);
 }
 
@@ -47,7 +49,10 @@ export function parseExpDir(args: readonly string[] | undefined): string | undef
   const a = args ?? [];
   for (let i = 0; i < a.length; i++) {
     const v = a[i]!;
-    if (v === '--exp-dir' && i + 1 < a.length) { out = a[i + 1]!; i++; } else if (v.startsWith('--exp-dir=')) out = v.slice('--exp-dir='.length);
+    if (v === '--exp-dir' && i + 1 < a.length) {
+      out = a[i + 1]!;
+      i++;
+    } else if (v.startsWith('--exp-dir=')) out = v.slice('--exp-dir='.length);
   }
   return out;
 }
@@ -56,7 +61,12 @@ export function parseExpDir(args: readonly string[] | undefined): string | undef
  * `${workspaceFolder}` (and `${workspaceFolder:name}` when `folders` names it) expanded; `~` is the
  * home folder. Unknown variables are left as written so the caller can report them.
  */
-export function expandWorkspaceFolder(value: string, folder: string | undefined, folders: Readonly<Record<string, string>> = {}, home?: string): string {
+export function expandWorkspaceFolder(
+  value: string,
+  folder: string | undefined,
+  folders: Readonly<Record<string, string>> = {},
+  home?: string,
+): string {
   let out = value.replace(/\$\{workspaceFolder(?::([^}]+))?\}/g, (whole, name: string | undefined) => {
     if (name === undefined) return folder ?? whole;
     return folders[name] ?? whole;
@@ -66,7 +76,9 @@ export function expandWorkspaceFolder(value: string, folder: string | undefined,
 }
 
 /** Whether a value still holds a `${...}` variable after expansion. */
-export function hasUnresolvedVariable(value: string): boolean { return /\$\{[^}]*\}/.test(value); }
+export function hasUnresolvedVariable(value: string): boolean {
+  return /\$\{[^}]*\}/.test(value);
+}
 
 export interface LaunchPaths {
   /** `<cwd>/<logRoot>`: experiments' logs and companions, whatever `--exp-dir` says. */
@@ -85,7 +97,15 @@ export interface LaunchPaths {
 }
 
 /** Where a launch started in `cwd` with these arguments writes, for experiment `exp`. */
-export function launchPaths(p: { cwd: string; version: LayoutVersion; experiment: string; args?: readonly string[]; expDir?: string; start?: Date; host?: string }): LaunchPaths {
+export function launchPaths(p: {
+  cwd: string;
+  version: LayoutVersion;
+  experiment: string;
+  args?: readonly string[];
+  expDir?: string;
+  start?: Date;
+  host?: string;
+}): LaunchPaths {
   const layout = layoutOf(p.version);
   const expDir = p.expDir ?? parseExpDir(p.args) ?? layout.defaultExpDir;
   const logRoot = resolve(p.cwd, layout.logRoot);
@@ -115,7 +135,10 @@ export function companionFolderOfRoot(logRoot: string): string {
   return join(logRoot, 'companion_logs', 'companion');
 }
 
-export interface LauncherAnnouncement { kind: 'name' | 'backup' | 'yaml'; value: string }
+export interface LauncherAnnouncement {
+  kind: 'name' | 'backup' | 'yaml';
+  value: string;
+}
 
 /**
  * The launcher's own lines (`prepare_experiment_config`): "Experiment Name: X",

@@ -14,7 +14,8 @@ import type { Liveness } from './liveness';
 import type { LaunchRecord } from './launchRecord';
 import { t } from '../l10n';
 
-export type EvidenceKind = 'launch-record' | 'lock' | 'process' | 'remote-writes' | 'traceback' | 'exceptions' | 'notes' | 'completion' | 'files' | 'none';
+export type EvidenceKind =
+  'launch-record' | 'lock' | 'process' | 'remote-writes' | 'traceback' | 'exceptions' | 'notes' | 'completion' | 'files' | 'none';
 
 export interface Evidence {
   kind: EvidenceKind;
@@ -57,12 +58,22 @@ export interface HostFacts {
   remoteFreshMs: number;
 }
 
-
 /** The status of one host folder (one process's logs) from its facts. */
 export function decideHostStatus(f: HostFacts): StatusDecision {
   const notes: Evidence[] = [];
-  if (f.exceptions.notes > 0) notes.push({ kind: 'notes', text: f.exceptions.notes === 1 ? t('1 harmless note (prompt token mismatch) in exception.json.log') : t('{0} harmless notes (prompt token mismatch) in exception.json.log', f.exceptions.notes), ...(f.exceptions.file ? { file: f.exceptions.file } : {}) });
-  const done = (status: RunStatus, first: Evidence, ...more: Evidence[]): StatusDecision => ({ status, evidence: [first, ...more, ...notes] });
+  if (f.exceptions.notes > 0)
+    notes.push({
+      kind: 'notes',
+      text:
+        f.exceptions.notes === 1
+          ? t('1 harmless note (prompt token mismatch) in exception.json.log')
+          : t('{0} harmless notes (prompt token mismatch) in exception.json.log', f.exceptions.notes),
+      ...(f.exceptions.file ? { file: f.exceptions.file } : {}),
+    });
+  const done = (status: RunStatus, first: Evidence, ...more: Evidence[]): StatusDecision => ({
+    status,
+    evidence: [first, ...more, ...notes],
+  });
 
   // 1. A launch the extension started: its exit status is exact.
   const L = f.launch;
@@ -72,10 +83,13 @@ export function decideHostStatus(f: HostFacts): StatusDecision {
     if (r.endMs !== undefined) {
       if (r.exitCode === 0) return done('finished', { kind: 'launch-record', text: t('the launcher exited with code 0'), file });
       const how = r.signal ? t('the launcher was ended by {0}', r.signal) : t('the launcher exited with code {0}', r.exitCode ?? '?');
-      const tb: Evidence[] = L.traceback ? [{ kind: 'traceback', text: t('traceback: {0}', L.traceback), ...(L.output ? { file: L.output } : {}) }] : [];
+      const tb: Evidence[] = L.traceback
+        ? [{ kind: 'traceback', text: t('traceback: {0}', L.traceback), ...(L.output ? { file: L.output } : {}) }]
+        : [];
       return done('failed', { kind: 'launch-record', text: how, file }, ...tb);
     }
-    if (L.liveness?.state === 'alive') return done('running', { kind: 'launch-record', text: t('the launcher is running: {0}', L.liveness.detail), file });
+    if (L.liveness?.state === 'alive')
+      return done('running', { kind: 'launch-record', text: t('the launcher is running: {0}', L.liveness.detail), file });
     // Started by the extension, exit never recorded (the editor closed first): fall through to the files.
     notes.push({ kind: 'launch-record', text: t('launched from VS Code; its exit was not recorded'), file });
   }
@@ -85,20 +99,42 @@ export function decideHostStatus(f: HostFacts): StatusDecision {
     const lk = f.lock;
     if (!f.local) {
       const ago = f.now - (f.lastWriteMs ?? 0);
-      if (ago < f.remoteFreshMs) return done('running', { kind: 'remote-writes', text: t('lock held on host {0}, which wrote {1} s ago', f.host, Math.max(0, Math.round(ago / 1000))), file: lk.path });
-      return done('interrupted', { kind: 'remote-writes', text: t('lock left on host {0}, nothing written for {1} min', f.host, Math.round(ago / 60_000)), file: lk.path });
+      if (ago < f.remoteFreshMs)
+        return done('running', {
+          kind: 'remote-writes',
+          text: t('lock held on host {0}, which wrote {1} s ago', f.host, Math.max(0, Math.round(ago / 1000))),
+          file: lk.path,
+        });
+      return done('interrupted', {
+        kind: 'remote-writes',
+        text: t('lock left on host {0}, nothing written for {1} min', f.host, Math.round(ago / 60_000)),
+        file: lk.path,
+      });
     }
     if (lk.pid === undefined) return done('interrupted', { kind: 'lock', text: t('lock file without a process id'), file: lk.path });
     const lv = lk.liveness;
-    if (lv?.state === 'alive') return done('running', { kind: 'lock', text: lv.verified ? t('lock held by {0}', lv.detail) : t('lock held by {0} (unverified)', lv.detail), file: lk.path });
+    if (lv?.state === 'alive')
+      return done('running', {
+        kind: 'lock',
+        text: lv.verified ? t('lock held by {0}', lv.detail) : t('lock held by {0} (unverified)', lv.detail),
+        file: lk.path,
+      });
     const why = lv?.state === 'reused' ? lv.detail : t('process {0} is gone', lk.pid);
-    return done('interrupted', { kind: 'lock', text: t('lock left behind by process {0}, which never ran its exit hooks (killed, e.g. SIGKILL or out of memory): {1}', lk.pid, why), file: lk.path });
+    return done('interrupted', {
+      kind: 'lock',
+      text: t('lock left behind by process {0}, which never ran its exit hooks (killed, e.g. SIGKILL or out of memory): {1}', lk.pid, why),
+      file: lk.path,
+    });
   }
   if (f.lockTakenBy) {
     const taken = f.lockTakenBy;
     const ago = f.now - (f.lastWriteMs ?? 0);
-    const first: Evidence = { kind: 'lock', text: t('the lock was overwritten by process {0} (folder {1}); this folder\'s own process is not recorded', taken.pid, taken.folder) };
-    if (ago < f.remoteFreshMs) return done('running', first, { kind: 'files', text: t('written {0} s ago', Math.max(0, Math.round(ago / 1000))) });
+    const first: Evidence = {
+      kind: 'lock',
+      text: t("the lock was overwritten by process {0} (folder {1}); this folder's own process is not recorded", taken.pid, taken.folder),
+    };
+    if (ago < f.remoteFreshMs)
+      return done('running', first, { kind: 'files', text: t('written {0} s ago', Math.max(0, Math.round(ago / 1000))) });
     return done('ended', first, { kind: 'files', text: t('nothing written for {0} min', Math.round(ago / 60_000)) });
   }
 
@@ -111,12 +147,35 @@ export function decideHostStatus(f: HostFacts): StatusDecision {
   if (f.regularTraceback) return done('failed', { kind: 'traceback', text: f.regularTraceback.text, file: f.regularTraceback.file });
 
   // 5. Proof of completion.
-  const errs: Evidence[] = f.exceptions.errors > 0 ? [{ kind: 'exceptions', text: f.exceptions.errors === 1 ? t('1 exception record in exception.json.log') : t('{0} exception records in exception.json.log', f.exceptions.errors), ...(f.exceptions.file ? { file: f.exceptions.file } : {}) }] : [];
-  if (f.completion) return done('finished', { kind: 'completion', text: f.completion.text, ...(f.completion.file ? { file: f.completion.file } : {}) }, ...errs);
+  const errs: Evidence[] =
+    f.exceptions.errors > 0
+      ? [
+          {
+            kind: 'exceptions',
+            text:
+              f.exceptions.errors === 1
+                ? t('1 exception record in exception.json.log')
+                : t('{0} exception records in exception.json.log', f.exceptions.errors),
+            ...(f.exceptions.file ? { file: f.exceptions.file } : {}),
+          },
+        ]
+      : [];
+  if (f.completion)
+    return done(
+      'finished',
+      { kind: 'completion', text: f.completion.text, ...(f.completion.file ? { file: f.completion.file } : {}) },
+      ...errs,
+    );
   if (errs.length) return done('failed', errs[0]!);
 
   // 6. The process exited (no lock) and nothing says how.
-  if (f.modules.length) return done('ended', { kind: 'files', text: t('no lock: the process exited; its logs do not show whether it completed or crashed (a crash\'s traceback goes to the launcher\'s output)') });
+  if (f.modules.length)
+    return done('ended', {
+      kind: 'files',
+      text: t(
+        "no lock: the process exited; its logs do not show whether it completed or crashed (a crash's traceback goes to the launcher's output)",
+      ),
+    });
   return done('empty', { kind: 'none', text: t('nothing recorded') });
 }
 

@@ -29,11 +29,16 @@ export function parseClassRef(value: string): ClassRef | { error: string } {
   if (!target) return { error: t('the module or file before `->` is empty') };
   if (!/^[A-Za-z_]\w*$/.test(className)) return { error: t('`{0}` is not a Python class name', className) };
   const form = target.endsWith('.py') ? 'file' : 'module';
-  if (form === 'module' && !/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/.test(target)) return { error: t('`{0}` is not a dotted module path (use a file path ending in .py for files)', target) };
+  if (form === 'module' && !/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/.test(target))
+    return { error: t('`{0}` is not a dotted module path (use a file path ending in .py for files)', target) };
   return {
-    form, target, className,
-    targetStart: ls, targetEnd: ls + target.length,
-    classStart: arrow + 2 + rs, classEnd: arrow + 2 + rs + className.length,
+    form,
+    target,
+    className,
+    targetStart: ls,
+    targetEnd: ls + target.length,
+    classStart: arrow + 2 + rs,
+    classEnd: arrow + 2 + rs + className.length,
   };
 }
 
@@ -51,14 +56,25 @@ export const BUILTIN_ROOTS = new Set(['ajet', 'astuner', 'astune']);
 
 export type Resolution =
   | { ok: true; file: string; cls: PyClass; module: PyModule }
-  | { ok: false; code: 'class-ref/missing-module' | 'class-ref/missing-file' | 'class-ref/missing-class'; part: 'target' | 'class'; message: string; severity: 'error' | 'warning' }
+  | {
+      ok: false;
+      code: 'class-ref/missing-module' | 'class-ref/missing-file' | 'class-ref/missing-class';
+      part: 'target' | 'class';
+      message: string;
+      severity: 'error' | 'warning';
+    }
   | { ok: 'skip'; reason: string };
 
 export class ClassResolver {
   private parsed = new Map<string, { text: string; mod: PyModule }>();
-  constructor(private readonly fs: ConfigFs, private readonly locator?: PackageLocator) {}
+  constructor(
+    private readonly fs: ConfigFs,
+    private readonly locator?: PackageLocator,
+  ) {}
 
-  exists(path: string): boolean { return this.fs.kind(path) === 'file'; }
+  exists(path: string): boolean {
+    return this.fs.kind(path) === 'file';
+  }
 
   module(file: string): PyModule | undefined {
     const text = this.fs.read(file);
@@ -89,7 +105,14 @@ export class ClassResolver {
     let file: string | undefined;
     if (ref.form === 'file') {
       file = isAbsolute(ref.target) ? ref.target : join(root, ref.target);
-      if (this.fs.kind(file) !== 'file') return { ok: false, code: 'class-ref/missing-file', part: 'target', severity: 'error', message: t('File `{0}` not found (relative paths resolve against {1}).', ref.target, root) };
+      if (this.fs.kind(file) !== 'file')
+        return {
+          ok: false,
+          code: 'class-ref/missing-file',
+          part: 'target',
+          severity: 'error',
+          message: t('File `{0}` not found (relative paths resolve against {1}).', ref.target, root),
+        };
     } else {
       const [top = ''] = ref.target.split('.');
       const builtin = BUILTIN_ROOTS.has(top);
@@ -98,15 +121,57 @@ export class ClassResolver {
         if (this.locator?.pending?.(top)) return { ok: 'skip', reason: t('still asking the interpreter') };
         if (builtin) return { ok: 'skip', reason: t('framework built-in; no Python configured to check it') };
         const problem = this.locator?.problem?.();
-        if (problem) return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'warning', message: t('Module `{0}` is not in the workspace ({1}), and the interpreter could not be asked about installed packages: {2}.', ref.target, root, problem) };
-        return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'warning', message: t('Module `{0}` is not in the workspace ({1}). If it comes from an installed package, set `agentjet.pythonPath` so it can be checked.', ref.target, root) };
+        if (problem)
+          return {
+            ok: false,
+            code: 'class-ref/missing-module',
+            part: 'target',
+            severity: 'warning',
+            message: t(
+              'Module `{0}` is not in the workspace ({1}), and the interpreter could not be asked about installed packages: {2}.',
+              ref.target,
+              root,
+              problem,
+            ),
+          };
+        return {
+          ok: false,
+          code: 'class-ref/missing-module',
+          part: 'target',
+          severity: 'warning',
+          message: t(
+            'Module `{0}` is not in the workspace ({1}). If it comes from an installed package, set `agentjet.pythonPath` so it can be checked.',
+            ref.target,
+            root,
+          ),
+        };
       }
       if (base === null) {
-        if (builtin) return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'error', message: t('The configured Python has no `{0}` package installed.', top) };
-        return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'error', message: t('Module `{0}` not found in {1} nor in the configured Python.', ref.target, root) };
+        if (builtin)
+          return {
+            ok: false,
+            code: 'class-ref/missing-module',
+            part: 'target',
+            severity: 'error',
+            message: t('The configured Python has no `{0}` package installed.', top),
+          };
+        return {
+          ok: false,
+          code: 'class-ref/missing-module',
+          part: 'target',
+          severity: 'error',
+          message: t('Module `{0}` not found in {1} nor in the configured Python.', ref.target, root),
+        };
       }
       file = this.moduleFile(base, ref.target);
-      if (!file) return { ok: false, code: 'class-ref/missing-module', part: 'target', severity: 'error', message: t('Module `{0}` not found under {1}.', ref.target, base) };
+      if (!file)
+        return {
+          ok: false,
+          code: 'class-ref/missing-module',
+          part: 'target',
+          severity: 'error',
+          message: t('Module `{0}` not found under {1}.', ref.target, base),
+        };
     }
     const found = this.findClass(file, ref.className, 0);
     if (found) return { ok: true, ...found };
@@ -115,7 +180,15 @@ export class ClassResolver {
     const shownFile = basename(file) === '__init__.py' ? dirname(file) : file;
     const rel = relative(root, shownFile);
     const shown = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : shownFile;
-    return { ok: false, code: 'class-ref/missing-class', part: 'class', severity: 'error', message: names.length ? t('`{0}` is not defined in {1} (classes: {2}).', ref.className, shown, names.slice(0, 8).join(', ')) : t('`{0}` is not defined in {1}.', ref.className, shown) };
+    return {
+      ok: false,
+      code: 'class-ref/missing-class',
+      part: 'class',
+      severity: 'error',
+      message: names.length
+        ? t('`{0}` is not defined in {1} (classes: {2}).', ref.className, shown, names.slice(0, 8).join(', '))
+        : t('`{0}` is not defined in {1}.', ref.className, shown),
+    };
   }
 
   /** Finds a class defined in or re-exported by `file`. */
@@ -166,7 +239,16 @@ export class ClassResolver {
   /** Python modules under root as dotted paths, for completion (bounded walk). */
   listModules(root: string, limit = 3000): string[] {
     const out: string[] = [];
-    const skip = new Set(['node_modules', '__pycache__', 'site-packages', 'saved_experiments', 'launcher_record', 'saved_checkpoints', 'dist', 'build']);
+    const skip = new Set([
+      'node_modules',
+      '__pycache__',
+      'site-packages',
+      'saved_experiments',
+      'launcher_record',
+      'saved_checkpoints',
+      'dist',
+      'build',
+    ]);
     const walk = (dir: string, prefix: string, depth: number) => {
       if (depth > 5 || out.length >= limit) return;
       for (const name of this.fs.list(dir).sort()) {

@@ -8,13 +8,31 @@ import { t } from '../l10n';
 
 // ---------------------------------------------------------------- code actions
 
-export interface TextEditOffsets { start: number; end: number; newText: string }
-export interface Action { title: string; kind: 'quickfix' | 'refactor.rewrite'; edits: { range: Range; newText: string }[]; preferred?: boolean; diagnosticCode?: string }
+export interface TextEditOffsets {
+  start: number;
+  end: number;
+  newText: string;
+}
+export interface Action {
+  title: string;
+  kind: 'quickfix' | 'refactor.rewrite';
+  edits: { range: Range; newText: string }[];
+  preferred?: boolean;
+  diagnosticCode?: string;
+}
 
 /** Quick fixes carried by diagnostics (typo fixes, renames, enum fixes). */
 export function fixActions(diags: { code: string; range: Range; fixes?: Fix[] }[]): Action[] {
   const out: Action[] = [];
-  for (const d of diags) for (const f of d.fixes ?? []) out.push({ title: f.title, kind: 'quickfix', edits: [{ range: f.range ?? d.range, newText: f.newText }], preferred: f.preferred, diagnosticCode: d.code });
+  for (const d of diags)
+    for (const f of d.fixes ?? [])
+      out.push({
+        title: f.title,
+        kind: 'quickfix',
+        edits: [{ range: f.range ?? d.range, newText: f.newText }],
+        preferred: f.preferred,
+        diagnosticCode: d.code,
+      });
   return out;
 }
 
@@ -45,7 +63,8 @@ export function migrateEdits(p: ParsedConfig): { range: Range; newText: string }
           const ls = text.lastIndexOf('\n', kr[0] - 1) + 1;
           let le = text.indexOf('\n', end);
           le = le < 0 ? text.length : le + 1;
-          if (!text.slice(kr[0], end).includes('\n') && /^\s*$/.test(text.slice(ls, kr[0]))) edits.push({ start: ls, end: le, newText: '' });
+          if (!text.slice(kr[0], end).includes('\n') && /^\s*$/.test(text.slice(ls, kr[0])))
+            edits.push({ start: ls, end: le, newText: '' });
         }
       }
       const v = pair.value as Node | null;
@@ -92,7 +111,16 @@ export function hydraBoilerplateEdit(p: ParsedConfig): { range: Range; newText: 
   const eol = p.text.includes('\r\n') ? '\r\n' : '\n';
   const pkg = p.dialect === 'astuner' ? 'astuner' : 'ajet';
   const parts: string[] = [];
-  if (!hasHydra && !nodeAt(p.rootMap, doc, ['hydra'])) parts.push(['hydra:', '  searchpath:', `    - file://${pkg}/default_config`, `    - file://${pkg}/default_config/verl`, `    - file://${pkg}/default_config/trinity`].join(eol));
+  if (!hasHydra && !nodeAt(p.rootMap, doc, ['hydra']))
+    parts.push(
+      [
+        'hydra:',
+        '  searchpath:',
+        `    - file://${pkg}/default_config`,
+        `    - file://${pkg}/default_config/verl`,
+        `    - file://${pkg}/default_config/trinity`,
+      ].join(eol),
+    );
   if (!hasDefaults) parts.push(['defaults:', '  - verl_default', '  - trinity_default', `  - ${pkg}_default`, '  - _self_'].join(eol));
   if (!parts.length) return undefined;
   const end = p.text.length;
@@ -115,6 +143,14 @@ export function refactorActions(p: ParsedConfig): Action[] {
 export function codeActions(p: ParsedConfig, diags: { code: string; range: Range; fixes?: Fix[] }[]): Action[] {
   const out = fixActions(diags);
   const hb = hydraBoilerplateEdit(p);
-  for (const d of diags) if (d.code === 'missing-defaults' && hb) out.push({ title: t('Add Hydra boilerplate (searchpath and defaults)'), kind: 'quickfix', edits: [hb], preferred: true, diagnosticCode: d.code });
+  for (const d of diags)
+    if (d.code === 'missing-defaults' && hb)
+      out.push({
+        title: t('Add Hydra boilerplate (searchpath and defaults)'),
+        kind: 'quickfix',
+        edits: [hb],
+        preferred: true,
+        diagnosticCode: d.code,
+      });
   return [...out, ...refactorActions(p)];
 }

@@ -28,7 +28,10 @@ export type CodeFactsByVersion = Partial<Record<FrameworkVersion, CodeFacts>>;
 /** The reader types RouterTaskReader dispatches on; anything else raises ValueError. */
 export function taskReaderTypes(taskReaderInit: string): string[] {
   const out = new Set<string>();
-  for (const m of taskReaderInit.matchAll(/\btask_reader_type\s*==\s*["']([\w-]+)["']/g)) { const [, v = ''] = m; out.add(v); }
+  for (const m of taskReaderInit.matchAll(/\btask_reader_type\s*==\s*["']([\w-]+)["']/g)) {
+    const [, v = ''] = m;
+    out.add(v);
+  }
   return [...out];
 }
 
@@ -36,20 +39,31 @@ export function taskReaderTypes(taskReaderInit: string): string[] {
 export function madnessChecks(...sources: string[]): string[] {
   const out = new Set<string>();
   for (const src of sources) {
-    for (const m of src.matchAll(/["']([\w-]+)["']\s+(?:not\s+)?in\s+(?:checklist\b|[\w.]*compute_madness_checklist\b)/g)) { const [, v = ''] = m; out.add(v); }
+    for (const m of src.matchAll(/["']([\w-]+)["']\s+(?:not\s+)?in\s+(?:checklist\b|[\w.]*compute_madness_checklist\b)/g)) {
+      const [, v = ''] = m;
+      out.add(v);
+    }
   }
   return [...out];
 }
 
 /** Python package folder of each upstream version (relative to its tree). */
 export const PACKAGE_OF: Record<FrameworkVersion, string> = {
-  'agentjet': 'ajet', 'astuner-2025-12': 'astuner', 'astuner-2025-11': 'astuner', 'astune': 'astune',
+  agentjet: 'ajet',
+  'astuner-2025-12': 'astuner',
+  'astuner-2025-11': 'astuner',
+  astune: 'astune',
 };
 
 /** Source files (relative to the package folder) the facts are read from. */
 export const CODE_FACT_FILES = {
   taskReaders: ['task_reader/__init__.py'],
-  madnessChecks: ['utils/compute_madness.py', 'context_tracker/multiagent_tracking.py', 'context_tracker/agentscope_tracker/multiagent_tracking.py', 'context_tracker/basic_tracker.py'],
+  madnessChecks: [
+    'utils/compute_madness.py',
+    'context_tracker/multiagent_tracking.py',
+    'context_tracker/agentscope_tracker/multiagent_tracking.py',
+    'context_tracker/basic_tracker.py',
+  ],
 } as const;
 
 const METHODS = new Set(['get', 'items', 'keys', 'values', 'pop', 'setdefault', 'update', 'copy', 'to_container']);
@@ -62,7 +76,10 @@ export function attributeKeys(py: string, root: string): string[] {
   for (const m of py.matchAll(re)) {
     const parts: string[] = [];
     const [, chain = '', getKey] = m;
-    for (const seg of chain.slice(1).split('.')) { if (METHODS.has(seg)) break; parts.push(seg); }
+    for (const seg of chain.slice(1).split('.')) {
+      if (METHODS.has(seg)) break;
+      parts.push(seg);
+    }
     if (getKey && parts.length === chain.slice(1).split('.').length) parts.push(getKey);
     for (let i = 1; i <= parts.length; i++) out.add(parts.slice(0, i).join('.'));
   }
@@ -73,7 +90,11 @@ export function attributeKeys(py: string, root: string): string[] {
 export function yamlKeys(text: string, root: string): string[] {
   const out: string[] = [];
   let doc;
-  try { doc = parseDocument(text); } catch { return out; }
+  try {
+    doc = parseDocument(text);
+  } catch {
+    return out;
+  }
   const top = doc.contents;
   const start = isMap(top) ? top.get(root, true) : undefined;
   const walk = (m: YAMLMap, prefix: string) => {
@@ -110,15 +131,21 @@ export function codeFactsOf(read: (rel: string) => string | undefined, files: re
   for (const f of files) {
     if (/^default_config\/\w+_default\.yaml$/.test(f)) {
       let doc;
-      try { doc = parseDocument(read(f) ?? ''); } catch { doc = undefined; }
+      try {
+        doc = parseDocument(read(f) ?? '');
+      } catch {
+        doc = undefined;
+      }
       for (const path of DEFAULT_PATHS) {
         const v: unknown = doc?.getIn([root, ...path.split('.')]);
         if (typeof v === 'string') defaults[path] = v;
       }
     }
     if (/\.py$/.test(f)) for (const k of attributeKeys(read(f) ?? '', root)) keys.add(k);
-    else if (/^default_config\/.*config_auto_convertion_\w+\.jsonc?$/.test(f)) for (const k of conversionKeys(read(f) ?? '', root)) keys.add(k);
-    else if (/^default_config\/(?:verl\/|trinity\/)?[\w]+_default\.yaml$/.test(f)) for (const k of yamlKeys(read(f) ?? '', root)) keys.add(k);
+    else if (/^default_config\/.*config_auto_convertion_\w+\.jsonc?$/.test(f))
+      for (const k of conversionKeys(read(f) ?? '', root)) keys.add(k);
+    else if (/^default_config\/(?:verl\/|trinity\/)?[\w]+_default\.yaml$/.test(f))
+      for (const k of yamlKeys(read(f) ?? '', root)) keys.add(k);
   }
   return {
     taskReaders: texts(CODE_FACT_FILES.taskReaders).flatMap(taskReaderTypes),

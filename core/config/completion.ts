@@ -75,13 +75,18 @@ function siblingKeys(lines: (l: number) => string, count: number, line: number, 
       if (!t.trim() || /^\s*#/.test(t)) continue;
       const ind = (/^\s*/.exec(t) as RegExpExecArray)[0].length;
       if (ind < indent) break;
-      if (ind === indent) { const m = /^\s*([\w.-]+)\s*:/.exec(t); if (m?.[1] !== undefined) out.add(m[1]); }
+      if (ind === indent) {
+        const m = /^\s*([\w.-]+)\s*:/.exec(t);
+        if (m?.[1] !== undefined) out.add(m[1]);
+      }
     }
   }
   return out;
 }
 
-function snippetEscape(s: string): string { return s.replace(/[$}\\]/g, (c) => '\\' + c); }
+function snippetEscape(s: string): string {
+  return s.replace(/[$}\\]/g, (c) => '\\' + c);
+}
 
 /**
  * The snippet of a key. Lines after the first are indented relative to the key by one `unit` of
@@ -93,7 +98,10 @@ export function keySnippet(key: string, s: SchemaNode, unit: string): string {
   const types = typesOf(r);
   if (r.properties && (types.includes('object') || !types.length)) {
     let i = 1;
-    const kids = Object.entries(r.properties).filter(([, v]) => !v['x-dialect'] || v['x-dialect'] === 'agentjet').filter(([, v]) => !v.deprecated && v.default !== undefined && !(typeof v.default === 'object' && v.default !== null)).slice(0, 8);
+    const kids = Object.entries(r.properties)
+      .filter(([, v]) => !v['x-dialect'] || v['x-dialect'] === 'agentjet')
+      .filter(([, v]) => !v.deprecated && v.default !== undefined && !(typeof v.default === 'object' && v.default !== null))
+      .slice(0, 8);
     if (!kids.length) return `${key}:\n${unit}$0`;
     return `${key}:\n` + kids.map(([k, v]) => `${unit}${k}: ${snippetValue(v, i++)}`).join('\n');
   }
@@ -166,7 +174,15 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
     const item = sch?.items ? resolveRef(sch.items) : undefined;
     const from = offset - partial.length;
     if ([...parent, listKey].join('.') === 'defaults') {
-      return ['verl_default', 'trinity_default', 'ajet_default', '_self_'].map((v, i) => ({ label: v, kind: 'value' as const, insertText: v, snippet: false, sortText: String(i), from, to: offset }));
+      return ['verl_default', 'trinity_default', 'ajet_default', '_self_'].map((v, i) => ({
+        label: v,
+        kind: 'value' as const,
+        insertText: v,
+        snippet: false,
+        sortText: String(i),
+        from,
+        to: offset,
+      }));
     }
     return item ? valueCompletions(item, partial, from, offset, ctx, p.dialect) : [];
   }
@@ -197,11 +213,17 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
     if (parent.length === 0 && (k === 'astuner' || k === 'astune') && p.dialect === 'agentjet') continue;
     const isSection = !!r.properties;
     const inAjet = parent.length > 0 && ['ajet', 'astuner', 'astune'].includes(parent[0] ?? '');
-    const rank = parent.length === 0
-      ? (['ajet', 'hydra', 'defaults', 'trinity'].indexOf(k) + 10) % 10 // our sections first, then verl's
-      : r.deprecated ? 9
-        : inAjet && ['model', 'rollout', 'task_reader', 'task_judge', 'data', 'user_workflow', 'path', 'type', 'judge_protocol'].includes(k) ? 0
-          : r['x-source'] === 'verl_default.yaml' || r['x-source'] === 'trinity_default.yaml' ? 5 : 1;
+    const rank =
+      parent.length === 0
+        ? (['ajet', 'hydra', 'defaults', 'trinity'].indexOf(k) + 10) % 10 // our sections first, then verl's
+        : r.deprecated
+          ? 9
+          : inAjet &&
+              ['model', 'rollout', 'task_reader', 'task_judge', 'data', 'user_workflow', 'path', 'type', 'judge_protocol'].includes(k)
+            ? 0
+            : r['x-source'] === 'verl_default.yaml' || r['x-source'] === 'trinity_default.yaml'
+              ? 5
+              : 1;
     out.push({
       label: k,
       kind: isSection ? 'section' : 'key',
@@ -210,25 +232,49 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
       detail: typesOf(r).join(' | ') || (isSection ? t('section') : undefined),
       docPath: [...parent, k],
       sortText: `${rank}${k}`,
-      from, to, deprecated: !!r.deprecated,
+      from,
+      to,
+      deprecated: !!r.deprecated,
     });
   }
   return out;
 }
 
-function valueCompletions(sch: SchemaNode, partial: string, from: number, to: number, ctx: FeatureContext, dialect: Family): CompletionEntry[] {
+function valueCompletions(
+  sch: SchemaNode,
+  partial: string,
+  from: number,
+  to: number,
+  ctx: FeatureContext,
+  dialect: Family,
+): CompletionEntry[] {
   const s = resolveRef(sch);
   const out: CompletionEntry[] = [];
   if (s['x-classRef'] && ctx.root) {
     const arrow = partial.indexOf('->');
     if (arrow >= 0) {
       const target = partial.slice(0, arrow).trim();
-      const file = target.endsWith('.py') ? (isAbsolute(target) ? target : join(ctx.root, target)) : ctx.resolver.moduleFile(ctx.root, target);
+      const file = target.endsWith('.py')
+        ? isAbsolute(target)
+          ? target
+          : join(ctx.root, target)
+        : ctx.resolver.moduleFile(ctx.root, target);
       const mod = file ? ctx.resolver.module(file) : undefined;
       const want = s['x-classRef'] === 'judge' ? /Judge/ : /Workflow/;
       for (const c of mod?.classes.values() ?? []) {
         const fits = c.bases.some((b) => want.test(b));
-        out.push({ label: c.name, kind: 'class', insertText: c.name, snippet: false, detail: c.bases.length ? `(${c.bases.join(', ')})` : t('class'), ...(c.bases.length ? { labelDetail: `(${c.bases.join(', ')})` } : {}), documentation: c.docstring, sortText: `${fits ? 0 : 1}${c.name}`, from: from + arrow + 2, to });
+        out.push({
+          label: c.name,
+          kind: 'class',
+          insertText: c.name,
+          snippet: false,
+          detail: c.bases.length ? `(${c.bases.join(', ')})` : t('class'),
+          ...(c.bases.length ? { labelDetail: `(${c.bases.join(', ')})` } : {}),
+          documentation: c.docstring,
+          sortText: `${fits ? 0 : 1}${c.name}`,
+          from: from + arrow + 2,
+          to,
+        });
       }
       return out;
     }
@@ -237,20 +283,52 @@ function valueCompletions(sch: SchemaNode, partial: string, from: number, to: nu
       // name is never cut in the middle of the part that tells modules apart.
       const dot = m.lastIndexOf('.');
       out.push({
-        label: dot >= 0 ? m.slice(dot + 1) : m, kind: 'module', insertText: `${m}->`, snippet: false, detail: m, filterText: m,
-        ...(dot >= 0 ? { labelDescription: m.slice(0, dot) } : {}), sortText: `1${m}`, from, to, retrigger: true,
+        label: dot >= 0 ? m.slice(dot + 1) : m,
+        kind: 'module',
+        insertText: `${m}->`,
+        snippet: false,
+        detail: m,
+        filterText: m,
+        ...(dot >= 0 ? { labelDescription: m.slice(0, dot) } : {}),
+        sortText: `1${m}`,
+        from,
+        to,
+        retrigger: true,
       });
     }
     return out;
   }
   const types = typesOf(s);
   if (s.enum) {
-    s.enum.forEach((e, i) => out.push({ label: String(e), kind: 'enum', insertText: String(e), snippet: false, detail: t('allowed value'), sortText: String(i).padStart(3, '0'), from, to }));
-    if (dialect === 'astuner') for (const a of Object.keys(s['x-enumRenamed'] ?? {})) out.push({ label: a, kind: 'enum', insertText: a, snippet: false, detail: t('ASTuner spelling'), sortText: `5${a}`, from, to });
+    s.enum.forEach((e, i) =>
+      out.push({
+        label: String(e),
+        kind: 'enum',
+        insertText: String(e),
+        snippet: false,
+        detail: t('allowed value'),
+        sortText: String(i).padStart(3, '0'),
+        from,
+        to,
+      }),
+    );
+    if (dialect === 'astuner')
+      for (const a of Object.keys(s['x-enumRenamed'] ?? {}))
+        out.push({ label: a, kind: 'enum', insertText: a, snippet: false, detail: t('ASTuner spelling'), sortText: `5${a}`, from, to });
   } else if (types.includes('boolean')) {
-    for (const b of ['true', 'false']) out.push({ label: b, kind: 'boolean', insertText: b, snippet: false, sortText: b === String(s.default) ? '0' : '1', from, to });
+    for (const b of ['true', 'false'])
+      out.push({ label: b, kind: 'boolean', insertText: b, snippet: false, sortText: b === String(s.default) ? '0' : '1', from, to });
   } else if (s.default !== undefined && s.default !== null && typeof s.default !== 'object') {
-    out.push({ label: yamlScalar(s.default), kind: 'value', insertText: yamlScalar(s.default), snippet: false, detail: t('default'), sortText: '0', from, to });
+    out.push({
+      label: yamlScalar(s.default),
+      kind: 'value',
+      insertText: yamlScalar(s.default),
+      snippet: false,
+      detail: t('default'),
+      sortText: '0',
+      from,
+      to,
+    });
   }
   return out;
 }

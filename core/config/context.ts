@@ -78,13 +78,31 @@ export function describeKey(path: readonly string[], s: SchemaNode, dialect: Fam
   else if (Array.isArray(r.default)) facts.push(t('Default: {0}', fmt(r.default)));
   if (r.enum) facts.push(t('Allowed: {0}', r.enum.map(fmt).join(', ')));
   const renamed = r['x-enumRenamed'];
-  if (renamed) facts.push(t('ASTuner spellings: {0}', Object.entries(renamed).map(([a, b]) => `${fmt(a)} \u2192 ${fmt(b)}`).join(', ')));
+  if (renamed)
+    facts.push(
+      t(
+        'ASTuner spellings: {0}',
+        Object.entries(renamed)
+          .map(([a, b]) => `${fmt(a)} \u2192 ${fmt(b)}`)
+          .join(', '),
+      ),
+    );
   if (facts.length) lines.push(facts.join('  \n'));
   const d = r['x-dialect'];
   const fw = (x: string) => (x === 'astuner' ? 'ASTuner' : 'AgentJet');
   const moved = r['x-movedTo'] ?? r['x-renamedTo'];
-  if (d && d !== dialect) lines.push(moved ? t('_{0} name; {1} reads `{2}`._', fw(d), fw(dialect), moved) : t('_{0} name; {1} reads nothing in its place._', fw(d), fw(dialect)));
-  else if (d) lines.push(r['x-renamedTo'] ? t('_{0} name; the {1} name is `{2}`._', fw(d), fw(d === 'astuner' ? 'agentjet' : 'astuner'), r['x-renamedTo']) : t('_{0} name._', fw(d)));
+  if (d && d !== dialect)
+    lines.push(
+      moved
+        ? t('_{0} name; {1} reads `{2}`._', fw(d), fw(dialect), moved)
+        : t('_{0} name; {1} reads nothing in its place._', fw(d), fw(dialect)),
+    );
+  else if (d)
+    lines.push(
+      r['x-renamedTo']
+        ? t('_{0} name; the {1} name is `{2}`._', fw(d), fw(d === 'astuner' ? 'agentjet' : 'astuner'), r['x-renamedTo'])
+        : t('_{0} name._', fw(d)),
+    );
   if (r.deprecated && r['x-deprecatedMessage']) lines.push(t('_Deprecated: {0}_', t(r['x-deprecatedMessage'])));
   if (r['x-source']) lines.push(t('_From `{0}`._', r['x-source']));
   return lines.join('\n\n');

@@ -13,14 +13,22 @@ export class CachedFs implements ConfigFs {
   private kinds = new Map<string, { t: number; v: 'file' | 'dir' | undefined }>();
   private texts = new Map<string, { t: number; mtime: number; v: string | undefined }>();
   private lists = new Map<string, { t: number; v: string[] }>();
-  constructor(private readonly ttlMs = 2000, private readonly maxReadBytes = 4_000_000) {}
+  constructor(
+    private readonly ttlMs = 2000,
+    private readonly maxReadBytes = 4_000_000,
+  ) {}
 
   kind(path: string): 'file' | 'dir' | undefined {
     const now = Date.now();
     const c = this.kinds.get(path);
     if (c && now - c.t < this.ttlMs) return c.v;
     let v: 'file' | 'dir' | undefined;
-    try { const s = statSync(path); v = s.isDirectory() ? 'dir' : s.isFile() ? 'file' : undefined; } catch { v = undefined; }
+    try {
+      const s = statSync(path);
+      v = s.isDirectory() ? 'dir' : s.isFile() ? 'file' : undefined;
+    } catch {
+      v = undefined;
+    }
     this.kinds.set(path, { t: now, v });
     return v;
   }
@@ -33,9 +41,14 @@ export class CachedFs implements ConfigFs {
     try {
       const s = statSync(path);
       mtime = s.mtimeMs;
-      if (c && c.mtime === mtime) { c.t = now; return c.v; }
+      if (c && c.mtime === mtime) {
+        c.t = now;
+        return c.v;
+      }
       v = s.isFile() && s.size <= this.maxReadBytes ? readFileSync(path, 'utf8') : undefined;
-    } catch { v = undefined; }
+    } catch {
+      v = undefined;
+    }
     this.texts.set(path, { t: now, mtime, v });
     return v;
   }
@@ -44,7 +57,11 @@ export class CachedFs implements ConfigFs {
     const c = this.lists.get(dir);
     if (c && now - c.t < this.ttlMs) return c.v;
     let v: string[];
-    try { v = readdirSync(dir); } catch { v = []; }
+    try {
+      v = readdirSync(dir);
+    } catch {
+      v = [];
+    }
     this.lists.set(dir, { t: now, v });
     return v;
   }

@@ -10,7 +10,10 @@ import { t } from '../l10n';
 
 // ---------------------------------------------------------------- hover
 
-export interface HoverResult { markdown: string; range: Range }
+export interface HoverResult {
+  markdown: string;
+  range: Range;
+}
 
 export function hover(p: ParsedConfig, offset: number, ctx: FeatureContext): HoverResult | undefined {
   const loc = locate(p, offset);
@@ -34,13 +37,18 @@ export function hover(p: ParsedConfig, offset: number, ctx: FeatureContext): Hov
   }
   if (!sch) return undefined;
   let md = describeKey(loc.path, sch, p.dialect);
-  if (loc.part === 'value' && isScalar(loc.node) && sch.enum && sch.enum.includes(loc.node.value as string)) md = t('`{0}` \u2014 one of {1}', String(loc.node.value), sch.enum.map(fmt).join(', ')) + '\n\n' + md;
+  if (loc.part === 'value' && isScalar(loc.node) && sch.enum && sch.enum.includes(loc.node.value as string))
+    md = t('`{0}` \u2014 one of {1}', String(loc.node.value), sch.enum.map(fmt).join(', ')) + '\n\n' + md;
   return { markdown: md, range };
 }
 
 // ---------------------------------------------------------------- definition and links
 
-export interface FileLocation { file: string; line: number; character: number }
+export interface FileLocation {
+  file: string;
+  line: number;
+  character: number;
+}
 
 export function definition(p: ParsedConfig, offset: number, ctx: FeatureContext): FileLocation | { range: Range } | undefined {
   const loc = locate(p, offset);
@@ -65,7 +73,10 @@ export function definition(p: ParsedConfig, offset: number, ctx: FeatureContext)
   return undefined;
 }
 
-export interface DocLink { range: Range; file: string }
+export interface DocLink {
+  range: Range;
+  file: string;
+}
 
 export function documentLinks(p: ParsedConfig, ctx: FeatureContext): DocLink[] {
   const out: DocLink[] = [];
@@ -80,7 +91,10 @@ export function documentLinks(p: ParsedConfig, ctx: FeatureContext): DocLink[] {
       if (key === undefined) continue;
       const ks = sch ? childSchema(sch, key) : undefined;
       const v = pair.value as Node | null;
-      if (isMap(v)) { visit(v, ks, depth + 1); continue; }
+      if (isMap(v)) {
+        visit(v, ks, depth + 1);
+        continue;
+      }
       if (!ks || !isScalar(v) || typeof v.value !== 'string' || !v.range) continue;
       const str = v.value;
       const quoted = p.text[v.range[0]] === '"' || p.text[v.range[0]] === "'";
@@ -88,7 +102,8 @@ export function documentLinks(p: ParsedConfig, ctx: FeatureContext): DocLink[] {
       if (ks['x-classRef']) {
         const ref = parseClassRef(str);
         if ('error' in ref) continue;
-        const file = ref.form === 'file' ? (isAbsolute(ref.target) ? ref.target : join(root, ref.target)) : ctx.resolver.moduleFile(root, ref.target);
+        const file =
+          ref.form === 'file' ? (isAbsolute(ref.target) ? ref.target : join(root, ref.target)) : ctx.resolver.moduleFile(root, ref.target);
         if (file && ctx.resolver.module(file)) out.push({ range: p.index.range(base + ref.targetStart, base + ref.targetEnd), file });
       } else if (ks['x-pathKind'] && ks['x-pathKind'] !== 'model') {
         const file = isAbsolute(str) ? str : join(root, str);

@@ -26,7 +26,21 @@ export function lintText(text: string, opts: LintOptions = {}): LintResult {
   const body = text.charCodeAt(0) === 0xfeff ? ' ' + text.slice(1) : text; // keep offsets stable
   if (!looksLikeConfig(body)) return { ours: false, diagnostics: [] };
   if (body.length > MAX_SEMANTIC_BYTES) {
-    return { ours: true, diagnostics: [{ code: 'too-large', severity: 'information', message: t('This config is {0} MB; checks are skipped above {1} MB.', (body.length / 1048576).toFixed(1), MAX_SEMANTIC_BYTES / 1048576), range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }] };
+    return {
+      ours: true,
+      diagnostics: [
+        {
+          code: 'too-large',
+          severity: 'information',
+          message: t(
+            'This config is {0} MB; checks are skipped above {1} MB.',
+            (body.length / 1048576).toFixed(1),
+            MAX_SEMANTIC_BYTES / 1048576,
+          ),
+          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+        },
+      ],
+    };
   }
   const parsed = parseConfig(body, { dialect: opts.dialect });
   if (!parsed.doc) {
@@ -44,8 +58,15 @@ export async function lintFile(path: string, opts: { root?: string } & LintOptio
   } catch (err) {
     // A config that cannot be read would fail the launch too: report it rather than throw.
     const e = err as NodeJS.ErrnoException;
-    const message = e.code === 'ENOENT' ? t('{0} does not exist.', path) : e.code === 'EACCES' ? t('{0} is not readable.', path) : `${path} ${e.message ?? String(err)}.`;
-    return [{ code: 'unreadable', severity: 'error', message, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }];
+    const message =
+      e.code === 'ENOENT'
+        ? t('{0} does not exist.', path)
+        : e.code === 'EACCES'
+          ? t('{0} is not readable.', path)
+          : `${path} ${e.message ?? String(err)}.`;
+    return [
+      { code: 'unreadable', severity: 'error', message, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } },
+    ];
   }
   return res.diagnostics.map(({ code, severity, message, range }) => ({ code, severity, message, range }));
 }
@@ -61,8 +82,24 @@ export async function lintFileResult(path: string, opts: LintOptions = {}): Prom
       const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
       const head = buf.subarray(0, bytesRead).toString('utf8');
       if (!looksLikeConfig(head)) return { ours: false, diagnostics: [] };
-    } finally { await fh.close(); }
-    return { ours: true, diagnostics: [{ code: 'too-large', severity: 'information', message: t('This config is {0} MB; checks are skipped above {1} MB.', (st.size / 1048576).toFixed(1), MAX_SEMANTIC_BYTES / 1048576), range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }] };
+    } finally {
+      await fh.close();
+    }
+    return {
+      ours: true,
+      diagnostics: [
+        {
+          code: 'too-large',
+          severity: 'information',
+          message: t(
+            'This config is {0} MB; checks are skipped above {1} MB.',
+            (st.size / 1048576).toFixed(1),
+            MAX_SEMANTIC_BYTES / 1048576,
+          ),
+          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+        },
+      ],
+    };
   }
   const { readFile } = await import('node:fs/promises');
   const text = await readFile(path, 'utf8');

@@ -54,13 +54,19 @@ export function parseConfig(text: string, opts: { dialect?: Family } = {}): Pars
   return out;
 }
 
-export function isOurs(p: ParsedConfig): boolean { return !!p.doc; }
+export function isOurs(p: ParsedConfig): boolean {
+  return !!p.doc;
+}
 
 /** Follows aliases to the anchored node. */
 export function deref(node: unknown, doc: Document): Node | null {
   let n = node as Node | null;
   for (let i = 0; i < 16 && isAlias(n); i++) {
-    try { n = n.resolve(doc) ?? null; } catch { return null; }
+    try {
+      n = n.resolve(doc) ?? null;
+    } catch {
+      return null;
+    }
   }
   return n ?? null;
 }
@@ -93,7 +99,9 @@ export function nodeAt(map: YAMLMap | undefined, doc: Document, path: readonly s
   let hit: { pair: Pair; node: Node | null } | undefined;
   for (const seg of path) {
     if (!cur) return undefined;
-    const found = mapPairs(cur, doc).reverse().find((e) => keyString(e.pair) === seg);
+    const found = mapPairs(cur, doc)
+      .reverse()
+      .find((e) => keyString(e.pair) === seg);
     if (!found) return undefined;
     const node = deref(found.pair.value, doc);
     hit = { pair: found.pair, node };

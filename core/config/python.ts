@@ -45,7 +45,10 @@ function blankStrings(src: string): string {
       const q = triple ? c.repeat(3) : c;
       let j = i + q.length;
       while (j < n) {
-        if (src[j] === '\\') { j += 2; continue; }
+        if (src[j] === '\\') {
+          j += 2;
+          continue;
+        }
         if (src.startsWith(q, j)) break;
         if (!triple && src[j] === '\n') break;
         j++;
@@ -70,7 +73,10 @@ function docstringAt(src: string, from: number): string | undefined {
 function dedent(s: string): string {
   const lines = s.replace(/^\n/, '').split('\n');
   const ind = Math.min(...lines.filter((l) => l.trim()).map((l) => (/^\s*/.exec(l) as RegExpExecArray)[0].length));
-  return lines.map((l) => l.slice(Number.isFinite(ind) ? ind : 0)).join('\n').trim();
+  return lines
+    .map((l) => l.slice(Number.isFinite(ind) ? ind : 0))
+    .join('\n')
+    .trim();
 }
 
 export function parsePython(src: string): PyModule {
@@ -80,13 +86,19 @@ export function parsePython(src: string): PyModule {
   const lines = blank.split('\n');
   const offsets: number[] = [];
   let acc = 0;
-  for (const l of lines) { offsets.push(acc); acc += l.length + 1; }
+  for (const l of lines) {
+    offsets.push(acc);
+    acc += l.length + 1;
+  }
   let current: PyClass | undefined;
   let depth = 0; // open brackets carried over from earlier lines: those lines continue a statement
   for (let li = 0; li < lines.length; li++) {
     const line = lines[li] ?? '';
     const carried = depth;
-    for (const ch of line) { if (ch === '(' || ch === '[' || ch === '{') depth++; else if (ch === ')' || ch === ']' || ch === '}') depth = Math.max(0, depth - 1); }
+    for (const ch of line) {
+      if (ch === '(' || ch === '[' || ch === '{') depth++;
+      else if (ch === ')' || ch === ']' || ch === '}') depth = Math.max(0, depth - 1);
+    }
     if (carried > 0 || !line.trim()) continue;
     const indent = (/^[ \t]*/.exec(line) as RegExpExecArray)[0].length;
     if (indent > 0) {
@@ -99,11 +111,18 @@ export function parsePython(src: string): PyModule {
           for (let k = li; k < Math.min(lines.length, li + 30); k++) {
             const start = offsets[k] ?? 0;
             const raw = src.slice(start, start + (lines[k] ?? '').length);
-            for (const ch of raw) { if (ch === '(') depth++; if (ch === ')') depth--; }
+            for (const ch of raw) {
+              if (ch === '(') depth++;
+              if (ch === ')') depth--;
+            }
             sig += (sig ? ' ' : '') + raw.trim();
             if (depth <= 0 && /:\s*(#.*)?$/.test(raw.trim())) break;
           }
-          current.execute = sig.replace(/:\s*(#.*)?$/, '').replace(/\s+/g, ' ').replace(/\(\s+/g, '(').replace(/,?\s*\)/g, ')');
+          current.execute = sig
+            .replace(/:\s*(#.*)?$/, '')
+            .replace(/\s+/g, ' ')
+            .replace(/\(\s+/g, '(')
+            .replace(/,?\s*\)/g, ')');
           current.executeLine = li;
         }
       }
@@ -125,8 +144,13 @@ export function parsePython(src: string): PyModule {
       }
       const colon = blank.indexOf(':', (offsets[li] ?? 0) + head.length);
       const c: PyClass = {
-        name, line: li, character: 6,
-        bases: bases.split(',').map((b) => b.trim()).filter((b) => b && !b.includes('=')),
+        name,
+        line: li,
+        character: 6,
+        bases: bases
+          .split(',')
+          .map((b) => b.trim())
+          .filter((b) => b && !b.includes('=')),
         docstring: colon >= 0 ? docstringAt(src, colon + 1) : undefined,
       };
       mod.classes.set(name, c);
@@ -151,7 +175,10 @@ export function parsePython(src: string): PyModule {
       for (const part of names.split(',')) {
         const p = part.trim();
         if (!p) continue;
-        if (p === '*') { mod.starImports.push(fromModule); continue; }
+        if (p === '*') {
+          mod.starImports.push(fromModule);
+          continue;
+        }
         const m = /^(\w+)(?:\s+as\s+(\w+))?$/.exec(p);
         const [, name, alias] = m ?? [];
         if (name) mod.imports.push({ module: fromModule, name, alias: alias ?? name, line: li });

@@ -45,7 +45,11 @@ export class PythonLocator implements PackageLocator {
   private readonly sync: boolean;
   onResolved: (() => void) | undefined;
 
-  constructor(readonly python: string, opts: PythonLocatorOptions | number = {}, env?: NodeJS.ProcessEnv) {
+  constructor(
+    readonly python: string,
+    opts: PythonLocatorOptions | number = {},
+    env?: NodeJS.ProcessEnv,
+  ) {
     const o: PythonLocatorOptions = typeof opts === 'number' ? { timeoutMs: opts, env, sync: true } : opts;
     this.timeoutMs = o.timeoutMs ?? 8000;
     this.env = o.env;
@@ -54,7 +58,9 @@ export class PythonLocator implements PackageLocator {
   }
 
   /** Why the interpreter could not be asked, once it failed (e.g. it does not exist). */
-  problem(): string | undefined { return this.failure; }
+  problem(): string | undefined {
+    return this.failure;
+  }
 
   pending(name: string): boolean {
     for (const [key] of this.inflight) if (key.split(' ').includes(name)) return true;
@@ -74,14 +80,29 @@ export class PythonLocator implements PackageLocator {
     if (this.sync) {
       const r = spawnSync(this.python, ['-c', PROBE, ...todo], opts);
       if (r.status !== 0 || !r.stdout) this.failure = r.error ? r.error.message : `exit status ${String(r.status)}`;
-      else try { this.store(todo, r.stdout); } catch { this.failure = 'unreadable answer'; }
+      else
+        try {
+          this.store(todo, r.stdout);
+        } catch {
+          this.failure = 'unreadable answer';
+        }
       return Promise.resolve();
     }
     const key = todo.join(' ');
     const p = new Promise<void>((resolve) => {
       execFile(this.python, ['-c', PROBE, ...todo], opts, (err, stdout) => {
-        if (err || !stdout) this.failure = err ? (err as NodeJS.ErrnoException).code === 'ENOENT' ? `${this.python} does not exist` : err.message.split('\n')[0] : 'no answer';
-        else try { this.store(todo, stdout); } catch { this.failure = 'unreadable answer'; }
+        if (err || !stdout)
+          this.failure = err
+            ? (err as NodeJS.ErrnoException).code === 'ENOENT'
+              ? `${this.python} does not exist`
+              : err.message.split('\n')[0]
+            : 'no answer';
+        else
+          try {
+            this.store(todo, stdout);
+          } catch {
+            this.failure = 'unreadable answer';
+          }
         this.inflight.delete(key);
         resolve();
         this.onResolved?.();

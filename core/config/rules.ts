@@ -11,8 +11,12 @@ import { t } from '../l10n';
 
 // ---------------------------------------------------------------- essentials and cross-field rules
 
-interface Eff { value: unknown; pair?: Pair; node?: Node | null; inFile: boolean }
-
+interface Eff {
+  value: unknown;
+  pair?: Pair;
+  node?: Node | null;
+  inFile: boolean;
+}
 
 /** Effective value of an ajet.* path: the file's, else the framework default. */
 function eff(ctx: Ctx, rel: string[], alts: string[][] = []): Eff {
@@ -23,7 +27,9 @@ function eff(ctx: Ctx, rel: string[], alts: string[][] = []): Eff {
       return { value: isScalar(n) ? n.value : n ? n.toJSON() : null, pair: hit.pair, node: n, inFile: true };
     }
   }
-  const byVersion = (ctx.schema as { 'x-versionDefaults'?: Record<string, Record<string, string>> })['x-versionDefaults']?.[ctx.version]?.[rel.join('.')];
+  const byVersion = (ctx.schema as { 'x-versionDefaults'?: Record<string, Record<string, string>> })['x-versionDefaults']?.[ctx.version]?.[
+    rel.join('.')
+  ];
   if (byVersion !== undefined) return { value: byVersion, inFile: false };
   let s: SchemaNode | undefined = childSchema(ctx.schema, 'ajet');
   for (const seg of rel) s = s ? childSchema(s, seg) : undefined;
@@ -51,24 +57,65 @@ export function checkEssentials(ctx: Ctx): void {
   if (ctx.fragment) return;
   const sev: Severity = ctx.inheritsDefaults ? 'error' : 'warning';
   const model = eff(ctx, ['model', 'path']);
-  if (!model.inFile) push(ctx, 'missing-required', sev, ctx.inheritsDefaults ? t('No `model.path`: set the model to train (the default is a placeholder).') : t('No `model.path`: set the model to train.'), anchorRange(ctx, ['model'], []));
-  const wf = eff(ctx, ['rollout', 'user_workflow'], [['rollout', 'agentscope_workflow'], ['rollout', 'agentscope_learn_protocol']]);
-  if (!wf.inFile) push(ctx, 'missing-required', sev, t('No workflow: set `rollout.user_workflow` to `module.path->YourWorkflow`.'), anchorRange(ctx, ['rollout'], []));
+  if (!model.inFile)
+    push(
+      ctx,
+      'missing-required',
+      sev,
+      ctx.inheritsDefaults
+        ? t('No `model.path`: set the model to train (the default is a placeholder).')
+        : t('No `model.path`: set the model to train.'),
+      anchorRange(ctx, ['model'], []),
+    );
+  const wf = eff(
+    ctx,
+    ['rollout', 'user_workflow'],
+    [
+      ['rollout', 'agentscope_workflow'],
+      ['rollout', 'agentscope_learn_protocol'],
+    ],
+  );
+  if (!wf.inFile)
+    push(
+      ctx,
+      'missing-required',
+      sev,
+      t('No workflow: set `rollout.user_workflow` to `module.path->YourWorkflow`.'),
+      anchorRange(ctx, ['rollout'], []),
+    );
   const type = eff(ctx, ['task_reader', 'type']);
   if (!type.inFile && type.value !== 'env_service') {
     // An EnvService default reads tasks from the service the config points at; a dataset default
     // reads the placeholder dataset of the defaults file.
-    push(ctx, 'missing-required', 'warning', t('No `task_reader.type`: the default reads the `{0}` dataset of the defaults, which is rarely what you want.', String(type.value)), anchorRange(ctx, ['task_reader'], []));
+    push(
+      ctx,
+      'missing-required',
+      'warning',
+      t('No `task_reader.type`: the default reads the `{0}` dataset of the defaults, which is rarely what you want.', String(type.value)),
+      anchorRange(ctx, ['task_reader'], []),
+    );
   } else if (type.inFile && typeof type.value === 'string') {
     const sel = childSchema(childSchema(childSchema(ctx.schema, 'ajet'), 'task_reader'), 'type')?.['x-selects'] ?? {};
     const section = sel[type.value];
     if (section && !nodeAt(ctx.p.rootMap, ctx.doc, [rootName(ctx), 'task_reader', section])) {
-      push(ctx, 'missing-required', 'warning', t('`task_reader.type: {0}` reads the `task_reader.{1}` section, which this file does not set.', type.value, section), anchorRange(ctx, type));
+      push(
+        ctx,
+        'missing-required',
+        'warning',
+        t('`task_reader.type: {0}` reads the `task_reader.{1}` section, which this file does not set.', type.value, section),
+        anchorRange(ctx, type),
+      );
     }
   }
   if (!ctx.inheritsDefaults && !nodeAt(ctx.p.rootMap, ctx.doc, ['hydra']) && ctx.p.rootKey) {
     const root = nodeAt(ctx.p.rootMap, ctx.doc, [rootName(ctx)]);
-    push(ctx, 'missing-defaults', 'information', t('No Hydra `defaults:` list: the framework defaults are not merged under this file.'), nodeRange(ctx, root?.pair.key as Node));
+    push(
+      ctx,
+      'missing-defaults',
+      'information',
+      t('No Hydra `defaults:` list: the framework defaults are not merged under this file.'),
+      nodeRange(ctx, root?.pair.key as Node),
+    );
   }
 }
 
@@ -78,30 +125,98 @@ export function checkCrossFields(ctx: Ctx): void {
   const mml = eff(ctx, ['rollout', 'max_model_len']);
   const [a, b, c] = [num(prompt), num(resp), num(mml)];
   if (a !== undefined && b !== undefined && c !== undefined && (prompt.inFile || resp.inFile || mml.inFile) && a + b > c) {
-    push(ctx, 'cross-field/max-model-len', 'error', t('data.max_prompt_length + data.max_response_length = {0} + {1} = {2} exceeds rollout.max_model_len = {3}.', a, b, a + b, c), anchorRange(ctx, mml, resp, prompt));
+    push(
+      ctx,
+      'cross-field/max-model-len',
+      'error',
+      t('data.max_prompt_length + data.max_response_length = {0} + {1} = {2} exceeds rollout.max_model_len = {3}.', a, b, a + b, c),
+      anchorRange(ctx, mml, resp, prompt),
+    );
   }
   const engines = eff(ctx, ['rollout', 'n_vllm_engine']);
   const tp = eff(ctx, ['rollout', 'tensor_model_parallel_size']);
   const gpn = eff(ctx, ['trainer_common', 'n_gpus_per_node']);
   const nodes = eff(ctx, ['trainer_common', 'nnodes']);
   const [e, tps, g, nn] = [num(engines), num(tp), num(gpn), num(nodes)];
-  if (e !== undefined && tps !== undefined && g !== undefined && nn !== undefined && (engines.inFile || tp.inFile || gpn.inFile || nodes.inFile) && e * tps > g * nn) {
-    push(ctx, 'cross-field/gpus', 'error', t('rollout.n_vllm_engine x rollout.tensor_model_parallel_size = {0} x {1} = {2} GPUs, but the job has trainer_common.n_gpus_per_node x nnodes = {3} x {4} = {5}.', e, tps, e * tps, g, nn, g * nn), anchorRange(ctx, engines, tp, gpn, nodes));
+  if (
+    e !== undefined &&
+    tps !== undefined &&
+    g !== undefined &&
+    nn !== undefined &&
+    (engines.inFile || tp.inFile || gpn.inFile || nodes.inFile) &&
+    e * tps > g * nn
+  ) {
+    push(
+      ctx,
+      'cross-field/gpus',
+      'error',
+      t(
+        'rollout.n_vllm_engine x rollout.tensor_model_parallel_size = {0} x {1} = {2} GPUs, but the job has trainer_common.n_gpus_per_node x nnodes = {3} x {4} = {5}.',
+        e,
+        tps,
+        e * tps,
+        g,
+        nn,
+        g * nn,
+      ),
+      anchorRange(ctx, engines, tp, gpn, nodes),
+    );
   }
   const dtp = eff(ctx, ['debug', 'debug_tensor_parallel_size']);
   const d = num(dtp);
   if (d !== undefined && g !== undefined && (dtp.inFile || gpn.inFile) && d > g) {
-    push(ctx, 'cross-field/debug-tp', 'warning', dtp.inFile ? t('debug.debug_tensor_parallel_size = {0} needs {0} GPUs, more than trainer_common.n_gpus_per_node = {1}; the debug vLLM server will not start on such a machine.', d, g)
-      : t('debug.debug_tensor_parallel_size = {0} (default) needs {0} GPUs, more than trainer_common.n_gpus_per_node = {1}; the debug vLLM server will not start on such a machine.', d, g), anchorRange(ctx, dtp, ['debug'], gpn));
+    push(
+      ctx,
+      'cross-field/debug-tp',
+      'warning',
+      dtp.inFile
+        ? t(
+            'debug.debug_tensor_parallel_size = {0} needs {0} GPUs, more than trainer_common.n_gpus_per_node = {1}; the debug vLLM server will not start on such a machine.',
+            d,
+            g,
+          )
+        : t(
+            'debug.debug_tensor_parallel_size = {0} (default) needs {0} GPUs, more than trainer_common.n_gpus_per_node = {1}; the debug vLLM server will not start on such a machine.',
+            d,
+            g,
+          ),
+      anchorRange(ctx, dtp, ['debug'], gpn),
+    );
   }
   const jt = eff(ctx, ['task_judge', 'judge_type']);
   if (jt.value === 'rubrics_auto_grader' && !nodeAt(ctx.p.rootMap, ctx.doc, [rootName(ctx), 'task_judge', 'rubrics_auto_grader'])) {
-    push(ctx, 'cross-field/rubrics-section', ctx.inheritsDefaults ? 'warning' : 'error', t('`judge_type: rubrics_auto_grader` without a `task_judge.rubrics_auto_grader` section: the grader runs with the default model and data settings.'), anchorRange(ctx, jt));
+    push(
+      ctx,
+      'cross-field/rubrics-section',
+      ctx.inheritsDefaults ? 'warning' : 'error',
+      t(
+        '`judge_type: rubrics_auto_grader` without a `task_judge.rubrics_auto_grader` section: the grader runs with the default model and data settings.',
+      ),
+      anchorRange(ctx, jt),
+    );
   }
   const jp = eff(ctx, ['task_judge', 'judge_protocol']);
   const rt = eff(ctx, ['task_reader', 'type']);
-  if ((jt.value === 'customized_protocol' || jt.value === 'customized_protocal') && !jp.inFile && rt.inFile && rt.value !== 'env_service' && typeof jp.value === 'string' && jp.value.includes('env_service') && !workflowSetsReward(ctx)) {
-    push(ctx, 'cross-field/judge', 'warning', t('No `task_judge.judge_protocol`: the default judge (`{0}`) asks an EnvService for rewards, but `task_reader.type` is `{1}`.', jp.value, String(rt.value)), anchorRange(ctx, ['task_judge'], rt));
+  if (
+    (jt.value === 'customized_protocol' || jt.value === 'customized_protocal') &&
+    !jp.inFile &&
+    rt.inFile &&
+    rt.value !== 'env_service' &&
+    typeof jp.value === 'string' &&
+    jp.value.includes('env_service') &&
+    !workflowSetsReward(ctx)
+  ) {
+    push(
+      ctx,
+      'cross-field/judge',
+      'warning',
+      t(
+        'No `task_judge.judge_protocol`: the default judge (`{0}`) asks an EnvService for rewards, but `task_reader.type` is `{1}`.',
+        jp.value,
+        String(rt.value),
+      ),
+      anchorRange(ctx, ['task_judge'], rt),
+    );
   }
 }
 
@@ -114,7 +229,14 @@ export function checkCrossFields(ctx: Ctx): void {
  * cannot be read (then nothing is claimed).
  */
 function workflowSetsReward(ctx: Ctx): boolean {
-  const wf = eff(ctx, ['rollout', 'user_workflow'], [['rollout', 'agentscope_workflow'], ['rollout', 'agentscope_learn_protocol']]);
+  const wf = eff(
+    ctx,
+    ['rollout', 'user_workflow'],
+    [
+      ['rollout', 'agentscope_workflow'],
+      ['rollout', 'agentscope_learn_protocol'],
+    ],
+  );
   if (typeof wf.value !== 'string' || !ctx.root) return true;
   const ref = parseClassRef(wf.value);
   if ('error' in ref) return true;

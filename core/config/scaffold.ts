@@ -56,8 +56,9 @@ export function planScaffold(key: string, value: string, root: string): Scaffold
 export function classSkeleton(kind: ScaffoldKind, className: string, fresh: boolean, existing = ''): string {
   if (kind === 'workflow') {
     const needsImport = fresh || !/from ajet import[^\n]*\bWorkflow\b/.test(existing);
-    return (needsImport ? 'from ajet import AjetTuner, Workflow, WorkflowOutput, WorkflowTask\n\n\n' : '') +
-`class ${className}(Workflow):
+    return (
+      (needsImport ? 'from ajet import AjetTuner, Workflow, WorkflowOutput, WorkflowTask\n\n\n' : '') +
+      `class ${className}(Workflow):
     """An AgentJet workflow: runs one task and returns its output (the judge scores it)."""
 
     async def execute(self, workflow_task: WorkflowTask, tuner: AjetTuner) -> WorkflowOutput:
@@ -68,7 +69,8 @@ export function classSkeleton(kind: ScaffoldKind, className: string, fresh: bool
         )
         answer = reply.choices[0].message.content or ""
         return WorkflowOutput(reward=None, metadata={"final_answer": answer})
-`;
+`
+    );
   }
   return `class ${className}:
     """An AgentJet judge: built with the config; compute_reward returns (reward, is_success)."""
@@ -88,7 +90,16 @@ export function classSkeleton(kind: ScaffoldKind, className: string, fresh: bool
 export function scaffoldText(plan: ScaffoldPlan, existing: string | undefined): string {
   if (existing === undefined) return classSkeleton(plan.kind, plan.className, true);
   const body = classSkeleton(plan.kind, plan.className, false, existing);
-  const sep = existing.length === 0 ? '' : existing.endsWith('\n\n\n') ? '' : existing.endsWith('\n\n') ? '\n' : existing.endsWith('\n') ? '\n\n' : '\n\n\n';
+  const sep =
+    existing.length === 0
+      ? ''
+      : existing.endsWith('\n\n\n')
+        ? ''
+        : existing.endsWith('\n\n')
+          ? '\n'
+          : existing.endsWith('\n')
+            ? '\n\n'
+            : '\n\n\n';
   // An import the new class needs goes at the end too: correct Python, and the user may move it.
   return sep + body;
 }

@@ -19,7 +19,12 @@ const NOISE = /DO NOT EDIT|^[-\s]*$|^-{3,}|✨/;
 
 function cleanComment(c: string | undefined | null): string {
   if (!c) return '';
-  return c.split('\n').map((l) => l.trim()).filter((l) => l && !NOISE.test(l)).join(' ').trim();
+  return c
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !NOISE.test(l))
+    .join(' ')
+    .trim();
 }
 
 function typeOfScalar(value: unknown, text: string): JsonType | undefined {
@@ -84,8 +89,10 @@ function rootMap(text: string): YAMLMap {
 function mergeMissing(base: SchemaNode, extra: SchemaNode): void {
   for (const [k, v] of Object.entries(extra.properties ?? {})) {
     const b = base.properties?.[k];
-    if (!b) { base.properties ??= {}; base.properties[k] = v; }
-    else if (b.properties && v.properties) mergeMissing(b, v);
+    if (!b) {
+      base.properties ??= {};
+      base.properties[k] = v;
+    } else if (b.properties && v.properties) mergeMissing(b, v);
   }
 }
 
@@ -97,10 +104,23 @@ function markOpen(node: SchemaNode): void {
 }
 
 interface OverlayEntry {
-  description?: string; type?: JsonType | JsonType[]; enum?: (string | number | boolean | null)[]; enumSeverity?: 'warning';
-  enumRenamed?: Record<string, string>; default?: unknown; items?: OverlayEntry; open?: true | 'info' | 'passthrough'; dialect?: 'agentjet' | 'astuner';
-  renamedTo?: string; movedTo?: string; deprecated?: boolean; deprecatedMessage?: string; classRef?: 'workflow' | 'judge';
-  pathKind?: 'file' | 'dir' | 'model' | 'files'; selects?: Record<string, string | null>; properties?: Record<string, OverlayEntry>;
+  description?: string;
+  type?: JsonType | JsonType[];
+  enum?: (string | number | boolean | null)[];
+  enumSeverity?: 'warning';
+  enumRenamed?: Record<string, string>;
+  default?: unknown;
+  items?: OverlayEntry;
+  open?: true | 'info' | 'passthrough';
+  dialect?: 'agentjet' | 'astuner';
+  renamedTo?: string;
+  movedTo?: string;
+  deprecated?: boolean;
+  deprecatedMessage?: string;
+  classRef?: 'workflow' | 'judge';
+  pathKind?: 'file' | 'dir' | 'model' | 'files';
+  selects?: Record<string, string | null>;
+  properties?: Record<string, OverlayEntry>;
   /** Take the allowed values from the code of each version (see core/config/codefacts.ts). */
   enumFrom?: 'taskReaders' | 'madnessChecks';
   unread?: string;
@@ -133,7 +153,10 @@ function applyEntry(node: SchemaNode, e: OverlayEntry): void {
   if (e.enumSeverity) node['x-enumSeverity'] = e.enumSeverity;
   if (e.enumRenamed) node['x-enumRenamed'] = e.enumRenamed;
   if (e.default !== undefined) node.default = e.default;
-  if (e.items) { node.items ??= {}; applyEntry(node.items, e.items); }
+  if (e.items) {
+    node.items ??= {};
+    applyEntry(node.items, e.items);
+  }
   if (e.open === 'passthrough') openDeep(node);
   else if (e.open !== undefined) {
     node['x-open'] = e.open;
@@ -160,7 +183,11 @@ function applyEntry(node: SchemaNode, e: OverlayEntry): void {
 
 export function generateSchema(src: SchemaSources): ConfigSchema {
   currentFacts = src.codeFacts;
-  try { return build(src); } finally { currentFacts = undefined; }
+  try {
+    return build(src);
+  } finally {
+    currentFacts = undefined;
+  }
 }
 
 function build(src: SchemaSources): ConfigSchema {
@@ -181,8 +208,14 @@ function build(src: SchemaSources): ConfigSchema {
 
   const trinityTop: Record<string, SchemaNode> = {};
   fillMap(rootMap(src.trinityDefault), src.trinityDefault, 'trinity_default.yaml', trinityTop);
-  for (const [k, v] of Object.entries(trinityTop)) { markOpen(v); props[k] = v; }
-  for (const [k, v] of Object.entries(verlTop)) { markOpen(v); props[k] = v; }
+  for (const [k, v] of Object.entries(trinityTop)) {
+    markOpen(v);
+    props[k] = v;
+  }
+  for (const [k, v] of Object.entries(verlTop)) {
+    markOpen(v);
+    props[k] = v;
+  }
 
   // Overlay: paths are applied shortest first so parents exist before their children.
   const overlay = parseDocument(src.overlay).toJS() as { root?: OverlayEntry; paths?: Record<string, OverlayEntry> };
@@ -211,10 +244,12 @@ function build(src: SchemaSources): ConfigSchema {
     ...root,
   };
   const versionKeys: Partial<Record<FrameworkVersion, string[]>> = {};
-  for (const [v, f] of Object.entries(src.codeFacts ?? {}) as [FrameworkVersion, CodeFacts][]) if (f.readKeys?.length) versionKeys[v] = f.readKeys;
+  for (const [v, f] of Object.entries(src.codeFacts ?? {}) as [FrameworkVersion, CodeFacts][])
+    if (f.readKeys?.length) versionKeys[v] = f.readKeys;
   if (Object.keys(versionKeys).length) out['x-versionKeys'] = versionKeys;
   const versionDefaults: Partial<Record<FrameworkVersion, Record<string, string>>> = {};
-  for (const [v, f] of Object.entries(src.codeFacts ?? {}) as [FrameworkVersion, CodeFacts][]) if (f.defaults && Object.keys(f.defaults).length) versionDefaults[v] = f.defaults;
+  for (const [v, f] of Object.entries(src.codeFacts ?? {}) as [FrameworkVersion, CodeFacts][])
+    if (f.defaults && Object.keys(f.defaults).length) versionDefaults[v] = f.defaults;
   if (Object.keys(versionDefaults).length) out['x-versionDefaults'] = versionDefaults;
   return out;
 }
@@ -223,7 +258,8 @@ function build(src: SchemaSources): ConfigSchema {
 function addMarkdown(node: SchemaNode): void {
   const parts: string[] = [];
   if (node.description) parts.push(node.description);
-  if (node['x-dialect'] === 'astuner') parts.push(`ASTuner only; AgentJet: \`${node['x-movedTo'] ?? node['x-renamedTo'] ?? '(removed)'}\`.`);
+  if (node['x-dialect'] === 'astuner')
+    parts.push(`ASTuner only; AgentJet: \`${node['x-movedTo'] ?? node['x-renamedTo'] ?? '(removed)'}\`.`);
   if (node.deprecated && node['x-deprecatedMessage']) parts.push(node['x-deprecatedMessage']);
   if (parts.length) node.markdownDescription = parts.join('\n\n');
   for (const c of Object.values(node.properties ?? {})) addMarkdown(c);

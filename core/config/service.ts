@@ -46,17 +46,24 @@ export class ConfigService {
     return l;
   }
 
-  setRoots(roots: string[]): void { this.roots = roots.slice().sort((a, b) => b.length - a.length); }
+  setRoots(roots: string[]): void {
+    this.roots = roots.slice().sort((a, b) => b.length - a.length);
+  }
 
   /** Sets (or clears, with undefined) the interpreter of one folder; a new one is asked afresh. */
   setInterpreter(root: string, python: string | undefined): void {
     const cur = this.perRoot.get(root);
     if (cur?.python === python) return;
-    if (!python) { this.perRoot.delete(root); return; }
+    if (!python) {
+      this.perRoot.delete(root);
+      return;
+    }
     this.perRoot.set(root, { python, resolver: new ClassResolver(this.fs, this.locator(python)) });
   }
 
-  interpreterOf(root: string | undefined): string | undefined { return root ? this.perRoot.get(root)?.python : undefined; }
+  interpreterOf(root: string | undefined): string | undefined {
+    return root ? this.perRoot.get(root)?.python : undefined;
+  }
 
   /** The folder class references resolve against: the workspace folder holding the file, else its folder. */
   rootFor(file: string | undefined): string | undefined {
@@ -84,23 +91,47 @@ export class ConfigService {
   parse(uri: string, version: number, text: string): ParsedConfig | undefined {
     const c = this.cache.get(uri);
     if (c && c.version === version && c.text.length === text.length) return c.parsed.doc ? c.parsed : undefined;
-    if (text.length > MAX_SEMANTIC_BYTES || !looksLikeConfig(text)) { this.cache.delete(uri); return undefined; }
+    if (text.length > MAX_SEMANTIC_BYTES || !looksLikeConfig(text)) {
+      this.cache.delete(uri);
+      return undefined;
+    }
     const parsed = parseConfig(text);
     this.cache.set(uri, { version, text, parsed });
     return parsed.doc ? parsed : undefined;
   }
 
-  forget(uri: string): void { this.cache.delete(uri); }
+  forget(uri: string): void {
+    this.cache.delete(uri);
+  }
 
   diagnose(uri: string, version: number, text: string, file: string | undefined): { ours: boolean; diagnostics: ConfigDiagnostic[] } {
     const r = this.diagnoseAll(uri, version, text, file);
     return this.reportSyntax ? r : { ours: r.ours, diagnostics: r.diagnostics.filter((d) => d.code !== 'yaml-syntax') };
   }
 
-  private diagnoseAll(uri: string, version: number, text: string, file: string | undefined): { ours: boolean; diagnostics: ConfigDiagnostic[] } {
+  private diagnoseAll(
+    uri: string,
+    version: number,
+    text: string,
+    file: string | undefined,
+  ): { ours: boolean; diagnostics: ConfigDiagnostic[] } {
     if (text.length > MAX_SEMANTIC_BYTES) {
       if (!looksLikeConfig(text.slice(0, 65536))) return { ours: false, diagnostics: [] };
-      return { ours: true, diagnostics: [{ code: 'too-large', severity: 'information', message: t('This config is {0} MB; AgentJet checks are skipped above {1} MB.', (text.length / 1048576).toFixed(1), MAX_SEMANTIC_BYTES / 1048576), range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }] };
+      return {
+        ours: true,
+        diagnostics: [
+          {
+            code: 'too-large',
+            severity: 'information',
+            message: t(
+              'This config is {0} MB; AgentJet checks are skipped above {1} MB.',
+              (text.length / 1048576).toFixed(1),
+              MAX_SEMANTIC_BYTES / 1048576,
+            ),
+            range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+          },
+        ],
+      };
     }
     const parsed = this.parse(uri, version, text);
     if (!parsed) {

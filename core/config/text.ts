@@ -1,20 +1,30 @@
 // Offset <-> position conversion (0-based lines and UTF-16 characters, as in LSP).
 
-export interface Position { line: number; character: number }
-export interface Range { start: Position; end: Position }
+export interface Position {
+  line: number;
+  character: number;
+}
+export interface Range {
+  start: Position;
+  end: Position;
+}
 
 export class LineIndex {
   private readonly starts: number[] = [0];
   constructor(readonly text: string) {
     for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
   }
-  get lineCount(): number { return this.starts.length; }
+  get lineCount(): number {
+    return this.starts.length;
+  }
   position(offset: number): Position {
     const o = Math.max(0, Math.min(offset, this.text.length));
-    let lo = 0, hi = this.starts.length - 1;
+    let lo = 0,
+      hi = this.starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if ((this.starts[mid] as number) <= o) lo = mid; else hi = mid - 1;
+      if ((this.starts[mid] as number) <= o) lo = mid;
+      else hi = mid - 1;
     }
     return { line: lo, character: o - (this.starts[lo] as number) };
   }
@@ -25,14 +35,20 @@ export class LineIndex {
     const end = this.lineEnd(pos.line);
     return Math.min(start + Math.max(0, pos.character), end);
   }
-  range(start: number, end: number): Range { return { start: this.position(start), end: this.position(end) }; }
-  lineStart(line: number): number { return this.starts[Math.max(0, Math.min(line, this.starts.length - 1))] as number; }
+  range(start: number, end: number): Range {
+    return { start: this.position(start), end: this.position(end) };
+  }
+  lineStart(line: number): number {
+    return this.starts[Math.max(0, Math.min(line, this.starts.length - 1))] as number;
+  }
   /** End of the line's content (before \r\n or \n). */
   lineEnd(line: number): number {
     const next = line + 1 < this.starts.length ? (this.starts[line + 1] as number) - 1 : this.text.length;
     return next > 0 && this.text.charCodeAt(next - 1) === 13 && next - 1 >= (this.starts[line] as number) ? next - 1 : next;
   }
-  lineText(line: number): string { return this.text.slice(this.lineStart(line), this.lineEnd(line)); }
+  lineText(line: number): string {
+    return this.text.slice(this.lineStart(line), this.lineEnd(line));
+  }
 }
 
 /** Edit distance counting an adjacent swap as one edit, with an early exit above `max`. */
@@ -67,5 +83,8 @@ export function suggest(word: string, candidates: Iterable<string>, limit = 3): 
     if (d > max && lw.length >= 4 && (lc.startsWith(lw) || lw.startsWith(lc))) d = max;
     if (d <= max) scored.push([c, d]);
   }
-  return scored.sort((x, y) => x[1] - y[1] || x[0].localeCompare(y[0])).slice(0, limit).map((s) => s[0]);
+  return scored
+    .sort((x, y) => x[1] - y[1] || x[0].localeCompare(y[0]))
+    .slice(0, limit)
+    .map((s) => s[0]);
 }

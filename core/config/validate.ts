@@ -1,6 +1,15 @@
 // Semantic checks of an AgentJet/ASTuner config over the `yaml` parse tree, with exact ranges.
 import { isMap, isSeq, isScalar, isAlias, Scalar, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
-import { schema as defaultSchema, childSchema, typesOf, resolveRef, inDialect, type SchemaNode, type Family, type JsonType } from './schema';
+import {
+  schema as defaultSchema,
+  childSchema,
+  typesOf,
+  resolveRef,
+  inDialect,
+  type SchemaNode,
+  type Family,
+  type JsonType,
+} from './schema';
 import { parseConfig, deref, keyString, mapPairs, nodeAt, looksLikeConfig, MAX_SEMANTIC_BYTES, type ParsedConfig } from './parse';
 import { suggest, type Range } from './text';
 import type { ConfigDiagnostic, Fix } from './diagnostics';
@@ -70,7 +79,12 @@ export function validateParsed(p: ParsedConfig, opts: ValidateOptions = {}): Con
     // Point at the `---` marker that starts the second document.
     let marker = p.text.lastIndexOf('\n---', Math.max(0, start));
     marker = marker < 0 ? (p.text.startsWith('---') ? 0 : start) : marker + 1;
-    out.push({ code: 'multi-document', severity: 'error', message: t('Hydra loads a config as a single YAML document; remove the `---` separated documents.'), range: p.index.range(marker, marker + 3) });
+    out.push({
+      code: 'multi-document',
+      severity: 'error',
+      message: t('Hydra loads a config as a single YAML document; remove the `---` separated documents.'),
+      range: p.index.range(marker, marker + 3),
+    });
   }
   const fs = opts.fs ?? sharedFs;
   const schema = opts.schema ?? defaultSchema;
@@ -80,13 +94,25 @@ export function validateParsed(p: ParsedConfig, opts: ValidateOptions = {}): Con
   const inheritsDefaults = !!nodeAt(rootMap, doc, ['defaults']);
   const standalone = !!opts.fileName && isFrameworkFile(opts.fileName);
   const ctx: Ctx = {
-    p, doc, out, dialect, root: opts.root, fs,
+    p,
+    doc,
+    out,
+    dialect,
+    root: opts.root,
+    fs,
     // A forced dialect (lint --dialect) is judged by the newest version of that generation.
-    version: opts.version ?? (p.rootKey ? versionFromPath(p.rootKey, opts.fileName) : undefined)
-      ?? (dialect === p.dialect && p.version ? p.version : dialect === 'agentjet' ? 'agentjet' : 'astuner-2025-12'),
-    resolver: opts.resolver ?? new ClassResolver(fs), schema,
-    inheritsDefaults, standalone,
-    fragment: standalone || (!!opts.fileName && /(^|[\\/])default_config[\\/]/.test(opts.fileName)) || (!inheritsDefaults && !setsAnyEssential(p, doc)),
+    version:
+      opts.version ??
+      (p.rootKey ? versionFromPath(p.rootKey, opts.fileName) : undefined) ??
+      (dialect === p.dialect && p.version ? p.version : dialect === 'agentjet' ? 'agentjet' : 'astuner-2025-12'),
+    resolver: opts.resolver ?? new ClassResolver(fs),
+    schema,
+    inheritsDefaults,
+    standalone,
+    fragment:
+      standalone ||
+      (!!opts.fileName && /(^|[\\/])default_config[\\/]/.test(opts.fileName)) ||
+      (!inheritsDefaults && !setsAnyEssential(p, doc)),
   };
   checkFileName(ctx, opts.fileName);
   checkMap(ctx, rootMap, schema, []);
@@ -104,15 +130,29 @@ function isFrameworkFile(fileName: string): boolean {
 /** Does the document set any launch essential (model, workflow, task reader type)? */
 function setsAnyEssential(p: ParsedConfig, doc: Document): boolean {
   const root = p.rootKey ?? 'ajet';
-  return [['model', 'path'], ['rollout', 'user_workflow'], ['rollout', 'agentscope_workflow'], ['rollout', 'agentscope_learn_protocol'], ['task_reader', 'type']]
-    .some((path) => !!nodeAt(p.rootMap, doc, [root, ...path]));
+  return [
+    ['model', 'path'],
+    ['rollout', 'user_workflow'],
+    ['rollout', 'agentscope_workflow'],
+    ['rollout', 'agentscope_learn_protocol'],
+    ['task_reader', 'type'],
+  ].some((path) => !!nodeAt(p.rootMap, doc, [root, ...path]));
 }
 
 /** The launchers of every version assert `yaml_path.endswith(".yaml")` (utils/config_utils.py). */
 function checkFileName(ctx: Ctx, fileName: string | undefined): void {
   if (!fileName || !/\.yml$/i.test(fileName) || ctx.standalone || ctx.fragment) return;
   const root = nodeAt(ctx.p.rootMap, ctx.doc, [rootName(ctx)]);
-  push(ctx, 'launcher/yml-extension', 'error', t('The {0} launcher only accepts files ending in `.yaml` (it asserts `yaml_path.endswith(".yaml")`); rename this file to `.yaml` to launch it.', frameworkName(ctx.version)), nodeRange(ctx, root?.pair.key as Node));
+  push(
+    ctx,
+    'launcher/yml-extension',
+    'error',
+    t(
+      'The {0} launcher only accepts files ending in `.yaml` (it asserts `yaml_path.endswith(".yaml")`); rename this file to `.yaml` to launch it.',
+      frameworkName(ctx.version),
+    ),
+    nodeRange(ctx, root?.pair.key as Node),
+  );
 }
 
 export function validateText(text: string, opts: ValidateOptions = {}): ConfigDiagnostic[] {
@@ -143,13 +183,23 @@ function checkRoot(ctx: Ctx): void {
   if (!key || key === 'ajet') return;
   if (ctx.dialect === 'agentjet') {
     const pair = nodeAt(ctx.p.rootMap, ctx.doc, [key]);
-    if (pair) push(ctx, 'renamed-key', 'warning', t('`{0}:` is the ASTuner root; AgentJet reads `ajet:`.', key), nodeRange(ctx, pair.pair.key as Node), [{ title: t('Rename to `ajet`'), newText: 'ajet', preferred: true }]);
+    if (pair)
+      push(
+        ctx,
+        'renamed-key',
+        'warning',
+        t('`{0}:` is the ASTuner root; AgentJet reads `ajet:`.', key),
+        nodeRange(ctx, pair.pair.key as Node),
+        [{ title: t('Rename to `ajet`'), newText: 'ajet', preferred: true }],
+      );
   }
 }
 
 /** Labels of the keys under a schema node that exist in this dialect. */
 function knownKeys(node: SchemaNode, dialect: Family): string[] {
-  return Object.entries(resolveRef(node).properties ?? {}).filter(([, v]) => inDialect(v, dialect)).map(([k]) => k);
+  return Object.entries(resolveRef(node).properties ?? {})
+    .filter(([, v]) => inDialect(v, dialect))
+    .map(([k]) => k);
 }
 
 function checkMap(ctx: Ctx, map: YAMLMap, sch: SchemaNode, path: string[]): void {
@@ -173,12 +223,30 @@ function checkMap(ctx: Ctx, map: YAMLMap, sch: SchemaNode, path: string[]): void
       const where = path.length ? `\`${path.join('.')}\`` : t('the top level');
       const home = !sugg.length && ROOT_NAMES.has(path[0] ?? '') ? homesOf(ctx.schema, key, ctx.dialect) : [];
       if (home.length) {
-        push(ctx, 'unknown-key', 'warning', t('`{0}` is not a key of {1}; it belongs under `{2}`.', key, where, home.map((h) => `${path[0]}.${h}`).join(t('` or `'))), keyRange);
+        push(
+          ctx,
+          'unknown-key',
+          'warning',
+          t('`{0}` is not a key of {1}; it belongs under `{2}`.', key, where, home.map((h) => `${path[0]}.${h}`).join(t('` or `'))),
+          keyRange,
+        );
       } else if (sugg.length) {
-        push(ctx, 'unknown-key', 'warning', t('Unknown key `{0}` in {1}. Did you mean `{2}`?', key, where, sugg[0] ?? ''), keyRange,
-          sugg.map((x, i) => ({ title: t('Change to `{0}`', x), newText: x, preferred: i === 0 })));
+        push(
+          ctx,
+          'unknown-key',
+          'warning',
+          t('Unknown key `{0}` in {1}. Did you mean `{2}`?', key, where, sugg[0] ?? ''),
+          keyRange,
+          sugg.map((x, i) => ({ title: t('Change to `{0}`', x), newText: x, preferred: i === 0 })),
+        );
       } else if (open === 'info') {
-        push(ctx, 'unknown-key', 'information', t('`{0}` is not a setting the framework reads in {1}; fine if your own code reads it.', key, where), keyRange);
+        push(
+          ctx,
+          'unknown-key',
+          'information',
+          t('`{0}` is not a setting the framework reads in {1}; fine if your own code reads it.', key, where),
+          keyRange,
+        );
       } else {
         push(ctx, 'unknown-key', 'warning', t('Unknown key `{0}` in {1}; the framework ignores it.', key, where), keyRange);
       }
@@ -199,9 +267,15 @@ function versionReads(ctx: Ctx, rel: string[]): boolean {
   const all = (ctx.schema as { 'x-versionKeys'?: Record<string, string[]> })['x-versionKeys'];
   if (!all) return false;
   let byVersion = versionKeySets.get(ctx.schema);
-  if (!byVersion) { byVersion = new Map(); versionKeySets.set(ctx.schema, byVersion); }
+  if (!byVersion) {
+    byVersion = new Map();
+    versionKeySets.set(ctx.schema, byVersion);
+  }
   let set = byVersion.get(ctx.version);
-  if (!set) { set = new Set(all[ctx.version] ?? []); byVersion.set(ctx.version, set); }
+  if (!set) {
+    set = new Set(all[ctx.version] ?? []);
+    byVersion.set(ctx.version, set);
+  }
   return set.has(rel.join('.'));
 }
 let homeIndex: { schema: SchemaNode; dialect: Family; map: Map<string, string[]> } | undefined;
@@ -236,14 +310,29 @@ function checkKeyDialect(ctx: Ctx, key: string, child: SchemaNode, keyRange: Ran
     if (movedTo && ctx.dialect === 'agentjet') {
       push(ctx, 'renamed-key', 'warning', t('`{0}` is the {1} name; {2} reads `{3}` instead.', key, theirs, ours, movedTo), keyRange);
     } else if (other) {
-      push(ctx, 'renamed-key', 'warning', t('`{0}` is the {1} name; {2} reads `{3}`.', key, theirs, ours, other), keyRange, [{ title: t('Rename to `{0}`', other), newText: other, preferred: true }]);
+      push(ctx, 'renamed-key', 'warning', t('`{0}` is the {1} name; {2} reads `{3}`.', key, theirs, ours, other), keyRange, [
+        { title: t('Rename to `{0}`', other), newText: other, preferred: true },
+      ]);
     } else {
-      push(ctx, 'deprecated-key', 'warning', schemaText(child['x-deprecatedMessage']) ?? t('`{0}` is only read by {1}.', key, theirs), keyRange);
+      push(
+        ctx,
+        'deprecated-key',
+        'warning',
+        schemaText(child['x-deprecatedMessage']) ?? t('`{0}` is only read by {1}.', key, theirs),
+        keyRange,
+      );
     }
     return;
   }
   // The framework's own defaults files and run snapshots list every key, old ones included.
-  if (child.deprecated && !d && ctx.dialect === 'agentjet' && !ctx.standalone) push(ctx, 'deprecated-key', 'warning', schemaText(child['x-deprecatedMessage']) ?? t('`{0}` is deprecated.', [...path, key].join('.')), keyRange);
+  if (child.deprecated && !d && ctx.dialect === 'agentjet' && !ctx.standalone)
+    push(
+      ctx,
+      'deprecated-key',
+      'warning',
+      schemaText(child['x-deprecatedMessage']) ?? t('`{0}` is deprecated.', [...path, key].join('.')),
+      keyRange,
+    );
 }
 
 function checkValue(ctx: Ctx, value: Node | null, sch: SchemaNode, path: string[], pair?: Pair): void {
@@ -273,9 +362,22 @@ function checkValue(ctx: Ctx, value: Node | null, sch: SchemaNode, path: string[
       if (keyNode?.range) {
         // Replace `key:` with `key: default`.
         const colon = ctx.p.text.indexOf(':', keyNode.range[1]);
-        if (colon >= 0) fixes.push({ title: t('Set the default ({0})', JSON.stringify(s.default)), newText: `${srcText(ctx, keyNode)}: ${yamlScalar(s.default)}`, range: ctx.p.index.range(keyNode.range[0], colon + 1), preferred: true });
+        if (colon >= 0)
+          fixes.push({
+            title: t('Set the default ({0})', JSON.stringify(s.default)),
+            newText: `${srcText(ctx, keyNode)}: ${yamlScalar(s.default)}`,
+            range: ctx.p.index.range(keyNode.range[0], colon + 1),
+            preferred: true,
+          });
       }
-      push(ctx, 'empty-value', 'warning', t('`{0}` has no value, so it becomes null; the default is `{1}`.', name, JSON.stringify(s.default)), keyNode ? nodeRange(ctx, keyNode) : range, fixes);
+      push(
+        ctx,
+        'empty-value',
+        'warning',
+        t('`{0}` has no value, so it becomes null; the default is `{1}`.', name, JSON.stringify(s.default)),
+        keyNode ? nodeRange(ctx, keyNode) : range,
+        fixes,
+      );
     }
     return;
   }
@@ -283,7 +385,9 @@ function checkValue(ctx: Ctx, value: Node | null, sch: SchemaNode, path: string[
   if (types.length && !typeOk(vt, types, ctx, value)) {
     const want = types.filter((x) => x !== 'null').reduce((a, b) => (a ? t('{0} or {1}', a, b) : b), '');
     if (str !== undefined && /^(none|null|~)$/i.test(str.trim())) {
-      push(ctx, 'type-mismatch', 'warning', t('`{0}` is read as the string "{0}", not as null; write `null`.', str), range, [{ title: t('Write `null`'), newText: 'null', preferred: true }]);
+      push(ctx, 'type-mismatch', 'warning', t('`{0}` is read as the string "{0}", not as null; write `null`.', str), range, [
+        { title: t('Write `null`'), newText: 'null', preferred: true },
+      ]);
       return;
     }
     const soft = types.includes('string') && (vt === 'integer' || vt === 'number' || vt === 'boolean');
@@ -292,15 +396,27 @@ function checkValue(ctx: Ctx, value: Node | null, sch: SchemaNode, path: string[
       const coerced = coerce(str, types);
       if (coerced !== undefined) fixes.push({ title: t('Write {0} without quotes', coerced), newText: coerced, preferred: true });
     }
-    push(ctx, 'type-mismatch', soft ? 'warning' : 'error', isScalar(value) ? t('`{0}` expects {1}, got {2} `{3}`.', name, want, describe(vt), srcText(ctx, value)) : t('`{0}` expects {1}, got {2}.', name, want, describe(vt)), range, fixes);
+    push(
+      ctx,
+      'type-mismatch',
+      soft ? 'warning' : 'error',
+      isScalar(value)
+        ? t('`{0}` expects {1}, got {2} `{3}`.', name, want, describe(vt), srcText(ctx, value))
+        : t('`{0}` expects {1}, got {2}.', name, want, describe(vt)),
+      range,
+      fixes,
+    );
     return;
   }
 
-  if (isScalar(value) && s.enum && (vt === 'string' || vt === 'integer' || vt === 'number' || vt === 'boolean')) checkEnum(ctx, value, s, name, range);
+  if (isScalar(value) && s.enum && (vt === 'string' || vt === 'integer' || vt === 'number' || vt === 'boolean'))
+    checkEnum(ctx, value, s, name, range);
   if (str !== undefined) {
     // Defaults files hold placeholders by design: the user's config replaces them.
-    if (PLACEHOLDER_RE.test(str.trim())) { if (!ctx.standalone) push(ctx, 'placeholder', 'warning', t('`{0}` still holds the placeholder `{1}`; set a real value.', name, str), range); }
-    else if (s['x-classRef']) checkClassRef(ctx, value as Scalar, str);
+    if (PLACEHOLDER_RE.test(str.trim())) {
+      if (!ctx.standalone)
+        push(ctx, 'placeholder', 'warning', t('`{0}` still holds the placeholder `{1}`; set a real value.', name, str), range);
+    } else if (s['x-classRef']) checkClassRef(ctx, value as Scalar, str);
     else if (s['x-pathKind']) checkPath(ctx, value as Scalar, str, s['x-pathKind']);
   }
   if (isMap(value)) {
@@ -311,7 +427,14 @@ function checkValue(ctx: Ctx, value: Node | null, sch: SchemaNode, path: string[
       const n = deref(it, ctx.doc);
       if (item) checkValue(ctx, n, item, [...path, String(i)], undefined);
       if (isScalar(n) && typeof n.value === 'string' && n.value.includes('${')) checkInterpolations(ctx, n as Scalar, path);
-      if (isScalar(n) && typeof n.value === 'string' && s['x-pathKind'] === 'files' && !PLACEHOLDER_RE.test(n.value.trim()) && !isTemplate(ctx, n)) checkPath(ctx, n as Scalar, n.value, 'file');
+      if (
+        isScalar(n) &&
+        typeof n.value === 'string' &&
+        s['x-pathKind'] === 'files' &&
+        !PLACEHOLDER_RE.test(n.value.trim()) &&
+        !isTemplate(ctx, n)
+      )
+        checkPath(ctx, n as Scalar, n.value, 'file');
     });
   }
 }
@@ -319,7 +442,8 @@ function checkValue(ctx: Ctx, value: Node | null, sch: SchemaNode, path: string[
 function typeOk(vt: JsonType, types: JsonType[], ctx: Ctx, value: Node | null): boolean {
   if (types.includes(vt)) {
     // `1.0` where an integer is expected is a float in Python.
-    if (vt === 'integer' && !types.includes('number') && /[.eE]/.test(srcText(ctx, value)) && !/^0x/i.test(srcText(ctx, value))) return false;
+    if (vt === 'integer' && !types.includes('number') && /[.eE]/.test(srcText(ctx, value)) && !/^0x/i.test(srcText(ctx, value)))
+      return false;
     return true;
   }
   if (vt === 'integer' && types.includes('number')) return true;
@@ -328,17 +452,26 @@ function typeOk(vt: JsonType, types: JsonType[], ctx: Ctx, value: Node | null): 
 }
 
 /** A message the schema carries (x-deprecatedMessage, x-unread): its zh-cn lives in core/l10n/zh-cn.json too. */
-function schemaText(s: string | undefined): string | undefined { return s === undefined ? undefined : t(s); }
+function schemaText(s: string | undefined): string | undefined {
+  return s === undefined ? undefined : t(s);
+}
 
 function describe(type: JsonType): string {
   switch (type) {
-    case 'object': return t('a mapping');
-    case 'array': return t('a list');
-    case 'integer': return t('an integer');
-    case 'number': return t('a number');
-    case 'string': return t('a string');
-    case 'boolean': return t('a boolean');
-    default: return t('a null');
+    case 'object':
+      return t('a mapping');
+    case 'array':
+      return t('a list');
+    case 'integer':
+      return t('an integer');
+    case 'number':
+      return t('a number');
+    case 'string':
+      return t('a string');
+    case 'boolean':
+      return t('a boolean');
+    default:
+      return t('a null');
   }
 }
 
@@ -352,10 +485,13 @@ function coerce(s: string, types: JsonType[]): string | undefined {
 
 export function yamlScalar(v: unknown): string {
   if (v === null || v === undefined) return 'null';
-  if (typeof v === 'string') return /^[\w./@+-]*$/.test(v) && !/^(true|false|null|yes|no|on|off|~|[-+.\d].*)$/i.test(v) && v !== '' ? v : JSON.stringify(v);
+  if (typeof v === 'string')
+    return /^[\w./@+-]*$/.test(v) && !/^(true|false|null|yes|no|on|off|~|[-+.\d].*)$/i.test(v) && v !== '' ? v : JSON.stringify(v);
   if (Array.isArray(v) || typeof v === 'object') return JSON.stringify(v);
   return String(v);
 }
 
 export { nodeAt };
-export function isAliasNode(n: unknown): boolean { return isAlias(n); }
+export function isAliasNode(n: unknown): boolean {
+  return isAlias(n);
+}

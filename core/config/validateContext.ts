@@ -38,4 +38,6 @@ export function push(ctx: Ctx, code: string, severity: Severity, message: string
   ctx.out.push(d);
 }
 
-export function rootName(ctx: Ctx): string { return ctx.p.rootKey ?? 'ajet'; }
+export function rootName(ctx: Ctx): string {
+  return ctx.p.rootKey ?? 'ajet';
+}

@@ -27,18 +27,33 @@ export function checkEnum(ctx: Ctx, value: Scalar, s: SchemaNode, name: string, 
     if (!byVersion || allowed.includes(to)) {
       const fw = frameworkName(ctx.version);
       const stops = !!byVersion && !soft;
-      const msg = sv in renamed
-        ? (stops ? t('`{0}` is the older (ASTuner) spelling; {1} expects `{2}` (any other value stops the run).', sv, fw, to) : t('`{0}` is the older (ASTuner) spelling; {1} expects `{2}`.', sv, fw, to))
-        : (stops ? t('`{0}` is the newer (AgentJet) spelling; {1} expects `{2}` (any other value stops the run).', sv, fw, to) : t('`{0}` is the newer (AgentJet) spelling; {1} expects `{2}`.', sv, fw, to));
-      push(ctx, 'renamed-value', soft ? 'warning' : byVersion ? 'error' : 'warning', msg, range, [{ title: t('Change to `{0}`', to), newText: to, preferred: true }]);
+      const msg =
+        sv in renamed
+          ? stops
+            ? t('`{0}` is the older (ASTuner) spelling; {1} expects `{2}` (any other value stops the run).', sv, fw, to)
+            : t('`{0}` is the older (ASTuner) spelling; {1} expects `{2}`.', sv, fw, to)
+          : stops
+            ? t('`{0}` is the newer (AgentJet) spelling; {1} expects `{2}` (any other value stops the run).', sv, fw, to)
+            : t('`{0}` is the newer (AgentJet) spelling; {1} expects `{2}`.', sv, fw, to);
+      push(ctx, 'renamed-value', soft ? 'warning' : byVersion ? 'error' : 'warning', msg, range, [
+        { title: t('Change to `{0}`', to), newText: to, preferred: true },
+      ]);
       return;
     }
   }
   const sugg = suggest(sv, allowed.map(String));
   const list = allowed.map((a) => `\`${String(a)}\``).join(', ');
-  const base = byVersion ? t('`{0}` is not a valid `{1}` in {2}; expected one of {3}.', sv, name, frameworkName(ctx.version), list) : t('`{0}` is not a valid `{1}`; expected one of {2}.', sv, name, list);
-  push(ctx, 'enum', soft ? 'warning' : 'error', sugg[0] !== undefined ? t('{0} Did you mean `{1}`?', base, sugg[0]) : base, range,
-    sugg.map((x, i) => ({ title: t('Change to `{0}`', x), newText: x, preferred: i === 0 })));
+  const base = byVersion
+    ? t('`{0}` is not a valid `{1}` in {2}; expected one of {3}.', sv, name, frameworkName(ctx.version), list)
+    : t('`{0}` is not a valid `{1}`; expected one of {2}.', sv, name, list);
+  push(
+    ctx,
+    'enum',
+    soft ? 'warning' : 'error',
+    sugg[0] !== undefined ? t('{0} Did you mean `{1}`?', base, sugg[0]) : base,
+    range,
+    sugg.map((x, i) => ({ title: t('Change to `{0}`', x), newText: x, preferred: i === 0 })),
+  );
 }
 
 /** Offset of the value's text inside the scalar's source (quoted scalars start one later). */
@@ -65,7 +80,12 @@ export function checkClassRef(ctx: Ctx, n: Scalar, str: string): void {
   if (r.ok === true || r.ok === 'skip') return;
   const fixes: Fix[] = [];
   if (r.code === 'class-ref/missing-class') {
-    const file = ref.form === 'file' ? (isAbsolute(ref.target) ? ref.target : join(ctx.root, ref.target)) : ctx.resolver.moduleFile(ctx.root, ref.target);
+    const file =
+      ref.form === 'file'
+        ? isAbsolute(ref.target)
+          ? ref.target
+          : join(ctx.root, ref.target)
+        : ctx.resolver.moduleFile(ctx.root, ref.target);
     const mod = file ? ctx.resolver.module(file) : undefined;
     const close = mod ? suggest(ref.className, mod.classes.keys()) : [];
     // A reference can only name a class of that module: offer them all when none is close.
@@ -73,7 +93,14 @@ export function checkClassRef(ctx: Ctx, n: Scalar, str: string): void {
     const range = sub(ref.classStart, ref.classEnd);
     sugg.forEach((x, i) => fixes.push({ title: t('Change to `{0}`', x), newText: x, range, preferred: i === 0 }));
   }
-  push(ctx, r.code, r.severity, r.message, r.part === 'class' ? sub(ref.classStart, ref.classEnd) : sub(ref.targetStart, ref.targetEnd), fixes);
+  push(
+    ctx,
+    r.code,
+    r.severity,
+    r.message,
+    r.part === 'class' ? sub(ref.classStart, ref.classEnd) : sub(ref.targetStart, ref.targetEnd),
+    fixes,
+  );
 }
 
 export function checkPath(ctx: Ctx, n: Scalar, str: string, kind: 'file' | 'dir' | 'model' | 'files'): void {
@@ -84,7 +111,15 @@ export function checkPath(ctx: Ctx, n: Scalar, str: string, kind: 'file' | 'dir'
   if (v.startsWith('~')) return;
   const abs = isAbsolute(v) ? v : join(ctx.root, v);
   if (ctx.fs.kind(abs)) return;
-  push(ctx, 'path-missing', 'warning', isAbsolute(v) ? t('`{0}` does not exist on this machine; fine if the job runs where it does.', v) : t('`{0}` does not exist on this machine (relative to {1}); fine if the job runs where it does.', v, ctx.root), nodeRange(ctx, n));
+  push(
+    ctx,
+    'path-missing',
+    'warning',
+    isAbsolute(v)
+      ? t('`{0}` does not exist on this machine; fine if the job runs where it does.', v)
+      : t('`{0}` does not exist on this machine (relative to {1}); fine if the job runs where it does.', v, ctx.root),
+    nodeRange(ctx, n),
+  );
 }
 
 /** Paths the merged config is known to have: the document plus the framework defaults. */
@@ -114,27 +149,50 @@ export function checkInterpolations(ctx: Ctx, n: Scalar, path: string[]): void {
   while ((m = re.exec(str))) {
     const inner = (m[1] ?? '').trim();
     const range = exact ? ctx.p.index.range(base + m.index, base + m.index + m[0].length) : nodeRange(ctx, n);
-    if (m[2] !== '}') { push(ctx, 'bad-interpolation', 'error', t('Unclosed `${` interpolation.'), range); break; }
-    if (!inner) { push(ctx, 'bad-interpolation', 'error', t('Empty `${}` interpolation.'), range); continue; }
+    if (m[2] !== '}') {
+      push(ctx, 'bad-interpolation', 'error', t('Unclosed `${` interpolation.'), range);
+      break;
+    }
+    if (!inner) {
+      push(ctx, 'bad-interpolation', 'error', t('Empty `${}` interpolation.'), range);
+      continue;
+    }
     if (inner.includes(':') || inner.includes('${')) continue; // resolvers (oc.env:..., now:...) are not checked
     let target: string[];
     if (inner.startsWith('.')) {
       const dots = (/^\.+/.exec(inner) as RegExpExecArray)[0].length;
       target = [...path.slice(0, Math.max(0, path.length - dots)), ...inner.slice(dots).split('.')];
     } else target = inner.split('.');
-    if (target.some((seg) => !seg)) { push(ctx, 'bad-interpolation', 'error', t('`{0}` is not a valid key path.', inner), range); continue; }
+    if (target.some((seg) => !seg)) {
+      push(ctx, 'bad-interpolation', 'error', t('`{0}` is not a valid key path.', inner), range);
+      continue;
+    }
     if (!interpolationTargetExists(ctx, target)) {
       const parent = target.slice(0, -1);
       const last = target.at(-1) ?? '';
       const parentNode = parent.length ? nodeAt(ctx.p.rootMap, ctx.doc, parent) : undefined;
       const cands = new Set<string>();
-      if (parentNode && isMap(parentNode.node)) for (const e of mapPairs(parentNode.node, ctx.doc)) { const k = keyString(e.pair); if (k) cands.add(k); }
+      if (parentNode && isMap(parentNode.node))
+        for (const e of mapPairs(parentNode.node, ctx.doc)) {
+          const k = keyString(e.pair);
+          if (k) cands.add(k);
+        }
       const ps = parent.reduce<SchemaNode | undefined>((acc, seg) => (acc ? childSchema(acc, seg) : undefined), ctx.schema);
       for (const k of Object.keys(ps?.properties ?? {})) cands.add(k);
       const sugg = suggest(last, cands);
       const missing = t('`{0}` points to a key that does not exist in this file or the framework defaults.', `\${${inner}}`);
-      push(ctx, 'bad-interpolation', 'error', sugg[0] !== undefined ? t('{0} Did you mean `{1}`?', missing, [...parent, sugg[0]].join('.')) : missing, range,
-        sugg.slice(0, 1).map((x) => ({ title: t('Change to {0}', `\${${[...parent, x].join('.')}}`), newText: `\${${[...parent, x].join('.')}}`, preferred: true })));
+      push(
+        ctx,
+        'bad-interpolation',
+        'error',
+        sugg[0] !== undefined ? t('{0} Did you mean `{1}`?', missing, [...parent, sugg[0]].join('.')) : missing,
+        range,
+        sugg.slice(0, 1).map((x) => ({
+          title: t('Change to {0}', `\${${[...parent, x].join('.')}}`),
+          newText: `\${${[...parent, x].join('.')}}`,
+          preferred: true,
+        })),
+      );
     }
   }
 }

@@ -85,8 +85,13 @@ export const MIN_DEBUGPY = '1.8.0';
 
 /** Compares dotted versions numerically (1.8.0 < 1.8.11 < 1.10); suffixes such as rc1 or +cu121 are ignored. */
 export function compareVersions(a: string, b: string): number {
-  const parse = (v: string): number[] => v.split(/[.+-]/).map((p) => Number.parseInt(p, 10)).filter((n) => !Number.isNaN(n));
-  const x = parse(a), y = parse(b);
+  const parse = (v: string): number[] =>
+    v
+      .split(/[.+-]/)
+      .map((p) => Number.parseInt(p, 10))
+      .filter((n) => !Number.isNaN(n));
+  const x = parse(a),
+    y = parse(b);
   for (let i = 0; i < Math.max(x.length, y.length); i++) {
     const d = (x[i] ?? 0) - (y[i] ?? 0);
     if (d !== 0) return d < 0 ? -1 : 1;
@@ -94,7 +99,11 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-const pipFix = (python: string, spec: string): Fix => ({ kind: 'shell', value: `${shellQuote(python)} -m pip install ${shellQuote(spec)}`, label: t('Install') });
+const pipFix = (python: string, spec: string): Fix => ({
+  kind: 'shell',
+  value: `${shellQuote(python)} -m pip install ${shellQuote(spec)}`,
+  label: t('Install'),
+});
 
 /** `<python> -m pip install --upgrade "debugpy>=1.8.0"`: the command the refusal's Copy Install Command copies. */
 export function installHint(python: string): string {
@@ -124,7 +133,9 @@ export function evaluate(input: DoctorInput): Check[] {
   const py = f.python || input.python;
   const verOk = compareVersions(f.version, MIN_PYTHON.join('.')) >= 0 && compareVersions(f.version, MAX_PYTHON_EXCLUSIVE.join('.')) < 0;
   out.push({
-    id: 'python', title: t('Python interpreter'), status: verOk ? 'ok' : 'error',
+    id: 'python',
+    title: t('Python interpreter'),
+    status: verOk ? 'ok' : 'error',
     detail: verOk
       ? t('Python {0} at {1}{2}', f.version, py, input.pythonSource ? ` (${input.pythonSource})` : '')
       : t('Python {0} at {1}: AgentJet needs Python >= 3.10 and < 3.13.', f.version, py),
@@ -136,31 +147,79 @@ export function evaluate(input: DoctorInput): Check[] {
   const astune = f.packages.astune;
   const framework = ajet?.found ? ajet : astuner?.found ? astuner : astune?.found ? astune : undefined;
   if (framework) {
-    out.push({ id: 'framework', title: t('AgentJet framework'), status: framework.module === 'ajet' ? 'ok' : 'warning',
-      detail: framework.module === 'ajet' ? pkgLine(framework) : t('{0}: the older ASTuner package; AgentJet (ajet) is its successor.', pkgLine(framework)),
-      ...(framework.module === 'ajet' ? {} : { fix: pipFix(py, 'ajet') }) });
+    out.push({
+      id: 'framework',
+      title: t('AgentJet framework'),
+      status: framework.module === 'ajet' ? 'ok' : 'warning',
+      detail:
+        framework.module === 'ajet'
+          ? pkgLine(framework)
+          : t('{0}: the older ASTuner package; AgentJet (ajet) is its successor.', pkgLine(framework)),
+      ...(framework.module === 'ajet' ? {} : { fix: pipFix(py, 'ajet') }),
+    });
   }
   if (f.launchers) {
     out.push(launcherCheck(py, f.launchers, input.launch, framework?.module));
   } else if (framework) {
-    out.push(framework.launcher
-      ? { id: 'launcher', title: t('Launcher'), status: 'ok', detail: t('python -m {0}.launcher ({1})', framework.module, framework.launcher) }
-      : { id: 'launcher', title: t('Launcher'), status: 'error', detail: t('{0} has no launcher.py; the installation looks incomplete.', framework.module), fix: pipFix(py, framework.module === 'ajet' ? 'ajet' : 'astuner') });
+    out.push(
+      framework.launcher
+        ? {
+            id: 'launcher',
+            title: t('Launcher'),
+            status: 'ok',
+            detail: t('python -m {0}.launcher ({1})', framework.module, framework.launcher),
+          }
+        : {
+            id: 'launcher',
+            title: t('Launcher'),
+            status: 'error',
+            detail: t('{0} has no launcher.py; the installation looks incomplete.', framework.module),
+            fix: pipFix(py, framework.module === 'ajet' ? 'ajet' : 'astuner'),
+          },
+    );
   }
   if (!framework) {
     const broken = ajet?.error ?? astuner?.error;
-    out.push({ id: 'framework', title: t('AgentJet framework'), status: 'error',
+    out.push({
+      id: 'framework',
+      title: t('AgentJet framework'),
+      status: 'error',
       detail: broken ? t('ajet cannot be found: {0}', broken) : t('Neither ajet nor astuner is installed in this interpreter.'),
-      fix: { kind: 'shell', value: `${shellQuote(py)} -m pip install -e .  # ${t('in a clone of AgentJet')}`, label: t('Install') } });
+      fix: { kind: 'shell', value: `${shellQuote(py)} -m pip install -e .  # ${t('in a clone of AgentJet')}`, label: t('Install') },
+    });
   }
 
   const dbg = f.packages.debugpy;
   const dbgFix: Fix = { kind: 'shell', value: installHint(py), label: t('Install') };
   if (!dbg?.found) {
-    out.push({ id: 'debugpy', title: 'debugpy', status: 'error', detail: t('debugpy is not installed for {0} (Python {1}){2}: breakpoints cannot work. Install it with: {3}', py, f.version, dbg?.error ? ` (${dbg.error})` : '', installHint(py)), fix: dbgFix });
+    out.push({
+      id: 'debugpy',
+      title: 'debugpy',
+      status: 'error',
+      detail: t(
+        'debugpy is not installed for {0} (Python {1}){2}: breakpoints cannot work. Install it with: {3}',
+        py,
+        f.version,
+        dbg?.error ? ` (${dbg.error})` : '',
+        installHint(py),
+      ),
+      fix: dbgFix,
+    });
   } else if (!dbg.version || compareVersions(dbg.version, MIN_DEBUGPY) < 0) {
     // A warning, not an error: the launch runs (without following the launcher's child processes).
-    out.push({ id: 'debugpy', title: 'debugpy', status: 'warning', detail: t("debugpy {0} found for {1}; AgentJet's launcher wants >= {2}. Debugging may work, but upgrade with: {3}", dbg.version ?? '?', py, MIN_DEBUGPY, installHint(py)), fix: dbgFix });
+    out.push({
+      id: 'debugpy',
+      title: 'debugpy',
+      status: 'warning',
+      detail: t(
+        "debugpy {0} found for {1}; AgentJet's launcher wants >= {2}. Debugging may work, but upgrade with: {3}",
+        dbg.version ?? '?',
+        py,
+        MIN_DEBUGPY,
+        installHint(py),
+      ),
+      fix: dbgFix,
+    });
   } else {
     out.push({ id: 'debugpy', title: 'debugpy', status: 'ok', detail: t('debugpy {0} (>= {1})', dbg.version, MIN_DEBUGPY) });
   }
@@ -168,7 +227,13 @@ export function evaluate(input: DoctorInput): Check[] {
   const optional = (id: 'vllm' | 'verl' | 'trinity' | 'ray', mod: string, why: string, spec: string): Check => {
     const p = f.packages[mod];
     if (p?.found) return { id, title: mod, status: 'ok', detail: pkgLine(p) };
-    return { id, title: mod, status: id === 'vllm' ? 'warning' : 'info', detail: p?.error ? `${why} ${p.error}` : why, fix: pipFix(py, spec) };
+    return {
+      id,
+      title: mod,
+      status: id === 'vllm' ? 'warning' : 'info',
+      detail: p?.error ? `${why} ${p.error}` : why,
+      fix: pipFix(py, spec),
+    };
   };
   out.push(optional('vllm', 'vllm', t('vLLM is not installed: debugging and training need it to serve the model.'), 'vllm'));
   out.push(optional('verl', 'verl', t('verl is not installed: needed for --backbone verl.'), 'ajet[verl]'));
@@ -182,17 +247,34 @@ export function evaluate(input: DoctorInput): Check[] {
   return out;
 }
 
-function launcherCheck(py: string, found: NonNullable<ProbeFacts['launchers']>, launch: LaunchContext | undefined, framework: string | undefined): Check {
-  const candidates = launch?.candidates ?? LAUNCHER_ENTRIES[framework === 'astuner' ? 'astuner' : framework === 'astune' ? 'astune' : 'ajet'].modules;
-  if (launch?.consoleScript) return { id: 'launcher', title: t('Launcher'), status: 'ok', detail: t('{0} (console script)', launch.consoleScript) };
+function launcherCheck(
+  py: string,
+  found: NonNullable<ProbeFacts['launchers']>,
+  launch: LaunchContext | undefined,
+  framework: string | undefined,
+): Check {
+  const candidates =
+    launch?.candidates ?? LAUNCHER_ENTRIES[framework === 'astuner' ? 'astuner' : framework === 'astune' ? 'astune' : 'ajet'].modules;
+  if (launch?.consoleScript)
+    return { id: 'launcher', title: t('Launcher'), status: 'ok', detail: t('{0} (console script)', launch.consoleScript) };
   const module = candidates.find((c) => found[c]?.file);
   if (module) return { id: 'launcher', title: t('Launcher'), status: 'ok', detail: `python -m ${module} (${found[module]!.file!})` };
   const why = [...new Set(candidates.map((c) => found[c]?.error).filter((e): e is string => !!e))].join('; ');
   return {
-    id: 'launcher', title: t('Launcher'), status: 'error',
-    detail: t('{0} has no AgentJet launcher: no console script beside it and it cannot import {1}{2}. Install the framework into this interpreter (for AgentJet: pip install -e . in its checkout) or pick another one with the agentjet.pythonPath setting.', py, candidates.join(', '), why ? ` (${why})` : '')
+    id: 'launcher',
+    title: t('Launcher'),
+    status: 'error',
+    detail:
+      t(
+        '{0} has no AgentJet launcher: no console script beside it and it cannot import {1}{2}. Install the framework into this interpreter (for AgentJet: pip install -e . in its checkout) or pick another one with the agentjet.pythonPath setting.',
+        py,
+        candidates.join(', '),
+        why ? ` (${why})` : '',
+      ) +
       // ASTune's launcher is `launcher.py` at the root of its checkout, in no package.
-      + (candidates.includes('launcher') ? ` ${t('ASTune runs its launcher.py from the root of its checkout: launch with the checkout as the working directory ("cwd" in launch.json).')}` : ''),
+      (candidates.includes('launcher')
+        ? ` ${t('ASTune runs its launcher.py from the root of its checkout: launch with the checkout as the working directory ("cwd" in launch.json).')}`
+        : ''),
     fix: pythonSetting,
   };
 }
@@ -202,36 +284,70 @@ function portCheck(port: ProbeFacts['port'], input: DoctorInput): Check {
   if (!port.inUse) return { id: 'port', title: t('vLLM port'), status: 'ok', detail: t('Port {0} is free.', port.port) };
   const pgids = input.launch?.companionPgids ?? [];
   const ours = input.portHeldByCompanion || (port.holderPgid != null ? pgids.includes(port.holderPgid) : pgids.length > 0);
-  if (ours) return { id: 'port', title: t('vLLM port'), status: 'ok', detail: t('Port {0} is held by the vLLM server a previous debug launch left running (it is reused).', port.port) };
-  const who = port.holderPid != null ? `${t('process {0}', port.holderPid)}${port.holderArgs ? ` (${port.holderArgs})` : ''}` : t('another program');
+  if (ours)
+    return {
+      id: 'port',
+      title: t('vLLM port'),
+      status: 'ok',
+      detail: t('Port {0} is held by the vLLM server a previous debug launch left running (it is reused).', port.port),
+    };
+  const who =
+    port.holderPid != null ? `${t('process {0}', port.holderPid)}${port.holderArgs ? ` (${port.holderArgs})` : ''}` : t('another program');
   // A debug launch would start its vLLM server on this port: an error there; for the doctor a warning.
   return {
-    id: 'port', title: t('vLLM port'), status: input.launch ? 'error' : 'warning',
+    id: 'port',
+    title: t('vLLM port'),
+    status: input.launch ? 'error' : 'warning',
     detail: t('port {0} ({1}) is held by {2}, which is not an AgentJet companion. Stop it or set {1} to a free port.', port.port, key, who),
     fix: { kind: 'command', value: 'agentjet.stopCompanions', label: t('Stop companions') },
   };
 }
 
 function gpuCheck(g: GpuFacts): Check {
-  if (!g.available) return { id: 'gpu', title: t('CUDA GPUs'), status: 'info', detail: t('No NVIDIA GPU seen ({0}). Debugging with a remote or API model still works; training needs GPUs.', g.error ?? t('nvidia-smi not found')) };
-  if (g.gpus.length === 0) return { id: 'gpu', title: t('CUDA GPUs'), status: 'warning', detail: t('nvidia-smi answered but lists no GPU.') };
-  const list = g.gpus.map((x) => x.memoryMiB ? `${x.name} (${Math.round(x.memoryMiB / 1024)} GiB)` : x.name).join(', ');
+  if (!g.available)
+    return {
+      id: 'gpu',
+      title: t('CUDA GPUs'),
+      status: 'info',
+      detail: t(
+        'No NVIDIA GPU seen ({0}). Debugging with a remote or API model still works; training needs GPUs.',
+        g.error ?? t('nvidia-smi not found'),
+      ),
+    };
+  if (g.gpus.length === 0)
+    return { id: 'gpu', title: t('CUDA GPUs'), status: 'warning', detail: t('nvidia-smi answered but lists no GPU.') };
+  const list = g.gpus.map((x) => (x.memoryMiB ? `${x.name} (${Math.round(x.memoryMiB / 1024)} GiB)` : x.name)).join(', ');
   return { id: 'gpu', title: t('CUDA GPUs'), status: 'ok', detail: t('{0} GPU(s): {1}', g.gpus.length, list) };
 }
 
 function trustCheck(trusted: boolean): Check {
   return trusted
-    ? { id: 'trust', title: t('Workspace trust'), status: 'ok', detail: t('The workspace is trusted: launching and debugging are enabled.') }
-    : { id: 'trust', title: t('Workspace trust'), status: 'error', detail: t('The workspace is not trusted: launching, debugging and training are disabled.'), fix: { kind: 'command', value: 'workbench.trust.manage', label: t('Manage Workspace Trust') } };
+    ? {
+        id: 'trust',
+        title: t('Workspace trust'),
+        status: 'ok',
+        detail: t('The workspace is trusted: launching and debugging are enabled.'),
+      }
+    : {
+        id: 'trust',
+        title: t('Workspace trust'),
+        status: 'error',
+        detail: t('The workspace is not trusted: launching, debugging and training are disabled.'),
+        fix: { kind: 'command', value: 'workbench.trust.manage', label: t('Manage Workspace Trust') },
+      };
 }
 
 /** Parses `nvidia-smi --query-gpu=name,memory.total --format=csv,noheader,nounits`. */
 export function parseNvidiaSmi(stdout: string): GpuFacts['gpus'] {
-  return stdout.split('\n').map((l) => l.trim()).filter(Boolean).map((l) => {
-    const i = l.lastIndexOf(',');
-    const mem = i >= 0 ? Number.parseFloat(l.slice(i + 1)) : Number.NaN;
-    return { name: (i >= 0 ? l.slice(0, i) : l).trim(), memoryMiB: Number.isNaN(mem) ? null : mem };
-  });
+  return stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((l) => {
+      const i = l.lastIndexOf(',');
+      const mem = i >= 0 ? Number.parseFloat(l.slice(i + 1)) : Number.NaN;
+      return { name: (i >= 0 ? l.slice(0, i) : l).trim(), memoryMiB: Number.isNaN(mem) ? null : mem };
+    });
 }
 
 /**
@@ -241,7 +357,9 @@ export function parseNvidiaSmi(stdout: string): GpuFacts['gpus'] {
  */
 export function blockingForLaunch(checks: readonly Check[], wantDebugpy: boolean): Check[] {
   const launcherJudged = checks.some((c) => c.id === 'launcher');
-  return checks.filter((c) => c.status === 'error' && (c.id !== 'debugpy' || wantDebugpy) && c.id !== 'gpu' && !(c.id === 'framework' && launcherJudged));
+  return checks.filter(
+    (c) => c.status === 'error' && (c.id !== 'debugpy' || wantDebugpy) && c.id !== 'gpu' && !(c.id === 'framework' && launcherJudged),
+  );
 }
 
 /** The warnings a launch prints in the Debug Console (an old debugpy, the Python version). */

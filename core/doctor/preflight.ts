@@ -36,13 +36,19 @@ export interface LaunchChecks {
 /** Runs the probe (no nvidia-smi: GPUs never block a launch) and judges it. */
 export async function checkForLaunch(o: LaunchCheckOptions): Promise<LaunchChecks> {
   const probe = await runProbeScript({
-    python: o.python, script: o.script ?? await probeScript(), cwd: o.cwd, env: o.env, port: o.port,
+    python: o.python,
+    script: o.script ?? (await probeScript()),
+    cwd: o.cwd,
+    env: o.env,
+    port: o.port,
     ...(o.launch ? { launchers: o.launch.candidates } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
     ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
   });
   const checks = evaluate({
-    python: o.python, probe, gpu: { available: false, gpus: [], error: null },
+    python: o.python,
+    probe,
+    gpu: { available: false, gpus: [], error: null },
     ...(o.trusted !== undefined ? { trusted: o.trusted } : {}),
     ...(o.portHeldByCompanion ? { portHeldByCompanion: true } : {}),
     ...(o.launch ? { launch: o.launch } : {}),

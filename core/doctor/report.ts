@@ -33,7 +33,11 @@ export function toMarkdown(checks: readonly Check[], python: string): string {
     lines.push(`## ${ICON[c.status]} ${md(c.title)}`, '', md(c.detail), '');
     if (c.fix) {
       if (c.fix.kind === 'shell') lines.push(`${md(c.fix.label)}:`, '', '```sh', c.fix.value, '```', '');
-      else if (c.fix.kind === 'setting') lines.push(`${md(c.fix.label)}: [${md(c.fix.value)}](command:workbench.action.openSettings?${encodeURIComponent(JSON.stringify(c.fix.value))})`, '');
+      else if (c.fix.kind === 'setting')
+        lines.push(
+          `${md(c.fix.label)}: [${md(c.fix.value)}](command:workbench.action.openSettings?${encodeURIComponent(JSON.stringify(c.fix.value))})`,
+          '',
+        );
       else lines.push(`[${md(c.fix.label)}](command:${c.fix.value})`, '');
     }
   }

@@ -27,8 +27,14 @@ export function localeFromCli(argv: readonly string[], env: NodeJS.ProcessEnv): 
   let flag: string | undefined;
   const queue = [...argv];
   for (let a = queue.shift(); a !== undefined; a = queue.shift()) {
-    if (a === '--lang') { flag = queue.shift() ?? ''; continue; }
-    if (a.startsWith('--lang=')) { flag = a.slice('--lang='.length); continue; }
+    if (a === '--lang') {
+      flag = queue.shift() ?? '';
+      continue;
+    }
+    if (a.startsWith('--lang=')) {
+      flag = a.slice('--lang='.length);
+      continue;
+    }
     rest.push(a);
   }
   if (flag !== undefined) return { locale: normalizeLocale(flag), rest };
@@ -39,13 +45,19 @@ export function localeFromCli(argv: readonly string[], env: NodeJS.ProcessEnv): 
 /** The language server's locale: `initializationOptions.locale`, else the client's `params.locale`. */
 export function localeFromInitialize(params: { locale?: string; initializationOptions?: unknown }): Locale {
   const opts = params.initializationOptions;
-  const fromOpts = opts && typeof opts === 'object' && 'locale' in opts && typeof (opts as { locale: unknown }).locale === 'string'
-    ? (opts as { locale: string }).locale : undefined;
+  const fromOpts =
+    opts && typeof opts === 'object' && 'locale' in opts && typeof (opts as { locale: unknown }).locale === 'string'
+      ? (opts as { locale: string }).locale
+      : undefined;
   return normalizeLocale(fromOpts ?? params.locale);
 }
 
-export function setLocale(locale: Locale): void { current = locale; }
-export function getLocale(): Locale { return current; }
+export function setLocale(locale: Locale): void {
+  current = locale;
+}
+export function getLocale(): Locale {
+  return current;
+}
 
 /** Translates an English message (the key) and fills {0}, {1}… from args. */
 export function t(message: string, ...args: Array<string | number | boolean>): string {
@@ -57,7 +69,9 @@ export function t(message: string, ...args: Array<string | number | boolean>): s
 }
 
 /** Every key of a catalogue (for the completeness test). */
-export function catalogueKeys(locale: Locale): string[] { return Object.keys(CATALOGUES[locale]); }
+export function catalogueKeys(locale: Locale): string[] {
+  return Object.keys(CATALOGUES[locale]);
+}
 
 /**
  * The webviews' catalogue for a display language (`vscode.env.language`): what the extension embeds
@@ -68,4 +82,6 @@ export function webviewCatalogue(language: string | undefined): Readonly<Record<
 }
 
 /** The keys of the webviews' zh-cn catalogue (for the completeness test). */
-export function webviewCatalogueKeys(): string[] { return Object.keys(webviewZhCn); }
+export function webviewCatalogueKeys(): string[] {
+  return Object.keys(webviewZhCn);
+}

@@ -57,20 +57,28 @@ export function resolveAttributes(a: AgentJetLaunchAttributes, base: NodeJS.Proc
     try {
       fromFile = parseDotenv(readFileSync(envFilePath, 'utf8'), base);
       envFile = envFilePath;
-    } catch { /* unreadable .env: the launcher would skip it too */ }
+    } catch {
+      /* unreadable .env: the launcher would skip it too */
+    }
   }
   const envAdditions: Record<string, string> = {};
   for (const [k, v] of Object.entries(fromFile)) if (base[k] === undefined) envAdditions[k] = v;
   const envRemovals: string[] = [];
   for (const [k, v] of Object.entries(a.env ?? {})) {
-    if (v === null) { envRemovals.push(k); delete envAdditions[k]; } else envAdditions[k] = String(v);
+    if (v === null) {
+      envRemovals.push(k);
+      delete envAdditions[k];
+    } else envAdditions[k] = String(v);
   }
   return {
-    config, cwd,
+    config,
+    cwd,
     backbone: a.backbone ?? 'debug',
     python: a.python && a.python.trim() ? a.python : 'python3',
     args: Array.isArray(a.args) ? a.args.map(String) : [],
-    envAdditions, envRemovals, envFile,
+    envAdditions,
+    envRemovals,
+    envFile,
     justMyCode: a.justMyCode ?? true,
     stopOnEntry: a.stopOnEntry ?? false,
     autokill: a.autokill ?? false,

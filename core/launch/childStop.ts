@@ -42,5 +42,7 @@ export class ChildStopWatcher {
   }
 
   /** The session ended without a Stop of the user (the adapter went away). */
-  get childEnded(): boolean { return this.ended; }
+  get childEnded(): boolean {
+    return this.ended;
+  }
 }

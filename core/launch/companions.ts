@@ -3,7 +3,14 @@
 // core/agentjet directly (`companionFolder(cwd, version)`, `readCompanionsSync`).
 import { basename } from 'node:path';
 import { FIXED_LOG_ROOTS } from './plan';
-import { companionFolder as folderFor, groupAlive, readCompanionsSync, stopCompanions as stopAll, parseCompanionId, type Companion as AnyCompanion } from '../agentjet';
+import {
+  companionFolder as folderFor,
+  groupAlive,
+  readCompanionsSync,
+  stopCompanions as stopAll,
+  parseCompanionId,
+  type Companion as AnyCompanion,
+} from '../agentjet';
 
 export { groupAlive };
 
@@ -40,13 +47,18 @@ function toLaunch(c: AnyCompanion): Companion | undefined {
 /** `alive` replaces the verified group check (tests). */
 export function readCompanions(folder: string, alive?: (pgid: number) => boolean): Companion[] {
   const opts = alive ? { groupProbe: (g: number) => (alive(g) ? [{ pid: g }] : []) } : {};
-  return readCompanionsSync(folder, opts).map(toLaunch).filter((c): c is Companion => c !== undefined);
+  return readCompanionsSync(folder, opts)
+    .map(toLaunch)
+    .filter((c): c is Companion => c !== undefined);
 }
 
 /** Ends companions' process groups (SIGTERM, then SIGKILL after `graceMs`). Returns those stopped. */
 export async function stopCompanions(list: readonly Companion[], graceMs = 3000): Promise<Companion[]> {
   const live = list.filter((c) => c.alive && c.pgid > 1);
-  await stopAll(live.map((c) => ({ id: '', tag: c.tag, hash: c.hash, local: true, pgidFile: c.pgidFile, pgid: c.pgid, startedMs: 0, alive: true })), graceMs);
+  await stopAll(
+    live.map((c) => ({ id: '', tag: c.tag, hash: c.hash, local: true, pgidFile: c.pgidFile, pgid: c.pgid, startedMs: 0, alive: true })),
+    graceMs,
+  );
   return live;
 }
 

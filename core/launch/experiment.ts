@@ -45,7 +45,11 @@ export class LauncherOutputReader {
     const m = /[?&]path=([^\s\])'"\x1b]+)/.exec(raw);
     if (!m) return false;
     let p = m[1]!;
-    try { p = decodeURIComponent(p); } catch { /* keep as printed */ }
+    try {
+      p = decodeURIComponent(p);
+    } catch {
+      /* keep as printed */
+    }
     if (!isAbsolute(p)) return false;
     this.info.logSession = p;
     return true;
@@ -70,18 +74,33 @@ export function logExperimentOf(info: LauncherRunInfo, cwd: string, exists: (p: 
 }
 
 function mtime(p: string): number {
-  try { return statSync(p).mtimeMs; } catch { return 0; }
+  try {
+    return statSync(p).mtimeMs;
+  } catch {
+    return 0;
+  }
 }
 
 function dirs(p: string): string[] {
-  try { return readdirSync(p, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => join(p, d.name)); } catch { return []; }
+  try {
+    return readdirSync(p, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => join(p, d.name));
+  } catch {
+    return [];
+  }
 }
 
 /**
  * The experiment folder of a launch that started at `sinceMs`: `<expRoot>/<experiment_name>` when
  * the config names it, else the newest `<config stem>_<stamp>` folder touched since then.
  */
-export function findExperimentFolder(expRoot: string, configPath: string, experimentName: string | undefined, sinceMs: number): string | undefined {
+export function findExperimentFolder(
+  expRoot: string,
+  configPath: string,
+  experimentName: string | undefined,
+  sinceMs: number,
+): string | undefined {
   if (experimentName) {
     const p = join(expRoot, experimentName);
     return existsSync(p) ? p : undefined;
@@ -100,7 +119,10 @@ export function findRolloutLog(experimentFolder: string, sinceMs = 0): string | 
     for (const host of dirs(session)) {
       const p = join(host, 'rollout', 'rollout.json.log');
       const t = mtime(p);
-      if (t > 0 && t >= sinceMs - 1000 && t > bestTime) { best = p; bestTime = t; }
+      if (t > 0 && t >= sinceMs - 1000 && t > bestTime) {
+        best = p;
+        bestTime = t;
+      }
     }
   }
   return best;

@@ -5,7 +5,10 @@ import { homedir } from 'node:os';
 
 export type InterpreterSource = 'setting' | 'python-extension' | 'venv' | 'path';
 
-export interface Interpreter { path: string; source: InterpreterSource }
+export interface Interpreter {
+  path: string;
+  source: InterpreterSource;
+}
 
 export interface InterpreterInputs {
   /** Value of `agentjet.pythonPath` (may hold `${workspaceFolder}` or `~`). */

@@ -8,8 +8,17 @@ import { mergedEnv, type ResolvedLaunch } from './attributes';
 import { companionsOf, type Companion } from './companions';
 import { whichSync } from './interpreter';
 import {
-  LAUNCHER_ENTRIES, consoleScriptBeside, describeTarget, launcherArgs, readConfigFacts, targetArgs, usesVllmPort,
-  type CommandLine, type ConfigFacts, type Dialect, type LauncherTarget,
+  LAUNCHER_ENTRIES,
+  consoleScriptBeside,
+  describeTarget,
+  launcherArgs,
+  readConfigFacts,
+  targetArgs,
+  usesVllmPort,
+  type CommandLine,
+  type ConfigFacts,
+  type Dialect,
+  type LauncherTarget,
 } from './plan';
 import { installHint } from './preflight';
 import { checkForLaunch } from '../doctor/preflight';
@@ -39,40 +48,84 @@ export interface LaunchPlan {
 
 export type Planned = { ok: true; plan: LaunchPlan } | { ok: false; refusal: Refusal };
 
-const refuse = (code: number, kinds: RefusalKind[], message: string, installCommand?: string): { ok: false; refusal: Refusal } =>
-  ({ ok: false, refusal: { code, kinds, message, ...(installCommand ? { installCommand } : {}) } });
+const refuse = (code: number, kinds: RefusalKind[], message: string, installCommand?: string): { ok: false; refusal: Refusal } => ({
+  ok: false,
+  refusal: { code, kinds, message, ...(installCommand ? { installCommand } : {}) },
+});
 
 /** Config errors, AgentJet root, interpreter: what needs no Python process. */
 export async function planLaunch(r: ResolvedLaunch, opts: { lint?: boolean } = {}): Promise<Planned> {
-  if (!r.config) return refuse(LAUNCH_ERRORS.args, ['args'], t('The launch configuration has no "config" (the AgentJet YAML file to run).'));
+  if (!r.config)
+    return refuse(LAUNCH_ERRORS.args, ['args'], t('The launch configuration has no "config" (the AgentJet YAML file to run).'));
   if (opts.lint !== false) {
     // Class references resolve from where the launcher will run.
     const problems = (await lintFile(r.config, { root: r.cwd })).filter((d) => d.severity === 'error');
     if (problems.length) {
-      const list = problems.slice(0, 10).map((d) => `  ${t('line {0}: {1}', d.range.start.line + 1, d.message)}`).join('\n');
-      return refuse(LAUNCH_ERRORS.config, ['config'], t('{0} has {1} error(s); nothing was started. Fix them first (see Problems):\n{2}', r.config, problems.length, list));
+      const list = problems
+        .slice(0, 10)
+        .map((d) => `  ${t('line {0}: {1}', d.range.start.line + 1, d.message)}`)
+        .join('\n');
+      return refuse(
+        LAUNCH_ERRORS.config,
+        ['config'],
+        t('{0} has {1} error(s); nothing was started. Fix them first (see Problems):\n{2}', r.config, problems.length, list),
+      );
     }
   }
   let text = '';
-  try { text = readFileSync(r.config, 'utf8'); } catch { /* lint reported it */ }
+  try {
+    text = readFileSync(r.config, 'utf8');
+  } catch {
+    /* lint reported it */
+  }
   const facts = readConfigFacts(text);
-  if (!facts.dialect) return refuse(LAUNCH_ERRORS.notAgentJet, ['notAgentJet'], t('{0} is not an AgentJet config (no ajet: or astuner: root key).', r.config));
+  if (!facts.dialect)
+    return refuse(
+      LAUNCH_ERRORS.notAgentJet,
+      ['notAgentJet'],
+      t('{0} is not an AgentJet config (no ajet: or astuner: root key).', r.config),
+    );
   const env = mergedEnv(r);
   const exists = (p: string): boolean => existsSync(p);
   if (!whichSync(r.python, exists, env.PATH ?? '')) {
-    return refuse(LAUNCH_ERRORS.python, ['python'], t('The Python interpreter "{0}" does not exist. Set agentjet.pythonPath (or "python" in launch.json) to an environment with AgentJet installed.', r.python));
+    return refuse(
+      LAUNCH_ERRORS.python,
+      ['python'],
+      t(
+        'The Python interpreter "{0}" does not exist. Set agentjet.pythonPath (or "python" in launch.json) to an environment with AgentJet installed.',
+        r.python,
+      ),
+    );
   }
-  return { ok: true, plan: { launch: r, facts: { ...facts, dialect: facts.dialect }, env, consoleScript: consoleScriptBeside(r.python, facts.dialect, exists) } };
+  return {
+    ok: true,
+    plan: {
+      launch: r,
+      facts: { ...facts, dialect: facts.dialect },
+      env,
+      consoleScript: consoleScriptBeside(r.python, facts.dialect, exists),
+    },
+  };
 }
 
 /** What the probe saw that the launch uses: the interpreter, its debugpy, the port. */
-export interface ProbeSummary { python: string; version: string; debugpy: string | null; port: ProbeFacts['port'] }
+export interface ProbeSummary {
+  python: string;
+  version: string;
+  debugpy: string | null;
+  port: ProbeFacts['port'];
+}
 
 export type Preflighted =
-  | { ok: true; target: LauncherTarget; warnings: string[]; companions: Companion[]; probe: ProbeSummary }
-  | { ok: false; refusal: Refusal };
+  { ok: true; target: LauncherTarget; warnings: string[]; companions: Companion[]; probe: ProbeSummary } | { ok: false; refusal: Refusal };
 
-const KIND_OF: Partial<Record<Check['id'], RefusalKind>> = { python: 'python', framework: 'framework', launcher: 'framework', debugpy: 'debugpy', port: 'port' };
+const KIND_OF: Partial<Record<Check['id'], RefusalKind>> = {
+  python: 'python',
+  framework: 'framework',
+  launcher: 'framework',
+  debugpy: 'debugpy',
+  port: 'port',
+};
 
 /**
  * One probe of the interpreter, judged by the environment checks (the doctor's, core/doctor):
@@ -84,30 +137,53 @@ export async function preflightLaunch(plan: LaunchPlan, wantDebugpy: boolean, op
   const companions = checkPort ? companionsOf(r.cwd).filter((c) => c.alive) : [];
   const candidates = LAUNCHER_ENTRIES[plan.facts.dialect].modules;
   const res = await checkForLaunch({
-    python: r.python, cwd: r.cwd, env: plan.env, port: checkPort ? plan.facts.debugVllmPort : 0, wantDebugpy,
-    launch: { candidates, consoleScript: plan.consoleScript, companionPgids: companions.map((c) => c.pgid), portKey: `${plan.facts.dialect}.debug.debug_vllm_port` },
+    python: r.python,
+    cwd: r.cwd,
+    env: plan.env,
+    port: checkPort ? plan.facts.debugVllmPort : 0,
+    wantDebugpy,
+    launch: {
+      candidates,
+      consoleScript: plan.consoleScript,
+      companionPgids: companions.map((c) => c.pgid),
+      portKey: `${plan.facts.dialect}.debug.debug_vllm_port`,
+    },
     ...(opts.signal ? { signal: opts.signal } : {}),
   });
   if (!res.probe.ok) return refuse(LAUNCH_ERRORS.python, ['python'], res.probe.error);
   const facts = res.probe.facts;
   if (res.blocking.length) {
     const kinds = [...new Set(res.blocking.map((c) => KIND_OF[c.id]).filter((k): k is RefusalKind => !!k))];
-    return refuse(LAUNCH_ERRORS.preflight, kinds, t('Cannot start {0}; nothing was started:\n{1}', r.config, res.blocking.map((c) => `- ${c.detail}`).join('\n')),
-      kinds.includes('debugpy') ? installHint(facts.python) : undefined);
+    return refuse(
+      LAUNCH_ERRORS.preflight,
+      kinds,
+      t('Cannot start {0}; nothing was started:\n{1}', r.config, res.blocking.map((c) => `- ${c.detail}`).join('\n')),
+      kinds.includes('debugpy') ? installHint(facts.python) : undefined,
+    );
   }
   const module = candidates.find((c) => facts.launchers?.[c]?.file);
   const target: LauncherTarget = plan.consoleScript ? { kind: 'script', path: plan.consoleScript } : { kind: 'module', module: module! };
   const dbg = facts.packages.debugpy;
   return {
-    ok: true, target, warnings: res.warnings.map((c) => c.detail), companions,
-    probe: { python: facts.python, version: facts.version, debugpy: dbg?.found ? dbg.version ?? '0' : null, port: facts.port },
+    ok: true,
+    target,
+    warnings: res.warnings.map((c) => c.detail),
+    companions,
+    probe: { python: facts.python, version: facts.version, debugpy: dbg?.found ? (dbg.version ?? '0') : null, port: facts.port },
   };
 }
 
 /** `<python> <script|-m module> <launcher args>`. */
-export function commandLine(plan: LaunchPlan, target: LauncherTarget, extra: { withRay?: boolean; withRayCluster?: boolean; debugTags?: readonly string[] | string } = {}): CommandLine {
+export function commandLine(
+  plan: LaunchPlan,
+  target: LauncherTarget,
+  extra: { withRay?: boolean; withRayCluster?: boolean; debugTags?: readonly string[] | string } = {},
+): CommandLine {
   const r = plan.launch;
-  return { command: r.python, args: [...targetArgs(target), ...launcherArgs({ config: r.config, backbone: r.backbone, args: r.args, ...extra })] };
+  return {
+    command: r.python,
+    args: [...targetArgs(target), ...launcherArgs({ config: r.config, backbone: r.backbone, args: r.args, ...extra })],
+  };
 }
 
 export { describeTarget };

@@ -1,6 +1,13 @@
 // Launch planning: which launcher module, which command line, where the run folders go.
 // Pure: no editor API, no processes.
-import { readConfigFacts as readFacts, looksLikeConfig, defaultExperimentDir, literalExperimentName, DEFAULT_VLLM_PORT, type Dialect } from '../agentjet/dialect';
+import {
+  readConfigFacts as readFacts,
+  looksLikeConfig,
+  defaultExperimentDir,
+  literalExperimentName,
+  DEFAULT_VLLM_PORT,
+  type Dialect,
+} from '../agentjet/dialect';
 
 export type { Dialect } from '../agentjet/dialect';
 export { DEFAULT_VLLM_PORT };
@@ -47,7 +54,12 @@ export const LAUNCHER_ENTRIES: Record<Dialect, { script: string; modules: readon
 export type LauncherTarget = { kind: 'script'; path: string } | { kind: 'module'; module: string };
 
 /** The console script beside `python` (same folder, not following symlinks), if there is one. */
-export function consoleScriptBeside(python: string, dialect: Dialect, exists: (p: string) => boolean, platform: NodeJS.Platform = process.platform): string | undefined {
+export function consoleScriptBeside(
+  python: string,
+  dialect: Dialect,
+  exists: (p: string) => boolean,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
   if (!/[\\/]/.test(python)) return undefined; // a bare `python3` from PATH: no folder to look in
   const dir = python.replace(/[\\/][^\\/]*$/, '');
   const name = LAUNCHER_ENTRIES[dialect].script;
@@ -103,7 +115,7 @@ export function launcherArgs(o: LauncherOptions): string[] {
   const out = ['--backbone', o.backbone ?? 'debug', '--conf', o.config];
   if (o.withRay) out.push('--with-ray');
   if (o.withRayCluster) out.push('--with-ray-cluster');
-  const tags = typeof o.debugTags === 'string' ? o.debugTags.split(/[|,\s]+/) : o.debugTags ?? [];
+  const tags = typeof o.debugTags === 'string' ? o.debugTags.split(/[|,\s]+/) : (o.debugTags ?? []);
   const clean = tags.map((t) => t.trim()).filter(Boolean);
   if (clean.length) out.push('--debug', clean.join('|'));
   if (o.autokill) out.push('--autokill');
@@ -122,7 +134,10 @@ export function expDirFromArgs(args: readonly string[] | undefined, dialect: Dia
   return defaultExpDir(dialect);
 }
 
-export interface CommandLine { command: string; args: string[] }
+export interface CommandLine {
+  command: string;
+  args: string[];
+}
 
 export function launcherCommand(python: string, target: LauncherTarget, o: LauncherOptions): CommandLine {
   return { command: python, args: [...targetArgs(target), ...launcherArgs(o)] };

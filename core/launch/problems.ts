@@ -27,7 +27,10 @@ export class OutputProblems {
     const out: OutputProblem[] = [];
     for (const raw of lines) {
       const p = this.line(raw.replace(/\x1b\[[0-9;]*m/g, ''));
-      if (p) { out.push(p); this.found.push(p); }
+      if (p) {
+        out.push(p);
+        this.found.push(p);
+      }
     }
     return out;
   }
@@ -44,12 +47,19 @@ export class OutputProblems {
   }
 
   private line(line: string): OutputProblem | undefined {
-    if (line.startsWith('Traceback (most recent call last):')) { this.inTraceback = true; this.lastFrame = undefined; return undefined; }
+    if (line.startsWith('Traceback (most recent call last):')) {
+      this.inTraceback = true;
+      this.lastFrame = undefined;
+      return undefined;
+    }
     const cfg = CONFIG.exec(line);
     if (cfg) return { file: cfg[1]!, line: Number(cfg[2]), message: cfg[4]!, severity: cfg[3] === 'warning' ? 'warning' : 'error' };
     if (!this.inTraceback) return undefined;
     const frame = FRAME.exec(line);
-    if (frame) { this.lastFrame = { file: frame[1]!, line: Number(frame[2]) }; return undefined; }
+    if (frame) {
+      this.lastFrame = { file: frame[1]!, line: Number(frame[2]) };
+      return undefined;
+    }
     if (/^\s/.test(line) || line === '') return undefined; // code and caret lines inside the traceback
     if (/^(During handling|The above exception)/.test(line)) return undefined; // chained tracebacks
     this.inTraceback = false;

@@ -1,7 +1,12 @@
 // Process trees and process groups, for Stop: end everything a launch started, spare companions.
 import { execFile } from 'node:child_process';
 
-export interface ProcInfo { pid: number; ppid: number; pgid: number; args: string }
+export interface ProcInfo {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  args: string;
+}
 
 export function parsePs(text: string): ProcInfo[] {
   const out: ProcInfo[] = [];
@@ -44,13 +49,22 @@ export function descendants(root: number, procs: readonly ProcInfo[]): ProcInfo[
   return out;
 }
 
-export interface KillPlan { pids: number[]; pgids: number[] }
+export interface KillPlan {
+  pids: number[];
+  pgids: number[];
+}
 
 /**
  * What to signal: the given roots' trees and the given process groups, minus anything in a
  * spared group (companions) and minus ourselves.
  */
-export function planKill(procs: readonly ProcInfo[], roots: readonly number[], groups: readonly number[], spare: readonly number[], self = process.pid): KillPlan {
+export function planKill(
+  procs: readonly ProcInfo[],
+  roots: readonly number[],
+  groups: readonly number[],
+  spare: readonly number[],
+  self = process.pid,
+): KillPlan {
   const spared = new Set(spare);
   const myGroup = procs.find((p) => p.pid === self)?.pgid;
   const pids = new Set<number>();
@@ -61,11 +75,20 @@ export function planKill(procs: readonly ProcInfo[], roots: readonly number[], g
 }
 
 function signal(target: number, sig: NodeJS.Signals): void {
-  try { process.kill(target, sig); } catch { /* already gone or not ours */ }
+  try {
+    process.kill(target, sig);
+  } catch {
+    /* already gone or not ours */
+  }
 }
 
 export function isAlive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** SIGTERM, then SIGKILL whatever is left after `graceMs`. Resolves with the pids still alive (should be none). */

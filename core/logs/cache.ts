@@ -52,7 +52,10 @@ async function readAt(path: string, at: number, n: number): Promise<string> {
 }
 
 export class FactsCache {
-  constructor(readonly dir: string, readonly maxBytes = 256 * 1024 * 1024) {}
+  constructor(
+    readonly dir: string,
+    readonly maxBytes = 256 * 1024 * 1024,
+  ) {}
 
   private fileFor(path: string): string {
     return join(this.dir, createHash('sha1').update(path).digest('hex') + '.json');
@@ -86,7 +89,8 @@ export class FactsCache {
     if (!unchanged && !grown) return { outcome: 'invalidated', facts: [] };
     // Fingerprints: the first bytes, and the start of the last cached record.
     const lastAt = e.offsets.length ? e.offsets[e.offsets.length - 1]! : 0;
-    if ((await readAt(file.path, 0, PRINT)) !== e.head || (e.offsets.length && (await readAt(file.path, lastAt, PRINT)) !== e.last)) return { outcome: 'invalidated', facts: [] };
+    if ((await readAt(file.path, 0, PRINT)) !== e.head || (e.offsets.length && (await readAt(file.path, lastAt, PRINT)) !== e.last))
+      return { outcome: 'invalidated', facts: [] };
     file.seed({ offsets: e.offsets, times: e.times, scannedSize: e.scannedSize, fileSize: e.size, ino: e.ino, tailPartial: e.tailPartial });
     file.problems = e.problems;
     if (unchanged) return { outcome: 'hit', facts: e.facts };
@@ -108,10 +112,19 @@ export class FactsCache {
     const keep = file.tailPartial ? n - 1 : n;
     const offsets = Array.from(file.offsets.data.subarray(0, n));
     const entry: Entry = {
-      v: VERSION, path: file.path, dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs,
-      scannedSize: file.scannedSize, tailPartial: file.tailPartial,
-      offsets, times: Array.from(file.times.data.subarray(0, n)), problems: file.problems,
-      head: await readAt(file.path, 0, PRINT), last: n ? await readAt(file.path, offsets[n - 1]!, PRINT) : '',
+      v: VERSION,
+      path: file.path,
+      dev: st.dev,
+      ino: st.ino,
+      size: st.size,
+      mtimeMs: st.mtimeMs,
+      scannedSize: file.scannedSize,
+      tailPartial: file.tailPartial,
+      offsets,
+      times: Array.from(file.times.data.subarray(0, n)),
+      problems: file.problems,
+      head: await readAt(file.path, 0, PRINT),
+      last: n ? await readAt(file.path, offsets[n - 1]!, PRINT) : '',
       facts: facts.slice(0, Math.max(0, keep)),
     };
     await mkdir(this.dir, { recursive: true });
@@ -130,14 +143,18 @@ export class FactsCache {
     } catch {
       return;
     }
-    const files = (await Promise.all(names.map(async (n) => {
-      try {
-        const s = await stat(join(this.dir, n));
-        return { n, size: s.size, t: s.mtimeMs };
-      } catch {
-        return undefined;
-      }
-    }))).filter((f): f is { n: string; size: number; t: number } => f !== undefined);
+    const files = (
+      await Promise.all(
+        names.map(async (n) => {
+          try {
+            const s = await stat(join(this.dir, n));
+            return { n, size: s.size, t: s.mtimeMs };
+          } catch {
+            return undefined;
+          }
+        }),
+      )
+    ).filter((f): f is { n: string; size: number; t: number } => f !== undefined);
     let total = files.reduce((a, f) => a + f.size, 0);
     files.sort((a, b) => a.t - b.t);
     for (const f of files) {

@@ -17,8 +17,11 @@ export function hueOf(color: string): number | undefined {
   if (hex.length === 3) hex = hex[0]! + hex[0]! + hex[1]! + hex[1]! + hex[2]! + hex[2]!;
   if (hex.length !== 6 || !/^[0-9a-fA-F]{6}$/.test(hex)) return undefined;
   const n = parseInt(hex, 16);
-  const r = (n >> 16) & 255, g = (n >> 8) & 255, b = n & 255;
-  const max = Math.max(r, g, b), min = Math.min(r, g, b);
+  const r = (n >> 16) & 255,
+    g = (n >> 8) & 255,
+    b = n & 255;
+  const max = Math.max(r, g, b),
+    min = Math.min(r, g, b);
   const d = max - min;
   // Heavily desaturated colours lose their hue to 8-bit rounding; 3 levels is still reliable.
   if (d < 3) return undefined;

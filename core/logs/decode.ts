@@ -122,22 +122,33 @@ export function parseTableRows(content: string): [string, string][] {
 }
 
 /** Task, outcome and index of a timeline from its key and the item's own fields (shared with the scanner). */
-export function timelineIdentity(key: string, outcomeField: unknown, taskIdField: unknown, fallbackTask: string | undefined): { taskId: string; outcome: string; index: number } {
+export function timelineIdentity(
+  key: string,
+  outcomeField: unknown,
+  taskIdField: unknown,
+  fallbackTask: string | undefined,
+): { taskId: string; outcome: string; index: number } {
   const nk = parseNestedKey(key, { outcome: typeof outcomeField === 'string' ? outcomeField : undefined, taskId: fallbackTask });
   return {
-    taskId: nk?.taskId ?? (typeof taskIdField === 'string' ? taskIdField : fallbackTask ?? key),
-    outcome: typeof outcomeField === 'string' ? outcomeField : nk?.outcome ?? '',
+    taskId: nk?.taskId ?? (typeof taskIdField === 'string' ? taskIdField : (fallbackTask ?? key)),
+    outcome: typeof outcomeField === 'string' ? outcomeField : (nk?.outcome ?? ''),
     index: nk?.index ?? 0,
   };
 }
 
 function parseTimeline(key: string, item: Record<string, unknown>, fallbackTask: string | undefined): Timeline {
   const warnings: string[] = [];
-  const content = (item.content && typeof item.content === 'object' && !Array.isArray(item.content) ? item.content : {}) as Record<string, unknown>;
+  const content = (item.content && typeof item.content === 'object' && !Array.isArray(item.content) ? item.content : {}) as Record<
+    string,
+    unknown
+  >;
   const arr = (name: string): unknown[] | undefined => {
     const v = content[name];
     if (v === undefined) return undefined;
-    if (!Array.isArray(v)) { warnings.push(`content.${name} is not an array`); return undefined; }
+    if (!Array.isArray(v)) {
+      warnings.push(`content.${name} is not an array`);
+      return undefined;
+    }
     return v;
   };
   const textA = arr('text') ?? [];
@@ -145,11 +156,16 @@ function parseTimeline(key: string, item: Record<string, unknown>, fallbackTask:
   const countA = arr('count');
   const colorA = arr('color');
   const n = textA.length;
-  const lens = [['title', titleA], ['count', countA], ['color', colorA]] as const;
+  const lens = [
+    ['title', titleA],
+    ['count', countA],
+    ['color', colorA],
+  ] as const;
   const bad = lens.filter(([, a]) => a !== undefined && a.length !== n).map(([name, a]) => `${name} ${a!.length}`);
   if (bad.length) warnings.push(`token arrays differ in length (text ${n}, ${bad.join(', ')}); missing entries shown as unknown`);
   // ASTune's basic tracker logged the token text again as the title; AgentJet logs logprobs.
-  const titles: Timeline['titles'] = titleA === undefined ? 'none' : n > 0 && titleA.length === n && titleA.every((v, i) => v === textA[i]) ? 'text' : 'logprob';
+  const titles: Timeline['titles'] =
+    titleA === undefined ? 'none' : n > 0 && titleA.length === n && titleA.every((v, i) => v === textA[i]) ? 'text' : 'logprob';
   const text = new Array<string>(n);
   const ids = new Array<number | string | null>(n);
   const logprobs = new Array<number | null>(n);
@@ -159,11 +175,22 @@ function parseTimeline(key: string, item: Record<string, unknown>, fallbackTask:
     text[i] = typeof t === 'string' ? t : str(t);
     const c = countA?.[i];
     ids[i] = typeof c === 'number' ? c : typeof c === 'string' ? (/^-?\d+$/.test(c) ? Number(c) : c) : null;
-    logprobs[i] = titles === 'logprob' ? num(titleA?.[i]) ?? null : null;
+    logprobs[i] = titles === 'logprob' ? (num(titleA?.[i]) ?? null) : null;
     mask[i] = maskFromColor(colorA?.[i]);
   }
   const fields: Record<string, string> = {};
-  const known = new Set(['content', 'outcome', 'len_prompt_ids', 'len_response_ids', 'len_input_ids', 'raw_reward', 'step_reward', 'step_advantage', 'reward', 'advantage']);
+  const known = new Set([
+    'content',
+    'outcome',
+    'len_prompt_ids',
+    'len_response_ids',
+    'len_input_ids',
+    'raw_reward',
+    'step_reward',
+    'step_advantage',
+    'reward',
+    'advantage',
+  ]);
   for (const [k, v] of Object.entries(item)) {
     if (!known.has(k) && (v === null || typeof v !== 'object')) fields[k] = str(v);
   }
@@ -187,7 +214,11 @@ function parseTimeline(key: string, item: Record<string, unknown>, fallbackTask:
 }
 
 /** Builds the structured record from a decoded payload object. */
-export function structure(header: { time: string; level: string; source: string }, payload: Payload, extraWarnings: string[] = []): DecodedRecord {
+export function structure(
+  header: { time: string; level: string; source: string },
+  payload: Payload,
+  extraWarnings: string[] = [],
+): DecodedRecord {
   const title = str(payload.header);
   const t = parseRecordTitle(title);
   const warnings = [...extraWarnings];
@@ -197,7 +228,10 @@ export function structure(header: { time: string; level: string; source: string 
     if (typeof nested !== 'object' || Array.isArray(nested)) warnings.push('nested_json is not an object');
     else {
       for (const [key, item] of Object.entries(nested as Record<string, unknown>)) {
-        if (item === null || typeof item !== 'object' || Array.isArray(item)) { warnings.push(`timeline ${key} is not an object`); continue; }
+        if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+          warnings.push(`timeline ${key} is not an object`);
+          continue;
+        }
         const tl = parseTimeline(key, item as Record<string, unknown>, t.taskId);
         for (const w of tl.warnings) warnings.push(`${key}: ${w}`);
         timelines.push(tl);
@@ -227,8 +261,7 @@ export function structure(header: { time: string; level: string; source: string 
 }
 
 type PayloadBytesResult =
-  | { ok: true; header: HeaderLine; payload: Payload; warnings: string[] }
-  | { ok: false; error: string; time?: string };
+  { ok: true; header: HeaderLine; payload: Payload; warnings: string[] } | { ok: false; error: string; time?: string };
 
 /** Header line + decoded payload object of a record's bytes; never throws. */
 export function decodePayloadBytes(bytes: Buffer): PayloadBytesResult {
@@ -275,7 +308,8 @@ export function decodeRecord(bytes: Buffer): RecordResult {
 
 /** Token counts of a decoded record, for the list. */
 export function countTokens(r: DecodedRecord): { timelines: number; tokens: number; trained: number } {
-  let tokens = 0, trained = 0;
+  let tokens = 0,
+    trained = 0;
   for (const t of r.timelines) {
     tokens += t.text.length;
     for (const m of t.mask) if (m === 1) trained++;

@@ -75,11 +75,13 @@ export class FastScanner extends TokenColumns {
     p = this.ws(p + 1);
     let title: string | undefined;
     let items: PendingItem[] | undefined;
-    let seenHeader = false, seenNested = false;
+    let seenHeader = false,
+      seenNested = false;
     if (b[p] === RBRACE) throw BAIL;
     for (;;) {
       p = this.key(p);
-      const ks = this.keyStart, ke = this.keyEnd;
+      const ks = this.keyStart,
+        ke = this.keyEnd;
       if (this.keyIs(ks, ke, 'header')) {
         if (seenHeader) throw BAIL;
         seenHeader = true;
@@ -106,11 +108,17 @@ export class FastScanner extends TokenColumns {
     const t = parseRecordTitle(title);
     const timelines = items.map(({ key, fields, tl }) => {
       const id = timelineIdentity(key, fields.outcome, fields.task_id, t.taskId);
-      tl.taskId = id.taskId; tl.outcome = id.outcome; tl.index = id.index;
+      tl.taskId = id.taskId;
+      tl.outcome = id.outcome;
+      tl.index = id.index;
       return tl;
     });
-    let tokens = 0, trained = 0;
-    for (const tl of timelines) { tokens += tl.tokens; trained += tl.trained; }
+    let tokens = 0,
+      trained = 0;
+    for (const tl of timelines) {
+      tokens += tl.tokens;
+      trained += tl.trained;
+    }
     return {
       ok: true,
       title,
@@ -191,7 +199,9 @@ export class FastScanner extends TokenColumns {
     const n = this.text.n;
     if (this.text.anyLit) throw BAIL;
     const tl: ScanTimeline = {
-      taskId: '', outcome: '', index: 0,
+      taskId: '',
+      outcome: '',
+      index: 0,
       lenPrompt: num(fields.len_prompt_ids),
       lenResponse: num(fields.len_response_ids),
       rawReward: num(fields.raw_reward) ?? num(fields.reward),
@@ -223,8 +233,17 @@ export class FastScanner extends TokenColumns {
     if (b[p] === RBRACE) return p + 1;
     for (;;) {
       p = this.key(p);
-      const ks = this.keyStart, ke = this.keyEnd;
-      const col = this.keyIs(ks, ke, 'text') ? this.text : this.keyIs(ks, ke, 'title') ? this.title : this.keyIs(ks, ke, 'count') ? this.count : this.keyIs(ks, ke, 'color') ? this.color : undefined;
+      const ks = this.keyStart,
+        ke = this.keyEnd;
+      const col = this.keyIs(ks, ke, 'text')
+        ? this.text
+        : this.keyIs(ks, ke, 'title')
+          ? this.title
+          : this.keyIs(ks, ke, 'count')
+            ? this.count
+            : this.keyIs(ks, ke, 'color')
+              ? this.color
+              : undefined;
       if (col) {
         if (col.present) throw BAIL;
         col.present = true;
@@ -240,10 +259,22 @@ export class FastScanner extends TokenColumns {
   }
 }
 
-interface PendingItem { key: string; fields: Record<string, unknown>; tl: ScanTimeline }
+interface PendingItem {
+  key: string;
+  fields: Record<string, unknown>;
+  tl: ScanTimeline;
+}
 
 const ITEM_FIELDS: Record<string, true> = Object.assign(Object.create(null) as Record<string, true>, {
-  outcome: true, task_id: true, len_prompt_ids: true, len_response_ids: true, raw_reward: true, reward: true, step_reward: true, step_advantage: true, advantage: true,
+  outcome: true,
+  task_id: true,
+  len_prompt_ids: true,
+  len_response_ids: true,
+  raw_reward: true,
+  reward: true,
+  step_reward: true,
+  step_advantage: true,
+  advantage: true,
 });
 
 /**
@@ -265,7 +296,8 @@ export function payloadJson(bytes: Buffer): Buffer | undefined {
     let pad = 0;
     if (len % 4 === 0 && bytes[end - 1] === 0x3d) pad = bytes[end - 2] === 0x3d ? 2 : 1;
     // Node also takes the URL-safe alphabet, which the decoder (and Python) do not.
-    const dash = bytes.indexOf(0x2d, p + 7), under = bytes.indexOf(0x5f, p + 7);
+    const dash = bytes.indexOf(0x2d, p + 7),
+      under = bytes.indexOf(0x5f, p + 7);
     if ((dash >= 0 && dash < end) || (under >= 0 && under < end)) return undefined;
     const raw = Buffer.from(bytes.toString('latin1', p + 7, end), 'base64');
     // Node skips characters outside the alphabet: a short result means the text was not base64.
@@ -287,26 +319,55 @@ export function fromDecoded(bytes: Buffer, want: ScanWant = {}): ScanResult {
 }
 
 export function fromRecord(rec: DecodedRecord, want: ScanWant = {}): ScanRecord {
-  let tokens = 0, trained = 0;
+  let tokens = 0,
+    trained = 0;
   const timelines = rec.timelines.map((t): ScanTimeline => {
     let tr = 0;
     for (const m of t.mask) if (m === 1) tr++;
     tokens += t.text.length;
     trained += tr;
     const tl: ScanTimeline = {
-      taskId: t.taskId, outcome: t.outcome, index: t.index, lenPrompt: t.lenPrompt, lenResponse: t.lenResponse,
-      rawReward: t.rawReward, stepReward: t.stepReward, advantage: t.advantage, tokens: t.text.length, trained: tr,
+      taskId: t.taskId,
+      outcome: t.outcome,
+      index: t.index,
+      lenPrompt: t.lenPrompt,
+      lenResponse: t.lenResponse,
+      rawReward: t.rawReward,
+      stepReward: t.stepReward,
+      advantage: t.advantage,
+      tokens: t.text.length,
+      trained: tr,
     };
     if (want.tokens) {
-      tl.json = { tokens: Buffer.from(JSON.stringify(t.text)), ids: Buffer.from(JSON.stringify(t.ids)), logprobs: Buffer.from(JSON.stringify(t.logprobs)), mask: Buffer.from(JSON.stringify(t.mask)) };
+      tl.json = {
+        tokens: Buffer.from(JSON.stringify(t.text)),
+        ids: Buffer.from(JSON.stringify(t.ids)),
+        logprobs: Buffer.from(JSON.stringify(t.logprobs)),
+        mask: Buffer.from(JSON.stringify(t.mask)),
+      };
     }
     if (want.search) tl.texts = t.text;
     return tl;
   });
-  return { ok: true, title: rec.title, step: rec.step, taskId: rec.taskId, reward: rec.reward, outcome: rec.outcome, kind: rec.kind, timelines, tokens, trained, decoded: rec };
+  return {
+    ok: true,
+    title: rec.title,
+    step: rec.step,
+    taskId: rec.taskId,
+    reward: rec.reward,
+    outcome: rec.outcome,
+    kind: rec.kind,
+    timelines,
+    tokens,
+    trained,
+    decoded: rec,
+  };
 }
 
-const IDS = Buffer.from(',"ids":'), LOGPROBS = Buffer.from(',"logprobs":'), MASK = Buffer.from(',"mask":'), END = Buffer.from('}\n');
+const IDS = Buffer.from(',"ids":'),
+  LOGPROBS = Buffer.from(',"logprobs":'),
+  MASK = Buffer.from(',"mask":'),
+  END = Buffer.from('}\n');
 
 /** Appends one JSONL export line (the ExportRow of stats.ts, as JSON.stringify writes it) to `out`. */
 export function exportLineInto(out: Out, index: number, rec: ScanRecord, t: ScanTimeline): void {

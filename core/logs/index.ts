@@ -9,7 +9,10 @@ export const DEFAULT_CHUNK = 4 * 1024 * 1024;
 /** Growable column of numbers backed by a typed array. */
 class Column<T extends Float64Array | Uint32Array> {
   data: T;
-  constructor(private readonly make: (n: number) => T, initial = 1024) {
+  constructor(
+    private readonly make: (n: number) => T,
+    initial = 1024,
+  ) {
     this.data = make(initial);
   }
   ensure(n: number): void {
@@ -91,9 +94,13 @@ export class FileIndex {
       return 'reset';
     }
     let outcome: 'grown' | 'reset' = 'grown';
-    if (this.ino !== -1 && st.ino !== this.ino) { this.reset(); outcome = 'reset'; }
-    else if (st.size < this.scannedSize) { this.reset(); outcome = 'reset'; }
-    else if (st.size === this.scannedSize || st.size === this.fileSize) return 'unchanged';
+    if (this.ino !== -1 && st.ino !== this.ino) {
+      this.reset();
+      outcome = 'reset';
+    } else if (st.size < this.scannedSize) {
+      this.reset();
+      outcome = 'reset';
+    } else if (st.size === this.scannedSize || st.size === this.fileSize) return 'unchanged';
     this.ino = st.ino;
     const fileSize = st.size;
     // Resume at the last record: it may have been incomplete.
@@ -122,17 +129,25 @@ export class FileIndex {
   private async scan(fh: FileHandle, start: number, size: number, sawRecord: boolean, opts: UpdateOptions): Promise<number> {
     const chunk = Math.max(MIN_CHUNK, opts.chunkSize ?? DEFAULT_CHUNK);
     const buf = Buffer.allocUnsafe(chunk);
-    const scanner = new BoundaryScanner({
-      recordStart: (offset, time) => {
-        this.offsets.ensure(this.count + 1);
-        this.times.ensure(this.count + 1);
-        this.offsets.data[this.count] = offset;
-        this.times.data[this.count] = time;
-        this.count++;
+    const scanner = new BoundaryScanner(
+      {
+        recordStart: (offset, time) => {
+          this.offsets.ensure(this.count + 1);
+          this.times.ensure(this.count + 1);
+          this.offsets.data[this.count] = offset;
+          this.times.data[this.count] = time;
+          this.count++;
+        },
+        problem: (p) => {
+          this.problems.push({ ...p, file: this.path });
+        },
+        pendingTail: (offset) => {
+          pending = offset;
+        },
       },
-      problem: (p) => { this.problems.push({ ...p, file: this.path }); },
-      pendingTail: (offset) => { pending = offset; },
-    }, start, sawRecord);
+      start,
+      sawRecord,
+    );
     let pending = -1;
     while (scanner.resumeAt < size) {
       if (opts.signal?.aborted) throw new CancelledError();
@@ -211,7 +226,10 @@ export class LogIndex {
   /** The file the user opened; with `siblings`, the group's main file. */
   readonly mainPath: string;
 
-  constructor(path: string, private readonly opts: { siblings?: boolean } = {}) {
+  constructor(
+    path: string,
+    private readonly opts: { siblings?: boolean } = {},
+  ) {
     this.mainPath = opts.siblings === false ? path : mainFileOf(path);
   }
 
@@ -244,14 +262,16 @@ export class LogIndex {
       return [this.mainPath];
     }
     const rotated = names.filter((n) => isRotatedSibling(main, n));
-    const dated = await Promise.all(rotated.map(async (n) => {
-      const { date, n: counter } = rotationKey(main, n);
-      try {
-        return { n, date, counter, t: (await stat(join(dir, n))).mtimeMs };
-      } catch {
-        return { n, date, counter, t: 0 };
-      }
-    }));
+    const dated = await Promise.all(
+      rotated.map(async (n) => {
+        const { date, n: counter } = rotationKey(main, n);
+        try {
+          return { n, date, counter, t: (await stat(join(dir, n))).mtimeMs };
+        } catch {
+          return { n, date, counter, t: 0 };
+        }
+      }),
+    );
     // loguru names rotated files by time (then a counter), so that is time order; mtime breaks ties.
     dated.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.counter !== b.counter ? a.counter - b.counter : a.t - b.t));
     return [...dated.map((d) => join(dir, d.n)), this.mainPath];
@@ -324,10 +344,12 @@ export class LogIndex {
 
   locate(i: number): RecordLocation | undefined {
     if (!Number.isInteger(i) || i < 0 || i >= this.count) return undefined;
-    let lo = 0, hi = this.files.length - 1;
+    let lo = 0,
+      hi = this.files.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid]! <= i) lo = mid; else hi = mid - 1;
+      if (this.starts[mid]! <= i) lo = mid;
+      else hi = mid - 1;
     }
     const file = this.files[lo]!;
     const local = i - this.starts[lo]!;
@@ -364,13 +386,22 @@ export class LogIndex {
    * Reads the first bytes of many records (one open handle per file, a few reads in flight);
    * `each` sees them in record order.
    */
-  async readPrefixes(from: number, to: number, maxBytes: number, each: (i: number, bytes: Buffer, complete: boolean) => void, signal?: AbortSignal): Promise<void> {
+  async readPrefixes(
+    from: number,
+    to: number,
+    maxBytes: number,
+    each: (i: number, bytes: Buffer, complete: boolean) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const IN_FLIGHT = 16;
     const handles = new Map<number, Promise<FileHandle>>();
     const bufs = Array.from({ length: IN_FLIGHT }, () => Buffer.allocUnsafe(maxBytes));
     const handle = (loc: RecordLocation) => {
       let fh = handles.get(loc.fileNo);
-      if (!fh) { fh = open(loc.file.path, 'r'); handles.set(loc.fileNo, fh); }
+      if (!fh) {
+        fh = open(loc.file.path, 'r');
+        handles.set(loc.fileNo, fh);
+      }
       return fh;
     };
     try {
@@ -382,7 +413,11 @@ export class LogIndex {
           if (!loc) break;
           const buf = bufs[i - start]!;
           const len = Math.min(loc.end - loc.offset, maxBytes);
-          reads.push(handle(loc).then((fh) => fh.read(buf, 0, len, loc.offset)).then(({ bytesRead }) => ({ i, n: bytesRead, complete: loc.end - loc.offset <= maxBytes })));
+          reads.push(
+            handle(loc)
+              .then((fh) => fh.read(buf, 0, len, loc.offset))
+              .then(({ bytesRead }) => ({ i, n: bytesRead, complete: loc.end - loc.offset <= maxBytes })),
+          );
         }
         for (const r of await Promise.all(reads)) each(r.i, bufs[r.i - start]!.subarray(0, r.n), r.complete);
         if (reads.length === 0) break;

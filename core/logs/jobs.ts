@@ -36,13 +36,25 @@ export interface RecordFacts {
 }
 
 function meanLen(ts: { lenResponse?: number }[]): number | undefined {
-  let sum = 0, n = 0;
-  for (const t of ts) if (t.lenResponse !== undefined) { sum += t.lenResponse; n++; }
+  let sum = 0,
+    n = 0;
+  for (const t of ts)
+    if (t.lenResponse !== undefined) {
+      sum += t.lenResponse;
+      n++;
+    }
   return n ? sum / n : undefined;
 }
 
-export interface ExportChunk { lines: Uint8Array; rows: number; corrupt: number }
-export interface SearchChunk { hits: SearchHitData[]; matches: number }
+export interface ExportChunk {
+  lines: Uint8Array;
+  rows: number;
+  corrupt: number;
+}
+export interface SearchChunk {
+  hits: SearchHitData[];
+  matches: number;
+}
 
 export type TaskResult =
   | { kind: 'facts'; facts: RecordFacts[]; bytes: number }
@@ -74,12 +86,34 @@ function withTail(r: ScanResult, last: boolean): ScanResult {
 
 export function factsOf(r: ScanResult): RecordFacts {
   if (!r.ok) return { timelines: 0, tokens: 0, trained: 0, error: r.error };
-  return { kind: r.kind, step: r.step, reward: r.reward, taskId: r.taskId, title: r.title, outcome: r.outcome, timelines: r.timelines.length, tokens: r.tokens, trained: r.trained, meanLenResponse: meanLen(r.timelines) };
+  return {
+    kind: r.kind,
+    step: r.step,
+    reward: r.reward,
+    taskId: r.taskId,
+    title: r.title,
+    outcome: r.outcome,
+    timelines: r.timelines.length,
+    tokens: r.tokens,
+    trained: r.trained,
+    meanLenResponse: meanLen(r.timelines),
+  };
 }
 
 export function factsOfDecoded(rec: DecodedRecord): RecordFacts {
   const c = countTokens(rec);
-  return { kind: rec.kind, step: rec.step, reward: rec.reward, taskId: rec.taskId, title: rec.title, outcome: rec.outcome, timelines: c.timelines, tokens: c.tokens, trained: c.trained, meanLenResponse: meanLen(rec.timelines) };
+  return {
+    kind: rec.kind,
+    step: rec.step,
+    reward: rec.reward,
+    taskId: rec.taskId,
+    title: rec.title,
+    outcome: rec.outcome,
+    timelines: c.timelines,
+    tokens: c.tokens,
+    trained: c.trained,
+    meanLenResponse: meanLen(rec.timelines),
+  };
 }
 
 const scanner = new FastScanner();
@@ -87,12 +121,14 @@ const scanner = new FastScanner();
 const exportOut = new Out();
 
 export function runTask(task: RangeTask, job: Job): TaskResult {
-  const start = task.offsets[0]!, end = task.offsets[task.offsets.length - 1]!;
+  const start = task.offsets[0]!,
+    end = task.offsets[task.offsets.length - 1]!;
   const buf = readRange(task.path, start, end);
   const n = task.offsets.length - 1;
   const bytes = end - start;
   const rec = (k: number, want: Parameters<FastScanner['scanRecord']>[1]): ScanResult => {
-    const s = task.offsets[k]! - start, e = Math.min(task.offsets[k + 1]! - start, buf.length);
+    const s = task.offsets[k]! - start,
+      e = Math.min(task.offsets[k + 1]! - start, buf.length);
     const raw = buf.subarray(s, e);
     let r = scanner.scanRecord(raw, want);
     const last = k === n - 1 && (task.partialLast || (!r.ok && r.error === 'record has no payload'));
@@ -112,11 +148,18 @@ export function runTask(task: RangeTask, job: Job): TaskResult {
   }
   if (job.kind === 'export') {
     const out = exportOut;
-    let rows = 0, corrupt = 0;
+    let rows = 0,
+      corrupt = 0;
     for (let k = 0; k < n; k++) {
       const r = rec(k, { tokens: true });
-      if (!r.ok) { corrupt++; continue; }
-      for (const t of r.timelines) { exportLineInto(out, task.first + k, r, t); rows++; }
+      if (!r.ok) {
+        corrupt++;
+        continue;
+      }
+      for (const t of r.timelines) {
+        exportLineInto(out, task.first + k, r, t);
+        rows++;
+      }
     }
     // The task's output moves to the writer as it is (transferred from a worker, not copied).
     const lines = out.detach();
@@ -130,7 +173,10 @@ export function runTask(task: RangeTask, job: Job): TaskResult {
     const r = rec(k, { search: true });
     if (!r.ok) continue;
     const h = matchScan(r, needle, nb);
-    if (h) { hits.push({ index: task.first + k, ...h }); matches += h.matches; }
+    if (h) {
+      hits.push({ index: task.first + k, ...h });
+      matches += h.matches;
+    }
   }
   return { kind: 'search', chunk: { hits, matches }, bytes };
 }
@@ -152,12 +198,20 @@ export function matchScan(r: ScanRecord, needle: string, needleBytes: Buffer = B
       let pos = t.joined.indexOf(needleBytes);
       if (pos < 0) return;
       if (!first) {
-        let lo = 0, hi = t.ends.length - 1;
-        while (lo < hi) { const mid = (lo + hi) >> 1; if (t.ends[mid]! > pos) hi = mid; else lo = mid + 1; }
+        let lo = 0,
+          hi = t.ends.length - 1;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (t.ends[mid]! > pos) hi = mid;
+          else lo = mid + 1;
+        }
         const start = lo > 0 ? t.ends[lo - 1]! : 0;
         first = { timeline: ti, token: lo, char: t.joined.toString('utf8', start, pos).length };
       }
-      while (pos >= 0) { matches++; pos = t.joined.indexOf(needleBytes, pos + Math.max(1, needleBytes.length)); }
+      while (pos >= 0) {
+        matches++;
+        pos = t.joined.indexOf(needleBytes, pos + Math.max(1, needleBytes.length));
+      }
       return;
     }
     const texts = t.texts ?? r.decoded?.timelines[ti]?.text ?? [];
@@ -172,7 +226,12 @@ export function matchScan(r: ScanRecord, needle: string, needleBytes: Buffer = B
   let where: MatchWhere | undefined;
   if (lower(r.title).includes(needle)) where = 'title';
   else if (lower(r.taskId).includes(needle)) where = 'task';
-  else if (r.kind !== 'tokens' && r.decoded && `${r.title}\n${r.taskId ?? ''}\n${r.decoded.content}\n${r.decoded.attach}`.toLowerCase().includes(needle)) where = 'content';
+  else if (
+    r.kind !== 'tokens' &&
+    r.decoded &&
+    `${r.title}\n${r.taskId ?? ''}\n${r.decoded.content}\n${r.decoded.attach}`.toLowerCase().includes(needle)
+  )
+    where = 'content';
   else if (`${r.title}\n${r.taskId ?? ''}\n`.toLowerCase().includes(needle)) where = 'title';
   if (!where) return undefined;
   return { matches, where };

@@ -2,7 +2,14 @@
 // the objects JSON.parse would build. Anything unusual throws BAIL so the caller can leave the
 // payload to the full decoder.
 
-export const QUOTE = 0x22, BSLASH = 0x5c, LBRACE = 0x7b, RBRACE = 0x7d, LBRACK = 0x5b, RBRACK = 0x5d, COMMA = 0x2c, COLON = 0x3a;
+export const QUOTE = 0x22,
+  BSLASH = 0x5c,
+  LBRACE = 0x7b,
+  RBRACE = 0x7d,
+  LBRACK = 0x5b,
+  RBRACK = 0x5d,
+  COMMA = 0x2c,
+  COLON = 0x3a;
 
 /** Thrown inside the scanner when the payload needs the full decoder. */
 export class Bail extends Error {}
@@ -20,7 +27,9 @@ export function hexVal(c: number): number {
 }
 
 /** Element kinds in the scratch arrays. */
-export const K_STR = 1, K_ESC = 2, K_LIT = 3;
+export const K_STR = 1,
+  K_ESC = 2,
+  K_LIT = 3;
 
 /** The elements of one array: start/end offsets (strings without their quotes) and kinds. */
 export class Column {
@@ -34,12 +43,19 @@ export class Column {
   anyLit = false;
   push(s: number, e: number, k: number): void {
     if (this.n === this.s.length) {
-      const grow = <T extends Int32Array | Uint8Array>(a: T, make: (n: number) => T): T => { const b = make(a.length * 2); b.set(a); return b; };
+      const grow = <T extends Int32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
+        const b = make(a.length * 2);
+        b.set(a);
+        return b;
+      };
       this.s = grow(this.s, (n) => new Int32Array(n));
       this.e = grow(this.e, (n) => new Int32Array(n));
       this.k = grow(this.k, (n) => new Uint8Array(n));
     }
-    this.s[this.n] = s; this.e[this.n] = e; this.k[this.n] = k; this.n++;
+    this.s[this.n] = s;
+    this.e[this.n] = e;
+    this.k[this.n] = k;
+    this.n++;
   }
 }
 
@@ -61,7 +77,8 @@ export class JsonBytes {
     p = this.str(p);
     const ke = p - 1;
     if (this.hasEscape(ks, ke)) throw BAIL;
-    this.keyStart = ks; this.keyEnd = ke;
+    this.keyStart = ks;
+    this.keyEnd = ke;
     p = this.ws(p);
     if (b[p] !== COLON) throw BAIL;
     return this.ws(p + 1);
@@ -79,7 +96,8 @@ export class JsonBytes {
 
   /** The decoded string of a string element. */
   protected elementString(col: Column, i: number): string {
-    const s = col.s[i]!, e = col.e[i]!;
+    const s = col.s[i]!,
+      e = col.e[i]!;
     if (col.k[i] === K_STR) return this.b.toString('utf8', s, e);
     return JSON.parse(this.b.toString('utf8', s - 1, e + 1)) as string;
   }
@@ -96,13 +114,19 @@ export class JsonBytes {
     for (let i = s; i < e; i++) {
       if (b[i] !== BSLASH) continue;
       const c = b[i + 1];
-      if (c === QUOTE || c === BSLASH || c === 0x62 || c === 0x66 || c === 0x6e || c === 0x72 || c === 0x74) { i++; continue; }
+      if (c === QUOTE || c === BSLASH || c === 0x62 || c === 0x66 || c === 0x6e || c === 0x72 || c === 0x74) {
+        i++;
+        continue;
+      }
       if (c === 0x75 && b[i + 2] === 0x30 && b[i + 3] === 0x30 && (b[i + 4] === 0x30 || b[i + 4] === 0x31)) {
         const h = hexVal(b[i + 5]!);
         const lowHex = b[i + 5]! < 0x41 || b[i + 5]! > 0x46;
         if (h >= 0 && lowHex) {
           const v = (b[i + 4] === 0x31 ? 16 : 0) + h;
-          if (v !== 8 && v !== 9 && v !== 10 && v !== 12 && v !== 13) { i += 5; continue; }
+          if (v !== 8 && v !== 9 && v !== 10 && v !== 12 && v !== 13) {
+            i += 5;
+            continue;
+          }
         }
       }
       return false;
@@ -146,7 +170,10 @@ export class JsonBytes {
     for (;;) {
       const d = b[i];
       if (d === QUOTE) return i + 1;
-      if (d === BSLASH) { i += 2; continue; }
+      if (d === BSLASH) {
+        i += 2;
+        continue;
+      }
       if (d === undefined) throw BAIL;
       i++;
     }
@@ -163,9 +190,15 @@ export class JsonBytes {
       for (;;) {
         const d = b[i];
         if (d === undefined) throw BAIL;
-        if (d === QUOTE) { i = this.str(i); continue; }
+        if (d === QUOTE) {
+          i = this.str(i);
+          continue;
+        }
         if (d === LBRACE || d === LBRACK) depth++;
-        else if (d === RBRACE || d === RBRACK) { depth--; if (depth === 0) return i + 1; }
+        else if (d === RBRACE || d === RBRACK) {
+          depth--;
+          if (depth === 0) return i + 1;
+        }
         i++;
       }
     }

@@ -62,7 +62,12 @@ function defaultWorkers(): number {
  * Runs `job` over `tasks`; `onResult` sees each task's result in task order (it may return a
  * promise, e.g. to wait for a slow output stream: no more than a few tasks wait meanwhile).
  */
-export async function runTasks(tasks: RangeTask[], job: Job, onResult: (r: TaskResult, task: RangeTask) => void | Promise<void>, opts: RunOptions = {}): Promise<void> {
+export async function runTasks(
+  tasks: RangeTask[],
+  job: Job,
+  onResult: (r: TaskResult, task: RangeTask) => void | Promise<void>,
+  opts: RunOptions = {},
+): Promise<void> {
   const totalBytes = tasks.reduce((a, t) => a + t.offsets[t.offsets.length - 1]! - t.offsets[0]!, 0);
   let doneBytes = 0;
   const spec = workerSpec();
@@ -84,11 +89,22 @@ export async function runTasks(tasks: RangeTask[], job: Job, onResult: (r: TaskR
   try {
     await new Promise<void>((resolve, reject) => {
       const results = new Map<number, TaskResult>();
-      let next = 0, delivered = 0, delivering = false, failed = false;
-      const fail = (e: unknown) => { if (!failed) { failed = true; reject(e); } };
+      let next = 0,
+        delivered = 0,
+        delivering = false,
+        failed = false;
+      const fail = (e: unknown) => {
+        if (!failed) {
+          failed = true;
+          reject(e);
+        }
+      };
       const onAbort = () => fail(new CancelledError());
       opts.signal?.addEventListener('abort', onAbort, { once: true });
-      if (opts.signal?.aborted) { onAbort(); return; }
+      if (opts.signal?.aborted) {
+        onAbort();
+        return;
+      }
       const idle: Worker[] = [];
       const dispatch = () => {
         while (!failed && idle.length && next < tasks.length && next - delivered < maxInFlight) {
@@ -111,7 +127,10 @@ export async function runTasks(tasks: RangeTask[], job: Job, onResult: (r: TaskR
             opts.progress?.(doneBytes, totalBytes);
             dispatch();
           }
-          if (!failed && delivered === tasks.length) { opts.signal?.removeEventListener('abort', onAbort); resolve(); }
+          if (!failed && delivered === tasks.length) {
+            opts.signal?.removeEventListener('abort', onAbort);
+            resolve();
+          }
         } catch (e) {
           fail(e);
         } finally {
@@ -122,7 +141,10 @@ export async function runTasks(tasks: RangeTask[], job: Job, onResult: (r: TaskR
         const w = new Worker(spec.file, { eval: spec.eval ?? false });
         workers.push(w);
         w.on('message', (m: WorkerReply) => {
-          if (!m.ok) { fail(new Error(`log worker: ${m.error}`)); return; }
+          if (!m.ok) {
+            fail(new Error(`log worker: ${m.error}`));
+            return;
+          }
           const r = m.result;
           if (r.kind === 'export') r.chunk.lines = Buffer.from(r.chunk.lines.buffer, r.chunk.lines.byteOffset, r.chunk.lines.byteLength);
           results.set(m.id, r);
@@ -131,7 +153,9 @@ export async function runTasks(tasks: RangeTask[], job: Job, onResult: (r: TaskR
           void deliver();
         });
         w.on('error', fail);
-        w.on('exit', (code) => { if (code !== 0 && !failed && delivered < tasks.length) fail(new Error(`log worker exited with code ${code}`)); });
+        w.on('exit', (code) => {
+          if (code !== 0 && !failed && delivered < tasks.length) fail(new Error(`log worker exited with code ${code}`));
+        });
         idle.push(w);
       }
       dispatch();

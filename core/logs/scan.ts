@@ -4,7 +4,8 @@
 import { HEADER_RE } from './record';
 
 const NL = 10;
-const D0 = 48, D9 = 57;
+const D0 = 48,
+  D9 = 57;
 /** Bytes needed to recognise `YYYY-MM-DD HH:MM:SS` at a line start. */
 export const PROBE = 19;
 /** Header lines longer than this are parsed from their prefix; chunks must be at least twice this. */
@@ -18,10 +19,27 @@ function digit(b: Uint8Array, i: number): boolean {
 
 /** True when `b[i..]` starts with `YYYY-MM-DD HH:MM:SS` (caller ensures PROBE bytes exist). */
 export function looksLikeTimestamp(b: Uint8Array, i: number): boolean {
-  return digit(b, i) && digit(b, i + 1) && digit(b, i + 2) && digit(b, i + 3) && b[i + 4] === 45 &&
-    digit(b, i + 5) && digit(b, i + 6) && b[i + 7] === 45 && digit(b, i + 8) && digit(b, i + 9) &&
-    b[i + 10] === 32 && digit(b, i + 11) && digit(b, i + 12) && b[i + 13] === 58 &&
-    digit(b, i + 14) && digit(b, i + 15) && b[i + 16] === 58 && digit(b, i + 17) && digit(b, i + 18);
+  return (
+    digit(b, i) &&
+    digit(b, i + 1) &&
+    digit(b, i + 2) &&
+    digit(b, i + 3) &&
+    b[i + 4] === 45 &&
+    digit(b, i + 5) &&
+    digit(b, i + 6) &&
+    b[i + 7] === 45 &&
+    digit(b, i + 8) &&
+    digit(b, i + 9) &&
+    b[i + 10] === 32 &&
+    digit(b, i + 11) &&
+    digit(b, i + 12) &&
+    b[i + 13] === 58 &&
+    digit(b, i + 14) &&
+    digit(b, i + 15) &&
+    b[i + 16] === 58 &&
+    digit(b, i + 17) &&
+    digit(b, i + 18)
+  );
 }
 
 const PATTERN = 'dddd-dd-dd dd:dd:dd';
@@ -42,7 +60,15 @@ export function headerTime(b: Buffer, start: number, end: number): number | unde
   const m = HEADER_RE.exec(line);
   if (!m) return undefined;
   const t = m[1]!;
-  const ms = Date.UTC(+t.slice(0, 4), +t.slice(5, 7) - 1, +t.slice(8, 10), +t.slice(11, 13), +t.slice(14, 16), +t.slice(17, 19), t.length > 20 ? Math.round(Number('0.' + t.slice(20)) * 1000) : 0);
+  const ms = Date.UTC(
+    +t.slice(0, 4),
+    +t.slice(5, 7) - 1,
+    +t.slice(8, 10),
+    +t.slice(11, 13),
+    +t.slice(14, 16),
+    +t.slice(17, 19),
+    t.length > 20 ? Math.round(Number('0.' + t.slice(20)) * 1000) : 0,
+  );
   return Number.isFinite(ms) ? ms : undefined;
 }
 
@@ -74,7 +100,11 @@ export class BoundaryScanner {
   private preambleStart = -1;
   private preambleNonBlank = false;
 
-  constructor(private readonly sink: ScanSink, start = 0, sawRecord = false) {
+  constructor(
+    private readonly sink: ScanSink,
+    start = 0,
+    sawRecord = false,
+  ) {
     this.resumeAt = start;
     this.atLineStart = true;
     this.sawRecord = sawRecord;
@@ -89,13 +119,21 @@ export class BoundaryScanner {
     let i = 0;
     if (!this.atLineStart) {
       const e = b.indexOf(NL, 0);
-      if (e < 0 || e >= n) { this.trackPreamble(b, 0, n); this.resumeAt = base + n; return; }
+      if (e < 0 || e >= n) {
+        this.trackPreamble(b, 0, n);
+        this.resumeAt = base + n;
+        return;
+      }
       this.trackPreamble(b, 0, e + 1);
       i = e + 1;
       this.atLineStart = true;
     }
     while (i < n) {
-      if (n - i < PROBE && !eof) { this.resumeAt = base + i; this.atLineStart = true; return; }
+      if (n - i < PROBE && !eof) {
+        this.resumeAt = base + i;
+        this.atLineStart = true;
+        return;
+      }
       let e = b.indexOf(NL, i);
       if (e >= n) e = -1;
       if (e < 0 && eof && couldBeTimestampPrefix(b, i, n) && (n - i < PROBE || headerTime(b, i, n) === undefined)) {
@@ -107,7 +145,11 @@ export class BoundaryScanner {
         return;
       }
       if (n - i >= PROBE && looksLikeTimestamp(b, i)) {
-        if (e < 0 && !eof && n - i < MAX_HEADER) { this.resumeAt = base + i; this.atLineStart = true; return; }
+        if (e < 0 && !eof && n - i < MAX_HEADER) {
+          this.resumeAt = base + i;
+          this.atLineStart = true;
+          return;
+        }
         const time = headerTime(b, i, e < 0 ? n : e);
         if (time !== undefined) {
           this.closePreamble(base + i);
@@ -119,7 +161,12 @@ export class BoundaryScanner {
       } else {
         this.trackPreamble(b, i, e < 0 ? n : e + 1);
       }
-      if (e < 0) { this.resumeAt = base + n; this.atLineStart = false; if (eof) this.closePreamble(base + n); return; }
+      if (e < 0) {
+        this.resumeAt = base + n;
+        this.atLineStart = false;
+        if (eof) this.closePreamble(base + n);
+        return;
+      }
       i = e + 1;
     }
     this.resumeAt = base + n;
@@ -132,7 +179,10 @@ export class BoundaryScanner {
     if (this.preambleNonBlank) return;
     for (let k = from; k < to; k++) {
       const c = b[k]!;
-      if (c !== 32 && c !== 10 && c !== 13 && c !== 9) { this.preambleNonBlank = true; return; }
+      if (c !== 32 && c !== 10 && c !== 13 && c !== 9) {
+        this.preambleNonBlank = true;
+        return;
+      }
     }
   }
 

@@ -4,7 +4,10 @@
  * Counts non-overlapping matches of `needle` (lower case) in each timeline's joined, lowercased
  * token text; the first match's timeline, token and offset inside that token.
  */
-export function findInTokens(texts: string[][], needle: string): { matches: number; first?: { timeline: number; token: number; char: number } } {
+export function findInTokens(
+  texts: string[][],
+  needle: string,
+): { matches: number; first?: { timeline: number; token: number; char: number } } {
   let matches = 0;
   let first: { timeline: number; token: number; char: number } | undefined;
   texts.forEach((text, ti) => {
@@ -17,7 +20,10 @@ export function findInTokens(texts: string[][], needle: string): { matches: numb
       let acc = 0;
       for (let k = 0; k < text.length; k++) {
         const next = acc + text[k]!.toLowerCase().length;
-        if (next > pos || k === text.length - 1) { first = { timeline: ti, token: k, char: Math.min(pos - acc, text[k]!.length) }; break; }
+        if (next > pos || k === text.length - 1) {
+          first = { timeline: ti, token: k, char: Math.min(pos - acc, text[k]!.length) };
+          break;
+        }
         acc = next;
       }
     }

@@ -63,22 +63,36 @@ export class LogSession {
   private grow(n: number): void {
     if (this.step.length >= n) return;
     const size = Math.max(n, this.step.length * 2, 256);
-    const f64 = (old: Float64Array) => { const a = new Float64Array(size).fill(NaN); a.set(old); return a; };
-    const i32 = (old: Int32Array) => { const a = new Int32Array(size).fill(-1); a.set(old); return a; };
+    const f64 = (old: Float64Array) => {
+      const a = new Float64Array(size).fill(NaN);
+      a.set(old);
+      return a;
+    };
+    const i32 = (old: Int32Array) => {
+      const a = new Int32Array(size).fill(-1);
+      a.set(old);
+      return a;
+    };
     this.step = f64(this.step);
     this.reward = f64(this.reward);
     this.tokens = i32(this.tokens);
     this.trained = i32(this.trained);
     this.timelines = i32(this.timelines);
-    const k = new Int8Array(size).fill(-1); k.set(this.kind); this.kind = k;
+    const k = new Int8Array(size).fill(-1);
+    k.set(this.kind);
+    this.kind = k;
   }
 
   private clearFrom(i: number): void {
     this.summarized = Math.min(this.summarized, i);
     for (const key of [...this.cache.keys()]) if (key >= i) this.cache.delete(key);
     if (this.step.length > i) {
-      this.step.fill(NaN, i); this.reward.fill(NaN, i);
-      this.tokens.fill(-1, i); this.trained.fill(-1, i); this.timelines.fill(-1, i); this.kind.fill(-1, i);
+      this.step.fill(NaN, i);
+      this.reward.fill(NaN, i);
+      this.tokens.fill(-1, i);
+      this.trained.fill(-1, i);
+      this.timelines.fill(-1, i);
+      this.kind.fill(-1, i);
     }
     this.task.length = Math.min(this.task.length, i);
     this.title.length = Math.min(this.title.length, i);
@@ -91,7 +105,9 @@ export class LogSession {
    * Indexes new bytes. Returns what changed; `firstNew` is the first record whose data may
    * differ from before (the previous last record is always re-read, it may have been partial).
    */
-  async update(opts: UpdateOptions & { onRecords?: (count: number) => void } = {}): Promise<{ change: 'unchanged' | 'grown' | 'reset'; firstNew: number }> {
+  async update(
+    opts: UpdateOptions & { onRecords?: (count: number) => void } = {},
+  ): Promise<{ change: 'unchanged' | 'grown' | 'reset'; firstNew: number }> {
     const first = this.factsCache !== undefined && this.index.files.length === 0;
     const seeded = first ? await this.seedFromCache() : undefined;
     const before = this.count;
@@ -139,7 +155,10 @@ export class LogSession {
     for (let i = 0; i < this.count; i++) {
       const f = this.facts[i];
       if (f?.error === undefined) continue;
-      await this.index.readPrefixes(i, i + 1, SUMMARY_PREFIX, (j, bytes) => { this.applySummary(j, summarizePrefix(bytes)); this.error[j] = f.error; });
+      await this.index.readPrefixes(i, i + 1, SUMMARY_PREFIX, (j, bytes) => {
+        this.applySummary(j, summarizePrefix(bytes));
+        this.error[j] = f.error;
+      });
     }
     // Summaries are done for the records with facts at the start of the group.
     let i = this.summarized;
@@ -150,7 +169,10 @@ export class LogSession {
   private applyFacts(i: number, f: RecordFacts): void {
     this.grow(i + 1);
     this.facts[i] = f;
-    if (f.error !== undefined) { this.error[i] = f.error; return; }
+    if (f.error !== undefined) {
+      this.error[i] = f.error;
+      return;
+    }
     this.error[i] = undefined;
     this.tokens[i] = f.tokens;
     this.trained[i] = f.trained;
@@ -175,10 +197,15 @@ export class LogSession {
    * then saved to the facts cache (when the session has one), so the next opening of the
    * unchanged file needs no scan at all. Cancellable; the unfinished last record is left out.
    */
-  async computeFacts(opts: { signal?: AbortSignal; workers?: number; progress?: (done: number, total: number) => void } = {}): Promise<void> {
+  async computeFacts(
+    opts: { signal?: AbortSignal; workers?: number; progress?: (done: number, total: number) => void } = {},
+  ): Promise<void> {
     const tasks: RangeTask[] = [];
     for (let i = 0; i < this.count;) {
-      if (this.facts[i] !== undefined) { i++; continue; }
+      if (this.facts[i] !== undefined) {
+        i++;
+        continue;
+      }
       let j = i;
       while (j < this.count && this.facts[j] === undefined) j++;
       tasks.push(...planTasks(this.index, i, j));
@@ -187,10 +214,15 @@ export class LogSession {
     const files = this.index.files.map((f) => ({ f, count: f.count, resets: f.resets }));
     if (tasks.length === 0) return;
     {
-      await runTasks(tasks, { kind: 'facts' }, (r, task) => {
-        if (r.kind !== 'facts') return;
-        r.facts.forEach((f, k) => this.applyFacts(task.first + k, f));
-      }, { signal: opts.signal, workers: opts.workers, progress: opts.progress });
+      await runTasks(
+        tasks,
+        { kind: 'facts' },
+        (r, task) => {
+          if (r.kind !== 'facts') return;
+          r.facts.forEach((f, k) => this.applyFacts(task.first + k, f));
+        },
+        { signal: opts.signal, workers: opts.workers, progress: opts.progress },
+      );
     }
     if (!this.factsCache) return;
     // Save only files the index still describes as they were when the scan started.
@@ -218,7 +250,8 @@ export class LogSession {
   async summarizeSome(ids: number[]): Promise<void> {
     const todo = ids.filter((i) => i >= this.summarized && i < this.count && this.title[i] === undefined && this.error[i] === undefined);
     if (todo.length === 0) return;
-    const from = Math.min(...todo), to = Math.max(...todo) + 1;
+    const from = Math.min(...todo),
+      to = Math.max(...todo) + 1;
     if (to - from > 1024) return;
     this.grow(to);
     await this.index.readPrefixes(from, to, SUMMARY_PREFIX, (i, bytes) => this.applySummary(i, summarizePrefix(bytes)));
@@ -278,7 +311,10 @@ export class LogSession {
   /** Updates the row data of record i from a full decode. */
   private note(i: number, r: RecordResult): void {
     this.grow(i + 1);
-    if (!r.ok) { this.error[i] = r.error; return; }
+    if (!r.ok) {
+      this.error[i] = r.error;
+      return;
+    }
     const rec = r.record;
     const c = countTokens(rec);
     this.tokens[i] = c.tokens;
@@ -300,7 +336,11 @@ export class LogSession {
     if (i < this.step.length) {
       if (!Number.isNaN(this.step[i]!)) r.step = this.step[i];
       if (!Number.isNaN(this.reward[i]!)) r.reward = this.reward[i];
-      if (this.tokens[i]! >= 0) { r.tokens = this.tokens[i]; r.trained = this.trained[i]; r.timelines = this.timelines[i]; }
+      if (this.tokens[i]! >= 0) {
+        r.tokens = this.tokens[i];
+        r.trained = this.trained[i];
+        r.timelines = this.timelines[i];
+      }
       if (this.kind[i]! >= 0) r.kind = KINDS[this.kind[i]!];
     }
     if (this.title[i] !== undefined) r.title = this.title[i];
@@ -313,11 +353,15 @@ export class LogSession {
 
   /** Distinct steps and outcomes seen in summaries (for filter choices). */
   facets(): { steps: [number, number] | undefined; outcomes: string[] } {
-    let lo = Infinity, hi = -Infinity;
+    let lo = Infinity,
+      hi = -Infinity;
     const outcomes = new Set<string>();
     for (let i = 0; i < this.summarized; i++) {
       const s = this.step[i]!;
-      if (!Number.isNaN(s)) { lo = Math.min(lo, s); hi = Math.max(hi, s); }
+      if (!Number.isNaN(s)) {
+        lo = Math.min(lo, s);
+        hi = Math.max(hi, s);
+      }
       const o = this.outcome[i];
       if (o !== undefined) outcomes.add(o);
     }
@@ -342,19 +386,26 @@ export class LogSession {
       const dir = sort.desc ? -1 : 1;
       const val = (i: number): number | string => {
         switch (sort.key) {
-          case 'step': return this.step[i]!;
-          case 'reward': return this.reward[i]!;
-          case 'tokens': return this.tokens[i]!;
-          case 'time': return this.index.time(i) ?? NaN;
-          case 'task': return this.task[i] ?? '';
-          default: return i;
+          case 'step':
+            return this.step[i]!;
+          case 'reward':
+            return this.reward[i]!;
+          case 'tokens':
+            return this.tokens[i]!;
+          case 'time':
+            return this.index.time(i) ?? NaN;
+          case 'task':
+            return this.task[i] ?? '';
+          default:
+            return i;
         }
       };
       out.sort((a, b) => {
-        const x = val(a), y = val(b);
+        const x = val(a),
+          y = val(b);
         // Unknown values go last in both directions.
-        const xu = typeof x === 'number' && (Number.isNaN(x) || x < 0 && sort.key === 'tokens');
-        const yu = typeof y === 'number' && (Number.isNaN(y) || y < 0 && sort.key === 'tokens');
+        const xu = typeof x === 'number' && (Number.isNaN(x) || (x < 0 && sort.key === 'tokens'));
+        const yu = typeof y === 'number' && (Number.isNaN(y) || (y < 0 && sort.key === 'tokens'));
         if (xu !== yu) return xu ? 1 : -1;
         if (x < y) return -dir;
         if (x > y) return dir;

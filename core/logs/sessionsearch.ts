@@ -21,7 +21,13 @@ export interface SearchOptions {
  * on the decoded text); hits stream through `onHit` (file order) and `onHits` (batches with
  * running counts). The records are scanned on worker threads (pool.ts). Cancellable.
  */
-export async function searchRecords(logIndex: LogIndex, count: number, text: string, candidates: number[], opts: SearchOptions = {}): Promise<SearchHit[]> {
+export async function searchRecords(
+  logIndex: LogIndex,
+  count: number,
+  text: string,
+  candidates: number[],
+  opts: SearchOptions = {},
+): Promise<SearchHit[]> {
   const needle = text.toLowerCase();
   if (!needle) {
     const all = candidates.map((index): SearchHit => ({ index, matches: 0, where: 'tokens' }));
@@ -39,14 +45,26 @@ export async function searchRecords(logIndex: LogIndex, count: number, text: str
     k = j + 1;
   }
   const hits: SearchHit[] = [];
-  const counts: SearchCounts = { done: 0, total: sorted.length, doneBytes: 0, totalBytes: tasks.reduce((a, t) => a + t.offsets[t.offsets.length - 1]! - t.offsets[0]!, 0), hits: 0, matches: 0 };
+  const counts: SearchCounts = {
+    done: 0,
+    total: sorted.length,
+    doneBytes: 0,
+    totalBytes: tasks.reduce((a, t) => a + t.offsets[t.offsets.length - 1]! - t.offsets[0]!, 0),
+    hits: 0,
+    matches: 0,
+  };
   await searchTasks(tasks, text, {
     signal: opts.signal,
     workers: opts.workers,
     onHits: (batch, c) => {
       const mine = batch.filter((h) => wanted.has(h.index));
       counts.doneBytes = c.doneBytes;
-      for (const h of mine) { hits.push(h); counts.hits++; counts.matches += h.matches; opts.onHit?.(h); }
+      for (const h of mine) {
+        hits.push(h);
+        counts.hits++;
+        counts.matches += h.matches;
+        opts.onHit?.(h);
+      }
       counts.done = doneUpTo(sorted, c, tasks);
       opts.onHits?.(mine, { ...counts });
       opts.progress?.(counts.done, counts.total);
@@ -55,11 +73,11 @@ export async function searchRecords(logIndex: LogIndex, count: number, text: str
   return hits;
 }
 
-
 /** Candidates covered once the tasks up to the one holding `c.done` records are done. */
 function doneUpTo(sorted: number[], c: SearchCounts, tasks: RangeTask[]): number {
   // c.done counts records of finished tasks (in file order): find the last finished record.
-  let n = 0, k = 0;
+  let n = 0,
+    k = 0;
   for (const t of tasks) {
     n += t.offsets.length - 1;
     if (n > c.done) break;
@@ -68,18 +86,32 @@ function doneUpTo(sorted: number[], c: SearchCounts, tasks: RangeTask[]): number
   if (k === 0) return 0;
   const t = tasks[k - 1]!;
   const lastRecord = t.first + t.offsets.length - 2;
-  let lo = 0, hi = sorted.length;
-  while (lo < hi) { const mid = (lo + hi) >> 1; if (sorted[mid]! <= lastRecord) lo = mid + 1; else hi = mid; }
+  let lo = 0,
+    hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! <= lastRecord) lo = mid + 1;
+    else hi = mid;
+  }
   return lo;
 }
 
 /** Finds `needle` (lower case) in a record: token text across token boundaries, title, task. */
 export function matchRecord(rec: DecodedRecord, needle: string): Omit<SearchHit, 'index'> | undefined {
   if (!needle) return { matches: 0, where: 'tokens' };
-  const { matches, first } = findInTokens(rec.timelines.map((t) => t.text), needle);
+  const { matches, first } = findInTokens(
+    rec.timelines.map((t) => t.text),
+    needle,
+  );
   if (matches > 0) return { matches, where: 'tokens', ...(first ?? {}) };
   const meta = `${rec.title}\n${rec.taskId ?? ''}\n${rec.kind === 'tokens' ? '' : rec.content + '\n' + rec.attach}`.toLowerCase();
   if (!meta.includes(needle)) return undefined;
-  const where: MatchWhere = rec.title.toLowerCase().includes(needle) ? 'title' : (rec.taskId ?? '').toLowerCase().includes(needle) ? 'task' : rec.kind === 'tokens' ? 'title' : 'content';
+  const where: MatchWhere = rec.title.toLowerCase().includes(needle)
+    ? 'title'
+    : (rec.taskId ?? '').toLowerCase().includes(needle)
+      ? 'task'
+      : rec.kind === 'tokens'
+        ? 'title'
+        : 'content';
   return { matches, where };
 }

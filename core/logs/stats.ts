@@ -34,8 +34,16 @@ export function statsFromFacts(opened: OpenedLogs, facts: RecordFacts[][]): LogS
     files: opened.indexes.flatMap((ix) => ix.files.map((f) => f.path)),
     bytes: opened.indexes.reduce((a, ix) => a + ix.bytes, 0),
     records: opened.indexes.reduce((a, ix) => a + ix.count, 0),
-    tokenRecords: 0, otherRecords: 0, timelines: 0, tokens: 0, trainedTokens: 0, corruptRecords: 0, corrupt: [],
-    problems: opened.indexes.flatMap((ix) => ix.problems.map((p) => ({ file: p.file, offset: p.offset, length: p.length, reason: p.reason }))),
+    tokenRecords: 0,
+    otherRecords: 0,
+    timelines: 0,
+    tokens: 0,
+    trainedTokens: 0,
+    corruptRecords: 0,
+    corrupt: [],
+    problems: opened.indexes.flatMap((ix) =>
+      ix.problems.map((p) => ({ file: p.file, offset: p.offset, length: p.length, reason: p.reason })),
+    ),
     partialTail: opened.indexes.some((ix) => ix.tailPartial),
     steps: [],
   };
@@ -49,25 +57,34 @@ export function statsFromFacts(opened: OpenedLogs, facts: RecordFacts[][]): LogS
         i++;
         continue;
       }
-      if (f.kind === 'tokens') out.tokenRecords++; else out.otherRecords++;
+      if (f.kind === 'tokens') out.tokenRecords++;
+      else out.otherRecords++;
       out.timelines += f.timelines;
       out.tokens += f.tokens;
       out.trainedTokens += f.trained;
       if (f.step !== undefined) {
         const st = steps.get(f.step) ?? { records: 0, sum: 0, n: 0 };
         st.records++;
-        if (f.reward !== undefined) { st.sum += f.reward; st.n++; }
+        if (f.reward !== undefined) {
+          st.sum += f.reward;
+          st.n++;
+        }
         steps.set(f.step, st);
       }
       i++;
     }
   }
-  out.steps = [...steps.entries()].sort((a, b) => a[0] - b[0]).map(([step, v]) => ({ step, records: v.records, meanReward: v.n ? v.sum / v.n : null }));
+  out.steps = [...steps.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([step, v]) => ({ step, records: v.records, meanReward: v.n ? v.sum / v.n : null }));
   return out;
 }
 
 /** The reference: stats by decoding every record in full (tests check statsFromFacts against it). */
-export async function computeStats(s: LogSession, opts: { signal?: AbortSignal; progress?: (done: number, total: number) => void } = {}): Promise<LogStats> {
+export async function computeStats(
+  s: LogSession,
+  opts: { signal?: AbortSignal; progress?: (done: number, total: number) => void } = {},
+): Promise<LogStats> {
   const out: LogStats = {
     files: s.index.files.map((f) => f.path),
     bytes: s.index.bytes,
@@ -93,7 +110,8 @@ export async function computeStats(s: LogSession, opts: { signal?: AbortSignal; 
       continue;
     }
     const rec = r.record;
-    if (rec.kind === 'tokens') out.tokenRecords++; else out.otherRecords++;
+    if (rec.kind === 'tokens') out.tokenRecords++;
+    else out.otherRecords++;
     out.timelines += rec.timelines.length;
     for (const t of rec.timelines) {
       out.tokens += t.text.length;
@@ -102,12 +120,17 @@ export async function computeStats(s: LogSession, opts: { signal?: AbortSignal; 
     if (rec.step !== undefined) {
       const st = steps.get(rec.step) ?? { records: 0, sum: 0, n: 0 };
       st.records++;
-      if (rec.reward !== undefined) { st.sum += rec.reward; st.n++; }
+      if (rec.reward !== undefined) {
+        st.sum += rec.reward;
+        st.n++;
+      }
       steps.set(rec.step, st);
     }
     if (opts.progress && (i % 64 === 0 || i === s.count - 1)) opts.progress(i + 1, s.count);
   }
-  out.steps = [...steps.entries()].sort((a, b) => a[0] - b[0]).map(([step, v]) => ({ step, records: v.records, meanReward: v.n ? v.sum / v.n : null }));
+  out.steps = [...steps.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([step, v]) => ({ step, records: v.records, meanReward: v.n ? v.sum / v.n : null }));
   return out;
 }
 
@@ -160,8 +183,16 @@ export function formatStats(st: LogStats): string {
     [t('bytes:'), n(st.bytes)],
     [t('records:'), t('{0} ({1} with tokens, {2} other)', n(st.records), n(st.tokenRecords), n(st.otherRecords))],
     [t('timelines:'), n(st.timelines)],
-    [t('tokens:'), st.tokens ? t('{0} ({1} trained, {2}%)', n(st.tokens), n(st.trainedTokens), ((st.trainedTokens / st.tokens) * 100).toFixed(1)) : t('{0} ({1} trained)', n(st.tokens), n(st.trainedTokens))],
-    [t('corrupt records:'), st.partialTail ? t('{0} (the last record is incomplete: file still being written?)', n(st.corruptRecords)) : n(st.corruptRecords)],
+    [
+      t('tokens:'),
+      st.tokens
+        ? t('{0} ({1} trained, {2}%)', n(st.tokens), n(st.trainedTokens), ((st.trainedTokens / st.tokens) * 100).toFixed(1))
+        : t('{0} ({1} trained)', n(st.tokens), n(st.trainedTokens)),
+    ],
+    [
+      t('corrupt records:'),
+      st.partialTail ? t('{0} (the last record is incomplete: file still being written?)', n(st.corruptRecords)) : n(st.corruptRecords),
+    ],
   ];
   const width = Math.max(...rows.map(([l]) => cells(l))) + 1;
   for (const [label, value] of rows) lines.push(`${label}${' '.repeat(width - cells(label))}${value}`);
@@ -170,7 +201,10 @@ export function formatStats(st: LogStats): string {
   if (st.steps.length) {
     lines.push('');
     lines.push(t('step  records  mean reward'));
-    for (const s of st.steps) lines.push(`${String(s.step).padStart(4)}  ${String(s.records).padStart(7)}  ${s.meanReward === null ? '-' : s.meanReward.toFixed(4)}`);
+    for (const s of st.steps)
+      lines.push(
+        `${String(s.step).padStart(4)}  ${String(s.records).padStart(7)}  ${s.meanReward === null ? '-' : s.meanReward.toFixed(4)}`,
+      );
   }
   return lines.join('\n') + '\n';
 }

@@ -56,7 +56,11 @@ function peelPanels(lines: string[]): { lines: string[]; title?: string } {
 
 /** Widths of the columns' text (border segment minus the two padding spaces). */
 function columnWidths(border: string): number[] {
-  return border.trim().slice(1, -1).split(/[┬┳┯┰╤╥┼╇╋]/).map((seg) => Math.max(0, cellWidth(seg) - 2));
+  return border
+    .trim()
+    .slice(1, -1)
+    .split(/[┬┳┯┰╤╥┼╇╋]/)
+    .map((seg) => Math.max(0, cellWidth(seg) - 2));
 }
 
 function splitCells(line: string): string[] {
@@ -133,7 +137,10 @@ export function readRichTable(content: string): TableGrid | undefined {
   let cur: string[][] = [];
   let sawRule = false;
   let headerEnds = -1;
-  const flush = () => { if (cur.length) blocks.push({ lines: cur, header: false }); cur = []; };
+  const flush = () => {
+    if (cur.length) blocks.push({ lines: cur, header: false });
+    cur = [];
+  };
   for (let i = top >= 0 ? top + 1 : 0; i < lines.length; i++) {
     const t = lines[i]!.trim();
     if (t === '') continue;
@@ -145,7 +152,10 @@ export function readRichTable(content: string): TableGrid | undefined {
       continue;
     }
     if (TOP.test(t)) continue;
-    if (!V.test(t[0] ?? '')) { if (top < 0) continue; break; }
+    if (!V.test(t[0] ?? '')) {
+      if (top < 0) continue;
+      break;
+    }
     const cells = splitCells(t);
     if (!cells.length) continue;
     cur.push(cells);
@@ -170,7 +180,12 @@ export function readRichTable(content: string): TableGrid | undefined {
     return rows;
   };
   const join = (rowLines: string[][]): string[] =>
-    Array.from({ length: ncols }, (_, c) => joinCellLines(rowLines.map((l) => l[c] ?? ''), w[c] ?? 0));
+    Array.from({ length: ncols }, (_, c) =>
+      joinCellLines(
+        rowLines.map((l) => l[c] ?? ''),
+        w[c] ?? 0,
+      ),
+    );
   const grid: TableGrid = { rows: [] };
   if (peeled.title) grid.title = peeled.title;
   blocks.forEach((b, k) => {

@@ -39,11 +39,16 @@ export class TokenColumns extends JsonBytes {
         for (;;) {
           const d = b[i];
           if (d === QUOTE) break;
-          if (d === BSLASH) { esc = true; i += 2; continue; }
+          if (d === BSLASH) {
+            esc = true;
+            i += 2;
+            continue;
+          }
           if (d === undefined) throw BAIL;
           i++;
         }
-        if (col.keep) col.push(p + 1, i, esc ? K_ESC : K_STR); else col.n++;
+        if (col.keep) col.push(p + 1, i, esc ? K_ESC : K_STR);
+        else col.n++;
         p = i + 1;
       } else if (c === LBRACE || c === LBRACK || c === undefined) {
         throw BAIL;
@@ -51,23 +56,33 @@ export class TokenColumns extends JsonBytes {
         const s = p;
         p = this.literal(p);
         col.anyLit = true;
-        if (col.keep) col.push(s, p, K_LIT); else col.n++;
+        if (col.keep) col.push(s, p, K_LIT);
+        else col.n++;
       }
       p = this.ws(p);
-      if (b[p] === COMMA) { p = this.ws(p + 1); continue; }
+      if (b[p] === COMMA) {
+        p = this.ws(p + 1);
+        continue;
+      }
       if (b[p] === RBRACK) return p + 1;
       throw BAIL;
     }
   }
 
   protected maskAt(i: number): MaskValue {
-    const b = this.b, col = this.color;
-    const s = col.s[i]!, e = col.e[i]!, k = col.k[i]!;
+    const b = this.b,
+      col = this.color;
+    const s = col.s[i]!,
+      e = col.e[i]!,
+      k = col.k[i]!;
     if (k === K_STR && e - s === 7 && b[s] === 0x23) {
       let v = 0;
       for (let j = s + 1; j < e; j++) {
         const h = hexVal(b[j]!);
-        if (h < 0) { v = -1; break; }
+        if (h < 0) {
+          v = -1;
+          break;
+        }
         v = (v << 4) | h;
       }
       if (v >= 0) {
@@ -83,7 +98,8 @@ export class TokenColumns extends JsonBytes {
   }
 
   protected textJson(n: number): Buffer {
-    const b = this.b, col = this.text;
+    const b = this.b,
+      col = this.text;
     let len = 2 + Math.max(0, n - 1);
     const fixed: (Buffer | undefined)[] = [];
     for (let i = 0; i < n; i++) {
@@ -101,9 +117,15 @@ export class TokenColumns extends JsonBytes {
     for (let i = 0; i < n; i++) {
       if (i > 0) out[o++] = COMMA;
       const f = fixed[i];
-      if (f) { o += f.copy(out, o); continue; }
-      const s = col.s[i]! - 1, e = col.e[i]! + 1;
-      if (e - s < 24) { for (let j = s; j < e; j++) out[o++] = b[j]!; } else o += b.copy(out, o, s, e);
+      if (f) {
+        o += f.copy(out, o);
+        continue;
+      }
+      const s = col.s[i]! - 1,
+        e = col.e[i]! + 1;
+      if (e - s < 24) {
+        for (let j = s; j < e; j++) out[o++] = b[j]!;
+      } else o += b.copy(out, o, s, e);
     }
     out[o++] = RBRACK;
     return out;
@@ -111,21 +133,34 @@ export class TokenColumns extends JsonBytes {
 
   /** The ids array as JSON: canonical integers copied as digits, the rest through the decoder's rule. */
   protected idsJson(n: number): Buffer {
-    const b = this.b, col = this.count, out = this.out;
+    const b = this.b,
+      col = this.count,
+      out = this.out;
     out.need(2);
     out.buf[out.o++] = LBRACK;
     for (let i = 0; i < n; i++) {
       out.need(24);
       if (i > 0) out.buf[out.o++] = COMMA;
-      if (i >= col.n) { out.ascii('null'); continue; }
-      const s = col.s[i]!, e = col.e[i]!, k = col.k[i]!;
+      if (i >= col.n) {
+        out.ascii('null');
+        continue;
+      }
+      const s = col.s[i]!,
+        e = col.e[i]!,
+        k = col.k[i]!;
       if (k === K_STR && e - s > 0 && e - s <= 15) {
         // Number(c) prints back as the same digits unless there are leading zeros or "-0".
         let j = s;
         if (b[j] === 0x2d) j++;
         let ok = j < e && !(b[j] === 48 && e - j > 1) && !(b[s] === 0x2d && b[j] === 48);
-        for (let q = j; ok && q < e; q++) { const d = b[q]!; if (d < 48 || d > 57) ok = false; }
-        if (ok) { for (let q = s; q < e; q++) out.buf[out.o++] = b[q]!; continue; }
+        for (let q = j; ok && q < e; q++) {
+          const d = b[q]!;
+          if (d < 48 || d > 57) ok = false;
+        }
+        if (ok) {
+          for (let q = s; q < e; q++) out.buf[out.o++] = b[q]!;
+          continue;
+        }
       }
       const c = this.elementValue(col, i);
       const v = typeof c === 'number' ? c : typeof c === 'string' ? (/^-?\d+$/.test(c) ? Number(c) : c) : null;
@@ -140,11 +175,16 @@ export class TokenColumns extends JsonBytes {
 
   /** ASTune's basic tracker logged the token text as the title: then there are no logprobs. */
   protected titlesAreText(n: number): boolean {
-    const b = this.b, t = this.text, ti = this.title;
+    const b = this.b,
+      t = this.text,
+      ti = this.title;
     if (n === 0 || ti.n !== n) return false;
     for (let i = 0; i < n; i++) {
       if (ti.k[i] === K_LIT) return false;
-      const s1 = t.s[i]!, e1 = t.e[i]!, s2 = ti.s[i]!, e2 = ti.e[i]!;
+      const s1 = t.s[i]!,
+        e1 = t.e[i]!,
+        s2 = ti.s[i]!,
+        e2 = ti.e[i]!;
       if (t.k[i] === K_STR && ti.k[i] === K_STR) {
         if (e1 - s1 !== e2 - s2) return false;
         for (let j = 0; j < e1 - s1; j++) if (b[s1 + j] !== b[s2 + j]) return false;
@@ -157,17 +197,27 @@ export class TokenColumns extends JsonBytes {
 
   /** The logprobs array as JSON (null for "N/A", unparsable, or ASTune's title = text). */
   protected logprobsJson(n: number): Buffer {
-    const b = this.b, col = this.title, out = this.out;
+    const b = this.b,
+      col = this.title,
+      out = this.out;
     const none = !col.present || this.titlesAreText(n);
     out.need(2);
     out.buf[out.o++] = LBRACK;
     for (let i = 0; i < n; i++) {
       out.need(32);
       if (i > 0) out.buf[out.o++] = COMMA;
-      if (none || i >= col.n) { out.ascii('null'); continue; }
-      const s = col.s[i]!, e = col.e[i]!, k = col.k[i]!;
+      if (none || i >= col.n) {
+        out.ascii('null');
+        continue;
+      }
+      const s = col.s[i]!,
+        e = col.e[i]!,
+        k = col.k[i]!;
       if (k === K_STR && this.decimalJson(s, e)) continue;
-      if (k === K_STR && e - s === 3 && b[s] === 0x4e && b[s + 1] === 0x2f && b[s + 2] === 0x41) { out.ascii('null'); continue; } // N/A
+      if (k === K_STR && e - s === 3 && b[s] === 0x4e && b[s + 1] === 0x2f && b[s + 2] === 0x41) {
+        out.ascii('null');
+        continue;
+      } // N/A
       const v = num(this.elementValue(col, i)) ?? null;
       out.ascii(JSON.stringify(v));
     }
@@ -182,7 +232,8 @@ export class TokenColumns extends JsonBytes {
    * shortest round-trip form of such a number is the decimal without trailing zeros.
    */
   protected decimalJson(s: number, e: number): boolean {
-    const b = this.b, out = this.out;
+    const b = this.b,
+      out = this.out;
     let j = s;
     const neg = b[j] === 0x2d;
     if (neg) j++;
@@ -204,13 +255,16 @@ export class TokenColumns extends JsonBytes {
     const intIsZero = intEnd - intStart === 1 && b[intStart] === 48;
     let sig: number;
     if (intIsZero) {
-      if (fracEnd === intEnd) { out.buf[out.o++] = 48; return true; } // 0, -0 -> "0"
+      if (fracEnd === intEnd) {
+        out.buf[out.o++] = 48;
+        return true;
+      } // 0, -0 -> "0"
       let z = intEnd + 1;
       while (b[z] === 48) z++;
       if (z - (intEnd + 1) >= 6) return false; // below 1e-6: JSON writes an exponent
       sig = fracEnd - z;
     } else {
-      sig = (intEnd - intStart) + (fracEnd > intEnd ? fracEnd - intEnd - 1 : 0);
+      sig = intEnd - intStart + (fracEnd > intEnd ? fracEnd - intEnd - 1 : 0);
     }
     if (sig > 15 || intEnd - intStart > 15) return false;
     if (neg) out.buf[out.o++] = 0x2d;
@@ -220,15 +274,19 @@ export class TokenColumns extends JsonBytes {
 
   /** For search: the token texts joined and ASCII-lowercased, or the strings when not ASCII. */
   protected searchText(tl: SearchText, n: number): void {
-    const b = this.b, col = this.text, out = this.out;
+    const b = this.b,
+      col = this.text,
+      out = this.out;
     const ends = new Int32Array(n);
     out.o = 0;
     for (let i = 0; i < n; i++) {
-      const s = col.s[i]!, e = col.e[i]!;
+      const s = col.s[i]!,
+        e = col.e[i]!;
       out.need(e - s);
       const o0 = out.o;
       const buf = out.buf;
-      let o = o0, high = false;
+      let o = o0,
+        high = false;
       if (col.k[i] === K_STR) {
         for (let j = s; j < e; j++) {
           const c = b[j]!;
@@ -281,7 +339,10 @@ export function maskJson(mask: MaskValue[]): Buffer {
   for (let i = 0; i < mask.length; i++) {
     if (i > 0) out[o++] = COMMA;
     const m = mask[i]!;
-    if (m === -1) { out[o++] = 0x2d; out[o++] = 0x31; } else out[o++] = 48 + m;
+    if (m === -1) {
+      out[o++] = 0x2d;
+      out[o++] = 0x31;
+    } else out[o++] = 48 + m;
   }
   out[o++] = RBRACK;
   return out.subarray(0, o);

@@ -7,7 +7,11 @@ function text(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (Array.isArray(v)) {
     // Multi-part content: [{type: 'text', text: ...}, ...]
-    return v.map((p) => (p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : JSON.stringify(p))).join('\n');
+    return v
+      .map((p) =>
+        p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : JSON.stringify(p),
+      )
+      .join('\n');
   }
   return typeof v === 'object' ? JSON.stringify(v, null, 2) : String(v);
 }
@@ -49,7 +53,8 @@ export function parseTrajectory(json: string): TrajectoryResult {
   if (!Array.isArray(o.traj)) return { ok: false, error: 'not a trajectory: no "traj" list' };
   const rewards: [string, string][] = [];
   if (o.reward_structure && typeof o.reward_structure === 'object') {
-    for (const [k, val] of Object.entries(o.reward_structure as Record<string, unknown>)) rewards.push([k, typeof val === 'string' ? val : JSON.stringify(val)]);
+    for (const [k, val] of Object.entries(o.reward_structure as Record<string, unknown>))
+      rewards.push([k, typeof val === 'string' ? val : JSON.stringify(val)]);
   }
   // `traj` is a list of timelines; tolerate a flat list of messages too.
   const flat = o.traj.length > 0 && !Array.isArray(o.traj[0]);

@@ -73,16 +73,21 @@ export async function openLogs(mains: string[], opts: OpenOptions = {}): Promise
     index.files = files;
     await index.update({ signal: opts.signal });
     indexes.push(index);
-    known.push(index.files.map((f) => {
-      const s = seeded.get(f);
-      return s && s.resets === f.resets ? s.facts.slice(0, f.count) : [];
-    }));
+    known.push(
+      index.files.map((f) => {
+        const s = seeded.get(f);
+        return s && s.resets === f.resets ? s.facts.slice(0, f.count) : [];
+      }),
+    );
   }
   return { indexes, known, cache: cacheCount };
 }
 
 /** Facts of every record of every index (in order), computing what the cache did not have. */
-export async function collectFacts(opened: OpenedLogs, opts: RunOptions & { cache?: FactsCache; onFacts?: (ix: number, first: number, facts: RecordFacts[]) => void } = {}): Promise<RecordFacts[][]> {
+export async function collectFacts(
+  opened: OpenedLogs,
+  opts: RunOptions & { cache?: FactsCache; onFacts?: (ix: number, first: number, facts: RecordFacts[]) => void } = {},
+): Promise<RecordFacts[][]> {
   const out: RecordFacts[][] = opened.indexes.map((ix) => new Array<RecordFacts>(ix.count));
   const tasks: { task: RangeTask; ix: number }[] = [];
   opened.indexes.forEach((index, ix) => {
@@ -96,12 +101,19 @@ export async function collectFacts(opened: OpenedLogs, opts: RunOptions & { cach
   });
   if (tasks.length) {
     const owner = new Map(tasks.map((t) => [t.task, t.ix]));
-    await runTasks(tasks.map((t) => t.task), { kind: 'facts' }, (r: TaskResult, task: RangeTask) => {
-      if (r.kind !== 'facts') return;
-      const ix = owner.get(task)!;
-      r.facts.forEach((f, k) => { out[ix]![task.first + k] = f; });
-      opts.onFacts?.(ix, task.first, r.facts);
-    }, opts);
+    await runTasks(
+      tasks.map((t) => t.task),
+      { kind: 'facts' },
+      (r: TaskResult, task: RangeTask) => {
+        if (r.kind !== 'facts') return;
+        const ix = owner.get(task)!;
+        r.facts.forEach((f, k) => {
+          out[ix]![task.first + k] = f;
+        });
+        opts.onFacts?.(ix, task.first, r.facts);
+      },
+      opts,
+    );
   }
   if (opts.cache) {
     for (let ix = 0; ix < opened.indexes.length; ix++) {
@@ -137,21 +149,30 @@ export interface SearchOptions extends RunOptions {
 }
 
 /** Full-text search (decoded text, case-insensitive) over the given tasks. */
-export async function searchTasks(tasks: RangeTask[], text: string, opts: SearchOptions = {}): Promise<{ hits: SearchHitData[]; counts: SearchCounts }> {
+export async function searchTasks(
+  tasks: RangeTask[],
+  text: string,
+  opts: SearchOptions = {},
+): Promise<{ hits: SearchHitData[]; counts: SearchCounts }> {
   const needle = text.toLowerCase();
   const total = tasks.reduce((a, t) => a + t.offsets.length - 1, 0);
   const totalBytes = tasks.reduce((a, t) => a + t.offsets[t.offsets.length - 1]! - t.offsets[0]!, 0);
   const counts: SearchCounts = { done: 0, total, doneBytes: 0, totalBytes, hits: 0, matches: 0 };
   const hits: SearchHitData[] = [];
-  await runTasks(tasks, { kind: 'search', needle }, (r, task) => {
-    if (r.kind !== 'search') return;
-    counts.done += task.offsets.length - 1;
-    counts.doneBytes += r.bytes;
-    counts.hits += r.chunk.hits.length;
-    counts.matches += r.chunk.matches;
-    for (const h of r.chunk.hits) hits.push(h);
-    opts.onHits?.(r.chunk.hits, { ...counts });
-  }, opts);
+  await runTasks(
+    tasks,
+    { kind: 'search', needle },
+    (r, task) => {
+      if (r.kind !== 'search') return;
+      counts.done += task.offsets.length - 1;
+      counts.doneBytes += r.bytes;
+      counts.hits += r.chunk.hits.length;
+      counts.matches += r.chunk.matches;
+      for (const h of r.chunk.hits) hits.push(h);
+      opts.onHits?.(r.chunk.hits, { ...counts });
+    },
+    opts,
+  );
   return { hits, counts };
 }
 
@@ -167,17 +188,38 @@ export async function totalBytes(opened: OpenedLogs): Promise<number> {
  * rate, mean response length, first record time per step), computed from the facts (cached or
  * scanned on worker threads); `onPoints` sees the curves grow as the files are read.
  */
-export async function stepCurves(opened: OpenedLogs, opts: RunOptions & { cache?: FactsCache; onPoints?: (points: StepPoint[], done: number, total: number) => void } = {}): Promise<StepPoint[]> {
-  interface Acc { n: number; rewardSum: number; rewardN: number; success: number; lenSum: number; lenN: number; first: number }
+export async function stepCurves(
+  opened: OpenedLogs,
+  opts: RunOptions & { cache?: FactsCache; onPoints?: (points: StepPoint[], done: number, total: number) => void } = {},
+): Promise<StepPoint[]> {
+  interface Acc {
+    n: number;
+    rewardSum: number;
+    rewardN: number;
+    success: number;
+    lenSum: number;
+    lenN: number;
+    first: number;
+  }
   const steps = new Map<number, Acc>();
   const total = opened.indexes.reduce((a, ix) => a + ix.count, 0);
   let done = 0;
-  const points = (): StepPoint[] => [...steps.entries()].sort((a, b) => a[0] - b[0]).map(([step, a]) => {
-    const p: StepPoint = { step, records: a.n, firstTime: Number.isFinite(a.first) ? new Date(a.first).toISOString().replace('T', ' ').slice(0, 23) : '' };
-    if (a.rewardN) { p.meanReward = a.rewardSum / a.rewardN; p.successRate = a.success / a.rewardN; }
-    if (a.lenN) p.meanResponseLength = a.lenSum / a.lenN;
-    return p;
-  });
+  const points = (): StepPoint[] =>
+    [...steps.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([step, a]) => {
+        const p: StepPoint = {
+          step,
+          records: a.n,
+          firstTime: Number.isFinite(a.first) ? new Date(a.first).toISOString().replace('T', ' ').slice(0, 23) : '',
+        };
+        if (a.rewardN) {
+          p.meanReward = a.rewardSum / a.rewardN;
+          p.successRate = a.success / a.rewardN;
+        }
+        if (a.lenN) p.meanResponseLength = a.lenSum / a.lenN;
+        return p;
+      });
   await collectFacts(opened, {
     ...opts,
     onFacts: (ix, first, facts) => {
@@ -185,12 +227,22 @@ export async function stepCurves(opened: OpenedLogs, opts: RunOptions & { cache?
       facts.forEach((f, k) => {
         if (f.step === undefined) return;
         let a = steps.get(f.step);
-        if (!a) { a = { n: 0, rewardSum: 0, rewardN: 0, success: 0, lenSum: 0, lenN: 0, first: Infinity }; steps.set(f.step, a); }
+        if (!a) {
+          a = { n: 0, rewardSum: 0, rewardN: 0, success: 0, lenSum: 0, lenN: 0, first: Infinity };
+          steps.set(f.step, a);
+        }
         a.n++;
         // As the dashboard: the reward in the title (not a timeline's raw reward when the title has none).
         const reward = f.title !== undefined ? parseRecordTitle(f.title).reward : undefined;
-        if (reward !== undefined) { a.rewardSum += reward; a.rewardN++; if (reward >= 1 - 1e-9) a.success++; }
-        if (f.meanLenResponse !== undefined) { a.lenSum += f.meanLenResponse; a.lenN++; }
+        if (reward !== undefined) {
+          a.rewardSum += reward;
+          a.rewardN++;
+          if (reward >= 1 - 1e-9) a.success++;
+        }
+        if (f.meanLenResponse !== undefined) {
+          a.lenSum += f.meanLenResponse;
+          a.lenN++;
+        }
         const t = index.time(first + k);
         if (t !== undefined && t < a.first) a.first = t;
       });

@@ -2,7 +2,11 @@
 import { parentPort } from 'node:worker_threads';
 import { runTask, type Job, type RangeTask, type TaskResult } from './jobs';
 
-export interface WorkerRequest { id: number; task: RangeTask; job: Job }
+export interface WorkerRequest {
+  id: number;
+  task: RangeTask;
+  job: Job;
+}
 export type WorkerReply = { id: number; ok: true; result: TaskResult } | { id: number; ok: false; error: string };
 
 parentPort?.on('message', (m: WorkerRequest) => {

@@ -38,7 +38,8 @@ export function readFolderSettings(v: unknown): ConfigFolderSettings {
     // The VS Code client answers with this shape; other clients send the raw section (`config.problems`).
     problems: (o.problems ?? cfg.problems) === 'openFiles' ? 'openFiles' : 'workspace',
   };
-  if (typeof o.pythonExtensionInterpreter === 'string' && o.pythonExtensionInterpreter.trim()) out.pythonExtensionInterpreter = o.pythonExtensionInterpreter.trim();
+  if (typeof o.pythonExtensionInterpreter === 'string' && o.pythonExtensionInterpreter.trim())
+    out.pythonExtensionInterpreter = o.pythonExtensionInterpreter.trim();
   return out;
 }
 

@@ -20,15 +20,10 @@ export interface DashboardRun {
   error?: string;
 }
 
-export type HostToDashboard =
-  | { type: 'runs'; runs: DashboardRun[] }
-  | { type: 'run'; run: DashboardRun };
+export type HostToDashboard = { type: 'runs'; runs: DashboardRun[] } | { type: 'run'; run: DashboardRun };
 
 export type DashboardToHost =
-  | { type: 'ready' }
-  | { type: 'openFile'; path: string }
-  | { type: 'removeRun'; id: string }
-  | { type: 'addRuns' };
+  { type: 'ready' } | { type: 'openFile'; path: string } | { type: 'removeRun'; id: string } | { type: 'addRuns' };
 
 /** What the webview keeps with setState and the serializer hands back after a reload. */
 export interface DashboardState {

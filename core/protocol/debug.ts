@@ -4,7 +4,10 @@
 /** The launch created (or reused) this experiment folder. */
 export const EVENT_EXPERIMENT = 'agentjet.experiment';
 /** `folder`: the log experiment folder (`<cwd>/saved_experiments/<name>`); `yamlBackup`: where --exp-dir put the snapshot. */
-export interface ExperimentEventBody { folder: string; yamlBackup?: string }
+export interface ExperimentEventBody {
+  folder: string;
+  yamlBackup?: string;
+}
 
 /** The run ended: its experiment, rollout token log and exit code, and whether to open the log. */
 export const EVENT_FINISHED = 'agentjet.runFinished';
@@ -25,12 +28,18 @@ export const LAUNCH_ERRORS = { config: 4001, notAgentJet: 4002, python: 4003, pr
  */
 export const SUBPROCESS_FLAG = 'agentjetSubprocess';
 
-export interface SubprocessAttach { connect: { host: string; port: number }; subProcessId?: number }
+export interface SubprocessAttach {
+  connect: { host: string; port: number };
+  subProcessId?: number;
+}
 
 /** The debugpy endpoint of a child session configuration, when it is one of ours. */
 export function subprocessAttach(config: Record<string, unknown>): SubprocessAttach | undefined {
   if (config[SUBPROCESS_FLAG] !== true) return undefined;
   const c = config.connect as { host?: unknown; port?: unknown } | undefined;
   if (!c || typeof c.port !== 'number' || !Number.isInteger(c.port) || c.port <= 0 || c.port > 65535) return undefined;
-  return { connect: { host: typeof c.host === 'string' && c.host ? c.host : '127.0.0.1', port: c.port }, ...(typeof config.subProcessId === 'number' ? { subProcessId: config.subProcessId } : {}) };
+  return {
+    connect: { host: typeof c.host === 'string' && c.host ? c.host : '127.0.0.1', port: c.port },
+    ...(typeof config.subProcessId === 'number' ? { subProcessId: config.subProcessId } : {}),
+  };
 }

@@ -17,7 +17,10 @@ export interface Filter {
 }
 
 export type SortKey = 'index' | 'step' | 'reward' | 'task' | 'time' | 'tokens';
-export interface Sort { key: SortKey; desc?: boolean }
+export interface Sort {
+  key: SortKey;
+  desc?: boolean;
+}
 
 /** One line of the record list. */
 export interface Row {
@@ -169,7 +172,15 @@ export type HostToView =
   | { type: 'init'; name: string; files: string[] }
   | { type: 'progress'; phase: 'index' | 'summaries' | 'search'; done: number; total: number; cancellable: boolean }
   | { type: 'progressEnd'; phase: 'index' | 'summaries' | 'search'; cancelled: boolean }
-  | { type: 'status'; records: number; bytes: number; partialTail: boolean; problems: string[]; outcomes: string[]; steps?: [number, number] }
+  | {
+      type: 'status';
+      records: number;
+      bytes: number;
+      partialTail: boolean;
+      problems: string[];
+      outcomes: string[];
+      steps?: [number, number];
+    }
   /**
    * The filtered/sorted list changed: `total` entries; the view re-requests what it shows. With a
    * text filter, `hits` counts the matches in those records (a record may match several times).
@@ -266,7 +277,7 @@ export interface TrajectoryData {
 }
 
 export type TrajectoryHostToView =
-  | { type: 'trajectory'; name: string; ok: true; data: TrajectoryData }
-  | { type: 'trajectory'; name: string; ok: false; error: string };
+  { type: 'trajectory'; name: string; ok: true; data: TrajectoryData } | { type: 'trajectory'; name: string; ok: false; error: string };
 
-export type TrajectoryViewToHost = { type: 'ready' } | { type: 'openRaw' } | { type: 'report'; messages: number; timelines: number; error?: string };
+export type TrajectoryViewToHost =
+  { type: 'ready' } | { type: 'openRaw' } | { type: 'report'; messages: number; timelines: number; error?: string };

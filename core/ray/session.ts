@@ -17,7 +17,11 @@ export function latestSession(root: string): string | undefined {
     const target = readlinkSync(link);
     return isAbsolute(target) ? target : resolve(root, target);
   } catch {
-    try { return realpathSync(link); } catch { return undefined; }
+    try {
+      return realpathSync(link);
+    } catch {
+      return undefined;
+    }
   }
 }
 
@@ -28,7 +32,12 @@ export function sessionStartedAt(dir: string): number | undefined {
     const [y, mo, d, h, mi, s, us] = m.slice(1).map(Number) as [number, number, number, number, number, number, number];
     return new Date(y, mo - 1, d, h, mi, s, Math.floor(us / 1000)).getTime();
   }
-  try { const st = statSync(dir); return st.birthtimeMs || st.ctimeMs; } catch { return undefined; }
+  try {
+    const st = statSync(dir);
+    return st.birthtimeMs || st.ctimeMs;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

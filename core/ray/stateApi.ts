@@ -23,7 +23,9 @@ export class StateApiError extends Error {}
 
 type Row = Record<string, unknown>;
 
-function str(v: unknown): string | undefined { return typeof v === 'string' && v ? v : undefined; }
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v ? v : undefined;
+}
 function num(v: unknown): number | undefined {
   if (typeof v === 'number' && Number.isFinite(v)) return v;
   if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
@@ -37,7 +39,7 @@ export function rowsOf(body: unknown): Row[] | string {
   if (b.result === false) return `the dashboard refused: ${str(b.msg) ?? 'no message'}`;
   const data = b.data as Row | undefined;
   const r = data?.result as unknown;
-  const list = Array.isArray(r) ? r : (r && typeof r === 'object' ? (r as Row).result : undefined);
+  const list = Array.isArray(r) ? r : r && typeof r === 'object' ? (r as Row).result : undefined;
   if (!Array.isArray(list)) return 'the answer has no data.result list (not a Ray state API endpoint?)';
   return list.filter((x): x is Row => !!x && typeof x === 'object');
 }
@@ -57,8 +59,13 @@ async function getJson(base: string, path: string, o: StateApiOptions): Promise<
   }
   const text = await resp.text();
   let body: unknown;
-  try { body = JSON.parse(text); } catch { throw new StateApiError(`Ray dashboard ${base}${path}: HTTP ${resp.status}, not JSON`); }
-  if (!resp.ok && !(body && typeof body === 'object' && 'msg' in body)) throw new StateApiError(`Ray dashboard ${base}${path}: HTTP ${resp.status}`);
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new StateApiError(`Ray dashboard ${base}${path}: HTTP ${resp.status}, not JSON`);
+  }
+  if (!resp.ok && !(body && typeof body === 'object' && 'msg' in body))
+    throw new StateApiError(`Ray dashboard ${base}${path}: HTTP ${resp.status}`);
   return body;
 }
 
@@ -73,11 +80,17 @@ export async function listPausedWorkers(dashboard: string, o: StateApiOptions = 
   const limit = o.limit ?? 1000;
   const [workers, tasks] = await Promise.all([
     list(dashboard, `/api/v0/workers?detail=1&limit=${limit}`, o),
-    list(dashboard, `/api/v0/tasks?detail=1&limit=${limit}&filter_keys=is_debugger_paused&filter_predicates=%3D&filter_values=True`, o)
-      .catch(() => [] as Row[]),
+    list(
+      dashboard,
+      `/api/v0/tasks?detail=1&limit=${limit}&filter_keys=is_debugger_paused&filter_predicates=%3D&filter_values=True`,
+      o,
+    ).catch(() => [] as Row[]),
   ]);
   const taskByWorker = new Map<string, Row>();
-  for (const t of tasks) { const w = str(t.worker_id); if (w && t.is_debugger_paused !== false) taskByWorker.set(w, t); }
+  for (const t of tasks) {
+    const w = str(t.worker_id);
+    if (w && t.is_debugger_paused !== false) taskByWorker.set(w, t);
+  }
   const now = (o.now ?? Date.now)();
   const out: PausedWorker[] = [];
   for (const w of workers) {
@@ -89,12 +102,22 @@ export async function listPausedWorkers(dashboard: string, o: StateApiOptions = 
     const host = str(w.ip) ?? str(w.node_ip) ?? '';
     if (!host) continue;
     const role = task ? (str(task.actor_id) || String(task.type ?? '').includes('ACTOR') ? 'actor' : 'task') : undefined;
-    const name = task ? str(task.name) ?? str(task.func_or_class_name) : undefined;
+    const name = task ? (str(task.name) ?? str(task.func_or_class_name)) : undefined;
     const since = num(task?.start_time_ms) ?? now;
     out.push({
-      id: `api:${workerId ?? `${host}`}:${host}:${port}`, source: 'state-api',
-      name, role, node: str(w.node_id), pid: num(w.pid) ?? num(task?.worker_pid), workerId,
-      host, port, kind: 'unknown', tag: undefined, since, origin: dashboard,
+      id: `api:${workerId ?? `${host}`}:${host}:${port}`,
+      source: 'state-api',
+      name,
+      role,
+      node: str(w.node_id),
+      pid: num(w.pid) ?? num(task?.worker_pid),
+      workerId,
+      host,
+      port,
+      kind: 'unknown',
+      tag: undefined,
+      since,
+      origin: dashboard,
     });
   }
   return out.sort((a, b) => a.since - b.since);

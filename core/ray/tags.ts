@@ -34,7 +34,14 @@ export function findBpCalls(text: string): BpCall[] {
 /** The value of `--debug` for a set of tags (AgentJet splits DEBUG_TAGS on `|`). */
 export function debugTagsArg(tags: readonly unknown[] | string): string {
   const list = typeof tags === 'string' ? tags.split('|') : Array.isArray(tags) ? tags : [];
-  return [...new Set(list.filter((t): t is string => typeof t === 'string').map((t) => t.trim()).filter((t) => t && !t.includes('|')))].join('|');
+  return [
+    ...new Set(
+      list
+        .filter((t): t is string => typeof t === 'string')
+        .map((t) => t.trim())
+        .filter((t) => t && !t.includes('|')),
+    ),
+  ].join('|');
 }
 
 /** The tag of a `bp("TAG")` call on one source line, if any. */
@@ -53,7 +60,11 @@ export interface RayLaunchAdditions {
  * `bp()` works in programs that do not go through AgentJet's launcher; the launcher sets the same.
  * Args already carrying `--debug`/`--db` are left alone.
  */
-export function rayLaunchAdditions(rayDebug: unknown, debugTags: readonly unknown[] | string | undefined, args: readonly string[]): RayLaunchAdditions {
+export function rayLaunchAdditions(
+  rayDebug: unknown,
+  debugTags: readonly unknown[] | string | undefined,
+  args: readonly string[],
+): RayLaunchAdditions {
   const tags = debugTagsArg(debugTags ?? []);
   if (rayDebug !== true && !tags) return { env: {}, args: [] };
   const env: Record<string, string> = { RAY_DEBUG: '1' };
@@ -61,7 +72,8 @@ export function rayLaunchAdditions(rayDebug: unknown, debugTags: readonly unknow
   if (tags) {
     env.DEBUG_TAGS = tags;
     env.RAY_DEBUG_POST_MORTEM = '1';
-    if (!args.some((a) => a === '--debug' || a === '--db' || a.startsWith('--debug=') || a.startsWith('--db='))) extra.push('--debug', tags);
+    if (!args.some((a) => a === '--debug' || a === '--db' || a.startsWith('--debug=') || a.startsWith('--db=')))
+      extra.push('--debug', tags);
   }
   return { env, args: extra };
 }

@@ -8,7 +8,12 @@ import { EventEmitter } from 'node:events';
 import { parseWorkerLogName, pausedFromLog, WorkerLogState, type WorkerLogName } from './workerLog';
 import type { PausedWorker } from './types';
 
-interface Tracked { log: WorkerLogName; offset: number; partial: string; state: WorkerLogState }
+interface Tracked {
+  log: WorkerLogName;
+  offset: number;
+  partial: string;
+  state: WorkerLogState;
+}
 
 const MAX_READ = 1 << 20;
 
@@ -21,7 +26,12 @@ export interface WatcherOptions {
 }
 
 function pidAlive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Emits `change` (PausedWorker[]) whenever the paused set changes. */
@@ -35,20 +45,30 @@ export class SessionLogWatcher extends EventEmitter {
   private firstScan = true;
   readonly logsDir: string;
 
-  constructor(readonly sessionDir: string, private readonly opts: WatcherOptions = {}) {
+  constructor(
+    readonly sessionDir: string,
+    private readonly opts: WatcherOptions = {},
+  ) {
     super();
     this.logsDir = join(sessionDir, 'logs');
   }
 
-  get paused(): readonly PausedWorker[] { return this.current; }
+  get paused(): readonly PausedWorker[] {
+    return this.current;
+  }
 
   start(): this {
     this.scan();
     this.timer = setInterval(() => this.scan(), this.opts.intervalMs ?? 500);
     try {
       this.fsw = watch(this.logsDir, () => this.scan());
-      this.fsw.on('error', () => { this.fsw?.close(); this.fsw = undefined; });
-    } catch { /* folder not there yet: polling finds it */ }
+      this.fsw.on('error', () => {
+        this.fsw?.close();
+        this.fsw = undefined;
+      });
+    } catch {
+      /* folder not there yet: polling finds it */
+    }
     return this;
   }
 
@@ -57,7 +77,11 @@ export class SessionLogWatcher extends EventEmitter {
     if (this.disposed) return this.current;
     const now = (this.opts.now ?? Date.now)();
     let names: string[];
-    try { names = readdirSync(this.logsDir); } catch { names = []; }
+    try {
+      names = readdirSync(this.logsDir);
+    } catch {
+      names = [];
+    }
     for (const name of names) {
       const log = parseWorkerLogName(name);
       if (!log) continue;
@@ -65,8 +89,17 @@ export class SessionLogWatcher extends EventEmitter {
       let t = this.files.get(path);
       let size: number;
       let mtime: number;
-      try { const st = statSync(path); size = st.size; mtime = st.mtimeMs; } catch { continue; }
-      if (!t || size < t.offset) { t = { log, offset: 0, partial: '', state: t?.state ?? new WorkerLogState() }; this.files.set(path, t); }
+      try {
+        const st = statSync(path);
+        size = st.size;
+        mtime = st.mtimeMs;
+      } catch {
+        continue;
+      }
+      if (!t || size < t.offset) {
+        t = { log, offset: 0, partial: '', state: t?.state ?? new WorkerLogState() };
+        this.files.set(path, t);
+      }
       if (size === t.offset) continue;
       // On the first scan a pause is as old as the file's last write, not "now".
       const seenAt = this.firstScan ? Math.min(now, mtime) : now;
@@ -85,13 +118,20 @@ export class SessionLogWatcher extends EventEmitter {
     const next = [...byWorker.values()].sort((a, b) => a.since - b.since);
     const key = next.map((p) => `${p.id}@${p.since}`).join('|');
     this.current = next;
-    if (key !== this.last) { this.last = key; this.emit('change', next); }
+    if (key !== this.last) {
+      this.last = key;
+      this.emit('change', next);
+    }
     return next;
   }
 
   private readNew(path: string, t: Tracked, size: number, seenAt: number): void {
     let fd: number;
-    try { fd = openSync(path, 'r'); } catch { return; }
+    try {
+      fd = openSync(path, 'r');
+    } catch {
+      return;
+    }
     try {
       while (t.offset < size) {
         const len = Math.min(MAX_READ, size - t.offset);
@@ -103,7 +143,9 @@ export class SessionLogWatcher extends EventEmitter {
         t.partial = lines.pop()!.slice(-8192);
         for (const line of lines) t.state.feed(line, seenAt);
       }
-    } finally { closeSync(fd); }
+    } finally {
+      closeSync(fd);
+    }
   }
 
   dispose(): void {

@@ -18,7 +18,12 @@ const TASK = /^:task_name:(.*)$/;
 const ACTOR = /^:actor_name:(.*)$/;
 const ANSI = /\x1b\[[0-9;]*m/g;
 
-export interface WorkerLogName { workerId: string; jobId: string; pid: number; stream: 'out' | 'err' }
+export interface WorkerLogName {
+  workerId: string;
+  jobId: string;
+  pid: number;
+  stream: 'out' | 'err';
+}
 
 /** `worker-<hex>-<job hex>-<pid>.out|err`; undefined for other files (drivers, raylet ...). */
 export function parseWorkerLogName(file: string): WorkerLogName | undefined {
@@ -39,26 +44,61 @@ export class WorkerLogState {
   feed(rawLine: string, seenAt: number): void {
     const line = rawLine.replace(ANSI, '').replace(/\r$/, '');
     let m: RegExpExecArray | null;
-    if ((m = TASK.exec(line))) { this.name = m[1]!.trim() || this.name; this.role = 'task'; this.waitingSince = undefined; return; }
-    if ((m = ACTOR.exec(line))) { this.name = m[1]!.trim() || this.name; this.role = 'actor'; this.waitingSince = undefined; return; }
-    if ((m = LISTENING.exec(line))) { this.host = stripBrackets(m[1]!); this.port = Number(m[2]); return; }
-    if ((m = ALREADY_OPEN.exec(line))) { if (m[1]) this.host = stripBrackets(m[1]); this.port = Number(m[2]); return; }
-    if (WAITING.test(line)) { this.waitingSince = seenAt; return; }
+    if ((m = TASK.exec(line))) {
+      this.name = m[1]!.trim() || this.name;
+      this.role = 'task';
+      this.waitingSince = undefined;
+      return;
+    }
+    if ((m = ACTOR.exec(line))) {
+      this.name = m[1]!.trim() || this.name;
+      this.role = 'actor';
+      this.waitingSince = undefined;
+      return;
+    }
+    if ((m = LISTENING.exec(line))) {
+      this.host = stripBrackets(m[1]!);
+      this.port = Number(m[2]);
+      return;
+    }
+    if ((m = ALREADY_OPEN.exec(line))) {
+      if (m[1]) this.host = stripBrackets(m[1]);
+      this.port = Number(m[2]);
+      return;
+    }
+    if (WAITING.test(line)) {
+      this.waitingSince = seenAt;
+      return;
+    }
     if (CONNECTED.test(line)) this.waitingSince = undefined;
   }
 
-  get paused(): boolean { return this.waitingSince !== undefined && this.port !== undefined && this.host !== undefined; }
+  get paused(): boolean {
+    return this.waitingSince !== undefined && this.port !== undefined && this.host !== undefined;
+  }
 }
 
-function stripBrackets(h: string): string { return h.startsWith('[') && h.endsWith(']') ? h.slice(1, -1) : h; }
+function stripBrackets(h: string): string {
+  return h.startsWith('[') && h.endsWith(']') ? h.slice(1, -1) : h;
+}
 
 /** The PausedWorker for a worker log state, when it is waiting. */
 export function pausedFromLog(state: WorkerLogState, log: WorkerLogName, origin: string): PausedWorker | undefined {
   if (!state.paused) return undefined;
   return {
     id: `log:${log.workerId}:${state.host}:${state.port}`,
-    source: 'log', name: state.name, role: state.role, node: state.host, pid: log.pid, workerId: log.workerId,
-    host: state.host!, port: state.port!, kind: 'unknown', tag: undefined, since: state.waitingSince!, origin,
+    source: 'log',
+    name: state.name,
+    role: state.role,
+    node: state.host,
+    pid: log.pid,
+    workerId: log.workerId,
+    host: state.host!,
+    port: state.port!,
+    kind: 'unknown',
+    tag: undefined,
+    since: state.waitingSince!,
+    origin,
   };
 }
 

@@ -14,8 +14,14 @@ export interface HostArtefacts {
 export async function listHostArtefacts(fs: RunsFs, hostPath: string): Promise<HostArtefacts> {
   const { entries, error } = await tryReaddir(fs, hostPath);
   const out: HostArtefacts = { logs: [], trajectorySplits: [] };
-  if (error) { out.error = error; return out; }
-  const mods = entries.filter((e) => e.kind === 'dir' && e.name !== 'trajectory').map((e) => e.name).sort(moduleOrder);
+  if (error) {
+    out.error = error;
+    return out;
+  }
+  const mods = entries
+    .filter((e) => e.kind === 'dir' && e.name !== 'trajectory')
+    .map((e) => e.name)
+    .sort(moduleOrder);
   await mapLimit(mods, 8, async (mod) => {
     const dir = join(hostPath, mod);
     const files = (await tryReaddir(fs, dir)).entries.filter((e) => e.kind === 'file');
@@ -27,21 +33,28 @@ export async function listHostArtefacts(fs: RunsFs, hostPath: string): Promise<H
     const text = files.find((f) => f.name === `${mod}.log`);
     if (!json && !text) return;
     const item: HostArtefacts['logs'][number] = { module: mod, size: 0 };
-    if (json) { item.jsonLog = join(dir, json.name); item.size = (await tryStat(fs, item.jsonLog))?.size ?? 0; }
+    if (json) {
+      item.jsonLog = join(dir, json.name);
+      item.size = (await tryStat(fs, item.jsonLog))?.size ?? 0;
+    }
     if (text) item.textLog = join(dir, text.name);
     out.logs.push(item);
   });
   out.logs.sort((a, b) => moduleOrder(a.module, b.module));
   if (entries.some((e) => e.kind === 'dir' && e.name === 'trajectory')) {
     const t = await tryReaddir(fs, join(hostPath, 'trajectory'));
-    out.trajectorySplits = t.entries.filter((e) => e.kind === 'dir').map((e) => ({ split: e.name, path: join(hostPath, 'trajectory', e.name) })).sort((a, b) => a.split.localeCompare(b.split));
+    out.trajectorySplits = t.entries
+      .filter((e) => e.kind === 'dir')
+      .map((e) => ({ split: e.name, path: join(hostPath, 'trajectory', e.name) }))
+      .sort((a, b) => a.split.localeCompare(b.split));
   }
   return out;
 }
 
 const MODULE_ORDER = ['rollout', 'evaluation', 'exception', 'token_clip', 'bad_case', 'benchmark'];
 function moduleOrder(a: string, b: string): number {
-  const ia = MODULE_ORDER.indexOf(a), ib = MODULE_ORDER.indexOf(b);
+  const ia = MODULE_ORDER.indexOf(a),
+    ib = MODULE_ORDER.indexOf(b);
   return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || a.localeCompare(b);
 }
 
@@ -53,7 +66,10 @@ export async function listTrajectorySteps(fs: RunsFs, splitPath: string): Promis
 /** The JSON files of one trajectory step folder. */
 export async function listTrajectoryFiles(fs: RunsFs, stepPath: string, limit = 500): Promise<{ files: string[]; more: number }> {
   const { entries } = await tryReaddir(fs, stepPath);
-  const files = entries.filter((e) => e.kind === 'file' && e.name.endsWith('.json')).map((e) => e.name).sort();
+  const files = entries
+    .filter((e) => e.kind === 'file' && e.name.endsWith('.json'))
+    .map((e) => e.name)
+    .sort();
   return { files: files.slice(0, limit).map((f) => join(stepPath, f)), more: Math.max(0, files.length - limit) };
 }
 
@@ -68,7 +84,10 @@ export async function folderSize(fs: RunsFs, path: string, maxEntries = 5000): P
     await mapLimit(batch, 8, async (dir) => {
       const { entries } = await tryReaddir(fs, dir);
       for (const e of entries) {
-        if (++seen > maxEntries) { complete = false; return; }
+        if (++seen > maxEntries) {
+          complete = false;
+          return;
+        }
         if (e.symlink) continue;
         if (e.kind === 'dir') queue.push(join(dir, e.name));
         else if (e.kind === 'file') bytes += (await tryStat(fs, join(dir, e.name)))?.size ?? 0;

@@ -19,7 +19,11 @@ export interface RunSeries {
   error?: string;
 }
 
-interface Followed { follower: FileFollower; stream: RecordStream; kind: 'rollout' | 'evaluation' | 'exception' }
+interface Followed {
+  follower: FileFollower;
+  stream: RecordStream;
+  kind: 'rollout' | 'evaluation' | 'exception';
+}
 
 export class RunCollector {
   private readonly followed = new Map<string, Followed>();
@@ -34,14 +38,24 @@ export class RunCollector {
    * `followRollout: false` leaves the rollout logs (the per-step curves) to another reader, e.g.
    * RolloutCurves (core/runs/curves.ts) on the token-log engine; evaluations and exceptions stay here.
    */
-  constructor(readonly experimentPath: string, private readonly maxBytesPerPoll = 32 * 1024 * 1024, private readonly opts: { followRollout?: boolean } = {}) {}
+  constructor(
+    readonly experimentPath: string,
+    private readonly maxBytesPerPoll = 32 * 1024 * 1024,
+    private readonly opts: { followRollout?: boolean } = {},
+  ) {}
 
   /** Reads what changed since the last poll; returns true when the series changed. */
   async poll(fs: RunsFs): Promise<boolean> {
     let changed = false;
     const { entries, error } = await tryReaddir(fs, this.experimentPath);
-    if (error !== this.error) { this.error = error; changed = true; }
-    for (const s of entries.filter((e) => e.kind === 'dir' && isSessionName(e.name)).map((e) => e.name).sort()) {
+    if (error !== this.error) {
+      this.error = error;
+      changed = true;
+    }
+    for (const s of entries
+      .filter((e) => e.kind === 'dir' && isSessionName(e.name))
+      .map((e) => e.name)
+      .sort()) {
       const sessionPath = join(this.experimentPath, s);
       for (const h of (await tryReaddir(fs, sessionPath)).entries.filter((e) => e.kind === 'dir')) {
         const hostPath = join(sessionPath, h.name);
@@ -58,7 +72,13 @@ export class RunCollector {
         const had = this.tracebacks.get(regular);
         if (tb && !had) {
           const st = await tryStat(fs, regular);
-          this.tracebacks.set(regular, { time: st ? localTime(st.mtimeMs) : '', title: tb, detail: `${s}/${h.name}`, source: 'regular', file: regular });
+          this.tracebacks.set(regular, {
+            time: st ? localTime(st.mtimeMs) : '',
+            title: tb,
+            detail: `${s}/${h.name}`,
+            source: 'regular',
+            file: regular,
+          });
           changed = true;
         } else if (!tb && had) {
           this.tracebacks.delete(regular);
@@ -92,7 +112,11 @@ export class RunCollector {
       // A rotated or truncated rollout log: rebuild the steps from every followed file.
       changed = true;
       this.steps.clear();
-      for (const [, f] of this.followed) if (f.kind === 'rollout') { f.follower = new FileFollower(f.follower.path); f.stream.reset(); }
+      for (const [, f] of this.followed)
+        if (f.kind === 'rollout') {
+          f.follower = new FileFollower(f.follower.path);
+          f.stream.reset();
+        }
       return (await this.poll(fs)) || changed;
     }
     return changed;
@@ -119,7 +143,10 @@ export class RunCollector {
       id: this.experimentPath,
       label,
       steps: this.steps.points(),
-      evals: [...this.evals.values()].flat().sort((a, b) => a.time.localeCompare(b.time)).map((e, i) => ({ ...e, index: i + 1 })),
+      evals: [...this.evals.values()]
+        .flat()
+        .sort((a, b) => a.time.localeCompare(b.time))
+        .map((e, i) => ({ ...e, index: i + 1 })),
       exceptions: [...[...this.exceptions.values()].flat(), ...this.tracebacks.values()].sort((a, b) => a.time.localeCompare(b.time)),
       pendingBytes: this.pending,
       skippedRecords: this.steps.skipped,

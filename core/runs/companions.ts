@@ -4,10 +4,20 @@ import type { RunsFs } from './fs';
 
 export { groupAlive, stopGroup, parseCompanionId, type Companion } from '../agentjet';
 
-export function companionDir(experimentRoot: string): string { return companionFolderOfRoot(experimentRoot); }
+export function companionDir(experimentRoot: string): string {
+  return companionFolderOfRoot(experimentRoot);
+}
 
 /** Companions recorded under an experiment root (`…/saved_experiments`). */
-export function listCompanions(fs: RunsFs, experimentRoot: string, opts: { localHost?: string; isGroupAlive?: (pgid: number) => boolean } = {}): Promise<Companion[]> {
+export function listCompanions(
+  fs: RunsFs,
+  experimentRoot: string,
+  opts: { localHost?: string; isGroupAlive?: (pgid: number) => boolean } = {},
+): Promise<Companion[]> {
   const alive = opts.isGroupAlive;
-  return list(companionFolderOfRoot(experimentRoot), { fs, ...(opts.localHost ? { localHost: opts.localHost } : {}), ...(alive ? { groupProbe: (g: number) => (alive(g) ? [{ pid: g }] : []) } : {}) });
+  return list(companionFolderOfRoot(experimentRoot), {
+    fs,
+    ...(opts.localHost ? { localHost: opts.localHost } : {}),
+    ...(alive ? { groupProbe: (g: number) => (alive(g) ? [{ pid: g }] : []) } : {}),
+  });
 }

@@ -8,7 +8,10 @@ import { LogIndex } from '../logs/index';
 import type { FactsCache } from '../logs/cache';
 import type { StepPoint } from './types';
 
-export interface CurvesProgress { done: number; total: number }
+export interface CurvesProgress {
+  done: number;
+  total: number;
+}
 
 export class RolloutCurves {
   points: StepPoint[] = [];
@@ -16,7 +19,10 @@ export class RolloutCurves {
   progress: CurvesProgress | undefined;
   private signature = '';
 
-  constructor(readonly experimentPath: string, private readonly opts: { cache?: FactsCache; workers?: number } = {}) {}
+  constructor(
+    readonly experimentPath: string,
+    private readonly opts: { cache?: FactsCache; workers?: number } = {},
+  ) {}
 
   /** Bytes of rollout log in the run (every host, rotated files included), as of the last look. */
   bytes = 0;
@@ -28,7 +34,10 @@ export class RolloutCurves {
     for (const main of await findRunLogs(this.experimentPath)) {
       for (const p of await new LogIndex(main).discover()) {
         const st = await stat(p).catch(() => undefined);
-        if (st) { parts.push(`${p}\0${st.size}\0${st.mtimeMs}\0${st.ino}`); bytes += st.size; }
+        if (st) {
+          parts.push(`${p}\0${st.size}\0${st.mtimeMs}\0${st.ino}`);
+          bytes += st.size;
+        }
       }
     }
     this.bytes = bytes;
@@ -52,8 +61,13 @@ export class RolloutCurves {
     const total = opened.indexes.reduce((a, ix) => a + ix.count, 0);
     this.progress = { done: 0, total };
     const points = await stepCurves(opened, {
-      cache: this.opts.cache, signal, workers: this.opts.workers,
-      onPoints: (p, done, all) => { this.progress = { done, total: all }; onPoints?.(p, this.progress); },
+      cache: this.opts.cache,
+      signal,
+      workers: this.opts.workers,
+      onPoints: (p, done, all) => {
+        this.progress = { done, total: all };
+        onPoints?.(p, this.progress);
+      },
     });
     this.points = points;
     this.progress = undefined;

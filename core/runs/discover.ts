@@ -17,16 +17,35 @@ import type { DiscoverOptions, ExperimentEntry, ExperimentInfo, SessionInfo } fr
 import { t } from '../l10n';
 
 export type { RunStatus } from './types';
-export type { CheckpointInfo, DiscoverOptions, ExperimentEntry, ExperimentInfo, ExperimentRoot, HostInfo, LockInfo, SessionInfo } from './runTypes';
+export type {
+  CheckpointInfo,
+  DiscoverOptions,
+  ExperimentEntry,
+  ExperimentInfo,
+  ExperimentRoot,
+  HostInfo,
+  LockInfo,
+  SessionInfo,
+} from './runTypes';
 export type { Evidence } from '../agentjet/status';
-export { candidateRoots, existingRoots, isSessionName, listExperiments, parseSessionTime, readExperimentEntry, sortNewestFirst } from './roots';
+export {
+  candidateRoots,
+  existingRoots,
+  isSessionName,
+  listExperiments,
+  parseSessionTime,
+  readExperimentEntry,
+  sortNewestFirst,
+} from './roots';
 export { inspectSession, tracebackAtEnd, tracebackAtEndOf, countExceptionRecords } from './hostStatus';
 export { listCheckpoints, readSnapshotFacts, snapshotFacts, type SnapshotFacts } from './snapshot';
 export { folderSize, sizeIsStale, listHostArtefacts, listTrajectoryFiles, listTrajectorySteps, type HostArtefacts } from './artefacts';
 export { combineStatus };
 
 /** `gpu-node-0` or `gpu-node-0_4242` (a second process on the same host). */
-export function parseHostFolder(name: string, localHost: string): { host: string; pid?: number } { return parseHost(name, localHost); }
+export function parseHostFolder(name: string, localHost: string): { host: string; pid?: number } {
+  return parseHost(name, localHost);
+}
 
 /** The generation a folder's layout belongs to, from its root's name and the snapshot's section. */
 function layoutOf(entry: ExperimentEntry, snap: SnapshotFacts | undefined, hostless: boolean): LayoutVersion | undefined {
@@ -43,7 +62,16 @@ export async function inspectExperiment(fs: RunsFs, entry: ExperimentEntry, opts
   const launches = await readLaunchRecords(fs, entry.path);
   const reads = await mapLimit(entry.sessions, 4, (s) => readSession(fs, join(entry.path, s), opts, launches));
   const sessions = reads.map((r) => r.session);
-  const info: ExperimentInfo = { entry, status: 'empty', evidence: [], sessions, hosts: [], checkpoints: [], exceptionCount: 0, noteCount: 0 };
+  const info: ExperimentInfo = {
+    entry,
+    status: 'empty',
+    evidence: [],
+    sessions,
+    hosts: [],
+    checkpoints: [],
+    exceptionCount: 0,
+    noteCount: 0,
+  };
   info.hosts = [...new Set(sessions.flatMap((s) => s.hosts.filter((h) => !h.hostless).map((h) => h.host)))];
   let snap: SnapshotFacts | undefined;
   if (entry.snapshot) {
@@ -59,7 +87,11 @@ export async function inspectExperiment(fs: RunsFs, entry: ExperimentEntry, opts
       info.checkpoints = await listCheckpoints(fs, dir);
     }
   }
-  const layout = layoutOf(entry, snap, sessions.some((s) => s.hosts.some((h) => h.hostless)));
+  const layout = layoutOf(
+    entry,
+    snap,
+    sessions.some((s) => s.hosts.some((h) => h.hostless)),
+  );
   if (layout) info.layout = layout;
   // Step and reward: the newest session with rollout records.
   for (let i = sessions.length - 1; i >= 0 && info.latestStep === undefined; i--) {
@@ -94,8 +126,11 @@ function addCompletion(info: ExperimentInfo, reads: readonly HostRead[]): void {
   const total = info.totalSteps;
   if (total === undefined) return;
   const ckpt = info.checkpoints.find((c) => c.step >= total);
-  const text = ckpt ? t('checkpoint global_step_{0} reached the last step the settings call for ({1})', ckpt.step, total)
-    : info.latestStep !== undefined && info.latestStep >= total ? t('rollout reached step {0}, the last step the settings call for ({1})', info.latestStep, total) : undefined;
+  const text = ckpt
+    ? t('checkpoint global_step_{0} reached the last step the settings call for ({1})', ckpt.step, total)
+    : info.latestStep !== undefined && info.latestStep >= total
+      ? t('rollout reached step {0}, the last step the settings call for ({1})', info.latestStep, total)
+      : undefined;
   if (!text) return;
   const latest = info.sessions[info.sessions.length - 1]!;
   for (const r of reads) {

@@ -7,13 +7,20 @@ export const STATUSES: readonly RunStatus[] = ['running', 'finished', 'failed', 
 /** A status as shown to people (the JSON and the `--status` filter keep the English word). */
 export function statusLabel(s: RunStatus | string): string {
   switch (s) {
-    case 'running': return t('running');
-    case 'finished': return t('finished');
-    case 'failed': return t('failed');
-    case 'interrupted': return t('interrupted');
-    case 'ended': return t('ended');
-    case 'empty': return t('empty');
-    default: return s;
+    case 'running':
+      return t('running');
+    case 'finished':
+      return t('finished');
+    case 'failed':
+      return t('failed');
+    case 'interrupted':
+      return t('interrupted');
+    case 'ended':
+      return t('ended');
+    case 'empty':
+      return t('empty');
+    default:
+      return s;
   }
 }
 
@@ -43,7 +50,9 @@ export function formatReward(v: number): string {
 }
 
 /** `1 exception`, `2 exceptions`. */
-export function plural(n: number, one: string, many = `${one}s`): string { return `${n} ${n === 1 ? one : many}`; }
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
 
 /** A Markdown code span that shows `text` as is (no backslash escapes: they are literal inside code). */
 export function mdCode(text: string): string {
@@ -70,19 +79,32 @@ export function runTooltip(info: ExperimentInfo, size?: { bytes: number; complet
   }
   lines.push(`- ${t('started {0} ({1})', formatLocalTime(e.timeMs), formatAge(e.timeMs, now))}`);
   const n = info.sessions.length;
-  const hosts = info.hosts.length ? mdText(info.hosts.join(', '))
-    : info.layout === 'astuner-2025-11' || info.layout === 'astune' ? t('one host (this layout has no host folder)') : t('no host');
+  const hosts = info.hosts.length
+    ? mdText(info.hosts.join(', '))
+    : info.layout === 'astuner-2025-11' || info.layout === 'astune'
+      ? t('one host (this layout has no host folder)')
+      : t('no host');
   lines.push(`- ${n === 1 ? t('1 session on {0}', hosts) : t('{0} sessions on {1}', n, hosts)}`);
   if (info.project) lines.push(`- ${t('project {0}', mdText(info.project))}`);
   if (info.latestStep !== undefined) {
-    const step = info.totalSteps !== undefined ? t('latest step {0} of {1}', info.latestStep, info.totalSteps) : t('latest step {0}', info.latestStep);
+    const step =
+      info.totalSteps !== undefined ? t('latest step {0} of {1}', info.latestStep, info.totalSteps) : t('latest step {0}', info.latestStep);
     lines.push(`- ${info.latestReward !== undefined ? t('{0}, mean reward {1}', step, formatReward(info.latestReward)) : step}`);
   }
   const ck = info.checkpoints.at(-1);
-  if (ck) lines.push(`- ${info.checkpoints.length === 1 ? t('1 checkpoint (last step {0})', ck.step) : t('{0} checkpoints (last step {1})', info.checkpoints.length, ck.step)}`);
+  if (ck)
+    lines.push(
+      `- ${info.checkpoints.length === 1 ? t('1 checkpoint (last step {0})', ck.step) : t('{0} checkpoints (last step {1})', info.checkpoints.length, ck.step)}`,
+    );
   if (info.exceptionCount) lines.push(`- ${info.exceptionCount === 1 ? t('1 exception') : t('{0} exceptions', info.exceptionCount)}`);
-  if (info.noteCount) lines.push(`- ${info.noteCount === 1 ? t('1 harmless note (prompt token mismatch)') : t('{0} harmless notes (prompt token mismatch)', info.noteCount)}`);
-  if (size) lines.push(`- ${size.complete ? t('{0} on disk', formatBytes(size.bytes)) : t('at least {0} on disk (estimate: counting stopped early)', formatBytes(size.bytes))}`);
+  if (info.noteCount)
+    lines.push(
+      `- ${info.noteCount === 1 ? t('1 harmless note (prompt token mismatch)') : t('{0} harmless notes (prompt token mismatch)', info.noteCount)}`,
+    );
+  if (size)
+    lines.push(
+      `- ${size.complete ? t('{0} on disk', formatBytes(size.bytes)) : t('at least {0} on disk (estimate: counting stopped early)', formatBytes(size.bytes))}`,
+    );
   if (info.snapshotError) lines.push(`- ${t('snapshot: {0}', mdText(info.snapshotError))}`);
   lines.push('', mdCode(e.path));
   return lines.join('\n');
@@ -103,7 +125,10 @@ export function formatBytes(n: number): string {
   const units = ['KB', 'MB', 'GB', 'TB'];
   let v = n / 1024;
   let i = 0;
-  while (v >= 1024 && i < units.length - 1) { v /= 1024; i++; }
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
   return `${v >= 100 ? v.toFixed(0) : v.toFixed(1)} ${units[i]}`;
 }
 

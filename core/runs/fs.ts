@@ -30,13 +30,18 @@ export function nodeFs(hooks: { before?: (op: string, path: string) => void | Pr
   };
   const kindOf = (d: Dirent | Stats): DirEntry['kind'] => (d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other');
   const self: RunsFs = {
-    get ops() { return ops; },
+    get ops() {
+      return ops;
+    },
     async readdir(path) {
       await before('readdir', path);
       const dirents = await fsp.readdir(path, { withFileTypes: true });
       const out: DirEntry[] = [];
       for (const d of dirents) {
-        if (!d.isSymbolicLink()) { out.push({ name: d.name, kind: kindOf(d), symlink: false }); continue; }
+        if (!d.isSymbolicLink()) {
+          out.push({ name: d.name, kind: kindOf(d), symlink: false });
+          continue;
+        }
         // A link costs one more stat; loops (ELOOP) and dangling links come back as kind undefined.
         let kind: DirEntry['kind'];
         try {
@@ -100,21 +105,37 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
 export function fsErrorText(err: unknown): string {
   const code = (err as { code?: unknown } | null)?.code;
   switch (code) {
-    case 'EACCES': case 'EPERM': return 'permission denied';
-    case 'ENOENT': return 'not found';
-    case 'ELOOP': return 'symlink loop';
-    case 'ENOTDIR': return 'not a folder';
-    case 'EMFILE': case 'ENFILE': return 'too many open files';
-    default: return err instanceof Error ? err.message : String(err);
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOENT':
+      return 'not found';
+    case 'ELOOP':
+      return 'symlink loop';
+    case 'ENOTDIR':
+      return 'not a folder';
+    case 'EMFILE':
+    case 'ENFILE':
+      return 'too many open files';
+    default:
+      return err instanceof Error ? err.message : String(err);
   }
 }
 
 export async function tryStat(fs: RunsFs, path: string): Promise<Stats | undefined> {
-  try { return await fs.stat(path); } catch { return undefined; }
+  try {
+    return await fs.stat(path);
+  } catch {
+    return undefined;
+  }
 }
 
 export async function tryReaddir(fs: RunsFs, path: string): Promise<{ entries: DirEntry[]; error?: string }> {
-  try { return { entries: await fs.readdir(path) }; } catch (err) { return { entries: [], error: fsErrorText(err) }; }
+  try {
+    return { entries: await fs.readdir(path) };
+  } catch (err) {
+    return { entries: [], error: fsErrorText(err) };
+  }
 }
 
 /** Runs at most `max` tasks at once; the rest wait in order. */

@@ -21,23 +21,44 @@ export function probeOf(opts: DiscoverOptions): ProcessProbe {
 }
 
 /** A host folder's facts plus the HostInfo they fill; the status is decided once siblings are known. */
-export interface HostRead { info: HostInfo; facts: HostFacts }
+export interface HostRead {
+  info: HostInfo;
+  facts: HostFacts;
+}
 
-export interface SessionRead { session: SessionInfo; reads: HostRead[] }
+export interface SessionRead {
+  session: SessionInfo;
+  reads: HostRead[];
+}
 
 /** Reads a session, resolves lock ownership between `<host>` and `<host>_<pid>` siblings, decides each host. */
-export async function readSession(fs: RunsFs, path: string, opts: DiscoverOptions = {}, launches: readonly LaunchRecordFile[] = []): Promise<SessionRead> {
+export async function readSession(
+  fs: RunsFs,
+  path: string,
+  opts: DiscoverOptions = {},
+  launches: readonly LaunchRecordFile[] = [],
+): Promise<SessionRead> {
   const name = basename(path);
   const { entries, error } = await tryReaddir(fs, path);
   const session: SessionInfo = { name, path, hosts: [], status: 'empty' };
   const t = parseSessionTime(name);
   if (t !== undefined) session.timeMs = t;
-  if (error) { session.error = error; return { session, reads: [] }; }
-  const dirs = entries.filter((e) => e.kind === 'dir').map((e) => e.name).sort();
+  if (error) {
+    session.error = error;
+    return { session, reads: [] };
+  }
+  const dirs = entries
+    .filter((e) => e.kind === 'dir')
+    .map((e) => e.name)
+    .sort();
   const files = entries.filter((e) => e.kind === 'file').map((e) => e.name);
   const reads = isHostlessSession(dirs, files)
     ? [await readHost(fs, path, opts, true)]
-    : await mapLimit(dirs.filter((d) => !d.startsWith('.')), 4, (h) => readHost(fs, join(path, h), opts, false));
+    : await mapLimit(
+        dirs.filter((d) => !d.startsWith('.')),
+        4,
+        (h) => readHost(fs, join(path, h), opts, false),
+      );
   // A second process on the host overwrote `<host>/.logger_lock` with its PID and logs to `<host>_<pid>`.
   for (const r of reads) {
     const pid = r.info.lock?.pid;
@@ -58,7 +79,8 @@ export async function readSession(fs: RunsFs, path: string, opts: DiscoverOption
       r.info.lock!.liveness = lk.liveness;
       r.info.lock!.alive = lk.liveness.state === 'alive';
     }
-    if (r.info.pid !== undefined && r.info.local && !lk) r.facts.folderPid = { pid: r.info.pid, liveness: checkRecordedProcess(r.info.pid, r.info.lastWriteMs ?? 0, probe) };
+    if (r.info.pid !== undefined && r.info.local && !lk)
+      r.facts.folderPid = { pid: r.info.pid, liveness: checkRecordedProcess(r.info.pid, r.info.lastWriteMs ?? 0, probe) };
     if (r.info.local && session.timeMs !== undefined) {
       const L = launchForSession(launches, session.timeMs);
       if (L) await attachLaunch(fs, r.facts, L, probe);
@@ -80,7 +102,8 @@ export function decide(r: HostRead): void {
   r.info.status = d.status;
   r.info.evidence = d.evidence;
   const reason = r.info.error ?? reasonOf(d);
-  if (reason) r.info.reason = reason; else delete r.info.reason;
+  if (reason) r.info.reason = reason;
+  else delete r.info.reason;
 }
 
 async function attachLaunch(fs: RunsFs, facts: HostFacts, L: LaunchRecordFile, probe: ProcessProbe): Promise<void> {
@@ -91,7 +114,8 @@ async function attachLaunch(fs: RunsFs, facts: HostFacts, L: LaunchRecordFile, p
     const tb = tail && tracebackInOutput(tail);
     if (tb) launch.traceback = tb;
   }
-  if (L.record.endMs === undefined && L.record.pid !== undefined) launch.liveness = checkRecordedProcess(L.record.pid, L.record.startMs, probe);
+  if (L.record.endMs === undefined && L.record.pid !== undefined)
+    launch.liveness = checkRecordedProcess(L.record.pid, L.record.startMs, probe);
   facts.launch = launch;
 }
 
@@ -113,14 +137,39 @@ export async function readHost(fs: RunsFs, path: string, opts: DiscoverOptions, 
   const parsed = hostless ? { host: '' } : parseHostFolder(name, localHost);
   // A host-less layout does not say which machine wrote it: read as this one (the PID check guards).
   const local = hostless || sameHost(parsed.host, localHost);
-  const info: HostInfo = { name, host: parsed.host, path, local, modules: [], hasTrajectories: false, exceptions: 0, notes: 0, status: 'empty', evidence: [] };
+  const info: HostInfo = {
+    name,
+    host: parsed.host,
+    path,
+    local,
+    modules: [],
+    hasTrajectories: false,
+    exceptions: 0,
+    notes: 0,
+    status: 'empty',
+    evidence: [],
+  };
   if (hostless) info.hostless = true;
   if (parsed.pid !== undefined) info.pid = parsed.pid;
-  const facts: HostFacts = { local, host: parsed.host, exceptions: { errors: 0, notes: 0 }, modules: [], now: (opts.now ?? Date.now)(), remoteFreshMs: opts.remoteFreshMs ?? DEFAULT_REMOTE_FRESH_MS };
+  const facts: HostFacts = {
+    local,
+    host: parsed.host,
+    exceptions: { errors: 0, notes: 0 },
+    modules: [],
+    now: (opts.now ?? Date.now)(),
+    remoteFreshMs: opts.remoteFreshMs ?? DEFAULT_REMOTE_FRESH_MS,
+  };
   const read: HostRead = { info, facts };
   const { entries, error } = await tryReaddir(fs, path);
-  if (error) { info.error = error; info.reason = error; return read; }
-  info.modules = entries.filter((e) => e.kind === 'dir' && e.name !== 'trajectory' && !e.name.startsWith('.')).map((e) => e.name).sort();
+  if (error) {
+    info.error = error;
+    info.reason = error;
+    return read;
+  }
+  info.modules = entries
+    .filter((e) => e.kind === 'dir' && e.name !== 'trajectory' && !e.name.startsWith('.'))
+    .map((e) => e.name)
+    .sort();
   info.hasTrajectories = entries.some((e) => e.kind === 'dir' && e.name === 'trajectory');
   facts.modules = info.modules;
   const writes: number[] = [];
@@ -132,7 +181,9 @@ export async function readHost(fs: RunsFs, path: string, opts: DiscoverOptions, 
       try {
         const pid = Number.parseInt((await fs.readRange(lockPath, 0, 64)).toString('utf8').trim(), 10);
         if (Number.isInteger(pid) && pid > 0) lock.pid = pid;
-      } catch { /* vanished between stat and read: treated as no pid */ }
+      } catch {
+        /* vanished between stat and read: treated as no pid */
+      }
       info.lock = lock;
       facts.lock = { path: lockPath, mtimeMs: st.mtimeMs, ...(lock.pid !== undefined ? { pid: lock.pid } : {}) };
       writes.push(st.mtimeMs);
@@ -142,7 +193,10 @@ export async function readHost(fs: RunsFs, path: string, opts: DiscoverOptions, 
     const st = await tryStat(fs, join(path, f));
     if (st) writes.push(st.mtimeMs);
   }
-  if (writes.length) { info.lastWriteMs = Math.max(...writes); facts.lastWriteMs = info.lastWriteMs; }
+  if (writes.length) {
+    info.lastWriteMs = Math.max(...writes);
+    facts.lastWriteMs = info.lastWriteMs;
+  }
   if (info.modules.includes('exception')) {
     const file = join(path, 'exception', 'exception.json.log');
     const c = await countExceptionRecords(fs, file);
@@ -165,10 +219,12 @@ export async function countExceptionRecords(fs: RunsFs, path: string): Promise<{
   try {
     const start = Math.max(0, st.size - 256 * 1024);
     const buf = await fs.readRange(path, start, st.size - start);
-    let errors = 0, notes = 0;
+    let errors = 0,
+      notes = 0;
     for (const raw of splitRecords(completeLines(buf.toString('utf8') + '\n', start === 0))) {
       const header = decodeRecord(raw).payload?.header;
-      if (isHarmlessException(typeof header === 'string' ? header : undefined)) notes++; else errors++;
+      if (isHarmlessException(typeof header === 'string' ? header : undefined)) notes++;
+      else errors++;
     }
     return { errors, notes };
   } catch {
@@ -193,13 +249,19 @@ export async function tracebackAtEnd(fs: RunsFs, path: string, tailBytes = 16 * 
 export function tracebackAtEndOf(text: string): string | undefined {
   const at = text.lastIndexOf('Traceback (most recent call last):');
   if (at < 0) return undefined;
-  const after = text.slice(at).split('\n').map((l) => l.replace(/\r$/, ''));
+  const after = text
+    .slice(at)
+    .split('\n')
+    .map((l) => l.replace(/\r$/, ''));
   // A normal log line after the traceback means the run carried on.
   for (const line of after.slice(1)) {
     const m = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? \| ([A-Z]+)/.exec(line);
     if (m && m[1] !== 'ERROR' && m[1] !== 'CRITICAL') return undefined;
   }
-  const last = after.filter((l) => l.trim() !== '').at(-1)?.trim();
+  const last = after
+    .filter((l) => l.trim() !== '')
+    .at(-1)
+    ?.trim();
   const m = last && /^([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit)\b.*)$/.exec(last);
   return m ? `traceback: ${m[1]!.slice(0, 200)}` : 'traceback at the end of the regular log';
 }

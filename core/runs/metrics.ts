@@ -8,7 +8,15 @@ import type { EvalPoint, ExceptionItem, StepPoint } from './types';
 
 export type { EvalPoint, ExceptionItem, StepPoint } from './types';
 
-interface StepAcc { n: number; rewardSum: number; rewardN: number; success: number; lenSum: number; lenN: number; firstTime: string }
+interface StepAcc {
+  n: number;
+  rewardSum: number;
+  rewardN: number;
+  success: number;
+  lenSum: number;
+  lenN: number;
+  firstTime: string;
+}
 
 export class StepAggregator {
   private readonly steps = new Map<number, StepAcc>();
@@ -17,9 +25,15 @@ export class StepAggregator {
 
   add(rec: DecodedRecord): void {
     const header = rec.payload?.header;
-    if (typeof header !== 'string') { this.skipped++; return; }
+    if (typeof header !== 'string') {
+      this.skipped++;
+      return;
+    }
     const t = parseRecordTitle(header);
-    if (t.step === undefined) { this.skipped++; return; }
+    if (t.step === undefined) {
+      this.skipped++;
+      return;
+    }
     let acc = this.steps.get(t.step);
     if (!acc) {
       acc = { n: 0, rewardSum: 0, rewardN: 0, success: 0, lenSum: 0, lenN: 0, firstTime: rec.header.time };
@@ -32,31 +46,46 @@ export class StepAggregator {
       if (t.reward >= 1 - 1e-9) acc.success++;
     }
     const len = meanResponseLength(rec.payload!);
-    if (len !== undefined) { acc.lenSum += len; acc.lenN++; }
+    if (len !== undefined) {
+      acc.lenSum += len;
+      acc.lenN++;
+    }
   }
 
   points(): StepPoint[] {
-    return [...this.steps.entries()].sort((a, b) => a[0] - b[0]).map(([step, a]) => {
-      const p: StepPoint = { step, records: a.n, firstTime: a.firstTime };
-      if (a.rewardN) { p.meanReward = a.rewardSum / a.rewardN; p.successRate = a.success / a.rewardN; }
-      if (a.lenN) p.meanResponseLength = a.lenSum / a.lenN;
-      return p;
-    });
+    return [...this.steps.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([step, a]) => {
+        const p: StepPoint = { step, records: a.n, firstTime: a.firstTime };
+        if (a.rewardN) {
+          p.meanReward = a.rewardSum / a.rewardN;
+          p.successRate = a.success / a.rewardN;
+        }
+        if (a.lenN) p.meanResponseLength = a.lenSum / a.lenN;
+        return p;
+      });
   }
 
-  clear(): void { this.steps.clear(); this.skipped = 0; }
+  clear(): void {
+    this.steps.clear();
+    this.skipped = 0;
+  }
 }
 
 function meanResponseLength(p: Payload): number | undefined {
   const nested = p.nested_json;
   if (!nested || typeof nested !== 'object') return undefined;
-  let sum = 0, n = 0;
+  let sum = 0,
+    n = 0;
   for (const item of Object.values(nested as Record<string, unknown>)) {
     if (!item || typeof item !== 'object') continue;
     // AgentJet writes len(response_ids), always a number: a missing, null or non-numeric length is
     // unknown and left out of the mean (not counted as 0), the same rule as the token-log engine's.
     const v = num((item as Record<string, unknown>).len_response_ids);
-    if (v !== undefined) { sum += v; n++; }
+    if (v !== undefined) {
+      sum += v;
+      n++;
+    }
   }
   return n ? sum / n : undefined;
 }
@@ -85,7 +114,13 @@ export function evalPoint(rec: DecodedRecord, index: number): EvalPoint | undefi
   if (typeof content !== 'string') return undefined;
   const rows = parseRichTable(content);
   if (!rows.length) return undefined;
-  return { index, time: rec.header.time, header: typeof rec.payload?.header === 'string' ? rec.payload.header : '', metrics: numericMetrics(rows), rows };
+  return {
+    index,
+    time: rec.header.time,
+    header: typeof rec.payload?.header === 'string' ? rec.payload.header : '',
+    metrics: numericMetrics(rows),
+    rows,
+  };
 }
 
 export function exceptionItem(rec: DecodedRecord, file: string): ExceptionItem {

@@ -2,8 +2,15 @@
 // kept until a change under it invalidates it, so a refresh costs what changed, not the whole tree.
 import { relative, sep, isAbsolute } from 'node:path';
 import {
-  existingRoots, inspectExperiment, listExperiments, readExperimentEntry, sortNewestFirst,
-  type DiscoverOptions, type ExperimentEntry, type ExperimentInfo, type ExperimentRoot,
+  existingRoots,
+  inspectExperiment,
+  listExperiments,
+  readExperimentEntry,
+  sortNewestFirst,
+  type DiscoverOptions,
+  type ExperimentEntry,
+  type ExperimentInfo,
+  type ExperimentRoot,
 } from './discover';
 import { mergeSplitExperiments } from './roots';
 import { mapLimit, type RunsFs } from './fs';
@@ -34,7 +41,10 @@ export class RunsModel {
   private readonly inflight = new Map<string, Promise<ExperimentInfo>>();
   private generation = new Map<string, number>();
 
-  constructor(readonly fs: RunsFs, readonly opts: DiscoverOptions = {}) {}
+  constructor(
+    readonly fs: RunsFs,
+    readonly opts: DiscoverOptions = {},
+  ) {}
 
   setRoots(roots: readonly ExperimentRoot[]): void {
     this.configured = [...roots];
@@ -67,7 +77,8 @@ export class RunsModel {
       const { experiments, error } = await listExperiments(this.fs, st.root.path, this.opts);
       st.entries = new Map(experiments.map((e) => [e.name, e]));
       st.staleNames.clear();
-      if (error) st.error = error; else delete st.error;
+      if (error) st.error = error;
+      else delete st.error;
     }
     if (st.staleNames.size) {
       // Only the experiments a change touched are read again; the root is not re-listed.
@@ -75,7 +86,8 @@ export class RunsModel {
       st.staleNames.clear();
       await mapLimit(names, this.opts.concurrency ?? 32, async (name) => {
         const e = await readExperimentEntry(this.fs, st.root.path, name);
-        if (e) st.entries!.set(name, e); else st.entries!.delete(name);
+        if (e) st.entries!.set(name, e);
+        else st.entries!.delete(name);
       });
     }
     return [...st.entries.values()];
@@ -98,14 +110,16 @@ export class RunsModel {
     const running = this.inflight.get(entry.path);
     if (running) return running;
     const gen = this.generation.get(entry.path) ?? 0;
-    const p = inspectExperiment(this.fs, entry, this.opts).then((info) => {
-      // A change that arrived while reading makes this result stale: do not cache it.
-      if ((this.generation.get(entry.path) ?? 0) === gen) {
-        this.infos.set(entry.path, info);
-        this.stale.delete(entry.path);
-      }
-      return info;
-    }).finally(() => this.inflight.delete(entry.path));
+    const p = inspectExperiment(this.fs, entry, this.opts)
+      .then((info) => {
+        // A change that arrived while reading makes this result stale: do not cache it.
+        if ((this.generation.get(entry.path) ?? 0) === gen) {
+          this.infos.set(entry.path, info);
+          this.stale.delete(entry.path);
+        }
+        return info;
+      })
+      .finally(() => this.inflight.delete(entry.path));
     this.inflight.set(entry.path, p);
     return p;
   }
@@ -130,7 +144,9 @@ export class RunsModel {
       const expPath = `${st.root.path}${sep}${name}`;
       if (parts.length <= 2) st.staleNames.add(name);
       this.forgetInfo(expPath);
-      return parts.length === 1 && !st.entries?.has(name) ? { level: 'root', root: st.root.path } : { level: 'experiment', root: st.root.path, experiment: expPath, entry: parts.length <= 2 };
+      return parts.length === 1 && !st.entries?.has(name)
+        ? { level: 'root', root: st.root.path }
+        : { level: 'experiment', root: st.root.path, experiment: expPath, entry: parts.length <= 2 };
     }
     // A configured root that did not exist when last checked may just have been created.
     for (const r of this.configured) {

@@ -64,7 +64,11 @@ export interface TailOptions {
 }
 
 /** The last complete records of a file, reading at most `maxBytes` from its end. Never throws on bad content. */
-export async function readTailRecords(fs: RunsFs, path: string, opts: TailOptions = {}): Promise<{ records: DecodedRecord[]; size: number; mtimeMs: number }> {
+export async function readTailRecords(
+  fs: RunsFs,
+  path: string,
+  opts: TailOptions = {},
+): Promise<{ records: DecodedRecord[]; size: number; mtimeMs: number }> {
   const st = await fs.stat(path);
   const size = st.size;
   const maxBytes = opts.maxBytes ?? 4 * 1024 * 1024;
@@ -117,12 +121,20 @@ export class FileFollower {
   private offset = 0;
   private pending = '';
   private decoder = new TextDecoder('utf-8');
-  constructor(readonly path: string, private readonly chunkBytes = 8 * 1024 * 1024) {}
+  constructor(
+    readonly path: string,
+    private readonly chunkBytes = 8 * 1024 * 1024,
+  ) {}
 
-  get position(): number { return this.offset; }
+  get position(): number {
+    return this.offset;
+  }
 
   /** Reads at most `maxBytes` per call so a huge file is taken in steps; `remaining` says how much is left. */
-  async poll(fs: RunsFs, maxBytes = Number.POSITIVE_INFINITY): Promise<{ lines: string[]; reset: boolean; remaining: number; size: number }> {
+  async poll(
+    fs: RunsFs,
+    maxBytes = Number.POSITIVE_INFINITY,
+  ): Promise<{ lines: string[]; reset: boolean; remaining: number; size: number }> {
     const st = await fs.stat(this.path);
     let reset = false;
     if (st.size < this.offset) {
@@ -140,7 +152,10 @@ export class FileFollower {
       // A streaming decoder keeps a multi-byte character cut by the chunk end for the next read.
       const text = this.pending + this.decoder.decode(buf, { stream: true });
       const nl = text.lastIndexOf('\n');
-      if (nl < 0) { this.pending = text; continue; }
+      if (nl < 0) {
+        this.pending = text;
+        continue;
+      }
       lines.push(...text.slice(0, nl).split('\n'));
       this.pending = text.slice(nl + 1);
     }
@@ -168,5 +183,7 @@ export class RecordStream {
     return out;
   }
 
-  reset(): void { this.pending = undefined; }
+  reset(): void {
+    this.pending = undefined;
+  }
 }

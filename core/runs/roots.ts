@@ -15,10 +15,16 @@ export function parseSessionTime(name: string): number | undefined {
   return Number.isFinite(t) ? t : undefined;
 }
 
-export function isSessionName(name: string): boolean { return SESSION_RE.test(name); }
+export function isSessionName(name: string): boolean {
+  return SESSION_RE.test(name);
+}
 
 /** The default roots of one workspace folder, plus configured roots (relative ones against the folder). */
-export function candidateRoots(workspaceFolders: readonly string[], configured: readonly string[] = [], launchExpDirs: readonly string[] = []): ExperimentRoot[] {
+export function candidateRoots(
+  workspaceFolders: readonly string[],
+  configured: readonly string[] = [],
+  launchExpDirs: readonly string[] = [],
+): ExperimentRoot[] {
   const out: ExperimentRoot[] = [];
   for (const ws of workspaceFolders) {
     out.push({ path: join(ws, 'saved_experiments'), source: 'saved_experiments' });
@@ -38,7 +44,11 @@ export async function existingRoots(fs: RunsFs, roots: readonly ExperimentRoot[]
     const st = await tryStat(fs, r.path);
     if (!st?.isDirectory()) continue;
     let real = r.path;
-    try { real = await fs.realpath(r.path); } catch { /* keep the given path */ }
+    try {
+      real = await fs.realpath(r.path);
+    } catch {
+      /* keep the given path */
+    }
     if (seen.has(real)) continue;
     seen.add(real);
     out.push(r);
@@ -46,9 +56,12 @@ export async function existingRoots(fs: RunsFs, roots: readonly ExperimentRoot[]
   return out;
 }
 
-
 /** The experiments of one root, newest first: one readdir of the root and one per experiment. */
-export async function listExperiments(fs: RunsFs, root: string, opts: DiscoverOptions = {}): Promise<{ experiments: ExperimentEntry[]; error?: string }> {
+export async function listExperiments(
+  fs: RunsFs,
+  root: string,
+  opts: DiscoverOptions = {},
+): Promise<{ experiments: ExperimentEntry[]; error?: string }> {
   const { entries, error } = await tryReaddir(fs, root);
   if (error) return { experiments: [], error };
   const dirs = entries.filter((e) => e.kind === 'dir' && !NOT_EXPERIMENTS.has(e.name) && !e.name.startsWith('.'));
@@ -65,7 +78,10 @@ export async function readExperimentEntry(fs: RunsFs, root: string, name: string
   const path = join(root, name);
   const { entries, error } = await tryReaddir(fs, path);
   if (error === 'not found' || error === 'not a folder') return undefined;
-  const sessions = entries.filter((e) => e.kind === 'dir' && isSessionName(e.name)).map((e) => e.name).sort();
+  const sessions = entries
+    .filter((e) => e.kind === 'dir' && isSessionName(e.name))
+    .map((e) => e.name)
+    .sort();
   const snapshot = entries.some((e) => e.name === 'yaml_backup.yaml' && e.kind === 'file') ? join(path, 'yaml_backup.yaml') : undefined;
   if (!error && sessions.length === 0 && !snapshot) return undefined;
   let timeMs = sessions.length ? parseSessionTime(sessions[sessions.length - 1]!) : undefined;
@@ -91,10 +107,14 @@ export function mergeSplitExperiments(list: readonly ExperimentEntry[], memo: Ma
     const logs = group.filter((e) => e.sessions.length > 0 && !e.snapshot);
     const snaps = group.filter((e) => e.sessions.length === 0 && e.snapshot);
     if (logs.length !== 1 || snaps.length !== 1) continue;
-    const log = logs[0]!, snap = snaps[0]!;
+    const log = logs[0]!,
+      snap = snaps[0]!;
     const key = `${log.path}\0${snap.snapshot}\0${log.timeMs}\0${log.sessions.join(',')}`;
     let merged = memo.get(key);
-    if (!merged) { merged = { ...log, snapshot: snap.snapshot!, backupPath: snap.path }; memo.set(key, merged); }
+    if (!merged) {
+      merged = { ...log, snapshot: snap.snapshot!, backupPath: snap.path };
+      memo.set(key, merged);
+    }
     replace.set(log, merged);
     drop.add(snap);
   }

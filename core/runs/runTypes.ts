@@ -68,7 +68,10 @@ export interface SessionInfo {
   error?: string;
 }
 
-export interface CheckpointInfo { step: number; path: string }
+export interface CheckpointInfo {
+  step: number;
+  path: string;
+}
 
 export interface ExperimentInfo {
   entry: ExperimentEntry;

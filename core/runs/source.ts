@@ -34,10 +34,17 @@ export function scoreSource(experiment: string, snap: ConfigFacts, candidatePath
   return score;
 }
 
-export interface RankedSource { path: string; score: number }
+export interface RankedSource {
+  path: string;
+  score: number;
+}
 
 /** Candidates by score; `best` is set only when one clearly wins (named after it, and no tie). */
-export function rankSources(experiment: string, snapText: string, candidates: readonly { path: string; text: string }[]): { ranked: RankedSource[]; best?: string } {
+export function rankSources(
+  experiment: string,
+  snapText: string,
+  candidates: readonly { path: string; text: string }[],
+): { ranked: RankedSource[]; best?: string } {
   const snap = configFacts(snapText) ?? {};
   const ranked = candidates
     .map((c) => ({ path: c.path, facts: configFacts(c.text) }))

@@ -20,19 +20,25 @@ defaults:
 
 /** `.vscode/launch.json` with one AgentJet debug configuration (F5 debugs a rollout). */
 export function launchJson(name: string): string {
-  return JSON.stringify({
-    version: '0.2.0',
-    configurations: [
+  return (
+    JSON.stringify(
       {
-        type: 'agentjet',
-        request: 'launch',
-        name: `AgentJet: debug rollout (${name})`,
-        config: '${workspaceFolder}/config.yaml',
-        backbone: 'debug',
-        cwd: '${workspaceFolder}',
+        version: '0.2.0',
+        configurations: [
+          {
+            type: 'agentjet',
+            request: 'launch',
+            name: `AgentJet: debug rollout (${name})`,
+            config: '${workspaceFolder}/config.yaml',
+            backbone: 'debug',
+            cwd: '${workspaceFolder}',
+          },
+        ],
       },
-    ],
-  }, null, 2) + '\n';
+      null,
+      2,
+    ) + '\n'
+  );
 }
 
 export function jsonl(rows: readonly object[]): string {

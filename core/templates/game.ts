@@ -96,15 +96,25 @@ const VAL = [
 
 export function gameTemplate(projectName: string): TemplateFiles {
   return project({
-    projectName, pkg: PKG, doc: 'Twenty questions: a two-agent game for AgentJet.',
+    projectName,
+    pkg: PKG,
+    doc: 'Twenty questions: a two-agent game for AgentJet.',
     config: configYaml({
-    projectName, pkg: PKG, workflowClass: 'GuessGameWorkflow', judgeClass: 'GuessGameJudge',
-    comment: 'AgentJet project: a two-agent game (twenty questions); only the questioner is trained.',
-    temperature: 0.7, maxResponseInOneTurn: 256, maxModelLen: 8000, maxPrompt: 2000, maxResponse: 4000,
-    rolloutExtra: '    multi_turn:\n      max_steps: 12\n      expected_steps: 6\n',
-  }),
+      projectName,
+      pkg: PKG,
+      workflowClass: 'GuessGameWorkflow',
+      judgeClass: 'GuessGameJudge',
+      comment: 'AgentJet project: a two-agent game (twenty questions); only the questioner is trained.',
+      temperature: 0.7,
+      maxResponseInOneTurn: 256,
+      maxModelLen: 8000,
+      maxPrompt: 2000,
+      maxResponse: 4000,
+      rolloutExtra: '    multi_turn:\n      max_steps: 12\n      expected_steps: 6\n',
+    }),
     modules: { 'workflow.py': WORKFLOW, 'judge.py': JUDGE },
-    train: TRAIN, val: VAL,
+    train: TRAIN,
+    val: VAL,
     readme: `# ${projectName}: a multi-agent game
 
 Made with **AgentJet: New Project** (template \`game\`). Two agents play twenty questions: the

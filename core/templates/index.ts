@@ -20,9 +20,27 @@ export interface TemplateInfo {
 }
 
 export const TEMPLATES: readonly TemplateInfo[] = [
-  { id: 'math', title: 'Math agent (single turn)', description: 'One question, one answer, a rule-based judge that checks \\boxed{} answers.', workflowFile: 'math_agent/workflow.py', workflowClass: 'MathWorkflow' },
-  { id: 'tools', title: 'Tool-using agent (multi-turn)', description: 'The model calls a calculator tool over several turns; the judge rewards the right answer.', workflowFile: 'tool_agent/workflow.py', workflowClass: 'ToolWorkflow' },
-  { id: 'game', title: 'Multi-agent game (twenty questions)', description: 'Two agents play; only the questioner is trained (trainable_targets).', workflowFile: 'guess_game/workflow.py', workflowClass: 'GuessGameWorkflow' },
+  {
+    id: 'math',
+    title: 'Math agent (single turn)',
+    description: 'One question, one answer, a rule-based judge that checks \\boxed{} answers.',
+    workflowFile: 'math_agent/workflow.py',
+    workflowClass: 'MathWorkflow',
+  },
+  {
+    id: 'tools',
+    title: 'Tool-using agent (multi-turn)',
+    description: 'The model calls a calculator tool over several turns; the judge rewards the right answer.',
+    workflowFile: 'tool_agent/workflow.py',
+    workflowClass: 'ToolWorkflow',
+  },
+  {
+    id: 'game',
+    title: 'Multi-agent game (twenty questions)',
+    description: 'Two agents play; only the questioner is trained (trainable_targets).',
+    workflowFile: 'guess_game/workflow.py',
+    workflowClass: 'GuessGameWorkflow',
+  },
 ];
 
 export function findTemplate(id: string): TemplateInfo | undefined {
@@ -31,16 +49,22 @@ export function findTemplate(id: string): TemplateInfo | undefined {
 
 /** A project name usable as AgentJet's project_name (letters, digits, _ and -). */
 export function projectNameFrom(folderName: string): string {
-  const cleaned = folderName.trim().replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^[_-]+|[_-]+$/g, '');
+  const cleaned = folderName
+    .trim()
+    .replace(/[^A-Za-z0-9_-]+/g, '_')
+    .replace(/^[_-]+|[_-]+$/g, '');
   return cleaned || 'agentjet_project';
 }
 
 export function renderTemplate(id: TemplateId, projectName: string): TemplateFiles {
   const name = projectNameFrom(projectName);
   switch (id) {
-    case 'math': return mathTemplate(name);
-    case 'tools': return toolsTemplate(name);
-    case 'game': return gameTemplate(name);
+    case 'math':
+      return mathTemplate(name);
+    case 'tools':
+      return toolsTemplate(name);
+    case 'game':
+      return gameTemplate(name);
   }
 }
 

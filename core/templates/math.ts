@@ -62,25 +62,47 @@ class MathJudge:
 
 const TRAIN = [
   { task_id: 'math-000', main_query: 'A shop sells pens at 3 dollars each. How much do 14 pens cost?', metadata: { answer: '42' } },
-  { task_id: 'math-001', main_query: 'Tom has 5 boxes with 12 apples each and eats 7 apples. How many apples are left?', metadata: { answer: '53' } },
+  {
+    task_id: 'math-001',
+    main_query: 'Tom has 5 boxes with 12 apples each and eats 7 apples. How many apples are left?',
+    metadata: { answer: '53' },
+  },
   { task_id: 'math-002', main_query: 'What is 17 * 23?', metadata: { answer: '391' } },
-  { task_id: 'math-003', main_query: 'A train travels 60 km per hour for 3.5 hours. How many km does it travel?', metadata: { answer: '210' } },
+  {
+    task_id: 'math-003',
+    main_query: 'A train travels 60 km per hour for 3.5 hours. How many km does it travel?',
+    metadata: { answer: '210' },
+  },
 ];
 const VAL = [
   { task_id: 'math-val-000', main_query: 'What is 125 + 378?', metadata: { answer: '503' } },
-  { task_id: 'math-val-001', main_query: 'Anna reads 15 pages a day. How many pages does she read in 2 weeks?', metadata: { answer: '210' } },
+  {
+    task_id: 'math-val-001',
+    main_query: 'Anna reads 15 pages a day. How many pages does she read in 2 weeks?',
+    metadata: { answer: '210' },
+  },
 ];
 
 export function mathTemplate(projectName: string): TemplateFiles {
   return project({
-    projectName, pkg: PKG, doc: 'Math agent: workflow and judge for AgentJet.',
+    projectName,
+    pkg: PKG,
+    doc: 'Math agent: workflow and judge for AgentJet.',
     config: configYaml({
-    projectName, pkg: PKG, workflowClass: 'MathWorkflow', judgeClass: 'MathJudge',
-    comment: 'AgentJet project: a single-turn math agent with a rule-based judge.',
-    temperature: 0.9, maxResponseInOneTurn: 1024, maxModelLen: 8000, maxPrompt: 2000, maxResponse: 4000,
-  }),
+      projectName,
+      pkg: PKG,
+      workflowClass: 'MathWorkflow',
+      judgeClass: 'MathJudge',
+      comment: 'AgentJet project: a single-turn math agent with a rule-based judge.',
+      temperature: 0.9,
+      maxResponseInOneTurn: 1024,
+      maxModelLen: 8000,
+      maxPrompt: 2000,
+      maxResponse: 4000,
+    }),
     modules: { 'workflow.py': WORKFLOW, 'judge.py': JUDGE },
-    train: TRAIN, val: VAL,
+    train: TRAIN,
+    val: VAL,
     readme: `# ${projectName}: a single-turn math agent
 
 Made with **AgentJet: New Project** (template \`math\`). The model answers each question in one

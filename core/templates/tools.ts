@@ -121,25 +121,41 @@ class ToolAnswerJudge:
 `;
 
 const TRAIN = [
-  { task_id: 'tool-000', main_query: 'A warehouse has 37 shelves with 148 boxes each. 1,250 boxes are shipped. How many boxes remain?', metadata: { answer: '4226' } },
+  {
+    task_id: 'tool-000',
+    main_query: 'A warehouse has 37 shelves with 148 boxes each. 1,250 boxes are shipped. How many boxes remain?',
+    metadata: { answer: '4226' },
+  },
   { task_id: 'tool-001', main_query: 'What is 2 to the power of 20, minus 48,576?', metadata: { answer: '1000000' } },
-  { task_id: 'tool-002', main_query: 'A car uses 6.5 litres per 100 km. How many litres does it use for 1,240 km?', metadata: { answer: '80.6' } },
+  {
+    task_id: 'tool-002',
+    main_query: 'A car uses 6.5 litres per 100 km. How many litres does it use for 1,240 km?',
+    metadata: { answer: '80.6' },
+  },
 ];
-const VAL = [
-  { task_id: 'tool-val-000', main_query: 'What is (1234 + 4321) * 3?', metadata: { answer: '16665' } },
-];
+const VAL = [{ task_id: 'tool-val-000', main_query: 'What is (1234 + 4321) * 3?', metadata: { answer: '16665' } }];
 
 export function toolsTemplate(projectName: string): TemplateFiles {
   return project({
-    projectName, pkg: PKG, doc: 'Tool-using agent: workflow, tools and judge for AgentJet.',
+    projectName,
+    pkg: PKG,
+    doc: 'Tool-using agent: workflow, tools and judge for AgentJet.',
     config: configYaml({
-    projectName, pkg: PKG, workflowClass: 'ToolWorkflow', judgeClass: 'ToolAnswerJudge',
-    comment: 'AgentJet project: a multi-turn agent that calls a calculator tool.',
-    temperature: 0.8, maxResponseInOneTurn: 1024, maxModelLen: 12000, maxPrompt: 3000, maxResponse: 6000,
-    rolloutExtra: '    multi_turn:\n      max_steps: 4\n      expected_steps: 3\n',
-  }),
+      projectName,
+      pkg: PKG,
+      workflowClass: 'ToolWorkflow',
+      judgeClass: 'ToolAnswerJudge',
+      comment: 'AgentJet project: a multi-turn agent that calls a calculator tool.',
+      temperature: 0.8,
+      maxResponseInOneTurn: 1024,
+      maxModelLen: 12000,
+      maxPrompt: 3000,
+      maxResponse: 6000,
+      rolloutExtra: '    multi_turn:\n      max_steps: 4\n      expected_steps: 3\n',
+    }),
     modules: { 'workflow.py': WORKFLOW, 'tools.py': TOOLS, 'judge.py': JUDGE },
-    train: TRAIN, val: VAL,
+    train: TRAIN,
+    val: VAL,
     readme: `# ${projectName}: a multi-turn tool-using agent
 
 Made with **AgentJet: New Project** (template \`tools\`). The model may call the \`calculate\` tool

@@ -1,5 +1,11 @@
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, DidChangeConfigurationNotification, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  LanguageClient,
+  TransportKind,
+  DidChangeConfigurationNotification,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
 import type { Services } from '../services';
 import type { ConfigServerInitOptions, ConfigFolderSettings } from '../../core/protocol/config';
 import { pythonExtensionEnv } from '../python';
@@ -35,10 +41,15 @@ async function folderSettings(scopeUri: string | undefined, services: Services):
 }
 
 /** Exposed for tests: the running client, if any. */
-export interface ConfigFeature { client(): LanguageClient | undefined; ensureStarted(): Promise<void> }
+export interface ConfigFeature {
+  client(): LanguageClient | undefined;
+  ensureStarted(): Promise<void>;
+}
 
 let feature: ConfigFeature | undefined;
-export function configFeature(): ConfigFeature | undefined { return feature; }
+export function configFeature(): ConfigFeature | undefined {
+  return feature;
+}
 
 /** Starts the config language server only once an AgentJet/ASTuner YAML document is open. */
 export function registerConfigFeature(context: vscode.ExtensionContext, services: Services): void {
@@ -55,9 +66,15 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
     const watcher = vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}');
     context.subscriptions.push(watcher);
     const clientOptions: LanguageClientOptions = {
-      documentSelector: [{ language: 'yaml', scheme: 'file' }, { language: 'yaml', scheme: 'untitled' }],
+      documentSelector: [
+        { language: 'yaml', scheme: 'file' },
+        { language: 'yaml', scheme: 'untitled' },
+      ],
       // Red Hat's YAML extension already reports syntax errors for every YAML file: do not repeat them.
-      initializationOptions: { reportSyntaxErrors: !vscode.extensions.getExtension('redhat.vscode-yaml'), locale: vscode.env.language } satisfies ConfigServerInitOptions,
+      initializationOptions: {
+        reportSyntaxErrors: !vscode.extensions.getExtension('redhat.vscode-yaml'),
+        locale: vscode.env.language,
+      } satisfies ConfigServerInitOptions,
       // Settings go per folder through workspace/configuration; changes are announced.
       synchronize: { configurationSection: 'agentjet', fileEvents: watcher },
       middleware: {
@@ -65,7 +82,11 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
           configuration: async (params, token, next) => {
             const answers = await next(params, token);
             if (!Array.isArray(answers)) return answers;
-            return Promise.all(params.items.map((item, i) => (item.section === 'agentjet' ? folderSettings(item.scopeUri, services) : Promise.resolve(answers[i] as unknown))));
+            return Promise.all(
+              params.items.map((item, i) =>
+                item.section === 'agentjet' ? folderSettings(item.scopeUri, services) : Promise.resolve(answers[i] as unknown),
+              ),
+            );
           },
         },
       },
@@ -74,11 +95,16 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
     };
     client = new LanguageClient('agentjet.config', 'AgentJet Config', serverOptions, clientOptions);
     services.log.info('starting the AgentJet config language server');
-    starting = client.start().then(() => { void followPythonExtension(); }, (err: unknown) => {
-      services.log.error(`config language server failed to start: ${err instanceof Error ? err.message : String(err)}`);
-      client = undefined;
-      starting = undefined;
-    });
+    starting = client.start().then(
+      () => {
+        void followPythonExtension();
+      },
+      (err: unknown) => {
+        services.log.error(`config language server failed to start: ${err instanceof Error ? err.message : String(err)}`);
+        client = undefined;
+        starting = undefined;
+      },
+    );
     return starting;
   };
 
@@ -90,9 +116,11 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
     try {
       const { PythonExtension } = await import('@vscode/python-extension');
       const api = await PythonExtension.api();
-      context.subscriptions.push(api.environments.onDidChangeActiveEnvironmentPath(() => {
-        void client?.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
-      }));
+      context.subscriptions.push(
+        api.environments.onDidChangeActiveEnvironmentPath(() => {
+          void client?.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+        }),
+      );
     } catch (err) {
       services.log.warn(`could not follow the Python extension's interpreter: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -106,8 +134,15 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
   context.subscriptions.push(
     vscode.workspace.onDidOpenTextDocument(maybeStart),
     vscode.window.onDidChangeActiveTextEditor((e) => maybeStart(e?.document)),
-    { dispose: () => { void client?.stop(); feature = undefined; } },
+    {
+      dispose: () => {
+        void client?.stop();
+        feature = undefined;
+      },
+    },
   );
   // Documents open before activation (activation itself stays free of process starts).
-  setTimeout(() => { for (const d of vscode.workspace.textDocuments) maybeStart(d); }, 0);
+  setTimeout(() => {
+    for (const d of vscode.workspace.textDocuments) maybeStart(d);
+  }, 0);
 }

@@ -21,10 +21,28 @@ export class AgentJetCodeLensProvider implements vscode.CodeLensProvider, vscode
     const pos = doc.positionAt(root.offset);
     const range = new vscode.Range(pos, pos);
     return [
-      new vscode.CodeLens(range, { title: vscode.l10n.t('$(debug-alt) Debug rollout'), command: 'agentjet.debugConfig', arguments: [doc.uri], tooltip: vscode.l10n.t('Run the debug backbone under the debugger (breakpoints in your workflow work)') }),
-      new vscode.CodeLens(range, { title: vscode.l10n.t('$(play) Run rollout'), command: 'agentjet.runConfig', arguments: [doc.uri], tooltip: vscode.l10n.t('The same, without the debugger') }),
-      new vscode.CodeLens(range, { title: vscode.l10n.t('$(rocket) Train (verl)'), command: 'agentjet.trainConfig', arguments: [doc.uri, 'verl'] }),
-      new vscode.CodeLens(range, { title: vscode.l10n.t('$(rocket) Train (trinity)'), command: 'agentjet.trainConfig', arguments: [doc.uri, 'trinity'] }),
+      new vscode.CodeLens(range, {
+        title: vscode.l10n.t('$(debug-alt) Debug rollout'),
+        command: 'agentjet.debugConfig',
+        arguments: [doc.uri],
+        tooltip: vscode.l10n.t('Run the debug backbone under the debugger (breakpoints in your workflow work)'),
+      }),
+      new vscode.CodeLens(range, {
+        title: vscode.l10n.t('$(play) Run rollout'),
+        command: 'agentjet.runConfig',
+        arguments: [doc.uri],
+        tooltip: vscode.l10n.t('The same, without the debugger'),
+      }),
+      new vscode.CodeLens(range, {
+        title: vscode.l10n.t('$(rocket) Train (verl)'),
+        command: 'agentjet.trainConfig',
+        arguments: [doc.uri, 'verl'],
+      }),
+      new vscode.CodeLens(range, {
+        title: vscode.l10n.t('$(rocket) Train (trinity)'),
+        command: 'agentjet.trainConfig',
+        arguments: [doc.uri, 'trinity'],
+      }),
     ];
   }
 }

@@ -4,10 +4,15 @@ import { looksLikeAgentJetConfig } from '../../core/launch/plan';
 import type { AgentJetLaunchAttributes } from '../../core/launch/attributes';
 
 export const DEBUG_TYPE = 'agentjet';
-const EXCLUDE = '{**/node_modules/**,**/.git/**,**/saved_experiments/**,**/launcher_record/**,**/saved_checkpoints/**,**/.venv/**,**/venv/**}';
+const EXCLUDE =
+  '{**/node_modules/**,**/.git/**,**/saved_experiments/**,**/launcher_record/**,**/saved_checkpoints/**,**/.venv/**,**/venv/**}';
 
 /** Workspace YAML files with an `ajet:`/`astuner:` root (at most `limit`, largest files skipped). */
-export async function findAgentJetConfigs(folder: vscode.WorkspaceFolder | undefined, token?: vscode.CancellationToken, limit = 50): Promise<vscode.Uri[]> {
+export async function findAgentJetConfigs(
+  folder: vscode.WorkspaceFolder | undefined,
+  token?: vscode.CancellationToken,
+  limit = 50,
+): Promise<vscode.Uri[]> {
   const include = folder ? new vscode.RelativePattern(folder, '**/*.{yaml,yml}') : '**/*.{yaml,yml}';
   const files = await vscode.workspace.findFiles(include, EXCLUDE, 500, token);
   const out: vscode.Uri[] = [];
@@ -18,7 +23,9 @@ export async function findAgentJetConfigs(folder: vscode.WorkspaceFolder | undef
       if (stat.size > 2_000_000) continue;
       const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
       if (looksLikeAgentJetConfig(text)) out.push(uri);
-    } catch { /* vanished or unreadable: skip */ }
+    } catch {
+      /* vanished or unreadable: skip */
+    }
   }
   return out;
 }
@@ -37,7 +44,11 @@ export function configPathVar(uri: vscode.Uri, folder: vscode.WorkspaceFolder | 
 /** A launch.json entry of type `agentjet`: VS Code's fields plus our launch attributes. */
 export interface AgentJetDebugConfiguration extends vscode.DebugConfiguration, AgentJetLaunchAttributes {}
 
-export function debugConfigurationFor(uri: vscode.Uri, folder: vscode.WorkspaceFolder | undefined, name?: string): AgentJetDebugConfiguration {
+export function debugConfigurationFor(
+  uri: vscode.Uri,
+  folder: vscode.WorkspaceFolder | undefined,
+  name?: string,
+): AgentJetDebugConfiguration {
   const rel = folder ? vscode.workspace.asRelativePath(uri, false) : uri.fsPath;
   return {
     type: DEBUG_TYPE,

@@ -9,7 +9,13 @@ import { debugConfigurationFor, isAgentJetDocument, DEBUG_TYPE } from './configs
 import { companionsOf, stopCompanions } from '../../core/launch/companions';
 import type { Backbone } from '../../core/launch/plan';
 import { ChildStopWatcher } from '../../core/launch/childStop';
-import { EVENT_EXPERIMENT, EVENT_FINISHED, subprocessAttach, type ExperimentEventBody, type FinishedEventBody } from '../../core/protocol/debug';
+import {
+  EVENT_EXPERIMENT,
+  EVENT_FINISHED,
+  subprocessAttach,
+  type ExperimentEventBody,
+  type FinishedEventBody,
+} from '../../core/protocol/debug';
 
 const CONTEXT_KEY = 'agentjet.isConfig';
 
@@ -37,7 +43,13 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
       return false;
     }
     const folder = vscode.workspace.getWorkspaceFolder(target);
-    const config = debugConfigurationFor(target, folder, noDebug ? vscode.l10n.t('AgentJet: run {0}', vscode.workspace.asRelativePath(target, false)) : vscode.l10n.t('AgentJet: debug {0}', vscode.workspace.asRelativePath(target, false)));
+    const config = debugConfigurationFor(
+      target,
+      folder,
+      noDebug
+        ? vscode.l10n.t('AgentJet: run {0}', vscode.workspace.asRelativePath(target, false))
+        : vscode.l10n.t('AgentJet: debug {0}', vscode.workspace.asRelativePath(target, false)),
+    );
     return vscode.debug.startDebugging(folder, config, { noDebug });
   };
 
@@ -48,10 +60,17 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
       void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: open an AgentJet config (YAML with an `ajet:` root) first.'));
       return undefined;
     }
-    const chosen = backbone ?? (await vscode.window.showQuickPick(['verl', 'trinity'], { title: vscode.l10n.t('Train with which backbone?') })) as Backbone | undefined;
+    const chosen =
+      backbone ??
+      ((await vscode.window.showQuickPick(['verl', 'trinity'], { title: vscode.l10n.t('Train with which backbone?') })) as
+        Backbone | undefined);
     if (!chosen) return undefined;
     const folder = vscode.workspace.getWorkspaceFolder(target);
-    const task = await buildTask({ type: TASK_TYPE, config: target.fsPath, backbone: chosen }, folder ?? vscode.TaskScope.Workspace, taskProblems);
+    const task = await buildTask(
+      { type: TASK_TYPE, config: target.fsPath, backbone: chosen },
+      folder ?? vscode.TaskScope.Workspace,
+      taskProblems,
+    );
     return vscode.tasks.executeTask(task);
   };
 
@@ -65,7 +84,9 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
     }
     const stopped = await stopCompanions(found);
     services.log.info(`stopped companions: ${stopped.map((c) => `${c.tag} (pgid ${c.pgid})`).join(', ')}`);
-    void vscode.window.showInformationMessage(vscode.l10n.t('AgentJet: stopped {0} companion(s): {1}.', stopped.length, [...new Set(stopped.map((c) => c.tag))].join(', ')));
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('AgentJet: stopped {0} companion(s): {1}.', stopped.length, [...new Set(stopped.map((c) => c.tag))].join(', ')),
+    );
     return stopped.length;
   };
 
@@ -105,7 +126,9 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
               if (m.command === 'terminate' || m.command === 'disconnect') stoppingParents.add(session.id);
               else if (m.command === 'launch') stoppingParents.delete(session.id);
             },
-            onWillStopSession: () => { stoppingParents.delete(session.id); },
+            onWillStopSession: () => {
+              stoppingParents.delete(session.id);
+            },
           };
         }
         const watcher = new ChildStopWatcher();
@@ -124,9 +147,13 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
       },
     }),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, provider, vscode.DebugConfigurationProviderTriggerKind.Initial),
-    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, {
-      provideDebugConfigurations: (folder, token) => provider.provideDebugConfigurations(folder, token),
-    }, vscode.DebugConfigurationProviderTriggerKind.Dynamic),
+    vscode.debug.registerDebugConfigurationProvider(
+      DEBUG_TYPE,
+      {
+        provideDebugConfigurations: (folder, token) => provider.provideDebugConfigurations(folder, token),
+      },
+      vscode.DebugConfigurationProviderTriggerKind.Dynamic,
+    ),
     taskProblems,
     vscode.tasks.registerTaskProvider(TASK_TYPE, new AgentJetTaskProvider(() => services.isTrusted(), taskProblems)),
     lenses,
@@ -161,7 +188,9 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
       }
     }),
     vscode.window.onDidChangeActiveTextEditor(setContext),
-    vscode.workspace.onDidSaveTextDocument((doc) => { if (doc === vscode.window.activeTextEditor?.document) setContext(vscode.window.activeTextEditor); }),
+    vscode.workspace.onDidSaveTextDocument((doc) => {
+      if (doc === vscode.window.activeTextEditor?.document) setContext(vscode.window.activeTextEditor);
+    }),
   );
   // The active editor's text is already in memory: no I/O.
   setContext(vscode.window.activeTextEditor);

@@ -30,7 +30,10 @@ export class LauncherTerminal implements vscode.Pseudoterminal {
   private readonly byFile = new Map<string, vscode.Diagnostic[]>();
   private closed = false;
 
-  constructor(private readonly run: LauncherRun, private readonly diagnostics: vscode.DiagnosticCollection) {}
+  constructor(
+    private readonly run: LauncherRun,
+    private readonly diagnostics: vscode.DiagnosticCollection,
+  ) {}
 
   open(): void {
     this.diagnostics.clear();
@@ -42,7 +45,7 @@ export class LauncherTerminal implements vscode.Pseudoterminal {
     const planned = await planLaunch(r);
     const pre = planned.ok ? await preflightLaunch(planned.plan, false) : planned;
     if (!pre.ok || !planned.ok) {
-      this.write(`\x1b[31mAgentJet: ${(pre.ok ? '' : pre.refusal.message)}\x1b[0m\n`);
+      this.write(`\x1b[31mAgentJet: ${pre.ok ? '' : pre.refusal.message}\x1b[0m\n`);
       this.closeEmitter.fire(1);
       return;
     }
@@ -62,18 +65,22 @@ export class LauncherTerminal implements vscode.Pseudoterminal {
     this.child = child;
     const reader = new LauncherOutputReader();
     let output = '';
-    const onData = (stream: string) => (b: Buffer): void => {
-      const text = b.toString();
-      this.write(text);
-      output += text;
-      if (output.length > 2 * LAUNCH_OUTPUT_MAX) output = output.slice(-LAUNCH_OUTPUT_MAX);
-      reader.push(text, stream);
-      this.report(this.parser.push(text));
-    };
+    const onData =
+      (stream: string) =>
+      (b: Buffer): void => {
+        const text = b.toString();
+        this.write(text);
+        output += text;
+        if (output.length > 2 * LAUNCH_OUTPUT_MAX) output = output.slice(-LAUNCH_OUTPUT_MAX);
+        reader.push(text, stream);
+        this.report(this.parser.push(text));
+      };
     child.stdout?.on('data', onData('stdout'));
     child.stderr?.on('data', onData('stderr'));
     child.on('error', (e: NodeJS.ErrnoException) => {
-      this.write(`${e.code === 'ENOENT' ? vscode.l10n.t('AgentJet: the interpreter {0} does not exist (set agentjet.pythonPath)', cmd.command) : vscode.l10n.t('AgentJet: {0}', e.message)}\n`);
+      this.write(
+        `${e.code === 'ENOENT' ? vscode.l10n.t('AgentJet: the interpreter {0} does not exist (set agentjet.pythonPath)', cmd.command) : vscode.l10n.t('AgentJet: {0}', e.message)}\n`,
+      );
     });
     child.on('close', (code, signal) => {
       this.report(this.parser.end());
@@ -81,22 +88,42 @@ export class LauncherTerminal implements vscode.Pseudoterminal {
       const experiment = logExperimentOf(reader.info, r.cwd);
       if (experiment) {
         try {
-          writeLaunchRecord(experiment, {
-            command: [cmd.command, ...cmd.args], cwd: r.cwd, config: r.config, experiment: reader.info.name ?? experiment,
-            ...(child.pid ? { pid: child.pid } : {}), startMs, endMs: Date.now(), exitCode: code, signal: signal ?? null, via: this.run.via,
-          }, output);
+          writeLaunchRecord(
+            experiment,
+            {
+              command: [cmd.command, ...cmd.args],
+              cwd: r.cwd,
+              config: r.config,
+              experiment: reader.info.name ?? experiment,
+              ...(child.pid ? { pid: child.pid } : {}),
+              startMs,
+              endMs: Date.now(),
+              exitCode: code,
+              signal: signal ?? null,
+              via: this.run.via,
+            },
+            output,
+          );
         } catch (e) {
           this.write(`${vscode.l10n.t('AgentJet: could not record the launch in {0}: {1}', experiment, (e as Error).message)}\n`);
         }
       }
-      this.write(`\n\x1b[2m${signal ? vscode.l10n.t('AgentJet: launcher exited with code {0} ({1})', exit, signal) : vscode.l10n.t('AgentJet: launcher exited with code {0}', exit)}\x1b[0m\n`);
+      this.write(
+        `\n\x1b[2m${signal ? vscode.l10n.t('AgentJet: launcher exited with code {0} ({1})', exit, signal) : vscode.l10n.t('AgentJet: launcher exited with code {0}', exit)}\x1b[0m\n`,
+      );
       this.closeEmitter.fire(exit);
     });
   }
 
   handleInput(data: string): void {
     // Ctrl+C interrupts the launcher's group, as in a shell.
-    if (data === '\x03' && this.child?.pid) { try { process.kill(-this.child.pid, 'SIGINT'); } catch { /* gone */ } }
+    if (data === '\x03' && this.child?.pid) {
+      try {
+        process.kill(-this.child.pid, 'SIGINT');
+      } catch {
+        /* gone */
+      }
+    }
   }
 
   close(): void {
@@ -121,8 +148,11 @@ export class LauncherTerminal implements vscode.Pseudoterminal {
     for (const p of found) {
       const list = this.byFile.get(p.file) ?? [];
       const line = Math.max(0, p.line - 1);
-      const d = new vscode.Diagnostic(new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER), p.message,
-        p.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Error);
+      const d = new vscode.Diagnostic(
+        new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER),
+        p.message,
+        p.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Error,
+      );
       d.source = 'agentjet';
       list.push(d);
       this.byFile.set(p.file, list);

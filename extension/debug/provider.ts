@@ -35,17 +35,35 @@ export function showRefusal(refusal: Refusal): void {
 }
 
 export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigurationProvider {
-  constructor(private readonly services: Services, private readonly notify: RefusalNotifier = showRefusal) {}
+  constructor(
+    private readonly services: Services,
+    private readonly notify: RefusalNotifier = showRefusal,
+  ) {}
 
-  async provideDebugConfigurations(folder: vscode.WorkspaceFolder | undefined, token?: vscode.CancellationToken): Promise<vscode.DebugConfiguration[]> {
+  async provideDebugConfigurations(
+    folder: vscode.WorkspaceFolder | undefined,
+    token?: vscode.CancellationToken,
+  ): Promise<vscode.DebugConfiguration[]> {
     const found = await findAgentJetConfigs(folder, token);
     if (found.length === 0) {
-      return [{ type: DEBUG_TYPE, request: 'launch', name: 'AgentJet: debug rollout', config: '${workspaceFolder}/path/to/config.yaml', backbone: 'debug', cwd: '${workspaceFolder}' }];
+      return [
+        {
+          type: DEBUG_TYPE,
+          request: 'launch',
+          name: 'AgentJet: debug rollout',
+          config: '${workspaceFolder}/path/to/config.yaml',
+          backbone: 'debug',
+          cwd: '${workspaceFolder}',
+        },
+      ];
     }
     return found.map((uri) => debugConfigurationFor(uri, folder ?? vscode.workspace.getWorkspaceFolder(uri)));
   }
 
-  resolveDebugConfiguration(folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): vscode.ProviderResult<vscode.DebugConfiguration> {
+  resolveDebugConfiguration(
+    folder: vscode.WorkspaceFolder | undefined,
+    config: vscode.DebugConfiguration,
+  ): vscode.ProviderResult<vscode.DebugConfiguration> {
     // A child session the adapter asked for (a sub-process of the launcher): nothing to fill in.
     if (subprocessAttach(config)) return config;
     if (config.request === 'attach') return config; // a Ray worker's debugpy listener (extension/ray/index.ts)
@@ -53,7 +71,11 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
     if (!config.type && !config.request && !config.name) {
       const doc = vscode.window.activeTextEditor?.document;
       if (!isAgentJetDocument(doc)) {
-        void vscode.window.showErrorMessage(vscode.l10n.t('Open an AgentJet config (a YAML file with an `ajet:` root) to debug it, or add an "agentjet" configuration to launch.json.'));
+        void vscode.window.showErrorMessage(
+          vscode.l10n.t(
+            'Open an AgentJet config (a YAML file with an `ajet:` root) to debug it, or add an "agentjet" configuration to launch.json.',
+          ),
+        );
         return undefined;
       }
       return debugConfigurationFor(doc!.uri, vscode.workspace.getWorkspaceFolder(doc!.uri) ?? folder);
@@ -69,12 +91,18 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
     return c;
   }
 
-  async resolveDebugConfigurationWithSubstitutedVariables(folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration, token?: vscode.CancellationToken): Promise<vscode.DebugConfiguration | undefined> {
+  async resolveDebugConfigurationWithSubstitutedVariables(
+    folder: vscode.WorkspaceFolder | undefined,
+    config: vscode.DebugConfiguration,
+    token?: vscode.CancellationToken,
+  ): Promise<vscode.DebugConfiguration | undefined> {
     if (subprocessAttach(config)) return config;
     if (config.request === 'attach') return config;
     const c = config as AgentJetDebugConfiguration;
     if (!this.services.isTrusted()) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: launching needs a trusted workspace (Workspaces: Manage Workspace Trust).'));
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('AgentJet: launching needs a trusted workspace (Workspaces: Manage Workspace Trust).'),
+      );
       return undefined;
     }
     if (!c.config) {
@@ -96,12 +124,21 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
       const openProblems = vscode.l10n.t('Open Problems');
       const openConfig = vscode.l10n.t('Open Config');
       const pick = await vscode.window.showErrorMessage(
-        vscode.l10n.t('AgentJet: {0} has {1} error(s): {2}', vscode.workspace.asRelativePath(configPath), errors.length, `${errors[0]!.message}${errors.length > 1 ? ' …' : ''}`),
-        openProblems, openConfig);
+        vscode.l10n.t(
+          'AgentJet: {0} has {1} error(s): {2}',
+          vscode.workspace.asRelativePath(configPath),
+          errors.length,
+          `${errors[0]!.message}${errors.length > 1 ? ' …' : ''}`,
+        ),
+        openProblems,
+        openConfig,
+      );
       if (pick === openProblems) await vscode.commands.executeCommand('workbench.actions.view.problems');
       if (pick === openConfig) {
         const at = errors[0]!.range.start;
-        await vscode.window.showTextDocument(vscode.Uri.file(configPath), { selection: new vscode.Range(at.line, at.character, at.line, at.character) });
+        await vscode.window.showTextDocument(vscode.Uri.file(configPath), {
+          selection: new vscode.Range(at.line, at.character, at.line, at.character),
+        });
       }
       return undefined;
     }

@@ -26,13 +26,22 @@ function configFsPath(def: AgentJetTaskDefinition, folder: vscode.WorkspaceFolde
   return isAbsolute(p) || !folder ? p : join(folder.uri.fsPath, p);
 }
 
-export async function buildTask(def: AgentJetTaskDefinition, scope: vscode.WorkspaceFolder | vscode.TaskScope, diagnostics: vscode.DiagnosticCollection, token?: vscode.CancellationToken): Promise<vscode.Task> {
+export async function buildTask(
+  def: AgentJetTaskDefinition,
+  scope: vscode.WorkspaceFolder | vscode.TaskScope,
+  diagnostics: vscode.DiagnosticCollection,
+  token?: vscode.CancellationToken,
+): Promise<vscode.Task> {
   const folder = typeof scope === 'object' ? scope : undefined;
   const config = configFsPath(def, folder);
   const python = def.python ?? (await resolvePython(folder, token)).path;
   // The same plan and preflight as F5 (core/launch/lifecycle.ts), run when the task starts.
   const launch = resolveAttributes({
-    config, backbone: def.backbone ?? 'verl', python, args: def.extraArgs ?? [], env: { PYTHONUNBUFFERED: '1', ...def.env },
+    config,
+    backbone: def.backbone ?? 'verl',
+    python,
+    args: def.extraArgs ?? [],
+    env: { PYTHONUNBUFFERED: '1', ...def.env },
     ...(folder ? { cwd: folder.uri.fsPath } : {}),
   });
   const run = { launch, extra: { withRay: def.withRay, withRayCluster: def.withRayCluster, debugTags: def.debugTags }, via: 'task' };
@@ -47,7 +56,10 @@ export async function buildTask(def: AgentJetTaskDefinition, scope: vscode.Works
 }
 
 export class AgentJetTaskProvider implements vscode.TaskProvider {
-  constructor(private readonly trusted: () => boolean, private readonly diagnostics: vscode.DiagnosticCollection) {}
+  constructor(
+    private readonly trusted: () => boolean,
+    private readonly diagnostics: vscode.DiagnosticCollection,
+  ) {}
 
   async provideTasks(token: vscode.CancellationToken): Promise<vscode.Task[]> {
     if (!this.trusted()) return [];
@@ -69,6 +81,13 @@ export class AgentJetTaskProvider implements vscode.TaskProvider {
     const scope = task.scope ?? vscode.TaskScope.Workspace;
     const built = await buildTask(def, scope === vscode.TaskScope.Global ? vscode.TaskScope.Workspace : scope, this.diagnostics, token);
     // Keep the definition object VS Code gave us, as the TaskProvider contract asks.
-    return new vscode.Task(def, task.scope ?? vscode.TaskScope.Workspace, task.name || built.name, 'agentjet', built.execution, task.problemMatchers);
+    return new vscode.Task(
+      def,
+      task.scope ?? vscode.TaskScope.Workspace,
+      task.name || built.name,
+      'agentjet',
+      built.execution,
+      task.problemMatchers,
+    );
   }
 }

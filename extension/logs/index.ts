@@ -67,24 +67,37 @@ async function resolveLogTarget(uri: vscode.Uri | undefined): Promise<vscode.Uri
     const rollouts = found.filter((f) => f.path.endsWith('rollout.json.log'));
     // One rollout log per session and host: the newest is almost always the one wanted.
     if (rollouts.length >= 1) return vscode.Uri.file(rollouts[0]!.path);
-    if (found.length === 0) { void vscode.window.showInformationMessage(vscode.l10n.t('AgentJet: no token logs (.json.log) under {0}.', vscode.workspace.asRelativePath(uri))); return undefined; }
+    if (found.length === 0) {
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('AgentJet: no token logs (.json.log) under {0}.', vscode.workspace.asRelativePath(uri)),
+      );
+      return undefined;
+    }
     return pickLog(found);
   }
   const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
   const active = tab instanceof vscode.TabInputText || tab instanceof vscode.TabInputCustom ? tab.uri : undefined;
   if (active && active.fsPath.endsWith('.json.log')) return active;
   const files = await vscode.workspace.findFiles('**/*.json.log', '**/node_modules/**', 500);
-  const dated = await Promise.all(files.map(async (f) => {
-    try {
-      const st = await stat(f.fsPath);
-      return { path: f.fsPath, mtime: st.mtimeMs, size: st.size };
-    } catch {
-      return { path: f.fsPath, mtime: 0, size: 0 };
-    }
-  }));
-  const nonEmpty = dated.filter((d) => d.size > 0).sort((a, b) => Number(b.path.endsWith('rollout.json.log')) - Number(a.path.endsWith('rollout.json.log')) || b.mtime - a.mtime);
+  const dated = await Promise.all(
+    files.map(async (f) => {
+      try {
+        const st = await stat(f.fsPath);
+        return { path: f.fsPath, mtime: st.mtimeMs, size: st.size };
+      } catch {
+        return { path: f.fsPath, mtime: 0, size: 0 };
+      }
+    }),
+  );
+  const nonEmpty = dated
+    .filter((d) => d.size > 0)
+    .sort((a, b) => Number(b.path.endsWith('rollout.json.log')) - Number(a.path.endsWith('rollout.json.log')) || b.mtime - a.mtime);
   if (nonEmpty.length > 0) return pickLog(nonEmpty);
-  const chosen = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { [vscode.l10n.t('Token logs')]: ['log'] }, openLabel: vscode.l10n.t('Open Token Log') });
+  const chosen = await vscode.window.showOpenDialog({
+    canSelectMany: false,
+    filters: { [vscode.l10n.t('Token logs')]: ['log'] },
+    openLabel: vscode.l10n.t('Open Token Log'),
+  });
   return chosen?.[0];
 }
 
@@ -102,7 +115,10 @@ export function registerLogsFeature(context: vscode.ExtensionContext, services: 
       let target = uri;
       if (!target) {
         const files = await vscode.workspace.findFiles('**/trajectory/**/*.json', '**/node_modules/**', 500);
-        const pick = await vscode.window.showQuickPick(files.map((f) => ({ label: vscode.workspace.asRelativePath(f), uri: f })), { placeHolder: vscode.l10n.t('Open which trajectory?') });
+        const pick = await vscode.window.showQuickPick(
+          files.map((f) => ({ label: vscode.workspace.asRelativePath(f), uri: f })),
+          { placeHolder: vscode.l10n.t('Open which trajectory?') },
+        );
         target = pick?.uri;
       }
       if (!target) return undefined;
@@ -111,9 +127,13 @@ export function registerLogsFeature(context: vscode.ExtensionContext, services: 
     },
   };
   services.provide('logs', logs);
-  const asUri = (uri: unknown): vscode.Uri | undefined => (typeof uri === 'string' ? vscode.Uri.file(uri) : uri instanceof vscode.Uri ? uri : undefined);
+  const asUri = (uri: unknown): vscode.Uri | undefined =>
+    typeof uri === 'string' ? vscode.Uri.file(uri) : uri instanceof vscode.Uri ? uri : undefined;
   context.subscriptions.push(
-    vscode.window.registerCustomEditorProvider(TOKEN_LOG_VIEW_TYPE, tokenLogs, { supportsMultipleEditorsPerDocument: true, webviewOptions: { retainContextWhenHidden: false } }),
+    vscode.window.registerCustomEditorProvider(TOKEN_LOG_VIEW_TYPE, tokenLogs, {
+      supportsMultipleEditorsPerDocument: true,
+      webviewOptions: { retainContextWhenHidden: false },
+    }),
     vscode.window.registerCustomEditorProvider(TRAJECTORY_VIEW_TYPE, trajectories, { supportsMultipleEditorsPerDocument: true }),
     vscode.commands.registerCommand('agentjet.openTokenLog', (uri?: vscode.Uri | string) => logs.openTokenLog(asUri(uri))),
     vscode.commands.registerCommand('agentjet.openTrajectory', (uri?: vscode.Uri | string) => logs.openTrajectory(asUri(uri))),

@@ -36,7 +36,10 @@ export class TokenLogDocument implements vscode.CustomDocument {
   private disposed = false;
   private lastStatus = 0;
 
-  constructor(readonly uri: vscode.Uri, private readonly services: Services) {
+  constructor(
+    readonly uri: vscode.Uri,
+    private readonly services: Services,
+  ) {
     // Per-record facts are kept in the extension's storage: reopening an unchanged file needs
     // neither the summaries pass nor a scan (a changed file is read afresh, see FactsCache).
     const factsCache = services.storageDir ? new FactsCache(join(services.storageDir, 'tokenlog')) : undefined;
@@ -58,8 +61,13 @@ export class TokenLogDocument implements vscode.CustomDocument {
   status(): HostToView {
     const f = this.session.facets();
     return {
-      type: 'status', records: this.session.count, bytes: this.session.index.bytes, partialTail: this.session.index.tailPartial,
-      problems: this.session.index.problems.map((p) => `${basename(p.file)} @${p.offset}: ${p.reason}`), outcomes: f.outcomes, steps: f.steps,
+      type: 'status',
+      records: this.session.count,
+      bytes: this.session.index.bytes,
+      partialTail: this.session.index.tailPartial,
+      problems: this.session.index.problems.map((p) => `${basename(p.file)} @${p.offset}: ${p.reason}`),
+      outcomes: f.outcomes,
+      steps: f.steps,
     };
   }
 
@@ -88,11 +96,17 @@ export class TokenLogDocument implements vscode.CustomDocument {
           signal: ac.signal,
           progress: (done, total) => {
             const now = Date.now();
-            if (now - lastProgress > 100) { lastProgress = now; this.broadcast({ type: 'progress', phase: 'index', done, total, cancellable: true }); }
+            if (now - lastProgress > 100) {
+              lastProgress = now;
+              this.broadcast({ type: 'progress', phase: 'index', done, total, cancellable: true });
+            }
           },
           onRecords: () => {
             // Records appear as soon as their chunk is indexed.
-            if (Date.now() - this.lastStatus > 250) { this.sendStatus(true); this.refreshLists(false); }
+            if (Date.now() - this.lastStatus > 250) {
+              this.sendStatus(true);
+              this.refreshLists(false);
+            }
           },
         });
         this.broadcast({ type: 'progressEnd', phase: 'index', cancelled: false });
@@ -125,7 +139,10 @@ export class TokenLogDocument implements vscode.CustomDocument {
           this.refreshLists(false);
         } else {
           this.services.log.error(`token log ${this.uri.fsPath}: ${String(err)}`);
-          this.broadcast({ type: 'error', message: `Cannot read ${basename(this.uri.fsPath)}: ${err instanceof Error ? err.message : String(err)}` });
+          this.broadcast({
+            type: 'error',
+            message: `Cannot read ${basename(this.uri.fsPath)}: ${err instanceof Error ? err.message : String(err)}`,
+          });
         }
       } finally {
         this.indexing = undefined;
@@ -144,7 +161,10 @@ export class TokenLogDocument implements vscode.CustomDocument {
     try {
       await this.session.computeFacts({ signal: ac.signal });
       this.factsFinished = !ac.signal.aborted;
-      if (!ac.signal.aborted && !this.disposed) { this.sendStatus(true); this.refreshLists(false); }
+      if (!ac.signal.aborted && !this.disposed) {
+        this.sendStatus(true);
+        this.refreshLists(false);
+      }
     } catch (err) {
       if (!(err instanceof CancelledError)) this.services.log.warn(`token log facts ${this.uri.fsPath}: ${String(err)}`);
     }
@@ -173,7 +193,10 @@ export class TokenLogDocument implements vscode.CustomDocument {
     try {
       // Watch the folder: loguru rotation renames the file and creates a new one.
       this.watcher = watch(dirname(this.uri.fsPath), { persistent: false }, () => this.refresh());
-      this.watcher.on('error', () => { this.watcher?.close(); this.watcher = undefined; });
+      this.watcher.on('error', () => {
+        this.watcher?.close();
+        this.watcher = undefined;
+      });
     } catch {
       this.watcher = undefined;
     }
@@ -190,7 +213,10 @@ export class TokenLogDocument implements vscode.CustomDocument {
   /** Picks up appended records (and rotations); coalesces bursts of file events. */
   refresh(): void {
     if (this.disposed || !this.indexedOnce || this.indexing) return;
-    if (this.refreshing) { this.refreshAgain = true; return; }
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return;
+    }
     this.refreshing = true;
     void (async () => {
       try {
@@ -214,7 +240,10 @@ export class TokenLogDocument implements vscode.CustomDocument {
   async group(taskId: string, step: number | undefined): Promise<GroupMember[]> {
     const s = this.session;
     const members: GroupMember[] = [];
-    const idx = s.query(step === undefined ? {} : { stepMin: step, stepMax: step }).filter((i) => s.row(i).taskId === taskId).slice(0, 64);
+    const idx = s
+      .query(step === undefined ? {} : { stepMin: step, stepMax: step })
+      .filter((i) => s.row(i).taskId === taskId)
+      .slice(0, 64);
     for (const i of idx) {
       const r = await s.record(i);
       if (!r?.ok) continue;
@@ -223,8 +252,17 @@ export class TokenLogDocument implements vscode.CustomDocument {
         for (const m of t.mask) if (m === 1) trained++;
         const from = t.lenPrompt !== undefined && t.lenPrompt > 0 && t.lenPrompt < t.text.length ? t.lenPrompt : 0;
         members.push({
-          index: i, key: t.key, outcome: t.outcome, reward: t.rawReward ?? r.record.reward, advantage: t.advantage, tokens: t.text.length, trained, promptTokens: from,
-          text: t.text.slice(from, from + GROUP_PREVIEW_TOKENS), mask: t.mask.slice(from, from + GROUP_PREVIEW_TOKENS), truncated: t.text.length - from > GROUP_PREVIEW_TOKENS,
+          index: i,
+          key: t.key,
+          outcome: t.outcome,
+          reward: t.rawReward ?? r.record.reward,
+          advantage: t.advantage,
+          tokens: t.text.length,
+          trained,
+          promptTokens: from,
+          text: t.text.slice(from, from + GROUP_PREVIEW_TOKENS),
+          mask: t.mask.slice(from, from + GROUP_PREVIEW_TOKENS),
+          truncated: t.text.length - from > GROUP_PREVIEW_TOKENS,
         });
       }
     }
@@ -246,27 +284,35 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
   resolveCustomEditor(doc: TokenLogDocument, webviewPanel: vscode.WebviewPanel, token: vscode.CancellationToken): void {
     const ext = this.services.extensionUri;
     webviewPanel.webview.options = webviewOptions(ext);
-    webviewPanel.webview.html = webviewHtml(webviewPanel.webview, ext, 'tokenlog', { title: `Token log: ${basename(doc.uri.fsPath)}`, styles: ['tokenlog/tokenlog.css'] });
+    webviewPanel.webview.html = webviewHtml(webviewPanel.webview, ext, 'tokenlog', {
+      title: `Token log: ${basename(doc.uri.fsPath)}`,
+      styles: ['tokenlog/tokenlog.css'],
+    });
     const panel = new Panel(doc, webviewPanel);
     doc.panels.add(panel);
     const subs: vscode.Disposable[] = [];
-    subs.push(webviewPanel.webview.onDidReceiveMessage((raw: unknown) => {
-      // The webview is not trusted: a message that does not fit the protocol is refused.
-      const checked = checkViewToHost(raw);
-      if (!checked.ok) {
-        this.services.log.warn(`token log: refused a message from the webview (${describeRefused(raw)}: ${checked.error})`);
-        // A saved state that no longer fits (an older version's) must not keep the view from starting.
-        if (describeRefused(raw) === '"ready"') void this.onMessage(panel, { type: 'ready' });
-        return;
-      }
-      void this.onMessage(panel, checked.value);
-    }));
+    subs.push(
+      webviewPanel.webview.onDidReceiveMessage((raw: unknown) => {
+        // The webview is not trusted: a message that does not fit the protocol is refused.
+        const checked = checkViewToHost(raw);
+        if (!checked.ok) {
+          this.services.log.warn(`token log: refused a message from the webview (${describeRefused(raw)}: ${checked.error})`);
+          // A saved state that no longer fits (an older version's) must not keep the view from starting.
+          if (describeRefused(raw) === '"ready"') void this.onMessage(panel, { type: 'ready' });
+          return;
+        }
+        void this.onMessage(panel, checked.value);
+      }),
+    );
     webviewPanel.onDidDispose(() => {
       panel.searchAbort?.abort();
       panel.countsAbort?.abort();
       doc.panels.delete(panel);
       for (const d of subs) d.dispose();
-      if (doc.panels.size === 0) { doc.dispose(); this.docs.delete(doc); }
+      if (doc.panels.size === 0) {
+        doc.dispose();
+        this.docs.delete(doc);
+      }
     });
     if (token.isCancellationRequested) webviewPanel.dispose();
   }
@@ -277,7 +323,10 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
     switch (m.type) {
       case 'ready': {
         panel.ready = true;
-        if (m.state) { panel.filter = m.state.filter ?? {}; panel.sort = m.state.sort ?? { key: 'index' }; }
+        if (m.state) {
+          panel.filter = m.state.filter ?? {};
+          panel.sort = m.state.sort ?? { key: 'index' };
+        }
         panel.post({ type: 'init', name: basename(doc.uri.fsPath), files: s.index.files.map((f) => f.path) });
         panel.post(doc.status());
         panel.refreshList(true);
@@ -305,7 +354,10 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
         // A record past the indexed part (state restored while indexing): wait for the index.
         if (m.index >= s.count) await doc.whenIndexed();
         const r = await s.record(m.index);
-        if (!r) { panel.post({ type: 'record', index: m.index, ok: false, error: 'no such record (the file changed?)', row: { index: m.index } }); return; }
+        if (!r) {
+          panel.post({ type: 'record', index: m.index, ok: false, error: 'no such record (the file changed?)', row: { index: m.index } });
+          return;
+        }
         if (r.ok) panel.post({ type: 'record', index: m.index, ok: true, record: r.record, row: s.row(m.index) });
         else panel.post({ type: 'record', index: m.index, ok: false, error: r.error, row: s.row(m.index) });
         return;
@@ -341,7 +393,12 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
    */
   private async fillCounts(panel: Panel, version: number, offset: number, ids: number[]): Promise<void> {
     const s = panel.doc.session;
-    const missing = ids.filter((i) => { const r = s.row(i); return r.tokens === undefined && r.error === undefined; }).slice(0, 80);
+    const missing = ids
+      .filter((i) => {
+        const r = s.row(i);
+        return r.tokens === undefined && r.error === undefined;
+      })
+      .slice(0, 80);
     panel.countsAbort?.abort();
     if (missing.length === 0) return;
     const ac = new AbortController();
@@ -362,10 +419,14 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
    * when the document opened (per file) and whether every record's facts are known and saved.
    */
   inspect(): { path: string; report?: ViewReport; cache: string[]; facts: { known: number; count: number; finished: boolean } }[] {
-    return [...this.docs].flatMap((d) => [...d.panels].map((p) => ({
-      path: d.uri.fsPath, report: p.report, cache: [...d.session.cacheOutcomes],
-      facts: { known: d.session.factsKnown, count: d.session.count, finished: d.factsFinished },
-    })));
+    return [...this.docs].flatMap((d) =>
+      [...d.panels].map((p) => ({
+        path: d.uri.fsPath,
+        report: p.report,
+        cache: [...d.session.cacheOutcomes],
+        facts: { known: d.session.factsKnown, count: d.session.count, finished: d.factsFinished },
+      })),
+    );
   }
 
   /** Test hook: drives the views of `path` (or all) as a user would. */
@@ -373,7 +434,10 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
     let n = 0;
     for (const d of this.docs) {
       if (path && d.uri.fsPath !== path) continue;
-      for (const p of d.panels) { p.post({ type: 'command', command }); n++; }
+      for (const p of d.panels) {
+        p.post({ type: 'command', command });
+        n++;
+      }
     }
     return n;
   }

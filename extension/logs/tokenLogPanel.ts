@@ -9,7 +9,10 @@ import type { TokenLogDocument } from './tokenLogEditor';
 export function toRecordFilter(f: Filter): RecordFilter {
   const out: RecordFilter = {};
   const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-  out.stepMin = n(f.stepMin); out.stepMax = n(f.stepMax); out.rewardMin = n(f.rewardMin); out.rewardMax = n(f.rewardMax);
+  out.stepMin = n(f.stepMin);
+  out.stepMax = n(f.stepMax);
+  out.rewardMin = n(f.rewardMin);
+  out.rewardMax = n(f.rewardMax);
   if (typeof f.outcome === 'string' && f.outcome) out.outcome = f.outcome;
   return out;
 }
@@ -27,7 +30,10 @@ export class Panel {
   ready = false;
   private lastListPost = 0;
 
-  constructor(readonly doc: TokenLogDocument, readonly webview: vscode.WebviewPanel) {}
+  constructor(
+    readonly doc: TokenLogDocument,
+    readonly webview: vscode.WebviewPanel,
+  ) {}
 
   post(m: HostToView): void {
     void this.webview.webview.postMessage(m);
@@ -43,8 +49,16 @@ export class Panel {
       this.searching = false;
       // Unfiltered file order only grows at the end: positions stay, so the view keeps its rows.
       const f = this.filter;
-      const appendOnly = !restartSearch && this.sort.key === 'index' && !this.sort.desc && f.stepMin === undefined && f.stepMax === undefined &&
-        f.rewardMin === undefined && f.rewardMax === undefined && !f.outcome && base.length >= this.list.length;
+      const appendOnly =
+        !restartSearch &&
+        this.sort.key === 'index' &&
+        !this.sort.desc &&
+        f.stepMin === undefined &&
+        f.stepMax === undefined &&
+        f.rewardMin === undefined &&
+        f.rewardMax === undefined &&
+        !f.outcome &&
+        base.length >= this.list.length;
       this.list = base;
       this.postList(appendOnly);
       return;
@@ -78,7 +92,10 @@ export class Panel {
     const ac = new AbortController();
     this.searchAbort = ac;
     this.searching = true;
-    if (fresh) { this.version++; this.postList(true); }
+    if (fresh) {
+      this.version++;
+      this.postList(true);
+    }
     const s = this.doc.session;
     this.searchedUpTo = s.count;
     let reordered = false;
@@ -87,7 +104,10 @@ export class Panel {
       const version = this.version;
       await s.search(text, candidates, {
         signal: ac.signal,
-        onHit: (h) => { this.list.push(h.index); this.hits.set(h.index, { matches: h.matches, timeline: h.timeline, token: h.token, char: h.char, where: h.where }); },
+        onHit: (h) => {
+          this.list.push(h.index);
+          this.hits.set(h.index, { matches: h.matches, timeline: h.timeline, token: h.token, char: h.char, where: h.where });
+        },
         onHits: (hits, counts) => {
           if (this.searchAbort !== ac) return;
           this.post({ type: 'searchHits', version, offset: this.list.length - hits.length, hits, counts });
@@ -107,7 +127,10 @@ export class Panel {
       if (!(err instanceof CancelledError)) this.post({ type: 'error', message: `search failed: ${String(err)}` });
       else if (this.searchAbort === ac) this.post({ type: 'progressEnd', phase: 'search', cancelled: true });
     } finally {
-      if (this.searchAbort === ac) { this.searching = false; this.postList(!reordered); }
+      if (this.searchAbort === ac) {
+        this.searching = false;
+        this.postList(!reordered);
+      }
     }
   }
 

@@ -24,19 +24,37 @@ export class TrajectoryEditorProvider implements vscode.CustomReadonlyEditorProv
   resolveCustomEditor(doc: vscode.CustomDocument, panel: vscode.WebviewPanel): void {
     const ext = this.services.extensionUri;
     panel.webview.options = webviewOptions(ext);
-    panel.webview.html = webviewHtml(panel.webview, ext, 'trajectory', { title: vscode.l10n.t('Trajectory: {0}', basename(doc.uri.fsPath)), styles: ['trajectory/trajectory.css'] });
+    panel.webview.html = webviewHtml(panel.webview, ext, 'trajectory', {
+      title: vscode.l10n.t('Trajectory: {0}', basename(doc.uri.fsPath)),
+      styles: ['trajectory/trajectory.css'],
+    });
     const post = (m: TrajectoryHostToView) => void panel.webview.postMessage(m);
     const sub = panel.webview.onDidReceiveMessage(async (raw: unknown) => {
       const checked = checkTrajectoryViewToHost(raw);
-      if (!checked.ok) { this.services.log.warn(`trajectory: refused a message from the webview (${describeRefused(raw)}: ${checked.error})`); return; }
+      if (!checked.ok) {
+        this.services.log.warn(`trajectory: refused a message from the webview (${describeRefused(raw)}: ${checked.error})`);
+        return;
+      }
       const m = checked.value;
       if (m.type === 'ready') {
         const name = basename(doc.uri.fsPath);
         try {
           const st = await stat(doc.uri.fsPath);
-          if (st.size > MAX_BYTES) { post({ type: 'trajectory', name, ok: false, error: `file too large for the transcript view (${(st.size / 1048576).toFixed(0)} MB)` }); return; }
+          if (st.size > MAX_BYTES) {
+            post({
+              type: 'trajectory',
+              name,
+              ok: false,
+              error: `file too large for the transcript view (${(st.size / 1048576).toFixed(0)} MB)`,
+            });
+            return;
+          }
           const parsed = parseTrajectory(await readFile(doc.uri.fsPath, 'utf8'));
-          post(parsed.ok ? { type: 'trajectory', name, ok: true, data: parsed.data } : { type: 'trajectory', name, ok: false, error: parsed.error });
+          post(
+            parsed.ok
+              ? { type: 'trajectory', name, ok: true, data: parsed.data }
+              : { type: 'trajectory', name, ok: false, error: parsed.error },
+          );
         } catch (err) {
           post({ type: 'trajectory', name, ok: false, error: `cannot read ${name}: ${err instanceof Error ? err.message : String(err)}` });
         }

@@ -10,7 +10,15 @@ import { onDidChangeRayRunInfo, setRayRunInfo } from './runsRow';
 import { DebugTagCompletionProvider } from './tagCompletion';
 import { SessionLogWatcher } from '../../core/ray/watcher';
 import { listPausedWorkers, nodesAlive, StateApiError } from '../../core/ray/stateApi';
-import { dashboardFromOutput, defaultDashboardFor, latestSession, parseRayAddress, rayTempRoot, sessionForRun, sessionFromOutput } from '../../core/ray/session';
+import {
+  dashboardFromOutput,
+  defaultDashboardFor,
+  latestSession,
+  parseRayAddress,
+  rayTempRoot,
+  sessionForRun,
+  sessionFromOutput,
+} from '../../core/ray/session';
 import { parseDriverLine } from '../../core/ray/workerLog';
 import { debugTagsArg } from '../../core/ray/tags';
 import type { PausedWorker, RayClusterInfo } from '../../core/ray/types';
@@ -18,7 +26,10 @@ import { EVENT_EXPERIMENT, type ExperimentEventBody } from '../../core/protocol/
 import { EVENT_RAY_PAUSE, type RayPauseEventBody } from '../../core/protocol/ray';
 import { DEBUG_TYPE, debugConfigurationFor, findAgentJetConfigs, type AgentJetDebugConfiguration } from '../debug/configs';
 
-interface PathMapping { localRoot: string; remoteRoot: string }
+interface PathMapping {
+  localRoot: string;
+  remoteRoot: string;
+}
 
 /** What we follow for one launch that debugs Ray. */
 class RayRun implements vscode.Disposable {
@@ -34,8 +45,12 @@ class RayRun implements vscode.Disposable {
   private polling = false;
   readonly attached = new Map<string, vscode.DebugSession | 'starting'>();
 
-  constructor(readonly session: vscode.DebugSession, private readonly env: NodeJS.ProcessEnv, private readonly joinsExisting: boolean,
-    private readonly onPaused: (run: RayRun, workers: PausedWorker[], source: string) => void) {
+  constructor(
+    readonly session: vscode.DebugSession,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly joinsExisting: boolean,
+    private readonly onPaused: (run: RayRun, workers: PausedWorker[], source: string) => void,
+  ) {
     const addr = parseRayAddress(env.RAY_ADDRESS || vscode.workspace.getConfiguration('agentjet').get<string>('ray.dashboardAddress'));
     this.dashboard = addr.dashboard;
     this.gcs = addr.gcs;
@@ -44,7 +59,9 @@ class RayRun implements vscode.Disposable {
     void this.tick();
   }
 
-  get tempRoot(): string { return rayTempRoot(this.env); }
+  get tempRoot(): string {
+    return rayTempRoot(this.env);
+  }
 
   useSession(dir: string): void {
     if (this.sessionDir === dir) return;
@@ -54,7 +71,9 @@ class RayRun implements vscode.Disposable {
     this.watcher.on('change', (w: PausedWorker[]) => this.onPaused(this, w, dir));
   }
 
-  useDashboard(url: string): void { if (!this.dashboard) this.dashboard = url; }
+  useDashboard(url: string): void {
+    if (!this.dashboard) this.dashboard = url;
+  }
 
   private async tick(): Promise<void> {
     if (!this.sessionDir) {
@@ -74,7 +93,9 @@ class RayRun implements vscode.Disposable {
       } catch (e) {
         this.note = e instanceof StateApiError ? e.message : String(e);
         this.onPaused(this, [], this.dashboard);
-      } finally { this.polling = false; }
+      } finally {
+        this.polling = false;
+      }
     }
   }
 
@@ -107,13 +128,20 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
   let idleTimer: NodeJS.Timeout | undefined;
 
   const cfg = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('agentjet');
-  const pathMappings = (): PathMapping[] => (cfg().get<PathMapping[]>('ray.pathMappings') ?? [])
-    .filter((m) => m && typeof m.localRoot === 'string' && typeof m.remoteRoot === 'string');
+  const pathMappings = (): PathMapping[] =>
+    (cfg().get<PathMapping[]>('ray.pathMappings') ?? []).filter(
+      (m) => m && typeof m.localRoot === 'string' && typeof m.remoteRoot === 'string',
+    );
 
   const updateMessage = (): void => {
     const n = view.all().length;
     tree.badge = n ? { value: n, tooltip: vscode.l10n.t('{0} Ray worker(s) paused', n) } : undefined;
-    tree.message = n ? undefined : view.message ?? vscode.l10n.t('No Ray worker is paused. Launch with "rayDebug": true or a bp() tag; workers that stop at a breakpoint or an uncaught exception appear here.');
+    tree.message = n
+      ? undefined
+      : (view.message ??
+        vscode.l10n.t(
+          'No Ray worker is paused. Launch with "rayDebug": true or a bp() tag; workers that stop at a breakpoint or an uncaught exception appear here.',
+        ));
   };
 
   const attach = async (w: PausedWorker, parent?: vscode.DebugSession, run?: RayRun): Promise<boolean> => {
@@ -126,13 +154,21 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
     run?.attached.set(key, 'starting');
     const folder = parent?.workspaceFolder ?? vscode.workspace.workspaceFolders?.[0];
     const config: vscode.DebugConfiguration = {
-      type: DEBUG_TYPE, request: 'attach',
+      type: DEBUG_TYPE,
+      request: 'attach',
       name: vscode.l10n.t('Ray: {0} (pid {1})', w.name ?? 'worker', String(w.pid ?? '?')),
-      connect: { host: w.host, port: w.port }, pathMappings: pathMappings(), justMyCode: false, rayWorker: w.name ?? undefined,
+      connect: { host: w.host, port: w.port },
+      pathMappings: pathMappings(),
+      justMyCode: false,
+      rayWorker: w.name ?? undefined,
       agentjetRayWorker: key,
     };
     services.log.info(`ray: attaching to ${w.name ?? 'worker'} at ${key}${parent ? ` under ${parent.name}` : ''}`);
-    const ok = await vscode.debug.startDebugging(folder, config, parent ? { parentSession: parent, lifecycleManagedByParent: false } : undefined);
+    const ok = await vscode.debug.startDebugging(
+      folder,
+      config,
+      parent ? { parentSession: parent, lifecycleManagedByParent: false } : undefined,
+    );
     if (!ok) run?.attached.delete(key);
     return ok;
   };
@@ -153,12 +189,21 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
       if (dir && idleWatcher?.sessionDir !== dir) {
         idleWatcher?.dispose();
         idleWatcher = new SessionLogWatcher(dir).start();
-        idleWatcher.on('change', (w: PausedWorker[]) => { view.set('idle:log', w); updateMessage(); });
+        idleWatcher.on('change', (w: PausedWorker[]) => {
+          view.set('idle:log', w);
+          updateMessage();
+        });
       }
       const dash = parseRayAddress(cfg().get<string>('ray.dashboardAddress') || process.env.RAY_ADDRESS);
       const url = dash.dashboard ?? (dash.gcs ? defaultDashboardFor(dash.gcs) : undefined);
       if (url) {
-        try { view.set('idle:api', await listPausedWorkers(url, { timeoutMs: 2500 })); view.setNote(undefined); } catch (e) { view.set('idle:api', []); view.setNote(e instanceof Error ? e.message : String(e)); }
+        try {
+          view.set('idle:api', await listPausedWorkers(url, { timeoutMs: 2500 }));
+          view.setNote(undefined);
+        } catch (e) {
+          view.set('idle:api', []);
+          view.setNote(e instanceof Error ? e.message : String(e));
+        }
         updateMessage();
       }
     };
@@ -182,27 +227,53 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
     let chosen = tag;
     if (!chosen) {
       const tags = await workspaceTags();
-      const picked = await vscode.window.showQuickPick([...tags.entries()].map(([t, locs]) => ({
-        label: t, description: vscode.l10n.t('{0} call(s)', locs.length), detail: locs.slice(0, 3).map((l) => `${vscode.workspace.asRelativePath(l.uri)}:${l.range.start.line + 1}`).join(', '),
-      })), { title: vscode.l10n.t('Debug training with which bp() tag?'), placeHolder: tags.size ? undefined : vscode.l10n.t('No bp("TAG") call found in the workspace') });
+      const picked = await vscode.window.showQuickPick(
+        [...tags.entries()].map(([t, locs]) => ({
+          label: t,
+          description: vscode.l10n.t('{0} call(s)', locs.length),
+          detail: locs
+            .slice(0, 3)
+            .map((l) => `${vscode.workspace.asRelativePath(l.uri)}:${l.range.start.line + 1}`)
+            .join(', '),
+        })),
+        {
+          title: vscode.l10n.t('Debug training with which bp() tag?'),
+          placeHolder: tags.size ? undefined : vscode.l10n.t('No bp("TAG") call found in the workspace'),
+        },
+      );
       chosen = picked?.label;
     }
     if (!chosen) return false;
     const folder = (from && vscode.workspace.getWorkspaceFolder(from)) ?? vscode.workspace.workspaceFolders?.[0];
     // A launch.json entry of ours first, else a config found in the workspace.
-    const launches = (vscode.workspace.getConfiguration('launch', folder).get<vscode.DebugConfiguration[]>('configurations') ?? [])
-      .filter((c) => c.type === DEBUG_TYPE && c.request === 'launch');
+    const launches = (vscode.workspace.getConfiguration('launch', folder).get<vscode.DebugConfiguration[]>('configurations') ?? []).filter(
+      (c) => c.type === DEBUG_TYPE && c.request === 'launch',
+    );
     let base: vscode.DebugConfiguration | undefined;
     if (launches.length === 1) base = launches[0];
     else if (launches.length > 1) {
-      const p = await vscode.window.showQuickPick(launches.map((c) => ({ label: String(c.name), c })), { title: vscode.l10n.t('Launch which configuration with tag {0}?', chosen) });
+      const p = await vscode.window.showQuickPick(
+        launches.map((c) => ({ label: String(c.name), c })),
+        { title: vscode.l10n.t('Launch which configuration with tag {0}?', chosen) },
+      );
       base = p?.c;
       if (!base) return false;
     } else {
       const found = await findAgentJetConfigs(folder);
-      const uri = found.length === 1 ? found[0] : (await vscode.window.showQuickPick(found.map((u) => ({ label: vscode.workspace.asRelativePath(u), u })), { title: vscode.l10n.t('Train which config with tag {0}?', chosen) }))?.u;
+      const uri =
+        found.length === 1
+          ? found[0]
+          : (
+              await vscode.window.showQuickPick(
+                found.map((u) => ({ label: vscode.workspace.asRelativePath(u), u })),
+                { title: vscode.l10n.t('Train which config with tag {0}?', chosen) },
+              )
+            )?.u;
       if (!uri) {
-        if (!found.length) void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: no AgentJet config (YAML with an `ajet:` root) in the workspace to train.'));
+        if (!found.length)
+          void vscode.window.showErrorMessage(
+            vscode.l10n.t('AgentJet: no AgentJet config (YAML with an `ajet:` root) in the workspace to train.'),
+          );
         return false;
       }
       const c: AgentJetDebugConfiguration = { ...debugConfigurationFor(uri, folder), backbone: 'verl', openTokenLogOnFinish: false };
@@ -210,17 +281,30 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
     }
     if (!base) return false;
     const tags = [...new Set([...((base.debugTags as string[] | undefined) ?? []), chosen])];
-    const config: vscode.DebugConfiguration = { ...base, name: vscode.l10n.t('{0} (bp {1})', String(base.name), chosen), rayDebug: true, debugTags: tags };
+    const config: vscode.DebugConfiguration = {
+      ...base,
+      name: vscode.l10n.t('{0} (bp {1})', String(base.name), chosen),
+      rayDebug: true,
+      debugTags: tags,
+    };
     services.log.info(`ray: launching ${config.name} with --debug ${debugTagsArg(tags)}`);
     return vscode.debug.startDebugging(folder, config);
   };
 
   context.subscriptions.push(
-    view, tree,
+    view,
+    tree,
     vscode.languages.registerCodeLensProvider({ language: 'python', scheme: 'file' }, new BpCodeLensProvider()),
     vscode.languages.registerCompletionItemProvider({ pattern: '**/.vscode/launch.json' }, new DebugTagCompletionProvider(), '"', '['),
     vscode.commands.registerCommand('agentjet.ray.attach', async (w?: PausedWorker) => {
-      const target = w ?? (await vscode.window.showQuickPick(view.all().map((p) => ({ label: p.name ?? String(p.pid), description: `${p.host}:${p.port}`, p })), { title: vscode.l10n.t('Attach to which paused Ray worker?') }))?.p;
+      const target =
+        w ??
+        (
+          await vscode.window.showQuickPick(
+            view.all().map((p) => ({ label: p.name ?? String(p.pid), description: `${p.host}:${p.port}`, p })),
+            { title: vscode.l10n.t('Attach to which paused Ray worker?') },
+          )
+        )?.p;
       if (!target) return false;
       const run = [...runs.values()].find((r) => r.watcher?.paused.some((p) => p.port === target.port && p.host === target.host));
       return attach(target, run?.session, run);
@@ -230,12 +314,18 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
       idleWatcher?.scan();
       updateMessage();
     }),
-    vscode.commands.registerCommand('agentjet.ray.debugWithTag', (tag?: string, uri?: vscode.Uri) => debugWithTag(typeof tag === 'string' ? tag : undefined, uri)),
-    tree.onDidChangeVisibility((e) => { if (e.visible) startIdle(); else if (!runs.size) stopIdle(); }),
+    vscode.commands.registerCommand('agentjet.ray.debugWithTag', (tag?: string, uri?: vscode.Uri) =>
+      debugWithTag(typeof tag === 'string' ? tag : undefined, uri),
+    ),
+    tree.onDidChangeVisibility((e) => {
+      if (e.visible) startIdle();
+      else if (!runs.size) stopIdle();
+    }),
     vscode.debug.onDidStartDebugSession((s) => {
       if (s.type !== DEBUG_TYPE) return;
       if (s.configuration.request === 'attach' && typeof s.configuration.agentjetRayWorker === 'string') {
-        for (const r of runs.values()) if (r.attached.get(s.configuration.agentjetRayWorker) === 'starting') r.attached.set(s.configuration.agentjetRayWorker, s);
+        for (const r of runs.values())
+          if (r.attached.get(s.configuration.agentjetRayWorker) === 'starting') r.attached.set(s.configuration.agentjetRayWorker, s);
         return;
       }
       if (!wantsRay(s.configuration)) return;
@@ -244,7 +334,9 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
       const args = (s.configuration.args as string[] | undefined) ?? [];
       const joins = !!env.RAY_ADDRESS || args.includes('--with-ray-cluster');
       runs.set(s.id, new RayRun(s, env, joins, onPaused));
-      services.log.info(`ray: following Ray for ${s.name} (temp root ${rayTempRoot(env)}${env.RAY_ADDRESS ? `, RAY_ADDRESS ${env.RAY_ADDRESS}` : ''})`);
+      services.log.info(
+        `ray: following Ray for ${s.name} (temp root ${rayTempRoot(env)}${env.RAY_ADDRESS ? `, RAY_ADDRESS ${env.RAY_ADDRESS}` : ''})`,
+      );
     }),
     vscode.debug.onDidTerminateDebugSession((s) => {
       const run = runs.get(s.id);
@@ -266,10 +358,15 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
         const b = e.body as RayPauseEventBody;
         const c = e.session.configuration.connect as { host?: string; port?: number } | undefined;
         if (c?.host && c.port) view.learn(c.host, c.port, { kind: b.kind, tag: b.tag });
-        services.log.info(`ray: ${e.session.name} stopped (${b.kind}${b.tag ? `, tag ${b.tag}` : ''}) at ${b.file ?? '?'}:${b.line ?? '?'}`);
+        services.log.info(
+          `ray: ${e.session.name} stopped (${b.kind}${b.tag ? `, tag ${b.tag}` : ''}) at ${b.file ?? '?'}:${b.line ?? '?'}`,
+        );
       } else if (e.event === EVENT_EXPERIMENT) {
         const run = runs.get(e.session.id);
-        if (run) { run.experiment = (e.body as ExperimentEventBody).folder; setRayRunInfo(run.experiment, run.info(run.watcher?.paused.length ?? 0)); }
+        if (run) {
+          run.experiment = (e.body as ExperimentEventBody).folder;
+          setRayRunInfo(run.experiment, run.info(run.watcher?.paused.length ?? 0));
+        }
       }
     }),
     // The launch's console: where Ray says which session and dashboard it uses.
@@ -297,9 +394,19 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
     }),
     // The run's row shows the Ray line: redraw the Runs view when it changes (rare: pauses, nodes).
     onDidChangeRayRunInfo(() => {
-      try { services.get('runs').refresh(); } catch (err) { services.report(vscode.l10n.t('refreshing the Runs view'), err); }
+      try {
+        services.get('runs').refresh();
+      } catch (err) {
+        services.report(vscode.l10n.t('refreshing the Runs view'), err);
+      }
     }),
-    { dispose: () => { stopIdle(); for (const r of runs.values()) r.dispose(); runs.clear(); } },
+    {
+      dispose: () => {
+        stopIdle();
+        for (const r of runs.values()) r.dispose();
+        runs.clear();
+      },
+    },
   );
   updateMessage();
   return { pausedWorkers: () => view.all() };

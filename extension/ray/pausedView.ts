@@ -13,11 +13,17 @@ export class PausedWorkersView implements vscode.TreeDataProvider<PausedWorker>,
 
   /** Replaces what one source (a session folder, a dashboard) reports. */
   set(source: string, workers: readonly PausedWorker[]): void {
-    if (workers.length) this.bySource.set(source, [...workers]); else this.bySource.delete(source);
+    if (workers.length) this.bySource.set(source, [...workers]);
+    else this.bySource.delete(source);
     this.changed.fire(undefined);
   }
 
-  setNote(note: string | undefined): void { if (note !== this.note) { this.note = note; this.changed.fire(undefined); } }
+  setNote(note: string | undefined): void {
+    if (note !== this.note) {
+      this.note = note;
+      this.changed.fire(undefined);
+    }
+  }
 
   learn(host: string, port: number, what: Pick<PausedWorker, 'kind' | 'tag'>): void {
     this.learnt.set(`${host}:${port}`, what);
@@ -42,14 +48,38 @@ export class PausedWorkersView implements vscode.TreeDataProvider<PausedWorker>,
   getTreeItem(w: PausedWorker): vscode.TreeItem {
     const label = w.name ?? vscode.l10n.t('worker {0}', String(w.pid ?? w.workerId ?? '?'));
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
-    const why = w.kind === 'post-mortem' ? vscode.l10n.t('post-mortem') : w.tag ? vscode.l10n.t('tag {0}', w.tag) : w.kind === 'breakpoint' ? vscode.l10n.t('breakpoint') : vscode.l10n.t('paused');
-    item.description = [why, w.node && w.node !== w.host ? w.node.slice(0, 8) : w.host, w.pid ? `pid ${w.pid}` : undefined, waitedFor(w.since)].filter(Boolean).join(' · ');
+    const why =
+      w.kind === 'post-mortem'
+        ? vscode.l10n.t('post-mortem')
+        : w.tag
+          ? vscode.l10n.t('tag {0}', w.tag)
+          : w.kind === 'breakpoint'
+            ? vscode.l10n.t('breakpoint')
+            : vscode.l10n.t('paused');
+    item.description = [
+      why,
+      w.node && w.node !== w.host ? w.node.slice(0, 8) : w.host,
+      w.pid ? `pid ${w.pid}` : undefined,
+      waitedFor(w.since),
+    ]
+      .filter(Boolean)
+      .join(' · ');
     const md = new vscode.MarkdownString();
-    md.appendText(vscode.l10n.t('{0} {1} waits for a debugger at {2}', w.role === 'actor' ? vscode.l10n.t('Actor') : vscode.l10n.t('Task'), label, listenerAddress(w)));
+    md.appendText(
+      vscode.l10n.t(
+        '{0} {1} waits for a debugger at {2}',
+        w.role === 'actor' ? vscode.l10n.t('Actor') : vscode.l10n.t('Task'),
+        label,
+        listenerAddress(w),
+      ),
+    );
     md.appendMarkdown('\n\n');
     md.appendText(vscode.l10n.t('Since {0} ({1}). Found in {2}.', new Date(w.since).toLocaleTimeString(), waitedFor(w.since), w.origin));
     item.tooltip = md;
-    item.iconPath = new vscode.ThemeIcon(w.kind === 'post-mortem' ? 'bug' : 'debug-pause', new vscode.ThemeColor(w.kind === 'post-mortem' ? 'testing.iconFailed' : 'debugIcon.pauseForeground'));
+    item.iconPath = new vscode.ThemeIcon(
+      w.kind === 'post-mortem' ? 'bug' : 'debug-pause',
+      new vscode.ThemeColor(w.kind === 'post-mortem' ? 'testing.iconFailed' : 'debugIcon.pauseForeground'),
+    );
     item.contextValue = 'rayPausedWorker';
     item.id = w.id;
     item.command = { command: 'agentjet.ray.attach', title: vscode.l10n.t('Attach'), arguments: [w] };
@@ -61,7 +91,11 @@ export class PausedWorkersView implements vscode.TreeDataProvider<PausedWorker>,
     return this.all();
   }
 
-  get message(): string | undefined { return this.note; }
+  get message(): string | undefined {
+    return this.note;
+  }
 
-  dispose(): void { this.changed.dispose(); }
+  dispose(): void {
+    this.changed.dispose();
+  }
 }

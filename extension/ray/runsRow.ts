@@ -22,7 +22,9 @@ export function setRayRunInfo(experimentFolder: string, info: RayClusterInfo): v
   if (!before || describeRay(before) !== describeRay(info)) changed.fire(experimentFolder);
 }
 
-export function rayRunInfo(experimentFolder: string): RayClusterInfo | undefined { return byExperiment.get(experimentFolder); }
+export function rayRunInfo(experimentFolder: string): RayClusterInfo | undefined {
+  return byExperiment.get(experimentFolder);
+}
 
 export function describeRay(info: RayClusterInfo): string {
   return describeLine(info, WORDS);

@@ -4,7 +4,11 @@ import { workspaceTags } from './bpCodeLens';
 import { insideDebugTags } from '../../core/ray/tags';
 
 export class DebugTagCompletionProvider implements vscode.CompletionItemProvider {
-  async provideCompletionItems(doc: vscode.TextDocument, pos: vscode.Position, token: vscode.CancellationToken): Promise<vscode.CompletionItem[]> {
+  async provideCompletionItems(
+    doc: vscode.TextDocument,
+    pos: vscode.Position,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.CompletionItem[]> {
     if (!insideDebugTags(doc.getText(), doc.offsetAt(pos))) return [];
     const tags = await workspaceTags(token);
     // Inside a string when the quotes before the cursor on this line are odd in number.
@@ -13,7 +17,10 @@ export class DebugTagCompletionProvider implements vscode.CompletionItemProvider
       const item = new vscode.CompletionItem(tag, vscode.CompletionItemKind.Constant);
       item.insertText = inString ? tag : `"${tag}"`;
       item.detail = vscode.l10n.t('bp("{0}"): {1} call(s)', tag, locs.length);
-      item.documentation = locs.slice(0, 5).map((l) => `${vscode.workspace.asRelativePath(l.uri)}:${l.range.start.line + 1}`).join('\n');
+      item.documentation = locs
+        .slice(0, 5)
+        .map((l) => `${vscode.workspace.asRelativePath(l.uri)}:${l.range.start.line + 1}`)
+        .join('\n');
       return item;
     });
   }

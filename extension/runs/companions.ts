@@ -16,21 +16,36 @@ export class CompanionsProvider implements vscode.TreeDataProvider<CompanionNode
 
   constructor(private readonly model: RunsModel) {}
 
-  dispose(): void { this.changed.dispose(); }
-  refresh(): void { this.changed.fire(undefined); }
+  dispose(): void {
+    this.changed.dispose();
+  }
+  refresh(): void {
+    this.changed.fire(undefined);
+  }
 
   /** Live companions seen on the last read (the poll keeps going while any is alive). */
-  anyAlive(): boolean { return this.last.some((c) => c.alive); }
-  current(): readonly Companion[] { return this.last; }
+  anyAlive(): boolean {
+    return this.last.some((c) => c.alive);
+  }
+  current(): readonly Companion[] {
+    return this.last;
+  }
 
   async getChildren(node?: CompanionNode): Promise<CompanionNode[]> {
     if (node) return [];
-    if (!this.loaded) { this.loaded = true; this.onFirstLoad?.(); }
+    if (!this.loaded) {
+      this.loaded = true;
+      this.onFirstLoad?.();
+    }
     const roots = await this.model.roots();
     const out: CompanionNode[] = [];
     const all: Companion[] = [];
     for (const r of roots) {
-      for (const c of await listCompanions(this.model.fs, r.path, this.model.opts.localHost ? { localHost: this.model.opts.localHost } : {})) {
+      for (const c of await listCompanions(
+        this.model.fs,
+        r.path,
+        this.model.opts.localHost ? { localHost: this.model.opts.localHost } : {},
+      )) {
         all.push(c);
         out.push({ kind: 'companion', companion: c, root: r.path });
       }
@@ -44,9 +59,20 @@ export class CompanionsProvider implements vscode.TreeDataProvider<CompanionNode
     const c = node.companion;
     const item = new vscode.TreeItem(c.tag, vscode.TreeItemCollapsibleState.None);
     item.id = `companion:${c.pgidFile}`;
-    const state = c.alive === true ? vscode.l10n.t('running') : c.alive === false ? vscode.l10n.t('stopped') : c.pgid === undefined ? vscode.l10n.t('unreadable pgid') : vscode.l10n.t('on {0}', c.host ?? vscode.l10n.t('another host'));
-    item.description = [state, c.pgid !== undefined ? `pgid ${c.pgid}` : undefined, c.host, formatAge(c.startedMs)].filter(Boolean).join(' · ');
-    item.iconPath = c.alive ? new vscode.ThemeIcon('vm-running', new vscode.ThemeColor('charts.green')) : new vscode.ThemeIcon('vm-outline', new vscode.ThemeColor('disabledForeground'));
+    const state =
+      c.alive === true
+        ? vscode.l10n.t('running')
+        : c.alive === false
+          ? vscode.l10n.t('stopped')
+          : c.pgid === undefined
+            ? vscode.l10n.t('unreadable pgid')
+            : vscode.l10n.t('on {0}', c.host ?? vscode.l10n.t('another host'));
+    item.description = [state, c.pgid !== undefined ? `pgid ${c.pgid}` : undefined, c.host, formatAge(c.startedMs)]
+      .filter(Boolean)
+      .join(' · ');
+    item.iconPath = c.alive
+      ? new vscode.ThemeIcon('vm-running', new vscode.ThemeColor('charts.green'))
+      : new vscode.ThemeIcon('vm-outline', new vscode.ThemeColor('disabledForeground'));
     item.tooltip = `${c.id}\n${vscode.l10n.t('process group {0} — {1}', c.pgid ?? '?', state)}\n${c.pgidFile}`;
     item.contextValue = `companion${c.alive ? ' alive' : ''}${c.log ? ' hasLog' : ''}`;
     if (c.log) item.command = { command: 'agentjet.companions.openLog', title: vscode.l10n.t('Open Log'), arguments: [node] };

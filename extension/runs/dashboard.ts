@@ -20,7 +20,11 @@ const CURVES_POST_MS = 300;
 const INLINE_CURVE_BYTES = 32 * 1024 * 1024;
 
 /** One run on the dashboard: evaluations and exceptions followed, per-step curves from the log engine. */
-interface RunFeed { collector: RunCollector; curves: RolloutCurves; reading?: AbortController }
+interface RunFeed {
+  collector: RunCollector;
+  curves: RolloutCurves;
+  reading?: AbortController;
+}
 
 class Dashboard implements vscode.Disposable {
   private readonly collectors = new Map<string, RunFeed>();
@@ -33,28 +37,51 @@ class Dashboard implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private disposed = false;
 
-  constructor(readonly panel: vscode.WebviewPanel, runs: string[], private readonly model: RunsModel, private readonly services: Services, private readonly pickRuns: () => Promise<string[]>, private readonly onDispose: (d: Dashboard) => void) {
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    runs: string[],
+    private readonly model: RunsModel,
+    private readonly services: Services,
+    private readonly pickRuns: () => Promise<string[]>,
+    private readonly onDispose: (d: Dashboard) => void,
+  ) {
     this.factsCache = services.storageDir ? new FactsCache(join(services.storageDir, 'tokenlog')) : undefined;
     for (const r of runs) this.collectors.set(r, this.feed(r));
     panel.webview.options = webviewOptions(services.extensionUri);
-    panel.webview.html = webviewHtml(panel.webview, services.extensionUri, 'dashboard', { title: 'Run Dashboard', styles: ['../dist/media/dashboard.css', 'dashboard/dashboard.css'] });
+    panel.webview.html = webviewHtml(panel.webview, services.extensionUri, 'dashboard', {
+      title: 'Run Dashboard',
+      styles: ['../dist/media/dashboard.css', 'dashboard/dashboard.css'],
+    });
     panel.iconPath = vscode.Uri.joinPath(services.extensionUri, 'media', 'icons', 'agentjet.svg');
     this.updateTitle();
     this.disposables.push(
-      panel.webview.onDidReceiveMessage((m: unknown) => { void this.onMessage(m); }),
-      panel.onDidChangeViewState(() => { if (panel.visible) this.schedule(0); }),
+      panel.webview.onDidReceiveMessage((m: unknown) => {
+        void this.onMessage(m);
+      }),
+      panel.onDidChangeViewState(() => {
+        if (panel.visible) this.schedule(0);
+      }),
       panel.onDidDispose(() => this.dispose()),
     );
   }
 
-  runs(): string[] { return [...this.collectors.keys()]; }
+  runs(): string[] {
+    return [...this.collectors.keys()];
+  }
 
   private feed(run: string): RunFeed {
-    return { collector: new RunCollector(run, undefined, { followRollout: false }), curves: new RolloutCurves(run, { cache: this.factsCache }) };
+    return {
+      collector: new RunCollector(run, undefined, { followRollout: false }),
+      curves: new RolloutCurves(run, { cache: this.factsCache }),
+    };
   }
 
   private compose(path: string, f: RunFeed): DashboardRun {
-    const run: DashboardRun = { ...f.collector.series(), steps: f.curves.points, status: (this.sentStatus.get(path) ?? 'unknown') as DashboardRun['status'] };
+    const run: DashboardRun = {
+      ...f.collector.series(),
+      steps: f.curves.points,
+      status: (this.sentStatus.get(path) ?? 'unknown') as DashboardRun['status'],
+    };
     if (f.curves.progress) run.stepsRead = { ...f.curves.progress };
     return run;
   }
@@ -72,17 +99,24 @@ class Dashboard implements vscode.Disposable {
     let last = 0;
     return (async () => {
       try {
-        const changed = await f.curves.refresh(ac.signal, inline ? undefined : () => {
-          const now = Date.now();
-          if (now - last < CURVES_POST_MS || this.disposed || !this.ready) return;
-          last = now;
-          void this.post({ type: 'run', run: this.compose(path, f) });
-        });
-        if (!inline && changed && !this.disposed && this.collectors.get(path) === f) await this.post({ type: 'run', run: this.compose(path, f) });
+        const changed = await f.curves.refresh(
+          ac.signal,
+          inline
+            ? undefined
+            : () => {
+                const now = Date.now();
+                if (now - last < CURVES_POST_MS || this.disposed || !this.ready) return;
+                last = now;
+                void this.post({ type: 'run', run: this.compose(path, f) });
+              },
+        );
+        if (!inline && changed && !this.disposed && this.collectors.get(path) === f)
+          await this.post({ type: 'run', run: this.compose(path, f) });
         return changed;
       } catch (err) {
         f.curves.progress = undefined;
-        if (!(err instanceof CancelledError)) this.services.log.warn(`dashboard: rollout curves of ${path}: ${err instanceof Error ? err.message : String(err)}`);
+        if (!(err instanceof CancelledError))
+          this.services.log.warn(`dashboard: rollout curves of ${path}: ${err instanceof Error ? err.message : String(err)}`);
         return false;
       } finally {
         f.reading = undefined;
@@ -108,7 +142,10 @@ class Dashboard implements vscode.Disposable {
 
   private async onMessage(raw: unknown): Promise<void> {
     const checked = checkDashboardToHost(raw);
-    if (!checked.ok) { this.services.log.warn(`dashboard: refused a message from the webview (${describeRefused(raw)}: ${checked.error})`); return; }
+    if (!checked.ok) {
+      this.services.log.warn(`dashboard: refused a message from the webview (${describeRefused(raw)}: ${checked.error})`);
+      return;
+    }
     const m = checked.value;
     switch (m.type) {
       case 'ready':
@@ -118,7 +155,10 @@ class Dashboard implements vscode.Disposable {
       case 'openFile': {
         // Only files under the runs on show (after realpath); the webview is not trusted to name others.
         const where = await resolveInside(m.path, this.runs());
-        if (!where.ok) { this.services.log.warn(`dashboard: refused to open ${JSON.stringify(m.path.slice(0, 300))}: ${where.reason}`); return; }
+        if (!where.ok) {
+          this.services.log.warn(`dashboard: refused to open ${JSON.stringify(m.path.slice(0, 300))}: ${where.reason}`);
+          return;
+        }
         await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(where.path));
         return;
       }
@@ -139,12 +179,18 @@ class Dashboard implements vscode.Disposable {
     if (this.disposed) return;
     if (full) this.fullNext = true;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => { this.timer = undefined; void this.poll(); }, ms);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.poll();
+    }, ms);
   }
 
   private async poll(): Promise<void> {
     if (this.disposed || !this.ready) return;
-    if (this.polling) { this.again = true; return; }
+    if (this.polling) {
+      this.again = true;
+      return;
+    }
     this.polling = true;
     let keepPolling = false;
     try {
@@ -158,7 +204,7 @@ class Dashboard implements vscode.Disposable {
         const statusChanged = this.sentStatus.get(path) !== status;
         this.sentStatus.set(path, status);
         let curvesChanged = false;
-        if (!f.reading && await f.curves.stale()) {
+        if (!f.reading && (await f.curves.stale())) {
           const inline = f.curves.bytes <= INLINE_CURVE_BYTES;
           const reading = this.readCurves(path, f, inline);
           if (inline && reading) curvesChanged = await reading;
@@ -175,7 +221,11 @@ class Dashboard implements vscode.Disposable {
     } finally {
       this.polling = false;
     }
-    if (this.again) { this.again = false; this.schedule(0); return; }
+    if (this.again) {
+      this.again = false;
+      this.schedule(0);
+      return;
+    }
     // Keep following only while something is being written and someone is looking.
     if (keepPolling && this.panel.visible) this.schedule(POLL_MS);
   }
@@ -205,7 +255,11 @@ class Dashboard implements vscode.Disposable {
 export class DashboardManager implements vscode.Disposable, vscode.WebviewPanelSerializer<DashboardState> {
   private readonly open = new Set<Dashboard>();
 
-  constructor(private readonly model: RunsModel, private readonly services: Services, private readonly pickRuns: () => Promise<string[]>) {}
+  constructor(
+    private readonly model: RunsModel,
+    private readonly services: Services,
+    private readonly pickRuns: () => Promise<string[]>,
+  ) {}
 
   /**
    * Opens (or brings forward) the dashboard of exactly these runs. From the Runs view it opens
@@ -221,8 +275,12 @@ export class DashboardManager implements vscode.Disposable, vscode.WebviewPanelS
       same.panel.reveal(undefined, preserveFocus);
       return same.panel;
     }
-    const panel = vscode.window.createWebviewPanel(DASHBOARD_VIEW_TYPE, 'Run Dashboard', { viewColumn: vscode.ViewColumn.Active, preserveFocus },
-      { ...webviewOptions(this.services.extensionUri), retainContextWhenHidden: false });
+    const panel = vscode.window.createWebviewPanel(
+      DASHBOARD_VIEW_TYPE,
+      'Run Dashboard',
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus },
+      { ...webviewOptions(this.services.extensionUri), retainContextWhenHidden: false },
+    );
     this.attach(panel, [...runs]);
     return panel;
   }

@@ -45,7 +45,14 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
   const runsView = vscode.window.createTreeView('agentjet.runs', { treeDataProvider: tree, canSelectMany: true, showCollapseAll: true });
   const companionsView = vscode.window.createTreeView('agentjet.companions', { treeDataProvider: companions });
   const dashboards = new DashboardManager(model, services, () => pickRuns(model));
-  context.subscriptions.push(tree, companions, runsView, companionsView, dashboards, vscode.window.registerWebviewPanelSerializer(DASHBOARD_VIEW_TYPE, dashboards));
+  context.subscriptions.push(
+    tree,
+    companions,
+    runsView,
+    companionsView,
+    dashboards,
+    vscode.window.registerWebviewPanelSerializer(DASHBOARD_VIEW_TYPE, dashboards),
+  );
 
   const live = new LiveUpdates(model, tree, companions, dashboards, services);
   context.subscriptions.push(live);
@@ -55,7 +62,11 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
   const showFilterState = () => {
     const f = tree.getFilter();
     const parts = [f.text ? `“${f.text}”` : '', f.statuses.join(', ')].filter(Boolean);
-    runsView.description = parts.length ? vscode.l10n.t('filter: {0}', parts.join(' · ')) : tree.getSort() !== 'time' ? vscode.l10n.t('by {0}', tree.getSort()) : undefined;
+    runsView.description = parts.length
+      ? vscode.l10n.t('filter: {0}', parts.join(' · '))
+      : tree.getSort() !== 'time'
+        ? vscode.l10n.t('by {0}', tree.getSort())
+        : undefined;
     void vscode.commands.executeCommand('setContext', 'agentjet.runs.filtered', parts.length > 0);
   };
   showFilterState();
@@ -70,7 +81,17 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
     return {
       roots: (await model.roots()).map((r) => r.path),
       runs: top.filter((t): t is RunNode & { kind: 'experiment' } => t.kind === 'experiment').map((t) => tree.describe(t)),
-      companions: comp.flatMap((n) => (n.kind === 'companion' ? [{ ...(n.companion.alive === undefined ? {} : { alive: n.companion.alive }), tag: n.companion.tag, description: String(companions.getTreeItem(n).description ?? '') }] : [])),
+      companions: comp.flatMap((n) =>
+        n.kind === 'companion'
+          ? [
+              {
+                ...(n.companion.alive === undefined ? {} : { alive: n.companion.alive }),
+                tag: n.companion.tag,
+                description: String(companions.getTreeItem(n).description ?? ''),
+              },
+            ]
+          : [],
+      ),
     };
   };
   const treeItems = async (chain: string[] = []): Promise<RunsTreeItem[]> => {
@@ -82,16 +103,18 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
     }
     return level.map((n) => {
       const item = tree.getTreeItem(n);
-      const label = typeof item.label === 'string' ? item.label : item.label?.label ?? '';
+      const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
       const out: RunsTreeItem = { path: n.path, label, description: String(item.description ?? ''), contextValue: item.contextValue ?? '' };
       if (item.command) out.command = item.command;
       return out;
     });
   };
 
-  context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration('agentjet.experimentRoots') || e.affectsConfiguration('launch')) live.restart();
-  }), vscode.workspace.onDidChangeWorkspaceFolders(() => live.restart()));
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('agentjet.experimentRoots') || e.affectsConfiguration('launch')) live.restart();
+    }),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => live.restart()),
+  );
   return { treeState, treeItems };
 }
-

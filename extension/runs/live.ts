@@ -23,14 +23,23 @@ export class LiveUpdates implements vscode.Disposable {
   private debounce: ReturnType<typeof setTimeout> | undefined;
   private poll: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly model: RunsModel, private readonly tree: RunsTreeProvider, private readonly companions: CompanionsProvider, private readonly dashboards: DashboardManager, private readonly services: Services) {}
+  constructor(
+    private readonly model: RunsModel,
+    private readonly tree: RunsTreeProvider,
+    private readonly companions: CompanionsProvider,
+    private readonly dashboards: DashboardManager,
+    private readonly services: Services,
+  ) {}
 
   start(): void {
     if (this.started) return;
     this.started = true;
     this.configure();
     // Rows that just learned they are running start the liveness poll.
-    this.subs.push(this.tree.onDidChangeTreeData(() => this.schedulePoll()), this.companions.onDidChangeTreeData(() => this.schedulePoll()));
+    this.subs.push(
+      this.tree.onDidChangeTreeData(() => this.schedulePoll()),
+      this.companions.onDidChangeTreeData(() => this.schedulePoll()),
+    );
   }
 
   private readonly subs: vscode.Disposable[] = [];
@@ -54,11 +63,14 @@ export class LiveUpdates implements vscode.Disposable {
     const configured = experimentRoots();
     const named = Object.fromEntries((vscode.workspace.workspaceFolders ?? []).map((f) => [f.name, f.uri.fsPath]));
     // Each folder's launch configurations name roots relative to that folder (their default cwd).
-    const launchDirs = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').flatMap((f) =>
-      expDirsFromLaunchConfigs(vscode.workspace.getConfiguration('launch', f.uri).get<unknown[]>('configurations'))
-        .map((d) => expandWorkspaceFolder(d, f.uri.fsPath, named, homedir()))
-        .filter((d) => !hasUnresolvedVariable(d))
-        .map((d) => resolve(f.uri.fsPath, d)));
+    const launchDirs = (vscode.workspace.workspaceFolders ?? [])
+      .filter((f) => f.uri.scheme === 'file')
+      .flatMap((f) =>
+        expDirsFromLaunchConfigs(vscode.workspace.getConfiguration('launch', f.uri).get<unknown[]>('configurations'))
+          .map((d) => expandWorkspaceFolder(d, f.uri.fsPath, named, homedir()))
+          .filter((d) => !hasUnresolvedVariable(d))
+          .map((d) => resolve(f.uri.fsPath, d)),
+      );
     const roots = candidateRoots(folders, configured, launchDirs);
     this.model.setRoots(roots);
     const onEvent = (uri: vscode.Uri) => this.onChange(uri.fsPath);
@@ -70,7 +82,10 @@ export class LiveUpdates implements vscode.Disposable {
     // Roots outside the default places get a watcher each (RelativePattern on a folder outside the workspace works too).
     for (const r of roots) {
       if (r.source === 'saved_experiments' || r.source === 'launcher_record') continue;
-      const inFolder = folders.some((f) => { const rel = relative(f, r.path); return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) && /^(saved_experiments|launcher_record)([\\/]|$)/.test(rel); });
+      const inFolder = folders.some((f) => {
+        const rel = relative(f, r.path);
+        return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) && /^(saved_experiments|launcher_record)([\\/]|$)/.test(rel);
+      });
       if (!inFolder) watch(new vscode.RelativePattern(vscode.Uri.file(r.path), '**'));
       // Its parent too, so that a root created later is noticed.
       if (!inFolder) watch(new vscode.RelativePattern(vscode.Uri.file(dirname(r.path)), basename(r.path)));
@@ -112,7 +127,10 @@ export class LiveUpdates implements vscode.Disposable {
     this.poll = setTimeout(() => {
       this.poll = undefined;
       const running = this.model.runningPaths();
-      for (const p of running) { this.model.forgetInfo(p); this.tree.refreshExperiment(p); }
+      for (const p of running) {
+        this.model.forgetInfo(p);
+        this.tree.refreshExperiment(p);
+      }
       if (this.companions.anyAlive()) this.companions.refresh();
       if (running.length || this.companions.anyAlive()) this.schedulePoll();
     }, this.pollSeconds() * 1000);

@@ -4,8 +4,16 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import {
-  folderSize, listHostArtefacts, sizeIsStale, listTrajectoryFiles, listTrajectorySteps,
-  type ExperimentEntry, type ExperimentInfo, type HostInfo, type RunStatus, type SessionInfo,
+  folderSize,
+  listHostArtefacts,
+  sizeIsStale,
+  listTrajectoryFiles,
+  listTrajectorySteps,
+  type ExperimentEntry,
+  type ExperimentInfo,
+  type HostInfo,
+  type RunStatus,
+  type SessionInfo,
 } from '../../core/runs/discover';
 import { describeRun, formatAge, formatBytes, formatLocalTime, formatSize, mdCode, mdText, runTooltip } from '../../core/runs/format';
 import { Limiter, mapLimit } from '../../core/runs/fs';
@@ -64,17 +72,32 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
   private idleWaiters: (() => void)[] = [];
   private busy = 0;
 
-  constructor(private readonly model: RunsModel, private filter: RunsFilter, private sort: SortKey, private readonly log: vscode.LogOutputChannel) {}
+  constructor(
+    private readonly model: RunsModel,
+    private filter: RunsFilter,
+    private sort: SortKey,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
 
   dispose(): void {
     this.changed.dispose();
     if (this.flushTimer) clearTimeout(this.flushTimer);
   }
 
-  setFilter(filter: RunsFilter): void { this.filter = filter; this.changed.fire(undefined); }
-  setSort(sort: SortKey): void { this.sort = sort; this.changed.fire(undefined); }
-  getFilter(): RunsFilter { return this.filter; }
-  getSort(): SortKey { return this.sort; }
+  setFilter(filter: RunsFilter): void {
+    this.filter = filter;
+    this.changed.fire(undefined);
+  }
+  setSort(sort: SortKey): void {
+    this.sort = sort;
+    this.changed.fire(undefined);
+  }
+  getFilter(): RunsFilter {
+    return this.filter;
+  }
+  getSort(): SortKey {
+    return this.sort;
+  }
 
   /** Re-renders everything (after the model was reset or roots changed). */
   refreshAll(): void {
@@ -86,7 +109,10 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
   /** Re-renders one experiment row and its children; re-reads it only if the model forgot it. */
   refreshExperiment(path: string): void {
     const node = this.experimentNodes.get(path);
-    if (!node || this.sort === 'reward' || this.filter.statuses.length) { this.changed.fire(undefined); return; }
+    if (!node || this.sort === 'reward' || this.filter.statuses.length) {
+      this.changed.fire(undefined);
+      return;
+    }
     this.queueItem(path);
   }
 
@@ -106,7 +132,9 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     }, 50);
   }
 
-  experimentNode(path: string): RunNode | undefined { return this.experimentNodes.get(path); }
+  experimentNode(path: string): RunNode | undefined {
+    return this.experimentNodes.get(path);
+  }
 
   /** Resolves once no read started by the tree is in flight. */
   whenIdle(): Promise<void> {
@@ -116,7 +144,9 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
 
   private async track<T>(p: Promise<T>): Promise<T> {
     this.busy++;
-    try { return await p; } finally {
+    try {
+      return await p;
+    } finally {
       this.busy--;
       if (this.busy === 0) this.settleSoon();
     }
@@ -124,7 +154,9 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
 
   /** Releases idle waiters shortly, unless a read or a row refresh started in between. */
   private settleSoon(): void {
-    setTimeout(() => { if (this.busy === 0 && !this.flushTimer) for (const w of this.idleWaiters.splice(0)) w(); }, 60);
+    setTimeout(() => {
+      if (this.busy === 0 && !this.flushTimer) for (const w of this.idleWaiters.splice(0)) w();
+    }, 60);
   }
 
   getParent(node: RunNode): RunNode | undefined {
@@ -135,31 +167,54 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     try {
       return await this.track(node ? this.children(node) : this.topLevel());
     } catch (err) {
-      this.log.error(`runs: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
-      return [{ kind: 'message', path: `error:${node?.path ?? ''}`, text: vscode.l10n.t('Could not read: {0}', err instanceof Error ? err.message : String(err)), icon: 'warning' }];
+      this.log.error(`runs: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      return [
+        {
+          kind: 'message',
+          path: `error:${node?.path ?? ''}`,
+          text: vscode.l10n.t('Could not read: {0}', err instanceof Error ? err.message : String(err)),
+          icon: 'warning',
+        },
+      ];
     }
   }
 
   private async topLevel(): Promise<RunNode[]> {
-    if (!this.loaded) { this.loaded = true; this.onFirstLoad?.(); }
+    if (!this.loaded) {
+      this.loaded = true;
+      this.onFirstLoad?.();
+    }
     let entries = await this.model.experiments();
     const needInfo = this.sort === 'reward' || this.filter.statuses.length > 0;
     if (needInfo) await mapLimit(entries, 16, (e) => this.model.info(e));
     const text = this.filter.text.trim().toLowerCase();
-    if (text) entries = entries.filter((e) => e.name.toLowerCase().includes(text) || (this.model.cachedInfo(e.path)?.project ?? '').toLowerCase().includes(text));
-    if (this.filter.statuses.length) entries = entries.filter((e) => this.filter.statuses.includes(this.model.cachedInfo(e.path)?.status ?? 'empty'));
+    if (text)
+      entries = entries.filter(
+        (e) => e.name.toLowerCase().includes(text) || (this.model.cachedInfo(e.path)?.project ?? '').toLowerCase().includes(text),
+      );
+    if (this.filter.statuses.length)
+      entries = entries.filter((e) => this.filter.statuses.includes(this.model.cachedInfo(e.path)?.status ?? 'empty'));
     if (this.sort === 'name') entries = [...entries].sort((a, b) => a.name.localeCompare(b.name));
-    if (this.sort === 'reward') entries = [...entries].sort((a, b) => (this.model.cachedInfo(b.path)?.latestReward ?? -Infinity) - (this.model.cachedInfo(a.path)?.latestReward ?? -Infinity));
+    if (this.sort === 'reward')
+      entries = [...entries].sort(
+        (a, b) => (this.model.cachedInfo(b.path)?.latestReward ?? -Infinity) - (this.model.cachedInfo(a.path)?.latestReward ?? -Infinity),
+      );
     const nodes = entries.map((entry) => {
       let n = this.experimentNodes.get(entry.path);
-      if (n) n.entry = entry; else { n = { kind: 'experiment', path: entry.path, entry }; this.experimentNodes.set(entry.path, n); }
+      if (n) n.entry = entry;
+      else {
+        n = { kind: 'experiment', path: entry.path, entry };
+        this.experimentNodes.set(entry.path, n);
+      }
       return n;
     });
     if (!nodes.length) {
       const roots = await this.model.roots();
       const errors = this.model.rootErrors();
-      if (errors.length) return errors.map((e) => ({ kind: 'message', path: `err:${e.root}`, text: `${e.root}: ${e.error}`, icon: 'warning' }));
-      if (roots.length && (text || this.filter.statuses.length)) return [{ kind: 'message', path: 'nomatch', text: vscode.l10n.t('No runs match the filter.'), icon: 'filter' }];
+      if (errors.length)
+        return errors.map((e) => ({ kind: 'message', path: `err:${e.root}`, text: `${e.root}: ${e.error}`, icon: 'warning' }));
+      if (roots.length && (text || this.filter.statuses.length))
+        return [{ kind: 'message', path: 'nomatch', text: vscode.l10n.t('No runs match the filter.'), icon: 'filter' }];
       // An empty array lets the view show its welcome content.
       return [];
     }
@@ -174,22 +229,35 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
         if (node.entry.snapshot) out.push({ kind: 'snapshot', path: node.entry.snapshot, parent: node });
         for (const s of [...info.sessions].reverse()) out.push({ kind: 'session', path: s.path, session: s, exp: node.path, parent: node });
         if (info.checkpoints.length) out.push({ kind: 'checkpoints', path: info.checkpointDir ?? `${node.path}#ckpt`, info, parent: node });
-        if (info.entry.error) out.push({ kind: 'message', path: `${node.path}#err`, text: info.entry.error, icon: 'warning', parent: node });
+        if (info.entry.error)
+          out.push({ kind: 'message', path: `${node.path}#err`, text: info.entry.error, icon: 'warning', parent: node });
         return out;
       }
       case 'session': {
-        if (node.session.error) return [{ kind: 'message', path: `${node.path}#err`, text: node.session.error, icon: 'warning', parent: node }];
+        if (node.session.error)
+          return [{ kind: 'message', path: `${node.path}#err`, text: node.session.error, icon: 'warning', parent: node }];
         if (node.session.hosts.length === 1) return this.hostChildren(node.session.hosts[0]!, node);
         return node.session.hosts.map((h) => ({ kind: 'host', path: h.path, host: h, exp: node.exp, parent: node }));
       }
       case 'host':
         return this.hostChildren(node.host, node);
       case 'trajSplit':
-        return (await listTrajectorySteps(this.model.fs, node.path)).map((s) => ({ kind: 'trajStep', path: s.path, step: s.step, parent: node }));
+        return (await listTrajectorySteps(this.model.fs, node.path)).map((s) => ({
+          kind: 'trajStep',
+          path: s.path,
+          step: s.step,
+          parent: node,
+        }));
       case 'trajStep': {
         const { files, more } = await listTrajectoryFiles(this.model.fs, node.path);
         const out: RunNode[] = files.map((f) => ({ kind: 'trajFile', path: f, parent: node }));
-        if (more) out.push({ kind: 'message', path: `${node.path}#more`, text: vscode.l10n.t('{0} more files (open the folder in the explorer)', more), parent: node });
+        if (more)
+          out.push({
+            kind: 'message',
+            path: `${node.path}#more`,
+            text: vscode.l10n.t('{0} more files (open the folder in the explorer)', more),
+            parent: node,
+          });
         return out;
       }
       case 'checkpoints':
@@ -217,7 +285,11 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
 
   getTreeItem(node: RunNode): vscode.TreeItem {
     switch (node.kind) {
-      case 'experiment': { const item = this.experimentItem(node); decorateRunItem(node.path, item); return item; } // Ray line (extension/ray/runsRow.ts)
+      case 'experiment': {
+        const item = this.experimentItem(node);
+        decorateRunItem(node.path, item);
+        return item;
+      } // Ray line (extension/ray/runsRow.ts)
       case 'snapshot': {
         const item = new vscode.TreeItem(vscode.l10n.t('config snapshot'), vscode.TreeItemCollapsibleState.None);
         item.id = `snap:${node.path}`;
@@ -231,12 +303,19 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
       }
       case 'session': {
         const s = node.session;
-        const item = new vscode.TreeItem(s.timeMs !== undefined ? formatLocalTime(s.timeMs) : s.name, vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(
+          s.timeMs !== undefined ? formatLocalTime(s.timeMs) : s.name,
+          vscode.TreeItemCollapsibleState.Collapsed,
+        );
         item.id = `session:${node.path}`;
         const hosts = s.hosts.map((h) => h.name);
         item.iconPath = statusIcon(s.status);
-        item.description = `${s.status} · ${hosts.length > 1 ? vscode.l10n.t('{0} hosts', hosts.length) : hosts[0] ?? vscode.l10n.t('no host')}`;
-        item.tooltip = new vscode.MarkdownString(s.hosts.map((h) => `- **${mdText(h.name)}**: ${h.status}${h.evidence.map((ev) => `\n  - ${mdText(ev.text)}`).join('')}`).join('\n') || vscode.l10n.t('empty session'));
+        item.description = `${s.status} · ${hosts.length > 1 ? vscode.l10n.t('{0} hosts', hosts.length) : (hosts[0] ?? vscode.l10n.t('no host'))}`;
+        item.tooltip = new vscode.MarkdownString(
+          s.hosts
+            .map((h) => `- **${mdText(h.name)}**: ${h.status}${h.evidence.map((ev) => `\n  - ${mdText(ev.text)}`).join('')}`)
+            .join('\n') || vscode.l10n.t('empty session'),
+        );
         item.contextValue = 'session folder';
         item.resourceUri = vscode.Uri.file(node.path);
         return item;
@@ -246,7 +325,14 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
         const item = new vscode.TreeItem(h.name, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `host:${node.path}`;
         item.description = h.status;
-        item.tooltip = new vscode.MarkdownString([`**${mdText(h.name)}**: ${h.status}`, ...h.evidence.map((ev) => `- ${mdText(ev.text)}${ev.file ? ` (${mdCode(ev.file)})` : ''}`), '', mdCode(h.path)].join('\n'));
+        item.tooltip = new vscode.MarkdownString(
+          [
+            `**${mdText(h.name)}**: ${h.status}`,
+            ...h.evidence.map((ev) => `- ${mdText(ev.text)}${ev.file ? ` (${mdCode(ev.file)})` : ''}`),
+            '',
+            mdCode(h.path),
+          ].join('\n'),
+        );
         item.iconPath = statusIcon(h.status);
         item.contextValue = 'host folder';
         item.resourceUri = vscode.Uri.file(node.path);
@@ -263,15 +349,21 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
         return item;
       }
       case 'textlog':
-        return pathItem(node.label, false, 'text', node.path, 'file-text', 'textlog file',
-          { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [vscode.Uri.file(node.path)] });
+        return pathItem(node.label, false, 'text', node.path, 'file-text', 'textlog file', {
+          command: 'vscode.open',
+          title: vscode.l10n.t('Open'),
+          arguments: [vscode.Uri.file(node.path)],
+        });
       case 'trajSplit':
         return pathItem(vscode.l10n.t('trajectories ({0})', node.split), true, 'traj', node.path, 'list-tree', 'folder');
       case 'trajStep':
         return pathItem(vscode.l10n.t('step {0}', node.step), true, 'tstep', node.path, 'folder', 'folder');
       case 'trajFile':
-        return pathItem(basename(node.path, '.json'), false, 'tfile', node.path, 'comment-discussion', 'trajectory file',
-          { command: 'agentjet.runs.openTrajectory', title: vscode.l10n.t('Open Trajectory'), arguments: [node] });
+        return pathItem(basename(node.path, '.json'), false, 'tfile', node.path, 'comment-discussion', 'trajectory file', {
+          command: 'agentjet.runs.openTrajectory',
+          title: vscode.l10n.t('Open Trajectory'),
+          arguments: [node],
+        });
       case 'checkpoints': {
         const item = pathItem(vscode.l10n.t('checkpoints'), true, 'ckpts', node.path, 'save-all', 'folder');
         item.description = vscode.l10n.t('{0} · last step {1}', node.info.checkpoints.length, node.info.checkpoints.at(-1)?.step ?? '-');
@@ -292,7 +384,11 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
   describe(node: RunNode & { kind: 'experiment' }): { name: string; path: string; status?: RunStatus; description: string } {
     const info = this.model.cachedInfo(node.path);
     const item = this.experimentItem(node);
-    const out: { name: string; path: string; status?: RunStatus; description: string } = { name: node.entry.name, path: node.path, description: String(item.description ?? '') };
+    const out: { name: string; path: string; status?: RunStatus; description: string } = {
+      name: node.entry.name,
+      path: node.path,
+      description: String(item.description ?? ''),
+    };
     if (info) out.status = info.status;
     return out;
   }
@@ -324,10 +420,12 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
   private loadDetails(e: ExperimentEntry): void {
     if (this.loadingDetails.has(e.path)) return;
     this.loadingDetails.add(e.path);
-    void this.track(this.detailLimiter.run(() => this.model.info(e))).then(
-      () => this.queueItem(e.path),
-      (err: unknown) => this.log.warn(`runs: ${e.path}: ${err instanceof Error ? err.message : String(err)}`),
-    ).finally(() => this.loadingDetails.delete(e.path));
+    void this.track(this.detailLimiter.run(() => this.model.info(e)))
+      .then(
+        () => this.queueItem(e.path),
+        (err: unknown) => this.log.warn(`runs: ${e.path}: ${err instanceof Error ? err.message : String(err)}`),
+      )
+      .finally(() => this.loadingDetails.delete(e.path));
   }
 
   private sizeQueue: string[] = [];
@@ -343,10 +441,18 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     while (this.sizeActive < 2 && this.sizeQueue.length) {
       const path = this.sizeQueue.shift()!;
       this.sizeActive++;
-      void folderSize(this.model.fs, path, 5000).then((s) => {
-        this.sizes.set(path, { ...s, at: Date.now() });
-        this.queueItem(path);
-      }, () => undefined).finally(() => { this.sizeActive--; this.pumpSizes(); });
+      void folderSize(this.model.fs, path, 5000)
+        .then(
+          (s) => {
+            this.sizes.set(path, { ...s, at: Date.now() });
+            this.queueItem(path);
+          },
+          () => undefined,
+        )
+        .finally(() => {
+          this.sizeActive--;
+          this.pumpSizes();
+        });
     }
   }
 
@@ -358,7 +464,15 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
 }
 
 /** A row that stands for a file or folder: id `<prefix>:<path>`, its icon, context and resource. */
-function pathItem(label: string, collapsed: boolean, prefix: string, path: string, icon: string, context: string, command?: vscode.Command): vscode.TreeItem {
+function pathItem(
+  label: string,
+  collapsed: boolean,
+  prefix: string,
+  path: string,
+  icon: string,
+  context: string,
+  command?: vscode.Command,
+): vscode.TreeItem {
   const item = new vscode.TreeItem(label, collapsed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.id = `${prefix}:${path}`;
   item.iconPath = new vscode.ThemeIcon(icon);

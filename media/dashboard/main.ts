@@ -24,7 +24,14 @@ const charts: { u: uPlot; data: () => uPlot.AlignedData }[] = [];
 /** What the charts are built for; when only the numbers change, charts get new data in place. */
 let layout = '';
 
-const PALETTE = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-red', '--vscode-charts-yellow'];
+const PALETTE = [
+  '--vscode-charts-blue',
+  '--vscode-charts-orange',
+  '--vscode-charts-green',
+  '--vscode-charts-purple',
+  '--vscode-charts-red',
+  '--vscode-charts-yellow',
+];
 const FALLBACK = ['#3794ff', '#d18616', '#89d185', '#b180d7', '#f14c4c', '#cca700'];
 
 function cssVar(name: string, fallback: string): string {
@@ -43,7 +50,10 @@ function stepData(metric: StepMetric): uPlot.AlignedData {
   const xs = [...new Set(runs.flatMap((r) => r.steps.map((s) => s.step)))].sort((a, b) => a - b);
   const series = runs.map((r) => {
     const by = new Map(r.steps.map((s) => [s.step, s[metric]]));
-    return xs.map((x) => { const v = by.get(x); return v === undefined ? null : v; });
+    return xs.map((x) => {
+      const v = by.get(x);
+      return v === undefined ? null : v;
+    });
   });
   return [xs, ...series] as uPlot.AlignedData;
 }
@@ -52,14 +62,22 @@ function evalMetrics(): string[] {
   const keys = new Set<string>();
   for (const r of runs) for (const e of r.evals) for (const k of Object.keys(e.metrics)) keys.add(k);
   const preferred = ['TGC@1', 'mean_reward'];
-  const rank = (k: string) => { const i = preferred.indexOf(k); return i < 0 ? preferred.length : i; };
+  const rank = (k: string) => {
+    const i = preferred.indexOf(k);
+    return i < 0 ? preferred.length : i;
+  };
   return [...keys].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
 function evalData(metric: string): uPlot.AlignedData {
   const n = Math.max(0, ...runs.map((r) => r.evals.length));
   const xs = Array.from({ length: n }, (_, i) => i + 1);
-  const series = runs.map((r) => xs.map((x) => { const v = r.evals[x - 1]?.metrics[metric]; return v === undefined ? null : v; }));
+  const series = runs.map((r) =>
+    xs.map((x) => {
+      const v = r.evals[x - 1]?.metrics[metric];
+      return v === undefined ? null : v;
+    }),
+  );
   return [xs, ...series] as uPlot.AlignedData;
 }
 
@@ -78,18 +96,38 @@ function chart(host: HTMLElement, title: string, xLabel: string, dataFn: () => u
     cursor: { drag: { x: true, y: false } },
     axes: [
       // Steps and evaluation numbers are integers: no 1.25 ticks.
-      { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, label: xLabel, labelSize: 18, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000], values: (_u, vals) => vals.map((v) => (v === null ? '' : String(v))) },
-      { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, values: (_u, vals) => vals.map((v) => (v === null ? '' : fmt(v))), size: 56 },
+      {
+        stroke: fg,
+        grid: { stroke: grid, width: 1 },
+        ticks: { stroke: grid },
+        label: xLabel,
+        labelSize: 18,
+        incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000],
+        values: (_u, vals) => vals.map((v) => (v === null ? '' : String(v))),
+      },
+      {
+        stroke: fg,
+        grid: { stroke: grid, width: 1 },
+        ticks: { stroke: grid },
+        values: (_u, vals) => vals.map((v) => (v === null ? '' : fmt(v))),
+        size: 56,
+      },
     ],
     series: [
       { label: xLabel },
-      ...runs.map((r, i) => ({ label: r.label, stroke: runColor(i), width: 2, spanGaps: true, points: { show: true, size: 5, fill: runColor(i) }, value: (_u: uPlot, v: number | null) => (v === null ? '-' : fmt(v)) })),
+      ...runs.map((r, i) => ({
+        label: r.label,
+        stroke: runColor(i),
+        width: 2,
+        spanGaps: true,
+        points: { show: true, size: 5, fill: runColor(i) },
+        value: (_u: uPlot, v: number | null) => (v === null ? '-' : fmt(v)),
+      })),
     ],
   };
   const u = new uPlot(opts, data, host);
   charts.push({ u, data: dataFn });
 }
-
 
 function hasValues(d: uPlot.AlignedData): boolean {
   return d.slice(1).some((series) => (series as (number | null | undefined)[]).some((v) => v !== null && v !== undefined));
@@ -103,7 +141,10 @@ function layoutKey(): string {
 /** New numbers for the same layout: update charts in place (keeps zoom and cursor), redraw the lists. */
 function update(): void {
   const key = layoutKey();
-  if (key !== layout) { render(); return; }
+  if (key !== layout) {
+    render();
+    return;
+  }
   for (const c of charts) c.u.setData(c.data());
   const legend = root.querySelector('ul.runs');
   if (legend) legend.replaceWith(runList());
@@ -117,18 +158,39 @@ function runList(): HTMLElement {
     const swatch = el('span', { className: 'swatch' });
     swatch.style.background = runColor(i);
     const read = r.stepsRead;
-    const pending = read && read.total > 0
-      ? el('span', { className: 'pending', attrs: { role: 'status' } }, ` · ${t('reading rollout records, {0}% ({1} of {2})', String(Math.floor((Math.min(read.done, read.total) / read.total) * 100)), read.done.toLocaleString(), read.total.toLocaleString())}`)
-      : r.pendingBytes > 0 ? el('span', { className: 'pending' }, ` · ${t('reading, {0} MB left', (r.pendingBytes / 1048576).toFixed(1))}`) : null;
-    append(legend, el('li', { dataset: { id: r.id } },
-      swatch,
-      el('span', { className: 'label', title: r.id }, r.label),
-      el('span', { className: `status status-${r.status}` }, r.status),
-      el('span', { className: 'counts' }, ` · ${countsText(r.steps.length, r.evals.length, r.exceptions.length)}`),
-      pending,
-      r.error ? el('span', { className: 'error' }, ` · ${r.error}`) : null,
-      el('button', { className: 'remove', attrs: { type: 'button', 'aria-label': t('Remove {0}', r.label) }, dataset: { remove: r.id }, title: t('Remove from the dashboard') }, '×'),
-    ));
+    const pending =
+      read && read.total > 0
+        ? el(
+            'span',
+            { className: 'pending', attrs: { role: 'status' } },
+            ` · ${t('reading rollout records, {0}% ({1} of {2})', String(Math.floor((Math.min(read.done, read.total) / read.total) * 100)), read.done.toLocaleString(), read.total.toLocaleString())}`,
+          )
+        : r.pendingBytes > 0
+          ? el('span', { className: 'pending' }, ` · ${t('reading, {0} MB left', (r.pendingBytes / 1048576).toFixed(1))}`)
+          : null;
+    append(
+      legend,
+      el(
+        'li',
+        { dataset: { id: r.id } },
+        swatch,
+        el('span', { className: 'label', title: r.id }, r.label),
+        el('span', { className: `status status-${r.status}` }, r.status),
+        el('span', { className: 'counts' }, ` · ${countsText(r.steps.length, r.evals.length, r.exceptions.length)}`),
+        pending,
+        r.error ? el('span', { className: 'error' }, ` · ${r.error}`) : null,
+        el(
+          'button',
+          {
+            className: 'remove',
+            attrs: { type: 'button', 'aria-label': t('Remove {0}', r.label) },
+            dataset: { remove: r.id },
+            title: t('Remove from the dashboard'),
+          },
+          '×',
+        ),
+      ),
+    );
   });
   return legend;
 }
@@ -137,7 +199,9 @@ function render(): void {
   for (const c of charts.splice(0)) c.u.destroy();
   clear(root);
   layout = layoutKey();
-  const header = el('header', { className: 'bar' },
+  const header = el(
+    'header',
+    { className: 'bar' },
     el('h1', {}, runs.length === 1 ? runs[0]!.label : t('{0} runs', runs.length)),
     el('button', { className: 'add', attrs: { type: 'button' }, title: t('Add runs to compare') }, t('Add runs…')),
   );
@@ -159,7 +223,17 @@ function render(): void {
     : [];
   for (const [title, x, data, fmt] of panels) {
     if (!hasValues(data())) {
-      append(grid, el('p', { className: 'empty' }, emptyPanelText(title, runs.map((r) => r.status))));
+      append(
+        grid,
+        el(
+          'p',
+          { className: 'empty' },
+          emptyPanelText(
+            title,
+            runs.map((r) => r.status),
+          ),
+        ),
+      );
       continue;
     }
     const box = el('div', { className: 'chart', dataset: { chart: title } });
@@ -188,18 +262,30 @@ function render(): void {
 function exceptionsTable(): HTMLElement {
   const rows = runs.flatMap((r, i) => r.exceptions.map((e) => ({ run: r, i, e }))).sort((a, b) => a.e.time.localeCompare(b.e.time));
   const section = el('section', { className: 'exceptions' }, el('h2', {}, t('Exceptions ({0})', rows.length)));
-  if (!rows.length) { append(section, el('p', { className: 'empty' }, t('None recorded.'))); return section; }
-  const table = el('table', {}, el('thead', {}, el('tr', {}, el('th', {}, t('time')), el('th', {}, t('run')), el('th', {}, t('what')), el('th', {}, ''))));
+  if (!rows.length) {
+    append(section, el('p', { className: 'empty' }, t('None recorded.')));
+    return section;
+  }
+  const table = el(
+    'table',
+    {},
+    el('thead', {}, el('tr', {}, el('th', {}, t('time')), el('th', {}, t('run')), el('th', {}, t('what')), el('th', {}, ''))),
+  );
   const body = el('tbody');
   for (const { run, i, e } of rows.slice(-500)) {
     const swatch = el('span', { className: 'swatch' });
     swatch.style.background = runColor(i);
-    append(body, el('tr', {},
-      el('td', { className: 'time' }, e.time),
-      el('td', {}, swatch, run.label),
-      el('td', {}, el('div', { className: 'title' }, e.title), e.detail ? el('pre', {}, e.detail) : null),
-      el('td', {}, el('button', { className: 'open', attrs: { type: 'button' }, dataset: { file: e.file }, title: e.file }, t('open'))),
-    ));
+    append(
+      body,
+      el(
+        'tr',
+        {},
+        el('td', { className: 'time' }, e.time),
+        el('td', {}, swatch, run.label),
+        el('td', {}, el('div', { className: 'title' }, e.title), e.detail ? el('pre', {}, e.detail) : null),
+        el('td', {}, el('button', { className: 'open', attrs: { type: 'button' }, dataset: { file: e.file }, title: e.file }, t('open'))),
+      ),
+    );
   }
   append(table, body);
   append(section, table);
@@ -229,11 +315,13 @@ window.addEventListener('message', (ev: MessageEvent<HostToDashboard>) => {
   if (m.type === 'runs') runs = m.runs;
   else if (m.type === 'run') {
     const i = runs.findIndex((r) => r.id === m.run.id);
-    if (i >= 0) runs[i] = m.run; else runs.push(m.run);
+    if (i >= 0) runs[i] = m.run;
+    else runs.push(m.run);
   } else return;
   state = { ...state, runs: runs.map((r) => r.id) };
   vscode.setState(state);
-  if (m.type === 'runs') render(); else update();
+  if (m.type === 'runs') render();
+  else update();
   document.body.dataset.rendered = String(runs.reduce((a, r) => a + r.steps.length, 0));
 });
 
@@ -242,7 +330,9 @@ new MutationObserver(() => render()).observe(document.body, { attributes: true, 
 let resizeTimer: ReturnType<typeof setTimeout> | undefined;
 window.addEventListener('resize', () => {
   if (resizeTimer) clearTimeout(resizeTimer);
-  resizeTimer = setTimeout(() => { for (const c of charts) c.u.setSize({ width: Math.max(240, c.u.root.parentElement?.clientWidth ?? 420), height: 220 }); }, 100);
+  resizeTimer = setTimeout(() => {
+    for (const c of charts) c.u.setSize({ width: Math.max(240, c.u.root.parentElement?.clientWidth ?? 420), height: 220 });
+  }, 100);
 });
 
 vscode.postMessage({ type: 'ready' });

@@ -19,6 +19,10 @@ export function yRange(kind: AxisKind, min: number | null, max: number | null): 
 }
 
 /** `25%`: a rate 0..1 as a whole percentage. */
-export function fmtPct(v: number): string { return `${Math.round(v * 100)}%`; }
+export function fmtPct(v: number): string {
+  return `${Math.round(v * 100)}%`;
+}
 
-export function fmtNum(v: number): string { return Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2); }
+export function fmtNum(v: number): string {
+  return Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2);
+}

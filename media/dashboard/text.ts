@@ -1,7 +1,9 @@
 // Words of the dashboard (pure, unit-tested): counts with plurals, empty panels by run status.
 import { t } from '../shared/l10n';
 
-export function plural(n: number, one: string, many = `${one}s`): string { return `${n} ${n === 1 ? one : many}`; }
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
 
 export function countsText(steps: number, evals: number, exceptions: number): string {
   const s = steps === 1 ? t('1 step') : t('{0} steps', steps);

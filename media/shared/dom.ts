@@ -10,7 +10,11 @@ export interface ElementOptions {
   dataset?: Record<string, string>;
 }
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, opts: ElementOptions = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  opts: ElementOptions = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (opts.className) node.className = opts.className;
   if (opts.title !== undefined) node.title = opts.title;

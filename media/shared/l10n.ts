@@ -18,7 +18,9 @@ function load(): Readonly<Record<string, string>> {
       // Only string → string entries: anything else in the block is ignored.
       for (const [k, v] of Object.entries(data)) if (typeof v === 'string') out[k] = v;
     }
-  } catch { /* a broken block means English */ }
+  } catch {
+    /* a broken block means English */
+  }
   return out;
 }
 

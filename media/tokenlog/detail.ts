@@ -9,7 +9,8 @@ import { t } from '../shared/l10n';
 
 type RecordMsg = Extract<HostToView, { type: 'record' }>;
 
-const HINT = (): string => t('Select a record. Keys: ↑/↓ records, Enter open, n/N trained segments, l/L low-logprob tokens, [ ] previous/next record.');
+const HINT = (): string =>
+  t('Select a record. Keys: ↑/↓ records, Enter open, n/N trained segments, l/L low-logprob tokens, [ ] previous/next record.');
 
 export class Detail {
   current: { index: number; record: RecordData } | undefined;
@@ -25,8 +26,10 @@ export class Detail {
   open(index: number, timeline?: number): void {
     const host = this.v.host;
     const s = host.state;
-    if (s.selected !== index) { s.timeline = timeline ?? 0; host.restoreTokenScroll = 0; }
-    else if (timeline !== undefined) s.timeline = timeline;
+    if (s.selected !== index) {
+      s.timeline = timeline ?? 0;
+      host.restoreTokenScroll = 0;
+    } else if (timeline !== undefined) s.timeline = timeline;
     s.selected = index;
     host.save();
     this.v.list.forgetExcludedCheck();
@@ -80,7 +83,11 @@ export class Detail {
     }
     this.error = undefined;
     this.current = { index: m.index, record: m.record };
-    if (this.wantKey) { const k = m.record.timelines.findIndex((t) => t.key === this.wantKey); if (k >= 0) s.timeline = k; this.wantKey = undefined; }
+    if (this.wantKey) {
+      const k = m.record.timelines.findIndex((t) => t.key === this.wantKey);
+      if (k >= 0) s.timeline = k;
+      this.wantKey = undefined;
+    }
     if (s.timeline >= m.record.timelines.length) s.timeline = 0;
     this.renderHead(m.index, m.record, m.row);
     const tokens = m.record.kind === 'tokens';
@@ -101,13 +108,26 @@ export class Detail {
   private renderHead(index: number, r: RecordData | undefined, row: Row, error?: string): void {
     const d = this.v.dom;
     clear(d.recordHead);
-    const kv = (k: string, val: string | undefined) => (val === undefined || val === '' ? null : el('span', { className: 'kv' }, el('b', {}, k), ' ', val));
+    const kv = (k: string, val: string | undefined) =>
+      val === undefined || val === '' ? null : el('span', { className: 'kv' }, el('b', {}, k), ' ', val);
     const step = r?.step ?? row.step;
     const reward = r?.reward ?? row.reward;
-    append(d.recordHead,
+    append(
+      d.recordHead,
       el('h2', {}, t('Record {0}', index), r?.title ? ` · ${r.title}` : ''),
-      el('div', { className: 'meta' }, kv(t('time'), r?.time), kv(t('level'), r?.level), kv(t('source'), r?.source), kv(t('step'), step === undefined ? undefined : count(step)),
-        kv(t('task'), r?.taskId ?? row.taskId), kv(t('reward'), score(reward)), kv(t('outcome'), r?.outcome ?? row.outcome), kv(t('kind'), r?.kind)));
+      el(
+        'div',
+        { className: 'meta' },
+        kv(t('time'), r?.time),
+        kv(t('level'), r?.level),
+        kv(t('source'), r?.source),
+        kv(t('step'), step === undefined ? undefined : count(step)),
+        kv(t('task'), r?.taskId ?? row.taskId),
+        kv(t('reward'), score(reward)),
+        kv(t('outcome'), r?.outcome ?? row.outcome),
+        kv(t('kind'), r?.kind),
+      ),
+    );
     if (error) d.recordHead.appendChild(el('div', { className: 'error', attrs: { role: 'alert' } }, error));
     for (const w of r?.warnings ?? []) d.recordHead.appendChild(el('div', { className: 'warning' }, w));
   }
@@ -118,10 +138,29 @@ export class Detail {
     clear(d.timelineTabs);
     r.timelines.forEach((tl, k) => {
       const label = tl.outcome
-        ? t('#{0} outcome {1} · reward {2} · adv {3} · {4} tok', tl.index, tl.outcome, score(tl.rawReward), score(tl.advantage), count(tl.text.length))
+        ? t(
+            '#{0} outcome {1} · reward {2} · adv {3} · {4} tok',
+            tl.index,
+            tl.outcome,
+            score(tl.rawReward),
+            score(tl.advantage),
+            count(tl.text.length),
+          )
         : t('#{0} · reward {1} · adv {2} · {3} tok', tl.index, score(tl.rawReward), score(tl.advantage), count(tl.text.length));
-      const b = el('button', { className: k === s.timeline ? 'tab active' : 'tab', title: `${tl.key}\n${label}`, attrs: { type: 'button', role: 'tab', 'aria-selected': String(k === s.timeline) } }, label);
-      b.addEventListener('click', () => { s.timeline = k; this.v.host.save(); this.showTimeline(true); });
+      const b = el(
+        'button',
+        {
+          className: k === s.timeline ? 'tab active' : 'tab',
+          title: `${tl.key}\n${label}`,
+          attrs: { type: 'button', role: 'tab', 'aria-selected': String(k === s.timeline) },
+        },
+        label,
+      );
+      b.addEventListener('click', () => {
+        s.timeline = k;
+        this.v.host.save();
+        this.showTimeline(true);
+      });
       d.timelineTabs.appendChild(b);
     });
   }
@@ -165,7 +204,8 @@ export function tableEl(grid: TableGrid): HTMLElement {
   if (grid.title) table.appendChild(el('caption', {}, grid.title));
   if (head) table.appendChild(el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { title: h }, h)))));
   const body = el('tbody');
-  for (const row of grid.rows) body.appendChild(el('tr', {}, ...row.map((c, i) => el(i === 0 ? 'th' : 'td', { attrs: i === 0 ? { scope: 'row' } : {} }, c))));
+  for (const row of grid.rows)
+    body.appendChild(el('tr', {}, ...row.map((c, i) => el(i === 0 ? 'th' : 'td', { attrs: i === 0 ? { scope: 'row' } : {} }, c))));
   table.appendChild(body);
   return table;
 }

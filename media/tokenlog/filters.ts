@@ -20,9 +20,15 @@ export class Filters {
     d.searchInput.addEventListener('input', () => this.queryLater());
     d.outcomeSel.addEventListener('change', () => this.send());
     d.sortSel.addEventListener('change', () => this.send());
-    d.sortDir.addEventListener('click', () => { d.sortDir.textContent = d.sortDir.textContent === '↑' ? '↓' : '↑'; this.send(); });
+    d.sortDir.addEventListener('click', () => {
+      d.sortDir.textContent = d.sortDir.textContent === '↑' ? '↓' : '↑';
+      this.send();
+    });
     d.clearBtn.addEventListener('click', () => this.clearAll());
-    d.filterForm.addEventListener('submit', (e) => { e.preventDefault(); this.send(); });
+    d.filterForm.addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.send();
+    });
   }
 
   read(): Filter {
@@ -37,7 +43,10 @@ export class Filters {
   write(f: Filter): void {
     const d = this.v.dom;
     const s = (v: number | undefined) => (v === undefined ? '' : String(v));
-    d.stepMin.value = s(f.stepMin); d.stepMax.value = s(f.stepMax); d.rewardMin.value = s(f.rewardMin); d.rewardMax.value = s(f.rewardMax);
+    d.stepMin.value = s(f.stepMin);
+    d.stepMax.value = s(f.stepMax);
+    d.rewardMin.value = s(f.rewardMin);
+    d.rewardMax.value = s(f.rewardMax);
     this.ensureOutcome(f.outcome ?? '');
     d.outcomeSel.value = f.outcome ?? '';
     d.searchInput.value = f.text ?? '';
@@ -70,7 +79,10 @@ export class Filters {
     this.awaiting = true;
     this.setBusy();
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => { this.timer = undefined; this.send(); }, 250);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.send();
+    }, 250);
   }
 
   /** A list arrived: a new one ends the wait for the query (unless another is pending). */
@@ -123,7 +135,10 @@ export class Filters {
     d.summaryCount.textContent = active.length ? t('{0} of {1}', count(list.total), records(list.records)) : records(list.records);
     clear(d.summaryFilters);
     if (active.length) {
-      d.summaryFilters.append(el('span', { className: 'label' }, t('Filters:')), ...active.map((a) => el('span', { className: 'chip', title: a }, a)));
+      d.summaryFilters.append(
+        el('span', { className: 'label' }, t('Filters:')),
+        ...active.map((a) => el('span', { className: 'chip', title: a }, a)),
+      );
       const x = el('button', { className: 'link', attrs: { type: 'button', title: t('Clear every filter') } }, t('clear'));
       x.addEventListener('click', () => this.clearAll());
       d.summaryFilters.appendChild(x);
@@ -132,7 +147,8 @@ export class Filters {
     let search = '';
     if (s) {
       search = t('{0} in {1}', matches(s.hits), records(s.records));
-      if (!s.done) search += ` · ${this.progress ? t('searching {0} of {1}…', count(this.progress.done), count(this.progress.total)) : t('searching…')}`;
+      if (!s.done)
+        search += ` · ${this.progress ? t('searching {0} of {1}…', count(this.progress.done), count(this.progress.total)) : t('searching…')}`;
     }
     d.summarySearch.textContent = search;
     d.summary.classList.toggle('filtered', active.length > 0);

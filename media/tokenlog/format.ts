@@ -38,7 +38,11 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 }
 
 /** "1 record" / "12 records", localised. */
-export function records(n: number): string { return n === 1 ? t('1 record') : t('{0} records', count(n)); }
+export function records(n: number): string {
+  return n === 1 ? t('1 record') : t('{0} records', count(n));
+}
 
 /** "1 match" / "37 matches", localised. */
-export function matches(n: number): string { return n === 1 ? t('1 match') : t('{0} matches', count(n)); }
+export function matches(n: number): string {
+  return n === 1 ? t('1 match') : t('{0} matches', count(n));
+}

@@ -39,9 +39,15 @@ export class GroupView {
   render(): void {
     const { groupPane } = this.v.dom;
     clear(groupPane);
-    if (!this.v.host.state.group) { groupPane.classList.add('hidden'); return; }
+    if (!this.v.host.state.group) {
+      groupPane.classList.add('hidden');
+      return;
+    }
     groupPane.classList.remove('hidden');
-    if (this.members.length === 0) { groupPane.appendChild(el('div', { className: 'empty' }, t('Loading the group…'))); return; }
+    if (this.members.length === 0) {
+      groupPane.appendChild(el('div', { className: 'empty' }, t('Loading the group…')));
+      return;
+    }
     const cols = el('div', { className: 'columns' });
     for (const m of this.members) cols.appendChild(this.column(m));
     groupPane.appendChild(cols);
@@ -54,17 +60,25 @@ export class GroupView {
       t('reward {0} · advantage {1} · outcome {2}', score(m.reward), score(m.advantage), m.outcome),
       t('{0} tokens, {1} trained', count(m.tokens), count(m.trained)),
     ];
-    const head = el('button', { className: 'col-head', title: `${lines.join('\n')}\n${t('Open this timeline')}`, attrs: { type: 'button' } }, ...lines.map((l) => el('div', {}, l)));
+    const head = el(
+      'button',
+      { className: 'col-head', title: `${lines.join('\n')}\n${t('Open this timeline')}`, attrs: { type: 'button' } },
+      ...lines.map((l) => el('div', {}, l)),
+    );
     head.addEventListener('click', () => {
       this.v.dom.groupBox.checked = false;
       this.setOn(false);
       const cur = this.v.detail.current;
       const k = cur?.index === m.index ? cur.record.timelines.findIndex((x) => x.key === m.key) : -1;
-      if (k >= 0) { this.v.host.state.timeline = k; this.v.detail.showTimeline(true); } else this.v.detail.openAt(m.index, m.key);
+      if (k >= 0) {
+        this.v.host.state.timeline = k;
+        this.v.detail.showTimeline(true);
+      } else this.v.detail.openAt(m.index, m.key);
     });
     // Runs of equal mask become one span: a side-by-side preview stays light.
     const body = el('pre', { className: 'col-body' });
-    if (m.promptTokens > 0) body.appendChild(el('div', { className: 'prompt-note' }, `(prompt: ${count(m.promptTokens)} tokens, not shown)`));
+    if (m.promptTokens > 0)
+      body.appendChild(el('div', { className: 'prompt-note' }, `(prompt: ${count(m.promptTokens)} tokens, not shown)`));
     let start = 0;
     for (let i = 1; i <= m.text.length; i++) {
       if (i === m.text.length || m.mask[i] !== m.mask[start]) {

@@ -2,10 +2,25 @@
 // (getState/setState). Every other module reads and writes `host.state` through here.
 import type { ViewState, ViewToHost } from '../../core/protocol/tokenlog';
 
-interface VsCodeApi { postMessage(m: ViewToHost): void; getState(): unknown; setState(s: ViewState): void }
+interface VsCodeApi {
+  postMessage(m: ViewToHost): void;
+  getState(): unknown;
+  setState(s: ViewState): void;
+}
 declare function acquireVsCodeApi(): VsCodeApi;
 
-export const DEFAULT_STATE: ViewState = { filter: {}, sort: { key: 'index' }, timeline: 0, listScroll: 0, tokenScroll: 0, mode: 'mask', whitespace: false, follow: false, threshold: -2, group: false };
+export const DEFAULT_STATE: ViewState = {
+  filter: {},
+  sort: { key: 'index' },
+  timeline: 0,
+  listScroll: 0,
+  tokenScroll: 0,
+  mode: 'mask',
+  whitespace: false,
+  follow: false,
+  threshold: -2,
+  group: false,
+};
 
 export class Host {
   private readonly api = acquireVsCodeApi();
@@ -32,6 +47,9 @@ export class Host {
   /** Persists the state soon (coalesced). */
   save(): void {
     if (this.saveTimer) return;
-    this.saveTimer = setTimeout(() => { this.saveTimer = undefined; this.api.setState(this.state); }, 200);
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      this.api.setState(this.state);
+    }, 200);
   }
 }

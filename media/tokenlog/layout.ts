@@ -20,12 +20,18 @@ export const COLUMNS: { label: string; title: string; sort?: SortKey; width: num
 
 function sortLabel(k: SortKey): string {
   switch (k) {
-    case 'index': return t('file order');
-    case 'step': return t('step');
-    case 'reward': return t('reward');
-    case 'task': return t('task');
-    case 'time': return t('time');
-    default: return t('tokens');
+    case 'index':
+      return t('file order');
+    case 'step':
+      return t('step');
+    case 'reward':
+      return t('reward');
+    case 'task':
+      return t('task');
+    case 'time':
+      return t('time');
+    default:
+      return t('tokens');
   }
 }
 
@@ -36,62 +42,148 @@ export function buildLayout(root: HTMLElement) {
   const progressLabel = el('span', { className: 'progress-label' });
   const cancelBtn = el('button', { attrs: { type: 'button' } }, t('Cancel'));
   const resumeBtn = el('button', { className: 'hidden', attrs: { type: 'button' } }, t('Resume indexing'));
-  const progressBox = el('span', { className: 'progress hidden', attrs: { role: 'status', 'aria-live': 'polite' } }, progressBar, progressLabel, cancelBtn);
+  const progressBox = el(
+    'span',
+    { className: 'progress hidden', attrs: { role: 'status', 'aria-live': 'polite' } },
+    progressBar,
+    progressLabel,
+    cancelBtn,
+  );
   const followBox = el('input', { attrs: { type: 'checkbox', id: 'follow' } });
   const rawBtn = el('button', { attrs: { type: 'button', title: t('Open the file in the text editor') } }, t('Open as text'));
   const problemsEl = el('div', { className: 'problems hidden', attrs: { role: 'note' } });
-  const header = el('header', { className: 'bar' }, titleEl, statusEl, progressBox, resumeBtn,
-    el('label', { className: 'follow', attrs: { for: 'follow', title: t('Keep showing the newest record while the file grows') } }, followBox, ' ', t('Follow')), rawBtn);
+  const header = el(
+    'header',
+    { className: 'bar' },
+    titleEl,
+    statusEl,
+    progressBox,
+    resumeBtn,
+    el(
+      'label',
+      { className: 'follow', attrs: { for: 'follow', title: t('Keep showing the newest record while the file grows') } },
+      followBox,
+      ' ',
+      t('Follow'),
+    ),
+    rawBtn,
+  );
 
   const stepMin = numInput('stepMin', t('step from'), t('from'), '1');
   const stepMax = numInput('stepMax', t('step to'), t('to'), '1');
   const rewardMin = numInput('rewardMin', t('reward min'), t('min'));
   const rewardMax = numInput('rewardMax', t('reward max'), t('max'));
   const outcomeSel = el('select', { attrs: { 'aria-label': t('outcome') } }, el('option', { attrs: { value: '' } }, t('any outcome')));
-  const searchInput = el('input', { attrs: { type: 'search', placeholder: t('Search token text…'), 'aria-label': t('search token text') } });
-  const sortSel = el('select', { attrs: { 'aria-label': t('sort by') } },
-    ...(['index', 'step', 'reward', 'task', 'time', 'tokens'] as SortKey[]).map((k) => el('option', { attrs: { value: k } }, sortLabel(k))));
+  const searchInput = el('input', {
+    attrs: { type: 'search', placeholder: t('Search token text…'), 'aria-label': t('search token text') },
+  });
+  const sortSel = el(
+    'select',
+    { attrs: { 'aria-label': t('sort by') } },
+    ...(['index', 'step', 'reward', 'task', 'time', 'tokens'] as SortKey[]).map((k) => el('option', { attrs: { value: k } }, sortLabel(k))),
+  );
   const sortDir = el('button', { attrs: { type: 'button', 'aria-label': t('sort direction') } }, '↑');
   const clearBtn = el('button', { attrs: { type: 'button' } }, t('Clear'));
-  const filterForm = el('form', { className: 'filters', attrs: { role: 'search' } },
-    el('span', { className: 'group-label' }, t('Step')), stepMin, el('span', {}, '–'), stepMax,
-    el('span', { className: 'group-label' }, t('Reward')), rewardMin, el('span', {}, '–'), rewardMax,
-    outcomeSel, searchInput, el('span', { className: 'group-label' }, t('Sort')), sortSel, sortDir, clearBtn);
+  const filterForm = el(
+    'form',
+    { className: 'filters', attrs: { role: 'search' } },
+    el('span', { className: 'group-label' }, t('Step')),
+    stepMin,
+    el('span', {}, '–'),
+    stepMax,
+    el('span', { className: 'group-label' }, t('Reward')),
+    rewardMin,
+    el('span', {}, '–'),
+    rewardMax,
+    outcomeSel,
+    searchInput,
+    el('span', { className: 'group-label' }, t('Sort')),
+    sortSel,
+    sortDir,
+    clearBtn,
+  );
   // What the list shows: "12 of 51 records", the active filters, search matches and progress.
   const summaryCount = el('span', { className: 'count' });
   const summaryFilters = el('span', { className: 'active-filters' });
   const summarySearch = el('span', { className: 'search-info' });
-  const summary = el('div', { className: 'summary', attrs: { role: 'status', 'aria-live': 'polite' } }, summaryCount, summaryFilters, summarySearch);
+  const summary = el(
+    'div',
+    { className: 'summary', attrs: { role: 'status', 'aria-live': 'polite' } },
+    summaryCount,
+    summaryFilters,
+    summarySearch,
+  );
 
   const listHead = el('div', { className: 'row head', attrs: { role: 'presentation' } });
   const listSpacer = el('div', { className: 'spacer' });
   const listRows = el('div', { className: 'rows' });
-  const listViewport = el('div', { className: 'viewport', attrs: { role: 'listbox', tabindex: '0', 'aria-label': t('records') } }, listSpacer, listRows);
+  const listViewport = el(
+    'div',
+    { className: 'viewport', attrs: { role: 'listbox', tabindex: '0', 'aria-label': t('records') } },
+    listSpacer,
+    listRows,
+  );
   const emptyText = el('div', { className: 'notice-text' });
   const emptyClear = el('button', { className: 'hidden', attrs: { type: 'button' } }, t('Clear filters'));
   const listEmpty = el('div', { className: 'notice hidden', attrs: { role: 'alert' } }, emptyText, emptyClear);
   const listPane = el('section', { className: 'list' }, listHead, listEmpty, listViewport);
-  const splitter = el('div', { className: 'splitter', attrs: { role: 'separator', 'aria-orientation': 'vertical', 'aria-label': t('resize the record list'), tabindex: '0' } });
+  const splitter = el('div', {
+    className: 'splitter',
+    attrs: { role: 'separator', 'aria-orientation': 'vertical', 'aria-label': t('resize the record list'), tabindex: '0' },
+  });
 
   const recordHead = el('div', { className: 'record-head' });
   const timelineTabs = el('div', { className: 'tabs', attrs: { role: 'tablist', 'aria-label': t('timelines') } });
-  const modeSel = el('select', { attrs: { 'aria-label': t('colour mode') } },
-    el('option', { attrs: { value: 'mask' } }, t('Loss mask')), el('option', { attrs: { value: 'heat' } }, t('Logprob heat map')), el('option', { attrs: { value: 'plain' } }, t('Plain text')));
+  const modeSel = el(
+    'select',
+    { attrs: { 'aria-label': t('colour mode') } },
+    el('option', { attrs: { value: 'mask' } }, t('Loss mask')),
+    el('option', { attrs: { value: 'heat' } }, t('Logprob heat map')),
+    el('option', { attrs: { value: 'plain' } }, t('Plain text')),
+  );
   const wsBox = el('input', { attrs: { type: 'checkbox', id: 'ws' } });
-  const thresholdInput = el('input', { attrs: { type: 'number', step: '0.5', 'aria-label': t('logprob threshold'), title: t('l / L jump to the next / previous token with a logprob below this') } });
+  const thresholdInput = el('input', {
+    attrs: {
+      type: 'number',
+      step: '0.5',
+      'aria-label': t('logprob threshold'),
+      title: t('l / L jump to the next / previous token with a logprob below this'),
+    },
+  });
   const groupBox = el('input', { attrs: { type: 'checkbox', id: 'grp' } });
   const copyText = el('button', { attrs: { type: 'button' } }, t('Copy text'));
   const copyJson = el('button', { attrs: { type: 'button' } }, t('Copy JSON'));
   const legend = el('span', { className: 'legend', attrs: { 'aria-label': t('legend') } });
-  const tools = el('div', { className: 'tools' }, modeSel,
+  const tools = el(
+    'div',
+    { className: 'tools' },
+    modeSel,
     el('label', { attrs: { for: 'ws' } }, wsBox, ' ', t('whitespace')),
     el('label', {}, t('low logprob <'), ' ', thresholdInput),
     el('label', { attrs: { for: 'grp' }, title: t('All timelines of this task side by side') }, groupBox, ' ', t('group')),
-    copyText, copyJson, legend);
+    copyText,
+    copyJson,
+    legend,
+  );
   const tokenSpacerTop = el('div', { className: 'tspacer' });
   const tokenBlocks = el('div', { className: 'blocks' });
   const tokenSpacerBottom = el('div', { className: 'tspacer' });
-  const tokenViewport = el('div', { className: 'tokens', attrs: { tabindex: '0', role: 'document', 'aria-label': t('timeline tokens. n / N next or previous trained segment, l / L low-logprob token, arrows move, [ and ] change record') } }, tokenSpacerTop, tokenBlocks, tokenSpacerBottom);
+  const tokenViewport = el(
+    'div',
+    {
+      className: 'tokens',
+      attrs: {
+        tabindex: '0',
+        role: 'document',
+        'aria-label': t(
+          'timeline tokens. n / N next or previous trained segment, l / L low-logprob token, arrows move, [ and ] change record',
+        ),
+      },
+    },
+    tokenSpacerTop,
+    tokenBlocks,
+    tokenSpacerBottom,
+  );
   const tokenInfo = el('div', { className: 'token-info', attrs: { 'aria-live': 'polite' } });
   const hoverCard = el('div', { className: 'hovercard hidden', attrs: { role: 'tooltip' } });
   const groupPane = el('div', { className: 'group hidden' });
@@ -103,12 +195,60 @@ export function buildLayout(root: HTMLElement) {
   append(root, header, problemsEl, filterForm, summary, split, hoverCard);
 
   return {
-    root, titleEl, statusEl, progressBar, progressLabel, cancelBtn, resumeBtn, progressBox, followBox, rawBtn, problemsEl,
-    stepMin, stepMax, rewardMin, rewardMax, outcomeSel, searchInput, sortSel, sortDir, clearBtn, filterForm,
-    summary, summaryCount, summaryFilters, summarySearch,
-    listHead, listSpacer, listRows, listViewport, listEmpty, emptyText, emptyClear, listPane, splitter, split,
-    recordHead, timelineTabs, modeSel, wsBox, thresholdInput, groupBox, copyText, copyJson, legend,
-    tokenSpacerTop, tokenBlocks, tokenSpacerBottom, tokenViewport, tokenInfo, hoverCard, groupPane, otherPane, detailEmpty, timelinePane,
+    root,
+    titleEl,
+    statusEl,
+    progressBar,
+    progressLabel,
+    cancelBtn,
+    resumeBtn,
+    progressBox,
+    followBox,
+    rawBtn,
+    problemsEl,
+    stepMin,
+    stepMax,
+    rewardMin,
+    rewardMax,
+    outcomeSel,
+    searchInput,
+    sortSel,
+    sortDir,
+    clearBtn,
+    filterForm,
+    summary,
+    summaryCount,
+    summaryFilters,
+    summarySearch,
+    listHead,
+    listSpacer,
+    listRows,
+    listViewport,
+    listEmpty,
+    emptyText,
+    emptyClear,
+    listPane,
+    splitter,
+    split,
+    recordHead,
+    timelineTabs,
+    modeSel,
+    wsBox,
+    thresholdInput,
+    groupBox,
+    copyText,
+    copyJson,
+    legend,
+    tokenSpacerTop,
+    tokenBlocks,
+    tokenSpacerBottom,
+    tokenViewport,
+    tokenInfo,
+    hoverCard,
+    groupPane,
+    otherPane,
+    detailEmpty,
+    timelinePane,
   };
 }
 

@@ -50,7 +50,9 @@ export class RecordList {
       // The header follows the rows sideways (wide columns scroll horizontally, the pane clips).
       d.listHead.style.transform = `translateX(${-d.listViewport.scrollLeft}px)`;
       if (v.host.state.listScroll === d.listViewport.scrollTop) return;
-      v.host.state.listScroll = d.listViewport.scrollTop; v.host.save(); this.render();
+      v.host.state.listScroll = d.listViewport.scrollTop;
+      v.host.save();
+      this.render();
     });
     d.listRows.addEventListener('click', (e) => {
       const row = (e.target as HTMLElement).closest<HTMLElement>('.row');
@@ -64,12 +66,28 @@ export class RecordList {
     const d = this.v.dom;
     clear(d.listHead);
     COLUMNS.forEach((c, i) => {
-      const grip = el('span', { className: 'grip', attrs: { role: 'separator', 'aria-orientation': 'vertical', 'aria-label': `resize column ${c.label}` } });
-      const cell = el('span', { className: `cell${c.sort ? ' sortable' : ''}`, title: c.sort ? `${c.title} (click to sort)` : c.title, dataset: { col: String(i) } }, el('span', { className: 'label' }, c.label), grip);
+      const grip = el('span', {
+        className: 'grip',
+        attrs: { role: 'separator', 'aria-orientation': 'vertical', 'aria-label': `resize column ${c.label}` },
+      });
+      const cell = el(
+        'span',
+        {
+          className: `cell${c.sort ? ' sortable' : ''}`,
+          title: c.sort ? `${c.title} (click to sort)` : c.title,
+          dataset: { col: String(i) },
+        },
+        el('span', { className: 'label' }, c.label),
+        grip,
+      );
       d.listHead.appendChild(cell);
       grip.addEventListener('pointerdown', (e) => this.dragColumn(e, i, grip));
       grip.addEventListener('click', (e) => e.stopPropagation());
-      grip.addEventListener('dblclick', (e) => { e.stopPropagation(); this.widths[i] = c.width; this.applyWidths(true); });
+      grip.addEventListener('dblclick', (e) => {
+        e.stopPropagation();
+        this.widths[i] = c.width;
+        this.applyWidths(true);
+      });
     });
     d.listHead.addEventListener('click', (e) => {
       const cell = (e.target as HTMLElement).closest<HTMLElement>('.cell');
@@ -83,8 +101,15 @@ export class RecordList {
     const startX = e.clientX;
     const start = this.widths[i]!;
     grip.setPointerCapture(e.pointerId);
-    const move = (ev: PointerEvent) => { this.widths[i] = Math.max(MIN_COL, Math.round(start + ev.clientX - startX)); this.applyWidths(false); };
-    const up = () => { grip.removeEventListener('pointermove', move); grip.removeEventListener('pointerup', up); this.applyWidths(true); };
+    const move = (ev: PointerEvent) => {
+      this.widths[i] = Math.max(MIN_COL, Math.round(start + ev.clientX - startX));
+      this.applyWidths(false);
+    };
+    const up = () => {
+      grip.removeEventListener('pointermove', move);
+      grip.removeEventListener('pointerup', up);
+      this.applyWidths(true);
+    };
     grip.addEventListener('pointermove', move);
     grip.addEventListener('pointerup', up);
   }
@@ -95,7 +120,10 @@ export class RecordList {
     this.v.dom.listPane.style.setProperty('--cols', cols);
     // Rows are at least as wide as their columns: past the pane's width the list scrolls sideways.
     this.v.dom.listPane.style.setProperty('--row-min', `${this.widths.reduce((a, b) => a + b, 0) + 4 * (this.widths.length - 1) + 16}px`);
-    if (save) { this.v.host.state.columns = [...this.widths]; this.v.host.save(); }
+    if (save) {
+      this.v.host.state.columns = [...this.widths];
+      this.v.host.save();
+    }
   }
 
   private installSplitter(): void {
@@ -103,7 +131,10 @@ export class RecordList {
     const set = (w: number, save: boolean) => {
       const px = Math.max(240, Math.min(w, split.clientWidth - 240));
       split.style.setProperty('--list-w', `${px}px`);
-      if (save) { this.v.host.state.listWidth = px; this.v.host.save(); }
+      if (save) {
+        this.v.host.state.listWidth = px;
+        this.v.host.save();
+      }
     };
     splitter.addEventListener('pointerdown', (e) => {
       e.preventDefault();
@@ -111,13 +142,20 @@ export class RecordList {
       const start = listPane.getBoundingClientRect().width;
       splitter.setPointerCapture(e.pointerId);
       const move = (ev: PointerEvent) => set(start + ev.clientX - startX, false);
-      const up = (ev: PointerEvent) => { set(start + ev.clientX - startX, true); splitter.removeEventListener('pointermove', move); splitter.removeEventListener('pointerup', up); };
+      const up = (ev: PointerEvent) => {
+        set(start + ev.clientX - startX, true);
+        splitter.removeEventListener('pointermove', move);
+        splitter.removeEventListener('pointerup', up);
+      };
       splitter.addEventListener('pointermove', move);
       splitter.addEventListener('pointerup', up);
     });
     splitter.addEventListener('keydown', (e) => {
       const step = e.key === 'ArrowLeft' ? -32 : e.key === 'ArrowRight' ? 32 : 0;
-      if (step) { e.preventDefault(); set(listPane.getBoundingClientRect().width + step, true); }
+      if (step) {
+        e.preventDefault();
+        set(listPane.getBoundingClientRect().width + step, true);
+      }
     });
   }
 
@@ -129,7 +167,11 @@ export class RecordList {
     const sel = r !== undefined && r.index === this.v.host.state.selected;
     const other = r !== undefined && isOther(r);
     const cls = `row${sel ? ' selected' : ''}${r?.error ? ' bad' : ''}${r?.partial ? ' partial' : ''}${other ? ' other-kind' : ''}`;
-    const row = el('div', { className: cls, attrs: { role: 'option', 'aria-selected': String(sel), id: `row-${pos}` }, dataset: { pos: String(pos) } });
+    const row = el('div', {
+      className: cls,
+      attrs: { role: 'option', 'aria-selected': String(sel), id: `row-${pos}` },
+      dataset: { pos: String(pos) },
+    });
     if (!r) {
       row.appendChild(this.cell('…', 'loading'));
     } else if (other) {
@@ -144,10 +186,12 @@ export class RecordList {
       const tokens = r.tokens === undefined ? '' : `${count(r.tokens)}${r.trained !== undefined ? ` (${count(r.trained)})` : ''}`;
       const task = r.taskId ?? r.title ?? '';
       row.append(
-        this.cell(count(r.index)), this.cell(count(r.step)),
+        this.cell(count(r.index)),
+        this.cell(count(r.step)),
         this.cell(task, r.title && r.title !== task ? `${task}\n${r.title}` : task),
         this.cell(score(r.reward), r.reward === undefined ? '' : String(r.reward), 'num'),
-        this.cell(r.outcome ?? ''), this.cell(r.timelines === undefined ? '' : String(r.timelines), 'timelines', 'num'),
+        this.cell(r.outcome ?? ''),
+        this.cell(r.timelines === undefined ? '' : String(r.timelines), 'timelines', 'num'),
         this.cell(tokens, r.tokens === undefined ? '' : `${count(r.tokens)} tokens, ${count(r.trained)} trained`, 'num'),
       );
     }
@@ -170,7 +214,8 @@ export class RecordList {
       if (!r) missing = true;
       d.listRows.appendChild(this.rowEl(p, r));
     }
-    if (this.selectedPos >= first && this.selectedPos < last) d.listViewport.setAttribute('aria-activedescendant', `row-${this.selectedPos}`);
+    if (this.selectedPos >= first && this.selectedPos < last)
+      d.listViewport.setAttribute('aria-activedescendant', `row-${this.selectedPos}`);
     if (missing) {
       const key = `${this.version}:${first}:${last}`;
       if (this.pendingRows !== key) {
@@ -209,7 +254,8 @@ export class RecordList {
     const r = this.cache.get(pos);
     const top = pos * ROW_H;
     if (top < d.listViewport.scrollTop) d.listViewport.scrollTop = top;
-    else if (top + ROW_H > d.listViewport.scrollTop + d.listViewport.clientHeight) d.listViewport.scrollTop = top + ROW_H - d.listViewport.clientHeight;
+    else if (top + ROW_H > d.listViewport.scrollTop + d.listViewport.clientHeight)
+      d.listViewport.scrollTop = top + ROW_H - d.listViewport.clientHeight;
     if (r) {
       this.jumpTo = r.hit?.token !== undefined ? { timeline: r.hit.timeline ?? 0, token: r.hit.token } : undefined;
       this.v.detail.open(r.index, this.jumpTo?.timeline);
@@ -240,7 +286,8 @@ export class RecordList {
       // Same list, grown at the end: refetch the old last row (it may have been incomplete)
       // and rows still waiting for their summary.
       this.cache.delete(this.total - 1);
-      for (const [k, r] of [...this.cache]) if (r.title === undefined && r.error === undefined && r.taskId === undefined) this.cache.delete(k);
+      for (const [k, r] of [...this.cache])
+        if (r.title === undefined && r.error === undefined && r.taskId === undefined) this.cache.delete(k);
     }
     this.pendingRows = '';
     this.version = m.version;
@@ -285,7 +332,11 @@ export class RecordList {
     if (m.version !== this.version) return;
     m.rows.forEach((r, k) => this.cache.set(m.offset + k, r));
     this.pendingRows = '';
-    if (this.pendingOpenPos >= 0 && this.cache.has(this.pendingOpenPos)) { const p = this.pendingOpenPos; this.pendingOpenPos = -1; this.selectPos(p); }
+    if (this.pendingOpenPos >= 0 && this.cache.has(this.pendingOpenPos)) {
+      const p = this.pendingOpenPos;
+      this.pendingOpenPos = -1;
+      this.selectPos(p);
+    }
     this.render();
   }
 

@@ -20,7 +20,10 @@ export class Messages {
   private restoreSelection(ready: boolean): void {
     const host = this.v.host;
     const sel = host.state.selected;
-    if (host.restoreSelected && sel !== undefined && ready) { host.restoreSelected = false; this.v.detail.open(sel, host.state.timeline); }
+    if (host.restoreSelected && sel !== undefined && ready) {
+      host.restoreSelected = false;
+      this.v.detail.open(sel, host.state.timeline);
+    }
   }
 
   on(m: HostToView): void {
@@ -36,20 +39,30 @@ export class Messages {
         d.progressBar.max = Math.max(1, m.total);
         d.progressBar.value = m.done;
         const pct = m.total ? Math.floor((m.done / m.total) * 100) : 0;
-        d.progressLabel.textContent = m.phase === 'index' ? t('Indexing {0}% ({1} of {2})', pct, bytes(m.done), bytes(m.total))
-          : m.phase === 'summaries' ? t('Reading record headers {0}%', pct) : t('Searching {0} of {1}', count(m.done), records(m.total));
+        d.progressLabel.textContent =
+          m.phase === 'index'
+            ? t('Indexing {0}% ({1} of {2})', pct, bytes(m.done), bytes(m.total))
+            : m.phase === 'summaries'
+              ? t('Reading record headers {0}%', pct)
+              : t('Searching {0} of {1}', count(m.done), records(m.total));
         d.progressBar.setAttribute('aria-label', d.progressLabel.textContent);
         d.cancelBtn.classList.toggle('hidden', !m.cancellable);
-        if (m.phase === 'search') { filters.progress = { done: m.done, total: m.total }; filters.renderSummary(); }
+        if (m.phase === 'search') {
+          filters.progress = { done: m.done, total: m.total };
+          filters.renderSummary();
+        }
         break;
       }
       case 'progressEnd':
-        if (m.phase !== 'search') { list.indexing = m.phase === 'index' && !m.cancelled; this.indexDone = true; }
-        else filters.progress = undefined;
+        if (m.phase !== 'search') {
+          list.indexing = m.phase === 'index' && !m.cancelled;
+          this.indexDone = true;
+        } else filters.progress = undefined;
         this.restoreSelection(this.indexDone);
         d.progressBox.classList.add('hidden');
         if (m.cancelled && m.phase !== 'search') d.resumeBtn.classList.remove('hidden');
-        if (m.cancelled) d.statusEl.textContent = `${d.statusEl.textContent ?? ''} · ${m.phase === 'search' ? t('search cancelled') : t('indexing cancelled')}`;
+        if (m.cancelled)
+          d.statusEl.textContent = `${d.statusEl.textContent ?? ''} · ${m.phase === 'search' ? t('search cancelled') : t('indexing cancelled')}`;
         list.render();
         break;
       case 'status': {
@@ -68,7 +81,10 @@ export class Messages {
       case 'list': {
         const changed = list.onList(m);
         filters.listArrived(changed);
-        if (this.pendingFollow) { this.pendingFollow = false; list.followNewest(); }
+        if (this.pendingFollow) {
+          this.pendingFollow = false;
+          list.followNewest();
+        }
         break;
       }
       case 'rows':
@@ -78,7 +94,13 @@ export class Messages {
         list.onSearchHits(m);
         if (m.version === list.version && m.counts && Number.isFinite(m.counts.done) && Number.isFinite(m.counts.total)) {
           filters.progress = { done: m.counts.done, total: m.counts.total };
-          d.progressLabel.textContent = t('Searching {0} of {1} records · {2} matches in {3} records', count(m.counts.done), count(m.counts.total), count(list.hits ?? 0), count(list.total));
+          d.progressLabel.textContent = t(
+            'Searching {0} of {1} records · {2} matches in {3} records',
+            count(m.counts.done),
+            count(m.counts.total),
+            count(list.hits ?? 0),
+            count(list.total),
+          );
         }
         filters.renderSummary();
         break;
@@ -113,15 +135,37 @@ export class Messages {
   private command(c: ViewCommand): void {
     const { dom: d, filters, detail, list, timeline } = this.v;
     switch (c.kind) {
-      case 'filter': filters.write(c.filter); filters.send(); break;
-      case 'open': detail.open(c.index, c.timeline); break;
-      case 'select': list.selectPos(c.position); break;
-      case 'mode': d.modeSel.value = c.mode; d.modeSel.dispatchEvent(new Event('change')); break;
-      case 'follow': d.followBox.checked = c.on; d.followBox.dispatchEvent(new Event('change')); break;
-      case 'key': timelineKey(this.v, c.key, c.shiftKey ?? false); break;
-      case 'hover': timeline.hoverToken(c.token); break;
-      case 'group': d.groupBox.checked = c.on; d.groupBox.dispatchEvent(new Event('change')); break;
-      case 'copy': (c.what === 'json' ? d.copyJson : d.copyText).click(); break;
+      case 'filter':
+        filters.write(c.filter);
+        filters.send();
+        break;
+      case 'open':
+        detail.open(c.index, c.timeline);
+        break;
+      case 'select':
+        list.selectPos(c.position);
+        break;
+      case 'mode':
+        d.modeSel.value = c.mode;
+        d.modeSel.dispatchEvent(new Event('change'));
+        break;
+      case 'follow':
+        d.followBox.checked = c.on;
+        d.followBox.dispatchEvent(new Event('change'));
+        break;
+      case 'key':
+        timelineKey(this.v, c.key, c.shiftKey ?? false);
+        break;
+      case 'hover':
+        timeline.hoverToken(c.token);
+        break;
+      case 'group':
+        d.groupBox.checked = c.on;
+        d.groupBox.dispatchEvent(new Event('change'));
+        break;
+      case 'copy':
+        (c.what === 'json' ? d.copyJson : d.copyText).click();
+        break;
     }
   }
 }

@@ -10,7 +10,11 @@ import { t as tr } from '../shared/l10n';
 const SPECIAL_RE = /^(<\|[^|]{0,64}\|>|<\/?(think|tool_call|tool_response|answer|im_start|im_end)>)$/;
 const CONTROL_RE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
-interface Block { start: number; end: number; boundary: boolean }
+interface Block {
+  start: number;
+  end: number;
+  boundary: boolean;
+}
 
 export class TokenTimeline {
   private blocks: Block[] = [];
@@ -26,7 +30,11 @@ export class TokenTimeline {
       v.host.state.tokenScroll = d.tokenViewport.scrollTop;
       v.host.save();
       this.hideHover();
-      if (!this.raf) this.raf = requestAnimationFrame(() => { this.raf = 0; this.render(); });
+      if (!this.raf)
+        this.raf = requestAnimationFrame(() => {
+          this.raf = 0;
+          this.render();
+        });
     });
     d.tokenBlocks.addEventListener('mouseover', (e) => {
       const span = (e.target as HTMLElement).closest<HTMLElement>('span[data-i]');
@@ -55,7 +63,10 @@ export class TokenTimeline {
     }
     CONTROL_RE.lastIndex = 0;
     if (this.v.host.state.whitespace) s = s.replace(/ /g, '·').replace(/\t/g, '→\t');
-    if (s.includes('\n')) { s = s.replace(/\r?\n/g, '↵\n'); cls += ' nl'; }
+    if (s.includes('\n')) {
+      s = s.replace(/\r?\n/g, '↵\n');
+      cls += ' nl';
+    }
     if (s.length > 2000) s = `${s.slice(0, 2000)}… (${text.length} chars)`;
     return { s, cls };
   }
@@ -75,15 +86,25 @@ export class TokenTimeline {
   build(t: TimelineData | undefined): void {
     this.blocks = [];
     this.cursor = -1;
-    if (!t) { this.heights = []; this.recomputePrefix(); return; }
+    if (!t) {
+      this.heights = [];
+      this.recomputePrefix();
+      return;
+    }
     const n = t.text.length;
     const boundary = t.lenPrompt !== undefined && t.lenPrompt > 0 && t.lenPrompt < n ? t.lenPrompt : -1;
     let start = 0;
     for (let i = 0; i < n; i++) {
-      if (i === boundary && i > start) { this.blocks.push({ start, end: i, boundary: false }); start = i; }
+      if (i === boundary && i > start) {
+        this.blocks.push({ start, end: i, boundary: false });
+        start = i;
+      }
       if (i === boundary) this.blocks.push({ start: i, end: i, boundary: true });
       const endsLine = t.text[i]!.includes('\n');
-      if (endsLine || i + 1 - start >= 256) { this.blocks.push({ start, end: i + 1, boundary: false }); start = i + 1; }
+      if (endsLine || i + 1 - start >= 256) {
+        this.blocks.push({ start, end: i + 1, boundary: false });
+        start = i + 1;
+      }
     }
     if (start < n) this.blocks.push({ start, end: n, boundary: false });
     const charsPerLine = Math.max(20, Math.floor((this.v.dom.tokenViewport.clientWidth || 800) / 8));
@@ -111,19 +132,23 @@ export class TokenTimeline {
   }
 
   private blockAt(y: number): number {
-    let lo = 0, hi = this.blocks.length - 1;
+    let lo = 0,
+      hi = this.blocks.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.prefix[mid]! <= y) lo = mid; else hi = mid - 1;
+      if (this.prefix[mid]! <= y) lo = mid;
+      else hi = mid - 1;
     }
     return lo;
   }
 
   private blockOfToken(i: number): number {
-    let lo = 0, hi = this.blocks.length - 1;
+    let lo = 0,
+      hi = this.blocks.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.blocks[mid]!.start <= i) lo = mid; else hi = mid - 1;
+      if (this.blocks[mid]!.start <= i) lo = mid;
+      else hi = mid - 1;
     }
     // A boundary marker block has no tokens; the token is in the block after it.
     while (lo < this.blocks.length - 1 && this.blocks[lo]!.boundary) lo++;
@@ -134,7 +159,12 @@ export class TokenTimeline {
     const d = this.v.dom;
     const t = this.current();
     clear(d.tokenBlocks);
-    if (!t || this.blocks.length === 0) { d.tokenSpacerTop.style.height = '0px'; d.tokenSpacerBottom.style.height = '0px'; this.v.report.schedule(); return; }
+    if (!t || this.blocks.length === 0) {
+      d.tokenSpacerTop.style.height = '0px';
+      d.tokenSpacerBottom.style.height = '0px';
+      this.v.report.schedule();
+      return;
+    }
     const top = d.tokenViewport.scrollTop;
     const h = d.tokenViewport.clientHeight || 600;
     const first = this.blockAt(Math.max(0, top - 400));
@@ -145,8 +175,14 @@ export class TokenTimeline {
     for (let b = first; b < last; b++) {
       const blk = this.blocks[b]!;
       if (blk.boundary) {
-        const sep = el('div', { className: 'boundary', attrs: { role: 'separator' } }, tr('response starts (token {0}; prompt {1} tokens)', blk.start, t.lenPrompt ?? '?'));
-        frag.appendChild(sep); rendered.push(sep); continue;
+        const sep = el(
+          'div',
+          { className: 'boundary', attrs: { role: 'separator' } },
+          tr('response starts (token {0}; prompt {1} tokens)', blk.start, t.lenPrompt ?? '?'),
+        );
+        frag.appendChild(sep);
+        rendered.push(sep);
+        continue;
       }
       const div = el('div', { className: 'block' });
       for (let i = blk.start; i < blk.end; i++) {
@@ -155,14 +191,18 @@ export class TokenTimeline {
         span.dataset.i = String(i);
         div.appendChild(span);
       }
-      frag.appendChild(div); rendered.push(div);
+      frag.appendChild(div);
+      rendered.push(div);
     }
     d.tokenBlocks.appendChild(frag);
     // Replace estimates with measured heights of what was rendered.
     let changed = false;
     rendered.forEach((node, k) => {
       const hh = node.offsetHeight;
-      if (hh > 0 && Math.abs(hh - this.heights[first + k]!) > 1) { this.heights[first + k] = hh; changed = true; }
+      if (hh > 0 && Math.abs(hh - this.heights[first + k]!) > 1) {
+        this.heights[first + k] = hh;
+        changed = true;
+      }
     });
     if (changed) this.recomputePrefix();
     d.tokenSpacerTop.style.height = `${this.prefix[first]}px`;
@@ -175,12 +215,17 @@ export class TokenTimeline {
     const m = t.mask[i];
     const text = t.text[i] ?? '';
     return [
-      t.lenPrompt === undefined ? tr('token {0} of {1}', i + 1, t.text.length)
-        : i < t.lenPrompt ? tr('token {0} of {1} (prompt)', i + 1, t.text.length) : tr('token {0} of {1} (response)', i + 1, t.text.length),
+      t.lenPrompt === undefined
+        ? tr('token {0} of {1}', i + 1, t.text.length)
+        : i < t.lenPrompt
+          ? tr('token {0} of {1} (prompt)', i + 1, t.text.length)
+          : tr('token {0} of {1} (response)', i + 1, t.text.length),
       `id ${t.ids[i] ?? 'n/a'}`,
       lp === null ? 'logprob n/a' : `logprob ${lp.toFixed(4)}, p ${Math.exp(lp).toFixed(4)}`,
       m === 1 ? tr('mask 1 (trained)') : m === 0 ? tr('mask 0 (context)') : tr('mask unknown colour'),
-      text.length > 300 ? tr('text {0} … ({1} chars)', JSON.stringify(text.slice(0, 300)), text.length) : tr('text {0}', JSON.stringify(text)),
+      text.length > 300
+        ? tr('text {0} … ({1} chars)', JSON.stringify(text.slice(0, 300)), text.length)
+        : tr('text {0}', JSON.stringify(text)),
     ].join(' · ');
   }
 
@@ -227,7 +272,8 @@ export class TokenTimeline {
     const b = this.blockOfToken(i);
     const y = this.prefix[b] ?? 0;
     const h = d.tokenViewport.clientHeight || 600;
-    if (y < d.tokenViewport.scrollTop || y + (this.heights[b] ?? 0) > d.tokenViewport.scrollTop + h) d.tokenViewport.scrollTop = Math.max(0, y - h / 3);
+    if (y < d.tokenViewport.scrollTop || y + (this.heights[b] ?? 0) > d.tokenViewport.scrollTop + h)
+      d.tokenViewport.scrollTop = Math.max(0, y - h / 3);
     this.render();
     d.tokenBlocks.querySelector<HTMLElement>(`span[data-i="${i}"]`)?.scrollIntoView({ block: 'nearest' });
   }
@@ -239,9 +285,17 @@ export class TokenTimeline {
     // Leave the current trained run first, then find the start of the next one.
     if (dir > 0) {
       while (i + 1 < t.text.length && i >= 0 && t.mask[i] === 1) i++;
-      for (i = i + 1; i < t.text.length; i++) if (t.mask[i] === 1 && (i === 0 || t.mask[i - 1] !== 1)) { this.setCursor(i); return; }
+      for (i = i + 1; i < t.text.length; i++)
+        if (t.mask[i] === 1 && (i === 0 || t.mask[i - 1] !== 1)) {
+          this.setCursor(i);
+          return;
+        }
     } else {
-      for (i = i - 1; i >= 0; i--) if (t.mask[i] === 1 && (i === 0 || t.mask[i - 1] !== 1)) { this.setCursor(i); return; }
+      for (i = i - 1; i >= 0; i--)
+        if (t.mask[i] === 1 && (i === 0 || t.mask[i - 1] !== 1)) {
+          this.setCursor(i);
+          return;
+        }
     }
     this.v.dom.tokenInfo.textContent = tr('No further trained segment.');
   }
@@ -252,7 +306,10 @@ export class TokenTimeline {
     const th = this.v.host.state.threshold;
     for (let i = (this.cursor < 0 ? (dir > 0 ? -1 : t.text.length) : this.cursor) + dir; i >= 0 && i < t.text.length; i += dir) {
       const lp = t.logprobs[i];
-      if (lp !== null && lp !== undefined && lp < th) { this.setCursor(i); return; }
+      if (lp !== null && lp !== undefined && lp < th) {
+        this.setCursor(i);
+        return;
+      }
     }
     this.v.dom.tokenInfo.textContent = tr('No further token with logprob below {0}.', th);
   }
@@ -260,8 +317,19 @@ export class TokenTimeline {
   /** The tokens line under the timeline: counts and scores of the timeline on show. */
   info(t: TimelineData | undefined): string {
     if (!t) return '';
-    const fields = Object.entries(t.fields).map(([k, val]) => `, ${k} ${val}`).join('');
-    return tr('{0} tokens, prompt {1}, response {2}, reward {3}, advantage {4}', t.text.length, t.lenPrompt ?? '?', t.lenResponse ?? '?', score(t.rawReward), score(t.advantage)) + fields;
+    const fields = Object.entries(t.fields)
+      .map(([k, val]) => `, ${k} ${val}`)
+      .join('');
+    return (
+      tr(
+        '{0} tokens, prompt {1}, response {2}, reward {3}, advantage {4}',
+        t.text.length,
+        t.lenPrompt ?? '?',
+        t.lenResponse ?? '?',
+        score(t.rawReward),
+        score(t.advantage),
+      ) + fields
+    );
   }
 
   renderLegend(): void {
@@ -269,9 +337,21 @@ export class TokenTimeline {
     clear(legend);
     const mode = this.v.host.state.mode;
     if (mode === 'mask') {
-      append(legend, el('span', { className: 'tok m1' }, tr('trained (loss mask 1)')), el('span', { className: 'tok m0' }, tr('context (not trained)')), el('span', { className: 'tok mu' }, tr('unknown')));
+      append(
+        legend,
+        el('span', { className: 'tok m1' }, tr('trained (loss mask 1)')),
+        el('span', { className: 'tok m0' }, tr('context (not trained)')),
+        el('span', { className: 'tok mu' }, tr('unknown')),
+      );
     } else if (mode === 'heat') {
-      append(legend, el('span', {}, 'p = e^logprob: '), el('span', { className: 'tok h0' }, '< 0.1'), el('span', { className: 'tok h5' }, '0.5'), el('span', { className: 'tok h9' }, '> 0.9'), el('span', { className: 'tok hn' }, tr('no logprob')));
+      append(
+        legend,
+        el('span', {}, 'p = e^logprob: '),
+        el('span', { className: 'tok h0' }, '< 0.1'),
+        el('span', { className: 'tok h5' }, '0.5'),
+        el('span', { className: 'tok h9' }, '> 0.9'),
+        el('span', { className: 'tok hn' }, tr('no logprob')),
+      );
     }
   }
 
@@ -279,7 +359,10 @@ export class TokenTimeline {
   domTokens(): { spans: number; text: string } {
     const spans = this.v.dom.tokenBlocks.querySelectorAll('span[data-i]');
     let text = '';
-    for (const s of spans) { if (text.length > 20_000) break; text += s.textContent ?? ''; }
+    for (const s of spans) {
+      if (text.length > 20_000) break;
+      text += s.textContent ?? '';
+    }
     return { spans: spans.length, text };
   }
 }

@@ -3,7 +3,11 @@ import { append, clear, el } from '../shared/dom';
 import type { TrajectoryHostToView, TrajectoryMessage, TrajectoryViewToHost } from '../../core/protocol/tokenlog';
 import { t } from '../shared/l10n';
 
-interface VsCodeApi { postMessage(m: TrajectoryViewToHost): void; getState(): unknown; setState(s: unknown): void }
+interface VsCodeApi {
+  postMessage(m: TrajectoryViewToHost): void;
+  getState(): unknown;
+  setState(s: unknown): void;
+}
 declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 const saved = (vscode.getState() as { timeline?: number; scroll?: number } | undefined) ?? {};
@@ -18,11 +22,19 @@ let timeline = saved.timeline ?? 0;
 transcript.addEventListener('scroll', () => vscode.setState({ timeline, scroll: transcript.scrollTop }));
 
 function messageEl(m: TrajectoryMessage, resultsById: Map<string, TrajectoryMessage>): HTMLElement {
-  const box = el('article', { className: `msg role-${m.role.replace(/[^a-z_-]/gi, '')}`, attrs: { 'aria-label': t('{0} message', m.role) } },
-    el('div', { className: 'role' }, m.role, m.name ? ` (${m.name})` : '', m.toolCallId ? ` · ${t('result of {0}', m.toolCallId)}` : ''));
+  const box = el(
+    'article',
+    { className: `msg role-${m.role.replace(/[^a-z_-]/gi, '')}`, attrs: { 'aria-label': t('{0} message', m.role) } },
+    el('div', { className: 'role' }, m.role, m.name ? ` (${m.name})` : '', m.toolCallId ? ` · ${t('result of {0}', m.toolCallId)}` : ''),
+  );
   if (m.content) box.appendChild(el('pre', { className: 'content' }, m.content));
   for (const c of m.toolCalls) {
-    const call = el('div', { className: 'tool-call' }, el('div', { className: 'tool-name' }, `→ ${c.name}`, c.id ? ` [${c.id}]` : ''), el('pre', {}, c.arguments));
+    const call = el(
+      'div',
+      { className: 'tool-call' },
+      el('div', { className: 'tool-name' }, `→ ${c.name}`, c.id ? ` [${c.id}]` : ''),
+      el('pre', {}, c.arguments),
+    );
     const res = c.id ? resultsById.get(c.id) : undefined;
     if (res) call.appendChild(el('div', { className: 'tool-ref' }, t('result below')));
     box.appendChild(call);
@@ -32,7 +44,9 @@ function messageEl(m: TrajectoryMessage, resultsById: Map<string, TrajectoryMess
 
 let messages = 0;
 function render(msg: Extract<TrajectoryHostToView, { type: 'trajectory' }>): void {
-  clear(head); clear(tabs); clear(transcript);
+  clear(head);
+  clear(tabs);
+  clear(transcript);
   const raw = el('button', { attrs: { type: 'button' } }, t('Open as JSON'));
   raw.addEventListener('click', () => vscode.postMessage({ type: 'openRaw' }));
   if (!msg.ok) {
@@ -42,12 +56,25 @@ function render(msg: Extract<TrajectoryHostToView, { type: 'trajectory' }>): voi
     return;
   }
   const d = msg.data;
-  append(head, el('span', { className: 'title' }, t('Task {0}', d.taskId)), d.tag ? el('span', { className: `tag tag-${d.tag.replace(/[^a-z_-]/gi, '')}` }, d.tag) : null,
-    ...d.rewards.map(([k, v]) => el('span', { className: 'kv' }, el('b', {}, k), ' ', v)), raw);
+  append(
+    head,
+    el('span', { className: 'title' }, t('Task {0}', d.taskId)),
+    d.tag ? el('span', { className: `tag tag-${d.tag.replace(/[^a-z_-]/gi, '')}` }, d.tag) : null,
+    ...d.rewards.map(([k, v]) => el('span', { className: 'kv' }, el('b', {}, k), ' ', v)),
+    raw,
+  );
   if (timeline >= d.timelines.length) timeline = 0;
   d.timelines.forEach((tl, k) => {
-    const b = el('button', { className: k === timeline ? 'tab active' : 'tab', attrs: { type: 'button', role: 'tab', 'aria-selected': String(k === timeline) } }, t('timeline {0} ({1} messages)', k, tl.length));
-    b.addEventListener('click', () => { timeline = k; vscode.setState({ timeline, scroll: 0 }); render(msg); });
+    const b = el(
+      'button',
+      { className: k === timeline ? 'tab active' : 'tab', attrs: { type: 'button', role: 'tab', 'aria-selected': String(k === timeline) } },
+      t('timeline {0} ({1} messages)', k, tl.length),
+    );
+    b.addEventListener('click', () => {
+      timeline = k;
+      vscode.setState({ timeline, scroll: 0 });
+      render(msg);
+    });
     tabs.appendChild(b);
   });
   const msgs = d.timelines[timeline] ?? [];

@@ -26,10 +26,17 @@ import { waitFor } from '../util/poll';
 
 const TIMEOUT = 90_000;
 const INIT: DebugProtocol.InitializeRequestArguments = {
-  adapterID: 'agentjet', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path', supportsStartDebuggingRequest: true,
+  adapterID: 'agentjet',
+  linesStartAt1: true,
+  columnsStartAt1: true,
+  pathFormat: 'path',
+  supportsStartDebuggingRequest: true,
 };
 
-interface Wire { outputStream: NodeJS.WritableStream; dispatch(body: string): void }
+interface Wire {
+  outputStream: NodeJS.WritableStream;
+  dispatch(body: string): void;
+}
 
 /** Reverse requests reach DebugClient as unanswered messages; route them to `onRequest` and answer. */
 function onReverseRequests(dc: DebugClient, onRequest: (r: DebugProtocol.Request) => void): void {
@@ -37,8 +44,11 @@ function onReverseRequests(dc: DebugClient, onRequest: (r: DebugProtocol.Request
   const original = wire.dispatch.bind(dc);
   wire.dispatch = (body: string) => {
     const msg = JSON.parse(body) as DebugProtocol.ProtocolMessage;
-    if (process.env.AJ_TEST_TRACE && !body.includes("\"output\"")) process.stderr.write(`TEST <- ${body.slice(0, 300)}\n`);
-    if (msg.type !== 'request') { original(body); return; }
+    if (process.env.AJ_TEST_TRACE && !body.includes('"output"')) process.stderr.write(`TEST <- ${body.slice(0, 300)}\n`);
+    if (msg.type !== 'request') {
+      original(body);
+      return;
+    }
     const req = msg as DebugProtocol.Request;
     const json = JSON.stringify({ type: 'response', seq: 0, request_seq: req.seq, command: req.command, success: true });
     wire.outputStream.write(`Content-Length: ${Buffer.byteLength(json, 'utf8')}\r\n\r\n${json}`, 'utf8');
@@ -52,7 +62,11 @@ function collect(dc: DebugClient, event: string): DebugProtocol.Event[] {
   return seen;
 }
 
-interface Shell { name: string; client(): Promise<DebugClient>; close(): Promise<void> }
+interface Shell {
+  name: string;
+  client(): Promise<DebugClient>;
+  close(): Promise<void>;
+}
 
 /** The session class served in this process over TCP (the inline adapter's code path). */
 async function inlineShell(): Promise<Shell> {
@@ -65,7 +79,12 @@ async function inlineShell(): Promise<Shell> {
   const port = (server.address() as AddressInfo).port;
   return {
     name: 'inline session',
-    async client() { const dc = new DebugClient('node', '', 'agentjet'); dc.defaultTimeout = TIMEOUT; await dc.start(port); return dc; },
+    async client() {
+      const dc = new DebugClient('node', '', 'agentjet');
+      dc.defaultTimeout = TIMEOUT;
+      await dc.start(port);
+      return dc;
+    },
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
@@ -73,7 +92,12 @@ async function inlineShell(): Promise<Shell> {
 function processShell(): Shell {
   return {
     name: 'dist/adapter.js',
-    async client() { const dc = new DebugClient('node', adapterJs, 'agentjet'); dc.defaultTimeout = TIMEOUT; await dc.start(); return dc; },
+    async client() {
+      const dc = new DebugClient('node', adapterJs, 'agentjet');
+      dc.defaultTimeout = TIMEOUT;
+      await dc.start();
+      return dc;
+    },
     close: async () => {},
   };
 }
@@ -82,175 +106,281 @@ describe('F5 through the real AgentJet launcher', { timeout: 600_000 }, () => {
   let w: RealWorkspace | undefined;
   const why = realAgentJetMissing();
   // Without the upstream trees every test skips (withUpstream); the workspace needs them.
-  before(async () => { if (!why && findUpstream('agentjet-d20cce0') && findUpstream('beast-logger-6ba1ca5')) w = await realWorkspace(); });
-  after(async () => { await w?.dispose(); });
+  before(async () => {
+    if (!why && findUpstream('agentjet-d20cce0') && findUpstream('beast-logger-6ba1ca5')) w = await realWorkspace();
+  });
+  after(async () => {
+    await w?.dispose();
+  });
 
-  const launchArgs = (extra: Record<string, unknown> = {}): Record<string, unknown> =>
-    ({ config: w!.config, cwd: w!.dir, python: w!.python, env: { PYTHONPATH: w!.pythonPath }, ...extra });
+  const launchArgs = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+    config: w!.config,
+    cwd: w!.dir,
+    python: w!.python,
+    env: { PYTHONPATH: w!.pythonPath },
+    ...extra,
+  });
 
   const shells: (() => Promise<Shell> | Shell)[] = [inlineShell, processShell];
   for (const [i, makeShell] of shells.entries()) {
-    test(`${i === 0 ? 'inline session' : 'dist/adapter.js'}: a breakpoint in the workflow stops in the launcher's child process, in a rollout thread`, withUpstream('agentjet-d20cce0', async (_dir, t) => {
-      if (why) { t.skip(why); return; }
-      if (i === 1 && !existsSync(adapterJs)) { t.skip('dist/adapter.js not built (node scripts/build.mjs)'); return; }
-      const shell = await makeShell();
+    test(
+      `${i === 0 ? 'inline session' : 'dist/adapter.js'}: a breakpoint in the workflow stops in the launcher's child process, in a rollout thread`,
+      withUpstream('agentjet-d20cce0', async (_dir, t) => {
+        if (why) {
+          t.skip(why);
+          return;
+        }
+        if (i === 1 && !existsSync(adapterJs)) {
+          t.skip('dist/adapter.js not built (node scripts/build.mjs)');
+          return;
+        }
+        const shell = await makeShell();
+        const dc = await shell.client();
+        const children: DebugProtocol.StartDebuggingRequestArguments[] = [];
+        onReverseRequests(dc, (r) => {
+          if (r.command === 'startDebugging') children.push(r.arguments as DebugProtocol.StartDebuggingRequestArguments);
+        });
+        const experiments = collect(dc, 'agentjet.experiment');
+        const finished = collect(dc, 'agentjet.runFinished');
+        const outputs = collect(dc, 'output');
+        const processes = collect(dc, 'process');
+        let child: DebugClient | undefined;
+        const line = lineOf(w!.workflow, '# BREAK HERE');
+        const testStarted = Date.now();
+        try {
+          await dc.initializeRequest(INIT);
+          await Promise.all([
+            dc.waitForEvent('initialized').then(() => dc.configurationDoneRequest()),
+            dc.launchRequest(launchArgs() as DebugProtocol.LaunchRequestArguments),
+          ]);
+          const command = outputs.find((o) => o.body.output.startsWith('AgentJet: '))?.body.output ?? '';
+          assert.match(
+            command,
+            /-m ajet\.launcher --backbone debug --conf \S+conformance\.yaml {2}\(module ajet\.launcher;/,
+            'the probed module of the installed version',
+          );
+          // The launcher's child reports in: debugpy asks for a session for it.
+          const req = await waitFor(() => children[0], "debugpy to report the launcher's child process", TIMEOUT, 100);
+          const cfg = req.configuration as Record<string, unknown> & { connect: { host: string; port: number }; subProcessId: number };
+          assert.equal(req.request, 'attach');
+          assert.equal(cfg.type, 'agentjet', 'rewritten to our debug type');
+          assert.equal(cfg.agentjetSubprocess, true);
+          const ps = await listProcesses();
+          const childProc = ps.find((p) => p.pid === cfg.subProcessId);
+          // debugpy rewrote `python -m X` into pydevd's `--module ... --file X`.
+          assert.ok(
+            childProc && /ajet\.backbone\.main_vllm --config-path \S+ --config-name yaml_backup\.yaml/.test(childProc.args),
+            `the child is the debug backbone: ${childProc?.args}`,
+          );
+          const launcherPid = (processes[0]?.body as DebugProtocol.ProcessEvent['body'] | undefined)?.systemProcessId;
+          assert.ok(launcherPid && launcherPid !== cfg.subProcessId, 'the child is another process than the launcher');
+          assert.equal(childProc.ppid, launcherPid, 'spawned by the launcher (subprocess.run)');
+          // VS Code's part: a client for the child, straight to debugpy's adapter.
+          child = new DebugClient('node', '', 'python');
+          child.defaultTimeout = TIMEOUT;
+          await child.start(cfg.connect.port);
+          await child.initializeRequest({ ...INIT, adapterID: 'debugpy' });
+          // debugpy answers `attach` after configurationDone, as VS Code expects.
+          const attached = child.attachRequest(cfg as DebugProtocol.AttachRequestArguments);
+          await child.waitForEvent('initialized');
+          const bps = await child.setBreakpointsRequest({ source: { path: w!.workflow }, breakpoints: [{ line }] });
+          assert.equal(bps.body.breakpoints.length, 1);
+          await Promise.all([
+            child.configurationDoneRequest(),
+            attached,
+            child.assertStoppedLocation('breakpoint', { path: w!.workflow, line }),
+          ]);
+          const threads = (await child.threadsRequest()).body.threads;
+          const stack = await Promise.all(
+            threads.map(async (th) => ({ th, frames: (await child!.stackTraceRequest({ threadId: th.id })).body.stackFrames })),
+          );
+          const stopped = stack.find((s) => s.frames[0]?.line === line && s.frames[0]?.source?.path === w!.workflow);
+          assert.ok(stopped, 'a thread is stopped in the workflow');
+          assert.equal(stopped.frames[0]!.name, 'execute');
+          assert.notEqual(stopped.th.name, 'MainThread', `the workflow runs in a rollout thread, not the main thread (${stopped.th.name})`);
+          if (i === 0) await checkAutokillGuard(launcherPid, w!);
+          const scopes = await child.scopesRequest({ frameId: stopped.frames[0]!.id });
+          const locals = (await child.variablesRequest({ variablesReference: scopes.body.scopes[0]!.variablesReference })).body.variables;
+          assert.ok(
+            locals.some((v) => v.name === 'workflow_task') && locals.some((v) => v.name === 'tuner'),
+            "the workflow's arguments are visible",
+          );
+          await child.setBreakpointsRequest({ source: { path: w!.workflow }, breakpoints: [] });
+          await Promise.all([child.continueRequest({ threadId: stopped.th.id }), dc.waitForEvent('terminated', TIMEOUT)]);
+          // The run, as the launcher named it (read_yaml_name: `<config stem>_<YYYYmmdd_HHMM>`).
+          const exp = experiments[0]?.body as { folder: string; yamlBackup?: string } | undefined;
+          assert.ok(exp, 'the experiment was announced');
+          assert.match(
+            exp.folder,
+            new RegExp(`^${w!.dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/saved_experiments/conformance_\\d{8}_\\d{4}$`),
+          );
+          assert.equal(exp.yamlBackup, join(exp.folder, 'yaml_backup.yaml'));
+          assert.ok(existsSync(exp.yamlBackup!), 'the launcher wrote the snapshot where it said');
+          // The launch is recorded beside the run: the launcher's exit status and output.
+          const fin = finished[0]?.body as { experimentFolder: string; exitCode: number | null } | undefined;
+          assert.equal(fin?.experimentFolder, exp.folder);
+          const records = join(exp.folder, LAUNCH_RECORD_DIR, 'launches');
+          // Both shells run in one workspace: a launch in the same minute lands in the same experiment
+          // folder (read_yaml_name has minute resolution), so only this test's launch counts.
+          const mine = readdirSync(records)
+            .filter((f) => f.endsWith('.json'))
+            .map((f) => ({
+              f,
+              r: JSON.parse(readFileSync(join(records, f), 'utf8')) as {
+                exitCode: number | null;
+                command: string[];
+                via: string;
+                startMs: number;
+              },
+            }))
+            .filter((x) => x.r.startMs >= testStarted);
+          assert.equal(mine.length, 1);
+          const { f: recFile, r: rec } = mine[0]!;
+          assert.equal(rec.exitCode, fin?.exitCode, "the recorded exit status is the launcher's");
+          assert.equal(rec.via, 'debug');
+          assert.deepEqual(rec.command.slice(1, 3), ['-m', 'ajet.launcher']);
+          const kept = readFileSync(join(records, recFile.replace(/\.json$/, '.output.txt')), 'utf8');
+          assert.match(kept, /Experiment Name: conformance_\d{8}_\d{4}/, "the launcher's output is kept");
+          // The vLLM companion the backbone started stays up for the next launch.
+          const companions = companionsOf(w!.dir).filter((c) => c.alive && c.tag === 'external_vllm_server');
+          assert.equal(companions.length, 1, 'one live vLLM companion under <cwd>/saved_experiments/companion_logs');
+        } finally {
+          await child?.stop();
+          await dc.stop();
+          await shell.close();
+        }
+      }),
+    );
+  }
+
+  test(
+    'one Stop on the child session ends the whole launch: the launcher and its tree go, the companion stays',
+    withUpstream('agentjet-d20cce0', async (_dir, t) => {
+      if (why) {
+        t.skip(why);
+        return;
+      }
+      const shell = await inlineShell();
       const dc = await shell.client();
       const children: DebugProtocol.StartDebuggingRequestArguments[] = [];
-      onReverseRequests(dc, (r) => { if (r.command === 'startDebugging') children.push(r.arguments as DebugProtocol.StartDebuggingRequestArguments); });
-      const experiments = collect(dc, 'agentjet.experiment');
-      const finished = collect(dc, 'agentjet.runFinished');
-      const outputs = collect(dc, 'output');
-      const processes = collect(dc, 'process');
+      onReverseRequests(dc, (r) => {
+        if (r.command === 'startDebugging') children.push(r.arguments as DebugProtocol.StartDebuggingRequestArguments);
+      });
       let child: DebugClient | undefined;
       const line = lineOf(w!.workflow, '# BREAK HERE');
-      const testStarted = Date.now();
+      let childStopped = false;
+      const step = (what: string): void => {
+        if (process.env.AJ_TEST_TRACE) process.stderr.write(`TEST step: ${what}\n`);
+      };
+      const ours = async () => (await listProcesses()).filter((p) => p.args.includes(w!.dir) && !/vllm\.entrypoints/.test(p.args));
       try {
         await dc.initializeRequest(INIT);
-        await Promise.all([dc.waitForEvent('initialized').then(() => dc.configurationDoneRequest()), dc.launchRequest(launchArgs() as DebugProtocol.LaunchRequestArguments)]);
-        const command = outputs.find((o) => o.body.output.startsWith('AgentJet: '))?.body.output ?? '';
-        assert.match(command, /-m ajet\.launcher --backbone debug --conf \S+conformance\.yaml {2}\(module ajet\.launcher;/, 'the probed module of the installed version');
-        // The launcher's child reports in: debugpy asks for a session for it.
-        const req = await waitFor(() => children[0], 'debugpy to report the launcher\'s child process', TIMEOUT, 100);
-        const cfg = req.configuration as Record<string, unknown> & { connect: { host: string; port: number }; subProcessId: number };
-        assert.equal(req.request, 'attach');
-        assert.equal(cfg.type, 'agentjet', 'rewritten to our debug type');
-        assert.equal(cfg.agentjetSubprocess, true);
-        const ps = await listProcesses();
-        const childProc = ps.find((p) => p.pid === cfg.subProcessId);
-        // debugpy rewrote `python -m X` into pydevd's `--module ... --file X`.
-        assert.ok(childProc && /ajet\.backbone\.main_vllm --config-path \S+ --config-name yaml_backup\.yaml/.test(childProc.args), `the child is the debug backbone: ${childProc?.args}`);
-        const launcherPid = (processes[0]?.body as DebugProtocol.ProcessEvent['body'] | undefined)?.systemProcessId;
-        assert.ok(launcherPid && launcherPid !== cfg.subProcessId, 'the child is another process than the launcher');
-        assert.equal(childProc.ppid, launcherPid, 'spawned by the launcher (subprocess.run)');
-        // VS Code's part: a client for the child, straight to debugpy's adapter.
+        await Promise.all([
+          dc.waitForEvent('initialized').then(() => dc.configurationDoneRequest()),
+          dc.launchRequest(launchArgs() as DebugProtocol.LaunchRequestArguments),
+        ]);
+        const req = await waitFor(() => children[0], "debugpy to report the launcher's child process", TIMEOUT, 100);
+        const cfg = req.configuration as Record<string, unknown> & { connect: { host: string; port: number } };
+        // VS Code's part for the child session, with the extension's tracker watching its traffic.
+        const watcher = new ChildStopWatcher();
         child = new DebugClient('node', '', 'python');
         child.defaultTimeout = TIMEOUT;
         await child.start(cfg.connect.port);
+        child.on('terminated', (e: DebugProtocol.Event) => watcher.fromAdapter(e));
+        child.on('exited', (e: DebugProtocol.Event) => watcher.fromAdapter(e));
         await child.initializeRequest({ ...INIT, adapterID: 'debugpy' });
-        // debugpy answers `attach` after configurationDone, as VS Code expects.
         const attached = child.attachRequest(cfg as DebugProtocol.AttachRequestArguments);
         await child.waitForEvent('initialized');
-        const bps = await child.setBreakpointsRequest({ source: { path: w!.workflow }, breakpoints: [{ line }] });
-        assert.equal(bps.body.breakpoints.length, 1);
-        await Promise.all([child.configurationDoneRequest(), attached, child.assertStoppedLocation('breakpoint', { path: w!.workflow, line })]);
-        const threads = (await child.threadsRequest()).body.threads;
-        const stack = await Promise.all(threads.map(async (th) => ({ th, frames: (await child!.stackTraceRequest({ threadId: th.id })).body.stackFrames })));
-        const stopped = stack.find((s) => s.frames[0]?.line === line && s.frames[0]?.source?.path === w!.workflow);
-        assert.ok(stopped, 'a thread is stopped in the workflow');
-        assert.equal(stopped.frames[0]!.name, 'execute');
-        assert.notEqual(stopped.th.name, 'MainThread', `the workflow runs in a rollout thread, not the main thread (${stopped.th.name})`);
-        if (i === 0) await checkAutokillGuard(launcherPid, w!);
-        const scopes = await child.scopesRequest({ frameId: stopped.frames[0]!.id });
-        const locals = (await child.variablesRequest({ variablesReference: scopes.body.scopes[0]!.variablesReference })).body.variables;
-        assert.ok(locals.some((v) => v.name === 'workflow_task') && locals.some((v) => v.name === 'tuner'), 'the workflow\'s arguments are visible');
-        await child.setBreakpointsRequest({ source: { path: w!.workflow }, breakpoints: [] });
-        await Promise.all([child.continueRequest({ threadId: stopped.th.id }), dc.waitForEvent('terminated', TIMEOUT)]);
-        // The run, as the launcher named it (read_yaml_name: `<config stem>_<YYYYmmdd_HHMM>`).
-        const exp = experiments[0]?.body as { folder: string; yamlBackup?: string } | undefined;
-        assert.ok(exp, 'the experiment was announced');
-        assert.match(exp.folder, new RegExp(`^${w!.dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/saved_experiments/conformance_\\d{8}_\\d{4}$`));
-        assert.equal(exp.yamlBackup, join(exp.folder, 'yaml_backup.yaml'));
-        assert.ok(existsSync(exp.yamlBackup!), 'the launcher wrote the snapshot where it said');
-        // The launch is recorded beside the run: the launcher's exit status and output.
-        const fin = finished[0]?.body as { experimentFolder: string; exitCode: number | null } | undefined;
-        assert.equal(fin?.experimentFolder, exp.folder);
-        const records = join(exp.folder, LAUNCH_RECORD_DIR, 'launches');
-        // Both shells run in one workspace: a launch in the same minute lands in the same experiment
-        // folder (read_yaml_name has minute resolution), so only this test's launch counts.
-        const mine = readdirSync(records).filter((f) => f.endsWith('.json'))
-          .map((f) => ({ f, r: JSON.parse(readFileSync(join(records, f), 'utf8')) as { exitCode: number | null; command: string[]; via: string; startMs: number } }))
-          .filter((x) => x.r.startMs >= testStarted);
-        assert.equal(mine.length, 1);
-        const { f: recFile, r: rec } = mine[0]!;
-        assert.equal(rec.exitCode, fin?.exitCode, 'the recorded exit status is the launcher\'s');
-        assert.equal(rec.via, 'debug');
-        assert.deepEqual(rec.command.slice(1, 3), ['-m', 'ajet.launcher']);
-        const kept = readFileSync(join(records, recFile.replace(/\.json$/, '.output.txt')), 'utf8');
-        assert.match(kept, /Experiment Name: conformance_\d{8}_\d{4}/, 'the launcher\'s output is kept');
-        // The vLLM companion the backbone started stays up for the next launch.
-        const companions = companionsOf(w!.dir).filter((c) => c.alive && c.tag === 'external_vllm_server');
-        assert.equal(companions.length, 1, 'one live vLLM companion under <cwd>/saved_experiments/companion_logs');
+        await child.setBreakpointsRequest({ source: { path: w!.workflow }, breakpoints: [{ line }] });
+        await Promise.all([
+          child.configurationDoneRequest(),
+          attached,
+          child.assertStoppedLocation('breakpoint', { path: w!.workflow, line }),
+        ]);
+        assert.ok(
+          (await ours()).some((p) => /ajet\.backbone\.main_vllm/.test(p.args)),
+          'the backbone child runs while paused',
+        );
+        // The user presses Shift+F5 with the child focused: VS Code 1.100 sends this to an attach session.
+        const stop: DebugProtocol.DisconnectRequest = {
+          type: 'request',
+          seq: 0,
+          command: 'disconnect',
+          arguments: { restart: false, terminateDebuggee: false, suspendDebuggee: false },
+        };
+        assert.equal(watcher.toAdapter(stop), true, 'the tracker takes it for a Stop of the launch');
+        // ...and the extension stops the parent session (vscode.debug.stopDebugging -> terminate).
+        childStopped = true;
+        await Promise.all([
+          child.disconnectRequest(stop.arguments).catch(() => undefined),
+          dc.terminateRequest(),
+          dc.waitForEvent('terminated', TIMEOUT),
+        ]);
+        step('parent terminated');
+        const left = await waitFor(
+          async () => {
+            const l = await ours();
+            return l.length === 0 ? ([] as const) : undefined;
+          },
+          'the launcher tree to end',
+          30_000,
+          100,
+        ).catch(async () => ours());
+        assert.deepEqual(left, [], 'nothing of the launch is left after one Stop');
+        assert.equal(companionsOf(w!.dir).filter((c) => c.alive).length, 1, 'the vLLM companion is spared');
+        step('asserted');
       } finally {
-        await child?.stop();
+        // After the Stop the child's debugpy session is gone (a second disconnect would get no answer):
+        // close the connection only.
+        if (child && childStopped) (child as unknown as { stopAdapter(): void }).stopAdapter();
+        else await child?.stop();
+        step('child client stopped');
+        await dc.stop();
+        step('parent client stopped');
+        await shell.close();
+        step('shell closed');
+      }
+    }),
+  );
+
+  test(
+    'a second launch reuses our live vLLM companion: the port it holds is not "held by a stranger"',
+    withUpstream('agentjet-d20cce0', async (_dir, t) => {
+      if (why) {
+        t.skip(why);
+        return;
+      }
+      const before = companionsOf(w!.dir).filter((c) => c.alive);
+      if (before.length === 0) {
+        t.skip('needs the companion of the test before');
+        return;
+      }
+      const shell = await inlineShell();
+      const dc = await shell.client();
+      const outputs = collect(dc, 'output');
+      try {
+        await dc.initializeRequest(INIT);
+        await Promise.all([
+          dc.launchRequest(launchArgs({ noDebug: true }) as DebugProtocol.LaunchRequestArguments),
+          dc.waitForEvent('terminated', TIMEOUT),
+        ]);
+        const text = outputs.map((o) => o.body.output).join('');
+        assert.doesNotMatch(text, /is held by/);
+        assert.match(text, /Script is already running, skipping launch\. pgid: (\d+)/, "AgentJet's own daemon found it");
+        const pgid = Number(/Script is already running, skipping launch\. pgid: (\d+)/.exec(text)![1]);
+        assert.deepEqual(
+          companionsOf(w!.dir)
+            .filter((c) => c.alive)
+            .map((c) => c.pgid),
+          [pgid],
+          'the same companion, still up',
+        );
+      } finally {
         await dc.stop();
         await shell.close();
       }
-    }));
-  }
-
-  test('one Stop on the child session ends the whole launch: the launcher and its tree go, the companion stays', withUpstream('agentjet-d20cce0', async (_dir, t) => {
-    if (why) { t.skip(why); return; }
-    const shell = await inlineShell();
-    const dc = await shell.client();
-    const children: DebugProtocol.StartDebuggingRequestArguments[] = [];
-    onReverseRequests(dc, (r) => { if (r.command === 'startDebugging') children.push(r.arguments as DebugProtocol.StartDebuggingRequestArguments); });
-    let child: DebugClient | undefined;
-    const line = lineOf(w!.workflow, '# BREAK HERE');
-    let childStopped = false;
-    const step = (what: string): void => { if (process.env.AJ_TEST_TRACE) process.stderr.write(`TEST step: ${what}\n`); };
-    const ours = async () => (await listProcesses()).filter((p) => p.args.includes(w!.dir) && !/vllm\.entrypoints/.test(p.args));
-    try {
-      await dc.initializeRequest(INIT);
-      await Promise.all([dc.waitForEvent('initialized').then(() => dc.configurationDoneRequest()), dc.launchRequest(launchArgs() as DebugProtocol.LaunchRequestArguments)]);
-      const req = await waitFor(() => children[0], 'debugpy to report the launcher\'s child process', TIMEOUT, 100);
-      const cfg = req.configuration as Record<string, unknown> & { connect: { host: string; port: number } };
-      // VS Code's part for the child session, with the extension's tracker watching its traffic.
-      const watcher = new ChildStopWatcher();
-      child = new DebugClient('node', '', 'python');
-      child.defaultTimeout = TIMEOUT;
-      await child.start(cfg.connect.port);
-      child.on('terminated', (e: DebugProtocol.Event) => watcher.fromAdapter(e));
-      child.on('exited', (e: DebugProtocol.Event) => watcher.fromAdapter(e));
-      await child.initializeRequest({ ...INIT, adapterID: 'debugpy' });
-      const attached = child.attachRequest(cfg as DebugProtocol.AttachRequestArguments);
-      await child.waitForEvent('initialized');
-      await child.setBreakpointsRequest({ source: { path: w!.workflow }, breakpoints: [{ line }] });
-      await Promise.all([child.configurationDoneRequest(), attached, child.assertStoppedLocation('breakpoint', { path: w!.workflow, line })]);
-      assert.ok((await ours()).some((p) => /ajet\.backbone\.main_vllm/.test(p.args)), 'the backbone child runs while paused');
-      // The user presses Shift+F5 with the child focused: VS Code 1.100 sends this to an attach session.
-      const stop: DebugProtocol.DisconnectRequest = { type: 'request', seq: 0, command: 'disconnect', arguments: { restart: false, terminateDebuggee: false, suspendDebuggee: false } };
-      assert.equal(watcher.toAdapter(stop), true, 'the tracker takes it for a Stop of the launch');
-      // ...and the extension stops the parent session (vscode.debug.stopDebugging -> terminate).
-      childStopped = true;
-      await Promise.all([child.disconnectRequest(stop.arguments).catch(() => undefined), dc.terminateRequest(), dc.waitForEvent('terminated', TIMEOUT)]);
-      step('parent terminated');
-      const left = await waitFor(async () => { const l = await ours(); return l.length === 0 ? [] as const : undefined; }, 'the launcher tree to end', 30_000, 100).catch(async () => ours());
-      assert.deepEqual(left, [], 'nothing of the launch is left after one Stop');
-      assert.equal(companionsOf(w!.dir).filter((c) => c.alive).length, 1, 'the vLLM companion is spared');
-      step('asserted');
-    } finally {
-      // After the Stop the child's debugpy session is gone (a second disconnect would get no answer):
-      // close the connection only.
-      if (child && childStopped) (child as unknown as { stopAdapter(): void }).stopAdapter();
-      else await child?.stop();
-      step('child client stopped');
-      await dc.stop();
-      step('parent client stopped');
-      await shell.close();
-      step('shell closed');
-    }
-  }));
-
-  test('a second launch reuses our live vLLM companion: the port it holds is not "held by a stranger"', withUpstream('agentjet-d20cce0', async (_dir, t) => {
-    if (why) { t.skip(why); return; }
-    const before = companionsOf(w!.dir).filter((c) => c.alive);
-    if (before.length === 0) { t.skip('needs the companion of the test before'); return; }
-    const shell = await inlineShell();
-    const dc = await shell.client();
-    const outputs = collect(dc, 'output');
-    try {
-      await dc.initializeRequest(INIT);
-      await Promise.all([dc.launchRequest(launchArgs({ noDebug: true }) as DebugProtocol.LaunchRequestArguments), dc.waitForEvent('terminated', TIMEOUT)]);
-      const text = outputs.map((o) => o.body.output).join('');
-      assert.doesNotMatch(text, /is held by/);
-      assert.match(text, /Script is already running, skipping launch\. pgid: (\d+)/, 'AgentJet\'s own daemon found it');
-      const pgid = Number(/Script is already running, skipping launch\. pgid: (\d+)/.exec(text)![1]);
-      assert.deepEqual(companionsOf(w!.dir).filter((c) => c.alive).map((c) => c.pgid), [pgid], 'the same companion, still up');
-    } finally {
-      await dc.stop();
-      await shell.close();
-    }
-  }));
+    }),
+  );
 });
 
 /**
@@ -271,9 +401,14 @@ async function checkAutokillGuard(launcherPid: number, w: RealWorkspace): Promis
   // A keyword holding "ray" makes the cleaner run `ray stop --force` for the whole machine.
   if (/ray/.test(keyword)) return;
   const { execFileSync } = await import('node:child_process');
-  const out = execFileSync(w.python, ['-c', `from ajet.utils.cleaner import fast_kill_by_keyword_bash as k; print(k(${JSON.stringify(keyword)}, grace_seconds=0))`],
-    { cwd: w.dir, env: { ...process.env, PYTHONPATH: w.pythonPath }, encoding: 'utf8' });
-  assert.equal(out.trim().split('\n').at(-1), '[]', 'AgentJet\'s cleaner spares debugpy\'s launcher');
-  assert.ok((await listProcesses()).some((p) => p.pid === debugpyLauncher.pid), 'still running');
+  const out = execFileSync(
+    w.python,
+    ['-c', `from ajet.utils.cleaner import fast_kill_by_keyword_bash as k; print(k(${JSON.stringify(keyword)}, grace_seconds=0))`],
+    { cwd: w.dir, env: { ...process.env, PYTHONPATH: w.pythonPath }, encoding: 'utf8' },
+  );
+  assert.equal(out.trim().split('\n').at(-1), '[]', "AgentJet's cleaner spares debugpy's launcher");
+  assert.ok(
+    (await listProcesses()).some((p) => p.pid === debugpyLauncher.pid),
+    'still running',
+  );
 }
-

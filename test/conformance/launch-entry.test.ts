@@ -12,7 +12,13 @@ import { ensureTestPython } from '../harness/python';
 import { resolveAttributes } from '../../core/launch/attributes';
 import { commandLine, planLaunch, preflightLaunch } from '../../core/launch/lifecycle';
 
-async function preflightIn(tree: string, root: 'ajet' | 'astuner' | 'astune', backbone: 'debug' | 'verl' = 'debug', yaml = '', cwd?: string) {
+async function preflightIn(
+  tree: string,
+  root: 'ajet' | 'astuner' | 'astune',
+  backbone: 'debug' | 'verl' = 'debug',
+  yaml = '',
+  cwd?: string,
+) {
   const dir = mkdtempSync(join(tmpdir(), 'aj-entry-'));
   try {
     const config = join(dir, 'c.yaml');
@@ -33,53 +39,72 @@ const cases: [UpstreamName, 'ajet' | 'astuner', string | RegExp][] = [
   // pyproject: astuner = "astuner.cli.launcher:main"
   ['astuner-61e9359', 'astuner', 'astuner.cli.launcher'],
   // Same declaration, but its .gitignore keeps `launcher.py` out of the repository: no launcher.
-  ['astuner-f9fab4f', 'astuner', /has no AgentJet launcher: no console script beside it and it cannot import astuner\.cli\.launcher \(No module named 'astuner\.cli\.launcher'\)/],
+  [
+    'astuner-f9fab4f',
+    'astuner',
+    /has no AgentJet launcher: no console script beside it and it cannot import astuner\.cli\.launcher \(No module named 'astuner\.cli\.launcher'\)/,
+  ],
 ];
 
 for (const [tree, root, expected] of cases) {
-  test(`${tree}: ${typeof expected === 'string' ? `starts python -m ${expected}` : 'the preflight says there is no launcher'}`, withUpstream(tree, async (dir) => {
-    const { pre, cmd } = await preflightIn(dir, root);
-    if (typeof expected === 'string') {
-      assert.ok(pre.ok, pre.ok ? '' : pre.refusal.message);
-      assert.deepEqual(pre.target, { kind: 'module', module: expected });
-      assert.deepEqual(cmd!.args.slice(0, 2), ['-m', expected]);
-    } else {
-      assert.ok(!pre.ok);
-      assert.match(pre.refusal.message, expected);
-      assert.deepEqual(pre.refusal.kinds, ['framework']);
-    }
-  }));
+  test(
+    `${tree}: ${typeof expected === 'string' ? `starts python -m ${expected}` : 'the preflight says there is no launcher'}`,
+    withUpstream(tree, async (dir) => {
+      const { pre, cmd } = await preflightIn(dir, root);
+      if (typeof expected === 'string') {
+        assert.ok(pre.ok, pre.ok ? '' : pre.refusal.message);
+        assert.deepEqual(pre.target, { kind: 'module', module: expected });
+        assert.deepEqual(cmd!.args.slice(0, 2), ['-m', expected]);
+      } else {
+        assert.ok(!pre.ok);
+        assert.match(pre.refusal.message, expected);
+        assert.deepEqual(pre.refusal.kinds, ['framework']);
+      }
+    }),
+  );
 }
 
-test('the vLLM port is checked for the debug backbone only (verl and trinity use none)', withUpstream('agentjet-d20cce0', async (dir) => {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as AddressInfo).port;
-  try {
-    const yaml = `  debug:\n    debug_vllm_port: ${port}\n`;
-    const debug = await preflightIn(dir, 'ajet', 'debug', yaml);
-    assert.ok(!debug.pre.ok);
-    assert.deepEqual(debug.pre.refusal.kinds, ['port']);
-    assert.match(debug.pre.refusal.message, new RegExp(`port ${port} \\(ajet\\.debug\\.debug_vllm_port\\) is held by process ${process.pid}`));
-    const verl = await preflightIn(dir, 'ajet', 'verl', yaml);
-    assert.ok(verl.pre.ok, verl.pre.ok ? '' : verl.pre.refusal.message);
-    assert.equal(verl.pre.probe.port.port, 0, 'no port probed');
-  } finally {
-    await new Promise((r) => srv.close(r));
-  }
-}));
+test(
+  'the vLLM port is checked for the debug backbone only (verl and trinity use none)',
+  withUpstream('agentjet-d20cce0', async (dir) => {
+    const srv = createServer();
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    const port = (srv.address() as AddressInfo).port;
+    try {
+      const yaml = `  debug:\n    debug_vllm_port: ${port}\n`;
+      const debug = await preflightIn(dir, 'ajet', 'debug', yaml);
+      assert.ok(!debug.pre.ok);
+      assert.deepEqual(debug.pre.refusal.kinds, ['port']);
+      assert.match(
+        debug.pre.refusal.message,
+        new RegExp(`port ${port} \\(ajet\\.debug\\.debug_vllm_port\\) is held by process ${process.pid}`),
+      );
+      const verl = await preflightIn(dir, 'ajet', 'verl', yaml);
+      assert.ok(verl.pre.ok, verl.pre.ok ? '' : verl.pre.refusal.message);
+      assert.equal(verl.pre.probe.port.port, 0, 'no port probed');
+    } finally {
+      await new Promise((r) => srv.close(r));
+    }
+  }),
+);
 
 // ASTune (upstream astune-ba24412p): no console script, no launcher in its package; `python
 // launcher.py` at the checkout's root, which the probe finds as the module `launcher` when the
 // launch runs from there (the probe puts the working directory on sys.path, as `python -m` does).
-test('astune-ba24412p: from the checkout root the launcher is `python -m launcher`; elsewhere a clear refusal', withUpstream('astune-ba24412p', async (dir) => {
-  const atRoot = await preflightIn('', 'astune', 'debug', '', dir);
-  assert.ok(atRoot.pre.ok, atRoot.pre.ok ? '' : atRoot.pre.refusal.message);
-  assert.deepEqual(atRoot.pre.target, { kind: 'module', module: 'launcher' });
-  assert.deepEqual(atRoot.cmd!.args.slice(0, 4), ['-m', 'launcher', '--backbone', 'debug']);
-  const elsewhere = await preflightIn('', 'astune');
-  assert.ok(!elsewhere.pre.ok, 'refused outside the checkout root');
-  assert.deepEqual(elsewhere.pre.refusal.kinds, ['framework']);
-  assert.match(elsewhere.pre.refusal.message, /has no AgentJet launcher: no console script beside it and it cannot import launcher \(No module named 'launcher'\)/);
-  assert.match(elsewhere.pre.refusal.message, /ASTune runs its launcher\.py from the root of its checkout/);
-}));
+test(
+  'astune-ba24412p: from the checkout root the launcher is `python -m launcher`; elsewhere a clear refusal',
+  withUpstream('astune-ba24412p', async (dir) => {
+    const atRoot = await preflightIn('', 'astune', 'debug', '', dir);
+    assert.ok(atRoot.pre.ok, atRoot.pre.ok ? '' : atRoot.pre.refusal.message);
+    assert.deepEqual(atRoot.pre.target, { kind: 'module', module: 'launcher' });
+    assert.deepEqual(atRoot.cmd!.args.slice(0, 4), ['-m', 'launcher', '--backbone', 'debug']);
+    const elsewhere = await preflightIn('', 'astune');
+    assert.ok(!elsewhere.pre.ok, 'refused outside the checkout root');
+    assert.deepEqual(elsewhere.pre.refusal.kinds, ['framework']);
+    assert.match(
+      elsewhere.pre.refusal.message,
+      /has no AgentJet launcher: no console script beside it and it cannot import launcher \(No module named 'launcher'\)/,
+    );
+    assert.match(elsewhere.pre.refusal.message, /ASTune runs its launcher\.py from the root of its checkout/);
+  }),
+);

@@ -28,20 +28,31 @@ env, cfg = ns["setup_environment_vars"](args, {"ajet": {"rollout": {"max_env_wor
 print(json.dumps({"debug": args.debug, "env": {k: env.get(k) for k in ("RAY_DEBUG_POST_MORTEM", "DEBUG_TAGS", "RAY_record_task_actor_creation_sites")}, "workers": cfg["ajet"]["rollout"]["max_env_worker"]}))
 `;
 
-test('AgentJet\'s launcher turns our --debug tags into the DEBUG_TAGS / RAY_DEBUG_POST_MORTEM we also set', withUpstream('agentjet-d20cce0', (dir) => {
-  const add = rayLaunchAdditions(true, ['ROLLOUT', 'JUDGE'], []);
-  const argv = ['--conf', 'x.yaml', '--backbone', 'verl', ...add.args];
-  const out = execFileSync(ensureTestPython().python, ['-c', RUNNER, join(dir, 'ajet', 'launcher.py'), JSON.stringify(argv)], { encoding: 'utf8' });
-  const r = JSON.parse(out.trim().split('\n').pop()!) as { debug: string; env: Record<string, string | null>; workers: number };
-  assert.equal(r.debug, 'ROLLOUT|JUDGE');
-  assert.equal(r.env.DEBUG_TAGS, add.env.DEBUG_TAGS);
-  assert.equal(r.env.RAY_DEBUG_POST_MORTEM, add.env.RAY_DEBUG_POST_MORTEM);
-  assert.equal(r.env.RAY_record_task_actor_creation_sites, 'true');
-  assert.equal(r.workers, 1, 'debug mode drops to one env worker');
-}));
+test(
+  "AgentJet's launcher turns our --debug tags into the DEBUG_TAGS / RAY_DEBUG_POST_MORTEM we also set",
+  withUpstream('agentjet-d20cce0', (dir) => {
+    const add = rayLaunchAdditions(true, ['ROLLOUT', 'JUDGE'], []);
+    const argv = ['--conf', 'x.yaml', '--backbone', 'verl', ...add.args];
+    const out = execFileSync(ensureTestPython().python, ['-c', RUNNER, join(dir, 'ajet', 'launcher.py'), JSON.stringify(argv)], {
+      encoding: 'utf8',
+    });
+    const r = JSON.parse(out.trim().split('\n').pop()!) as { debug: string; env: Record<string, string | null>; workers: number };
+    assert.equal(r.debug, 'ROLLOUT|JUDGE');
+    assert.equal(r.env.DEBUG_TAGS, add.env.DEBUG_TAGS);
+    assert.equal(r.env.RAY_DEBUG_POST_MORTEM, add.env.RAY_DEBUG_POST_MORTEM);
+    assert.equal(r.env.RAY_record_task_actor_creation_sites, 'true');
+    assert.equal(r.workers, 1, 'debug mode drops to one env worker');
+  }),
+);
 
-test('bp is ajet.utils.vsdb.vscode_conditional_breakpoint, and vsdb.py is gitignored upstream (hence the fixture\'s stand-in)', withUpstream('agentjet-d20cce0', (dir) => {
-  assert.match(readFileSync(join(dir, 'ajet', '__init__.py'), 'utf8'), /from ajet\.utils\.vsdb import vscode_conditional_breakpoint as bp/);
-  assert.match(readFileSync(join(dir, '.gitignore'), 'utf8'), /^vsdb\.py$/m);
-  assert.match(readFileSync(join(dir, 'docs', 'en', 'debugging_guide.md'), 'utf8'), /--debug="TAG_1"/);
-}));
+test(
+  "bp is ajet.utils.vsdb.vscode_conditional_breakpoint, and vsdb.py is gitignored upstream (hence the fixture's stand-in)",
+  withUpstream('agentjet-d20cce0', (dir) => {
+    assert.match(
+      readFileSync(join(dir, 'ajet', '__init__.py'), 'utf8'),
+      /from ajet\.utils\.vsdb import vscode_conditional_breakpoint as bp/,
+    );
+    assert.match(readFileSync(join(dir, '.gitignore'), 'utf8'), /^vsdb\.py$/m);
+    assert.match(readFileSync(join(dir, 'docs', 'en', 'debugging_guide.md'), 'utf8'), /--debug="TAG_1"/);
+  }),
+);

@@ -19,7 +19,8 @@ const DEBIAN_DIST = '/usr/lib/python3/dist-packages';
 /** Why the real launcher cannot run here, or undefined. */
 export function realAgentJetMissing(): string | undefined {
   const missing = DEBIAN_PACKAGES.filter((p) => !existsSync(join(DEBIAN_DIST, p)));
-  if (missing.length) return `Debian's ${missing.join(', ')} missing: apt-get install python3-omegaconf (see test/conformance/stubs/README.md)`;
+  if (missing.length)
+    return `Debian's ${missing.join(', ')} missing: apt-get install python3-omegaconf (see test/conformance/stubs/README.md)`;
   const py = ensureTestPython();
   if (py.kind !== 'venv') return `the tests' Python venv could not be made (${py.reason ?? 'unknown'})`;
   return undefined;
@@ -59,33 +60,37 @@ export const WORKFLOW = [
 
 /** The config as an AgentJet user writes it (hydra defaults, `experiment_name` left to read_yaml_name). */
 export function configText(port: number, extra = ''): string {
-  return [
-    'ajet:',
-    '  project_name: conformance',
-    '  task_reader:',
-    '    type: random_dummy',
-    '  model:',
-    '    path: stub-model',
-    '  rollout:',
-    '    user_workflow: "workflow.py->DebugWorkflow"',
-    '  debug:',
-    '    debug_max_parallel: 1',
-    '    debug_first_n_tasks: 1',
-    `    debug_vllm_port: ${port}`,
-    '    debug_tensor_parallel_size: 1',
-    '  trainer_common:',
-    '    logger: tensorboard',
-    extra,
-    'hydra:',
-    '  searchpath:',
-    '    - file://ajet/default_config',
-    '    - file://ajet/default_config/verl',
-    'defaults:',
-    '  - verl_default',
-    '  - ajet_default',
-    '  - _self_',
-    '',
-  ].filter((l) => l !== '').join('\n') + '\n';
+  return (
+    [
+      'ajet:',
+      '  project_name: conformance',
+      '  task_reader:',
+      '    type: random_dummy',
+      '  model:',
+      '    path: stub-model',
+      '  rollout:',
+      '    user_workflow: "workflow.py->DebugWorkflow"',
+      '  debug:',
+      '    debug_max_parallel: 1',
+      '    debug_first_n_tasks: 1',
+      `    debug_vllm_port: ${port}`,
+      '    debug_tensor_parallel_size: 1',
+      '  trainer_common:',
+      '    logger: tensorboard',
+      extra,
+      'hydra:',
+      '  searchpath:',
+      '    - file://ajet/default_config',
+      '    - file://ajet/default_config/verl',
+      'defaults:',
+      '  - verl_default',
+      '  - ajet_default',
+      '  - _self_',
+      '',
+    ]
+      .filter((l) => l !== '')
+      .join('\n') + '\n'
+  );
 }
 
 export async function realWorkspace(tree: UpstreamName = 'agentjet-d20cce0', tag = 'aj-real-'): Promise<RealWorkspace> {
@@ -107,7 +112,10 @@ export async function realWorkspace(tree: UpstreamName = 'agentjet-d20cce0', tag
   const workflow = join(dir, 'workflow.py');
   writeFileSync(workflow, WORKFLOW);
   return {
-    dir, config, workflow, port,
+    dir,
+    config,
+    workflow,
+    port,
     python: ensureTestPython().python,
     pythonPath: [stubsDir, beast, deps].join(':'),
     async dispose() {

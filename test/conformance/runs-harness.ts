@@ -12,7 +12,7 @@ import { collectRuns, type RunRow } from '../../cli/runs';
 import type { LayoutVersion } from '../../core/agentjet';
 
 export const TREE: Record<'agentjet' | 'astuner-2025-12' | 'astuner-2025-11', Parameters<typeof upstream>[0]> = {
-  'agentjet': 'agentjet-d20cce0',
+  agentjet: 'agentjet-d20cce0',
   'astuner-2025-12': 'astuner-f9fab4f',
   'astuner-2025-11': 'astuner-61e9359',
 };
@@ -28,7 +28,15 @@ export interface DriverArgs {
   sessionTime?: string;
 }
 
-export interface DriverRun { code: number | null; signal: NodeJS.Signals | null; output: string; pid: number; startMs: number; endMs: number; argv: string[] }
+export interface DriverRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  output: string;
+  pid: number;
+  startMs: number;
+  endMs: number;
+  argv: string[];
+}
 
 let debSite: string | undefined;
 /** Debian's omegaconf (+ antlr4), which pip cannot install here, when the venv lacks it. */
@@ -51,7 +59,12 @@ export const driverPath = join(repoRoot, 'test', 'conformance', 'drivers', 'runs
 function driverArgv(args: DriverArgs): { python: string; argv: string[]; env: NodeJS.ProcessEnv } {
   const { python } = ensureTestPython();
   const json = JSON.stringify({ ...args, tree: upstream(TREE[args.version]), beast: upstream('beast-logger-6ba1ca5') });
-  const env: NodeJS.ProcessEnv = { ...process.env, LOGURU_COLORIZE: 'NO', PYTHONUNBUFFERED: '1', PYTHONPATH: extraPythonPath(python).join(':') };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    LOGURU_COLORIZE: 'NO',
+    PYTHONUNBUFFERED: '1',
+    PYTHONPATH: extraPythonPath(python).join(':'),
+  };
   delete env.PROCESS_LEVEL_WARMUP_INIT_LOGGER;
   delete env.PROCESS_LEVEL_WARMUP_INIT;
   return { python, argv: [driverPath, json], env };
@@ -63,7 +76,12 @@ export function runDriver(cwd: string, args: DriverArgs): Promise<DriverRun> {
   return child.done;
 }
 
-export interface HeldDriver { child: ChildProcess; done: Promise<DriverRun>; ready: Promise<void>; output(): string }
+export interface HeldDriver {
+  child: ChildProcess;
+  done: Promise<DriverRun>;
+  ready: Promise<void>;
+  output(): string;
+}
 
 /** Starts the driver; `ready` resolves when it has registered its logger (and holds, for end 'hold'). */
 export function startDriver(cwd: string, args: DriverArgs): HeldDriver {
@@ -72,11 +90,21 @@ export function startDriver(cwd: string, args: DriverArgs): HeldDriver {
   const child = spawn(python, argv, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let output = '';
   let readyResolve!: () => void;
-  const ready = new Promise<void>((r) => { readyResolve = r; });
-  const on = (b: Buffer) => { output += b.toString('utf8'); if (output.includes('DRIVER pid=')) readyResolve(); };
+  const ready = new Promise<void>((r) => {
+    readyResolve = r;
+  });
+  const on = (b: Buffer) => {
+    output += b.toString('utf8');
+    if (output.includes('DRIVER pid=')) readyResolve();
+  };
   child.stdout!.on('data', on);
   child.stderr!.on('data', on);
-  const done = new Promise<DriverRun>((resolve) => child.on('close', (code, signal) => { readyResolve(); resolve({ code, signal, output, pid: child.pid!, startMs, endMs: Date.now(), argv: [python, ...argv] }); }));
+  const done = new Promise<DriverRun>((resolve) =>
+    child.on('close', (code, signal) => {
+      readyResolve();
+      resolve({ code, signal, output, pid: child.pid!, startMs, endMs: Date.now(), argv: [python, ...argv] });
+    }),
+  );
   if (args.end !== 'hold') child.stdin!.end();
   return { child, done, ready, output: () => output };
 }
@@ -94,7 +122,14 @@ export function cliPath(): string {
   const dist = join(repoRoot, 'dist', 'cli.js');
   if (existsSync(dist) && !process.env.AGENTJET_CONFORMANCE_REBUNDLE) return (cliJs = dist);
   const out = join(mkdtempSync(join(tmpdir(), 'aj-cli-')), 'cli.js');
-  const r = spawnSync(process.execPath, ['-e', `require('esbuild').buildSync({entryPoints:[${JSON.stringify(join(repoRoot, 'cli', 'main.ts'))}],bundle:true,platform:'node',format:'cjs',outfile:${JSON.stringify(out)},logLevel:'error'})`], { cwd: repoRoot, encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      `require('esbuild').buildSync({entryPoints:[${JSON.stringify(join(repoRoot, 'cli', 'main.ts'))}],bundle:true,platform:'node',format:'cjs',outfile:${JSON.stringify(out)},logLevel:'error'})`,
+    ],
+    { cwd: repoRoot, encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`bundling the CLI failed: ${r.stderr}`);
   return (cliJs = out);
 }

@@ -13,11 +13,15 @@ import { collectRuns } from '../../cli/runs';
 import { cliRuns, coreRuns, runDriver, summary, workspace, type DriverArgs } from './runs-harness';
 
 const HOST = hostname();
-const needs = (tree: UpstreamName, fn: () => Promise<void>) => withUpstream('beast-logger-6ba1ca5', (_dir, t) => withUpstream(tree, () => fn())(t));
+const needs = (tree: UpstreamName, fn: () => Promise<void>) =>
+  withUpstream('beast-logger-6ba1ca5', (_dir, t) => withUpstream(tree, () => fn())(t));
 
 function announced(output: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const line of output.split('\n')) { const a = parseLauncherLine(line); if (a) out[a.kind] = a.value; }
+  for (const line of output.split('\n')) {
+    const a = parseLauncherLine(line);
+    if (a) out[a.kind] = a.value;
+  }
   return out;
 }
 
@@ -33,83 +37,114 @@ async function prepared(version: DriverArgs['version'], section: string, ws: str
   return { run, said, config, name: said.name! };
 }
 
-test('read_yaml_name (AgentJet): the folder is <config stem>_<YYYYmmdd_HHMM>, as core/agentjet predicts and the launcher announces', needs('agentjet-d20cce0', async () => {
-  const ws = workspace();
-  try {
-    const { said, config, name, run } = await prepared('agentjet', 'ajet', ws.path);
-    assert.match(name, derivedNamePattern(config, 'agentjet'));
-    assert.ok([experimentName(config, 'read_yaml_name', 'agentjet', new Date(run.startMs)), experimentName(config, 'read_yaml_name', 'agentjet', new Date(run.endMs))].includes(name));
-    const p = launchPaths({ cwd: ws.path, version: 'agentjet', experiment: name });
-    assert.equal(said.yaml, p.yamlBackup);
-    assert.equal(said.backup, p.backupDir);
-    const session = readdirSync(p.logExperiment).find((n) => /^\d{4}_\d\d_\d\d_\d\d_\d\d$/.test(n))!;
-    assert.ok(isDir(join(p.logExperiment, session, HOST, 'rollout')));
-    const cli = cliRuns(ws.path);
-    assert.deepEqual(summary(cli), summary(await coreRuns(ws.path)));
-    assert.deepEqual(cli.map((r) => [r.experiment, r.layout, r.hosts]), [[name, 'agentjet', [HOST]]]);
-    assert.equal(cli[0]!.status, 'ended');
-  } finally {
-    ws.dispose();
-  }
-}));
+test(
+  'read_yaml_name (AgentJet): the folder is <config stem>_<YYYYmmdd_HHMM>, as core/agentjet predicts and the launcher announces',
+  needs('agentjet-d20cce0', async () => {
+    const ws = workspace();
+    try {
+      const { said, config, name, run } = await prepared('agentjet', 'ajet', ws.path);
+      assert.match(name, derivedNamePattern(config, 'agentjet'));
+      assert.ok(
+        [
+          experimentName(config, 'read_yaml_name', 'agentjet', new Date(run.startMs)),
+          experimentName(config, 'read_yaml_name', 'agentjet', new Date(run.endMs)),
+        ].includes(name),
+      );
+      const p = launchPaths({ cwd: ws.path, version: 'agentjet', experiment: name });
+      assert.equal(said.yaml, p.yamlBackup);
+      assert.equal(said.backup, p.backupDir);
+      const session = readdirSync(p.logExperiment).find((n) => /^\d{4}_\d\d_\d\d_\d\d_\d\d$/.test(n))!;
+      assert.ok(isDir(join(p.logExperiment, session, HOST, 'rollout')));
+      const cli = cliRuns(ws.path);
+      assert.deepEqual(summary(cli), summary(await coreRuns(ws.path)));
+      assert.deepEqual(
+        cli.map((r) => [r.experiment, r.layout, r.hosts]),
+        [[name, 'agentjet', [HOST]]],
+      );
+      assert.equal(cli[0]!.status, 'ended');
+    } finally {
+      ws.dispose();
+    }
+  }),
+);
 
-test('--exp-dir: only yaml_backup.yaml and backup/ follow it; logs stay in ./saved_experiments; the Runs list shows one run, with its snapshot', needs('agentjet-d20cce0', async () => {
-  const ws = workspace();
-  try {
-    const { said, name } = await prepared('agentjet', 'ajet', ws.path, { expDir: 'custom_runs' });
-    const p = launchPaths({ cwd: ws.path, version: 'agentjet', experiment: name, args: ['--exp-dir', 'custom_runs'] });
-    assert.equal(said.yaml, p.yamlBackup);
-    assert.ok(p.yamlBackup.startsWith(join(ws.path, 'custom_runs')));
-    assert.ok(existsSync(p.yamlBackup) && isDir(p.backupDir));
-    assert.ok(isDir(p.logExperiment), 'logs under the working directory whatever --exp-dir says');
-    assert.ok(p.logExperiment.startsWith(join(ws.path, 'saved_experiments')));
-    assert.ok(!existsSync(join(ws.path, 'custom_runs', name)) || readdirSync(join(ws.path, 'custom_runs', name)).every((n) => !/^\d{4}_/.test(n)), 'no session under --exp-dir');
-    // The user points the extension at custom_runs too (agentjet.experimentRoots or a launch config's --exp-dir).
-    const rows = cliRuns(join(ws.path, 'custom_runs'));
-    assert.equal(rows.length, 1, 'custom_runs alone holds just the snapshot');
-    const both = cliRuns(ws.path);
-    assert.equal(both.length, 1);
-    const r = await collectRuns([ws.path, join(ws.path, 'custom_runs')]);
-    assert.equal(r.rows.length, 1, 'one run, not two half-entries');
-    assert.equal(r.infos[0]!.entry.snapshot, p.yamlBackup);
-    assert.equal(r.rows[0]!.path, p.logExperiment);
-  } finally {
-    ws.dispose();
-  }
-}));
+test(
+  '--exp-dir: only yaml_backup.yaml and backup/ follow it; logs stay in ./saved_experiments; the Runs list shows one run, with its snapshot',
+  needs('agentjet-d20cce0', async () => {
+    const ws = workspace();
+    try {
+      const { said, name } = await prepared('agentjet', 'ajet', ws.path, { expDir: 'custom_runs' });
+      const p = launchPaths({ cwd: ws.path, version: 'agentjet', experiment: name, args: ['--exp-dir', 'custom_runs'] });
+      assert.equal(said.yaml, p.yamlBackup);
+      assert.ok(p.yamlBackup.startsWith(join(ws.path, 'custom_runs')));
+      assert.ok(existsSync(p.yamlBackup) && isDir(p.backupDir));
+      assert.ok(isDir(p.logExperiment), 'logs under the working directory whatever --exp-dir says');
+      assert.ok(p.logExperiment.startsWith(join(ws.path, 'saved_experiments')));
+      assert.ok(
+        !existsSync(join(ws.path, 'custom_runs', name)) || readdirSync(join(ws.path, 'custom_runs', name)).every((n) => !/^\d{4}_/.test(n)),
+        'no session under --exp-dir',
+      );
+      // The user points the extension at custom_runs too (agentjet.experimentRoots or a launch config's --exp-dir).
+      const rows = cliRuns(join(ws.path, 'custom_runs'));
+      assert.equal(rows.length, 1, 'custom_runs alone holds just the snapshot');
+      const both = cliRuns(ws.path);
+      assert.equal(both.length, 1);
+      const r = await collectRuns([ws.path, join(ws.path, 'custom_runs')]);
+      assert.equal(r.rows.length, 1, 'one run, not two half-entries');
+      assert.equal(r.infos[0]!.entry.snapshot, p.yamlBackup);
+      assert.equal(r.rows[0]!.path, p.logExperiment);
+    } finally {
+      ws.dispose();
+    }
+  }),
+);
 
-test('ASTuner December 2025 (f9fab4f): saved_experiments/<stem>_<stamp>/<session>/<host>', needs('astuner-f9fab4f', async () => {
-  const ws = workspace();
-  try {
-    const { name, config } = await prepared('astuner-2025-12', 'astuner', ws.path);
-    assert.match(name, derivedNamePattern(config, 'astuner-2025-12'));
-    const p = launchPaths({ cwd: ws.path, version: 'astuner-2025-12', experiment: name });
-    assert.ok(existsSync(p.yamlBackup));
-    const cli = cliRuns(ws.path);
-    assert.deepEqual(summary(cli), summary(await coreRuns(ws.path)));
-    assert.deepEqual(cli.map((r) => [r.experiment, r.layout, r.hosts, r.status, r.latestStep]), [[name, 'astuner-2025-12', [HOST], 'ended', 2]]);
-  } finally {
-    ws.dispose();
-  }
-}));
+test(
+  'ASTuner December 2025 (f9fab4f): saved_experiments/<stem>_<stamp>/<session>/<host>',
+  needs('astuner-f9fab4f', async () => {
+    const ws = workspace();
+    try {
+      const { name, config } = await prepared('astuner-2025-12', 'astuner', ws.path);
+      assert.match(name, derivedNamePattern(config, 'astuner-2025-12'));
+      const p = launchPaths({ cwd: ws.path, version: 'astuner-2025-12', experiment: name });
+      assert.ok(existsSync(p.yamlBackup));
+      const cli = cliRuns(ws.path);
+      assert.deepEqual(summary(cli), summary(await coreRuns(ws.path)));
+      assert.deepEqual(
+        cli.map((r) => [r.experiment, r.layout, r.hosts, r.status, r.latestStep]),
+        [[name, 'astuner-2025-12', [HOST], 'ended', 2]],
+      );
+    } finally {
+      ws.dispose();
+    }
+  }),
+);
 
-test('ASTuner November 2025 (61e9359): launcher_record/<stem>/<session>/ with no host folder reads as one run on one host, not hosts named "regular", "rollout"', needs('astuner-61e9359', async () => {
-  const ws = workspace();
-  try {
-    const { name, config } = await prepared('astuner-2025-11', 'astuner', ws.path);
-    assert.equal(name, 'math_agent', 'no timestamp in this generation');
-    assert.match(name, derivedNamePattern(config, 'astuner-2025-11'));
-    const p = launchPaths({ cwd: ws.path, version: 'astuner-2025-11', experiment: name });
-    assert.ok(existsSync(p.yamlBackup));
-    const session = readdirSync(p.logExperiment).find((n) => /^\d{4}_/.test(n))!;
-    assert.ok(isDir(join(p.logExperiment, session, 'rollout')), 'modules directly in the session folder');
-    const core = await coreRuns(ws.path);
-    const cli = cliRuns(ws.path);
-    assert.deepEqual(summary(cli), summary(core));
-    assert.deepEqual(cli.map((r) => [r.experiment, r.layout, r.hosts, r.status, r.latestStep]), [[name, 'astuner-2025-11', [], 'ended', 2]]);
-    assert.deepEqual(cli[0]!.latestSession!.hosts.map((h) => h.name), ['(session)']);
-  } finally {
-    ws.dispose();
-  }
-}));
-
+test(
+  'ASTuner November 2025 (61e9359): launcher_record/<stem>/<session>/ with no host folder reads as one run on one host, not hosts named "regular", "rollout"',
+  needs('astuner-61e9359', async () => {
+    const ws = workspace();
+    try {
+      const { name, config } = await prepared('astuner-2025-11', 'astuner', ws.path);
+      assert.equal(name, 'math_agent', 'no timestamp in this generation');
+      assert.match(name, derivedNamePattern(config, 'astuner-2025-11'));
+      const p = launchPaths({ cwd: ws.path, version: 'astuner-2025-11', experiment: name });
+      assert.ok(existsSync(p.yamlBackup));
+      const session = readdirSync(p.logExperiment).find((n) => /^\d{4}_/.test(n))!;
+      assert.ok(isDir(join(p.logExperiment, session, 'rollout')), 'modules directly in the session folder');
+      const core = await coreRuns(ws.path);
+      const cli = cliRuns(ws.path);
+      assert.deepEqual(summary(cli), summary(core));
+      assert.deepEqual(
+        cli.map((r) => [r.experiment, r.layout, r.hosts, r.status, r.latestStep]),
+        [[name, 'astuner-2025-11', [], 'ended', 2]],
+      );
+      assert.deepEqual(
+        cli[0]!.latestSession!.hosts.map((h) => h.name),
+        ['(session)'],
+      );
+    } finally {
+      ws.dispose();
+    }
+  }),
+);

@@ -59,26 +59,46 @@ print(json.dumps({"tasks": len(tasks), "main_query": tasks[0].main_query, "train
 `;
 
 for (const tpl of TEMPLATES) {
-  test(`template ${tpl.id} against AgentJet's real task reader, Workflow base and schema`, withUpstream('agentjet-d20cce0', (root) => {
-    const { python } = ensureTestPython();
-    const dir = mkdtempSync(join(tmpdir(), `agentjet-conf-${tpl.id}-`));
-    try {
-      const files = renderTemplate(tpl.id, tpl.id);
-      for (const [rel, text] of Object.entries(files)) { mkdirSync(dirname(join(dir, rel)), { recursive: true }); writeFileSync(join(dir, rel), text); }
-      const config = files['config.yaml']!;
-      const wfRef = /user_workflow: (\S+)/.exec(config)![1]!;
-      const judgeRef = /judge_protocol: (\S+)/.exec(config)![1]!;
-      const r = spawnSync(python, ['-c', SCRIPT, root, wfRef, judgeRef, tpl.id], { cwd: dir, encoding: 'utf8', env: { ...process.env, PYTHONPATH: dir } });
-      assert.equal(r.status, 0, r.stderr.slice(-2000));
-      const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { tasks: number; main_query: string; trainable_targets: string[] | null; name: string; scores: Array<[string, number, boolean, number, boolean]> };
-      const rows = Object.keys(files).filter((f) => f.endsWith('.jsonl')).reduce((n, f) => n + files[f]!.trim().split('\n').length, 0);
-      assert.equal(out.tasks, rows, 'every JSONL line is a task for the real reader');
-      assert.notEqual(out.main_query, '[not defined]');
-      assert.equal(out.trainable_targets === null ? null : out.trainable_targets.join(','), tpl.id === 'game' ? 'questioner' : null);
-      for (const [id, right, okRight, wrong, okWrong] of out.scores) {
-        assert.ok(right >= 0.9 && okRight, `${id}: a right answer scores high (${right})`);
-        assert.ok(wrong <= 0.1 && !okWrong, `${id}: a wrong answer scores low (${wrong})`);
+  test(
+    `template ${tpl.id} against AgentJet's real task reader, Workflow base and schema`,
+    withUpstream('agentjet-d20cce0', (root) => {
+      const { python } = ensureTestPython();
+      const dir = mkdtempSync(join(tmpdir(), `agentjet-conf-${tpl.id}-`));
+      try {
+        const files = renderTemplate(tpl.id, tpl.id);
+        for (const [rel, text] of Object.entries(files)) {
+          mkdirSync(dirname(join(dir, rel)), { recursive: true });
+          writeFileSync(join(dir, rel), text);
+        }
+        const config = files['config.yaml']!;
+        const wfRef = /user_workflow: (\S+)/.exec(config)![1]!;
+        const judgeRef = /judge_protocol: (\S+)/.exec(config)![1]!;
+        const r = spawnSync(python, ['-c', SCRIPT, root, wfRef, judgeRef, tpl.id], {
+          cwd: dir,
+          encoding: 'utf8',
+          env: { ...process.env, PYTHONPATH: dir },
+        });
+        assert.equal(r.status, 0, r.stderr.slice(-2000));
+        const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as {
+          tasks: number;
+          main_query: string;
+          trainable_targets: string[] | null;
+          name: string;
+          scores: Array<[string, number, boolean, number, boolean]>;
+        };
+        const rows = Object.keys(files)
+          .filter((f) => f.endsWith('.jsonl'))
+          .reduce((n, f) => n + files[f]!.trim().split('\n').length, 0);
+        assert.equal(out.tasks, rows, 'every JSONL line is a task for the real reader');
+        assert.notEqual(out.main_query, '[not defined]');
+        assert.equal(out.trainable_targets === null ? null : out.trainable_targets.join(','), tpl.id === 'game' ? 'questioner' : null);
+        for (const [id, right, okRight, wrong, okWrong] of out.scores) {
+          assert.ok(right >= 0.9 && okRight, `${id}: a right answer scores high (${right})`);
+          assert.ok(wrong <= 0.1 && !okWrong, `${id}: a wrong answer scores low (${wrong})`);
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
-    } finally { rmSync(dir, { recursive: true, force: true }); }
-  }));
+    }),
+  );
 }

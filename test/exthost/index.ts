@@ -4,14 +4,22 @@ import { appendFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path';
 import Mocha from 'mocha';
 
-interface Outcome { passed: number; failed: number; failures: { title: string; error: string }[] }
+interface Outcome {
+  passed: number;
+  failed: number;
+  failures: { title: string; error: string }[];
+}
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 60_000, reporter: 'spec' });
   const grep = process.env.AGENTJET_TEST_GREP;
   if (grep) mocha.grep(grep);
   const dir = join(__dirname, 'suites');
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.test.js')).sort() : [];
+  const files = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.test.js'))
+        .sort()
+    : [];
   for (const f of files) mocha.addFile(join(dir, f));
   const resultFile = process.env.AGENTJET_TEST_RESULT;
   return new Promise((resolve, reject) => {
@@ -21,9 +29,16 @@ export function run(): Promise<void> {
       if (failures > 0) reject(new Error(`${failures} extension-host test(s) failed`));
       else resolve();
     });
-    const progress = (line: string) => { if (process.env.AGENTJET_TEST_LOG) appendFileSync(process.env.AGENTJET_TEST_LOG, `${line}\n`); };
-    runner.on('suite', (s) => { if (s.title) progress(`  ${s.title}`); });
-    runner.on('pass', (t) => { outcome.passed++; progress(`    ✔ ${t.title} (${t.duration ?? 0} ms)`); });
+    const progress = (line: string) => {
+      if (process.env.AGENTJET_TEST_LOG) appendFileSync(process.env.AGENTJET_TEST_LOG, `${line}\n`);
+    };
+    runner.on('suite', (s) => {
+      if (s.title) progress(`  ${s.title}`);
+    });
+    runner.on('pass', (t) => {
+      outcome.passed++;
+      progress(`    ✔ ${t.title} (${t.duration ?? 0} ms)`);
+    });
     runner.on('fail', (t, err: unknown) => {
       progress(`    ✖ ${t.title}`);
       outcome.failed++;

@@ -22,9 +22,16 @@ export { waitFor } from '../util/poll';
 /** Resolves with the next event of `event` that satisfies `pred`, or rejects after the timeout. */
 export function nextEvent<T>(event: vscode.Event<T>, pred: (e: T) => boolean = () => true, timeoutMs = 20_000, what = 'event'): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { sub.dispose(); reject(new Error(`timed out waiting for ${what}`)); }, timeoutMs);
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`timed out waiting for ${what}`));
+    }, timeoutMs);
     const sub = event((e) => {
-      if (pred(e)) { clearTimeout(timer); sub.dispose(); resolve(e); }
+      if (pred(e)) {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve(e);
+      }
     });
   });
 }

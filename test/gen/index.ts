@@ -30,7 +30,13 @@ function writeFixtures(root: string): Fixtures {
   const workspace = join(root, 'workspace');
   const [math] = writeWorkspace(workspace, { experiments: 3, steps: 4, tokens: 300 });
   const host = join(workspace, 'saved_experiments', math!, '2026_01_05_09_00', 'gpu-node-0');
-  return { root, ...odd, workspace, rollout: join(host, 'rollout', 'rollout.json.log'), evaluation: join(host, 'evaluation', 'evaluation.json.log') };
+  return {
+    root,
+    ...odd,
+    workspace,
+    rollout: join(host, 'rollout', 'rollout.json.log'),
+    evaluation: join(host, 'evaluation', 'evaluation.json.log'),
+  };
 }
 
 let memo: Fixtures | undefined;
@@ -45,18 +51,26 @@ export function fixtures(): Fixtures {
 }
 
 function main(argv: string[]): void {
-  const flag = (name: string) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
+  const flag = (name: string) => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
   if (argv[0] === 'rollout' && argv[1]) {
     const mb = Number(flag('--mb') ?? 0);
     const r = writeRolloutLog(resolve(argv[1]), {
       ...(mb > 0 ? { targetBytes: mb * 1024 * 1024 } : { entries: Number(flag('--entries') ?? 20) }),
-      tokens: Number(flag('--tokens') ?? 2000), seed: Number(flag('--seed') ?? 0), plain: argv.includes('--plain'), hostile: argv.includes('--hostile'),
+      tokens: Number(flag('--tokens') ?? 2000),
+      seed: Number(flag('--seed') ?? 0),
+      plain: argv.includes('--plain'),
+      hostile: argv.includes('--hostile'),
     });
     process.stderr.write(`wrote ${r.records} records to ${argv[1]} (${(r.bytes / 1e6).toFixed(1)} MB)\n`);
     return;
   }
   if (argv.length !== 1) {
-    process.stderr.write('usage: tsx test/gen/index.ts OUT | rollout OUT.json.log [--mb N] [--entries N] [--tokens N] [--plain] [--hostile] [--seed N]\n');
+    process.stderr.write(
+      'usage: tsx test/gen/index.ts OUT | rollout OUT.json.log [--mb N] [--entries N] [--tokens N] [--plain] [--hostile] [--seed N]\n',
+    );
     process.exit(2);
   }
   const f = writeFixtures(resolve(argv[0]!));

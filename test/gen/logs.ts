@@ -34,8 +34,12 @@ function sample(): string {
   const t = (min: number) => new Date(Date.UTC(2026, 0, 4, 8, min, 0, 250));
   let out = '';
   const msgs: [string, string, string | undefined][] = [
-    ['First message', '#FF88cc', 'an attachment'], ['Second message', '#3333cc', undefined], ['Third message', '#3333cc', 'another attachment'],
-    ['Fourth message', '#3333cc', undefined], ['Fifth message', '#3333cc', 'a third attachment'], ['Fifth message', '#3333cc', 'a third attachment'],
+    ['First message', '#FF88cc', 'an attachment'],
+    ['Second message', '#3333cc', undefined],
+    ['Third message', '#3333cc', 'another attachment'],
+    ['Fourth message', '#3333cc', undefined],
+    ['Fifth message', '#3333cc', 'a third attachment'],
+    ['Fifth message', '#3333cc', 'a third attachment'],
   ];
   msgs.forEach(([header, color, attach], i) => {
     const p: Record<string, unknown> = { header, color, content: '主内容 — main content' };
@@ -43,22 +47,73 @@ function sample(): string {
     out += frame(t(10 * Math.min(i, 4)), p, { plain: true, source: src });
   });
   // A nested evaluation record: per-task timelines with numeric ids and AgentJet's two colours.
-  const words = ['<|im_start|>', 'system', '\n', 'You', ' are', ' a', ' helpful', ' assistant', '.', '<|im_end|>', '\n', '<|im_start|>', 'assistant', '\n', 'Sure', '.', '<|im_end|>'];
+  const words = [
+    '<|im_start|>',
+    'system',
+    '\n',
+    'You',
+    ' are',
+    ' a',
+    ' helpful',
+    ' assistant',
+    '.',
+    '<|im_end|>',
+    '\n',
+    '<|im_start|>',
+    'assistant',
+    '\n',
+    'Sure',
+    '.',
+    '<|im_end|>',
+  ];
   const nested: Record<string, unknown> = {};
   for (let k = 1; k <= 3; k++) {
     const text = Array.from({ length: 40 * k }, (_, i) => words[i % words.length]!);
     nested[`5e1f00a.${k}`] = {
-      task_id: `5e1f00a_${k}`, reward: 0.02 * (k - 1), advantage: 0.02 * (k - 1),
+      task_id: `5e1f00a_${k}`,
+      reward: 0.02 * (k - 1),
+      advantage: 0.02 * (k - 1),
       content: { text, count: text.map((_, i) => 151_000 + (i % 600)), color: text.map((_, i) => (i < 11 ? '#D98510' : '#09ABCF')) },
     };
   }
-  out += frame(t(40), { header: 'Evaluation of a small dataset', color: '#337711', content: 'Total tasks: 3, Success: 0, Failure: 1, Half-success: 2', attach: 'Scenarios: 1', nested: true, nested_json: nested }, { plain: true, source: src });
+  out += frame(
+    t(40),
+    {
+      header: 'Evaluation of a small dataset',
+      color: '#337711',
+      content: 'Total tasks: 3, Success: 0, Failure: 1, Half-success: 2',
+      attach: 'Scenarios: 1',
+      nested: true,
+      nested_json: nested,
+    },
+    { plain: true, source: src },
+  );
   // Non-numeric ids, no titles, an off-palette colour, and the JSON spread over several lines.
   const odd = {
-    'X1.Y2.Z3': { col1: 'v1', col2: 'v2', content: { text: ['Every', 'token', 'here', 'is', 'odd', '.'], count: ['A000', 'B111', 'C222', 'D333', 'E444', 'F555'], color: Array(6).fill('#fa1111') } },
-    'X1.Y2.Z4': { task_id: '5e1f00a_9', reward: 0, content: { text: ['<|im_start|>', 'user', '\n', 'Hi', '<|im_end|>'], count: [151644, 872, 198, 13048, 151645], color: Array(5).fill('#D98510') } },
+    'X1.Y2.Z3': {
+      col1: 'v1',
+      col2: 'v2',
+      content: {
+        text: ['Every', 'token', 'here', 'is', 'odd', '.'],
+        count: ['A000', 'B111', 'C222', 'D333', 'E444', 'F555'],
+        color: Array(6).fill('#fa1111'),
+      },
+    },
+    'X1.Y2.Z4': {
+      task_id: '5e1f00a_9',
+      reward: 0,
+      content: {
+        text: ['<|im_start|>', 'user', '\n', 'Hi', '<|im_end|>'],
+        count: [151644, 872, 198, 13048, 151645],
+        color: Array(5).fill('#D98510'),
+      },
+    },
   };
-  const body = `{"header": "Nested odd record", "color": "#337711", "content": "主内容", "attach": "copy", "nested": true, "nested_json":{${Object.entries(odd).map(([k, v]) => `${JSON.stringify(k)}: ${pyJson(v)}`).join(',\n')}\n}}`;
+  const body = `{"header": "Nested odd record", "color": "#337711", "content": "主内容", "attach": "copy", "nested": true, "nested_json":{${Object.entries(
+    odd,
+  )
+    .map(([k, v]) => `${JSON.stringify(k)}: ${pyJson(v)}`)
+    .join(',\n')}\n}}`;
   out += frame(t(40), body, { plain: true, source: src });
   return out;
 }
@@ -82,9 +137,19 @@ export function writeOddLogs(root: string): { logs: string; crlf: string; rotate
   // loguru rotation renames the full file to <name>.<YYYY-MM-DD_HH-mm-ss_ffffff>.log and starts anew.
   const rotated = join(root, 'rotated');
   mkdirSync(rotated, { recursive: true });
-  const parts = [['rollout.json.2026-01-05_10-00-00_000000.log', 21], ['rollout.json.2026-01-05_10-30-00_000000.log', 22], ['rollout.json.log', 23]] as const;
+  const parts = [
+    ['rollout.json.2026-01-05_10-00-00_000000.log', 21],
+    ['rollout.json.2026-01-05_10-30-00_000000.log', 22],
+    ['rollout.json.log', 23],
+  ] as const;
   parts.forEach(([name, seed], i) => {
-    writeRolloutLog(join(rotated, name), { entries: 3, tokens: 60, seed, tasksPerStep: 3, start: new Date(Date.UTC(2026, 0, 5, 9 + i, 0)) });
+    writeRolloutLog(join(rotated, name), {
+      entries: 3,
+      tokens: 60,
+      seed,
+      tasksPerStep: 3,
+      start: new Date(Date.UTC(2026, 0, 5, 9 + i, 0)),
+    });
   });
   writeFileSync(join(rotated, 'rollout.log'), 'the text log: not a sibling\n');
   return { logs, crlf, rotated };

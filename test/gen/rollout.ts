@@ -51,7 +51,13 @@ export function pyJson(v: unknown): string {
     if (v.every((x) => typeof x === 'string')) return JSON.stringify(v).replaceAll('","', '", "');
     return '[' + v.map(pyJson).join(', ') + ']';
   }
-  return '{' + Object.entries(v as Record<string, unknown>).map(([k, x]) => `${JSON.stringify(k)}: ${pyJson(x)}`).join(', ') + '}';
+  return (
+    '{' +
+    Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => `${JSON.stringify(k)}: ${pyJson(x)}`)
+      .join(', ') +
+    '}'
+  );
 }
 
 /** One loguru record of a `*.json.log` file: header line, then the payload line. */
@@ -65,16 +71,25 @@ export function frame(when: Date, payload: unknown, opts: { plain?: boolean; sou
 function shadeByLogprob(base: string, logprob: number): string {
   const f = logprob <= -7 ? 0.333 : logprob >= 0 ? 1 : 0.333 + ((logprob + 7) / 7) * (1 - 0.333);
   const [r, g, b] = [1, 3, 5].map((i) => parseInt(base.slice(i, i + 2), 16) / 255) as [number, number, number];
-  const max = Math.max(r, g, b), min = Math.min(r, g, b), l = (max + min) / 2, d = max - min;
+  const max = Math.max(r, g, b),
+    min = Math.min(r, g, b),
+    l = (max + min) / 2,
+    d = max - min;
   if (d === 0) return base.toLowerCase();
   const s = l <= 0.5 ? d / (max + min) : d / (2 - max - min);
   // Same operation order as Python's colorsys, so channels truncate to the same bytes.
-  const rc = (max - r) / d, gc = (max - g) / d, bc = (max - b) / d;
+  const rc = (max - r) / d,
+    gc = (max - g) / d,
+    bc = (max - b) / d;
   let h = r === max ? bc - gc : g === max ? 2 + rc - bc : 4 + gc - rc;
-  const pyMod1 = (x: number) => { const m = x % 1; return m < 0 ? m + 1 : m; };
+  const pyMod1 = (x: number) => {
+    const m = x % 1;
+    return m < 0 ? m + 1 : m;
+  };
   h = pyMod1(h / 6);
   const s2 = s * f;
-  const m2 = l <= 0.5 ? l * (1 + s2) : l + s2 - l * s2, m1 = 2 * l - m2;
+  const m2 = l <= 0.5 ? l * (1 + s2) : l + s2 - l * s2,
+    m1 = 2 * l - m2;
   const v = (hue: number) => {
     hue = pyMod1(hue);
     if (hue < 1 / 6) return m1 + (m2 - m1) * hue * 6;
@@ -82,26 +97,49 @@ function shadeByLogprob(base: string, logprob: number): string {
     if (hue < 2 / 3) return m1 + (m2 - m1) * (2 / 3 - hue) * 6;
     return m1;
   };
-  return '#' + [v(h + 1 / 3), v(h), v(h - 1 / 3)].map((x) => Math.floor(x * 255).toString(16).padStart(2, '0')).join('');
+  return (
+    '#' +
+    [v(h + 1 / 3), v(h), v(h - 1 / 3)]
+      .map((x) =>
+        Math.floor(x * 255)
+          .toString(16)
+          .padStart(2, '0'),
+      )
+      .join('')
+  );
 }
 const shadeCache = new Map<string, string>();
 function shade(base: string, logprob: number): string {
   // Colours have 8-bit channels: a 0.01 logprob step never changes one, so cache by it (fast for GB files).
   const key = `${base}${Math.round(logprob * 100)}`;
   let c = shadeCache.get(key);
-  if (c === undefined) { c = shadeByLogprob(base, Math.round(logprob * 100) / 100); shadeCache.set(key, c); }
+  if (c === undefined) {
+    c = shadeByLogprob(base, Math.round(logprob * 100) / 100);
+    shadeCache.set(key, c);
+  }
   return c;
 }
 
-const WORDS = ('the of to and a in is it you that was for on are with as be at one have this from or had by word but what some we can '
-  + 'out other were all there when up use your how said an each which do their time if will way about many then them would like so '
-  + 'these long make thing see two has look more day could go come did number no most people over know water than call first who may '
-  + 'down side now find answer tool python result compute total step reward boxed final print import math def return value').split(' ');
+const WORDS = (
+  'the of to and a in is it you that was for on are with as be at one have this from or had by word but what some we can ' +
+  'out other were all there when up use your how said an each which do their time if will way about many then them would like so ' +
+  'these long make thing see two has look more day could go come did number no most people over know water than call first who may ' +
+  'down side now find answer tool python result compute total step reward boxed final print import math def return value'
+).split(' ');
 const SPECIAL = ['<|im_start|>', '<|im_end|>', '<tool_call>', '</tool_call>', '<think>', '</think>'];
 const UNICODE = ['你好', '世界', 'é', 'ß', '😀', '→', '∑', '\t', '  ', '\n\n'];
 const PUNCT = [',', '.', '\n', ':', '(', ')', '=', '+', '0', '1', '2', '42'];
 /** Tokens a viewer must show literally: HTML/JS-looking text, an entity, bidi override, NUL, BEL, an ANSI escape. */
-export const HOSTILE_TOKENS = ['<script>alert(1)</script>', '</span>', '&amp;', '<img src=x onerror=alert(1)>', '\u202e', '\u0000', '\u0007', '\u001b[31m'];
+export const HOSTILE_TOKENS = [
+  '<script>alert(1)</script>',
+  '</span>',
+  '&amp;',
+  '<img src=x onerror=alert(1)>',
+  '\u202e',
+  '\u0000',
+  '\u0007',
+  '\u001b[31m',
+];
 
 function token(r: () => number, hostile: boolean): string {
   const x = r();
@@ -112,13 +150,20 @@ function token(r: () => number, hostile: boolean): string {
   return r() < 0.8 ? ' ' + pick(r, WORDS) : pick(r, WORDS);
 }
 
-export interface TimelineContent { text: string[]; title: string[]; count: string[]; color: string[] }
+export interface TimelineContent {
+  text: string[];
+  title: string[];
+  count: string[];
+  color: string[];
+}
 
 /** A prompt (context, no logprobs) then alternating model turns (trained) and tool output (context). */
 function timeline(r: () => number, n: number, hostile: boolean, forced: string[]): { prompt: number; content: TimelineContent } {
   const prompt = Math.max(8, Math.floor(n * (0.2 + r() * 0.3)));
   const content: TimelineContent = { text: [], title: [], count: [], color: [] };
-  let trained = false, left = prompt, i = 0;
+  let trained = false,
+    left = prompt,
+    i = 0;
   while (i < n) {
     if (i >= prompt && left === 0) {
       trained = !trained;
@@ -159,12 +204,16 @@ export interface RolloutOptions {
 /** The payloads of a rollout log, one per record, with their times. */
 export function* rolloutRecords(o: RolloutOptions = {}): Generator<{ when: Date; payload: Record<string, unknown> }> {
   const r = prng(o.seed ?? 0);
-  const tokens = o.tokens ?? 2000, timelines = o.timelines ?? 2, perStep = o.tasksPerStep ?? 8;
+  const tokens = o.tokens ?? 2000,
+    timelines = o.timelines ?? 2,
+    perStep = o.tasksPerStep ?? 8;
   let when = o.start ?? new Date(Date.UTC(2026, 0, 5, 10, 0, 0));
   const forced = o.hostile ? [...HOSTILE_TOKENS] : [];
   for (let n = 0; ; n++) {
     const step = Math.floor(n / perStep);
-    const taskId = Math.floor(r() * 0x10000000).toString(16).padStart(7, '0');
+    const taskId = Math.floor(r() * 0x10000000)
+      .toString(16)
+      .padStart(7, '0');
     const reward = pick(r, [0, 0, 0.5, 1, 1]);
     const outcome = reward.toFixed(1);
     const nested: Record<string, unknown> = {};
@@ -173,13 +222,28 @@ export function* rolloutRecords(o: RolloutOptions = {}): Generator<{ when: Date;
       const { prompt, content } = timeline(r, len, o.hostile ?? false, forced);
       const adv = (reward - 0.5 + (r() - 0.5) * 0.2).toFixed(3);
       nested[`${taskId}.${outcome}.${k}`] = {
-        item_id: 'item', outcome, len_prompt_ids: prompt, len_response_ids: len - prompt, len_input_ids: len,
-        raw_reward: reward.toFixed(3), step_reward: reward.toFixed(3), step_advantage: adv, step_advantage_simple: adv, content,
+        item_id: 'item',
+        outcome,
+        len_prompt_ids: prompt,
+        len_response_ids: len - prompt,
+        len_input_ids: len,
+        raw_reward: reward.toFixed(3),
+        step_reward: reward.toFixed(3),
+        step_advantage: adv,
+        step_advantage_simple: adv,
+        content,
       };
     }
     yield {
       when,
-      payload: { header: `[${step}] Task ${taskId} (Reward ${reward.toFixed(3)})`, color: '#337711', content: 'This is the main content of the nested JSON', attach: 'copy this', nested: true, nested_json: nested },
+      payload: {
+        header: `[${step}] Task ${taskId} (Reward ${reward.toFixed(3)})`,
+        color: '#337711',
+        content: 'This is the main content of the nested JSON',
+        attach: 'copy this',
+        nested: true,
+        nested_json: nested,
+      },
     };
     when = new Date(when.getTime() + int(r, 50, 4000));
   }
@@ -192,8 +256,12 @@ export function* rolloutRecords(o: RolloutOptions = {}): Generator<{ when: Date;
 export function writeRolloutLog(path: string, o: RolloutOptions = {}, flags: 'w' | 'a' = 'w'): { records: number; bytes: number } {
   mkdirSync(dirname(path), { recursive: true });
   const fd = openSync(path, flags);
-  const limit = o.targetBytes ?? 0, entries = o.entries ?? 20;
-  let bytes = 0, records = 0, pending: string[] = [], pendingLen = 0;
+  const limit = o.targetBytes ?? 0,
+    entries = o.entries ?? 20;
+  let bytes = 0,
+    records = 0,
+    pending: string[] = [],
+    pendingLen = 0;
   const flush = () => {
     if (pending.length === 0) return;
     const buf = Buffer.from(pending.join(''), 'utf8');

@@ -84,7 +84,10 @@ function dictLog(host: string, mod: string, when: Date, header: string, rows: Re
   mkdirSync(join(host, mod), { recursive: true });
   const table = richDictTable(rows);
   appendFileSync(join(host, mod, `${mod}.log`), `${logTime(when)} | INFO     | ${source} - ${table}\n`);
-  appendFileSync(join(host, mod, `${mod}.json.log`), frame(when, { header, color: '#4422cc', content: table, attach: null }, { plain: true, source }));
+  appendFileSync(
+    join(host, mod, `${mod}.json.log`),
+    frame(when, { header, color: '#4422cc', content: table, attach: null }, { plain: true, source }),
+  );
 }
 
 const TAGS = ['success', 'failure', 'half_success'] as const;
@@ -94,20 +97,30 @@ function trajectory(taskId: string, tag: string, reward: number): unknown {
     task_id: taskId,
     task_tag: tag,
     reward_structure: { raw_reward: reward, step_reward_arr: [reward], success_rate: reward },
-    traj: [[
-      { role: 'system', content: 'You solve arithmetic with a Python tool.' },
-      { role: 'user', content: 'How much is 6 times 7?' },
-      { role: 'assistant', content: '', tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'execute_python_code', arguments: '{"code": "print(6 * 7)"}' } }] },
-      { role: 'tool', tool_call_id: 'call_0', content: '42' },
-      { role: 'assistant', content: 'So the result is \\boxed{42}.' },
-    ]],
+    traj: [
+      [
+        { role: 'system', content: 'You solve arithmetic with a Python tool.' },
+        { role: 'user', content: 'How much is 6 times 7?' },
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [
+            { id: 'call_0', type: 'function', function: { name: 'execute_python_code', arguments: '{"code": "print(6 * 7)"}' } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'call_0', content: '42' },
+        { role: 'assistant', content: 'So the result is \\boxed{42}.' },
+      ],
+    ],
   };
 }
 
 /** Lays the workspace out under `root`; returns the experiment names, oldest first. */
 export function writeWorkspace(root: string, o: WorkspaceOptions = {}): string[] {
   const r = prng(o.seed ?? 0);
-  const experiments = o.experiments ?? 3, steps = o.steps ?? 4, tokens = o.tokens ?? 600;
+  const experiments = o.experiments ?? 3,
+    steps = o.steps ?? 4,
+    tokens = o.tokens ?? 600;
   const base = Date.UTC(2026, 0, 5, 9, 0);
   const names: string[] = [];
   const lockHosts: string[] = [];
@@ -124,9 +137,24 @@ export function writeWorkspace(root: string, o: WorkspaceOptions = {}): string[]
     hosts.forEach((hostName, hi) => {
       const host = join(expDir, sessionName(start), hostName);
       mkdirSync(join(host, 'regular'), { recursive: true });
-      writeRolloutLog(join(host, 'rollout', 'rollout.json.log'), { entries: steps * 4, tasksPerStep: 4, tokens, seed: (o.seed ?? 0) * 100 + e * 10 + hi, start });
-      writeFileSync(join(host, 'rollout', 'rollout.log'), `${logTime(start)} | INFO     | ajet.context_tracker.multiagent_tracking:generate_log:556 - (token view in rollout.json.log)\n`);
-      writeFileSync(join(host, 'regular', 'regular.log'), Array.from({ length: steps }, (_, s) => `${logTime(at(7 * s))} | INFO     | ajet.backbone.trainer_verl:fit:830 - step ${s} done\n`).join(''));
+      writeRolloutLog(join(host, 'rollout', 'rollout.json.log'), {
+        entries: steps * 4,
+        tasksPerStep: 4,
+        tokens,
+        seed: (o.seed ?? 0) * 100 + e * 10 + hi,
+        start,
+      });
+      writeFileSync(
+        join(host, 'rollout', 'rollout.log'),
+        `${logTime(start)} | INFO     | ajet.context_tracker.multiagent_tracking:generate_log:556 - (token view in rollout.json.log)\n`,
+      );
+      writeFileSync(
+        join(host, 'regular', 'regular.log'),
+        Array.from(
+          { length: steps },
+          (_, s) => `${logTime(at(7 * s))} | INFO     | ajet.backbone.trainer_verl:fit:830 - step ${s} done\n`,
+        ).join(''),
+      );
       for (const mod of MODULES) {
         mkdirSync(join(host, mod), { recursive: true });
         for (const ext of ['.log', '.json.log']) appendFileSync(join(host, mod, mod + ext), '');
@@ -135,25 +163,50 @@ export function writeWorkspace(root: string, o: WorkspaceOptions = {}): string[]
         // Rounded to 4 places as AgentJet's evaluation prints them.
         const mean = Math.round(Math.min(1, 0.2 + 0.15 * s + (r() - 0.5) * 0.1) * 10_000) / 10_000;
         const p4 = Math.min(1, mean * 1.3);
-        dictLog(host, 'evaluation', at(7 * s + 3), 'gsm8k_test', {
-          pass_n: 4, total_tasks: 64, num_all_success_tasks: Math.floor(64 * mean * 0.6), 'num_pass_n_tasks(pass@4)': Math.floor(64 * p4),
-          'TGC@1': mean.toFixed(4), 'TGC@4': p4.toFixed(4), 'TGC@4-all-pass': (mean * 0.6).toFixed(4), mean_reward: mean.toFixed(4),
-        }, 'ajet.backbone.trainer_verl:_validate:1052');
+        dictLog(
+          host,
+          'evaluation',
+          at(7 * s + 3),
+          'gsm8k_test',
+          {
+            pass_n: 4,
+            total_tasks: 64,
+            num_all_success_tasks: Math.floor(64 * mean * 0.6),
+            'num_pass_n_tasks(pass@4)': Math.floor(64 * p4),
+            'TGC@1': mean.toFixed(4),
+            'TGC@4': p4.toFixed(4),
+            'TGC@4-all-pass': (mean * 0.6).toFixed(4),
+            mean_reward: mean.toFixed(4),
+          },
+          'ajet.backbone.trainer_verl:_validate:1052',
+        );
         const dir = join(host, 'trajectory', 'eval', `step_${s}`);
         mkdirSync(dir, { recursive: true });
-        const taskId = Math.floor(r() * 0x10000000).toString(16).padStart(7, '0');
+        const taskId = Math.floor(r() * 0x10000000)
+          .toString(16)
+          .padStart(7, '0');
         const tag = TAGS[(e + s / 2) % TAGS.length]!;
-        writeFileSync(join(dir, `${taskId}.json`), JSON.stringify(trajectory(taskId, tag, tag === 'success' ? 1 : tag === 'failure' ? 0 : 0.5), null, 2));
+        writeFileSync(
+          join(dir, `${taskId}.json`),
+          JSON.stringify(trajectory(taskId, tag, tag === 'success' ? 1 : tag === 'failure' ? 0 : 0.5), null, 2),
+        );
       }
       if (e === 1 && hi === 0) {
-        dictLog(host, 'exception', at(30), 'Prompt text mismatch, Please report a github issue',
+        dictLog(
+          host,
+          'exception',
+          at(30),
+          'Prompt text mismatch, Please report a github issue',
           { expected_prompt_text: '<|im_start|>user ...', current_prompt_text: '<|im_start|>user  ...' },
-          'ajet.context_tracker.multiagent_tracking:ensure_retokenization_perfect_match:440');
+          'ajet.context_tracker.multiagent_tracking:ensure_retokenization_perfect_match:440',
+        );
       }
       if (hi === 0) lockHosts[e] = host;
     });
-    for (let s = 2; s <= steps; s += 2) mkdirSync(join(root, 'saved_checkpoints', `example_${kind}`, exp, `global_step_${s}`), { recursive: true });
+    for (let s = 2; s <= steps; s += 2)
+      mkdirSync(join(root, 'saved_checkpoints', `example_${kind}`, exp, `global_step_${s}`), { recursive: true });
   }
-  if (o.runningPid !== undefined && names.length > 0) writeFileSync(join(lockHosts[names.length - 1]!, '.logger_lock'), String(o.runningPid));
+  if (o.runningPid !== undefined && names.length > 0)
+    writeFileSync(join(lockHosts[names.length - 1]!, '.logger_lock'), String(o.runningPid));
   return names;
 }

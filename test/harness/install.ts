@@ -19,7 +19,12 @@ function log(msg: string): void {
 }
 
 function sh(cmd: string, args: string[], cwd?: string): void {
-  const r = spawnSync(cmd, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', env: { ...process.env, npm_config_yes: 'true' } });
+  const r = spawnSync(cmd, args, {
+    cwd,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_yes: 'true' },
+  });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${(r.stderr ?? '').slice(-2000)}`);
 }
 
@@ -57,7 +62,9 @@ function linkForce(target: string, path: string): void {
   try {
     if (lstatSync(path).isSymbolicLink() && readlinkSync(path) === target) return;
     unlinkSync(path);
-  } catch { /* did not exist */ }
+  } catch {
+    /* did not exist */
+  }
   symlinkSync(target, path);
 }
 

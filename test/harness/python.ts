@@ -59,7 +59,11 @@ export function ensureTestPython(): TestPython {
       const mk = spawnSync(basePython(), ['-m', 'venv', venv], { encoding: 'utf8' });
       if (mk.status !== 0) throw new Error(`python -m venv failed: ${(mk.stderr || mk.stdout).trim().slice(-400)}`);
       // --retries 0: on a machine without PyPI, pip moves on to its configured mirrors at once.
-      const pip = spawnSync(python, ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', '--retries', '0', '-r', requirementsFile], { encoding: 'utf8' });
+      const pip = spawnSync(
+        python,
+        ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', '--retries', '0', '-r', requirementsFile],
+        { encoding: 'utf8' },
+      );
       if (pip.status !== 0) throw new Error(`pip install failed: ${(pip.stderr || pip.stdout).trim().slice(-600)}`);
       writeFileSync(marker, `${new Date().toISOString()}\n`);
       log(`python: ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);

@@ -9,7 +9,11 @@ import { waitFor } from '../util/poll';
 import { launchBrowser, openPage, startServer } from './server';
 import { ensureTestPython } from './python';
 
-interface Outcome { passed: number; failed: number; failures: { title: string; error: string }[] }
+interface Outcome {
+  passed: number;
+  failed: number;
+  failures: { title: string; error: string }[];
+}
 
 const TIMEOUT_MS = Number(process.env.AGENTJET_EXTHOST_TIMEOUT_MS ?? 15 * 60_000);
 
@@ -52,19 +56,37 @@ async function main(): Promise<number> {
       if (size <= shown) return;
       const buf = Buffer.alloc(size - shown);
       const fd = openSync(logFile, 'r');
-      try { readSync(fd, buf, 0, buf.length, shown); } finally { closeSync(fd); }
+      try {
+        readSync(fd, buf, 0, buf.length, shown);
+      } finally {
+        closeSync(fd);
+      }
       shown = size;
       process.stdout.write(buf.toString('utf8'));
     };
-    await waitFor(() => {
-      echoProgress();
-      if (server.process.exitCode !== null) throw new Error(`VS Code server exited (${server.process.exitCode})`);
-      return existsSync(resultFile);
-    }, 'the result file of the extension-host tests', TIMEOUT_MS - (Date.now() - started), 250);
+    await waitFor(
+      () => {
+        echoProgress();
+        if (server.process.exitCode !== null) throw new Error(`VS Code server exited (${server.process.exitCode})`);
+        return existsSync(resultFile);
+      },
+      'the result file of the extension-host tests',
+      TIMEOUT_MS - (Date.now() - started),
+      250,
+    );
     // The file is written once, after the last test; read it whole.
-    const outcome = await waitFor(() => {
-      try { return JSON.parse(readFileSync(resultFile, 'utf8')) as Outcome; } catch { return undefined; }
-    }, 'a readable result file', 2_000, 100);
+    const outcome = await waitFor(
+      () => {
+        try {
+          return JSON.parse(readFileSync(resultFile, 'utf8')) as Outcome;
+        } catch {
+          return undefined;
+        }
+      },
+      'a readable result file',
+      2_000,
+      100,
+    );
     echoProgress();
     for (const f of outcome.failures) console.log(`\n✖ ${f.title}\n${f.error}`);
     console.log(`exthost time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -82,4 +104,13 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => { process.exitCode = code; }, (err: unknown) => { console.error(err); console.log('exthost: 0 passed, 1 failed'); process.exitCode = 1; });
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    console.error(err);
+    console.log('exthost: 0 passed, 1 failed');
+    process.exitCode = 1;
+  },
+);

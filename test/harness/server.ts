@@ -59,9 +59,21 @@ export async function startServer(opts: ServerOptions = {}): Promise<VSCodeServe
   if (opts.displayLanguage) registerLanguagePack(userDataDir, opts.displayLanguage);
 
   const args = [
-    serverMain, '--host', '127.0.0.1', '--port', '0', '--without-connection-token', '--accept-server-license-terms',
-    '--telemetry-level', 'off', '--user-data-dir', userDataDir, '--server-data-dir', join(dataDir, 'server'),
-    '--extensions-dir', extensionsDir,
+    serverMain,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--without-connection-token',
+    '--accept-server-license-terms',
+    '--telemetry-level',
+    'off',
+    '--user-data-dir',
+    userDataDir,
+    '--server-data-dir',
+    join(dataDir, 'server'),
+    '--extensions-dir',
+    extensionsDir,
   ];
   if (!(opts.workspaceTrust ?? false)) args.push('--disable-workspace-trust');
   if (opts.displayLanguage) args.push('--locale', opts.displayLanguage);
@@ -72,11 +84,17 @@ export async function startServer(opts: ServerOptions = {}): Promise<VSCodeServe
     const onData = (buf: Buffer) => {
       out += buf.toString();
       const m = /Extension host agent listening on (\d+)/.exec(out);
-      if (m) { clearTimeout(timer); resolve(Number(m[1])); }
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`VS Code server exited (${code}) before listening:\n${out}`)); });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`VS Code server exited (${code}) before listening:\n${out}`));
+    });
   });
   const remoteUri = (p: string) => `vscode-remote://127.0.0.1:${port}${p.startsWith('/') ? '' : '/'}${p}`;
   return {
@@ -94,8 +112,18 @@ export async function startServer(opts: ServerOptions = {}): Promise<VSCodeServe
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise<void>((r) => child.once('exit', () => r()));
-        try { process.kill(-child.pid!, 'SIGTERM'); } catch { /* already gone */ }
-        const timer = setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } }, 5_000);
+        try {
+          process.kill(-child.pid!, 'SIGTERM');
+        } catch {
+          /* already gone */
+        }
+        const timer = setTimeout(() => {
+          try {
+            process.kill(-child.pid!, 'SIGKILL');
+          } catch {
+            /* gone */
+          }
+        }, 5_000);
         await exited;
         clearTimeout(timer);
       }
@@ -115,16 +143,33 @@ function registerLanguagePack(serverUserData: string, lang: string): void {
   mkdirSync(dir, { recursive: true });
   const translations = join(dir, 'main.i18n.json');
   writeFileSync(translations, JSON.stringify({ contents: {} }));
-  writeFileSync(join(serverUserData, 'languagepacks.json'), JSON.stringify({
-    [lang]: { hash: `test-${lang}`, extensions: [{ extensionIdentifier: { id: `agentjet-test.language-pack-${lang}` }, version: '0.0.0' }], translations: { vscode: translations }, label: lang },
-  }));
+  writeFileSync(
+    join(serverUserData, 'languagepacks.json'),
+    JSON.stringify({
+      [lang]: {
+        hash: `test-${lang}`,
+        extensions: [{ extensionIdentifier: { id: `agentjet-test.language-pack-${lang}` }, version: '0.0.0' }],
+        translations: { vscode: translations },
+        label: lang,
+      },
+    }),
+  );
 }
 
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
 }
 

@@ -57,9 +57,18 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
   }
   const extensionsDir = mkdtempSync(join(tmpdir(), 'agentjet-ext-'));
   if (opts.installExtension ?? true) {
-    execFileSync(process.execPath, [serverMain, '--install-extension', vsixPath(), '--extensions-dir', extensionsDir, '--accept-server-license-terms'], { stdio: 'ignore' });
+    execFileSync(
+      process.execPath,
+      [serverMain, '--install-extension', vsixPath(), '--extensions-dir', extensionsDir, '--accept-server-license-terms'],
+      { stdio: 'ignore' },
+    );
   }
-  const server = await startServer({ extensionsDir, ...(opts.env ? { env: opts.env } : {}), ...(opts.settings ? { settings: opts.settings } : {}), ...(opts.locale ? { displayLanguage: opts.locale.toLowerCase() } : {}) });
+  const server = await startServer({
+    extensionsDir,
+    ...(opts.env ? { env: opts.env } : {}),
+    ...(opts.settings ? { settings: opts.settings } : {}),
+    ...(opts.locale ? { displayLanguage: opts.locale.toLowerCase() } : {}),
+  });
   let browser: Browser | undefined;
   try {
     browser = await launchBrowser();
@@ -72,7 +81,9 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
       page,
       server,
       workspace,
-      async press(keys) { await page.keyboard.press(keys); },
+      async press(keys) {
+        await page.keyboard.press(keys);
+      },
       async runCommand(title) {
         await page.keyboard.press('Control+Shift+P');
         const input = page.locator('.quick-input-widget input');
@@ -91,20 +102,33 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
         await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible' });
         await page.keyboard.press('Enter');
         await page.locator(`.tabs-container .tab[aria-label^="${name}"]`).first().waitFor({ state: 'visible' });
-        await page.locator('.editor-group-container.active .monaco-editor .view-lines .view-line').first().waitFor({ state: 'visible' }).catch(() => undefined);
+        await page
+          .locator('.editor-group-container.active .monaco-editor .view-lines .view-line')
+          .first()
+          .waitFor({ state: 'visible' })
+          .catch(() => undefined);
       },
       activityItem(label) {
-        return page.locator(`.part.activitybar .action-item a[aria-label^="${label}"], .part.activitybar .action-item[aria-label^="${label}"]`).first();
+        return page
+          .locator(`.part.activitybar .action-item a[aria-label^="${label}"], .part.activitybar .action-item[aria-label^="${label}"]`)
+          .first();
       },
       async webviewFrame(selector, timeoutMs = 30_000) {
-        return waitFor(async () => {
-          for (const frame of page.frames()) {
-            try {
-              if (await frame.locator(selector).count() > 0) return frame;
-            } catch { /* frame navigated away */ }
-          }
-          return undefined;
-        }, `a webview frame containing ${selector}`, timeoutMs, 200);
+        return waitFor(
+          async () => {
+            for (const frame of page.frames()) {
+              try {
+                if ((await frame.locator(selector).count()) > 0) return frame;
+              } catch {
+                /* frame navigated away */
+              }
+            }
+            return undefined;
+          },
+          `a webview frame containing ${selector}`,
+          timeoutMs,
+          200,
+        );
       },
       async screenshot(name) {
         mkdirSync(testOutputDir, { recursive: true });

@@ -22,7 +22,9 @@ const TIMEOUT = 60_000;
 const testPython = ensureTestPython();
 const python = testPython.python;
 /** Debian's debugpy when it is older than AgentJet wants (python3-debugpy 1.6.3), else undefined. */
-const oldDebianDebugpy = ((v) => (v && /^1\.[0-7]\./.test(v) ? v : undefined))(existsSync(debianPython) ? moduleVersion(debianPython, 'debugpy') : undefined);
+const oldDebianDebugpy = ((v) => (v && /^1\.[0-7]\./.test(v) ? v : undefined))(
+  existsSync(debianPython) ? moduleVersion(debianPython, 'debugpy') : undefined,
+);
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 function client(): DebugClient {
@@ -60,8 +62,12 @@ async function oursAlive(w: DemoCopy, adapter: number, spareGroups: number[] = [
 
 describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
   let w: DemoCopy;
-  before(async () => { w = await demoCopy(); });
-  after(async () => { await w.dispose(); });
+  before(async () => {
+    w = await demoCopy();
+  });
+  after(async () => {
+    await w.dispose();
+  });
 
   test('a breakpoint in the workflow is hit at the right line, with stack and variables; continue runs to exit code 0', async () => {
     const dc = client();
@@ -80,7 +86,10 @@ describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
       assert.equal(top.name, 'execute');
       assert.equal(top.line, line);
       assert.equal(top.source?.path, w.workflow);
-      assert.ok(stack.body.stackFrames.some((f) => f.name === 'run_debug' && /ajet[\\/]launcher\.py$/.test(f.source?.path ?? '')), 'the launcher frame is below the workflow');
+      assert.ok(
+        stack.body.stackFrames.some((f) => f.name === 'run_debug' && /ajet[\\/]launcher\.py$/.test(f.source?.path ?? '')),
+        'the launcher frame is below the workflow',
+      );
       const scopes = await dc.scopesRequest({ frameId: top.id });
       const locals = await dc.variablesRequest({ variablesReference: scopes.body.scopes[0]!.variablesReference });
       const byName = new Map(locals.body.variables.map((v) => [v.name, v.value]));
@@ -89,7 +98,11 @@ describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
       const ev = await dc.evaluateRequest({ expression: 'reply.choices[0].message.content', frameId: top.id, context: 'repl' });
       assert.match(ev.body.result, /\\\\boxed\{946\}/);
       // A debugpy AgentJet accepts: no version warning (the old-debugpy warning has its own test).
-      if (testPython.kind === 'venv') assert.ok(!outputs.some((o) => o.body.category === 'important' && /debugpy/.test(o.body.output)), 'no debugpy warning for the venv');
+      if (testPython.kind === 'venv')
+        assert.ok(
+          !outputs.some((o) => o.body.category === 'important' && /debugpy/.test(o.body.output)),
+          'no debugpy warning for the venv',
+        );
       // Second task stops at the same line; then the run ends.
       await Promise.all([dc.continueRequest({ threadId }), dc.assertStoppedLocation('breakpoint', { path: w.workflow, line })]);
       await dc.setBreakpointsRequest({ source: { path: w.workflow }, breakpoints: [] });
@@ -102,7 +115,10 @@ describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
       assert.ok(log, 'a rollout log was written');
       assert.equal(finished[0]?.body.rolloutLog, log);
       assert.equal(finished[0]?.body.exitCode, 0);
-      assert.ok(outputs.some((o) => /\[0\] Task demo-001 \(Reward 1\.000\)/.test(o.body.output)), 'launcher output reaches the Debug Console');
+      assert.ok(
+        outputs.some((o) => /\[0\] Task demo-001 \(Reward 1\.000\)/.test(o.body.output)),
+        'launcher output reaches the Debug Console',
+      );
     } finally {
       await dc.stop();
     }
@@ -137,28 +153,48 @@ describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
     await dc.start();
     try {
       const pid = await adapterPid();
-      await assert.rejects(dc.launch(launchArgs(w, { config: broken })), /broken\.yaml has \d+ error\(s\); nothing was started[\s\S]*line \d+:/);
-      assert.deepEqual((await listProcesses()).filter((p) => p.ppid === pid), [], 'the adapter started no process');
+      await assert.rejects(
+        dc.launch(launchArgs(w, { config: broken })),
+        /broken\.yaml has \d+ error\(s\); nothing was started[\s\S]*line \d+:/,
+      );
+      assert.deepEqual(
+        (await listProcesses()).filter((p) => p.ppid === pid),
+        [],
+        'the adapter started no process',
+      );
       assert.ok(!existsSync(join(w.dir, 'saved_experiments', 'broken')), 'no run folder');
     } finally {
       await dc.stop();
     }
   });
 
-  test('an old debugpy (Debian\'s python3-debugpy) still debugs, with a warning naming its version and the upgrade', { skip: !oldDebianDebugpy && 'needs an old debugpy: Debian\'s python3-debugpy (apt-get install python3-debugpy; .ci/run installs it), pip offers only >= 1.8' }, async () => {
-    const dc = client();
-    await dc.start();
-    const outputs = collect(dc, 'output');
-    try {
-      const line = lineOf(w.workflow, 'answer = reply.choices');
-      await dc.hitBreakpoint(launchArgs(w, { python: debianPython }), { path: w.workflow, line });
-      const warn = outputs.find((o) => o.body.category === 'important');
-      assert.ok(warn, 'a debugpy version warning is shown');
-      assert.match(warn.body.output, new RegExp(`debugpy ${escape(oldDebianDebugpy!)}\\S* found for /usr/bin/python3; AgentJet's launcher wants >= 1\\.8\\.0.*pip install --upgrade "debugpy>=1\\.8\\.0"`));
-    } finally {
-      await dc.stop();
-    }
-  });
+  test(
+    "an old debugpy (Debian's python3-debugpy) still debugs, with a warning naming its version and the upgrade",
+    {
+      skip:
+        !oldDebianDebugpy &&
+        "needs an old debugpy: Debian's python3-debugpy (apt-get install python3-debugpy; .ci/run installs it), pip offers only >= 1.8",
+    },
+    async () => {
+      const dc = client();
+      await dc.start();
+      const outputs = collect(dc, 'output');
+      try {
+        const line = lineOf(w.workflow, 'answer = reply.choices');
+        await dc.hitBreakpoint(launchArgs(w, { python: debianPython }), { path: w.workflow, line });
+        const warn = outputs.find((o) => o.body.category === 'important');
+        assert.ok(warn, 'a debugpy version warning is shown');
+        assert.match(
+          warn.body.output,
+          new RegExp(
+            `debugpy ${escape(oldDebianDebugpy!)}\\S* found for /usr/bin/python3; AgentJet's launcher wants >= 1\\.8\\.0.*pip install --upgrade "debugpy>=1\\.8\\.0"`,
+          ),
+        );
+      } finally {
+        await dc.stop();
+      }
+    },
+  );
 
   test('a missing debugpy is named with the interpreter and how to install it', async () => {
     // A real interpreter without debugpy: a bare venv (no pip, no system site-packages).
@@ -170,8 +206,12 @@ describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
       const dc = client();
       await dc.start();
       try {
-        await assert.rejects(dc.launch(launchArgs(w, { python: pyenv })),
-          (e: Error) => e.message.includes(`debugpy is not installed for ${pyenv}`) && e.message.includes(`${pyenv} -m pip install --upgrade "debugpy>=1.8.0"`));
+        await assert.rejects(
+          dc.launch(launchArgs(w, { python: pyenv })),
+          (e: Error) =>
+            e.message.includes(`debugpy is not installed for ${pyenv}`) &&
+            e.message.includes(`${pyenv} -m pip install --upgrade "debugpy>=1.8.0"`),
+        );
       } finally {
         await dc.stop();
       }
@@ -184,12 +224,15 @@ describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
     const dc = client();
     await dc.start();
     try {
-      await assert.rejects(dc.launch(launchArgs(w, { env: { PYTHONPATH: null } })),
-        new RegExp(`${escape(python)} has no AgentJet launcher: no console script beside it and it cannot import ajet\\.launcher, ajet\\.cli\\.launcher \\(No module named 'ajet\\.launcher'; No module named 'ajet\\.cli\\.launcher'\\)\\. Install the framework`));
+      await assert.rejects(
+        dc.launch(launchArgs(w, { env: { PYTHONPATH: null } })),
+        new RegExp(
+          `${escape(python)} has no AgentJet launcher: no console script beside it and it cannot import ajet\\.launcher, ajet\\.cli\\.launcher \\(No module named 'ajet\\.launcher'; No module named 'ajet\\.cli\\.launcher'\\)\\. Install the framework`,
+        ),
+      );
       // The idle debugpy adapter started during the preflight is gone again; no launcher ever ran.
       const pid = await adapterPid();
       await waitFor(async () => (await listProcesses()).filter((p) => p.ppid === pid).length === 0, 'the adapter to have no children');
-
     } finally {
       await dc.stop();
     }
@@ -203,7 +246,10 @@ describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
     const dc = client();
     await dc.start();
     try {
-      await assert.rejects(dc.launch(launchArgs(w)), new RegExp(`port ${w.port} \\(ajet\\.debug\\.debug_vllm_port\\) is held by process ${process.pid}`));
+      await assert.rejects(
+        dc.launch(launchArgs(w)),
+        new RegExp(`port ${w.port} \\(ajet\\.debug\\.debug_vllm_port\\) is held by process ${process.pid}`),
+      );
     } finally {
       await dc.stop();
       await new Promise((r) => srv.close(r));
@@ -230,14 +276,20 @@ describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
     const conf = join(w.dir, 'astuner_math.yaml');
     // Its own port: the ajet companion of the other tests lives under saved_experiments/.
     const port = await freePort();
-    writeFileSync(conf, `astuner:\n  experiment_name: astuner_math\n  task_reader:\n    type: dataset_file\n    dataset_file:\n      training:\n        file_path: data/train.jsonl\n  task_judge:\n    judge_protocol: math_demo.judge->MathAnswerJudge\n  rollout:\n    agentscope_learn_protocol: math_demo.workflow->MathWorkflow\n  debug:\n    debug_first_n_tasks: 1\n    debug_vllm_port: ${port}\n`);
+    writeFileSync(
+      conf,
+      `astuner:\n  experiment_name: astuner_math\n  task_reader:\n    type: dataset_file\n    dataset_file:\n      training:\n        file_path: data/train.jsonl\n  task_judge:\n    judge_protocol: math_demo.judge->MathAnswerJudge\n  rollout:\n    agentscope_learn_protocol: math_demo.workflow->MathWorkflow\n  debug:\n    debug_first_n_tasks: 1\n    debug_vllm_port: ${port}\n`,
+    );
     const dc = client();
     await dc.start();
     const outputs = collect(dc, 'output');
     const exited = collect(dc, 'exited');
     try {
       await Promise.all([dc.launch(launchArgs(w, { config: conf, noDebug: true })), dc.waitForEvent('terminated')]);
-      assert.ok(outputs.some((o) => o.body.output.includes(`-m astuner.cli.launcher --backbone debug --conf ${conf}`)), 'the ASTuner launcher module it really has');
+      assert.ok(
+        outputs.some((o) => o.body.output.includes(`-m astuner.cli.launcher --backbone debug --conf ${conf}`)),
+        'the ASTuner launcher module it really has',
+      );
       assert.equal(exited[0]?.body.exitCode, 0);
       assert.ok(findRolloutLog(join(w.dir, 'launcher_record', 'astuner_math')), 'the run folder is under launcher_record/');
     } finally {
@@ -250,25 +302,34 @@ describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
       // A workflow that starts a grandchild in its own session (as Ray workers do, out of reach of
       // debugpy's process-group kill) and then blocks, so Stop lands mid-run.
       const marker = `aj-stop-marker-${w.port}-${autokill}`;
-      writeFileSync(join(w.dir, 'slow.py'), [
-        'import subprocess, sys, time',
-        'from ajet import Workflow',
-        'class Slow(Workflow):',
-        '    async def execute(self, workflow_task, tuner):',
-        `        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300) # ${marker}"], start_new_session=True)`,
-        '        print("slow workflow running", flush=True)',
-        '        time.sleep(300)',
-        '',
-      ].join('\n'));
+      writeFileSync(
+        join(w.dir, 'slow.py'),
+        [
+          'import subprocess, sys, time',
+          'from ajet import Workflow',
+          'class Slow(Workflow):',
+          '    async def execute(self, workflow_task, tuner):',
+          `        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300) # ${marker}"], start_new_session=True)`,
+          '        print("slow workflow running", flush=True)',
+          '        time.sleep(300)',
+          '',
+        ].join('\n'),
+      );
       const slow = join(w.dir, 'slow.yaml');
-      writeFileSync(slow, `ajet:\n  experiment_name: slow\n  task_reader:\n    jsonl_dataset_file:\n      training:\n        file_path: data/train.jsonl\n  rollout:\n    user_workflow: slow.py->Slow\n  debug:\n    debug_first_n_tasks: 1\n    debug_vllm_port: ${w.port}\n`);
+      writeFileSync(
+        slow,
+        `ajet:\n  experiment_name: slow\n  task_reader:\n    jsonl_dataset_file:\n      training:\n        file_path: data/train.jsonl\n  rollout:\n    user_workflow: slow.py->Slow\n  debug:\n    debug_first_n_tasks: 1\n    debug_vllm_port: ${w.port}\n`,
+      );
       const dc = client();
       await dc.start();
       const outputs = collect(dc, 'output');
       let disconnected = false;
       try {
         const pid = await adapterPid();
-        await Promise.all([dc.waitForEvent('initialized').then(() => dc.configurationDoneRequest()), dc.launch(launchArgs(w, { config: slow, autokill }))]);
+        await Promise.all([
+          dc.waitForEvent('initialized').then(() => dc.configurationDoneRequest()),
+          dc.launch(launchArgs(w, { config: slow, autokill })),
+        ]);
         await waitFor(() => outputs.some((o) => o.body.output.includes('slow workflow running')), 'the workflow to run');
         const running = (await listProcesses()).filter((p) => p.args.includes(marker));
         assert.ok(running.length > 0, 'the grandchild runs');
@@ -276,10 +337,17 @@ describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
         disconnected = true;
         const companions = readCompanions(companionFolder(w.dir, 'saved_experiments'));
         const spare = autokill ? [] : companions.filter((c) => c.alive).map((c) => c.pgid);
-        const left = await waitFor(async () => { const l = await oursAlive(w, pid, spare); return l.length === 0 ? ['none'] : false; }, 'our processes to end').catch(async () => oursAlive(w, pid, spare));
+        const left = await waitFor(async () => {
+          const l = await oursAlive(w, pid, spare);
+          return l.length === 0 ? ['none'] : false;
+        }, 'our processes to end').catch(async () => oursAlive(w, pid, spare));
         assert.deepEqual(left, ['none'], `left behind: ${JSON.stringify(left)}`);
         assert.equal((await listProcesses()).filter((p) => p.args.includes(marker)).length, 0, 'the grandchild is gone');
-        if (autokill) assert.ok(readCompanions(companionFolder(w.dir, 'saved_experiments')).every((c) => !c.alive), 'autokill stops the companion too');
+        if (autokill)
+          assert.ok(
+            readCompanions(companionFolder(w.dir, 'saved_experiments')).every((c) => !c.alive),
+            'autokill stops the companion too',
+          );
         else assert.ok(spare.length > 0, 'the companion stays up for the next launch');
       } finally {
         // After a disconnect the adapter exits by itself; a second disconnect would go unanswered.

@@ -14,10 +14,21 @@ const server = join(repoRoot, 'dist', 'server.js');
 const demo = join(repoRoot, 'demo');
 const configPath = join(demo, 'math_agent.yaml');
 const uri = URI.file(configPath).toString();
-const text = readFileSync(configPath, 'utf8').replace('temperature: 0.9', 'temprature: 0.9').replace('max_model_len: 8000', 'max_model_len: "8000"');
+const text = readFileSync(configPath, 'utf8')
+  .replace('temperature: 0.9', 'temprature: 0.9')
+  .replace('max_model_len: 8000', 'max_model_len: "8000"');
 
-interface Diag { code: string; range: { start: { line: number; character: number }; end: { line: number; character: number } }; message: string; severity: number; data?: unknown }
-interface Published { uri: string; diagnostics: Diag[] }
+interface Diag {
+  code: string;
+  range: { start: { line: number; character: number }; end: { line: number; character: number } };
+  message: string;
+  severity: number;
+  data?: unknown;
+}
+interface Published {
+  uri: string;
+  diagnostics: Diag[];
+}
 
 let proc: ChildProcess;
 let conn: MessageConnection;
@@ -26,9 +37,14 @@ let diagnostics: Promise<Published>;
 before(async () => {
   assert.ok(existsSync(server), 'run node scripts/build.mjs first');
   proc = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-  conn = createMessageConnection(new StreamMessageReader(proc.stdout as NodeJS.ReadableStream), new StreamMessageWriter(proc.stdin as NodeJS.WritableStream));
+  conn = createMessageConnection(
+    new StreamMessageReader(proc.stdout as NodeJS.ReadableStream),
+    new StreamMessageWriter(proc.stdin as NodeJS.WritableStream),
+  );
   diagnostics = new Promise((resolve) => {
-    conn.onNotification('textDocument/publishDiagnostics', (p: Published) => { if (p.uri === uri && p.diagnostics.length) resolve(p); });
+    conn.onNotification('textDocument/publishDiagnostics', (p: Published) => {
+      if (p.uri === uri && p.diagnostics.length) resolve(p);
+    });
   });
   conn.onNotification('window/logMessage', () => undefined);
   conn.onRequest('workspace/configuration', () => []);
@@ -36,15 +52,24 @@ before(async () => {
   conn.listen();
   // The LSP `locale` says English; the extension's option wins.
   await conn.sendRequest('initialize', {
-    processId: process.pid, rootUri: URI.file(demo).toString(), capabilities: {}, locale: 'en',
-    workspaceFolders: [{ uri: URI.file(demo).toString(), name: 'demo' }], initializationOptions: { locale: 'zh-cn', reportSyntaxErrors: true },
+    processId: process.pid,
+    rootUri: URI.file(demo).toString(),
+    capabilities: {},
+    locale: 'en',
+    workspaceFolders: [{ uri: URI.file(demo).toString(), name: 'demo' }],
+    initializationOptions: { locale: 'zh-cn', reportSyntaxErrors: true },
   });
   await conn.sendNotification('initialized', {});
   await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
 });
 
 after(async () => {
-  try { await conn.sendRequest('shutdown'); await conn.sendNotification('exit'); } catch { /* already gone */ }
+  try {
+    await conn.sendRequest('shutdown');
+    await conn.sendNotification('exit');
+  } catch {
+    /* already gone */
+  }
   conn.dispose();
   proc.kill();
 });
@@ -62,11 +87,20 @@ test('zh-cn: diagnostics in Chinese, codes and ranges unchanged', async () => {
 test('zh-cn: quick fix titles and hovers in Chinese', async () => {
   const p = await diagnostics;
   const d = p.diagnostics.find((x) => x.code === 'unknown-key') as Diag;
-  const actions = await conn.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: d.range, context: { diagnostics: [d] } }) as { title: string; kind: string }[];
-  assert.ok(actions.some((a) => a.kind === 'quickfix' && a.title === '改为 `temperature`'), JSON.stringify(actions));
+  const actions = (await conn.sendRequest('textDocument/codeAction', {
+    textDocument: { uri },
+    range: d.range,
+    context: { diagnostics: [d] },
+  })) as { title: string; kind: string }[];
+  assert.ok(
+    actions.some((a) => a.kind === 'quickfix' && a.title === '改为 `temperature`'),
+    JSON.stringify(actions),
+  );
   const lines = text.split('\n');
   const l = lines.findIndex((x) => x.includes('n_vllm_engine'));
-  const h = await conn.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: l, character: 6 } }) as { contents: { value: string } };
+  const h = (await conn.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: l, character: 6 } })) as {
+    contents: { value: string };
+  };
   assert.match(h.contents.value, /ajet\.rollout\.n_vllm_engine/);
   assert.match(h.contents.value, /默认值：`\d+`/);
   assert.doesNotMatch(h.contents.value, /Default:/);

@@ -14,8 +14,16 @@ import { repoRoot } from '../util/paths';
 const server = join(repoRoot, 'dist', 'server.js');
 const python3 = spawnSync('python3', ['-c', 'print(1)']).status === 0 ? 'python3' : undefined;
 
-interface Diag { code: string; message: string; severity: number; tags?: number[] }
-interface Published { uri: string; diagnostics: Diag[] }
+interface Diag {
+  code: string;
+  message: string;
+  severity: number;
+  tags?: number[];
+}
+interface Published {
+  uri: string;
+  diagnostics: Diag[];
+}
 
 let ws: string;
 let proc: ChildProcess;
@@ -31,7 +39,14 @@ function waitFor<T>(what: string, probe: () => T | undefined, ms = 20_000): Prom
   if (hit !== undefined) return Promise.resolve(hit);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms);
-    const check = () => { const v = probe(); if (v !== undefined) { clearTimeout(timer); waiters.splice(waiters.indexOf(check), 1); resolve(v); } };
+    const check = () => {
+      const v = probe();
+      if (v !== undefined) {
+        clearTimeout(timer);
+        waiters.splice(waiters.indexOf(check), 1);
+        resolve(v);
+      }
+    };
     waiters.push(check);
   });
 }
@@ -52,39 +67,62 @@ before(async () => {
   writeFileSync(join(site, 'ajet', 'task_judge', 'env_service_as_judge.py'), 'class EnvServiceJudge:\n    pass\n');
   mkdirSync(join(ws, 'envs', 'bin'), { recursive: true });
   // The interpreter answers only once the test opens the gate: requests must not wait for it.
-  writeFileSync(join(ws, 'envs', 'bin', 'python'), `#!/bin/sh\nwhile [ ! -f '${gate()}' ]; do sleep 0.05; done\nPYTHONPATH='${site}' exec ${python3 ?? 'python3'} "$@"\n`);
+  writeFileSync(
+    join(ws, 'envs', 'bin', 'python'),
+    `#!/bin/sh\nwhile [ ! -f '${gate()}' ]; do sleep 0.05; done\nPYTHONPATH='${site}' exec ${python3 ?? 'python3'} "$@"\n`,
+  );
   chmodSync(join(ws, 'envs', 'bin', 'python'), 0o755);
   mkdirSync(join(ws, 'flows'));
   writeFileSync(join(ws, 'flows', '__init__.py'), '');
   writeFileSync(join(ws, 'flows', 'w.py'), 'class W:\n    async def execute(self, t, tuner):\n        return None\n');
-  const cfg = (judge: string) => `ajet:\n  model:\n    path: Qwen/Qwen2.5-1.5B-Instruct\n  rollout:\n    user_workflow: flows.w->W\n    max_num_seqs: 4\n  task_reader:\n    type: env_service\n  task_judge:\n    judge_protocol: ${judge}\n  context_tracker:\n    alien_llm_model: x\ndefaults:\n  - verl_default\n  - ajet_default\n  - _self_\n`;
+  const cfg = (judge: string) =>
+    `ajet:\n  model:\n    path: Qwen/Qwen2.5-1.5B-Instruct\n  rollout:\n    user_workflow: flows.w->W\n    max_num_seqs: 4\n  task_reader:\n    type: env_service\n  task_judge:\n    judge_protocol: ${judge}\n  context_tracker:\n    alien_llm_model: x\ndefaults:\n  - verl_default\n  - ajet_default\n  - _self_\n`;
   writeFileSync(mainConfig(), cfg('ajet.task_judge.env_service_as_judge->NoSuchJudge'));
   mkdirSync(join(ws, 'configs'));
-  writeFileSync(otherConfig(), cfg('ajet.task_judge.env_service_as_judge->EnvServiceJudge').replace('user_workflow: flows.w->W', 'user_workflow: flows.w->Nope'));
+  writeFileSync(
+    otherConfig(),
+    cfg('ajet.task_judge.env_service_as_judge->EnvServiceJudge').replace('user_workflow: flows.w->W', 'user_workflow: flows.w->Nope'),
+  );
   writeFileSync(join(ws, 'configs', 'ci.yaml'), 'jobs: {}\n');
 
   proc = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-  conn = createMessageConnection(new StreamMessageReader(proc.stdout as NodeJS.ReadableStream), new StreamMessageWriter(proc.stdin as NodeJS.WritableStream));
-  conn.onNotification('textDocument/publishDiagnostics', (p: Published) => { published.push(p); for (const w of waiters.slice()) w(); });
+  conn = createMessageConnection(
+    new StreamMessageReader(proc.stdout as NodeJS.ReadableStream),
+    new StreamMessageWriter(proc.stdin as NodeJS.WritableStream),
+  );
+  conn.onNotification('textDocument/publishDiagnostics', (p: Published) => {
+    published.push(p);
+    for (const w of waiters.slice()) w();
+  });
   conn.onNotification('window/logMessage', () => undefined);
   conn.onRequest('workspace/configuration', (p: { items: { section?: string; scopeUri?: string }[] }) => {
     configRequests.push(...p.items);
     for (const w of waiters.slice()) w();
-    return p.items.map((i) => (i.section === 'agentjet' ? { pythonPath: '${workspaceFolder}/envs/bin/python', config: { problems } } : null));
+    return p.items.map((i) =>
+      i.section === 'agentjet' ? { pythonPath: '${workspaceFolder}/envs/bin/python', config: { problems } } : null,
+    );
   });
   conn.onRequest('client/registerCapability', () => null);
   conn.onRequest('workspace/workspaceFolders', () => [{ uri: URI.file(ws).toString(), name: 'ws' }]);
   conn.listen();
-  const init = await conn.sendRequest('initialize', {
-    processId: process.pid, rootUri: URI.file(ws).toString(), workspaceFolders: [{ uri: URI.file(ws).toString(), name: 'ws' }],
-    capabilities: { workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: false } } }, initializationOptions: { reportSyntaxErrors: true },
-  }) as { serverInfo?: { version?: string } };
+  const init = (await conn.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: URI.file(ws).toString(),
+    workspaceFolders: [{ uri: URI.file(ws).toString(), name: 'ws' }],
+    capabilities: { workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: false } } },
+    initializationOptions: { reportSyntaxErrors: true },
+  })) as { serverInfo?: { version?: string } };
   serverVersion = init.serverInfo?.version ?? '';
   await conn.sendNotification('initialized', {});
 });
 
 after(async () => {
-  try { await conn.sendRequest('shutdown'); await conn.sendNotification('exit'); } catch { /* already gone */ }
+  try {
+    await conn.sendRequest('shutdown');
+    await conn.sendNotification('exit');
+  } catch {
+    /* already gone */
+  }
   conn.dispose();
   proc.kill();
   rmSync(ws, { recursive: true, force: true });
@@ -95,26 +133,39 @@ test('the server reports the extension version', () => {
   assert.equal(serverVersion, pkg.version);
 });
 
-test('settings are asked per folder; requests are answered while the interpreter is still probed', { skip: !python3 && 'no python3' }, async () => {
-  const uri = URI.file(mainConfig()).toString();
-  await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: readFileSync(mainConfig(), 'utf8') } });
-  await waitFor('a workspace/configuration request scoped to the folder', () => configRequests.find((r) => r.section === 'agentjet' && r.scopeUri === URI.file(ws).toString()));
-  // The gate is closed, so the interpreter has not answered: a hover must still come back.
-  const h = await conn.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 3 } }) as { contents: { value: string } } | null;
-  assert.ok(h && /ajet\.model/.test(h.contents.value));
-  assert.ok(!existsSync(gate()));
-  const before = latest(uri);
-  assert.ok(!before?.diagnostics.some((d) => d.code.startsWith('class-ref')), 'nothing is claimed about built-ins before the interpreter answers');
-  writeFileSync(gate(), '');
-  // `${workspaceFolder}/envs/bin/python` (not a venv the resolver would find alone) was expanded.
-  const p = await waitFor('the built-in judge checked with the configured interpreter', () => {
-    const l = latest(uri);
-    return l?.diagnostics.some((d) => d.code === 'class-ref/missing-class') ? l : undefined;
-  });
-  const d = p.diagnostics.find((x) => x.code === 'class-ref/missing-class') as Diag;
-  assert.match(d.message, /NoSuchJudge/);
-  assert.ok(!p.diagnostics.some((x) => /set `agentjet\.pythonPath`/.test(x.message)), 'no advice to set what is set');
-});
+test(
+  'settings are asked per folder; requests are answered while the interpreter is still probed',
+  { skip: !python3 && 'no python3' },
+  async () => {
+    const uri = URI.file(mainConfig()).toString();
+    await conn.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'yaml', version: 1, text: readFileSync(mainConfig(), 'utf8') },
+    });
+    await waitFor('a workspace/configuration request scoped to the folder', () =>
+      configRequests.find((r) => r.section === 'agentjet' && r.scopeUri === URI.file(ws).toString()),
+    );
+    // The gate is closed, so the interpreter has not answered: a hover must still come back.
+    const h = (await conn.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 3 } })) as {
+      contents: { value: string };
+    } | null;
+    assert.ok(h && /ajet\.model/.test(h.contents.value));
+    assert.ok(!existsSync(gate()));
+    const before = latest(uri);
+    assert.ok(
+      !before?.diagnostics.some((d) => d.code.startsWith('class-ref')),
+      'nothing is claimed about built-ins before the interpreter answers',
+    );
+    writeFileSync(gate(), '');
+    // `${workspaceFolder}/envs/bin/python` (not a venv the resolver would find alone) was expanded.
+    const p = await waitFor('the built-in judge checked with the configured interpreter', () => {
+      const l = latest(uri);
+      return l?.diagnostics.some((d) => d.code === 'class-ref/missing-class') ? l : undefined;
+    });
+    const d = p.diagnostics.find((x) => x.code === 'class-ref/missing-class') as Diag;
+    assert.match(d.message, /NoSuchJudge/);
+    assert.ok(!p.diagnostics.some((x) => /set `agentjet\.pythonPath`/.test(x.message)), 'no advice to set what is set');
+  },
+);
 
 test('LSP tags: deprecated and never-read keys carry DiagnosticTag.Deprecated', async () => {
   const uri = URI.file(mainConfig()).toString();
@@ -142,7 +193,9 @@ test('agentjet.config.problems = openFiles clears what only the background pass 
   await waitFor('other.yaml cleared', () => (latest(other)?.diagnostics.length === 0 ? true : undefined));
   const uri = URI.file(mainConfig()).toString();
   // The open file keeps its problems.
-  await waitFor('main.yaml re-checked', () => (latest(uri)?.diagnostics.some((d) => d.code === 'class-ref/missing-class') ? true : undefined));
+  await waitFor('main.yaml re-checked', () =>
+    latest(uri)?.diagnostics.some((d) => d.code === 'class-ref/missing-class') ? true : undefined,
+  );
 });
 
 test('completion: module names keep their own name whole (package in the description); snippets adjust indentation', async () => {
@@ -151,7 +204,12 @@ test('completion: module names keep their own name whole (package in the descrip
   const l = lines.findIndex((x) => x.includes('user_workflow'));
   const edited = [...lines.slice(0, l), '    user_workflow: fl', ...lines.slice(l + 1)].join('\n');
   await conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: edited }] });
-  const items = await conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line: l, character: 21 } }) as { label: string; filterText?: string; labelDetails?: { description?: string }; textEdit?: { newText: string } }[];
+  const items = (await conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line: l, character: 21 } })) as {
+    label: string;
+    filterText?: string;
+    labelDetails?: { description?: string };
+    textEdit?: { newText: string };
+  }[];
   const w = items.find((i) => i.filterText === 'flows.w');
   assert.ok(w, JSON.stringify(items.map((i) => i.label)));
   assert.equal(w.label, 'w');
@@ -160,7 +218,11 @@ test('completion: module names keep their own name whole (package in the descrip
   const r = lines.findIndex((x) => x.startsWith('  rollout:'));
   const withKey = [...lines.slice(0, r + 1), '    val', ...lines.slice(r + 1)].join('\n');
   await conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: 3 }, contentChanges: [{ text: withKey }] });
-  const keys = await conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line: r + 1, character: 7 } }) as { label: string; insertTextMode?: number; textEdit?: { newText: string } }[];
+  const keys = (await conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line: r + 1, character: 7 } })) as {
+    label: string;
+    insertTextMode?: number;
+    textEdit?: { newText: string };
+  }[];
   const vk = keys.find((k) => k.label === 'val_kwargs');
   assert.ok(vk);
   assert.equal(vk.insertTextMode, 2, 'InsertTextMode.adjustIndentation');
@@ -175,7 +237,9 @@ test('a config written after start is checked when the client reports the file e
   writeFileSync(later, readFileSync(otherConfig(), 'utf8'));
   const uri = URI.file(later).toString();
   await conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri, type: 1 }] });
-  await waitFor('diagnostics of the new file', () => (latest(uri)?.diagnostics.some((d) => d.code === 'class-ref/missing-class') ? true : undefined));
+  await waitFor('diagnostics of the new file', () =>
+    latest(uri)?.diagnostics.some((d) => d.code === 'class-ref/missing-class') ? true : undefined,
+  );
   rmSync(later);
   await conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri, type: 3 }] });
   await waitFor('the deleted file cleared', () => (latest(uri)?.diagnostics.length === 0 ? true : undefined));

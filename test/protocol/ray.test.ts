@@ -15,14 +15,26 @@ import type { PausedWorker } from '../../core/ray/types';
 import { EVENT_RAY_PAUSE, type RayPauseEventBody } from '../../core/protocol/ray';
 import { listProcesses } from '../../core/launch/processes';
 import { waitFor } from '../util/poll';
-import { killRayProcesses, lineIn, loopbackOnly, netnsUnavailable, NETNS_ENV, rayFixtureRollout, rerunInNetns, startFixtureRun, type RayRun } from '../util/rayLocal';
+import {
+  killRayProcesses,
+  lineIn,
+  loopbackOnly,
+  netnsUnavailable,
+  NETNS_ENV,
+  rayFixtureRollout,
+  rerunInNetns,
+  startFixtureRun,
+  type RayRun,
+} from '../util/rayLocal';
 
 const TIMEOUT = 90_000;
 
 const until = <T>(probe: () => T | undefined | false, what: string): Promise<T> => waitFor(probe, what, TIMEOUT, 100);
 
 /** Attaches our adapter to a paused worker; resolves with the client and the first stop. */
-async function attach(w: PausedWorker): Promise<{ dc: DebugClient; stopped: DebugProtocol.StoppedEvent; pause: Promise<RayPauseEventBody> }> {
+async function attach(
+  w: PausedWorker,
+): Promise<{ dc: DebugClient; stopped: DebugProtocol.StoppedEvent; pause: Promise<RayPauseEventBody> }> {
   const dc = new DebugClient('node', adapterJs, 'agentjet');
   dc.defaultTimeout = TIMEOUT;
   await dc.start();
@@ -30,7 +42,11 @@ async function attach(w: PausedWorker): Promise<{ dc: DebugClient; stopped: Debu
   await dc.initializeRequest({ adapterID: 'agentjet', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
   const initialized = dc.waitForEvent('initialized');
   const stoppedP = dc.waitForEvent('stopped');
-  const attached = dc.attachRequest({ connect: { host: w.host, port: w.port }, justMyCode: false, rayWorker: w.name } as DebugProtocol.AttachRequestArguments);
+  const attached = dc.attachRequest({
+    connect: { host: w.host, port: w.port },
+    justMyCode: false,
+    rayWorker: w.name,
+  } as DebugProtocol.AttachRequestArguments);
   await initialized;
   // What VS Code sends by default (debugpy's "uncaught" filter): post-mortem stops need it.
   await dc.setExceptionBreakpointsRequest({ filters: ['uncaught'] });
@@ -51,12 +67,19 @@ if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
   // Outer run: the real tests run in a loopback-only namespace (Ray's listener uses the node address).
   test('Ray debugging on the real Ray (re-run in a loopback-only network namespace)', { timeout: 600_000 }, async (t) => {
     const why = netnsUnavailable();
-    if (why) { t.skip(why); return; }
+    if (why) {
+      t.skip(why);
+      return;
+    }
     ensureTestPython();
     const before = new Set((await listProcesses()).map((p) => p.pid));
     const code = await rerunInNetns(__filename);
     const strays = (await listProcesses()).filter((p) => !before.has(p.pid) && /ray::|raylet|gcs_server|ajr-/.test(p.args));
-    assert.deepEqual(strays.map((p) => p.args), [], 'no Ray process is left running');
+    assert.deepEqual(
+      strays.map((p) => p.args),
+      [],
+      'no Ray process is left running',
+    );
     assert.equal(code, 0, 'the Ray tests passed inside the namespace (see their output above)');
   });
 } else {
@@ -82,7 +105,10 @@ if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
 
     test('the session-log watcher lists the bp("ROLLOUT") worker and the post-mortem worker', async () => {
       watcher = new SessionLogWatcher(sessionDir, { intervalMs: 200 }).start();
-      const paused = await until(() => { const p = watcher!.paused; return p.length >= 2 && p; }, 'two paused workers in the session logs');
+      const paused = await until(() => {
+        const p = watcher!.paused;
+        return p.length >= 2 && p;
+      }, 'two paused workers in the session logs');
       const names = paused.map((p) => p.name).sort();
       assert.deepEqual(names, ['judge', 'rollout']);
       for (const p of paused) {
@@ -116,7 +142,9 @@ if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
         const terminated = dc.waitForEvent('terminated');
         await dc.disconnectRequest({});
         await terminated;
-      } finally { await dc.stop(); }
+      } finally {
+        await dc.stop();
+      }
       await run.waitOutput(/result: 2\.75/);
       await until(() => !watcher!.scan().some((p) => p.name === 'rollout') || undefined, 'the rollout worker to leave the paused list');
     });
@@ -136,7 +164,9 @@ if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
         assert.match(JSON.stringify(info.body), /ValueError/);
         assert.equal((await pause).kind, 'post-mortem');
         await dc.disconnectRequest({});
-      } finally { await dc.stop(); }
+      } finally {
+        await dc.stop();
+      }
       await run.waitOutput(/training step done/);
       assert.equal(await run.exited, 0, `the driver ended cleanly:\n${run.output().slice(-2000)}`);
     });

@@ -11,7 +11,10 @@ test('a config mistake shows a squiggle whose hover explains it (screenshot)', a
   const workspace = join(dir, 'demo');
   cpSync(join(repoRoot, 'demo'), workspace, { recursive: true });
   const cfg = join(workspace, 'math_agent.yaml');
-  writeFileSync(cfg, readFileSync(cfg, 'utf8').replace('user_workflow: math_demo.workflow->MathWorkflow', 'user_workflow: math_demo.workflow->MathWorkflo'));
+  writeFileSync(
+    cfg,
+    readFileSync(cfg, 'utf8').replace('user_workflow: math_demo.workflow->MathWorkflow', 'user_workflow: math_demo.workflow->MathWorkflo'),
+  );
   const wb = await openWorkbench({ workspace });
   try {
     await wb.openFile('math_agent.yaml');

@@ -30,15 +30,27 @@ test('Open Run Dashboard clicked fast on three runs opens three dashboards; a ta
     for (const name of RUNS) {
       await row(name).click({ button: 'right' });
       const item = page.locator('.context-view .action-item', { hasText: 'Open Run Dashboard' }).first();
-      await item.waitFor({ state: 'visible', timeout: 15_000 }).catch(async (err: unknown) => { await wb.screenshot('dashboard-fast-failure'); throw err; });
+      await item.waitFor({ state: 'visible', timeout: 15_000 }).catch(async (err: unknown) => {
+        await wb.screenshot('dashboard-fast-failure');
+        throw err;
+      });
       // Before the fix the second menu closed under the pointer here: the first dashboard's page
       // took the focus when it had loaded, and the click landed on nothing.
-      await item.click({ timeout: 10_000 }).catch(async (err: unknown) => { await wb.screenshot('dashboard-fast-failure'); throw err; });
+      await item.click({ timeout: 10_000 }).catch(async (err: unknown) => {
+        await wb.screenshot('dashboard-fast-failure');
+        throw err;
+      });
     }
     // Every click opened its dashboard.
     for (const name of RUNS) {
-      await page.locator('.tabs-container .tab', { hasText: `Run: ${name}` }).first().waitFor({ state: 'attached', timeout: 30_000 })
-        .catch(async (err: unknown) => { await wb.screenshot('dashboard-fast-failure'); throw err; });
+      await page
+        .locator('.tabs-container .tab', { hasText: `Run: ${name}` })
+        .first()
+        .waitFor({ state: 'attached', timeout: 30_000 })
+        .catch(async (err: unknown) => {
+          await wb.screenshot('dashboard-fast-failure');
+          throw err;
+        });
     }
     assert.equal(await page.locator('.tabs-container .tab', { hasText: /Run: math_demo/ }).count(), 3);
     // The last dashboard (the sweep, with an exception record) is in front; tamper with its page.

@@ -15,58 +15,75 @@ import { companionsOf } from '../../core/launch/companions';
 import { realAgentJetMissing, realWorkspace } from '../conformance/realAgentJet';
 import { waitFor } from '../util/poll';
 
-test('Debug rollout from the CodeLens stops at a breakpoint in the workflow, in the real launcher\'s child process', withUpstream('agentjet-d20cce0', async (_dir, t) => {
-  const why = realAgentJetMissing();
-  if (why) { t.skip(why); return; }
-  const w = await realWorkspace('agentjet-d20cce0', 'aj-ui-debug-');
-  const wb = await openWorkbench({
-    workspace: w.dir,
-    env: { PYTHONPATH: w.pythonPath },
-    settings: { 'agentjet.pythonPath': w.python, 'debug.openDebug': 'openOnDebugBreak' },
-  });
-  try {
-    const line = lineOf(w.workflow, '# BREAK HERE');
-    await wb.openFile('workflow.py');
-    await wb.press('Control+G');
-    await wb.page.keyboard.type(String(line));
-    await wb.press('Enter');
-    await wb.press('F9');
-    await wb.page.locator('.codicon-debug-breakpoint').first().waitFor({ state: 'visible', timeout: 20_000 });
-
-    await wb.openFile('conformance.yaml');
-    const lens = wb.page.locator('.codelens-decoration a', { hasText: 'Debug rollout' }).first();
-    await lens.waitFor({ state: 'visible', timeout: 30_000 });
-    for (const title of ['Run rollout', 'Train (verl)', 'Train (trinity)']) {
-      assert.ok(await wb.page.locator('.codelens-decoration a', { hasText: title }).first().isVisible(), `${title} lens`);
+test(
+  "Debug rollout from the CodeLens stops at a breakpoint in the workflow, in the real launcher's child process",
+  withUpstream('agentjet-d20cce0', async (_dir, t) => {
+    const why = realAgentJetMissing();
+    if (why) {
+      t.skip(why);
+      return;
     }
-    await lens.click();
+    const w = await realWorkspace('agentjet-d20cce0', 'aj-ui-debug-');
+    const wb = await openWorkbench({
+      workspace: w.dir,
+      env: { PYTHONPATH: w.pythonPath },
+      settings: { 'agentjet.pythonPath': w.python, 'debug.openDebug': 'openOnDebugBreak' },
+    });
+    try {
+      const line = lineOf(w.workflow, '# BREAK HERE');
+      await wb.openFile('workflow.py');
+      await wb.press('Control+G');
+      await wb.page.keyboard.type(String(line));
+      await wb.press('Enter');
+      await wb.press('F9');
+      await wb.page.locator('.codicon-debug-breakpoint').first().waitFor({ state: 'visible', timeout: 20_000 });
 
-    // Paused: the workflow editor shows the top stack frame at the breakpoint line.
-    await wb.page.locator('.debug-top-stack-frame-line').first().waitFor({ state: 'visible', timeout: 180_000 });
-    await wb.page.locator('.debug-toolbar').first().waitFor({ state: 'visible', timeout: 30_000 });
-    const current = wb.page.locator('.monaco-editor .line-numbers.active-line-number').first();
-    assert.equal((await current.textContent())?.trim(), String(line), 'the stopped line is the breakpoint line');
-    // The Call Stack holds the child session debugpy reported ("Subprocess <pid>") under the launcher's.
-    await wb.page.locator('.debug-call-stack .monaco-list-row', { hasText: /Subprocess \d+/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    // The Variables view shows the workflow's arguments.
-    await wb.page.locator('.monaco-list-row', { hasText: 'workflow_task' }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    const shot = await wb.screenshot('debug-stopped-at-breakpoint');
-    assert.ok(existsSync(shot));
+      await wb.openFile('conformance.yaml');
+      const lens = wb.page.locator('.codelens-decoration a', { hasText: 'Debug rollout' }).first();
+      await lens.waitFor({ state: 'visible', timeout: 30_000 });
+      for (const title of ['Run rollout', 'Train (verl)', 'Train (trinity)']) {
+        assert.ok(await wb.page.locator('.codelens-decoration a', { hasText: title }).first().isVisible(), `${title} lens`);
+      }
+      await lens.click();
 
-    const ours = async () => (await listProcesses()).filter((p) => p.args.includes(w.dir) && !/vllm\.entrypoints/.test(p.args));
-    assert.ok((await ours()).some((p) => /ajet\.backbone\.main_vllm/.test(p.args)), 'the backbone child runs while paused');
-    // One Stop, with the child session focused (it stopped at the breakpoint): the extension
-    // forwards it to the AgentJet session, which ends the launcher and its tree.
-    const toolbar = wb.page.locator('.debug-toolbar').first();
-    await wb.press('Shift+F5');
-    await toolbar.waitFor({ state: 'hidden', timeout: 60_000 });
-    assert.equal(await toolbar.isVisible(), false, 'the debug toolbar is gone after Stop');
-    // Stop left no launcher, backbone or debugpy process behind; the vLLM companion stays for the next launch.
-    let left = await ours();
-    await waitFor(async () => (left = await ours()).length === 0, () => `no process left after Stop; left: ${left.map((p) => p.args).join(' | ')}`, 20_000, 200);
-    assert.equal(companionsOf(w.dir).filter((c) => c.alive).length, 1, 'the vLLM companion is spared');
-  } finally {
-    await wb.close();
-    await w.dispose();
-  }
-}));
+      // Paused: the workflow editor shows the top stack frame at the breakpoint line.
+      await wb.page.locator('.debug-top-stack-frame-line').first().waitFor({ state: 'visible', timeout: 180_000 });
+      await wb.page.locator('.debug-toolbar').first().waitFor({ state: 'visible', timeout: 30_000 });
+      const current = wb.page.locator('.monaco-editor .line-numbers.active-line-number').first();
+      assert.equal((await current.textContent())?.trim(), String(line), 'the stopped line is the breakpoint line');
+      // The Call Stack holds the child session debugpy reported ("Subprocess <pid>") under the launcher's.
+      await wb.page
+        .locator('.debug-call-stack .monaco-list-row', { hasText: /Subprocess \d+/ })
+        .first()
+        .waitFor({ state: 'visible', timeout: 30_000 });
+      // The Variables view shows the workflow's arguments.
+      await wb.page.locator('.monaco-list-row', { hasText: 'workflow_task' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+      const shot = await wb.screenshot('debug-stopped-at-breakpoint');
+      assert.ok(existsSync(shot));
+
+      const ours = async () => (await listProcesses()).filter((p) => p.args.includes(w.dir) && !/vllm\.entrypoints/.test(p.args));
+      assert.ok(
+        (await ours()).some((p) => /ajet\.backbone\.main_vllm/.test(p.args)),
+        'the backbone child runs while paused',
+      );
+      // One Stop, with the child session focused (it stopped at the breakpoint): the extension
+      // forwards it to the AgentJet session, which ends the launcher and its tree.
+      const toolbar = wb.page.locator('.debug-toolbar').first();
+      await wb.press('Shift+F5');
+      await toolbar.waitFor({ state: 'hidden', timeout: 60_000 });
+      assert.equal(await toolbar.isVisible(), false, 'the debug toolbar is gone after Stop');
+      // Stop left no launcher, backbone or debugpy process behind; the vLLM companion stays for the next launch.
+      let left = await ours();
+      await waitFor(
+        async () => (left = await ours()).length === 0,
+        () => `no process left after Stop; left: ${left.map((p) => p.args).join(' | ')}`,
+        20_000,
+        200,
+      );
+      assert.equal(companionsOf(w.dir).filter((c) => c.alive).length, 1, 'the vLLM companion is spared');
+    } finally {
+      await wb.close();
+      await w.dispose();
+    }
+  }),
+);

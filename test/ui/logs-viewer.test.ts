@@ -13,20 +13,53 @@ import { openWorkbench } from '../harness/workbench';
 import { ensureTestPython } from '../harness/python';
 import { findUpstream, UPSTREAM_SKIP, UPSTREAM_SKIP_TAG } from '../util/upstream';
 
-const HEADER = (s: number) => `2026-01-05 10:00:${String(s).padStart(2, '0')}.000 | INFO     | ajet.context_tracker.multiagent_tracking:generate_log:556 - \n`;
+const HEADER = (s: number) =>
+  `2026-01-05 10:00:${String(s).padStart(2, '0')}.000 | INFO     | ajet.context_tracker.multiagent_tracking:generate_log:556 - \n`;
 const TASK = (i: number) => `openai_gsm8k_test_question_${String(i).padStart(4, '0')}_long_task_identifier`;
 const REWARDS = [0, 1, 0.5, 1, 0, 0.25];
-const EXPECTED = '<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\nWhat is 12 * 7? Think step by step and answer with a number.';
+const EXPECTED =
+  '<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\nWhat is 12 * 7? Think step by step and answer with a number.';
 
 function tokenRecord(i: number): string {
-  const words = ['<|im_start|>', 'user', ` question ${i}`, ' about', ' apples', '\n', '<|im_start|>', 'assistant', ` The`, ` answer`, ` is`, ` ${i * 7}`, '.'];
+  const words = [
+    '<|im_start|>',
+    'user',
+    ` question ${i}`,
+    ' about',
+    ' apples',
+    '\n',
+    '<|im_start|>',
+    'assistant',
+    ` The`,
+    ` answer`,
+    ` is`,
+    ` ${i * 7}`,
+    '.',
+  ];
   const reward = REWARDS[i]!;
   const payload = {
-    header: `[1] Task ${TASK(i % 2)} (Reward ${reward.toFixed(3)})`, color: '#337711', content: '', attach: '', nested: true,
-    nested_json: { [`${TASK(i % 2)}.${reward >= 1 ? '1.0' : '0.0'}.${i}.0`]: {
-      outcome: reward >= 1 ? '1.0' : '0.0', len_prompt_ids: 6, len_response_ids: words.length - 6, len_input_ids: words.length, raw_reward: String(reward), step_reward: String(reward), step_advantage: '0.25',
-      content: { text: words, title: words.map((_, k) => (k < 6 ? 'N/A' : '-0.1000')), count: words.map((_, k) => String(1000 + k)), color: words.map((_, k) => (k < 6 ? '#d98510' : '#09abcf')) },
-    } },
+    header: `[1] Task ${TASK(i % 2)} (Reward ${reward.toFixed(3)})`,
+    color: '#337711',
+    content: '',
+    attach: '',
+    nested: true,
+    nested_json: {
+      [`${TASK(i % 2)}.${reward >= 1 ? '1.0' : '0.0'}.${i}.0`]: {
+        outcome: reward >= 1 ? '1.0' : '0.0',
+        len_prompt_ids: 6,
+        len_response_ids: words.length - 6,
+        len_input_ids: words.length,
+        raw_reward: String(reward),
+        step_reward: String(reward),
+        step_advantage: '0.25',
+        content: {
+          text: words,
+          title: words.map((_, k) => (k < 6 ? 'N/A' : '-0.1000')),
+          count: words.map((_, k) => String(1000 + k)),
+          color: words.map((_, k) => (k < 6 ? '#d98510' : '#09abcf')),
+        },
+      },
+    },
   };
   return HEADER(i) + 'base64:' + deflateSync(Buffer.from(JSON.stringify(payload))).toString('base64') + '\n';
 }
@@ -43,10 +76,17 @@ print_dict({'target dataset name': '/data/datasets/gsm8k/test-00000-of-00001.par
 
 test('token log viewer: tables, non-token rows, search counts, empty filter, columns', async (t) => {
   const beast = findUpstream('beast-logger-6ba1ca5');
-  if (!beast) { t.skip(`${UPSTREAM_SKIP_TAG} beast-logger-6ba1ca5 missing; ${UPSTREAM_SKIP}`); return; }
+  if (!beast) {
+    t.skip(`${UPSTREAM_SKIP_TAG} beast-logger-6ba1ca5 missing; ${UPSTREAM_SKIP}`);
+    return;
+  }
   const tmp = mkdtempSync(join(tmpdir(), 'agentjet-ui-beast-'));
   const { python } = ensureTestPython();
-  const py = spawnSync(python, ['-c', PY, beast, tmp, EXPECTED], { encoding: 'utf8', env: { ...process.env, LOGURU_COLORIZE: 'NO' }, timeout: 120_000 });
+  const py = spawnSync(python, ['-c', PY, beast, tmp, EXPECTED], {
+    encoding: 'utf8',
+    env: { ...process.env, LOGURU_COLORIZE: 'NO' },
+    timeout: 120_000,
+  });
   assert.equal(py.status, 0, py.stderr.slice(-2000));
   const tables = readFileSync(join(tmp, 'mixed', 'mixed.json.log'), 'utf8');
   rmSync(tmp, { recursive: true, force: true });
@@ -60,8 +100,14 @@ test('token log viewer: tables, non-token rows, search counts, empty filter, col
     writeFileSync(file, [0, 1, 2].map(tokenRecord).join('') + tables + [3, 4, 5].map(tokenRecord).join(''));
     await wb.openFile(relative(wb.workspace, file));
     const frame = await wb.webviewFrame('#root:has(.bar .title:text-is("mixed.json.log")) .viewport .row[data-pos]', 60_000);
-    await frame.waitForFunction(() => document.querySelectorAll('.viewport .row[data-pos]').length === 8 && document.querySelectorAll('.viewport .row .kind').length === 2
-      && Array.from(document.querySelectorAll('.viewport .row:not(.other-kind) .cell:nth-child(7)')).every((c) => c.textContent !== ''), undefined, { timeout: 30_000 });
+    await frame.waitForFunction(
+      () =>
+        document.querySelectorAll('.viewport .row[data-pos]').length === 8 &&
+        document.querySelectorAll('.viewport .row .kind').length === 2 &&
+        Array.from(document.querySelectorAll('.viewport .row:not(.other-kind) .cell:nth-child(7)')).every((c) => c.textContent !== ''),
+      undefined,
+      { timeout: 30_000 },
+    );
 
     // Item 2: the table records have a row of their own kind: kind, title, time; no token columns.
     const tableRows = frame.locator('.viewport .row.other-kind');
@@ -73,7 +119,11 @@ test('token log viewer: tables, non-token rows, search counts, empty filter, col
     const rewards = await frame.locator('.viewport .row:not(.other-kind) .cell:nth-child(4)').allInnerTexts();
     assert.deepEqual([...rewards].sort(), ['0.000', '0.000', '0.250', '0.500', '1.000', '1.000']);
     const taskCell = frame.locator('.viewport .row:not(.other-kind)').first().locator('.cell:nth-child(3)');
-    assert.equal((await taskCell.getAttribute('title'))?.split('\n')[0], TASK(0), 'the tooltip holds the whole task id (then the record title)');
+    assert.equal(
+      (await taskCell.getAttribute('title'))?.split('\n')[0],
+      TASK(0),
+      'the tooltip holds the whole task id (then the record title)',
+    );
     // Columns resize: drag the task column's grip to the right.
     const head = frame.locator('.row.head .cell').nth(2);
     const before = (await head.boundingBox())!.width;
@@ -91,22 +141,42 @@ test('token log viewer: tables, non-token rows, search counts, empty filter, col
     await tableRows.nth(0).click();
     const other = frame.locator('.other table.grid');
     await other.waitFor({ state: 'visible', timeout: 20_000 });
-    const cells = await other.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((c) => (c as HTMLElement).innerText)));
-    assert.deepEqual(cells.map((r) => r[0]), ['expected_prompt_text', 'current_prompt_text']);
+    const cells = await other
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((c) => (c as HTMLElement).innerText)));
+    assert.deepEqual(
+      cells.map((r) => r[0]),
+      ['expected_prompt_text', 'current_prompt_text'],
+    );
     assert.match(cells[0]![1]!, /12 \* 7/);
     assert.match(cells[1]![1]!, /12 \* 8/);
     assert.match(cells[1]![1]!, /Think step by step/);
     await wb.screenshot('logs-viewer-table');
     await tableRows.nth(1).click();
-    await frame.waitForFunction(() => Array.from(document.querySelectorAll('.other table.grid tbody th')).some((th) => th.textContent === 'num_pass_n_tasks(pass@1)'), undefined, { timeout: 20_000 });
-    await frame.waitForFunction(() => Array.from(document.querySelectorAll('.other table.grid tbody td')).some((td) => td.textContent === '/data/datasets/gsm8k/test-00000-of-00001.parquet'), undefined, { timeout: 5_000 });
+    await frame.waitForFunction(
+      () => Array.from(document.querySelectorAll('.other table.grid tbody th')).some((th) => th.textContent === 'num_pass_n_tasks(pass@1)'),
+      undefined,
+      { timeout: 20_000 },
+    );
+    await frame.waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll('.other table.grid tbody td')).some(
+          (td) => td.textContent === '/data/datasets/gsm8k/test-00000-of-00001.parquet',
+        ),
+      undefined,
+      { timeout: 5_000 },
+    );
     await wb.screenshot('logs-viewer-evaluation');
 
     // Item 3: a search shows its matches (records and hits), its progress, and names the filter.
     await frame.locator('.viewport .row:not(.other-kind)').first().click();
     await frame.locator('.tokens span[data-i]').first().waitFor({ state: 'visible', timeout: 20_000 });
     await frame.locator('input[type=search]').fill('apples');
-    await frame.waitForFunction(() => /^6 matches in 6 records$/.test(document.querySelector('.summary .search-info')?.textContent ?? ''), undefined, { timeout: 30_000 });
+    await frame.waitForFunction(
+      () => /^6 matches in 6 records$/.test(document.querySelector('.summary .search-info')?.textContent ?? ''),
+      undefined,
+      { timeout: 30_000 },
+    );
     assert.equal(await frame.locator('.summary .count').innerText(), '6 of 8 records');
     assert.deepEqual(await frame.locator('.summary .chip').allInnerTexts(), ['text “apples”']);
     assert.equal(await frame.locator('.viewport .row[data-pos]').count(), 6);
@@ -115,8 +185,17 @@ test('token log viewer: tables, non-token rows, search counts, empty filter, col
     // Item 4: nothing matches: a notice at the top of the list, and the detail pane lets go of the record.
     await frame.locator('input[type=search]').fill('no-such-token-anywhere');
     await frame.locator('.notice.filtered').waitFor({ state: 'visible', timeout: 30_000 });
-    assert.match(await frame.locator('.notice .notice-text').innerText(), /No record matches the filters \(text “no-such-token-anywhere”\)/);
-    await frame.waitForFunction(() => /hidden by the filters/.test(document.querySelector('.detail .empty')?.textContent ?? '') && !document.querySelector('.detail .empty')?.classList.contains('hidden'), undefined, { timeout: 20_000 });
+    assert.match(
+      await frame.locator('.notice .notice-text').innerText(),
+      /No record matches the filters \(text “no-such-token-anywhere”\)/,
+    );
+    await frame.waitForFunction(
+      () =>
+        /hidden by the filters/.test(document.querySelector('.detail .empty')?.textContent ?? '') &&
+        !document.querySelector('.detail .empty')?.classList.contains('hidden'),
+      undefined,
+      { timeout: 20_000 },
+    );
     assert.equal(await frame.locator('.timeline:not(.hidden)').count(), 0);
     const notice = (await frame.locator('.notice').boundingBox())!;
     const list = (await frame.locator('section.list').boundingBox())!;

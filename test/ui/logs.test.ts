@@ -13,8 +13,10 @@ import { fixtures } from '../gen';
 function find(dir: string, pred: (p: string) => boolean): string | undefined {
   for (const n of readdirSync(dir).sort()) {
     const p = join(dir, n);
-    if (statSync(p).isDirectory()) { const f = find(p, pred); if (f) return f; }
-    else if (pred(p)) return p;
+    if (statSync(p).isDirectory()) {
+      const f = find(p, pred);
+      if (f) return f;
+    } else if (pred(p)) return p;
   }
   return undefined;
 }
@@ -23,11 +25,28 @@ const HEADER = '2026-01-05 10:00:00.000 | INFO     | ajet.context_tracker.multia
 function record(step: number, task: string, words: string[]): string {
   const n = words.length;
   const payload = {
-    header: `[${step}] Task ${task} (Reward 1.000)`, color: '#337711', content: '', attach: '', nested: true,
-    nested_json: { [`${task}.1.0.0`]: {
-      outcome: '1.0', len_prompt_ids: 2, len_response_ids: n - 2, len_input_ids: n, raw_reward: '1.000', step_reward: '1.000', step_advantage: '0.250',
-      content: { text: words, title: words.map((_, i) => (i < 2 ? 'N/A' : '-0.1000')), count: words.map((_, i) => String(1000 + i)), color: words.map((_, i) => (i < 2 ? '#d98510' : '#09abcf')) },
-    } },
+    header: `[${step}] Task ${task} (Reward 1.000)`,
+    color: '#337711',
+    content: '',
+    attach: '',
+    nested: true,
+    nested_json: {
+      [`${task}.1.0.0`]: {
+        outcome: '1.0',
+        len_prompt_ids: 2,
+        len_response_ids: n - 2,
+        len_input_ids: n,
+        raw_reward: '1.000',
+        step_reward: '1.000',
+        step_advantage: '0.250',
+        content: {
+          text: words,
+          title: words.map((_, i) => (i < 2 ? 'N/A' : '-0.1000')),
+          count: words.map((_, i) => String(1000 + i)),
+          color: words.map((_, i) => (i < 2 ? '#d98510' : '#09abcf')),
+        },
+      },
+    },
   };
   return HEADER + 'base64:' + deflateSync(Buffer.from(JSON.stringify(payload))).toString('base64') + '\n';
 }
@@ -49,10 +68,18 @@ test('open a token log, filter, open a timeline, hover a token, reload, follow a
     await frame.locator('#stepMin').fill('1');
     await frame.locator('#stepMax').fill('1');
     // Every listed row is from step 1.
-    await frame.waitForFunction(() => {
-      const rows = Array.from(document.querySelectorAll('.viewport .row[data-pos]'));
-      return document.querySelector('.viewport')?.getAttribute('aria-busy') === 'false' && rows.length > 0 && rows.every((r) => r.children[1]?.textContent === '1');
-    }, undefined, { timeout: 20_000 });
+    await frame.waitForFunction(
+      () => {
+        const rows = Array.from(document.querySelectorAll('.viewport .row[data-pos]'));
+        return (
+          document.querySelector('.viewport')?.getAttribute('aria-busy') === 'false' &&
+          rows.length > 0 &&
+          rows.every((r) => r.children[1]?.textContent === '1')
+        );
+      },
+      undefined,
+      { timeout: 20_000 },
+    );
     await frame.locator('.viewport .row[data-pos]').first().click();
     await frame.locator('.tokens span[data-i]').first().waitFor({ state: 'visible', timeout: 20_000 });
     const trained = frame.locator('.tokens span.m1').first();
@@ -93,7 +120,13 @@ test('open a token log, filter, open a timeline, hover a token, reload, follow a
     frame = await viewer(wb, hostile);
     await frame.locator('input[type=search]').fill('<script>');
     // The list is aria-busy until the search has run over the whole file.
-    await frame.waitForFunction(() => document.querySelector('.viewport')?.getAttribute('aria-busy') === 'false' && document.querySelectorAll('.viewport .row[data-pos]').length > 0, undefined, { timeout: 30_000 });
+    await frame.waitForFunction(
+      () =>
+        document.querySelector('.viewport')?.getAttribute('aria-busy') === 'false' &&
+        document.querySelectorAll('.viewport .row[data-pos]').length > 0,
+      undefined,
+      { timeout: 30_000 },
+    );
     await frame.locator('.viewport .row[data-pos]').first().click();
     const tok = frame.locator('.tokens span.cursor');
     await tok.waitFor({ state: 'visible', timeout: 20_000 });
@@ -111,7 +144,9 @@ test('open a token log, filter, open a timeline, hover a token, reload, follow a
     await frame.locator('#follow').check();
     for (let i = 2; i <= 4; i++) appendFileSync(live, record(1, `bbb000${i}`, ['<|im_start|>', 'user', ` answer ${i}`, '\n']));
     await frame.waitForFunction(() => document.querySelectorAll('.viewport .row[data-pos]').length === 4, undefined, { timeout: 20_000 });
-    await frame.waitForFunction(() => document.querySelector('.record-head h2')?.textContent?.includes('bbb0004'), undefined, { timeout: 20_000 });
+    await frame.waitForFunction(() => document.querySelector('.record-head h2')?.textContent?.includes('bbb0004'), undefined, {
+      timeout: 20_000,
+    });
     await wb.screenshot('logs-follow');
   } catch (err) {
     await wb.screenshot('logs-failure').catch(() => undefined);

@@ -8,7 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openWorkbench } from '../harness/workbench';
 
-const STEPS = ['Pick the Python interpreter', 'Check the environment', 'Create or open a project', 'Debug a rollout', 'Open its token log', 'Compare runs', 'Start training'];
+const STEPS = [
+  'Pick the Python interpreter',
+  'Check the environment',
+  'Create or open a project',
+  'Debug a rollout',
+  'Open its token log',
+  'Compare runs',
+  'Start training',
+];
 
 test('an empty folder: the Runs view offers New Project; the walkthrough opens and its steps complete on their commands', async () => {
   const empty = mkdtempSync(join(tmpdir(), 'agentjet-empty-'));
@@ -28,7 +36,8 @@ test('an empty folder: the Runs view offers New Project; the walkthrough opens a
     await input.fill('Get started with AgentJet');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get started with AgentJet' }).first().click();
     const container = page.locator('.gettingStartedContainer');
-    for (const step of STEPS) await container.locator('.getting-started-step', { hasText: step }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    for (const step of STEPS)
+      await container.locator('.getting-started-step', { hasText: step }).first().waitFor({ state: 'visible', timeout: 30_000 });
     assert.ok(existsSync(await wb.screenshot('walkthrough')));
 
     // Expand "Check the environment" and press its button: the real command runs (its report
@@ -43,11 +52,15 @@ test('an empty folder: the Runs view offers New Project; the walkthrough opens a
     const report = await wb.webviewFrame('body.vscode-body h2', 60_000);
     const headings = (await report.locator('body.vscode-body').locator('h1, h2').allTextContents()).join(' | ');
     assert.match(headings, /AgentJet environment/);
-    for (const check of ['Python interpreter', 'AgentJet framework', 'debugpy', 'vllm', 'verl', 'trinity', 'ray', 'CUDA GPUs', 'vLLM port']) assert.ok(headings.includes(check), `${check} in ${headings}`);
+    for (const check of ['Python interpreter', 'AgentJet framework', 'debugpy', 'vllm', 'verl', 'trinity', 'ray', 'CUDA GPUs', 'vLLM port'])
+      assert.ok(headings.includes(check), `${check} in ${headings}`);
     assert.ok(existsSync(await wb.screenshot('check-environment-report')));
     // Back to the walkthrough (an editor in the background keeps no DOM): the step is ticked.
     await page.locator('.tabs-container .tab', { hasText: 'Walkthrough' }).first().click();
-    await container.locator('.getting-started-step[aria-checked="true"]', { hasText: 'Check the environment' }).first().waitFor({ state: 'attached', timeout: 30_000 });
+    await container
+      .locator('.getting-started-step[aria-checked="true"]', { hasText: 'Check the environment' })
+      .first()
+      .waitFor({ state: 'attached', timeout: 30_000 });
     // The other steps are still open: each completes on its own event only.
     assert.equal(await container.locator('.getting-started-step[aria-checked="true"]').count(), 1);
     assert.ok(existsSync(await wb.screenshot('walkthrough-step-done')));

@@ -16,12 +16,27 @@ async function contextAction(page: Page, row: Locator, label: string): Promise<v
     const item = page.locator('.context-view .action-item', { hasText: label }).first();
     await item.waitFor({ state: 'visible', timeout: 15_000 });
     await item.click();
-    const closed = await page.locator('.context-view .monaco-menu').waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false);
+    const closed = await page
+      .locator('.context-view .monaco-menu')
+      .waitFor({ state: 'hidden', timeout: 3_000 })
+      .then(
+        () => true,
+        () => false,
+      );
     if (closed) return;
     // The menu is still open (a row re-render can swallow the click): the keyboard picks the item too.
     await item.hover();
     await page.keyboard.press('Enter');
-    if (await page.locator('.context-view .monaco-menu').waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false)) return;
+    if (
+      await page
+        .locator('.context-view .monaco-menu')
+        .waitFor({ state: 'hidden', timeout: 3_000 })
+        .then(
+          () => true,
+          () => false,
+        )
+    )
+      return;
     await page.keyboard.press('Escape');
   }
   throw new Error(`the context menu action ${label} did not run`);
@@ -36,8 +51,14 @@ test('the Runs view lists the demo runs with statuses, and the dashboard draws t
     const row = (name: string) => runsPane.locator('.monaco-list-row', { hasText: name }).first();
     await row('math_demo_2node_20260105_0900').waitFor({ state: 'visible', timeout: 60_000 });
     // Details arrive in the background: wait for the rendered descriptions.
-    await runsPane.locator('.monaco-list-row', { hasText: /math_demo_lr_sweep_20260104_1530.*failed · step/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    await runsPane.locator('.monaco-list-row', { hasText: /math_demo_2node_20260105_0900.*finished · step/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await runsPane
+      .locator('.monaco-list-row', { hasText: /math_demo_lr_sweep_20260104_1530.*failed · step/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await runsPane
+      .locator('.monaco-list-row', { hasText: /math_demo_2node_20260105_0900.*finished · step/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
     await row('astuner_math_20251220_1200').waitFor({ state: 'visible' });
     // Expand a run: snapshot, session, checkpoints.
     await row('math_demo_20260103_1010').click();
@@ -60,10 +81,13 @@ test('the Runs view lists the demo runs with statuses, and the dashboard draws t
     const legend = await frame.locator('ul.runs li').allTextContents();
     assert.equal(legend.length, 3, legend.join(' | '));
     assert.ok(legend.some((l) => l.includes('math_demo_2node_20260105_0900')));
-    assert.ok(legend.some((l) => /math_demo_lr_sweep_20260104_1530\s*failed/.test(l)), legend.join(' | '));
+    assert.ok(
+      legend.some((l) => /math_demo_lr_sweep_20260104_1530\s*failed/.test(l)),
+      legend.join(' | '),
+    );
     // The failed run's exception record is listed with its time.
-    assert.match(await frame.locator('.exceptions h2').textContent() ?? '', /Exceptions \([1-9]\d*\)/);
-    assert.ok(await frame.locator('.exceptions tbody tr').count() >= 1);
+    assert.match((await frame.locator('.exceptions h2').textContent()) ?? '', /Exceptions \([1-9]\d*\)/);
+    assert.ok((await frame.locator('.exceptions tbody tr').count()) >= 1);
     assert.equal(await frame.locator('select.metric').inputValue(), 'TGC@1');
     const shot = await wb.screenshot('runs-dashboard');
     assert.ok(existsSync(shot));
@@ -93,7 +117,10 @@ test('a run that is being written shows as running, and its dashboard grows whil
     writer.stdin!.write('stop\n');
     // The writer removed its lock; nothing shows it completed: "ended" (core/agentjet/status.ts).
     await frame.locator('ul.runs li .status', { hasText: 'ended' }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    await runsPane.locator('.monaco-list-row', { hasText: /live_ui_20260201_1200.*ended/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await runsPane
+      .locator('.monaco-list-row', { hasText: /live_ui_20260201_1200.*ended/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
   } finally {
     writer.kill('SIGKILL');
     await wb.close();
@@ -105,7 +132,14 @@ test('Stop on a live companion ends its process group after the confirmation', a
   // A stand-in for the vLLM server the debug backbone leaves running: its own process group.
   const helper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' });
   const pgid = helper.pid!;
-  const groupAlive = () => { try { process.kill(-pgid, 0); return true; } catch { return false; } };
+  const groupAlive = () => {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   try {
     const dir = join(wb.workspace, 'saved_experiments', 'companion_logs', 'companion');
     mkdirSync(dir, { recursive: true });
@@ -119,13 +153,20 @@ test('Stop on a live companion ends its process group after the confirmation', a
     await contextAction(page, live, 'Stop Companion');
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: 15_000 });
-    assert.match(await dialog.textContent() ?? '', new RegExp(`process group ${pgid}`));
+    assert.match((await dialog.textContent()) ?? '', new RegExp(`process group ${pgid}`));
     await wb.screenshot('companions-stop-confirm');
     await dialog.locator('.monaco-button', { hasText: /^Stop$/ }).click();
-    await pane.locator('.monaco-list-row', { hasText: /external_vllm_server.*stopped/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await pane
+      .locator('.monaco-list-row', { hasText: /external_vllm_server.*stopped/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(groupAlive(), false);
   } finally {
-    try { process.kill(-pgid, 'SIGKILL'); } catch { /* stopped by the test */ }
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      /* stopped by the test */
+    }
     await wb.close();
   }
 });
@@ -142,7 +183,10 @@ test('a dashboard comes back with its runs after the window reloads', async () =
     await wb.webviewFrame('.uplot canvas', 60_000);
     await wb.runCommand('Developer: Reload Window');
     await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
-    await page.locator('.tabs-container .tab', { hasText: 'Run: math_demo_20260103_1010' }).first().waitFor({ state: 'visible', timeout: 60_000 });
+    await page
+      .locator('.tabs-container .tab', { hasText: 'Run: math_demo_20260103_1010' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 60_000 });
     const frame = await wb.webviewFrame('.uplot canvas', 60_000);
     const legend = await frame.locator('ul.runs li').allTextContents();
     assert.equal(legend.length, 1);
@@ -165,19 +209,29 @@ test('Delete Run asks first, then removes the run folder and its row', async (t)
     await contextAction(page, row, 'Delete Run');
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: 15_000 });
-    assert.match(await dialog.textContent() ?? '', /Checkpoints under saved_checkpoints are kept/);
+    assert.match((await dialog.textContent()) ?? '', /Checkpoints under saved_checkpoints are kept/);
     await wb.screenshot('runs-delete-confirm');
     await dialog.locator('.monaco-button', { hasText: 'Move to Trash' }).click();
     // Where the file system has no trash (a server without one), a second question offers a permanent delete.
     let permanently = false;
-    await waitFor(async () => {
-      if (!existsSync(exp)) return true;
-      const permanent = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Delete Permanently' });
-      if (await permanent.count()) { await permanent.first().click(); permanently = true; }
-      return false;
-    }, 'the run folder to be deleted', 30_000, 200);
+    await waitFor(
+      async () => {
+        if (!existsSync(exp)) return true;
+        const permanent = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Delete Permanently' });
+        if (await permanent.count()) {
+          await permanent.first().click();
+          permanently = true;
+        }
+        return false;
+      },
+      'the run folder to be deleted',
+      30_000,
+      200,
+    );
     t.diagnostic(permanently ? 'no trash on this server: deleted permanently after the second confirmation' : 'moved to the trash');
-    await runsPane.locator('.monaco-list-row', { hasText: 'math_demo_lr_sweep_20260104_1530' }).waitFor({ state: 'detached', timeout: 30_000 });
+    await runsPane
+      .locator('.monaco-list-row', { hasText: 'math_demo_lr_sweep_20260104_1530' })
+      .waitFor({ state: 'detached', timeout: 30_000 });
     assert.ok(existsSync(join(wb.workspace, 'saved_experiments', 'math_demo_20260103_1010')), 'other runs stay');
   } finally {
     await wb.close();

@@ -32,7 +32,10 @@ test('with the display language zh-cn, AgentJet command titles, views, diagnosti
   const workspace = join(dir, 'demo');
   cpSync(join(repoRoot, 'demo'), workspace, { recursive: true });
   const cfg = join(workspace, 'math_agent.yaml');
-  writeFileSync(cfg, readFileSync(cfg, 'utf8').replace('user_workflow: math_demo.workflow->MathWorkflow', 'user_workflow: math_demo.workflow->MathWorkflo'));
+  writeFileSync(
+    cfg,
+    readFileSync(cfg, 'utf8').replace('user_workflow: math_demo.workflow->MathWorkflow', 'user_workflow: math_demo.workflow->MathWorkflo'),
+  );
   const wb = await openWorkbench({ locale: 'zh-CN', workspace });
   try {
     // Remote extensions are scanned after the workbench shows: wait for ours first.
@@ -49,8 +52,14 @@ test('with the display language zh-cn, AgentJet command titles, views, diagnosti
 
     // The view container: view names from the manifest.
     await wb.activityItem('AgentJet').click();
-    await wb.page.locator('.pane-header', { hasText: zh['views.agentjet.agentjet.runs.name']! }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    await wb.page.locator('.pane-header', { hasText: zh['views.agentjet.agentjet.companions.name']! }).first().waitFor({ state: 'visible' });
+    await wb.page
+      .locator('.pane-header', { hasText: zh['views.agentjet.agentjet.runs.name']! })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.page
+      .locator('.pane-header', { hasText: zh['views.agentjet.agentjet.companions.name']! })
+      .first()
+      .waitFor({ state: 'visible' });
     await wb.openFile('math_agent.yaml');
     assert.ok(existsSync(await wb.screenshot('zh-cn-views')));
 
@@ -76,14 +85,28 @@ test('with the display language zh-cn, AgentJet command titles, views, diagnosti
     await wb.openFile('saved_experiments/math_demo_2node_20260105_0900/2026_01_05_09_00/gpu-node-0/rollout/rollout.json.log');
     const frame = await wb.webviewFrame('#root:has(.bar .title:text-is("rollout.json.log")) .viewport .row[data-pos]', 60_000);
     assert.equal(await frame.locator('html').getAttribute('lang'), 'zh-CN');
-    const label = (en: string) => { const v = zhWebview[en]; assert.ok(v, en); return v; };
+    const label = (en: string) => {
+      const v = zhWebview[en];
+      assert.ok(v, en);
+      return v;
+    };
     await frame.locator('header.bar button', { hasText: label('Open as text') }).waitFor({ state: 'visible' });
     await frame.locator('form.filters button', { hasText: label('Clear') }).waitFor({ state: 'visible' });
     assert.equal(await frame.locator('input[type=search]').getAttribute('placeholder'), label('Search token text…'));
-    assert.equal(await frame.locator('select[aria-label="' + label('sort by') + '"] option').first().innerText(), label('file order'));
+    assert.equal(
+      await frame
+        .locator('select[aria-label="' + label('sort by') + '"] option')
+        .first()
+        .innerText(),
+      label('file order'),
+    );
     assert.match(await frame.locator('.summary .count').innerText(), /^\d+ 条记录$/);
     assert.match(await frame.locator('.detail .empty').innerText(), /^选择一条记录。/);
-    assert.deepEqual((await frame.locator('.row.head .cell').allInnerTexts()).slice(1, 4), [label('step'), label('task / title'), label('reward')]);
+    assert.deepEqual((await frame.locator('.row.head .cell').allInnerTexts()).slice(1, 4), [
+      label('step'),
+      label('task / title'),
+      label('reward'),
+    ]);
     // Open a record: the timeline tools.
     await frame.locator('.viewport .row[data-pos]').first().click();
     await frame.locator('.tokens span[data-i]').first().waitFor({ state: 'visible', timeout: 20_000 });
@@ -98,8 +121,19 @@ test('with the display language zh-cn, AgentJet command titles, views, diagnosti
     await wb.page.locator('.quick-input-widget input').fill(walkthrough);
     await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: walkthrough }).first().click();
     const container = wb.page.locator('.gettingStartedContainer');
-    for (const step of ['pickInterpreter', 'checkEnvironment', 'createProject', 'debugRollout', 'openTokenLog', 'compareRuns', 'startTraining']) {
-      await container.locator('.getting-started-step', { hasText: zh[`walkthroughs.agentjet.firstRollout.steps.${step}.title`]! }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    for (const step of [
+      'pickInterpreter',
+      'checkEnvironment',
+      'createProject',
+      'debugRollout',
+      'openTokenLog',
+      'compareRuns',
+      'startTraining',
+    ]) {
+      await container
+        .locator('.getting-started-step', { hasText: zh[`walkthroughs.agentjet.firstRollout.steps.${step}.title`]! })
+        .first()
+        .waitFor({ state: 'visible', timeout: 30_000 });
     }
     await container.locator('.button-link, .monaco-button', { hasText: '选择解释器' }).first().waitFor({ state: 'visible' });
     assert.ok(existsSync(await wb.screenshot('zh-cn-walkthrough')));

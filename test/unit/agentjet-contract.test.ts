@@ -8,9 +8,29 @@ import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'no
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  checkRecordedGroup, checkRecordedProcess, companionFolder, decideHostStatus, derivedNamePattern, expandWorkspaceFolder, experimentName,
-  isHarmlessException, isHostlessSession, launchForSession, launchPaths, parseCompanionId, parseExpDir, parseHostFolder, parseLauncherLine,
-  parseProcStat, probeProcess, readCompanionsSync, readLaunchRecords, sameHost, tracebackInOutput, writeLaunchRecord, type HostFacts,
+  checkRecordedGroup,
+  checkRecordedProcess,
+  companionFolder,
+  decideHostStatus,
+  derivedNamePattern,
+  expandWorkspaceFolder,
+  experimentName,
+  isHarmlessException,
+  isHostlessSession,
+  launchForSession,
+  launchPaths,
+  parseCompanionId,
+  parseExpDir,
+  parseHostFolder,
+  parseLauncherLine,
+  parseProcStat,
+  probeProcess,
+  readCompanionsSync,
+  readLaunchRecords,
+  sameHost,
+  tracebackInOutput,
+  writeLaunchRecord,
+  type HostFacts,
 } from '../../core/agentjet';
 import { nodeFs } from '../../core/runs/fs';
 
@@ -61,8 +81,16 @@ test('paths: logs and companions stay under the working directory, only yaml_bac
 });
 
 test('launcher announcement lines', () => {
-  assert.deepEqual(parseLauncherLine('2026-01-29 14:05:33.123 | INFO     | ajet.utils.config_utils:prepare_experiment_config:284 - Experiment Name: m_20260129_1405'), { kind: 'name', value: 'm_20260129_1405' });
-  assert.deepEqual(parseLauncherLine('\x1b[32mExperiment Yaml Dir: /w/saved_experiments/m/yaml_backup.yaml\x1b[0m\r'), { kind: 'yaml', value: '/w/saved_experiments/m/yaml_backup.yaml' });
+  assert.deepEqual(
+    parseLauncherLine(
+      '2026-01-29 14:05:33.123 | INFO     | ajet.utils.config_utils:prepare_experiment_config:284 - Experiment Name: m_20260129_1405',
+    ),
+    { kind: 'name', value: 'm_20260129_1405' },
+  );
+  assert.deepEqual(parseLauncherLine('\x1b[32mExperiment Yaml Dir: /w/saved_experiments/m/yaml_backup.yaml\x1b[0m\r'), {
+    kind: 'yaml',
+    value: '/w/saved_experiments/m/yaml_backup.yaml',
+  });
   assert.equal(parseLauncherLine('Experiment folder is nice'), undefined);
 });
 
@@ -88,7 +116,9 @@ test('/proc/<pid>/stat parsing survives spaces and parentheses in the command', 
 
 test('liveness: alive when the process started before the record; a reused PID (started after) and a gone one are not', () => {
   const t0 = 1_700_000_000_000;
-  const probe = (startMs: number | undefined, zombie = false) => (pid: number) => ({ pid, ...(startMs === undefined ? {} : { startMs }), zombie });
+  const probe =
+    (startMs: number | undefined, zombie = false) =>
+    (pid: number) => ({ pid, ...(startMs === undefined ? {} : { startMs }), zombie });
   assert.equal(checkRecordedProcess(42, t0, probe(t0 - 5000)).state, 'alive');
   assert.equal(checkRecordedProcess(42, t0, probe(t0 + 1000)).state, 'alive', 'within the start-time resolution');
   const reused = checkRecordedProcess(42, t0, probe(t0 + 3_600_000));
@@ -100,29 +130,47 @@ test('liveness: alive when the process started before the record; a reused PID (
   assert.deepEqual([unverified.state, unverified.verified], ['alive', false]);
   assert.equal(checkRecordedProcess(0, t0, probe(t0)).state, 'gone');
   // Groups: any non-zombie member started before the record.
-  assert.equal(checkRecordedGroup(50, t0, () => [{ pid: 50, startMs: t0 - 10 }, { pid: 51, startMs: t0 + 9e6 }]).state, 'alive');
+  assert.equal(
+    checkRecordedGroup(50, t0, () => [
+      { pid: 50, startMs: t0 - 10 },
+      { pid: 51, startMs: t0 + 9e6 },
+    ]).state,
+    'alive',
+  );
   assert.equal(checkRecordedGroup(50, t0, () => [{ pid: 50, startMs: t0 + 9e6 }]).state, 'reused');
   assert.equal(checkRecordedGroup(50, t0, () => [{ pid: 50, startMs: t0 - 10, zombie: true }]).state, 'gone');
   assert.equal(checkRecordedGroup(1, t0, () => []).state, 'gone');
 });
 
-test('liveness on this machine: a real live process reads alive, and reused for a record written before it started', { skip: process.platform !== 'linux' && process.platform !== 'darwin' ? 'start times are read on Linux and macOS only' : false }, async () => {
-  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-  await once(child, 'spawn');
-  try {
-    const f = probeProcess(child.pid!);
-    assert.ok(f?.startMs !== undefined, 'start time read');
-    assert.equal(checkRecordedProcess(child.pid!, Date.now()).state, 'alive');
-    assert.equal(checkRecordedProcess(child.pid!, Date.now() - 3_600_000).state, 'reused', 'a lock written an hour ago cannot belong to a process started now');
-  } finally {
-    child.kill('SIGKILL');
-    await once(child, 'exit');
-  }
-  assert.equal(checkRecordedProcess(child.pid!, Date.now()).state, 'gone');
-});
+test(
+  'liveness on this machine: a real live process reads alive, and reused for a record written before it started',
+  { skip: process.platform !== 'linux' && process.platform !== 'darwin' ? 'start times are read on Linux and macOS only' : false },
+  async () => {
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    await once(child, 'spawn');
+    try {
+      const f = probeProcess(child.pid!);
+      assert.ok(f?.startMs !== undefined, 'start time read');
+      assert.equal(checkRecordedProcess(child.pid!, Date.now()).state, 'alive');
+      assert.equal(
+        checkRecordedProcess(child.pid!, Date.now() - 3_600_000).state,
+        'reused',
+        'a lock written an hour ago cannot belong to a process started now',
+      );
+    } finally {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+    assert.equal(checkRecordedProcess(child.pid!, Date.now()).state, 'gone');
+  },
+);
 
 test('companions: tagged and untagged names, another host, unreadable ids, reused group ids', () => {
-  assert.deepEqual(parseCompanionId('external_vllm_server.0a1b2c3d.gpu-0.local'), { tag: 'external_vllm_server', hash: '0a1b2c3d', host: 'gpu-0.local' });
+  assert.deepEqual(parseCompanionId('external_vllm_server.0a1b2c3d.gpu-0.local'), {
+    tag: 'external_vllm_server',
+    hash: '0a1b2c3d',
+    host: 'gpu-0.local',
+  });
   assert.deepEqual(parseCompanionId('0a1b2c3d.gpu-0'), { tag: '', hash: '0a1b2c3d', host: 'gpu-0' });
   assert.equal(parseCompanionId('nothing'), undefined);
   const dir = mkdtempSync(join(tmpdir(), 'aj-comp-'));
@@ -135,7 +183,9 @@ test('companions: tagged and untagged names, another host, unreadable ids, reuse
     writeFileSync(join(dir, `bad.0a1b2c40.${here}.pgid`), 'x');
     const written = Date.now() - 3_600_000;
     for (const f of [`vllm.0a1b2c3d.${here}.pgid`, `0a1b2c3e.${here}.pgid`]) utimesSync(join(dir, f), new Date(written), new Date(written));
-    const list = readCompanionsSync(dir, { groupProbe: (g) => (g === 4242 ? [{ pid: 4242, startMs: written - 1000 }] : g === 5000 ? [{ pid: 5000, startMs: Date.now() }] : []) });
+    const list = readCompanionsSync(dir, {
+      groupProbe: (g) => (g === 4242 ? [{ pid: 4242, startMs: written - 1000 }] : g === 5000 ? [{ pid: 5000, startMs: Date.now() }] : []),
+    });
     const by = (tag: string) => list.find((c) => c.tag === tag)!;
     assert.equal(by('vllm').alive, true);
     assert.ok(by('vllm').log);
@@ -156,7 +206,11 @@ test('launch records: written atomically beside the run, read back, matched to t
     const start = at.getTime();
     const first = writeLaunchRecord(exp, { command: ['ajet', '--conf', 'm.yaml'], cwd: dir, pid: 777, startMs: start, via: 'debug' });
     assert.ok(first.json.includes('/.agentjet-vscode/launches/'));
-    writeLaunchRecord(exp, { id: first.record.id, command: ['ajet'], cwd: dir, pid: 777, startMs: start, endMs: start + 90_000, exitCode: 1, signal: null }, 'x'.repeat(10) + '\nTraceback (most recent call last):\n  File "a.py", line 1\n    boom()\nValueError: bad value\n');
+    writeLaunchRecord(
+      exp,
+      { id: first.record.id, command: ['ajet'], cwd: dir, pid: 777, startMs: start, endMs: start + 90_000, exitCode: 1, signal: null },
+      'x'.repeat(10) + '\nTraceback (most recent call last):\n  File "a.py", line 1\n    boom()\nValueError: bad value\n',
+    );
     writeFileSync(join(exp, '.agentjet-vscode', 'launches', 'junk.json'), '{"format": 2}');
     const recs = await readLaunchRecords(nodeFs(), exp);
     assert.equal(recs.length, 1);
@@ -172,15 +226,33 @@ test('launch records: written atomically beside the run, read back, matched to t
   }
 });
 
-const base = (over: Partial<HostFacts> = {}): HostFacts => ({ local: true, host: 'h', exceptions: { errors: 0, notes: 0 }, modules: ['regular', 'rollout'], now: 10_000_000, remoteFreshMs: 300_000, ...over });
+const base = (over: Partial<HostFacts> = {}): HostFacts => ({
+  local: true,
+  host: 'h',
+  exceptions: { errors: 0, notes: 0 },
+  modules: ['regular', 'rollout'],
+  now: 10_000_000,
+  remoteFreshMs: 300_000,
+  ...over,
+});
 const alive = { state: 'alive' as const, verified: true, detail: 'process 9 is alive' };
 
 test('status rules: each piece of evidence and its precedence', () => {
-  const d = (o: Partial<HostFacts>) => { const r = decideHostStatus(base(o)); return [r.status, r.evidence[0]!.kind]; };
+  const d = (o: Partial<HostFacts>) => {
+    const r = decideHostStatus(base(o));
+    return [r.status, r.evidence[0]!.kind];
+  };
   assert.deepEqual(d({}), ['ended', 'files'], 'no lock, no error, no proof of completion: ended, not finished');
   assert.deepEqual(d({ lock: { path: 'l', pid: 9, mtimeMs: 1, liveness: alive } }), ['running', 'lock']);
-  assert.deepEqual(d({ lock: { path: 'l', pid: 9, mtimeMs: 1, liveness: { state: 'gone', verified: true, detail: '' } } }), ['interrupted', 'lock']);
-  assert.deepEqual(d({ lock: { path: 'l', pid: 9, mtimeMs: 1, liveness: { state: 'reused', verified: true, detail: 'reused' } } }), ['interrupted', 'lock'], 'a reused PID does not read as running');
+  assert.deepEqual(d({ lock: { path: 'l', pid: 9, mtimeMs: 1, liveness: { state: 'gone', verified: true, detail: '' } } }), [
+    'interrupted',
+    'lock',
+  ]);
+  assert.deepEqual(
+    d({ lock: { path: 'l', pid: 9, mtimeMs: 1, liveness: { state: 'reused', verified: true, detail: 'reused' } } }),
+    ['interrupted', 'lock'],
+    'a reused PID does not read as running',
+  );
   assert.deepEqual(d({ lock: { path: 'l', mtimeMs: 1 } }), ['interrupted', 'lock']);
   assert.deepEqual(d({ local: false, lock: { path: 'l', pid: 9, mtimeMs: 1 }, lastWriteMs: 9_990_000 }), ['running', 'remote-writes']);
   assert.deepEqual(d({ local: false, lock: { path: 'l', pid: 9, mtimeMs: 1 }, lastWriteMs: 1 }), ['interrupted', 'remote-writes']);
@@ -194,11 +266,19 @@ test('status rules: each piece of evidence and its precedence', () => {
   assert.deepEqual(d({ completion: { text: 'reached step 10 of 10' } }), ['finished', 'completion']);
   assert.deepEqual(d({ modules: [] }), ['empty', 'none']);
   const lr = (o: object) => ({ record: { format: 1 as const, id: 'x', command: [], cwd: '/', startMs: 0, ...o }, json: 'j' });
-  assert.deepEqual(d({ launch: lr({ endMs: 5, exitCode: 0 }), regularTraceback: { text: 't', file: 'r' } }), ['finished', 'launch-record'], 'the exit code is exact');
+  assert.deepEqual(
+    d({ launch: lr({ endMs: 5, exitCode: 0 }), regularTraceback: { text: 't', file: 'r' } }),
+    ['finished', 'launch-record'],
+    'the exit code is exact',
+  );
   assert.deepEqual(d({ launch: lr({ endMs: 5, exitCode: 1 }) }), ['failed', 'launch-record']);
   assert.deepEqual(d({ launch: lr({ endMs: 5, exitCode: null, signal: 'SIGKILL' }) }), ['failed', 'launch-record']);
   assert.deepEqual(d({ launch: { ...lr({}), liveness: alive } }), ['running', 'launch-record']);
-  assert.deepEqual(d({ launch: { ...lr({}), liveness: { state: 'gone', verified: true, detail: '' } } }), ['ended', 'files'], 'an unrecorded exit falls back to the files');
+  assert.deepEqual(
+    d({ launch: { ...lr({}), liveness: { state: 'gone', verified: true, detail: '' } } }),
+    ['ended', 'files'],
+    'an unrecorded exit falls back to the files',
+  );
   const notes = decideHostStatus(base({ exceptions: { errors: 0, notes: 1 } })).evidence;
   assert.ok(notes.some((e) => e.kind === 'notes' && /1 harmless note /.test(e.text)));
   assert.ok(isHarmlessException('Prompt token ids mismatch, Please report a github issue'));
@@ -210,7 +290,14 @@ test('LaunchRecorder: learns the experiment from the launcher line, records whil
   const { LaunchRecorder } = await import('../../core/agentjet');
   const dir = mkdtempSync(join(tmpdir(), 'aj-rec-'));
   try {
-    const rec = new LaunchRecorder({ cwd: dir, version: 'agentjet', command: ['ajet', '--conf', 'm.yaml'], pid: 4242, via: 'task', startMs: at.getTime() });
+    const rec = new LaunchRecorder({
+      cwd: dir,
+      version: 'agentjet',
+      command: ['ajet', '--conf', 'm.yaml'],
+      pid: 4242,
+      via: 'task',
+      startMs: at.getTime(),
+    });
     rec.append('starting\n2026-01-29 14:05:33.1 | INFO | x:y:1 - Experiment Na');
     assert.equal(rec.folder, undefined);
     rec.append('me: m_20260129_1405\n');

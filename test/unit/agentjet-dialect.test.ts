@@ -10,7 +10,8 @@ test('one root test: bare and quoted root keys, with comments or flow values, co
     // The launch side (CodeLens, F5 pickers) now agrees with the language server.
     assert.ok(looksLikeAgentJetConfig(text), text);
   }
-  for (const text of ['  ajet:\n', 'ajetx:\n', '# ajet:\n', 'other: {ajet: 1}\n', '"ajet\':\n', 'ajet:x\n']) assert.ok(!looksLikeConfig(text), text);
+  for (const text of ['  ajet:\n', 'ajetx:\n', '# ajet:\n', 'other: {ajet: 1}\n', '"ajet\':\n', 'ajet:x\n'])
+    assert.ok(!looksLikeConfig(text), text);
   const r = findRootLine('# head\n"astuner":\n  x: 1\n');
   assert.deepEqual(r, { dialect: 'astuner', offset: 7, quoted: true });
 });
@@ -29,8 +30,19 @@ test('versions: root key, then the workflow key of the ASTuner era', () => {
 });
 
 test('one fact reader: names, workflow, port, checkpoint base, broken YAML', () => {
-  const f = readConfigFacts('astuner:\n  project_name: 7\n  experiment_name: e1\n  rollout:\n    agentscope_workflow: m->C\n  debug:\n    debug_vllm_port: "18123"\n  trainer_common:\n    checkpoint_base_dir: ./ck\n');
-  assert.deepEqual(f, { dialect: 'astuner', version: 'astuner-2025-12', experimentName: 'e1', project: '7', workflow: 'm->C', debugVllmPort: 18123, checkpointBase: './ck', totalSteps: undefined });
+  const f = readConfigFacts(
+    'astuner:\n  project_name: 7\n  experiment_name: e1\n  rollout:\n    agentscope_workflow: m->C\n  debug:\n    debug_vllm_port: "18123"\n  trainer_common:\n    checkpoint_base_dir: ./ck\n',
+  );
+  assert.deepEqual(f, {
+    dialect: 'astuner',
+    version: 'astuner-2025-12',
+    experimentName: 'e1',
+    project: '7',
+    workflow: 'm->C',
+    debugVllmPort: 18123,
+    checkpointBase: './ck',
+    totalSteps: undefined,
+  });
   assert.equal(readConfigFacts('ajet:\n  debug:\n    debug_vllm_port: 99999\n').debugVllmPort, 18000);
   assert.equal(readConfigFacts('ajet: [\n').dialect, undefined);
   assert.match(readConfigFacts('ajet: [\n').error ?? '', /unreadable YAML/);
@@ -45,7 +57,10 @@ test('a snapshot under launcher_record/ is judged as November 2025 ASTuner', asy
   assert.equal(versionFromPath('ajet', '/w/launcher_record/exp/yaml_backup.yaml'), undefined);
   const { lintText } = await import('../../core/config/lint');
   const snap = 'astuner:\n  task_reader:\n    type: dataset_file\n';
-  const codes = (fileName: string) => lintText(snap, { fileName }).diagnostics.filter((d) => d.severity === 'error').map((d) => d.code);
+  const codes = (fileName: string) =>
+    lintText(snap, { fileName })
+      .diagnostics.filter((d) => d.severity === 'error')
+      .map((d) => d.code);
   assert.deepEqual(codes('/w/launcher_record/e/yaml_backup.yaml'), []);
   assert.deepEqual(codes('/w/saved_experiments/e/yaml_backup.yaml'), ['renamed-value']);
 });

@@ -12,7 +12,11 @@ const cacheDir = mkdtempSync(join(tmpdir(), 'ajcli-cache-'));
 process.on('exit', () => rmSync(cacheDir, { recursive: true, force: true }));
 
 function cli(...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'cli', 'main.ts'), ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, AGENTJET_CACHE_DIR: cacheDir } });
+  return spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'cli', 'main.ts'), ...args], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, AGENTJET_CACHE_DIR: cacheDir },
+  });
 }
 
 const rollout = () => fixtures().rollout;
@@ -20,12 +24,22 @@ const rollout = () => fixtures().rollout;
 test('agentjet log stats --format json: records, timelines, tokens, per-step rewards', () => {
   const r = cli('log', 'stats', rollout(), '--format', 'json');
   assert.equal(r.status, 0, r.stderr);
-  const st = JSON.parse(r.stdout) as { records: number; timelines: number; tokens: number; trainedTokens: number; corruptRecords: number; steps: { step: number; records: number; meanReward: number }[] };
+  const st = JSON.parse(r.stdout) as {
+    records: number;
+    timelines: number;
+    tokens: number;
+    trainedTokens: number;
+    corruptRecords: number;
+    steps: { step: number; records: number; meanReward: number }[];
+  };
   assert.equal(st.records, 16);
   assert.equal(st.timelines, 32);
   assert.ok(st.trainedTokens > 0 && st.trainedTokens < st.tokens);
   assert.equal(st.corruptRecords, 0);
-  assert.deepEqual(st.steps.map((s) => s.step), [0, 1, 2, 3]);
+  assert.deepEqual(
+    st.steps.map((s) => s.step),
+    [0, 1, 2, 3],
+  );
   assert.ok(st.steps.every((s) => s.records === 4 && s.meanReward >= 0 && s.meanReward <= 1));
 });
 
@@ -44,11 +58,32 @@ test('agentjet log export --jsonl: one row per timeline, arrays aligned, agrees 
     const r = cli('log', 'export', rollout(), '--jsonl', '--out', out);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /exported 32 timelines from 16 records/);
-    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { task: string; step: number; reward: number; advantage: number; tokens: string[]; ids: number[]; logprobs: (number | null)[]; mask: number[] });
+    const rows = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            task: string;
+            step: number;
+            reward: number;
+            advantage: number;
+            tokens: string[];
+            ids: number[];
+            logprobs: (number | null)[];
+            mask: number[];
+          },
+      );
     assert.equal(rows.length, 32);
     const st = JSON.parse(cli('log', 'stats', rollout(), '--format', 'json').stdout) as { tokens: number; trainedTokens: number };
-    assert.equal(rows.reduce((a, x) => a + x.tokens.length, 0), st.tokens);
-    assert.equal(rows.reduce((a, x) => a + x.mask.filter((m) => m === 1).length, 0), st.trainedTokens);
+    assert.equal(
+      rows.reduce((a, x) => a + x.tokens.length, 0),
+      st.tokens,
+    );
+    assert.equal(
+      rows.reduce((a, x) => a + x.mask.filter((m) => m === 1).length, 0),
+      st.trainedTokens,
+    );
     for (const x of rows) {
       assert.equal(typeof x.task, 'string');
       assert.equal(typeof x.advantage, 'number');

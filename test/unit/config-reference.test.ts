@@ -11,7 +11,6 @@ import { generateSchema, schemaText } from '../../core/config/schemagen';
 import type { CodeFactsByVersion } from '../../core/config/codefacts';
 import { yamlFiles } from './config-helpers';
 
-
 // The reference configs name tutorial modules that are not shipped with them: an empty root
 // means those references are reported as unresolved warnings, never as errors.
 const emptyRoot = mkdtempSync(join(tmpdir(), 'agentjet-ref-'));
@@ -21,41 +20,60 @@ const emptyRoot = mkdtempSync(join(tmpdir(), 'agentjet-ref-'));
 const PROVEN_WRONG = /`dataset_file` is the older \(ASTuner\) spelling/;
 
 // AgentJet's own configs: tutorial/ and ajet/default_config/ of the upstream tree.
-test('every reference config (tutorial + default) lints with zero errors but those the code proves wrong', withUpstream('agentjet-d20cce0', (aj) => {
-  const files = [...yamlFiles(join(aj, 'tutorial')), ...yamlFiles(join(aj, 'ajet', 'default_config'))];
-  assert.ok(files.length >= 14, `found ${files.length} configs`);
-  let ours = 0;
-  for (const f of files) {
-    const r = lintText(readFileSync(f, 'utf8'), { root: emptyRoot });
-    if (r.ours) ours++;
-    const errors = r.diagnostics.filter((d) => d.severity === 'error' && !(d.code === 'renamed-value' && PROVEN_WRONG.test(d.message)));
-    assert.deepEqual(errors, [], `${f}`);
-  }
-  assert.ok(ours >= 13, `${ours} configs recognised`);
-}));
+test(
+  'every reference config (tutorial + default) lints with zero errors but those the code proves wrong',
+  withUpstream('agentjet-d20cce0', (aj) => {
+    const files = [...yamlFiles(join(aj, 'tutorial')), ...yamlFiles(join(aj, 'ajet', 'default_config'))];
+    assert.ok(files.length >= 14, `found ${files.length} configs`);
+    let ours = 0;
+    for (const f of files) {
+      const r = lintText(readFileSync(f, 'utf8'), { root: emptyRoot });
+      if (r.ours) ours++;
+      const errors = r.diagnostics.filter((d) => d.severity === 'error' && !(d.code === 'renamed-value' && PROVEN_WRONG.test(d.message)));
+      assert.deepEqual(errors, [], `${f}`);
+    }
+    assert.ok(ours >= 13, `${ours} configs recognised`);
+  }),
+);
 
-test('lintFile agrees on a tutorial config and returns plain diagnostics', withUpstream('agentjet-d20cce0', async (aj) => {
-  const f = join(aj, 'tutorial', 'example_learn2ask', 'learn2ask.yaml');
-  const diags = await lintFile(f, { root: emptyRoot });
-  assert.ok(diags.length > 0);
-  assert.deepEqual(diags.filter((d) => d.severity === 'error').map((d) => d.code), ['renamed-value'], 'only `type: dataset_file`, which AgentJet rejects');
-  assert.ok(diags.some((d) => d.code === 'renamed-value' && PROVEN_WRONG.test(d.message)), 'dataset_file is flagged as the ASTuner spelling');
-  for (const d of diags) assert.deepEqual(Object.keys(d).sort(), ['code', 'message', 'range', 'severity']);
-}));
+test(
+  'lintFile agrees on a tutorial config and returns plain diagnostics',
+  withUpstream('agentjet-d20cce0', async (aj) => {
+    const f = join(aj, 'tutorial', 'example_learn2ask', 'learn2ask.yaml');
+    const diags = await lintFile(f, { root: emptyRoot });
+    assert.ok(diags.length > 0);
+    assert.deepEqual(
+      diags.filter((d) => d.severity === 'error').map((d) => d.code),
+      ['renamed-value'],
+      'only `type: dataset_file`, which AgentJet rejects',
+    );
+    assert.ok(
+      diags.some((d) => d.code === 'renamed-value' && PROVEN_WRONG.test(d.message)),
+      'dataset_file is flagged as the ASTuner spelling',
+    );
+    for (const d of diags) assert.deepEqual(Object.keys(d).sort(), ['code', 'message', 'range', 'severity']);
+  }),
+);
 
 // ASTuner's (Dec 2025) default, the ASTune-era file it still shipped under astuner/default_config/.
-test('legacy astune_default.yaml read as ASTuner has zero errors and no ASTuner-name warnings', withUpstream('astuner-f9fab4f', (tree) => {
-  const text = readFileSync(join(tree, 'astuner', 'default_config', 'astune_default.yaml'), 'utf8');
-  const r = lintText(text, { root: emptyRoot, dialect: 'astuner' });
-  assert.equal(r.ours, true);
-  assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error'), []);
-  // agentscope_workflow / agentscope_disable_toolcalls are right in this dialect.
-  assert.ok(!r.diagnostics.some((d) => d.code === 'renamed-key' && /agentscope/.test(d.message)));
-  // The same body pasted under AgentJet's root (an old config brought into a new project) gets
-  // renamed-key warnings for them.
-  const asAjet = lintText(text.replace(/^astuner:/m, 'ajet:'), { root: emptyRoot, dialect: 'agentjet' });
-  assert.ok(asAjet.diagnostics.some((d) => d.code === 'renamed-key' && /agentscope_workflow/.test(d.message)));
-}));
+test(
+  'legacy astune_default.yaml read as ASTuner has zero errors and no ASTuner-name warnings',
+  withUpstream('astuner-f9fab4f', (tree) => {
+    const text = readFileSync(join(tree, 'astuner', 'default_config', 'astune_default.yaml'), 'utf8');
+    const r = lintText(text, { root: emptyRoot, dialect: 'astuner' });
+    assert.equal(r.ours, true);
+    assert.deepEqual(
+      r.diagnostics.filter((d) => d.severity === 'error'),
+      [],
+    );
+    // agentscope_workflow / agentscope_disable_toolcalls are right in this dialect.
+    assert.ok(!r.diagnostics.some((d) => d.code === 'renamed-key' && /agentscope/.test(d.message)));
+    // The same body pasted under AgentJet's root (an old config brought into a new project) gets
+    // renamed-key warnings for them.
+    const asAjet = lintText(text.replace(/^astuner:/m, 'ajet:'), { root: emptyRoot, dialect: 'agentjet' });
+    assert.ok(asAjet.diagnostics.some((d) => d.code === 'renamed-key' && /agentscope_workflow/.test(d.message)));
+  }),
+);
 
 // Our own ASTuner snippets (test/fixtures/astuner/examples.md), in the shapes ASTuner's docs used.
 test('the ASTuner example snippets are recognised as ASTuner configs', () => {
@@ -72,7 +90,17 @@ test('the ASTuner example snippets are recognised as ASTuner configs', () => {
       assert.equal(p.dialect, 'astuner');
       const r = lintText(y, { root: emptyRoot });
       // `astuner_default` (the December 2025 docs' spelling) names no file: the tree has only astune_default.yaml.
-      assert.deepEqual(r.diagnostics.filter((d) => d.code === 'yaml-syntax' || (d.code === 'unknown-key' && d.severity !== 'information') || d.code === 'type-mismatch' || (d.code === 'enum' && !/astuner_default/.test(d.message))), [], y);
+      assert.deepEqual(
+        r.diagnostics.filter(
+          (d) =>
+            d.code === 'yaml-syntax' ||
+            (d.code === 'unknown-key' && d.severity !== 'information') ||
+            d.code === 'type-mismatch' ||
+            (d.code === 'enum' && !/astuner_default/.test(d.message)),
+        ),
+        [],
+        y,
+      );
       // ASTuner spellings are right in an ASTuner file of the version that reads them.
       const nov = lintText(y, { root: emptyRoot, version: 'astuner-2025-11' });
       assert.ok(!nov.diagnostics.some((d) => d.code === 'renamed-value' || d.code === 'renamed-key'), y);
@@ -81,22 +109,41 @@ test('the ASTuner example snippets are recognised as ASTuner configs', () => {
   assert.ok(blocks >= 10, `${blocks} ASTuner blocks`);
 });
 
-test('the committed schema is what the generator produces from the default configs', withUpstream('agentjet-d20cce0', (aj) => {
-  const dir = join(aj, 'ajet', 'default_config');
-  const text = schemaText(generateSchema({
-    ajetDefault: readFileSync(join(dir, 'ajet_default.yaml'), 'utf8'),
-    verlDefault: readFileSync(join(dir, 'verl', 'verl_default.yaml'), 'utf8'),
-    trinityDefault: readFileSync(join(dir, 'trinity', 'trinity_default.yaml'), 'utf8'),
-    overlay: readFileSync(join(repoRoot, 'schemas', 'overlay.yaml'), 'utf8'),
-    codeFacts: JSON.parse(readFileSync(join(repoRoot, 'schemas', 'codefacts.json'), 'utf8')) as CodeFactsByVersion,
-  }));
-  assert.equal(readFileSync(join(repoRoot, 'schemas', 'agentjet.schema.json'), 'utf8'), text, 'run npm run gen:schema');
-  const s = JSON.parse(text) as { properties: Record<string, { properties?: Record<string, unknown> }> };
-  // Every key of ajet_default.yaml is in the schema.
-  const ajet = s.properties.ajet?.properties ?? {};
-  for (const k of ['project_name', 'backbone', 'model', 'data', 'rollout', 'task_reader', 'task_judge', 'context_tracker', 'debug', 'trainer_common', 'interchange_server', 'task_runner']) assert.ok(k in ajet, k);
-  for (const k of ['trinity', 'actor_rollout_ref', 'trainer', 'hydra', 'defaults', 'astuner', 'astune']) assert.ok(k in s.properties, k);
-}));
+test(
+  'the committed schema is what the generator produces from the default configs',
+  withUpstream('agentjet-d20cce0', (aj) => {
+    const dir = join(aj, 'ajet', 'default_config');
+    const text = schemaText(
+      generateSchema({
+        ajetDefault: readFileSync(join(dir, 'ajet_default.yaml'), 'utf8'),
+        verlDefault: readFileSync(join(dir, 'verl', 'verl_default.yaml'), 'utf8'),
+        trinityDefault: readFileSync(join(dir, 'trinity', 'trinity_default.yaml'), 'utf8'),
+        overlay: readFileSync(join(repoRoot, 'schemas', 'overlay.yaml'), 'utf8'),
+        codeFacts: JSON.parse(readFileSync(join(repoRoot, 'schemas', 'codefacts.json'), 'utf8')) as CodeFactsByVersion,
+      }),
+    );
+    assert.equal(readFileSync(join(repoRoot, 'schemas', 'agentjet.schema.json'), 'utf8'), text, 'run npm run gen:schema');
+    const s = JSON.parse(text) as { properties: Record<string, { properties?: Record<string, unknown> }> };
+    // Every key of ajet_default.yaml is in the schema.
+    const ajet = s.properties.ajet?.properties ?? {};
+    for (const k of [
+      'project_name',
+      'backbone',
+      'model',
+      'data',
+      'rollout',
+      'task_reader',
+      'task_judge',
+      'context_tracker',
+      'debug',
+      'trainer_common',
+      'interchange_server',
+      'task_runner',
+    ])
+      assert.ok(k in ajet, k);
+    for (const k of ['trinity', 'actor_rollout_ref', 'trainer', 'hydra', 'defaults', 'astuner', 'astune']) assert.ok(k in s.properties, k);
+  }),
+);
 
 test('other YAML is left alone', () => {
   assert.deepEqual(lintText('name: ci\non: [push]\njobs: {}\n'), { ours: false, diagnostics: [] });
@@ -105,7 +152,10 @@ test('other YAML is left alone', () => {
 
 test('the demo project lints clean of errors with class references resolved', () => {
   const r = lintText(readFileSync(join(repoRoot, 'demo', 'math_agent.yaml'), 'utf8'), { root: join(repoRoot, 'demo') });
-  assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error' || d.code.startsWith('class-ref')), []);
+  assert.deepEqual(
+    r.diagnostics.filter((d) => d.severity === 'error' || d.code.startsWith('class-ref')),
+    [],
+  );
 });
 
 test('lintFile reports an unreadable config instead of throwing', async () => {

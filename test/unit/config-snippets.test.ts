@@ -16,7 +16,8 @@ const ctx = { resolver: new ClassResolver(new CachedFs()) };
 
 /** Placeholders to their default text, as accepting a snippet without typing does. */
 function fill(snippet: string): string {
-  return snippet.replace(/\$\{\d+\|([^|]*?)(?:,[^|]*)?\|\}/g, (_, first: string) => first.replace(/\\(.)/g, '$1'))
+  return snippet
+    .replace(/\$\{\d+\|([^|]*?)(?:,[^|]*)?\|\}/g, (_, first: string) => first.replace(/\\(.)/g, '$1'))
     .replace(/\$\{\d+:((?:\\.|[^}])*)\}/g, (_, d: string) => d.replace(/\\(.)/g, '$1'))
     .replace(/\$\{\d+\}|\$\d+/g, '');
 }
@@ -27,14 +28,19 @@ function sections(node: SchemaNode, path: string[], maxDepth: number, out: strin
   if (!r.properties) return out;
   out.push(path);
   if (path.length >= maxDepth) return out;
-  for (const [k, v] of Object.entries(r.properties)) if (resolveRef(v).properties && !v['x-dialect']) sections(v, [...path, k], maxDepth, out);
+  for (const [k, v] of Object.entries(r.properties))
+    if (resolveRef(v).properties && !v['x-dialect']) sections(v, [...path, k], maxDepth, out);
   return out;
 }
 
 const ajet = resolveRef(schema.properties?.ajet as SchemaNode);
 const targets = sections(ajet, ['ajet'], 3);
 
-for (const [name, unit] of [['2 spaces', '  '], ['4 spaces', '    '], ['tabs', '\t']] as const) {
+for (const [name, unit] of [
+  ['2 spaces', '  '],
+  ['4 spaces', '    '],
+  ['tabs', '\t'],
+] as const) {
   test(`every nested snippet lands one step under its key (${name})`, () => {
     let checked = 0;
     for (const path of targets) {
@@ -47,12 +53,18 @@ for (const [name, unit] of [['2 spaces', '  '], ['4 spaces', '    '], ['tabs', '
       const offset = lines.join('\n').length + 1 + pad.length;
       const items = complete(parseConfig(text), offset, ctx).filter((e) => e.snippet && e.insertText.includes('\n'));
       for (const e of items) {
-        const inserted = fill(e.insertText).split('\n').map((l, i) => (i === 0 ? l : pad + l)).join('\n');
+        const inserted = fill(e.insertText)
+          .split('\n')
+          .map((l, i) => (i === 0 ? l : pad + l))
+          .join('\n');
         const [keyLine, ...kids] = inserted.split('\n');
         assert.equal(keyLine, `${e.label}:`);
         for (const k of kids) {
           assert.ok(k.startsWith(pad + unit), `${path.join('.')}.${e.label}: child ${JSON.stringify(k)} not one step under the key`);
-          assert.ok(!/^\s/.test(k.slice(pad.length + unit.length)), `${path.join('.')}.${e.label}: child ${JSON.stringify(k)} indented more than one step`);
+          assert.ok(
+            !/^\s/.test(k.slice(pad.length + unit.length)),
+            `${path.join('.')}.${e.label}: child ${JSON.stringify(k)} indented more than one step`,
+          );
         }
         if (unit !== '\t') {
           const doc = text.slice(0, offset) + inserted + text.slice(offset);
@@ -75,7 +87,10 @@ test('val_kwargs under a key at 4 spaces: children at 6 in a 2-space file, at 8 
     const offset = text.length - 1;
     const v = complete(parseConfig(text), offset, ctx).find((e) => e.label === 'val_kwargs');
     assert.ok(v, 'val_kwargs offered');
-    const kids = fill(v.insertText).split('\n').slice(1).map((l) => unit + unit + l);
+    const kids = fill(v.insertText)
+      .split('\n')
+      .slice(1)
+      .map((l) => unit + unit + l);
     assert.ok(kids.length > 0);
     for (const k of kids) assert.equal(/^ */.exec(k)?.[0].length, unit.length * 3, JSON.stringify(k));
   }

@@ -9,7 +9,8 @@ import { WorkspaceChecker, yamlFilesUnder, WORKSPACE_LIMITS } from '../../langua
 
 function workspace(): string {
   const ws = mkdtempSync(join(tmpdir(), 'agentjet-ws-'));
-  for (const d of ['configs/deep/er', 'node_modules/pkg', '.git', 'saved_experiments/e/2026_01_01_00_00', '.venv/lib']) mkdirSync(join(ws, d), { recursive: true });
+  for (const d of ['configs/deep/er', 'node_modules/pkg', '.git', 'saved_experiments/e/2026_01_01_00_00', '.venv/lib'])
+    mkdirSync(join(ws, d), { recursive: true });
   writeFileSync(join(ws, 'a.yaml'), 'ajet:\n  rollout: {}\n');
   writeFileSync(join(ws, 'configs', 'b.yml'), 'astuner:\n  rollout: {}\n');
   writeFileSync(join(ws, 'configs', 'deep', 'er', 'c.yaml'), '"ajet":\n  model: {}\n');
@@ -34,8 +35,12 @@ test('a pass checks configs only, skips open files, and stops when cancelled', a
   const open = new Set([join(ws, 'a.yaml')]);
   const checker = new WorkspaceChecker({
     isOpen: (p) => open.has(p),
-    check: async (p) => { checked.push(p.slice(ws.length + 1)); },
-    clear: (p) => { cleared.push(p.slice(ws.length + 1)); },
+    check: async (p) => {
+      checked.push(p.slice(ws.length + 1));
+    },
+    clear: (p) => {
+      cleared.push(p.slice(ws.length + 1));
+    },
   });
   assert.equal(await checker.run([ws]), 2);
   assert.deepEqual(checked.sort(), ['configs/b.yml', 'configs/deep/er/c.yaml']);
@@ -43,7 +48,10 @@ test('a pass checks configs only, skips open files, and stops when cancelled', a
   checked.length = 0;
   const stopping = new WorkspaceChecker({
     isOpen: () => false,
-    check: async (p) => { checked.push(p); stopping.cancel(); },
+    check: async (p) => {
+      checked.push(p);
+      stopping.cancel();
+    },
     clear: () => undefined,
   });
   assert.equal(await stopping.run([ws]), 1);

@@ -20,7 +20,14 @@ const venvPython = ensureTestPython().python;
 const bare = execFileSync(venvPython, ['-c', 'import sys; print(sys.base_prefix)'], { encoding: 'utf8' }).trim() + '/bin/python3';
 
 /** `blocking`: what refuses the launch; `alsoDoctor`: what the doctor adds (the framework package, which a launch does not need itself). */
-interface Env { name: string; python: string; ajet: 'launcher' | 'package only' | 'none'; port: boolean; blocking: Check['id'][]; alsoDoctor?: Check['id'][] }
+interface Env {
+  name: string;
+  python: string;
+  ajet: 'launcher' | 'package only' | 'none';
+  port: boolean;
+  blocking: Check['id'][];
+  alsoDoctor?: Check['id'][];
+}
 const ENVS: Env[] = [
   { name: 'complete', python: venvPython, ajet: 'launcher', port: false, blocking: [] },
   { name: 'ajet without its launcher module', python: venvPython, ajet: 'package only', port: false, blocking: ['launcher'] },
@@ -32,7 +39,13 @@ const ENVS: Env[] = [
 for (const e of ENVS) {
   test(`doctor and preflight agree: ${e.name}`, async (t) => {
     if (e.python === bare) {
-      try { execFileSync(bare, ['-c', 'import debugpy'], { stdio: 'ignore' }); t.skip(`${bare} has debugpy`); return; } catch { /* no debugpy: the case */ }
+      try {
+        execFileSync(bare, ['-c', 'import debugpy'], { stdio: 'ignore' });
+        t.skip(`${bare} has debugpy`);
+        return;
+      } catch {
+        /* no debugpy: the case */
+      }
     }
     const dir = mkdtempSync(join(tmpdir(), 'aj-agree-'));
     const srv = createServer();
@@ -54,7 +67,11 @@ for (const e of ENVS) {
       const input = await gather({ python: e.python, script: await probeScript(), cwd: dir, env: { ...process.env, ...env }, port });
       const doctor = evaluate(input);
       const doctorErrors = doctor.filter((c) => c.status === 'error' || (c.id === 'port' && c.status !== 'ok'));
-      assert.deepEqual(doctorErrors.map((c) => c.id).sort(), [...e.blocking, ...e.alsoDoctor ?? []].sort(), 'the doctor names the same problem');
+      assert.deepEqual(
+        doctorErrors.map((c) => c.id).sort(),
+        [...e.blocking, ...(e.alsoDoctor ?? [])].sort(),
+        'the doctor names the same problem',
+      );
       // The launch (F5 with debugging) on the same interpreter, folder and port.
       const planned = await planLaunch(resolveAttributes({ config, cwd: dir, python: e.python, env }), { lint: false });
       assert.ok(planned.ok);
@@ -65,9 +82,17 @@ for (const e of ENVS) {
         assert.equal(doctor.find((c) => c.id === 'launcher')?.detail.startsWith('python -m ajet.launcher '), true);
       } else {
         assert.ok(!pre.ok, 'the launch is refused');
-        assert.deepEqual(pre.refusal.kinds, e.blocking.map((id) => (id === 'launcher' ? 'framework' : id)));
-        for (const c of doctorErrors.filter((x) => e.blocking.includes(x.id))) assert.ok(pre.refusal.message.includes(c.detail), `the refusal says what the doctor says: ${c.detail}\n---\n${pre.refusal.message}`);
-        if (e.blocking.includes('debugpy')) assert.equal(pre.refusal.installCommand, doctor.find((c) => c.id === 'debugpy')?.fix?.value, 'the same install command');
+        assert.deepEqual(
+          pre.refusal.kinds,
+          e.blocking.map((id) => (id === 'launcher' ? 'framework' : id)),
+        );
+        for (const c of doctorErrors.filter((x) => e.blocking.includes(x.id)))
+          assert.ok(
+            pre.refusal.message.includes(c.detail),
+            `the refusal says what the doctor says: ${c.detail}\n---\n${pre.refusal.message}`,
+          );
+        if (e.blocking.includes('debugpy'))
+          assert.equal(pre.refusal.installCommand, doctor.find((c) => c.id === 'debugpy')?.fix?.value, 'the same install command');
       }
     } finally {
       if (e.port) await new Promise((r) => srv.close(r));

@@ -10,18 +10,29 @@ import { tempDir } from '../util/runtree';
 
 function fetchUpstream(env: Record<string, string>, ...args: string[]) {
   const { AGENTJET_UPSTREAM_REPO: _r, ...base } = process.env;
-  return spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts', 'fetch-upstream.ts'), ...args], { encoding: 'utf8', env: { ...base, ...env }, timeout: 120_000 });
+  return spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts', 'fetch-upstream.ts'), ...args], {
+    encoding: 'utf8',
+    env: { ...base, ...env },
+    timeout: 120_000,
+  });
 }
 
 test('fetch:upstream without network: exit 1, one line naming the tree and what to do, no partial folder', () => {
   const tmp = tempDir('agentjet-fetch-');
   try {
     const cache = join(tmp.path, 'cache');
-    const r = fetchUpstream({ AGENTJET_UPSTREAM_CACHE: cache, AGENTJET_UPSTREAM_REPO: `file://${join(tmp.path, 'no-such-repo.git')}` }, '--only', 'agentjet-d20cce0');
+    const r = fetchUpstream(
+      { AGENTJET_UPSTREAM_CACHE: cache, AGENTJET_UPSTREAM_REPO: `file://${join(tmp.path, 'no-such-repo.git')}` },
+      '--only',
+      'agentjet-d20cce0',
+    );
     assert.equal(r.status, 1, r.stdout + r.stderr);
     const lines = r.stderr.trim().split('\n');
     assert.equal(lines.length, 1, r.stderr);
-    assert.match(lines[0]!, /^fetch:upstream: could not fetch agentjet-d20cce0 \(commit d20cce0\) from file:\/\/.*no-such-repo\.git: .+\. No network\? Set AGENTJET_UPSTREAM to a folder holding the upstream trees instead/);
+    assert.match(
+      lines[0]!,
+      /^fetch:upstream: could not fetch agentjet-d20cce0 \(commit d20cce0\) from file:\/\/.*no-such-repo\.git: .+\. No network\? Set AGENTJET_UPSTREAM to a folder holding the upstream trees instead/,
+    );
     assert.deepEqual(readdirSync(cache), [], 'nothing half-fetched is left in the cache');
   } finally {
     tmp.dispose();
@@ -33,7 +44,8 @@ test('fetch:upstream fetches the pinned commit (not the branch tip) and writes S
   try {
     const repo = join(tmp.path, 'origin');
     mkdirSync(repo);
-    const git = (...a: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...a], { cwd: repo, encoding: 'utf8' }).trim();
+    const git = (...a: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...a], { cwd: repo, encoding: 'utf8' }).trim();
     git('init', '-q');
     writeFileSync(join(repo, 'ajet.txt'), 'pinned\n');
     git('add', '.');

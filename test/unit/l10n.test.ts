@@ -9,7 +9,16 @@ import { repoRoot } from '../util/paths';
 import { scan, tsFiles } from '../util/l10nscan';
 import { TEMPLATES } from '../../core/templates';
 import { commands } from '../../cli/commands';
-import { catalogueKeys, localeFromCli, localeFromInitialize, normalizeLocale, setLocale, t, webviewCatalogue, webviewCatalogueKeys } from '../../core/l10n';
+import {
+  catalogueKeys,
+  localeFromCli,
+  localeFromInitialize,
+  normalizeLocale,
+  setLocale,
+  t,
+  webviewCatalogue,
+  webviewCatalogueKeys,
+} from '../../core/l10n';
 
 const json = (p: string) => JSON.parse(readFileSync(join(repoRoot, p), 'utf8')) as Record<string, string>;
 /** Every x-unread and x-deprecatedMessage string in a schema. */
@@ -23,7 +32,11 @@ function schemaMessages(node: unknown, out: string[] = []): string[] {
   }
   return out;
 }
-const placeholders = (s: string) => [...s.matchAll(/\{(\d+)\}/g)].map((m) => m[1]).sort().join(',');
+const placeholders = (s: string) =>
+  [...s.matchAll(/\{(\d+)\}/g)]
+    .map((m) => m[1])
+    .sort()
+    .join(',');
 
 test('every user-visible manifest string is a %key% (node scripts/nls.mjs --check)', () => {
   const r = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'nls.mjs'), '--check'], { encoding: 'utf8' });
@@ -35,9 +48,21 @@ test('every manifest %key% has English and Simplified Chinese text, and nothing 
   const keys = [...new Set([...text.matchAll(/"%([^%"]+)%"/g)].map((m) => m[1] as string))].sort();
   const en = json('package.nls.json');
   const zh = json('package.nls.zh-cn.json');
-  assert.deepEqual(keys.filter((k) => !(k in en)), [], 'in package.nls.json');
-  assert.deepEqual(keys.filter((k) => !(k in zh)), [], 'missing in package.nls.zh-cn.json');
-  assert.deepEqual(Object.keys(zh).filter((k) => !(k in en)), [], 'stale keys in package.nls.zh-cn.json');
+  assert.deepEqual(
+    keys.filter((k) => !(k in en)),
+    [],
+    'in package.nls.json',
+  );
+  assert.deepEqual(
+    keys.filter((k) => !(k in zh)),
+    [],
+    'missing in package.nls.zh-cn.json',
+  );
+  assert.deepEqual(
+    Object.keys(zh).filter((k) => !(k in en)),
+    [],
+    'stale keys in package.nls.zh-cn.json',
+  );
   for (const k of keys) {
     // Command links and code must survive translation.
     const links = (s: string) => [...s.matchAll(/\]\((command:[^)]+)\)/g)].map((m) => m[1]).join(' ');
@@ -48,30 +73,53 @@ test('every manifest %key% has English and Simplified Chinese text, and nothing 
 
 test('every vscode.l10n.t string in extension/ has a zh-cn translation with the same placeholders', () => {
   const { literals, dynamic } = scan(tsFiles(join(repoRoot, 'extension')), 'l10n\\.t', true);
-  assert.deepEqual(dynamic.map((d) => `${relative(repoRoot, d.file)}:${d.line}: l10n.t(${d.text})`), [], 'l10n.t needs a literal message');
+  assert.deepEqual(
+    dynamic.map((d) => `${relative(repoRoot, d.file)}:${d.line}: l10n.t(${d.text})`),
+    [],
+    'l10n.t needs a literal message',
+  );
   const bundle = json('l10n/bundle.l10n.zh-cn.json');
-  const missing = literals.filter((f) => !(f.text in bundle)).map((f) => `${relative(repoRoot, f.file)}:${f.line}: ${JSON.stringify(f.text)}`);
+  const missing = literals
+    .filter((f) => !(f.text in bundle))
+    .map((f) => `${relative(repoRoot, f.file)}:${f.line}: ${JSON.stringify(f.text)}`);
   assert.deepEqual(missing, [], 'add these to l10n/bundle.l10n.zh-cn.json');
   for (const f of literals) assert.equal(placeholders(bundle[f.text] ?? ''), placeholders(f.text), f.text);
-  assert.ok(literals.length > 0, 'the scanner finds the extension\'s strings');
+  assert.ok(literals.length > 0, "the scanner finds the extension's strings");
 });
 
 test('every core/l10n t() string (core, cli, language server, debug adapter, extension), template/command text and schema message has a zh-cn translation', () => {
-  const files = ['core', 'cli', 'language-server', 'debug-adapter', 'extension'].flatMap((d) => tsFiles(join(repoRoot, d)))
+  const files = ['core', 'cli', 'language-server', 'debug-adapter', 'extension']
+    .flatMap((d) => tsFiles(join(repoRoot, d)))
     .filter((f) => !f.endsWith(join('core', 'l10n', 'index.ts')))
     // Only files that use the catalogue (a local function named t elsewhere is not ours).
     .filter((f) => /from '(?:\.\.?\/)+(?:core\/)?l10n'/.test(readFileSync(f, 'utf8')));
   const { literals } = scan(files, 't|coreT');
-  const texts = [...literals.map((f) => ({ where: `${relative(repoRoot, f.file)}:${f.line}`, text: f.text })),
-    ...TEMPLATES.flatMap((x) => [{ where: `template ${x.id}`, text: x.title }, { where: `template ${x.id}`, text: x.description }]),
+  const texts = [
+    ...literals.map((f) => ({ where: `${relative(repoRoot, f.file)}:${f.line}`, text: f.text })),
+    ...TEMPLATES.flatMap((x) => [
+      { where: `template ${x.id}`, text: x.title },
+      { where: `template ${x.id}`, text: x.description },
+    ]),
     ...commands.map((c) => ({ where: `cli ${c.name}`, text: c.summary })),
     // Messages the schema carries into diagnostics and hovers (x-unread, x-deprecatedMessage).
-    ...schemaMessages(JSON.parse(readFileSync(join(repoRoot, 'schemas', 'agentjet.schema.json'), 'utf8'))).map((text) => ({ where: 'schemas/agentjet.schema.json', text }))];
+    ...schemaMessages(JSON.parse(readFileSync(join(repoRoot, 'schemas', 'agentjet.schema.json'), 'utf8'))).map((text) => ({
+      where: 'schemas/agentjet.schema.json',
+      text,
+    })),
+  ];
   const zh = json('core/l10n/zh-cn.json');
-  assert.deepEqual(texts.filter((x) => !(x.text in zh)).map((x) => `${x.where}: ${JSON.stringify(x.text)}`), [], 'add these to core/l10n/zh-cn.json');
+  assert.deepEqual(
+    texts.filter((x) => !(x.text in zh)).map((x) => `${x.where}: ${JSON.stringify(x.text)}`),
+    [],
+    'add these to core/l10n/zh-cn.json',
+  );
   for (const x of texts) assert.equal(placeholders(zh[x.text] ?? ''), placeholders(x.text), x.text);
   const used = new Set(texts.map((x) => x.text));
-  assert.deepEqual(catalogueKeys('zh-cn').filter((k) => !used.has(k)), [], 'stale entries in core/l10n/zh-cn.json');
+  assert.deepEqual(
+    catalogueKeys('zh-cn').filter((k) => !used.has(k)),
+    [],
+    'stale entries in core/l10n/zh-cn.json',
+  );
 });
 
 test('every webview t() string in media/ has a zh-cn translation in core/l10n/webview.zh-cn.json', () => {
@@ -79,15 +127,34 @@ test('every webview t() string in media/ has a zh-cn translation in core/l10n/we
     .filter((f) => !f.endsWith(join('shared', 'l10n.ts')))
     .filter((f) => /from '(?:\.\.\/)+shared\/l10n'/.test(readFileSync(f, 'utf8')));
   const { literals, dynamic } = scan(files, 't|tr');
-  assert.deepEqual(dynamic.map((d) => `${relative(repoRoot, d.file)}:${d.line}: t(${d.text})`), [], 'a webview t() needs a literal message');
+  assert.deepEqual(
+    dynamic.map((d) => `${relative(repoRoot, d.file)}:${d.line}: t(${d.text})`),
+    [],
+    'a webview t() needs a literal message',
+  );
   const zh = json('core/l10n/webview.zh-cn.json');
-  assert.deepEqual(literals.filter((f) => !(f.text in zh)).map((f) => `${relative(repoRoot, f.file)}:${f.line}: ${JSON.stringify(f.text)}`), [], 'add these to core/l10n/webview.zh-cn.json');
+  assert.deepEqual(
+    literals.filter((f) => !(f.text in zh)).map((f) => `${relative(repoRoot, f.file)}:${f.line}: ${JSON.stringify(f.text)}`),
+    [],
+    'add these to core/l10n/webview.zh-cn.json',
+  );
   for (const f of literals) assert.equal(placeholders(zh[f.text] ?? ''), placeholders(f.text), f.text);
   const used = new Set(literals.map((f) => f.text));
-  assert.deepEqual(webviewCatalogueKeys().filter((k) => !used.has(k)), [], 'stale entries in core/l10n/webview.zh-cn.json');
+  assert.deepEqual(
+    webviewCatalogueKeys().filter((k) => !used.has(k)),
+    [],
+    'stale entries in core/l10n/webview.zh-cn.json',
+  );
   // The three webviews use it: the token log viewer's controls at least.
-  for (const name of ['tokenlog', 'dashboard', 'trajectory']) assert.ok(files.some((f) => f.includes(join('media', name))), `media/${name} uses media/shared/l10n`);
-  assert.ok(literals.some((f) => f.text === 'Copy JSON'), 'the token log viewer\'s controls are localised');
+  for (const name of ['tokenlog', 'dashboard', 'trajectory'])
+    assert.ok(
+      files.some((f) => f.includes(join('media', name))),
+      `media/${name} uses media/shared/l10n`,
+    );
+  assert.ok(
+    literals.some((f) => f.text === 'Copy JSON'),
+    "the token log viewer's controls are localised",
+  );
   assert.equal(webviewCatalogue('zh-CN')['Clear filters'], '清除筛选');
   assert.deepEqual(webviewCatalogue('en'), {});
 });
@@ -104,7 +171,10 @@ test('locale selection: --lang, LANG/LANGUAGE, initialize params; t() fills plac
   assert.equal(normalizeLocale('zh-Hans-CN'), 'zh-cn');
   assert.equal(normalizeLocale('zh-TW'), 'en');
   assert.equal(normalizeLocale('de'), 'en');
-  assert.deepEqual(localeFromCli(['doctor', '--lang', 'zh-cn', '--format', 'json'], {}), { locale: 'zh-cn', rest: ['doctor', '--format', 'json'] });
+  assert.deepEqual(localeFromCli(['doctor', '--lang', 'zh-cn', '--format', 'json'], {}), {
+    locale: 'zh-cn',
+    rest: ['doctor', '--format', 'json'],
+  });
   assert.deepEqual(localeFromCli(['--lang=en', 'new'], { LANG: 'zh_CN.UTF-8' }), { locale: 'en', rest: ['new'] });
   assert.equal(localeFromCli([], { LANG: 'zh_CN.UTF-8' }).locale, 'zh-cn');
   assert.equal(localeFromCli([], { LANGUAGE: 'zh_CN:en', LANG: 'en_US.UTF-8' }).locale, 'zh-cn');
@@ -115,6 +185,8 @@ test('locale selection: --lang, LANG/LANGUAGE, initialize params; t() fills plac
     setLocale('zh-cn');
     assert.equal(t('Created {0} ({1}, {2} files).', '/p', 'x', 3), '已创建 /p（x，3 个文件）。');
     assert.equal(t('not in the catalogue {0}', 1), 'not in the catalogue 1');
-  } finally { setLocale('en'); }
+  } finally {
+    setLocale('en');
+  }
   assert.equal(t('Created {0} ({1}, {2} files).', '/p', 'x', 3), 'Created /p (x, 3 files).');
 });

@@ -23,8 +23,11 @@ test('terminate is a Stop, a restart is not', () => {
   assert.equal(new ChildStopWatcher().toAdapter(req('disconnect', { restart: true, terminateDebuggee: true })), false);
 });
 
-test('Shift+F5 on the child (the attach session\'s Disconnect) is the Stop too', () => {
-  assert.equal(new ChildStopWatcher().toAdapter(req('disconnect', { restart: false, terminateDebuggee: false, suspendDebuggee: false })), true);
+test("Shift+F5 on the child (the attach session's Disconnect) is the Stop too", () => {
+  assert.equal(
+    new ChildStopWatcher().toAdapter(req('disconnect', { restart: false, terminateDebuggee: false, suspendDebuggee: false })),
+    true,
+  );
   assert.equal(new ChildStopWatcher().toAdapter(req('disconnect')), true);
 });
 

@@ -9,8 +9,17 @@ import { join } from 'node:path';
 import { repoRoot } from '../util/paths';
 import { OutputProblems } from '../../core/launch/problems';
 
-interface Pattern { regexp: string; file?: number; line?: number; message?: number; severity?: number }
-interface Matcher { name: string; pattern: Pattern | Pattern[] }
+interface Pattern {
+  regexp: string;
+  file?: number;
+  line?: number;
+  message?: number;
+  severity?: number;
+}
+interface Matcher {
+  name: string;
+  pattern: Pattern | Pattern[];
+}
 
 const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { contributes: { problemMatchers: Matcher[] } };
 const matcher = (name: string): Pattern[] => {
@@ -38,7 +47,10 @@ function apply(patterns: Pattern[], output: string): { file: string; line: numbe
 
 function standIn(cwd: string, conf: string): string {
   const r = spawnSync('python3', ['-m', 'ajet.launcher', '--backbone', 'debug', '--conf', conf], {
-    cwd, env: { ...process.env, PYTHONPATH: join(repoRoot, 'test', 'fixtures', 'backbone') }, encoding: 'utf8', timeout: 60_000,
+    cwd,
+    env: { ...process.env, PYTHONPATH: join(repoRoot, 'test', 'fixtures', 'backbone') },
+    encoding: 'utf8',
+    timeout: 60_000,
   });
   assert.notEqual(r.status, 0);
   return `${r.stdout}${r.stderr}`;
@@ -47,21 +59,34 @@ function standIn(cwd: string, conf: string): string {
 test('$agentjet-python points at the innermost frame of a workflow traceback', () => {
   const dir = mkdtempSync(join(tmpdir(), 'aj-pm-'));
   cpSync(join(repoRoot, 'demo', 'data'), join(dir, 'data'), { recursive: true });
-  writeFileSync(join(dir, 'bad.py'), 'from ajet import Workflow\n\n\nclass Bad(Workflow):\n    async def execute(self, workflow_task, tuner):\n        raise KeyError("no such tool")\n');
+  writeFileSync(
+    join(dir, 'bad.py'),
+    'from ajet import Workflow\n\n\nclass Bad(Workflow):\n    async def execute(self, workflow_task, tuner):\n        raise KeyError("no such tool")\n',
+  );
   const port = 20000 + (process.pid % 20000);
-  writeFileSync(join(dir, 'bad.yaml'), `ajet:\n  task_reader:\n    jsonl_dataset_file:\n      training:\n        file_path: data/train.jsonl\n  rollout:\n    user_workflow: bad.py->Bad\n  debug:\n    debug_first_n_tasks: 1\n    debug_vllm_port: ${port}\n`);
+  writeFileSync(
+    join(dir, 'bad.yaml'),
+    `ajet:\n  task_reader:\n    jsonl_dataset_file:\n      training:\n        file_path: data/train.jsonl\n  rollout:\n    user_workflow: bad.py->Bad\n  debug:\n    debug_first_n_tasks: 1\n    debug_vllm_port: ${port}\n`,
+  );
   const out = standIn(dir, 'bad.yaml');
   try {
     const hits = apply(matcher('agentjet-python'), out);
     assert.deepEqual(hits, [{ file: join(dir, 'bad.py'), line: 6, message: "KeyError: 'no such tool'" }], out);
     // The task terminal's own parser agrees with the declared matcher.
     const parser = new OutputProblems();
-    assert.deepEqual([...parser.push(out), ...parser.end()], [{ file: join(dir, 'bad.py'), line: 6, message: "KeyError: 'no such tool'", severity: 'error' }]);
+    assert.deepEqual(
+      [...parser.push(out), ...parser.end()],
+      [{ file: join(dir, 'bad.py'), line: 6, message: "KeyError: 'no such tool'", severity: 'error' }],
+    );
   } finally {
     // The stand-in left its companion running, as the real launcher does; end it.
     const folder = join(dir, 'saved_experiments', 'companion_logs', 'companion');
     for (const f of readdirSync(folder).filter((n) => n.endsWith('.pgid'))) {
-      try { process.kill(-Number(readFileSync(join(folder, f), 'utf8')), 'SIGKILL'); } catch { /* already gone */ }
+      try {
+        process.kill(-Number(readFileSync(join(folder, f), 'utf8')), 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
     }
   }
 });

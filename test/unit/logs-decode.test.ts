@@ -14,13 +14,29 @@ test('colour hue recovers the loss mask whatever the logprob-scaled saturation',
   // Same mapping as AgentJet's adjust_color_hsl: saturation x [0.333, 1] for logprob in [-7, 0].
   const scale = (hex: string, f: number) => {
     const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255) as [number, number, number];
-    const max = Math.max(r, g, b), min = Math.min(r, g, b), l = (max + min) / 2, d = max - min;
+    const max = Math.max(r, g, b),
+      min = Math.min(r, g, b),
+      l = (max + min) / 2,
+      d = max - min;
     const s = d === 0 ? 0 : l > 0.5 ? d / (2 - max - min) : d / (max + min);
     const h = hueOf(hex)! / 360;
     const s2 = s * f;
-    const q = l < 0.5 ? l * (1 + s2) : l + s2 - l * s2, p = 2 * l - q;
-    const ch = (t: number) => { t = (t + 1) % 1; return t < 1 / 6 ? p + (q - p) * 6 * t : t < 0.5 ? q : t < 2 / 3 ? p + (q - p) * (2 / 3 - t) * 6 : p; };
-    return '#' + [h + 1 / 3, h, h - 1 / 3].map((t) => Math.floor(ch(t) * 255).toString(16).padStart(2, '0')).join('');
+    const q = l < 0.5 ? l * (1 + s2) : l + s2 - l * s2,
+      p = 2 * l - q;
+    const ch = (t: number) => {
+      t = (t + 1) % 1;
+      return t < 1 / 6 ? p + (q - p) * 6 * t : t < 0.5 ? q : t < 2 / 3 ? p + (q - p) * (2 / 3 - t) * 6 : p;
+    };
+    return (
+      '#' +
+      [h + 1 / 3, h, h - 1 / 3]
+        .map((t) =>
+          Math.floor(ch(t) * 255)
+            .toString(16)
+            .padStart(2, '0'),
+        )
+        .join('')
+    );
   };
   for (let lp = -10; lp <= 0; lp += 0.25) {
     const f = lp <= -7 ? 0.333 : 0.333 + ((lp + 7) / 7) * 0.667;
@@ -143,15 +159,32 @@ test('bad base64, bad zlib, bad JSON, wrong array lengths, invalid UTF-8 are rep
     const badZlib = HEADER() + 'base64:' + Buffer.from('this is not zlib').toString('base64') + '\n';
     const badJson = HEADER() + '{"header": "[1] Task x (Reward 1.0)", "nested_json": {\n';
     const lengths = rec(payload(2, 'len', 1, [{ text: ['a', 'b', 'c'], title: ['N/A'], count: [1, 2], color: ['#09abcf'] }]));
-    const badUtf8 = Buffer.concat([Buffer.from(HEADER() + '{"header": "[3] Task u (Reward 0.0)", "content": "'), Buffer.from([0xff, 0xfe, 0x41]), Buffer.from('"}\n')]);
-    const badUtf8Zlib = HEADER() + 'base64:' + deflateSync(Buffer.concat([Buffer.from('{"header": "[4] Task z (Reward 0.0)", "content": "'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')])).toString('base64') + '\n';
+    const badUtf8 = Buffer.concat([
+      Buffer.from(HEADER() + '{"header": "[3] Task u (Reward 0.0)", "content": "'),
+      Buffer.from([0xff, 0xfe, 0x41]),
+      Buffer.from('"}\n'),
+    ]);
+    const badUtf8Zlib =
+      HEADER() +
+      'base64:' +
+      deflateSync(
+        Buffer.concat([Buffer.from('{"header": "[4] Task z (Reward 0.0)", "content": "'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]),
+      ).toString('base64') +
+      '\n';
     const empty = HEADER();
-    writeFileSync(p, Buffer.concat([Buffer.from('garbage before the first record\n' + good + badB64 + badZlib + badJson + lengths), badUtf8, Buffer.from(badUtf8Zlib + empty + good)]));
+    writeFileSync(
+      p,
+      Buffer.concat([
+        Buffer.from('garbage before the first record\n' + good + badB64 + badZlib + badJson + lengths),
+        badUtf8,
+        Buffer.from(badUtf8Zlib + empty + good),
+      ]),
+    );
     const { s, results } = await readAll(p);
     assert.equal(s.count, 9);
     assert.equal(s.index.problems.length, 1, 'the leading garbage is reported');
     assert.match(s.index.problems[0]!.reason, /before the first record/);
-    const errs = results.map((r) => (r?.ok ? '' : r?.error ?? 'missing'));
+    const errs = results.map((r) => (r?.ok ? '' : (r?.error ?? 'missing')));
     assert.equal(errs[0], '');
     assert.match(errs[1]!, /base64/);
     assert.match(errs[2]!, /zlib/);
@@ -187,9 +220,13 @@ test('CRLF line endings, megabyte-long tokens and lone surrogates decode', async
     const b = await readAll(join(fixtures().logs, 'plain.json.log'));
     assert.equal(a.s.count, b.s.count);
     for (let i = 0; i < a.s.count; i++) {
-      const x = a.results[i]!, y = b.results[i]!;
+      const x = a.results[i]!,
+        y = b.results[i]!;
       assert.ok(x.ok && y.ok);
-      assert.deepEqual(x.record.timelines.map((t) => t.text), y.record.timelines.map((t) => t.text));
+      assert.deepEqual(
+        x.record.timelines.map((t) => t.text),
+        y.record.timelines.map((t) => t.text),
+      );
       assert.equal(x.record.time, y.record.time);
     }
     const big = join(dir, 'big.json.log');
@@ -209,11 +246,21 @@ test('CRLF line endings, megabyte-long tokens and lone surrogates decode', async
 });
 
 test('non-token records: evaluation tables, plain text and header-only messages', () => {
-  const table = '\n╭────╮\n│ ┌──────┬─────┐ │\n│ │ TGC@1 │ 0.18 │ │\n│ ├──────┼─────┤ │\n│ │ mean_reward │ 0.2 │ │\n│ └──────┴─────┘ │\n╰────╯';
-  assert.deepEqual(parseTableRows(table), [['TGC@1', '0.18'], ['mean_reward', '0.2']]);
+  const table =
+    '\n╭────╮\n│ ┌──────┬─────┐ │\n│ │ TGC@1 │ 0.18 │ │\n│ ├──────┼─────┤ │\n│ │ mean_reward │ 0.2 │ │\n│ └──────┴─────┘ │\n╰────╯';
+  assert.deepEqual(parseTableRows(table), [
+    ['TGC@1', '0.18'],
+    ['mean_reward', '0.2'],
+  ]);
   const r = decodeRecord(Buffer.from(HEADER() + JSON.stringify({ header: 'gsm8k_test', content: table }) + '\n'));
   assert.ok(r.ok && r.record.kind === 'table' && r.record.table.length === 2);
-  const t = decodeRecord(Buffer.from(HEADER() + JSON.stringify({ header: 'Exception', content: 'Traceback (most recent call last):\n  boom\u001b[31m red\u001b[0m' }) + '\n'));
+  const t = decodeRecord(
+    Buffer.from(
+      HEADER() +
+        JSON.stringify({ header: 'Exception', content: 'Traceback (most recent call last):\n  boom\u001b[31m red\u001b[0m' }) +
+        '\n',
+    ),
+  );
   assert.ok(t.ok && t.record.kind === 'text' && !t.record.content.includes('\u001b'));
   const m = decodeRecord(Buffer.from('2026-01-05 10:00:00.000 | WARNING  | x:y:1 - just a message\n'));
   assert.ok(m.ok && m.record.title === 'just a message' && m.record.level === 'WARNING');

@@ -69,7 +69,10 @@ test('incremental: appending in arbitrary slices indexes only new bytes and ends
     const s = new LogSession(p);
     let pos = 0;
     let seed = 7;
-    const rand = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed; };
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed;
+    };
     while (pos < src.length) {
       const n = Math.min(src.length - pos, 1 + (rand() % 9000));
       appendFileSync(p, src.subarray(pos, pos + n));
@@ -77,7 +80,11 @@ test('incremental: appending in arbitrary slices indexes only new bytes and ends
       const before = s.index.files[0]?.scannedSize ?? 0;
       const lastStart = s.count > 0 ? s.index.locate(s.count - 1)!.offset : 0;
       let firstDone = -1;
-      const u = await s.update({ progress: (done) => { if (firstDone < 0) firstDone = done; } });
+      const u = await s.update({
+        progress: (done) => {
+          if (firstDone < 0) firstDone = done;
+        },
+      });
       assert.notEqual(u.change, 'reset');
       // The scan resumed at the previous last record, not at 0.
       if (firstDone >= 0 && before > 0) assert.ok(firstDone >= lastStart, `rescanned from ${firstDone}, last record at ${lastStart}`);
@@ -86,9 +93,13 @@ test('incremental: appending in arbitrary slices indexes only new bytes and ends
     const full = await readAll(join(fixtures().logs, 'hostile.json.log'));
     assert.equal(s.count, full.s.count);
     for (let i = 0; i < s.count; i++) {
-      const a = await s.record(i), b = full.results[i];
+      const a = await s.record(i),
+        b = full.results[i];
       assert.ok(a?.ok && b?.ok);
-      assert.deepEqual(a.record.timelines.map((t) => t.text.length), b.record.timelines.map((t) => t.text.length));
+      assert.deepEqual(
+        a.record.timelines.map((t) => t.text.length),
+        b.record.timelines.map((t) => t.text.length),
+      );
       assert.deepEqual(s.row(i), full.s.row(i));
     }
     // Truncation (a new run overwrote the file) resets.
@@ -112,7 +123,16 @@ test('indexing cancelled half way resumes where it stopped and ends equal to a f
     const ac = new AbortController();
     const s = new LogSession(p);
     let calls = 0;
-    await assert.rejects(s.update({ chunkSize: 8192, signal: ac.signal, progress: () => { if (++calls === 3) ac.abort(); } }), /cancelled/);
+    await assert.rejects(
+      s.update({
+        chunkSize: 8192,
+        signal: ac.signal,
+        progress: () => {
+          if (++calls === 3) ac.abort();
+        },
+      }),
+      /cancelled/,
+    );
     assert.ok(s.count > 0 && s.count < 300, `partial index after cancel: ${s.count}`);
     await s.update({ chunkSize: 8192 });
     assert.equal(s.count, 300);
@@ -141,7 +161,10 @@ test('rotated siblings read as one stream in time order, also across a live rota
     const s = new LogSession(main);
     await s.update();
     await s.summarize();
-    assert.deepEqual([0, 1, 2, 3].map((i) => s.row(i).taskId), ['a00', 'a01', 'b00', 'c00']);
+    assert.deepEqual(
+      [0, 1, 2, 3].map((i) => s.row(i).taskId),
+      ['a00', 'a01', 'b00', 'c00'],
+    );
     // Opening a rotated file opens the whole group.
     const viaSibling = new LogSession(join(dir, 'rollout.json.2026-01-05_09-30-00_000000.log'));
     await viaSibling.update();
@@ -155,7 +178,10 @@ test('rotated siblings read as one stream in time order, also across a live rota
     const u = await s.update();
     assert.equal(u.change, 'reset');
     await s.summarize();
-    assert.deepEqual([...Array(s.count).keys()].map((i) => s.row(i).taskId), ['a00', 'a01', 'b00', 'c00', 'c01', 'd00']);
+    assert.deepEqual(
+      [...Array(s.count).keys()].map((i) => s.row(i).taskId),
+      ['a00', 'a01', 'b00', 'c00', 'c01', 'd00'],
+    );
     const only = new LogSession(main, { siblings: false });
     await only.update();
     assert.equal(only.count, 1);
@@ -165,7 +191,10 @@ test('rotated siblings read as one stream in time order, also across a live rota
     await gen.summarize();
     assert.equal(gen.count, 9);
     const times = [...Array(gen.count).keys()].map((i) => gen.row(i).time ?? NaN);
-    assert.ok(times.every((t, i) => i === 0 || t >= times[i - 1]!), `time order: ${times.join(' ')}`);
+    assert.ok(
+      times.every((t, i) => i === 0 || t >= times[i - 1]!),
+      `time order: ${times.join(' ')}`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -203,7 +232,12 @@ test('filters, sorting and streaming cancellable search over the index', async (
     await assert.rejects(s.search('x', s.query(), { signal: ac.signal }), /cancelled/);
     const ac2 = new AbortController();
     ac2.abort();
-    await assert.rejects(s.summarize({ signal: ac2.signal }).then(async () => { await new LogSession(p).update({ signal: ac2.signal }); }), /cancelled/);
+    await assert.rejects(
+      s.summarize({ signal: ac2.signal }).then(async () => {
+        await new LogSession(p).update({ signal: ac2.signal });
+      }),
+      /cancelled/,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -7,8 +7,18 @@ import { join } from 'node:path';
 import { repoRoot } from '../util/paths';
 import { fixtures } from '../gen';
 
-interface Rule { match?: string; name?: string; captures?: Record<string, { name?: string }>; patterns?: Rule[]; include?: string }
-const grammar = JSON.parse(readFileSync(join(repoRoot, 'syntaxes', 'agentjet-log.tmLanguage.json'), 'utf8')) as { scopeName: string; patterns: Rule[]; repository: Record<string, Rule> };
+interface Rule {
+  match?: string;
+  name?: string;
+  captures?: Record<string, { name?: string }>;
+  patterns?: Rule[];
+  include?: string;
+}
+const grammar = JSON.parse(readFileSync(join(repoRoot, 'syntaxes', 'agentjet-log.tmLanguage.json'), 'utf8')) as {
+  scopeName: string;
+  patterns: Rule[];
+  repository: Record<string, Rule>;
+};
 
 function allRules(r: Rule, out: Rule[] = []): Rule[] {
   if (r.match) out.push(r);
@@ -20,7 +30,9 @@ test('every grammar regex compiles and the manifest wires the language to it', (
   for (const [name, rule] of Object.entries(grammar.repository)) {
     for (const r of allRules(rule)) assert.doesNotThrow(() => new RegExp(r.match!), `${name}: ${r.match}`);
   }
-  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { contributes: { languages: { id: string; filenames?: string[] }[]; grammars: { language: string; scopeName: string; path: string }[] } };
+  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+    contributes: { languages: { id: string; filenames?: string[] }[]; grammars: { language: string; scopeName: string; path: string }[] };
+  };
   const lang = pkg.contributes.languages.find((l) => l.id === 'agentjet-log');
   assert.ok(lang?.filenames?.includes('regular.log'));
   const g = pkg.contributes.grammars.find((x) => x.language === 'agentjet-log');
@@ -32,7 +44,13 @@ test('header lines of real run logs split into time, level, module, function, li
   const re = new RegExp(header.match!);
   const root = join(fixtures().workspace, 'saved_experiments');
   const files: string[] = [];
-  const walk = (d: string) => { for (const n of readdirSync(d)) { const p = join(d, n); if (statSync(p).isDirectory()) walk(p); else if (n.endsWith('.log')) files.push(p); } };
+  const walk = (d: string) => {
+    for (const n of readdirSync(d)) {
+      const p = join(d, n);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (n.endsWith('.log')) files.push(p);
+    }
+  };
   walk(root);
   let headers = 0;
   for (const f of files) {

@@ -5,7 +5,12 @@ import { decodePayload, parseHeaderLine, parseNestedKey, parseRecordTitle } from
 
 test('parses loguru header lines with and without a trailing space', () => {
   const h = parseHeaderLine('2026-01-05 10:00:00.123 | INFO     | ajet.context_tracker.multiagent_tracking:generate_log:556 - ');
-  assert.deepEqual(h, { time: '2026-01-05 10:00:00.123', level: 'INFO', source: 'ajet.context_tracker.multiagent_tracking:generate_log:556', message: '' });
+  assert.deepEqual(h, {
+    time: '2026-01-05 10:00:00.123',
+    level: 'INFO',
+    source: 'ajet.context_tracker.multiagent_tracking:generate_log:556',
+    message: '',
+  });
   assert.equal(parseHeaderLine('2025-05-02 22:07:43.023 | INFO     | __main__:<module>:199 -')?.source, '__main__:<module>:199');
   assert.equal(parseHeaderLine('base64:eJzz'), undefined);
 });

@@ -58,7 +58,10 @@ test('viewer path: an unchanged file is served from the facts cache, rows equal 
     // Filters work on the cached facts straight away.
     const s = new LogSession(log, { factsCache: cache });
     await s.update();
-    assert.deepEqual(s.query({ stepMin: 1, stepMax: 3 }, { key: 'tokens', desc: true }), first.s.query({ stepMin: 1, stepMax: 3 }, { key: 'tokens', desc: true }));
+    assert.deepEqual(
+      s.query({ stepMin: 1, stepMax: 3 }, { key: 'tokens', desc: true }),
+      first.s.query({ stepMin: 1, stepMax: 3 }, { key: 'tokens', desc: true }),
+    );
     // Grown: extended from the cache, the new records scanned.
     appendFileSync(log, records(12, 10).join(''));
     const grown = await open(log, cache);

@@ -37,7 +37,10 @@ test('wrapped cells are joined: names and paths whole, other breaks kept as line
     ['expected_prompt_text', '<|im_start|>user\nWhat is 12 *\n7?'],
   ]);
   // The dashboard reads the same rows (keys on one line).
-  assert.deepEqual(parseRichTable(PANEL).map(([k]) => k), ['target dataset name', 'num_pass_n_tasks(pass@1)', 'expected_prompt_text']);
+  assert.deepEqual(
+    parseRichTable(PANEL).map(([k]) => k),
+    ['target dataset name', 'num_pass_n_tasks(pass@1)', 'expected_prompt_text'],
+  );
 });
 
 test('a folded word (longer than its column) is glued; a word break at a space is not', () => {
@@ -65,17 +68,24 @@ test('a table with a header row (print_dictofdict) keeps all columns', () => {
   ].join('\n');
   const g = readRichTable(t)!;
   assert.deepEqual(g.header, ['', 'reward', 'outcome']);
-  assert.deepEqual(g.rows, [['task-0001', '1', 'success'], ['task-0002', '0.5', '']]);
+  assert.deepEqual(g.rows, [
+    ['task-0001', '1', 'success'],
+    ['task-0002', '0.5', ''],
+  ]);
   assert.deepEqual(keyValueRows(g), [], 'not a key/value table');
 });
 
 test('without row rules, a line with an empty first cell continues the row above', () => {
   const t = '│ note  │ a long │\n│       │ text   │\n│ TGC@1 │ 0.5    │';
-  assert.deepEqual(readRichTable(t)!.rows, [['note', 'a long\ntext'], ['TGC@1', '0.5']]);
+  assert.deepEqual(readRichTable(t)!.rows, [
+    ['note', 'a long\ntext'],
+    ['TGC@1', '0.5'],
+  ]);
 });
 
 test('no table, bad input: undefined, never a throw', () => {
-  for (const s of ['', 'plain text', '│', '╭──╮\n╰──╯', '┌─┐\n│x│\n└─┘', '\u001b[31m│ a │ b │\u001b[0m']) assert.doesNotThrow(() => readRichTable(s));
+  for (const s of ['', 'plain text', '│', '╭──╮\n╰──╯', '┌─┐\n│x│\n└─┘', '\u001b[31m│ a │ b │\u001b[0m'])
+    assert.doesNotThrow(() => readRichTable(s));
   assert.equal(readRichTable('Traceback (most recent call last):\n  boom'), undefined);
   assert.deepEqual(readRichTable('\u001b[31m│ a │ b │\u001b[0m')!.rows, [['a', 'b']]);
 });

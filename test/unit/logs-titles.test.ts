@@ -16,11 +16,23 @@ const rec = (obj: unknown) => Buffer.from(HEADER + 'base64:' + deflateSync(Buffe
 /** A record as AgentJet's generate_log writes it (header f-string, key task.outcome.index). */
 function agentjet(task: string, outcome = '1.0', step: number | string = 3) {
   return {
-    header: `[${step}] Task ${task} (Reward 1.000)`, color: '#337711', content: 'This is the main content of the nested JSON', attach: 'copy this', nested: true,
+    header: `[${step}] Task ${task} (Reward 1.000)`,
+    color: '#337711',
+    content: 'This is the main content of the nested JSON',
+    attach: 'copy this',
+    nested: true,
     nested_json: {
       [`${task}.${outcome}.0`]: {
         content: { text: ['a', 'b'], title: ['N/A', '-0.2500'], count: ['1', '2'], color: ['#d98510', '#09abcf'] },
-        item_id: 'item', outcome, len_prompt_ids: 1, len_response_ids: 1, len_input_ids: 2, raw_reward: '1.000', step_reward: '1.000', step_advantage: '0.500', step_advantage_simple: '0.500',
+        item_id: 'item',
+        outcome,
+        len_prompt_ids: 1,
+        len_response_ids: 1,
+        len_input_ids: 2,
+        raw_reward: '1.000',
+        step_reward: '1.000',
+        step_advantage: '0.500',
+        step_advantage_simple: '0.500',
       },
     },
   };
@@ -61,10 +73,30 @@ test('a task id with spaces, brackets or "(Reward" inside is read whole', () => 
 });
 
 test('nested keys split from the end: by the item outcome, then the title task, then the float shape', () => {
-  assert.deepEqual(parseNestedKey('gsm8k.test.17.1.0.2', { outcome: '1.0' }), { taskId: 'gsm8k.test.17', outcome: '1.0', index: 2, shape: 'indexed' });
-  assert.deepEqual(parseNestedKey('gsm8k.test.17.1.0', { outcome: '1.0' }), { taskId: 'gsm8k.test.17', outcome: '1.0', index: 0, shape: 'linear' });
-  assert.deepEqual(parseNestedKey('gsm8k.test.17.1.0', { taskId: 'gsm8k.test.17' }), { taskId: 'gsm8k.test.17', outcome: '1.0', index: 0, shape: 'linear' });
-  assert.deepEqual(parseNestedKey('gsm8k.test.17.1.0.3', { taskId: 'gsm8k.test.17' }), { taskId: 'gsm8k.test.17', outcome: '1.0', index: 3, shape: 'indexed' });
+  assert.deepEqual(parseNestedKey('gsm8k.test.17.1.0.2', { outcome: '1.0' }), {
+    taskId: 'gsm8k.test.17',
+    outcome: '1.0',
+    index: 2,
+    shape: 'indexed',
+  });
+  assert.deepEqual(parseNestedKey('gsm8k.test.17.1.0', { outcome: '1.0' }), {
+    taskId: 'gsm8k.test.17',
+    outcome: '1.0',
+    index: 0,
+    shape: 'linear',
+  });
+  assert.deepEqual(parseNestedKey('gsm8k.test.17.1.0', { taskId: 'gsm8k.test.17' }), {
+    taskId: 'gsm8k.test.17',
+    outcome: '1.0',
+    index: 0,
+    shape: 'linear',
+  });
+  assert.deepEqual(parseNestedKey('gsm8k.test.17.1.0.3', { taskId: 'gsm8k.test.17' }), {
+    taskId: 'gsm8k.test.17',
+    outcome: '1.0',
+    index: 3,
+    shape: 'indexed',
+  });
   assert.deepEqual(parseNestedKey('gsm8k.test.17.0.5.1'), { taskId: 'gsm8k.test.17', outcome: '0.5', index: 1, shape: 'indexed' });
   assert.deepEqual(parseNestedKey('.0.0.0'), { taskId: '', outcome: '0.0', index: 0, shape: 'indexed' });
   assert.deepEqual(parseNestedKey('t.success.4'), { taskId: 't', outcome: 'success', index: 4, shape: 'indexed' });
@@ -74,11 +106,23 @@ test('nested keys split from the end: by the item outcome, then the title task, 
 test('ASTune basic-tracker records (title = token text, key task.outcome) are read as such: no logprobs', () => {
   const text = ['<|im_start|>', '-0.5', 'Hi'];
   const astune = {
-    header: '[NA] Task 7 (Reward 0.000)', color: '#337711', content: 'This is the main content of the nested JSON', attach: null, nested: true,
+    header: '[NA] Task 7 (Reward 0.000)',
+    color: '#337711',
+    content: 'This is the main content of the nested JSON',
+    attach: null,
+    nested: true,
     nested_json: {
       '7.0.0': {
         content: { text, title: text, count: ['1', '2', '3'], color: ['#D98510', '#09ABCF', '#09ABCF'] },
-        item_id: 'item', outcome: '0.0', len_prompt_ids: 1, len_response_ids: 2, len_input_ids: 3, raw_reward: '0.000', step_reward: '0.000', step_advantage: '0.000', step_advantage_simple: '0.000',
+        item_id: 'item',
+        outcome: '0.0',
+        len_prompt_ids: 1,
+        len_response_ids: 2,
+        len_input_ids: 3,
+        raw_reward: '0.000',
+        step_reward: '0.000',
+        step_advantage: '0.000',
+        step_advantage_simple: '0.000',
       },
     },
   };
@@ -97,20 +141,32 @@ test('ASTune basic-tracker records (title = token text, key task.outcome) are re
 });
 
 test('rotated siblings: <date>.2.log comes after <date>.log, before later dates and the live file', async () => {
-  assert.deepEqual(rotationKey('rollout.json.log', 'rollout.json.2026-01-05_10-00-00_000000.2.log'), { date: '2026-01-05_10-00-00_000000', n: 2 });
+  assert.deepEqual(rotationKey('rollout.json.log', 'rollout.json.2026-01-05_10-00-00_000000.2.log'), {
+    date: '2026-01-05_10-00-00_000000',
+    n: 2,
+  });
   const dir = mkdtempSync(join(tmpdir(), 'ajrot-'));
   try {
-    const names = ['rollout.json.2026-01-05_10-00-00_000000.2.log', 'rollout.json.2026-01-05_11-00-00_000000.log', 'rollout.json.2026-01-05_10-00-00_000000.log', 'rollout.json.2026-01-05_10-00-00_000000.10.log', 'rollout.json.log'];
+    const names = [
+      'rollout.json.2026-01-05_10-00-00_000000.2.log',
+      'rollout.json.2026-01-05_11-00-00_000000.log',
+      'rollout.json.2026-01-05_10-00-00_000000.log',
+      'rollout.json.2026-01-05_10-00-00_000000.10.log',
+      'rollout.json.log',
+    ];
     for (const n of names) writeFileSync(join(dir, n), '');
     const ix = new LogIndex(join(dir, 'rollout.json.log'));
     await ix.update();
-    assert.deepEqual(ix.files.map((f) => basename(f.path)), [
-      'rollout.json.2026-01-05_10-00-00_000000.log',
-      'rollout.json.2026-01-05_10-00-00_000000.2.log',
-      'rollout.json.2026-01-05_10-00-00_000000.10.log',
-      'rollout.json.2026-01-05_11-00-00_000000.log',
-      'rollout.json.log',
-    ]);
+    assert.deepEqual(
+      ix.files.map((f) => basename(f.path)),
+      [
+        'rollout.json.2026-01-05_10-00-00_000000.log',
+        'rollout.json.2026-01-05_10-00-00_000000.2.log',
+        'rollout.json.2026-01-05_10-00-00_000000.10.log',
+        'rollout.json.2026-01-05_11-00-00_000000.log',
+        'rollout.json.log',
+      ],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -7,7 +7,13 @@ import { fixtures } from '../gen';
 
 test('fixture trajectories parse into timelines of messages with tool calls and results', () => {
   const files: string[] = [];
-  const walk = (d: string) => { for (const n of readdirSync(d)) { const p = join(d, n); if (statSync(p).isDirectory()) walk(p); else if (/[\\/]trajectory[\\/].*\.json$/.test(p)) files.push(p); } };
+  const walk = (d: string) => {
+    for (const n of readdirSync(d)) {
+      const p = join(d, n);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/[\\/]trajectory[\\/].*\.json$/.test(p)) files.push(p);
+    }
+  };
   walk(join(fixtures().workspace, 'saved_experiments'));
   assert.ok(files.length > 0);
   for (const f of files) {
@@ -16,7 +22,12 @@ test('fixture trajectories parse into timelines of messages with tool calls and 
     assert.ok(r.data.taskId && r.data.timelines.length > 0 && r.data.timelines[0]!.length > 0);
     assert.ok(['success', 'failure', 'half_success'].includes(r.data.tag ?? ''), r.data.tag);
   }
-  const r = parseTrajectory(readFileSync(files.find((f) => readFileSync(f, 'utf8').includes('tool_calls'))!, 'utf8'));
+  const r = parseTrajectory(
+    readFileSync(
+      files.find((f) => readFileSync(f, 'utf8').includes('tool_calls'))!,
+      'utf8',
+    ),
+  );
   assert.ok(r.ok);
   const msgs = r.data.timelines[0]!;
   const call = msgs.find((m) => m.toolCalls.length > 0)!;

@@ -3,7 +3,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FactsCache } from '../../core/logs/cache';
@@ -36,10 +47,19 @@ async function reference(mains: string[]): Promise<LogStats> {
   }
   return all.reduce((a, b) => ({
     ...a,
-    files: [...a.files, ...b.files], bytes: a.bytes + b.bytes, records: a.records + b.records, tokenRecords: a.tokenRecords + b.tokenRecords,
-    otherRecords: a.otherRecords + b.otherRecords, timelines: a.timelines + b.timelines, tokens: a.tokens + b.tokens, trainedTokens: a.trainedTokens + b.trainedTokens,
-    corruptRecords: a.corruptRecords + b.corruptRecords, corrupt: [...a.corrupt, ...b.corrupt.map((c) => ({ ...c, index: c.index + a.records }))].slice(0, 50),
-    problems: [...a.problems, ...b.problems], partialTail: a.partialTail || b.partialTail, steps: a.steps,
+    files: [...a.files, ...b.files],
+    bytes: a.bytes + b.bytes,
+    records: a.records + b.records,
+    tokenRecords: a.tokenRecords + b.tokenRecords,
+    otherRecords: a.otherRecords + b.otherRecords,
+    timelines: a.timelines + b.timelines,
+    tokens: a.tokens + b.tokens,
+    trainedTokens: a.trainedTokens + b.trainedTokens,
+    corruptRecords: a.corruptRecords + b.corruptRecords,
+    corrupt: [...a.corrupt, ...b.corrupt.map((c) => ({ ...c, index: c.index + a.records }))].slice(0, 50),
+    problems: [...a.problems, ...b.problems],
+    partialTail: a.partialTail || b.partialTail,
+    steps: a.steps,
   }));
 }
 
@@ -54,11 +74,14 @@ const cmp = (s: LogStats) => ({ ...s, steps: [] });
 test('a run folder: hosts in name order, rotated files oldest first (<date>.2 after <date>), stats equal to decoding every record', async () => {
   const run = tmp();
   try {
-    const a = join(run, 'gpu-a', 'rollout'), b = join(run, 'gpu-b', 'rollout');
-    mkdirSync(a, { recursive: true }); mkdirSync(b, { recursive: true });
+    const a = join(run, 'gpu-a', 'rollout'),
+      b = join(run, 'gpu-b', 'rollout');
+    mkdirSync(a, { recursive: true });
+    mkdirSync(b, { recursive: true });
     mkdirSync(join(run, 'gpu-a', 'exception'));
     writeFileSync(join(run, 'gpu-a', 'exception', 'exception.json.log'), records(9, 2).join(''));
-    const ra = records(1, 30), rb = records(2, 12);
+    const ra = records(1, 30),
+      rb = records(2, 12);
     writeFileSync(join(a, 'rollout.json.2026-01-05_10-00-00_000000.log'), ra.slice(0, 10).join(''));
     writeFileSync(join(a, 'rollout.json.2026-01-05_10-00-00_000000.2.log'), ra.slice(10, 20).join(''));
     writeFileSync(join(a, 'rollout.json.log'), ra.slice(20).join(''));
@@ -67,17 +90,27 @@ test('a run folder: hosts in name order, rotated files oldest first (<date>.2 af
     assert.deepEqual(mains, [join(a, 'rollout.json.log'), join(b, 'rollout.json.log')]);
     const { stats, opened } = await fastStats(mains, undefined, 2);
     assert.equal(stats.records, 42);
-    assert.deepEqual(opened.indexes[0]!.files.map((f) => f.path.slice(a.length + 1)), ['rollout.json.2026-01-05_10-00-00_000000.log', 'rollout.json.2026-01-05_10-00-00_000000.2.log', 'rollout.json.log']);
+    assert.deepEqual(
+      opened.indexes[0]!.files.map((f) => f.path.slice(a.length + 1)),
+      ['rollout.json.2026-01-05_10-00-00_000000.log', 'rollout.json.2026-01-05_10-00-00_000000.2.log', 'rollout.json.log'],
+    );
     const ref = await reference(mains);
     assert.deepEqual(cmp(stats), cmp(ref));
     // The CLI reads the run folder the same way; export numbers records across the whole run.
-    const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'cli', 'main.ts'), 'log', ...args, '--no-cache'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'cli', 'main.ts'), 'log', ...args, '--no-cache'], {
+        encoding: 'utf8',
+        maxBuffer: 64 << 20,
+      });
     const st = cli('stats', run, '--format', 'json');
     assert.equal(st.status, 0, st.stderr);
     assert.deepEqual(cmp(JSON.parse(st.stdout) as LogStats), cmp(ref));
     const ex = cli('export', run, '--jsonl');
     assert.equal(ex.status, 0, ex.stderr);
-    const rows = ex.stdout.trim().split('\n').map((l) => JSON.parse(l) as { record: number });
+    const rows = ex.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { record: number });
     assert.equal(rows.length, ref.timelines);
     assert.ok(rows.every((r, i) => i === 0 || r.record >= rows[i - 1]!.record));
     assert.ok(rows[rows.length - 1]!.record >= 30, 'records of the second host come after the first');
@@ -92,8 +125,10 @@ test('a run folder: hosts in name order, rotated files oldest first (<date>.2 af
 test("the dashboard's rollout curves of an experiment (sessions, hosts, rotated files): read again only when a log changed, from the cache", async () => {
   const exp = tmp();
   try {
-    const a = join(exp, '2026_01_05_09_00', 'gpu-a', 'rollout'), b = join(exp, '2026_01_05_09_00', 'gpu-b', 'rollout');
-    mkdirSync(a, { recursive: true }); mkdirSync(b, { recursive: true });
+    const a = join(exp, '2026_01_05_09_00', 'gpu-a', 'rollout'),
+      b = join(exp, '2026_01_05_09_00', 'gpu-b', 'rollout');
+    mkdirSync(a, { recursive: true });
+    mkdirSync(b, { recursive: true });
     writeFileSync(join(a, 'rollout.json.2026-01-05_10-00-00_000000.log'), records(31, 60).join(''));
     writeFileSync(join(a, 'rollout.json.log'), records(32, 60).join(''));
     writeFileSync(join(b, 'rollout.json.log'), records(33, 60).join(''));
@@ -205,11 +240,21 @@ test('a search on worker threads streams hits in file order and stops when cance
     const inline = await s.search('hi', s.query(), { workers: 0 });
     assert.deepEqual(inline, full.hits);
     const ac = new AbortController();
-    let batches = 0, afterAbort = 0;
-    await assert.rejects(searchTasks(tasks, 'hi', {
-      workers: 2, minBytesForWorkers: 0, signal: ac.signal,
-      onHits: () => { if (ac.signal.aborted) afterAbort++; batches++; if (batches === 2) ac.abort(); },
-    }), (e: unknown) => e instanceof CancelledError);
+    let batches = 0,
+      afterAbort = 0;
+    await assert.rejects(
+      searchTasks(tasks, 'hi', {
+        workers: 2,
+        minBytesForWorkers: 0,
+        signal: ac.signal,
+        onHits: () => {
+          if (ac.signal.aborted) afterAbort++;
+          batches++;
+          if (batches === 2) ac.abort();
+        },
+      }),
+      (e: unknown) => e instanceof CancelledError,
+    );
     assert.equal(afterAbort, 0);
     assert.ok(batches < tasks.length, `${batches} of ${tasks.length} batches before the cancel took effect`);
   } finally {
@@ -220,8 +265,10 @@ test('a search on worker threads streams hits in file order and stops when cance
 test("a run's per-step curves (the dashboard's rollout data) grow progressively and equal the dashboard's own aggregation", async () => {
   const run = tmp();
   try {
-    const a = join(run, 'gpu-a', 'rollout'), b = join(run, 'gpu-b', 'rollout');
-    mkdirSync(a, { recursive: true }); mkdirSync(b, { recursive: true });
+    const a = join(run, 'gpu-a', 'rollout'),
+      b = join(run, 'gpu-b', 'rollout');
+    mkdirSync(a, { recursive: true });
+    mkdirSync(b, { recursive: true });
     writeFileSync(join(a, 'rollout.json.2026-01-05_10-00-00_000000.log'), records(11, 150).join(''));
     writeFileSync(join(a, 'rollout.json.log'), records(12, 150).join(''));
     writeFileSync(join(b, 'rollout.json.log'), records(13, 150).join(''));
@@ -240,7 +287,10 @@ test("a run's per-step curves (the dashboard's rollout data) grow progressively 
     const want = agg.points();
     // One rule for the mean response length (a null len_response_ids is unknown, not 0): the
     // random records hold null, numeric and string lengths.
-    assert.deepEqual(points.map((p) => [p.step, p.records, p.firstTime]), want.map((p) => [p.step, p.records, p.firstTime]));
+    assert.deepEqual(
+      points.map((p) => [p.step, p.records, p.firstTime]),
+      want.map((p) => [p.step, p.records, p.firstTime]),
+    );
     points.forEach((p, k) => {
       const w = want[k]!;
       for (const key of ['meanReward', 'successRate', 'meanResponseLength'] as const) {
@@ -256,8 +306,10 @@ test("a run's per-step curves (the dashboard's rollout data) grow progressively 
 test("the dashboard's rollout curves of an experiment (sessions, hosts, rotated files): read again only when a log changed, from the cache", async () => {
   const exp = tmp();
   try {
-    const a = join(exp, '2026_01_05_09_00', 'gpu-a', 'rollout'), b = join(exp, '2026_01_05_09_00', 'gpu-b', 'rollout');
-    mkdirSync(a, { recursive: true }); mkdirSync(b, { recursive: true });
+    const a = join(exp, '2026_01_05_09_00', 'gpu-a', 'rollout'),
+      b = join(exp, '2026_01_05_09_00', 'gpu-b', 'rollout');
+    mkdirSync(a, { recursive: true });
+    mkdirSync(b, { recursive: true });
     writeFileSync(join(a, 'rollout.json.2026-01-05_10-00-00_000000.log'), records(31, 60).join(''));
     writeFileSync(join(a, 'rollout.json.log'), records(32, 60).join(''));
     writeFileSync(join(b, 'rollout.json.log'), records(33, 60).join(''));

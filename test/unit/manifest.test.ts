@@ -15,7 +15,9 @@ interface Manifest {
     menus?: Record<string, { command?: string; submenu?: string; when?: string }[]>;
     viewsContainers?: { activitybar?: { id: string; icon: string }[] };
     views?: Record<string, { id: string }[]>;
-    configuration?: { properties?: Record<string, { description?: string; markdownDescription?: string }> } | { properties?: Record<string, { description?: string; markdownDescription?: string }> }[];
+    configuration?:
+      | { properties?: Record<string, { description?: string; markdownDescription?: string }> }
+      | { properties?: Record<string, { description?: string; markdownDescription?: string }> }[];
     grammars?: { path: string }[];
     jsonValidation?: { url: string }[];
     debuggers?: { type: string }[];
@@ -53,10 +55,12 @@ test('every command used in a menu is declared, and declared commands have title
 
 test('every view belongs to a declared container and icons/grammars/schemas exist', () => {
   const containers = new Set((c.viewsContainers?.activitybar ?? []).map((x) => x.id));
-  for (const key of Object.keys(c.views ?? {})) assert.ok(containers.has(key) || key === 'explorer' || key === 'debug', `views for unknown container ${key}`);
+  for (const key of Object.keys(c.views ?? {}))
+    assert.ok(containers.has(key) || key === 'explorer' || key === 'debug', `views for unknown container ${key}`);
   for (const vc of c.viewsContainers?.activitybar ?? []) assert.ok(existsSync(join(repoRoot, vc.icon)), `missing ${vc.icon}`);
   for (const g of c.grammars ?? []) assert.ok(existsSync(join(repoRoot, g.path)), `missing grammar ${g.path}`);
-  for (const j of c.jsonValidation ?? []) if (!/^https?:/.test(j.url)) assert.ok(existsSync(join(repoRoot, j.url)), `missing schema ${j.url}`);
+  for (const j of c.jsonValidation ?? [])
+    if (!/^https?:/.test(j.url)) assert.ok(existsSync(join(repoRoot, j.url)), `missing schema ${j.url}`);
 });
 
 test('every setting is documented', () => {

@@ -40,7 +40,10 @@ export function offences(rel: string, text: string): string[] {
 test('no test, bench or script reads ../shared fixtures, tools or seeds, or hard-codes ../shared', () => {
   const all = ['test', 'bench', 'scripts'].flatMap((d) => files(join(repoRoot, d)));
   assert.ok(all.length > 20, `scanned ${all.length} files`);
-  const found = all.map((f) => relative(repoRoot, f)).filter((rel) => rel !== SELF).flatMap((rel) => offences(rel, readFileSync(join(repoRoot, rel), 'utf8')));
+  const found = all
+    .map((f) => relative(repoRoot, f))
+    .filter((rel) => rel !== SELF)
+    .flatMap((rel) => offences(rel, readFileSync(join(repoRoot, rel), 'utf8')));
   assert.deepEqual(found, []);
 });
 
@@ -49,7 +52,7 @@ test('the guard catches each forbidden form (and allows the one lookup)', () => 
     "const dir = shared('fixtures', 'logs');",
     "spawnSync('python3', [shared('tools', 'gen_experiments.py')]);",
     "readFileSync('../shared/fixtures/logs/plain.json.log');",
-    "const d = process.env.AGENTJET_SHARED_DIR;",
+    'const d = process.env.AGENTJET_SHARED_DIR;',
     "const p = resolve(repoRoot, '..', 'shared', 'reference');",
   ];
   for (const line of bad) assert.notDeepEqual(offences(join('test', 'unit', 'x.test.ts'), line), [], line);

@@ -11,7 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDriverLine, parseWorkerLogName, WorkerLogState } from '../../core/ray/workerLog';
 import { SessionLogWatcher } from '../../core/ray/watcher';
-import { dashboardFromOutput, defaultDashboardFor, latestSession, parseRayAddress, rayTempRoot, sessionForRun, sessionFromOutput } from '../../core/ray/session';
+import {
+  dashboardFromOutput,
+  defaultDashboardFor,
+  latestSession,
+  parseRayAddress,
+  rayTempRoot,
+  sessionForRun,
+  sessionFromOutput,
+} from '../../core/ray/session';
 import { debugTagsArg, findBpCalls, insideDebugTags, rayLaunchAdditions, tagOnLine } from '../../core/ray/tags';
 import { listPausedWorkers, nodesAlive, rowsOf, StateApiError } from '../../core/ray/stateApi';
 import { waitedFor } from '../../core/ray/types';
@@ -19,11 +27,22 @@ import { waitedFor } from '../../core/ray/types';
 const WAIT = 'Waiting for debugger to attach (see https://docs.ray.io/en/latest/ray-observability/ray-distributed-debugger.html)...';
 
 test('worker log names and the pause state machine', () => {
-  assert.deepEqual(parseWorkerLogName('worker-b11c7596d33f-01000000-10754.err'), { workerId: 'b11c7596d33f', jobId: '01000000', pid: 10754, stream: 'err' });
+  assert.deepEqual(parseWorkerLogName('worker-b11c7596d33f-01000000-10754.err'), {
+    workerId: 'b11c7596d33f',
+    jobId: '01000000',
+    pid: 10754,
+    stream: 'err',
+  });
   assert.equal(parseWorkerLogName('python-core-worker-abc_1.log'), undefined);
   assert.equal(parseWorkerLogName('raylet.err'), undefined);
   const s = new WorkerLogState();
-  for (const l of [':job_id:01000000', ':task_name:rollout', '0.00s - Debugger warning: frozen modules', 'Ray debugger is listening on 127.0.0.1:36321']) s.feed(l, 1);
+  for (const l of [
+    ':job_id:01000000',
+    ':task_name:rollout',
+    '0.00s - Debugger warning: frozen modules',
+    'Ray debugger is listening on 127.0.0.1:36321',
+  ])
+    s.feed(l, 1);
   assert.equal(s.paused, false, 'listening alone is not a pause');
   s.feed(WAIT, 5);
   assert.deepEqual([s.paused, s.name, s.role, s.host, s.port, s.waitingSince], [true, 'rollout', 'task', '127.0.0.1', 36321, 5]);
@@ -41,7 +60,14 @@ test('worker log names and the pause state machine', () => {
 });
 
 test('driver console lines relayed from workers', () => {
-  assert.deepEqual(parseDriverLine('\x1b[36m(rollout pid=20434)\x1b[0m Ray debugger is listening on 127.0.0.1:54903'), { name: 'rollout', pid: 20434, ip: undefined, event: 'listening', host: '127.0.0.1', port: 54903 });
+  assert.deepEqual(parseDriverLine('\x1b[36m(rollout pid=20434)\x1b[0m Ray debugger is listening on 127.0.0.1:54903'), {
+    name: 'rollout',
+    pid: 20434,
+    ip: undefined,
+    event: 'listening',
+    host: '127.0.0.1',
+    port: 54903,
+  });
   assert.equal(parseDriverLine('(Actor pid=1, ip=10.0.0.5) Waiting for debugger to attach ...')?.ip, '10.0.0.5');
   assert.equal(parseDriverLine('(rollout pid=1) some other output'), undefined);
   assert.equal(parseDriverLine('Ray debugger is listening on 1.2.3.4:5'), undefined);
@@ -65,14 +91,19 @@ test('the watcher reads logs incrementally, merges .out/.err, drops dead workers
     appendFileSync(err, `123\n${WAIT}\n`);
     t = 2000;
     const [p] = w.scan();
-    assert.deepEqual({ name: p!.name, port: p!.port, pid: p!.pid, since: p!.since, worker: p!.workerId }, { name: 'rollout', port: 40123, pid: process.pid, since: 2000, worker: 'aa11' });
+    assert.deepEqual(
+      { name: p!.name, port: p!.port, pid: p!.pid, since: p!.since, worker: p!.workerId },
+      { name: 'rollout', port: 40123, pid: process.pid, since: 2000, worker: 'aa11' },
+    );
     appendFileSync(err, 'Debugger client is connected\n');
     assert.deepEqual(w.scan(), []);
     writeFileSync(err, `:task_name:again\nRay debugger is listening on 127.0.0.1:9\n${WAIT}\n`);
     assert.equal(w.scan()[0]?.name, 'again', 'a truncated file is read from the start');
     assert.deepEqual(changes, [1, 0, 1]);
     w.dispose();
-  } finally { rmSync(dir, { recursive: true, force: true }); }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('which session and dashboard a run uses', () => {
@@ -88,11 +119,21 @@ test('which session and dashboard a run uses', () => {
     assert.equal(latestSession(root), join(root, name));
     const started = new Date(2026, 10, 23, 13, 49, 10).getTime();
     assert.equal(sessionForRun(root, started - 1000, false), join(root, name));
-    assert.equal(sessionForRun(root, started + 60_000, false), undefined, 'an older session is not the run\'s own');
+    assert.equal(sessionForRun(root, started + 60_000, false), undefined, "an older session is not the run's own");
     assert.equal(sessionForRun(root, started + 60_000, true), join(root, name), 'unless the run joins an existing Ray');
-  } finally { rmSync(root, { recursive: true, force: true }); }
-  assert.equal(sessionFromOutput('ray session: /tmp/ajr-x/session_2026-11-23_13-49-10_475145_20055'), '/tmp/ajr-x/session_2026-11-23_13-49-10_475145_20055');
-  assert.equal(dashboardFromOutput('2026 INFO worker.py:2024 -- Started a local Ray instance. View the dashboard at \x1b[1m\x1b[32mhttp://127.0.0.1:8265 \x1b[39m\x1b[22m'), 'http://127.0.0.1:8265');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  assert.equal(
+    sessionFromOutput('ray session: /tmp/ajr-x/session_2026-11-23_13-49-10_475145_20055'),
+    '/tmp/ajr-x/session_2026-11-23_13-49-10_475145_20055',
+  );
+  assert.equal(
+    dashboardFromOutput(
+      '2026 INFO worker.py:2024 -- Started a local Ray instance. View the dashboard at \x1b[1m\x1b[32mhttp://127.0.0.1:8265 \x1b[39m\x1b[22m',
+    ),
+    'http://127.0.0.1:8265',
+  );
   assert.equal(dashboardFromOutput('Started a local Ray instance.'), undefined);
   assert.deepEqual(parseRayAddress('http://head:8265/'), { dashboard: 'http://head:8265', gcs: undefined, local: false });
   assert.deepEqual(parseRayAddress('10.0.0.1:6379'), { dashboard: undefined, gcs: '10.0.0.1:6379', local: false });
@@ -101,13 +142,24 @@ test('which session and dashboard a run uses', () => {
 });
 
 test('bp() tags in Python source and what a Ray debug launch adds', () => {
-  const src = 'from ajet import bp\n# bp("OLD")\nx = 1; bp("ROLLOUT")\n    bp(\'JUDGE\')  # bp("NOT")\nvscode_conditional_breakpoint(tag="V")\nbp(name)\n';
-  assert.deepEqual(findBpCalls(src).map((c) => [c.tag, c.line]), [['ROLLOUT', 2], ['JUDGE', 3], ['V', 4]]);
+  const src =
+    'from ajet import bp\n# bp("OLD")\nx = 1; bp("ROLLOUT")\n    bp(\'JUDGE\')  # bp("NOT")\nvscode_conditional_breakpoint(tag="V")\nbp(name)\n';
+  assert.deepEqual(
+    findBpCalls(src).map((c) => [c.tag, c.line]),
+    [
+      ['ROLLOUT', 2],
+      ['JUDGE', 3],
+      ['V', 4],
+    ],
+  );
   assert.equal(tagOnLine('    bp("ROLLOUT")'), 'ROLLOUT');
   assert.equal(debugTagsArg(['A', 'B', 'A', ' ', 'x|y', 3]), 'A|B');
   assert.equal(debugTagsArg('A|B'), 'A|B');
   assert.deepEqual(rayLaunchAdditions(true, undefined, []), { env: { RAY_DEBUG: '1' }, args: [] });
-  assert.deepEqual(rayLaunchAdditions(undefined, ['T1', 'T2'], []), { env: { RAY_DEBUG: '1', DEBUG_TAGS: 'T1|T2', RAY_DEBUG_POST_MORTEM: '1' }, args: ['--debug', 'T1|T2'] });
+  assert.deepEqual(rayLaunchAdditions(undefined, ['T1', 'T2'], []), {
+    env: { RAY_DEBUG: '1', DEBUG_TAGS: 'T1|T2', RAY_DEBUG_POST_MORTEM: '1' },
+    args: ['--debug', 'T1|T2'],
+  });
   assert.deepEqual(rayLaunchAdditions(true, ['T'], ['--debug=X']).args, [], 'an explicit --debug wins');
   assert.deepEqual(rayLaunchAdditions(false, [], []), { env: {}, args: [] });
   const launch = '{ "configurations": [{ "rayDebug": true, "debugTags": ["A", ';
@@ -119,51 +171,135 @@ test('bp() tags in Python source and what a Ray debug launch adds', () => {
 });
 
 /** STAND-IN for Ray's dashboard state API (not Ray): fixed answers in Ray 2.58's shapes. */
-function standInDashboard(routes: Record<string, (q: URLSearchParams) => unknown>, delayMs = 0): Promise<{ url: string; server: Server; seen: string[] }> {
+function standInDashboard(
+  routes: Record<string, (q: URLSearchParams) => unknown>,
+  delayMs = 0,
+): Promise<{ url: string; server: Server; seen: string[] }> {
   const seen: string[] = [];
   const server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     seen.push(`${u.pathname}?${u.searchParams.toString()}`);
     const route = routes[u.pathname];
     const send = (): void => {
-      if (!route) { res.writeHead(404, { 'content-type': 'text/plain' }); res.end('404: Not Found'); return; }
+      if (!route) {
+        res.writeHead(404, { 'content-type': 'text/plain' });
+        res.end('404: Not Found');
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(route(u.searchParams)));
     };
-    if (delayMs) setTimeout(send, delayMs); else send();
+    if (delayMs) setTimeout(send, delayMs);
+    else send();
   });
-  return new Promise((res) => server.listen(0, '127.0.0.1', () => {
-    const a = server.address();
-    res({ url: `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`, server, seen });
-  }));
+  return new Promise((res) =>
+    server.listen(0, '127.0.0.1', () => {
+      const a = server.address();
+      res({ url: `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`, server, seen });
+    }),
+  );
 }
 
-const wrap = (rows: unknown[]): unknown => ({ result: true, msg: '', data: { result: { total: rows.length, num_after_truncation: rows.length, num_filtered: rows.length, result: rows, partial_failure_warning: null, warnings: null } } });
+const wrap = (rows: unknown[]): unknown => ({
+  result: true,
+  msg: '',
+  data: {
+    result: {
+      total: rows.length,
+      num_after_truncation: rows.length,
+      num_filtered: rows.length,
+      result: rows,
+      partial_failure_warning: null,
+      warnings: null,
+    },
+  },
+});
 
 test('state API (stand-in dashboard): paused workers joined with their tasks, nodes alive, errors', async () => {
   const { url, server, seen } = await standInDashboard({
-    '/api/v0/workers': () => wrap([
-      { worker_id: 'w1', is_alive: true, worker_type: 'WORKER', node_id: 'n1', ip: '10.0.0.7', pid: 4242, debugger_port: 51000, num_paused_threads: 1, extra_future_field: 1 },
-      { worker_id: 'w2', is_alive: true, worker_type: 'WORKER', node_id: 'n1', ip: '10.0.0.7', pid: 4243, debugger_port: null, num_paused_threads: 0 },
-      { worker_id: 'w3', is_alive: true, node_id: 'n2', ip: '10.0.0.8', pid: 77, debugger_port: 51001, num_paused_threads: 0 },
-    ]),
-    '/api/v0/tasks': () => wrap([
-      { task_id: 't1', name: 'Collector.add', func_or_class_name: 'Collector.add', actor_id: 'a1', type: 'ACTOR_TASK', worker_id: 'w1', worker_pid: 4242, is_debugger_paused: true, start_time_ms: 1000 },
-    ]),
-    '/api/v0/nodes': () => wrap([{ node_id: 'n1', state: 'ALIVE' }, { node_id: 'n2', state: 'ALIVE' }, { node_id: 'n3', state: 'DEAD' }]),
+    '/api/v0/workers': () =>
+      wrap([
+        {
+          worker_id: 'w1',
+          is_alive: true,
+          worker_type: 'WORKER',
+          node_id: 'n1',
+          ip: '10.0.0.7',
+          pid: 4242,
+          debugger_port: 51000,
+          num_paused_threads: 1,
+          extra_future_field: 1,
+        },
+        {
+          worker_id: 'w2',
+          is_alive: true,
+          worker_type: 'WORKER',
+          node_id: 'n1',
+          ip: '10.0.0.7',
+          pid: 4243,
+          debugger_port: null,
+          num_paused_threads: 0,
+        },
+        { worker_id: 'w3', is_alive: true, node_id: 'n2', ip: '10.0.0.8', pid: 77, debugger_port: 51001, num_paused_threads: 0 },
+      ]),
+    '/api/v0/tasks': () =>
+      wrap([
+        {
+          task_id: 't1',
+          name: 'Collector.add',
+          func_or_class_name: 'Collector.add',
+          actor_id: 'a1',
+          type: 'ACTOR_TASK',
+          worker_id: 'w1',
+          worker_pid: 4242,
+          is_debugger_paused: true,
+          start_time_ms: 1000,
+        },
+      ]),
+    '/api/v0/nodes': () =>
+      wrap([
+        { node_id: 'n1', state: 'ALIVE' },
+        { node_id: 'n2', state: 'ALIVE' },
+        { node_id: 'n3', state: 'DEAD' },
+      ]),
   });
   try {
     const paused = await listPausedWorkers(url, { timeoutMs: 2000 });
-    assert.deepEqual(paused.map((p) => ({ name: p.name, role: p.role, host: p.host, port: p.port, pid: p.pid, node: p.node, since: p.since, source: p.source })),
-      [{ name: 'Collector.add', role: 'actor', host: '10.0.0.7', port: 51000, pid: 4242, node: 'n1', since: 1000, source: 'state-api' }]);
-    assert.ok(seen.some((s) => s.startsWith('/api/v0/tasks?') && s.includes('filter_keys=is_debugger_paused')), 'asks for paused tasks');
+    assert.deepEqual(
+      paused.map((p) => ({
+        name: p.name,
+        role: p.role,
+        host: p.host,
+        port: p.port,
+        pid: p.pid,
+        node: p.node,
+        since: p.since,
+        source: p.source,
+      })),
+      [{ name: 'Collector.add', role: 'actor', host: '10.0.0.7', port: 51000, pid: 4242, node: 'n1', since: 1000, source: 'state-api' }],
+    );
+    assert.ok(
+      seen.some((s) => s.startsWith('/api/v0/tasks?') && s.includes('filter_keys=is_debugger_paused')),
+      'asks for paused tasks',
+    );
     assert.equal(await nodesAlive(url), 2);
-  } finally { server.close(); }
+  } finally {
+    server.close();
+  }
   // A dashboard without the state API, a slow one, and none at all: clear errors, no hang.
   const bare = await standInDashboard({});
-  try { await assert.rejects(listPausedWorkers(bare.url), (e: Error) => e instanceof StateApiError && /HTTP 404|not JSON/.test(e.message)); } finally { bare.server.close(); }
+  try {
+    await assert.rejects(listPausedWorkers(bare.url), (e: Error) => e instanceof StateApiError && /HTTP 404|not JSON/.test(e.message));
+  } finally {
+    bare.server.close();
+  }
   const slow = await standInDashboard({ '/api/v0/workers': () => wrap([]) }, 1500);
-  try { await assert.rejects(listPausedWorkers(slow.url, { timeoutMs: 200 }), /no answer within 200 ms/); } finally { slow.server.closeAllConnections(); slow.server.close(); }
+  try {
+    await assert.rejects(listPausedWorkers(slow.url, { timeoutMs: 200 }), /no answer within 200 ms/);
+  } finally {
+    slow.server.closeAllConnections();
+    slow.server.close();
+  }
   await assert.rejects(nodesAlive('http://127.0.0.1:1', { timeoutMs: 1000 }), /not reachable/);
   assert.match(String(rowsOf({ result: false, msg: 'DataSourceUnavailable' })), /refused: DataSourceUnavailable/);
   assert.match(String(rowsOf({ result: true, data: {} })), /no data.result list/);

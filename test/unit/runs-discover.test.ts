@@ -7,8 +7,20 @@ import { fixtures } from '../gen';
 import { writeWorkspace } from '../gen/workspace';
 import { tempDir, writeRun, rolloutRecord } from '../util/runtree';
 import {
-  candidateRoots, existingRoots, folderSize, inspectExperiment, listExperiments, listHostArtefacts, listTrajectoryFiles,
-  listTrajectorySteps, parseHostFolder, parseSessionTime, readExperimentEntry, snapshotFacts, tracebackAtEndOf, type ExperimentInfo,
+  candidateRoots,
+  existingRoots,
+  folderSize,
+  inspectExperiment,
+  listExperiments,
+  listHostArtefacts,
+  listTrajectoryFiles,
+  listTrajectorySteps,
+  parseHostFolder,
+  parseSessionTime,
+  readExperimentEntry,
+  snapshotFacts,
+  tracebackAtEndOf,
+  type ExperimentInfo,
 } from '../../core/runs/discover';
 import { nodeFs } from '../../core/runs/fs';
 import { RunsModel } from '../../core/runs/model';
@@ -72,8 +84,14 @@ test('generated workspace (running, multi-host): running, failed, checkpoints fr
     assert.deepEqual(byKind('werewolves').hosts, ['gpu-node-0', 'gpu-node-1']);
     assert.equal(byKind('appworld').status, 'ended', 'a prompt-mismatch note is not a failure');
     assert.equal(byKind('math_agent').status, 'ended', 'nothing shows the last step was reached');
-    assert.deepEqual(byKind('math_agent').checkpoints.map((c) => c.step), [2, 4]);
-    assert.equal(byKind('math_agent').checkpointDir, join(tmp.path, 'saved_checkpoints', 'example_math_agent', byKind('math_agent').entry.name));
+    assert.deepEqual(
+      byKind('math_agent').checkpoints.map((c) => c.step),
+      [2, 4],
+    );
+    assert.equal(
+      byKind('math_agent').checkpointDir,
+      join(tmp.path, 'saved_checkpoints', 'example_math_agent', byKind('math_agent').entry.name),
+    );
     assert.equal(byKind('math_agent').latestStep, 3);
   } finally {
     tmp.dispose();
@@ -84,7 +102,19 @@ test('a lock naming a live process on this host is running; once the process is 
   const tmp = tempDir();
   const child = sleeper();
   try {
-    writeRun(tmp.path, { name: 'live', hosts: [{ host: LOCAL, lockPid: child.pid!, rollout: [[0, 1], [1, 0.5]] }] });
+    writeRun(tmp.path, {
+      name: 'live',
+      hosts: [
+        {
+          host: LOCAL,
+          lockPid: child.pid!,
+          rollout: [
+            [0, 1],
+            [1, 0.5],
+          ],
+        },
+      ],
+    });
     let info = (await inspectAll(tmp.path)).get('live')!;
     assert.equal(info.status, 'running');
     assert.equal(info.latestStep, 1);
@@ -103,9 +133,14 @@ test('a lock naming a live process on this host is running; once the process is 
 test('failed: a traceback at the end of the regular log; a traceback followed by normal lines is not a failure', async () => {
   const tmp = tempDir();
   try {
-    const tb = '2026-01-05 10:00:00.000 | ERROR    | ajet.launcher:main:10 - crashed\nTraceback (most recent call last):\n  File "x.py", line 1, in <module>\n    boom()\nRuntimeError: CUDA out of memory\n';
+    const tb =
+      '2026-01-05 10:00:00.000 | ERROR    | ajet.launcher:main:10 - crashed\nTraceback (most recent call last):\n  File "x.py", line 1, in <module>\n    boom()\nRuntimeError: CUDA out of memory\n';
     writeRun(tmp.path, { name: 'crashed', hosts: [{ host: LOCAL, regular: tb }] });
-    writeRun(tmp.path, { name: 'recovered', session: '2026_01_05_09_00', hosts: [{ host: LOCAL, regular: tb + '2026-01-05 10:01:00.000 | INFO     | ajet:fit:1 - step 3 done\n' }] });
+    writeRun(tmp.path, {
+      name: 'recovered',
+      session: '2026_01_05_09_00',
+      hosts: [{ host: LOCAL, regular: tb + '2026-01-05 10:01:00.000 | INFO     | ajet:fit:1 - step 3 done\n' }],
+    });
     const infos = await inspectAll(tmp.path);
     assert.equal(infos.get('crashed')!.status, 'failed');
     assert.equal(infos.get('crashed')!.reason, 'traceback: RuntimeError: CUDA out of memory');
@@ -119,7 +154,10 @@ test('failed: a traceback at the end of the regular log; a traceback followed by
 test('multi-host sessions: another host counts as running only while it writes; <host>_<pid> folders', async () => {
   const tmp = tempDir();
   try {
-    const exp = writeRun(tmp.path, { name: 'multi', hosts: [{ host: 'gpu-node-0', lockPid: 99999999 }, { host: 'gpu-node-1', lockPid: 4242 }, { host: 'gpu-node-0_4343' }] });
+    const exp = writeRun(tmp.path, {
+      name: 'multi',
+      hosts: [{ host: 'gpu-node-0', lockPid: 99999999 }, { host: 'gpu-node-1', lockPid: 4242 }, { host: 'gpu-node-0_4343' }],
+    });
     let info = (await inspectAll(tmp.path)).get('multi')!;
     assert.deepEqual(info.hosts, ['gpu-node-0', 'gpu-node-1']);
     assert.equal(info.sessions[0]!.hosts.length, 3);
@@ -128,7 +166,8 @@ test('multi-host sessions: another host counts as running only while it writes; 
     // Age everything by an hour: the remote hosts stop counting as running.
     const old = new Date(Date.now() - 3600_000);
     for (const h of ['gpu-node-0', 'gpu-node-1']) {
-      for (const f of ['.logger_lock', 'rollout/rollout.json.log', 'regular/regular.log']) utimesSync(join(exp, '2026_01_05_10_00', h, f), old, old);
+      for (const f of ['.logger_lock', 'rollout/rollout.json.log', 'regular/regular.log'])
+        utimesSync(join(exp, '2026_01_05_10_00', h, f), old, old);
     }
     info = (await inspectAll(tmp.path)).get('multi')!;
     assert.equal(info.status, 'interrupted');
@@ -146,14 +185,26 @@ test("ASTuner's launcher_record with an astuner: snapshot and a checkpoint base 
     const roots = await existingRoots(nodeFs(), candidateRoots([tmp.path]));
     assert.deepEqual(roots, [], 'no roots yet');
     const lr = join(tmp.path, 'launcher_record');
-    writeRun(lr, { name: 'old_exp', snapshot: 'astuner:\n  project_name: legacy_proj\n  trainer_common:\n    checkpoint_base_dir: ./ckpts\ntrainer:\n  total_training_steps: 10\n', hosts: [{ host: LOCAL, rollout: [[5, 1]] }] });
+    writeRun(lr, {
+      name: 'old_exp',
+      snapshot:
+        'astuner:\n  project_name: legacy_proj\n  trainer_common:\n    checkpoint_base_dir: ./ckpts\ntrainer:\n  total_training_steps: 10\n',
+      hosts: [{ host: LOCAL, rollout: [[5, 1]] }],
+    });
     mkdirSync(join(tmp.path, 'ckpts', 'legacy_proj', 'old_exp', 'global_step_5'), { recursive: true });
     mkdirSync(join(tmp.path, 'ckpts', 'legacy_proj', 'old_exp', 'global_step_10'), { recursive: true });
     const found = await existingRoots(nodeFs(), candidateRoots([tmp.path], [lr]));
-    assert.deepEqual(found.map((r) => [r.path, r.source]), [[lr, 'launcher_record']], 'configured duplicate removed');
+    assert.deepEqual(
+      found.map((r) => [r.path, r.source]),
+      [[lr, 'launcher_record']],
+      'configured duplicate removed',
+    );
     const info = (await inspectAll(lr)).get('old_exp')!;
     assert.equal(info.project, 'legacy_proj');
-    assert.deepEqual(info.checkpoints.map((c) => c.step), [5, 10]);
+    assert.deepEqual(
+      info.checkpoints.map((c) => c.step),
+      [5, 10],
+    );
     assert.equal(info.status, 'finished', 'the checkpoint of the last step the settings call for');
     assert.equal(info.evidence[0]!.kind, 'completion');
     assert.match(info.evidence[0]!.text, /global_step_10 .*\(10\)/);
@@ -170,16 +221,32 @@ test('permission errors: chmod 000 where it denies, and an injected EACCES every
     const exp = writeRun(tmp.path, { name: 'locked', hosts: [{ host: LOCAL, rollout: [[1, 1]] }] });
     writeRun(tmp.path, { name: 'fine', session: '2026_01_05_09_00' });
     // Injected through the fs seam: readdir of the session folder fails.
-    const denied = nodeFs({ before: (op, p) => { if (op === 'readdir' && p.endsWith('2026_01_05_10_00')) throw Object.assign(new Error('EACCES'), { code: 'EACCES' }); } });
+    const denied = nodeFs({
+      before: (op, p) => {
+        if (op === 'readdir' && p.endsWith('2026_01_05_10_00')) throw Object.assign(new Error('EACCES'), { code: 'EACCES' });
+      },
+    });
     const { experiments } = await listExperiments(denied, tmp.path, opts);
-    const info = await inspectExperiment(denied, experiments.find((e) => e.name === 'locked')!, opts);
+    const info = await inspectExperiment(
+      denied,
+      experiments.find((e) => e.name === 'locked')!,
+      opts,
+    );
     assert.equal(info.sessions[0]!.error, 'permission denied');
-    const rootDenied = nodeFs({ before: (op, p) => { if (op === 'readdir' && p === tmp.path) throw Object.assign(new Error('EACCES'), { code: 'EACCES' }); } });
+    const rootDenied = nodeFs({
+      before: (op, p) => {
+        if (op === 'readdir' && p === tmp.path) throw Object.assign(new Error('EACCES'), { code: 'EACCES' });
+      },
+    });
     assert.deepEqual(await listExperiments(rootDenied, tmp.path, opts), { experiments: [], error: 'permission denied' });
     // The real thing: only meaningful when chmod actually denies (not as root).
     chmodSync(exp, 0o000);
     let realDenied = false;
-    try { readdirSync(exp); } catch { realDenied = true; }
+    try {
+      readdirSync(exp);
+    } catch {
+      realDenied = true;
+    }
     if (!realDenied) {
       chmodSync(exp, 0o755);
       t.diagnostic('running as root: chmod 000 does not deny access here, only the injected errors were exercised');
@@ -232,13 +299,23 @@ test('files appearing and vanishing mid-scan', async () => {
     const model = new RunsModel(fs, opts);
     model.setRoots([{ path: tmp.path, source: 'configured' }]);
     const first = await model.experiments();
-    assert.deepEqual(first.map((e) => e.name), ['stays']);
+    assert.deepEqual(
+      first.map((e) => e.name),
+      ['stays'],
+    );
     assert.deepEqual(model.invalidate(join(tmp.path, 'new')), { level: 'root', root: tmp.path });
     const second = await model.experiments();
-    assert.deepEqual(second.map((e) => e.name), ['new', 'stays']);
+    assert.deepEqual(
+      second.map((e) => e.name),
+      ['new', 'stays'],
+    );
     // A host folder appearing between the session readdir and the host inspection.
     const exp = join(tmp.path, 'stays');
-    const fs2 = nodeFs({ before: (op, p) => { if (op === 'readdir' && p.endsWith(join('2026_01_05_10_00', 'gpu-node-0'))) rmSync(p, { recursive: true, force: true }); } });
+    const fs2 = nodeFs({
+      before: (op, p) => {
+        if (op === 'readdir' && p.endsWith(join('2026_01_05_10_00', 'gpu-node-0'))) rmSync(p, { recursive: true, force: true });
+      },
+    });
     const info = await inspectExperiment(fs2, (await readExperimentEntry(fs2, tmp.path, 'stays'))!, opts);
     assert.equal(info.sessions[0]!.hosts[0]!.error, 'not found');
     assert.ok(exp);
@@ -264,15 +341,37 @@ test('an empty root and a root with only non-run folders list nothing', async ()
 test('host artefacts: logs by module, regular log, trajectories by step', async () => {
   const tmp = tempDir();
   try {
-    const exp = writeRun(tmp.path, { name: 'art', hosts: [{ host: LOCAL, rollout: [[0, 1]], trajectories: [{ split: 'train', step: 10, task: 'b' }, { split: 'train', step: 2, task: 'a' }, { split: 'eval', step: 0, task: 'c' }] }] });
+    const exp = writeRun(tmp.path, {
+      name: 'art',
+      hosts: [
+        {
+          host: LOCAL,
+          rollout: [[0, 1]],
+          trajectories: [
+            { split: 'train', step: 10, task: 'b' },
+            { split: 'train', step: 2, task: 'a' },
+            { split: 'eval', step: 0, task: 'c' },
+          ],
+        },
+      ],
+    });
     const host = join(exp, '2026_01_05_10_00', LOCAL);
     const a = await listHostArtefacts(nodeFs(), host);
-    assert.deepEqual(a.logs.map((l) => l.module), ['rollout', 'evaluation', 'exception']);
+    assert.deepEqual(
+      a.logs.map((l) => l.module),
+      ['rollout', 'evaluation', 'exception'],
+    );
     assert.ok(a.logs[0]!.size > 0);
     assert.equal(a.regularLog, join(host, 'regular', 'regular.log'));
-    assert.deepEqual(a.trajectorySplits.map((s) => s.split), ['eval', 'train']);
+    assert.deepEqual(
+      a.trajectorySplits.map((s) => s.split),
+      ['eval', 'train'],
+    );
     const steps = await listTrajectorySteps(nodeFs(), a.trajectorySplits[1]!.path);
-    assert.deepEqual(steps.map((s) => s.step), [2, 10]);
+    assert.deepEqual(
+      steps.map((s) => s.step),
+      [2, 10],
+    );
     assert.deepEqual((await listTrajectoryFiles(nodeFs(), steps[1]!.path)).files, [join(host, 'trajectory', 'train', 'step_10', 'b.json')]);
   } finally {
     tmp.dispose();

@@ -31,9 +31,26 @@ test('paths in tooltips are code spans without Markdown escapes; backticks in a 
 });
 
 const info = (over: Partial<ExperimentInfo> = {}): ExperimentInfo => ({
-  entry: { name: 'math_agent_20260105_0900', path: '/ws-runs/saved_experiments/math_agent_20260105_0900', root: '/ws-runs/saved_experiments', sessions: ['2026_01_05_09_00'], timeMs: 0 },
-  status: 'ended', evidence: [{ kind: 'files', text: 'no lock: the process exited' }, { kind: 'notes', text: '1 harmless note', file: '/ws-runs/saved_experiments/x/exception/exception.json.log' }],
-  sessions: [{ name: '2026_01_05_09_00', path: '/p', hosts: [], status: 'ended' }], hosts: ['gpu-node-0'], checkpoints: [], exceptionCount: 1, noteCount: 1, latestStep: 3, latestReward: 0.375, ...over,
+  entry: {
+    name: 'math_agent_20260105_0900',
+    path: '/ws-runs/saved_experiments/math_agent_20260105_0900',
+    root: '/ws-runs/saved_experiments',
+    sessions: ['2026_01_05_09_00'],
+    timeMs: 0,
+  },
+  status: 'ended',
+  evidence: [
+    { kind: 'files', text: 'no lock: the process exited' },
+    { kind: 'notes', text: '1 harmless note', file: '/ws-runs/saved_experiments/x/exception/exception.json.log' },
+  ],
+  sessions: [{ name: '2026_01_05_09_00', path: '/p', hosts: [], status: 'ended' }],
+  hosts: ['gpu-node-0'],
+  checkpoints: [],
+  exceptionCount: 1,
+  noteCount: 1,
+  latestStep: 3,
+  latestReward: 0.375,
+  ...over,
 });
 
 test('status first in the description, the same reward format as the tooltip and the CLI', () => {
@@ -68,7 +85,7 @@ test('success-rate axis: 0..100 % even when every value is 0, with plain percent
   assert.deepEqual(yRange('number', null, null), [0, 1]);
 });
 
-test('size: re-measured when missing, forgotten (files changed, Refresh) or a running run\'s is old; labelled when a lower bound', async () => {
+test("size: re-measured when missing, forgotten (files changed, Refresh) or a running run's is old; labelled when a lower bound", async () => {
   const { sizeIsStale } = await import('../../core/runs/artefacts');
   const { formatSize } = await import('../../core/runs/format');
   assert.equal(sizeIsStale(undefined, false, 0), true);

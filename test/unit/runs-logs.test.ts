@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import { fixtures } from '../gen';
 import { tempDir, writeRun, rolloutRecord, recordText, richTable, appendRollout } from '../util/runtree';
 import { nodeFs } from '../../core/runs/fs';
-import { FileFollower, RecordStream, completeLines, latestStepReward, readTailRecords, splitRecords, decodeRecord } from '../../core/runs/records';
+import {
+  FileFollower,
+  RecordStream,
+  completeLines,
+  latestStepReward,
+  readTailRecords,
+  splitRecords,
+  decodeRecord,
+} from '../../core/runs/records';
 import { evalPoint, numericMetrics, parseRichTable, StepAggregator } from '../../core/runs/metrics';
 import { RunCollector } from '../../core/runs/collector';
 
@@ -28,12 +36,20 @@ test('tail reader: grows its window when one record is larger than it, and reads
   const tmp = tempDir();
   try {
     const f = join(tmp.path, 'rollout.json.log');
-    const big = recordText({ header: '[7] Task big (Reward 0.250)', nested: true, nested_json: { 'big.0.25.0': { len_response_ids: 1, content: { text: ['x'.repeat(200_000)] } } } });
+    const big = recordText({
+      header: '[7] Task big (Reward 0.250)',
+      nested: true,
+      nested_json: { 'big.0.25.0': { len_response_ids: 1, content: { text: ['x'.repeat(200_000)] } } },
+    });
     writeFileSync(f, rolloutRecord(6, 1) + big);
     const small = await readTailRecords(nodeFs(), f, { initialBytes: 1024, maxBytes: 4 * 1024 * 1024 });
     assert.equal(latestStepReward(small.records)?.step, 7);
     const capped = await readTailRecords(nodeFs(), f, { initialBytes: 1024, maxBytes: 4096 });
-    assert.equal(capped.records.filter((r) => r.payload).length, 0, 'a window smaller than the record finds nothing, without reading the whole file');
+    assert.equal(
+      capped.records.filter((r) => r.payload).length,
+      0,
+      'a window smaller than the record finds nothing, without reading the whole file',
+    );
   } finally {
     tmp.dispose();
   }
@@ -50,7 +66,8 @@ test('tail reader on the odd logs: truncated, hostile and plain files never thro
 });
 
 test('corrupt payloads are reported per record, not thrown', () => {
-  const text = '2026-01-05 10:00:00.000 | INFO     | m:f:1 - \nbase64:!!!notbase64\n2026-01-05 10:00:01.000 | INFO     | m:f:1 - \n{"header": "[3] Task a (Reward 1)"}\n';
+  const text =
+    '2026-01-05 10:00:00.000 | INFO     | m:f:1 - \nbase64:!!!notbase64\n2026-01-05 10:00:01.000 | INFO     | m:f:1 - \n{"header": "[3] Task a (Reward 1)"}\n';
   const recs = splitRecords(text.split('\n')).map(decodeRecord);
   assert.equal(recs.length, 2);
   assert.match(recs[0]!.error ?? '', /invalid base64/);
@@ -66,19 +83,48 @@ test('rich table parser: the evaluation fixture, panels, wrapped values', () => 
   assert.equal(points[1]!.metrics['mean_reward'], 0.4723);
   assert.equal(points[0]!.metrics['num_pass_n_tasks(pass@4)'], 14);
   assert.equal(points[0]!.header, 'gsm8k_test');
-  assert.deepEqual(parseRichTable('│ key │ value │\n│ k2  │ 3.5   │'), [['key', 'value'], ['k2', '3.5']]);
+  assert.deepEqual(parseRichTable('│ key │ value │\n│ k2  │ 3.5   │'), [
+    ['key', 'value'],
+    ['k2', '3.5'],
+  ]);
   const wrapped = '╭──╮\n│ │ note     │ a long     │ │\n│ │          │ sentence   │ │\n│ │ TGC@1    │ 0.5        │ │\n╰──╯';
   // A wrapped value keeps its lines (the same reader as the token log viewer: core/logs/table.ts).
-  assert.deepEqual(parseRichTable(wrapped), [['note', 'a long\nsentence'], ['TGC@1', '0.5']]);
-  assert.deepEqual(numericMetrics([['a', '1e-3'], ['b', 'n/a'], ['c', '-2'], ['d', '50%']]), { a: 0.001, c: -2, d: 50 });
+  assert.deepEqual(parseRichTable(wrapped), [
+    ['note', 'a long\nsentence'],
+    ['TGC@1', '0.5'],
+  ]);
+  assert.deepEqual(
+    numericMetrics([
+      ['a', '1e-3'],
+      ['b', 'n/a'],
+      ['c', '-2'],
+      ['d', '50%'],
+    ]),
+    { a: 0.001, c: -2, d: 50 },
+  );
 });
 
 test('step aggregator: mean reward, success rate and response length per step', () => {
   const agg = new StepAggregator();
-  const recs = splitRecords([rolloutRecord(0, 1, { responseLen: 10 }), rolloutRecord(0, 0, { responseLen: 30 }), rolloutRecord(1, 0.5, { responseLen: 5 }), recordText({ header: 'not a rollout record' })].join('').split('\n')).map(decodeRecord);
+  const recs = splitRecords(
+    [
+      rolloutRecord(0, 1, { responseLen: 10 }),
+      rolloutRecord(0, 0, { responseLen: 30 }),
+      rolloutRecord(1, 0.5, { responseLen: 5 }),
+      recordText({ header: 'not a rollout record' }),
+    ]
+      .join('')
+      .split('\n'),
+  ).map(decodeRecord);
   for (const r of recs) agg.add(r);
   const pts = agg.points();
-  assert.deepEqual(pts.map((p) => [p.step, p.records, p.meanReward, p.successRate, p.meanResponseLength]), [[0, 2, 0.5, 0.5, 20], [1, 1, 0.5, 0, 5]]);
+  assert.deepEqual(
+    pts.map((p) => [p.step, p.records, p.meanReward, p.successRate, p.meanResponseLength]),
+    [
+      [0, 2, 0.5, 0.5, 20],
+      [1, 1, 0.5, 0, 5],
+    ],
+  );
   assert.equal(agg.skipped, 1);
 });
 
@@ -103,7 +149,10 @@ test('file follower: picks up appended bytes, waits for a record cut mid-line, r
     assert.equal(again.reset, true);
     stream.reset();
     const after = stream.feed(again.lines);
-    assert.deepEqual(after.map((r) => r.payload?.header), ['[0] Task t0x0 (Reward 0.000)']);
+    assert.deepEqual(
+      after.map((r) => r.payload?.header),
+      ['[0] Task t0x0 (Reward 0.000)'],
+    );
   } finally {
     tmp.dispose();
   }
@@ -115,7 +164,15 @@ test('run collector: a live run is followed incrementally across sessions and ho
     const exp = writeRun(tmp.path, {
       name: 'live',
       hosts: [
-        { host: 'a', rollout: [[0, 0], [0, 1]], evaluations: [{ 'TGC@1': '0.25', mean_reward: 0.3 }], exceptions: ['Prompt text mismatch'] },
+        {
+          host: 'a',
+          rollout: [
+            [0, 0],
+            [0, 1],
+          ],
+          evaluations: [{ 'TGC@1': '0.25', mean_reward: 0.3 }],
+          exceptions: ['Prompt text mismatch'],
+        },
         { host: 'b', rollout: [[0, 1]] },
       ],
     });
@@ -123,7 +180,10 @@ test('run collector: a live run is followed incrementally across sessions and ho
     const c = new RunCollector(exp);
     assert.equal(await c.poll(fs), true);
     let s = c.series();
-    assert.deepEqual(s.steps.map((p) => [p.step, p.records]), [[0, 3]]);
+    assert.deepEqual(
+      s.steps.map((p) => [p.step, p.records]),
+      [[0, 3]],
+    );
     assert.equal(s.evals[0]!.metrics['TGC@1'], 0.25);
     assert.equal(s.exceptions[0]!.title, 'Prompt text mismatch');
     assert.equal(await c.poll(fs), false, 'nothing new');
@@ -131,18 +191,30 @@ test('run collector: a live run is followed incrementally across sessions and ho
     appendRollout(join(exp, '2026_01_05_10_00', 'a'), rolloutRecord(1, 1));
     assert.equal(await c.poll(fs), true);
     s = c.series();
-    assert.deepEqual(s.steps.map((p) => [p.step, p.records, p.meanReward]), [[0, 3, 2 / 3], [1, 1, 1]]);
+    assert.deepEqual(
+      s.steps.map((p) => [p.step, p.records, p.meanReward]),
+      [
+        [0, 3, 2 / 3],
+        [1, 1, 1],
+      ],
+    );
     assert.ok(fs.ops - opsBefore < 40, `a poll costs a bounded number of fs operations (${fs.ops - opsBefore})`);
     // A second session starts (resume): its records join the same curve.
     const s2 = join(exp, '2026_01_05_12_00', 'a', 'rollout');
     mkdirSync(s2, { recursive: true });
     writeFileSync(join(s2, 'rollout.json.log'), rolloutRecord(2, 0.5));
     await c.poll(fs);
-    assert.deepEqual(c.series().steps.map((p) => p.step), [0, 1, 2]);
+    assert.deepEqual(
+      c.series().steps.map((p) => p.step),
+      [0, 1, 2],
+    );
     // A traceback ends the regular log: it shows in the exception list.
     appendFileSync(join(exp, '2026_01_05_12_00', 'a', 'boom.txt'), '');
     mkdirSync(join(exp, '2026_01_05_12_00', 'a', 'regular'), { recursive: true });
-    writeFileSync(join(exp, '2026_01_05_12_00', 'a', 'regular', 'regular.log'), 'Traceback (most recent call last):\n  File "x"\nKeyError: \'x\'\n');
+    writeFileSync(
+      join(exp, '2026_01_05_12_00', 'a', 'regular', 'regular.log'),
+      'Traceback (most recent call last):\n  File "x"\nKeyError: \'x\'\n',
+    );
     await c.poll(fs);
     assert.equal(c.series().exceptions.at(-1)!.title, "traceback: KeyError: 'x'");
   } finally {
@@ -153,18 +225,27 @@ test('run collector: a live run is followed incrementally across sessions and ho
 test('run collector: a huge rollout log is read in steps (pendingBytes), not all at once', async () => {
   const tmp = tempDir();
   try {
-    const exp = writeRun(tmp.path, { name: 'big', hosts: [{ rollout: Array.from({ length: 60 }, (_, i) => [Math.floor(i / 6), i % 2] as [number, number]) }] });
+    const exp = writeRun(tmp.path, {
+      name: 'big',
+      hosts: [{ rollout: Array.from({ length: 60 }, (_, i) => [Math.floor(i / 6), i % 2] as [number, number]) }],
+    });
     const c = new RunCollector(exp, 4096);
     await c.poll(nodeFs());
     assert.ok(c.series().pendingBytes > 0);
     for (let i = 0; i < 200 && c.series().pendingBytes > 0; i++) await c.poll(nodeFs());
     assert.equal(c.series().pendingBytes, 0);
-    assert.equal(c.series().steps.reduce((a, p) => a + p.records, 0), 60);
+    assert.equal(
+      c.series().steps.reduce((a, p) => a + p.records, 0),
+      60,
+    );
   } finally {
     tmp.dispose();
   }
 });
 
 test('richTable helper round-trips through the parser', () => {
-  assert.deepEqual(parseRichTable(richTable({ a: 1, bb: 'x y' })), [['a', '1'], ['bb', 'x y']]);
+  assert.deepEqual(parseRichTable(richTable({ a: 1, bb: 'x y' })), [
+    ['a', '1'],
+    ['bb', 'x y'],
+  ]);
 });

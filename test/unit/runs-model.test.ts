@@ -21,7 +21,12 @@ async function loadAll(model: RunsModel) {
 test('model: a change in one run re-reads only that run, whatever the number of runs', async () => {
   const tmp = tempDir();
   try {
-    for (let i = 0; i < 30; i++) writeRun(tmp.path, { name: `exp${String(i).padStart(2, '0')}`, session: `2026_01_05_10_${String(i).padStart(2, '0')}`, hosts: [{ rollout: [[0, 1]] }] });
+    for (let i = 0; i < 30; i++)
+      writeRun(tmp.path, {
+        name: `exp${String(i).padStart(2, '0')}`,
+        session: `2026_01_05_10_${String(i).padStart(2, '0')}`,
+        hosts: [{ rollout: [[0, 1]] }],
+      });
     const fs = nodeFs();
     const model = new RunsModel(fs, opts);
     model.setRoots([{ path: tmp.path, source: 'configured' }]);
@@ -32,7 +37,12 @@ test('model: a change in one run re-reads only that run, whatever the number of 
     assert.equal(fs.ops, again, 'a second load is served from the cache');
     const host = join(tmp.path, 'exp07', '2026_01_05_10_07', 'gpu-node-0');
     appendRollout(host, rolloutRecord(1, 0.25));
-    assert.deepEqual(model.invalidate(join(host, 'rollout', 'rollout.json.log')), { level: 'experiment', root: tmp.path, experiment: join(tmp.path, 'exp07'), entry: false });
+    assert.deepEqual(model.invalidate(join(host, 'rollout', 'rollout.json.log')), {
+      level: 'experiment',
+      root: tmp.path,
+      experiment: join(tmp.path, 'exp07'),
+      entry: false,
+    });
     const before = fs.ops;
     const infos = await loadAll(model);
     const refresh = fs.ops - before;
@@ -60,9 +70,15 @@ test('model: a root that appears later is picked up after its creation is report
     assert.deepEqual(await model.experiments(), []);
     writeRun(join(tmp.path, 'saved_experiments'), { name: 'first' });
     assert.deepEqual(model.invalidate(join(tmp.path, 'saved_experiments', 'first', 'yaml_backup.yaml')), { level: 'roots' });
-    assert.deepEqual((await model.experiments()).map((e) => e.name), ['first']);
+    assert.deepEqual(
+      (await model.experiments()).map((e) => e.name),
+      ['first'],
+    );
     assert.deepEqual(model.invalidate(join(tmp.path, 'unrelated.py')), { level: 'none' });
-    assert.deepEqual(model.invalidate(join(tmp.path, 'saved_experiments', 'companion_logs', 'companion', 'x.pgid')), { level: 'companions', root: join(tmp.path, 'saved_experiments') });
+    assert.deepEqual(model.invalidate(join(tmp.path, 'saved_experiments', 'companion_logs', 'companion', 'x.pgid')), {
+      level: 'companions',
+      root: join(tmp.path, 'saved_experiments'),
+    });
   } finally {
     tmp.dispose();
   }
@@ -89,13 +105,21 @@ test('companions: a detached process group reads alive, a dead one dead; stop en
     assert.equal(by('broken').pgid, undefined);
     assert.equal(list[0]!.tag, 'external_vllm_server', 'live ones first');
     assert.equal(parseCompanionId('x'), undefined);
-    assert.deepEqual(parseCompanionId('0a1b2c3d.gpu-0.local'), { tag: '', hash: '0a1b2c3d', host: 'gpu-0.local' }, 'no tag: smart_daemon omits it');
+    assert.deepEqual(
+      parseCompanionId('0a1b2c3d.gpu-0.local'),
+      { tag: '', hash: '0a1b2c3d', host: 'gpu-0.local' },
+      'no tag: smart_daemon omits it',
+    );
     assert.equal(await stopGroup(child.pid!), 'stopped');
     assert.equal(groupAlive(child.pid!), false);
     assert.equal(await stopGroup(child.pid!), 'gone');
     assert.deepEqual(await listCompanions(nodeFs(), join(tmp.path, 'missing')), []);
   } finally {
-    try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ }
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
     tmp.dispose();
   }
 });
@@ -112,14 +136,33 @@ test('CLI: agentjet runs on the fixture workspace, as a table and as JSON', () =
   assert.match(text.stdout, /appworld_20260105_1400\s+ended/);
   const json = cli('runs', join(ws, 'saved_experiments'), '--format', 'json');
   assert.equal(json.status, 0, json.stderr);
-  const out = JSON.parse(json.stdout) as { roots: string[]; runs: { experiment: string; status: string; latestStep: number; hosts: string[]; notes: number; evidence: { kind: string; text: string }[] }[] };
+  const out = JSON.parse(json.stdout) as {
+    roots: string[];
+    runs: {
+      experiment: string;
+      status: string;
+      latestStep: number;
+      hosts: string[];
+      notes: number;
+      evidence: { kind: string; text: string }[];
+    }[];
+  };
   assert.deepEqual(out.roots, [join(ws, 'saved_experiments')]);
-  assert.deepEqual(out.runs.map((r) => [r.experiment, r.status, r.latestStep]), [
-    ['countdown_20260105_1900', 'ended', 3], ['appworld_20260105_1400', 'ended', 3], ['math_agent_20260105_0900', 'ended', 3],
-  ]);
+  assert.deepEqual(
+    out.runs.map((r) => [r.experiment, r.status, r.latestStep]),
+    [
+      ['countdown_20260105_1900', 'ended', 3],
+      ['appworld_20260105_1400', 'ended', 3],
+      ['math_agent_20260105_0900', 'ended', 3],
+    ],
+  );
   const appworld = out.runs.find((r) => r.experiment === 'appworld_20260105_1400')!;
   assert.equal(appworld.notes, 1);
-  assert.deepEqual(appworld.evidence.map((e) => e.kind), ['files', 'notes'], 'the deciding evidence first, then the harmless note');
+  assert.deepEqual(
+    appworld.evidence.map((e) => e.kind),
+    ['files', 'notes'],
+    'the deciding evidence first, then the harmless note',
+  );
   const ended = cli('runs', ws, '--status', 'ended', '--format=json');
   assert.deepEqual((JSON.parse(ended.stdout) as { runs: unknown[] }).runs.length, 3);
 });
@@ -143,21 +186,33 @@ test('CLI: no roots exits 1 with a message; bad options exit 2; listed in --help
 
 test('source config for a snapshot: named after experiment_name or the file, ties left to the user', async () => {
   const { rankSources } = await import('../../core/runs/source');
-  const snap = 'ajet:\n  project_name: math_demo\n  experiment_name: math_demo_20260103_1010\n  rollout:\n    user_workflow: math_demo.workflow->W\n';
+  const snap =
+    'ajet:\n  project_name: math_demo\n  experiment_name: math_demo_20260103_1010\n  rollout:\n    user_workflow: math_demo.workflow->W\n';
   const cands = [
-    { path: '/ws/math_agent.yaml', text: 'ajet:\n  project_name: math_demo\n  experiment_name: math_demo\n  rollout:\n    user_workflow: math_demo.workflow->W\n' },
+    {
+      path: '/ws/math_agent.yaml',
+      text: 'ajet:\n  project_name: math_demo\n  experiment_name: math_demo\n  rollout:\n    user_workflow: math_demo.workflow->W\n',
+    },
     { path: '/ws/other.yaml', text: 'ajet:\n  project_name: other\n' },
     { path: '/ws/broken.yaml', text: 'ajet: [' },
     { path: '/ws/same_project.yaml', text: 'ajet:\n  project_name: math_demo\n' },
   ];
   const r = rankSources('math_demo_20260103_1010', snap, cands);
   assert.equal(r.best, '/ws/math_agent.yaml');
-  assert.deepEqual(r.ranked.map((x) => x.path), ['/ws/math_agent.yaml', '/ws/same_project.yaml']);
+  assert.deepEqual(
+    r.ranked.map((x) => x.path),
+    ['/ws/math_agent.yaml', '/ws/same_project.yaml'],
+  );
   // Named after the file (no experiment_name in the config).
-  const byFile = rankSources('countdown_20260105_1900', 'ajet:\n  project_name: p\n', [{ path: '/ws/countdown.yaml', text: 'ajet:\n  project_name: p\n' }]);
+  const byFile = rankSources('countdown_20260105_1900', 'ajet:\n  project_name: p\n', [
+    { path: '/ws/countdown.yaml', text: 'ajet:\n  project_name: p\n' },
+  ]);
   assert.equal(byFile.best, '/ws/countdown.yaml');
   // Two equally good candidates: no automatic choice.
-  const tie = rankSources('x_1', 'ajet:\n  project_name: p\n', [{ path: '/a/x.yaml', text: 'ajet: {project_name: p}' }, { path: '/b/x.yaml', text: 'ajet: {project_name: p}' }]);
+  const tie = rankSources('x_1', 'ajet:\n  project_name: p\n', [
+    { path: '/a/x.yaml', text: 'ajet: {project_name: p}' },
+    { path: '/b/x.yaml', text: 'ajet: {project_name: p}' },
+  ]);
   assert.equal(tie.best, undefined);
   assert.equal(tie.ranked.length, 2);
 });

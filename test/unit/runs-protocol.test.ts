@@ -20,25 +20,36 @@ test('dashboard messages from the webview are checked before use', () => {
 });
 
 test('experiment roots from agentjet launch configurations', () => {
-  assert.deepEqual(expDirsFromLaunchConfigs([
-    { type: 'agentjet', name: 'a', args: ['--conf', 'x.yaml', '--exp-dir', 'runs/a'] },
-    { type: 'agentjet', name: 'b', args: ['--exp-dir=/abs/b'], expDir: 'runs/c' },
-    { type: 'python', name: 'c', args: ['--exp-dir', 'ignored'] },
-    'garbage',
-  ]), ['runs/a', 'runs/c', '/abs/b']);
+  assert.deepEqual(
+    expDirsFromLaunchConfigs([
+      { type: 'agentjet', name: 'a', args: ['--conf', 'x.yaml', '--exp-dir', 'runs/a'] },
+      { type: 'agentjet', name: 'b', args: ['--exp-dir=/abs/b'], expDir: 'runs/c' },
+      { type: 'python', name: 'c', args: ['--exp-dir', 'ignored'] },
+      'garbage',
+    ]),
+    ['runs/a', 'runs/c', '/abs/b'],
+  );
   assert.deepEqual(expDirsFromLaunchConfigs(undefined), []);
 });
 
 test('the limiter never runs more than its maximum at once and keeps every result', async () => {
   const limiter = new Limiter(3);
-  let active = 0, peak = 0;
-  const results = await Promise.all(Array.from({ length: 20 }, (_, i) => limiter.run(async () => {
-    active++;
-    peak = Math.max(peak, active);
-    await new Promise((r) => setImmediate(r));
-    active--;
-    return i;
-  })));
+  let active = 0,
+    peak = 0;
+  const results = await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      limiter.run(async () => {
+        active++;
+        peak = Math.max(peak, active);
+        await new Promise((r) => setImmediate(r));
+        active--;
+        return i;
+      }),
+    ),
+  );
   assert.equal(peak, 3);
-  assert.deepEqual(results, Array.from({ length: 20 }, (_, i) => i));
+  assert.deepEqual(
+    results,
+    Array.from({ length: 20 }, (_, i) => i),
+  );
 });

@@ -20,7 +20,12 @@ test('keys map to workflow or judge; ref lines parse with quotes and comments', 
 });
 
 test('plans: module and file forms; framework classes are never scaffolded', () => {
-  assert.deepEqual(planScaffold('user_workflow', 'pkg.sub.wf->My', '/r'), { kind: 'workflow', className: 'My', file: '/r/pkg/sub/wf.py', packageInit: '/r/pkg/sub/wf/__init__.py' });
+  assert.deepEqual(planScaffold('user_workflow', 'pkg.sub.wf->My', '/r'), {
+    kind: 'workflow',
+    className: 'My',
+    file: '/r/pkg/sub/wf.py',
+    packageInit: '/r/pkg/sub/wf/__init__.py',
+  });
   assert.equal(planScaffold('judge_protocol', 'x/j.py->J', '/r')?.file, '/r/x/j.py');
   assert.equal(planScaffold('user_workflow', 'ajet.task_judge.x->Y', '/r'), undefined);
   assert.equal(planScaffold('user_workflow', 'not a ref', '/r'), undefined);
@@ -33,7 +38,10 @@ test('the created classes make the lint errors go away (new file and appended cl
     files['config.yaml'] = (files['config.yaml'] ?? '')
       .replace('math_agent.workflow->MathWorkflow', 'math_agent.workflow->SecondWorkflow')
       .replace('math_agent.judge->MathJudge', 'my_judges->StrictJudge');
-    for (const [rel, text] of Object.entries(files)) { mkdirSync(join(dir, rel, '..'), { recursive: true }); writeFileSync(join(dir, rel), text); }
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(join(dir, rel, '..'), { recursive: true });
+      writeFileSync(join(dir, rel), text);
+    }
     const before = await lintFile(join(dir, 'config.yaml'), { root: dir });
     assert.deepEqual(before.map((d) => d.code).sort(), ['class-ref/missing-class', 'class-ref/missing-module']);
     const wf = planScaffold('user_workflow', 'math_agent.workflow->SecondWorkflow', dir)!;
@@ -49,5 +57,7 @@ test('the created classes make the lint errors go away (new file and appended cl
     // Appending keeps two blank lines before the class and adds no second import when one exists.
     const appended = scaffoldText(wf, existing);
     assert.match(appended, /^\n\nclass SecondWorkflow\(Workflow\):/);
-  } finally { rmSync(dir, { recursive: true, force: true }); }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

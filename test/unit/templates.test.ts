@@ -21,7 +21,16 @@ function writeProject(dir: string, files: Record<string, string>): void {
 }
 
 function cli(cwd: string, ...args: string[]) {
-  return spawnSync(process.execPath, ['--import', pathToFileURL(join(repoRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href, join(repoRoot, 'cli', 'main.ts'), ...args], { encoding: 'utf8', cwd, env: { ...process.env, LANG: 'C.UTF-8', LANGUAGE: '' } });
+  return spawnSync(
+    process.execPath,
+    [
+      '--import',
+      pathToFileURL(join(repoRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href,
+      join(repoRoot, 'cli', 'main.ts'),
+      ...args,
+    ],
+    { encoding: 'utf8', cwd, env: { ...process.env, LANG: 'C.UTF-8', LANGUAGE: '' } },
+  );
 }
 
 for (const tpl of TEMPLATES) {
@@ -33,10 +42,16 @@ for (const tpl of TEMPLATES) {
         assert.ok(files[need], `${tpl.id} has ${need}`);
       }
       assert.match(files[tpl.workflowFile] ?? '', new RegExp(`class ${tpl.workflowClass}\\(Workflow\\)`));
-      assert.match(files[tpl.workflowFile] ?? '', /async def execute\(self, workflow_task: WorkflowTask, tuner: AjetTuner\) -> WorkflowOutput:/);
+      assert.match(
+        files[tpl.workflowFile] ?? '',
+        /async def execute\(self, workflow_task: WorkflowTask, tuner: AjetTuner\) -> WorkflowOutput:/,
+      );
       writeProject(dir, files);
       const diags = await lintFile(join(dir, 'config.yaml'), { root: dir });
-      assert.deepEqual(diags.map((d) => `${d.severity} ${d.code} ${d.range.start.line + 1}: ${d.message}`), []);
+      assert.deepEqual(
+        diags.map((d) => `${d.severity} ${d.code} ${d.range.start.line + 1}: ${d.message}`),
+        [],
+      );
       // Every JSONL line parses and has the fields AgentJet's JsonlTaskReader reads.
       for (const f of ['data/train.jsonl', 'data/val.jsonl']) {
         for (const line of readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean)) {
@@ -44,7 +59,9 @@ for (const tpl of TEMPLATES) {
           assert.ok(typeof row.task_id === 'string' && typeof row.main_query === 'string' && typeof row.metadata === 'object');
         }
       }
-    } finally { rmSync(dir, { recursive: true, force: true }); }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 }
 
@@ -55,8 +72,13 @@ test('a broken template would be caught: a wrong class name gives a lint error',
     files['config.yaml'] = (files['config.yaml'] ?? '').replace('->MathWorkflow', '->NoSuchWorkflow');
     writeProject(dir, files);
     const diags = await lintFile(join(dir, 'config.yaml'), { root: dir });
-    assert.ok(diags.some((d) => d.code === 'class-ref/missing-class'), JSON.stringify(diags));
-  } finally { rmSync(dir, { recursive: true, force: true }); }
+    assert.ok(
+      diags.some((d) => d.code === 'class-ref/missing-class'),
+      JSON.stringify(diags),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('generated Python compiles, and judges score a right answer 1.0 and a wrong one 0.0', () => {
@@ -69,7 +91,9 @@ test('generated Python compiles, and judges score a right answer 1.0 and a wrong
       const pys = Object.keys(files).filter((f) => f.endsWith('.py'));
       const r = spawnSync(python, ['-m', 'py_compile', ...pys], { cwd: dir, encoding: 'utf8' });
       assert.equal(r.status, 0, r.stderr);
-    } finally { rmSync(dir, { recursive: true, force: true }); }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
   // The judges, run for real (they need no framework).
   const cases: Array<[string, string, string, string, number]> = [
@@ -90,15 +114,24 @@ out = types.SimpleNamespace(metadata={"final_answer": "so \\\\boxed{42}", "tool_
 print(${cls}(config=None).compute_reward(task, out)[0])`;
       const r = spawnSync(python, ['-c', script], { cwd: dir, encoding: 'utf8' });
       assert.equal(r.status, 0, r.stderr);
-      assert.equal(Number(r.stdout.trim()) >= want && (want === 1 ? Number(r.stdout.trim()) === 1 : Number(r.stdout.trim()) === 0), true, `${id} ${meta}: ${r.stdout}`);
-    } finally { rmSync(dir, { recursive: true, force: true }); }
+      assert.equal(
+        Number(r.stdout.trim()) >= want && (want === 1 ? Number(r.stdout.trim()) === 1 : Number(r.stdout.trim()) === 0),
+        true,
+        `${id} ${meta}: ${r.stdout}`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 });
 
 test('project names are sanitised; conflicts list the existing files', () => {
   assert.equal(projectNameFrom('my agent!'), 'my_agent');
   assert.equal(projectNameFrom('---'), 'agentjet_project');
-  assert.deepEqual(conflicts({ 'a.txt': '', 'b.txt': '' }, (p) => p === 'b.txt'), ['b.txt']);
+  assert.deepEqual(
+    conflicts({ 'a.txt': '', 'b.txt': '' }, (p) => p === 'b.txt'),
+    ['b.txt'],
+  );
 });
 
 test('agentjet new writes a project, lists templates, refuses to overwrite, rejects bad usage', async () => {
@@ -106,7 +139,13 @@ test('agentjet new writes a project, lists templates, refuses to overwrite, reje
   try {
     const list = cli(base, 'new', '--list');
     assert.equal(list.status, 0);
-    assert.deepEqual(list.stdout.trim().split('\n').map((l) => l.split('\t')[0]), TEMPLATES.map((t) => t.id));
+    assert.deepEqual(
+      list.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t')[0]),
+      TEMPLATES.map((t) => t.id),
+    );
     const r = cli(base, 'new', 'tools', 'proj');
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /Created .*proj/);
@@ -126,7 +165,9 @@ test('agentjet new writes a project, lists templates, refuses to overwrite, reje
     const zh = cli(base, 'new', '--lang', 'zh-cn', 'math', 'zh');
     assert.equal(zh.status, 0, zh.stderr);
     assert.match(zh.stdout, /已创建/);
-  } finally { rmSync(base, { recursive: true, force: true }); }
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
 });
 
 // The debug rollout in the test backbone (stand-in ajet on PYTHONPATH), as F5 runs it.
@@ -138,10 +179,17 @@ for (const tpl of TEMPLATES) {
       const files = renderTemplate(tpl.id, tpl.id);
       // A port of our own: other test runs may hold the default 18000.
       const port = await freePort();
-      files['config.yaml'] = (files['config.yaml'] ?? '').replace('debug_first_n_tasks: 2', `debug_first_n_tasks: 2\n    debug_vllm_port: ${port}`);
+      files['config.yaml'] = (files['config.yaml'] ?? '').replace(
+        'debug_first_n_tasks: 2',
+        `debug_first_n_tasks: 2\n    debug_vllm_port: ${port}`,
+      );
       writeProject(dir, files);
       const env = { ...process.env, PYTHONPATH: join(repoRoot, 'test', 'fixtures', 'backbone') };
-      const r = spawnSync(python, ['-m', 'ajet.launcher', '--backbone', 'debug', '--conf', 'config.yaml', '--exp-dir', 'out', '--autokill'], { cwd: dir, env, encoding: 'utf8', timeout: 120_000 });
+      const r = spawnSync(
+        python,
+        ['-m', 'ajet.launcher', '--backbone', 'debug', '--conf', 'config.yaml', '--exp-dir', 'out', '--autokill'],
+        { cwd: dir, env, encoding: 'utf8', timeout: 120_000 },
+      );
       const all = r.stdout + r.stderr;
       assert.match(all, /Debug rollout finished: 2 task\(s\)/, all.slice(-1500));
       assert.ok(readdirSync(join(dir, 'out')).length > 0);
@@ -170,6 +218,12 @@ function killCompanions(expDir: string): void {
   if (!existsSync(folder)) return;
   for (const f of readdirSync(folder).filter((n) => n.endsWith('.pgid'))) {
     const pgid = Number(readFileSync(join(folder, f), 'utf8').trim());
-    if (pgid > 1) { try { process.kill(-pgid, 'SIGTERM'); } catch { /* already gone */ } }
+    if (pgid > 1) {
+      try {
+        process.kill(-pgid, 'SIGTERM');
+      } catch {
+        /* already gone */
+      }
+    }
   }
 }

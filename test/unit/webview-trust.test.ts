@@ -10,21 +10,52 @@ import { checkDashboardState, checkDashboardToHost, checkTrajectoryViewToHost, c
 import { isInside, resolveInside } from '../../core/fs/inside';
 import type { ViewState } from '../../core/protocol/tokenlog';
 
-const STATE: ViewState = { filter: {}, sort: { key: 'index' }, timeline: 0, listScroll: 0, tokenScroll: 0, mode: 'mask', whitespace: false, follow: false, threshold: -2, group: false };
+const STATE: ViewState = {
+  filter: {},
+  sort: { key: 'index' },
+  timeline: 0,
+  listScroll: 0,
+  tokenScroll: 0,
+  mode: 'mask',
+  whitespace: false,
+  follow: false,
+  threshold: -2,
+  group: false,
+};
 
 test('token log messages that fit the protocol pass, with their values intact', () => {
   const good: unknown[] = [
     { type: 'ready' },
     { type: 'ready', state: STATE },
-    { type: 'ready', state: { ...STATE, selected: 3, filter: { stepMin: 1, stepMax: undefined, text: 'abc' }, sort: { key: 'reward', desc: true } } },
+    {
+      type: 'ready',
+      state: { ...STATE, selected: 3, filter: { stepMin: 1, stepMax: undefined, text: 'abc' }, sort: { key: 'reward', desc: true } },
+    },
     { type: 'query', filter: { rewardMin: 0.5, outcome: '1.0' }, sort: { key: 'task' } },
     { type: 'rows', version: 2, offset: 0, count: 60 },
     { type: 'open', index: 0 },
     { type: 'group', taskId: 'abc', step: 3 },
     { type: 'locate', index: 12 },
-    { type: 'cancel' }, { type: 'resume' }, { type: 'openRaw' },
+    { type: 'cancel' },
+    { type: 'resume' },
+    { type: 'openRaw' },
     { type: 'copy', text: 'hello', what: 'timeline text' },
-    { type: 'report', report: { records: 1, listTotal: 1, listRows: 1, timelineTokens: 0, domTokens: 0, domText: '', injected: 0, mode: 'heat', follow: false, group: 0, indexing: false } },
+    {
+      type: 'report',
+      report: {
+        records: 1,
+        listTotal: 1,
+        listRows: 1,
+        timelineTokens: 0,
+        domTokens: 0,
+        domText: '',
+        injected: 0,
+        mode: 'heat',
+        follow: false,
+        group: 0,
+        indexing: false,
+      },
+    },
   ];
   for (const m of good) {
     const r = checkViewToHost(m);
@@ -35,7 +66,12 @@ test('token log messages that fit the protocol pass, with their values intact', 
 
 test('hostile token log messages are refused', () => {
   const bad: unknown[] = [
-    null, undefined, 42, 'ready', [], {},
+    null,
+    undefined,
+    42,
+    'ready',
+    [],
+    {},
     { type: 'evil' },
     { type: 'runCommand', command: 'rm -rf /' },
     { type: 'open' },

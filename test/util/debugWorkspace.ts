@@ -45,7 +45,9 @@ export async function demoCopy(tag = 'aj-debug-'): Promise<DemoCopy> {
   const text = readFileSync(config, 'utf8').replace(/debug_first_n_tasks: \d+/, `debug_first_n_tasks: 2\n    debug_vllm_port: ${port}`);
   writeFileSync(config, text);
   return {
-    dir, config, port,
+    dir,
+    config,
+    port,
     workflow: join(dir, 'math_demo', 'workflow.py'),
     async dispose() {
       for (const expDir of ['saved_experiments', 'launcher_record']) await stopCompanions(readCompanions(companionFolder(dir, expDir)));
@@ -56,7 +58,9 @@ export async function demoCopy(tag = 'aj-debug-'): Promise<DemoCopy> {
 
 /** The 1-based line of the first line containing `needle`. */
 export function lineOf(file: string, needle: string): number {
-  const idx = readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(needle));
+  const idx = readFileSync(file, 'utf8')
+    .split('\n')
+    .findIndex((l) => l.includes(needle));
   if (idx < 0) throw new Error(`"${needle}" not in ${file}`);
   return idx + 1;
 }

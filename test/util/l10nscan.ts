@@ -4,7 +4,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-export interface Found { file: string; line: number; text: string }
+export interface Found {
+  file: string;
+  line: number;
+  text: string;
+}
 
 function unescape(body: string): string {
   return body.replace(/\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)/g, (_m, e: string) => {
@@ -29,7 +33,10 @@ export function tsFiles(dir: string, out: string[] = []): string[] {
 
 /** Calls of `callee` (a regex source matching the function name) with a literal first argument, and non-literal ones. */
 export function scan(files: readonly string[], callee: string, memberCall = false): { literals: Found[]; dynamic: Found[] } {
-  const re = new RegExp(`${memberCall ? '(?<![\\w$])' : '(?<![\\w.$])'}(?:${callee})\\(\\s*(?:'((?:[^'\\\\\\n]|\\\\.)*)'|"((?:[^"\\\\\\n]|\\\\.)*)"|\`((?:[^\`\\\\$]|\\\\.|\\$(?!\\{))*)\`|([^'"\`\\s)][^,)]*))`, 'g');
+  const re = new RegExp(
+    `${memberCall ? '(?<![\\w$])' : '(?<![\\w.$])'}(?:${callee})\\(\\s*(?:'((?:[^'\\\\\\n]|\\\\.)*)'|"((?:[^"\\\\\\n]|\\\\.)*)"|\`((?:[^\`\\\\$]|\\\\.|\\$(?!\\{))*)\`|([^'"\`\\s)][^,)]*))`,
+    'g',
+  );
   const literals: Found[] = [];
   const dynamic: Found[] = [];
   for (const file of files) {

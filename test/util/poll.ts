@@ -35,10 +35,18 @@ export function withDirLock<T>(lock: string, fn: () => T, timeoutMs = 10 * 60_00
       mkdirSync(lock);
       break;
     } catch {
-      try { if (Date.now() - statSync(lock).mtimeMs > 15 * 60_000) rmSync(lock, { recursive: true, force: true }); } catch { /* gone already */ }
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > 15 * 60_000) rmSync(lock, { recursive: true, force: true });
+      } catch {
+        /* gone already */
+      }
       if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${lock}`);
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, everyMs);
     }
   }
-  try { return fn(); } finally { rmSync(lock, { recursive: true, force: true }); }
+  try {
+    return fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }

@@ -57,30 +57,59 @@ export function startFixtureRun(python: string, opts: { tags?: string; fail?: bo
   if (opts.tags) args.push('--debug', opts.tags);
   if (opts.fail) args.push('--fail');
   const child = spawn(python, args, {
-    cwd: rayFixture, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PYTHONPATH: rayFixture, AJ_RAY_TEMP: tempDir, RAY_DEBUG: '1', RAY_DEDUP_LOGS: '0', RAY_USAGE_STATS_ENABLED: '0', ...opts.env },
+    cwd: rayFixture,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      PYTHONPATH: rayFixture,
+      AJ_RAY_TEMP: tempDir,
+      RAY_DEBUG: '1',
+      RAY_DEDUP_LOGS: '0',
+      RAY_USAGE_STATS_ENABLED: '0',
+      ...opts.env,
+    },
   });
   let out = '';
   const waiters: { re: RegExp; res: (m: RegExpExecArray) => void }[] = [];
   const onData = (b: Buffer): void => {
     out += b.toString();
-    for (const w of [...waiters]) { const m = w.re.exec(out); if (m) { waiters.splice(waiters.indexOf(w), 1); w.res(m); } }
+    for (const w of [...waiters]) {
+      const m = w.re.exec(out);
+      if (m) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.res(m);
+      }
+    }
   };
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
   const exited = new Promise<number | null>((res) => child.on('close', (c) => res(c)));
   return {
-    child, tempDir, output: () => out, exited,
+    child,
+    tempDir,
+    output: () => out,
+    exited,
     waitOutput(re, ms = 90_000) {
       const m = re.exec(out);
       if (m) return Promise.resolve(m);
       return new Promise((res, rej) => {
         const timer = setTimeout(() => rej(new Error(`timed out waiting for ${re} in the Ray driver's output:\n${out.slice(-3000)}`)), ms);
-        waiters.push({ re, res: (mm) => { clearTimeout(timer); res(mm); } });
+        waiters.push({
+          re,
+          res: (mm) => {
+            clearTimeout(timer);
+            res(mm);
+          },
+        });
       });
     },
     async dispose() {
-      try { if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM'); } catch { /* gone */ }
+      try {
+        if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        /* gone */
+      }
       await killRayProcesses(tempDir, child.pid);
       rmSync(tempDir, { recursive: true, force: true });
     },
@@ -90,9 +119,13 @@ export function startFixtureRun(python: string, opts: { tags?: string; fail?: bo
 /** Every process whose command line names `tempDir` (raylet, GCS, workers...) or in the driver's group. */
 export async function killRayProcesses(tempDir: string, driverPid?: number): Promise<number[]> {
   const procs = await listProcesses();
-  const roots = procs.filter((p) => p.pid !== process.pid && (p.args.includes(tempDir) || p.pid === driverPid || (driverPid !== undefined && p.pgid === driverPid)));
+  const roots = procs.filter(
+    (p) => p.pid !== process.pid && (p.args.includes(tempDir) || p.pid === driverPid || (driverPid !== undefined && p.pgid === driverPid)),
+  );
   // Workers rename themselves (`ray::rollout`): take everything below the raylet and the driver too.
-  const pids = [...new Set([...roots.map((p) => p.pid), ...roots.flatMap((r) => descendants(r.pid, procs).map((p) => p.pid))])].filter((p) => p !== process.pid);
+  const pids = [...new Set([...roots.map((p) => p.pid), ...roots.flatMap((r) => descendants(r.pid, procs).map((p) => p.pid))])].filter(
+    (p) => p !== process.pid,
+  );
   const groups = driverPid ? [driverPid] : [];
   return terminate({ pids, pgids: groups }, 3000);
 }

@@ -12,11 +12,41 @@ export class Rng {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   }
-  int(n: number): number { return Math.floor(this.next() * n); }
-  pick<T>(a: readonly T[]): T { return a[this.int(a.length)]!; }
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+  pick<T>(a: readonly T[]): T {
+    return a[this.int(a.length)]!;
+  }
 }
 
-const PIECES = ['Hi', ' there', '\n', '"', '\\', 'é', 'É', 'ß', '日本', '😀', '\t', '\u0001', '\b', '\f', '\r', '/', ' boxed', ' Final', 'ANSWER', '<|im_end|>', '-0.5', ' 42', '\u2028', 'İ', 'K'];
+const PIECES = [
+  'Hi',
+  ' there',
+  '\n',
+  '"',
+  '\\',
+  'é',
+  'É',
+  'ß',
+  '日本',
+  '😀',
+  '\t',
+  '\u0001',
+  '\b',
+  '\f',
+  '\r',
+  '/',
+  ' boxed',
+  ' Final',
+  'ANSWER',
+  '<|im_end|>',
+  '-0.5',
+  ' 42',
+  '\u2028',
+  'İ',
+  'K',
+];
 
 /** Python json.dumps(ensure_ascii=True): non-ASCII as \uXXXX (surrogate pairs for astral). */
 function asciiJson(v: unknown): string {
@@ -25,7 +55,15 @@ function asciiJson(v: unknown): string {
 /** Python json.dumps(ensure_ascii=False) with its default ", " and ": " separators. */
 function pyJson(v: unknown): string {
   if (Array.isArray(v)) return '[' + v.map(pyJson).join(', ') + ']';
-  if (v && typeof v === 'object') return '{' + Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => JSON.stringify(k) + ': ' + pyJson(x)).join(', ') + '}';
+  if (v && typeof v === 'object')
+    return (
+      '{' +
+      Object.entries(v)
+        .filter(([, x]) => x !== undefined)
+        .map(([k, x]) => JSON.stringify(k) + ': ' + pyJson(x))
+        .join(', ') +
+      '}'
+    );
   return JSON.stringify(v);
 }
 
@@ -46,19 +84,65 @@ function tokenPayload(r: Rng, i: number): Record<string, unknown> {
     const titleMode = r.int(10);
     if (astune) content.title = [...text];
     else if (titleMode === 0) content.title = text.map(() => r.next() * -5);
-    else if (titleMode !== 1) content.title = text.map((_, j) => (j === 0 ? 'N/A' : r.pick(['-0.2500', '-1.0000', '0.0000', '-0.0000', ' -1.5', '1e-3', 'x', '-12.3456', '3.', '0.0000001', '-0.000001', '0.0000012', '123456789012345678', '00.5', '1.50', '-0', '5', '-7.0000', '0.1000'])));
+    else if (titleMode !== 1)
+      content.title = text.map((_, j) =>
+        j === 0
+          ? 'N/A'
+          : r.pick([
+              '-0.2500',
+              '-1.0000',
+              '0.0000',
+              '-0.0000',
+              ' -1.5',
+              '1e-3',
+              'x',
+              '-12.3456',
+              '3.',
+              '0.0000001',
+              '-0.000001',
+              '0.0000012',
+              '123456789012345678',
+              '00.5',
+              '1.50',
+              '-0',
+              '5',
+              '-7.0000',
+              '0.1000',
+            ]),
+      );
     const countMode = r.int(10);
     if (countMode === 0) content.count = text.map(() => r.int(1000));
-    else if (countMode !== 1) content.count = text.map(() => r.pick([String(r.int(150000)), '007', '-0', 'abc', '12345678901234567890', '0', '-5', '0012', '-012', '123456789012345']));
-    if (r.int(10) !== 0) content.color = text.map(() => r.pick(['#09ABCF', '#d98510', '#09abcf', '#4fa9bd', '#c0914f', '#808080', '#abc', 'red', ' #09ABCF', '#0a0a0b']));
+    else if (countMode !== 1)
+      content.count = text.map(() =>
+        r.pick([String(r.int(150000)), '007', '-0', 'abc', '12345678901234567890', '0', '-5', '0012', '-012', '123456789012345']),
+      );
+    if (r.int(10) !== 0)
+      content.color = text.map(() =>
+        r.pick(['#09ABCF', '#d98510', '#09abcf', '#4fa9bd', '#c0914f', '#808080', '#abc', 'red', ' #09ABCF', '#0a0a0b']),
+      );
     if (r.int(12) === 0 && content.color) (content.color as string[]).push('#09ABCF');
     const ordered = r.int(3) === 0 ? Object.fromEntries(Object.entries(content).reverse()) : content;
     nested[`${task}.${outcome}.${k}`] = {
-      content: ordered, item_id: 'item', outcome, len_prompt_ids: r.int(5), len_response_ids: r.pick([3, '4', null]),
-      raw_reward: r.pick(['1.000', '0.500', 'nan', 0.25]), step_reward: '0.500', step_advantage: r.pick(['0.125', '-1.000', undefined]), advantage: r.pick([1, undefined]), extra: { nested: [1, 2, '}'] },
+      content: ordered,
+      item_id: 'item',
+      outcome,
+      len_prompt_ids: r.int(5),
+      len_response_ids: r.pick([3, '4', null]),
+      raw_reward: r.pick(['1.000', '0.500', 'nan', 0.25]),
+      step_reward: '0.500',
+      step_advantage: r.pick(['0.125', '-1.000', undefined]),
+      advantage: r.pick([1, undefined]),
+      extra: { nested: [1, 2, '}'] },
     };
   }
-  return { header: `[${r.pick([0, 3, 'NA'])}] Task ${task} (Reward ${r.pick(['1.000', '0.500', 'nan', '-0.250'])})`, color: '#337711', content: 'This is the main content', attach: r.pick(['copy this', null]), nested: true, nested_json: nested };
+  return {
+    header: `[${r.pick([0, 3, 'NA'])}] Task ${task} (Reward ${r.pick(['1.000', '0.500', 'nan', '-0.250'])})`,
+    color: '#337711',
+    content: 'This is the main content',
+    attach: r.pick(['copy this', null]),
+    nested: true,
+    nested_json: nested,
+  };
 }
 
 /** One record's text (header line + payload line), random and sometimes broken. */
@@ -67,7 +151,8 @@ export function randomRecord(r: Rng, i: number): string {
   const h = header();
   if (kind === 0) return h + 'base64:!!notbase64\n';
   if (kind === 1) return h + 'base64:' + deflateSync(Buffer.from('{"header": "x", "nested_json": {')).toString('base64') + '\n';
-  if (kind === 2) return h + JSON.stringify({ header: 'Eval', color: '#4422cc', content: '│ acc │ 0.5 │\n│ loss │ 1 │', attach: null }) + '\n';
+  if (kind === 2)
+    return h + JSON.stringify({ header: 'Eval', color: '#4422cc', content: '│ acc │ 0.5 │\n│ loss │ 1 │', attach: null }) + '\n';
   if (kind === 3) return h + JSON.stringify({ header: 'note', content: 'plain text' }) + '\n';
   if (kind === 4) return h.replace(' - \n', ' - just a message\n');
   const p = tokenPayload(r, i);

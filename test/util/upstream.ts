@@ -9,8 +9,13 @@ import { repoRoot } from './paths';
 
 export type UpstreamName = 'agentjet-d20cce0' | 'astuner-f9fab4f' | 'astuner-61e9359' | 'astune-ba24412p' | 'beast-logger-6ba1ca5';
 
-interface Pin { repo: string; commit: string }
-export const pins: Record<UpstreamName, Pin> = (JSON.parse(readFileSync(join(repoRoot, 'upstream.json'), 'utf8')) as { trees: Record<UpstreamName, Pin> }).trees;
+interface Pin {
+  repo: string;
+  commit: string;
+}
+export const pins: Record<UpstreamName, Pin> = (
+  JSON.parse(readFileSync(join(repoRoot, 'upstream.json'), 'utf8')) as { trees: Record<UpstreamName, Pin> }
+).trees;
 
 /** The cache `npm run fetch:upstream` writes into. */
 export const upstreamCacheDir = process.env.AGENTJET_UPSTREAM_CACHE ?? join(homedir(), '.cache', 'agentjet-upstream');
@@ -35,7 +40,8 @@ export function findUpstream(name: UpstreamName): string | undefined {
   return undefined;
 }
 
-export const UPSTREAM_SKIP = 'needs the upstream AgentJet trees: run `npm run fetch:upstream` or set AGENTJET_UPSTREAM (see README, Development)';
+export const UPSTREAM_SKIP =
+  'needs the upstream AgentJet trees: run `npm run fetch:upstream` or set AGENTJET_UPSTREAM (see README, Development)';
 
 /** Marker the test runner counts: every upstream skip message starts with it. */
 export const UPSTREAM_SKIP_TAG = 'upstream:';

@@ -12,7 +12,11 @@ const SCHEME = 'agentjet-doctor';
 const REPORT_URI = vscode.Uri.from({ scheme: SCHEME, path: '/AgentJet Environment.md' });
 const PORT_RE = /^\s*debug_vllm_port\s*:\s*(\d+)\s*$/m;
 
-export interface EnvironmentReport { python: string; checks: Check[]; markdown: string }
+export interface EnvironmentReport {
+  python: string;
+  checks: Check[];
+  markdown: string;
+}
 
 function portOfActiveConfig(): number {
   const doc = vscode.window.activeTextEditor?.document;
@@ -23,23 +27,31 @@ function portOfActiveConfig(): number {
 
 export async function checkEnvironment(services: Services, show = true, token?: vscode.CancellationToken): Promise<EnvironmentReport> {
   setLocale(normalizeLocale(vscode.env.language));
-  const folder = vscode.window.activeTextEditor ? vscode.workspace.getWorkspaceFolder(vscode.window.activeTextEditor.document.uri) : vscode.workspace.workspaceFolders?.[0];
+  const folder = vscode.window.activeTextEditor
+    ? vscode.workspace.getWorkspaceFolder(vscode.window.activeTextEditor.document.uri)
+    : vscode.workspace.workspaceFolders?.[0];
   const interp = await resolvePython(folder, token);
   const { DOCTOR_PROBE } = await import('../../../core/doctor/script');
   const abort = new AbortController();
   const sub = token?.onCancellationRequested(() => abort.abort());
   try {
     const input = await gather({
-      python: interp.path, pythonSource: interp.source, script: DOCTOR_PROBE,
-      cwd: folder?.uri.fsPath ?? process.cwd(), port: portOfActiveConfig(),
-      trusted: vscode.workspace.isTrusted, signal: abort.signal,
+      python: interp.path,
+      pythonSource: interp.source,
+      script: DOCTOR_PROBE,
+      cwd: folder?.uri.fsPath ?? process.cwd(),
+      port: portOfActiveConfig(),
+      trusted: vscode.workspace.isTrusted,
+      signal: abort.signal,
     });
     const checks = evaluate(input);
     const report = { python: interp.path, checks, markdown: toMarkdown(checks, interp.path) };
     services.log.info(`environment check: ${JSON.stringify(summary(checks))} for ${interp.path}`);
     if (show) await showReport(report);
     return report;
-  } finally { sub?.dispose(); }
+  } finally {
+    sub?.dispose();
+  }
 }
 
 let latest = '';
@@ -61,9 +73,12 @@ async function offerFix(report: EnvironmentReport): Promise<void> {
     return;
   }
   const fix = first.fix;
-  const action = fix.kind === 'shell' ? vscode.l10n.t('Copy Install Command') : fix.kind === 'setting' ? vscode.l10n.t('Open Setting') : fix.label;
+  const action =
+    fix.kind === 'shell' ? vscode.l10n.t('Copy Install Command') : fix.kind === 'setting' ? vscode.l10n.t('Open Setting') : fix.label;
   const choice = await vscode.window.showWarningMessage(
-    vscode.l10n.t('AgentJet environment: {0} error(s), {1} warning(s). {2}: {3}', s.errors, s.warnings, first.title, first.detail), action);
+    vscode.l10n.t('AgentJet environment: {0} error(s), {1} warning(s). {2}: {3}', s.errors, s.warnings, first.title, first.detail),
+    action,
+  );
   if (choice !== action) return;
   if (fix.kind === 'shell') {
     await vscode.env.clipboard.writeText(fix.value);
@@ -79,8 +94,11 @@ export function registerCheckEnvironment(context: vscode.ExtensionContext, servi
   context.subscriptions.push(
     changed,
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, { onDidChange: changed.event, provideTextDocumentContent: () => latest }),
-    vscode.commands.registerCommand('agentjet.checkEnvironment', () => vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the AgentJet environment…'), cancellable: true },
-      (_p, token) => checkEnvironment(services, true, token))),
+    vscode.commands.registerCommand('agentjet.checkEnvironment', () =>
+      vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the AgentJet environment…'), cancellable: true },
+        (_p, token) => checkEnvironment(services, true, token),
+      ),
+    ),
   );
 }

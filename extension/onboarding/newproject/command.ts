@@ -18,18 +18,28 @@ export interface NewProjectArgs {
 }
 
 async function exists(uri: vscode.Uri): Promise<boolean> {
-  try { await vscode.workspace.fs.stat(uri); return true; } catch { return false; }
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function pickTemplate(): Promise<TemplateId | undefined> {
   const items = TEMPLATES.map((x) => ({ label: coreT(x.title), detail: coreT(x.description), id: x.id }));
-  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('AgentJet: New Project'), placeHolder: vscode.l10n.t('Choose a template') });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t('AgentJet: New Project'),
+    placeHolder: vscode.l10n.t('Choose a template'),
+  });
   return picked?.id;
 }
 
 async function pickFolder(template: TemplateId): Promise<vscode.Uri | undefined> {
   const parent = await vscode.window.showOpenDialog({
-    canSelectFiles: false, canSelectFolders: true, canSelectMany: false,
+    canSelectFiles: false,
+    canSelectFolders: true,
+    canSelectMany: false,
     openLabel: vscode.l10n.t('Create the project here'),
     title: vscode.l10n.t('Where should the new project folder go?'),
     ...(vscode.workspace.workspaceFolders?.[0] ? { defaultUri: vscode.workspace.workspaceFolders[0].uri } : {}),
@@ -39,7 +49,7 @@ async function pickFolder(template: TemplateId): Promise<vscode.Uri | undefined>
     title: vscode.l10n.t('AgentJet: New Project'),
     prompt: vscode.l10n.t('Name of the project folder'),
     value: `${template}_agent`,
-    validateInput: (v) => /^[A-Za-z0-9][\w.-]*$/.test(v.trim()) ? undefined : vscode.l10n.t('Use letters, digits, _ . and - only.'),
+    validateInput: (v) => (/^[A-Za-z0-9][\w.-]*$/.test(v.trim()) ? undefined : vscode.l10n.t('Use letters, digits, _ . and - only.')),
   });
   return name ? vscode.Uri.joinPath(parent[0], name.trim()) : undefined;
 }
@@ -72,7 +82,9 @@ export async function newProject(services: Services, args: NewProjectArgs = {}):
   if (open === undefined && !inWorkspace) {
     const openIt = vscode.l10n.t('Open Folder');
     const choice = await vscode.window.showInformationMessage(
-      vscode.l10n.t('Created the AgentJet project {0}. Open it to debug a rollout (F5).', name), openIt);
+      vscode.l10n.t('Created the AgentJet project {0}. Open it to debug a rollout (F5).', name),
+      openIt,
+    );
     open = choice === openIt;
   }
   if (open) {
@@ -87,13 +99,20 @@ export async function newProject(services: Services, args: NewProjectArgs = {}):
 
 /** Looks (once, after activation, off the activation path) for an AgentJet config in the workspace. */
 async function scanForConfig(token: vscode.CancellationToken): Promise<boolean> {
-  const files = await vscode.workspace.findFiles('**/*.{yaml,yml}', '{**/node_modules/**,**/.git/**,**/saved_experiments/**,**/launcher_record/**,**/.venv/**}', 200, token);
+  const files = await vscode.workspace.findFiles(
+    '**/*.{yaml,yml}',
+    '{**/node_modules/**,**/.git/**,**/saved_experiments/**,**/launcher_record/**,**/.venv/**}',
+    200,
+    token,
+  );
   for (const f of files) {
     if (token.isCancellationRequested) return false;
     try {
       const head = new TextDecoder().decode((await vscode.workspace.fs.readFile(f)).subarray(0, 64 * 1024));
       if (ROOT_RE.test(head)) return true;
-    } catch { /* unreadable: skip */ }
+    } catch {
+      /* unreadable: skip */
+    }
   }
   return false;
 }
@@ -109,14 +128,23 @@ export function registerNewProject(context: vscode.ExtensionContext, services: S
     }
     checking = scanForConfig(cts.token)
       .then((has) => vscode.commands.executeCommand('setContext', HAS_CONFIG_KEY, has))
-      .then(() => undefined, (e: unknown) => services.log.warn(`config scan failed: ${String(e)}`))
-      .finally(() => { checking = undefined; });
+      .then(
+        () => undefined,
+        (e: unknown) => services.log.warn(`config scan failed: ${String(e)}`),
+      )
+      .finally(() => {
+        checking = undefined;
+      });
   };
   const watcher = vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}', false, true, false);
   context.subscriptions.push(
-    cts, watcher,
-    vscode.commands.registerCommand('agentjet.newProject', (args?: NewProjectArgs) => newProject(services, args && typeof args === 'object' ? args : {})),
-    watcher.onDidCreate(refresh), watcher.onDidDelete(refresh),
+    cts,
+    watcher,
+    vscode.commands.registerCommand('agentjet.newProject', (args?: NewProjectArgs) =>
+      newProject(services, args && typeof args === 'object' ? args : {}),
+    ),
+    watcher.onDidCreate(refresh),
+    watcher.onDidDelete(refresh),
     vscode.workspace.onDidChangeWorkspaceFolders(refresh),
     { dispose: () => cts.cancel() },
   );

@@ -11,13 +11,22 @@ function codeOf(d: vscode.Diagnostic): string | undefined {
 }
 
 async function readText(uri: vscode.Uri): Promise<string | undefined> {
-  try { return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)); } catch { return undefined; }
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch {
+    return undefined;
+  }
 }
 
 export class ScaffoldCodeActions implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
 
-  async provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range, ctx: vscode.CodeActionContext, token: vscode.CancellationToken): Promise<vscode.CodeAction[]> {
+  async provideCodeActions(
+    doc: vscode.TextDocument,
+    _range: vscode.Range,
+    ctx: vscode.CodeActionContext,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.CodeAction[]> {
     const out: vscode.CodeAction[] = [];
     const root = vscode.workspace.getWorkspaceFolder(doc.uri)?.uri;
     if (!root || root.scheme !== 'file') return out;
@@ -31,12 +40,16 @@ export class ScaffoldCodeActions implements vscode.CodeActionProvider {
       let existing = await readText(target);
       if (existing === undefined && plan.packageInit !== plan.file) {
         const init = await readText(vscode.Uri.file(plan.packageInit));
-        if (init !== undefined) { target = vscode.Uri.file(plan.packageInit); existing = init; }
+        if (init !== undefined) {
+          target = vscode.Uri.file(plan.packageInit);
+          existing = init;
+        }
       }
       const rel = vscode.workspace.asRelativePath(target, false);
-      const title = plan.kind === 'workflow'
-        ? vscode.l10n.t('Create workflow class {0} in {1}', plan.className, rel)
-        : vscode.l10n.t('Create judge class {0} in {1}', plan.className, rel);
+      const title =
+        plan.kind === 'workflow'
+          ? vscode.l10n.t('Create workflow class {0} in {1}', plan.className, rel)
+          : vscode.l10n.t('Create judge class {0} in {1}', plan.className, rel);
       const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
       action.diagnostics = [d];
       action.isPreferred = true;
@@ -58,5 +71,9 @@ export class ScaffoldCodeActions implements vscode.CodeActionProvider {
 }
 
 export function registerScaffold(context: vscode.ExtensionContext): void {
-  context.subscriptions.push(vscode.languages.registerCodeActionsProvider({ language: 'yaml', scheme: 'file' }, new ScaffoldCodeActions(), { providedCodeActionKinds: ScaffoldCodeActions.kinds }));
+  context.subscriptions.push(
+    vscode.languages.registerCodeActionsProvider({ language: 'yaml', scheme: 'file' }, new ScaffoldCodeActions(), {
+      providedCodeActionKinds: ScaffoldCodeActions.kinds,
+    }),
+  );
 }

@@ -27,14 +27,25 @@ suite('config language server', () => {
   test('configs that are not open get their problems too, until agentjet.config.problems says openFiles', async () => {
     const other = vscode.Uri.joinPath(workspaceRoot(), 'exthost_unopened', 'unopened.yaml');
     const demo = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(workspaceRoot(), 'math_agent.yaml'));
-    await vscode.workspace.fs.writeFile(other, Buffer.from(Buffer.from(demo).toString('utf8').replace('num_repeat: 4', 'num_repaet: 4'), 'utf8'));
+    await vscode.workspace.fs.writeFile(
+      other,
+      Buffer.from(Buffer.from(demo).toString('utf8').replace('num_repeat: 4', 'num_repaet: 4'), 'utf8'),
+    );
     const cfg = vscode.workspace.getConfiguration('agentjet');
     try {
-      const d = await waitFor(() => vscode.languages.getDiagnostics(other).find((x) => x.source === 'agentjet' && x.code === 'unknown-key'), 'a problem in a config nobody opened', 25_000);
+      const d = await waitFor(
+        () => vscode.languages.getDiagnostics(other).find((x) => x.source === 'agentjet' && x.code === 'unknown-key'),
+        'a problem in a config nobody opened',
+        25_000,
+      );
       assert.match(d.message, /num_repaet/);
       assert.ok(!vscode.workspace.textDocuments.some((t) => t.uri.toString() === other.toString()), 'the file was never opened');
       await cfg.update('config.problems', 'openFiles', vscode.ConfigurationTarget.Workspace);
-      await waitFor(() => vscode.languages.getDiagnostics(other).filter((x) => x.source === 'agentjet').length === 0, 'the background problems cleared', 25_000);
+      await waitFor(
+        () => vscode.languages.getDiagnostics(other).filter((x) => x.source === 'agentjet').length === 0,
+        'the background problems cleared',
+        25_000,
+      );
     } finally {
       await cfg.update('config.problems', undefined, vscode.ConfigurationTarget.Workspace);
       await vscode.workspace.fs.delete(vscode.Uri.joinPath(workspaceRoot(), 'exthost_unopened'), { recursive: true });
@@ -48,14 +59,24 @@ suite('config language server', () => {
   });
 
   test('completion offers rollout keys', async () => {
-    const line = doc.getText().split('\n').findIndex((l) => l.includes('num_repeat: 4'));
-    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri(), new vscode.Position(line, 4));
+    const line = doc
+      .getText()
+      .split('\n')
+      .findIndex((l) => l.includes('num_repeat: 4'));
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      uri(),
+      new vscode.Position(line, 4),
+    );
     const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
     assert.ok(labels.includes('max_num_seqs'), labels.join(','));
   });
 
   test('hover describes a key', async () => {
-    const line = doc.getText().split('\n').findIndex((l) => l.includes('max_model_len'));
+    const line = doc
+      .getText()
+      .split('\n')
+      .findIndex((l) => l.includes('max_model_len'));
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri(), new vscode.Position(line, 6));
     const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
     assert.match(text, /ajet\.rollout\.max_model_len/);
@@ -65,7 +86,11 @@ suite('config language server', () => {
     const lines = doc.getText().split('\n');
     const line = lines.findIndex((l) => l.includes('user_workflow'));
     const col = (lines[line] as string).indexOf('MathWorkflow') + 1;
-    const defs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', uri(), new vscode.Position(line, col));
+    const defs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>(
+      'vscode.executeDefinitionProvider',
+      uri(),
+      new vscode.Position(line, col),
+    );
     assert.ok(defs.length > 0);
     const first = defs[0] as vscode.Location | vscode.LocationLink;
     const target = 'targetUri' in first ? first.targetUri : first.uri;
@@ -80,10 +105,21 @@ suite('config language server', () => {
       await vscode.window.showTextDocument(doc2, { preview: false });
       // Hover is answered after the document is synced: once it returns, diagnostics would have been too.
       await vscode.commands.executeCommand('vscode.executeHoverProvider', other, new vscode.Position(2, 5));
-      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', other, new vscode.Position(2, 4));
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+        'vscode.executeCompletionItemProvider',
+        other,
+        new vscode.Position(2, 4),
+      );
       // Word-based suggestions (kind Text) may repeat words of other files; ours are properties/sections.
-      assert.ok(!list.items.some((i) => (typeof i.label === 'string' ? i.label : i.label.label) === 'rollout' && i.kind !== vscode.CompletionItemKind.Text));
-      assert.deepEqual(vscode.languages.getDiagnostics(other).filter((d) => d.source === 'agentjet'), []);
+      assert.ok(
+        !list.items.some(
+          (i) => (typeof i.label === 'string' ? i.label : i.label.label) === 'rollout' && i.kind !== vscode.CompletionItemKind.Text,
+        ),
+      );
+      assert.deepEqual(
+        vscode.languages.getDiagnostics(other).filter((d) => d.source === 'agentjet'),
+        [],
+      );
       await vscode.window.showTextDocument(doc);
     } finally {
       await vscode.workspace.fs.delete(other);
@@ -92,7 +128,12 @@ suite('config language server', () => {
 
   test('the quick fix corrects the typo', async () => {
     const d = agentjetDiags().find((x) => x.code === 'unknown-key') as vscode.Diagnostic;
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri(), d.range, vscode.CodeActionKind.QuickFix.value);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      uri(),
+      d.range,
+      vscode.CodeActionKind.QuickFix.value,
+    );
     const fix = actions.find((a) => a.title === 'Change to `temperature`');
     assert.ok(fix?.edit, actions.map((a) => a.title).join(', '));
     assert.ok(await vscode.workspace.applyEdit(fix.edit));

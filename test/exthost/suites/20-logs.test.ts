@@ -11,7 +11,12 @@ import { LogSession } from '../../../core/logs/session';
 import { hostileLogText } from '../../gen/logs';
 import type { ViewCommand, ViewReport } from '../../../core/protocol/tokenlog';
 
-interface Inspected { path: string; report?: ViewReport; cache: string[]; facts: { known: number; count: number; finished: boolean } }
+interface Inspected {
+  path: string;
+  report?: ViewReport;
+  cache: string[];
+  facts: { known: number; count: number; finished: boolean };
+}
 
 async function inspected(path: string): Promise<Inspected | undefined> {
   const all: Inspected[] = extension().exports.testing.logs.tokenLogs();
@@ -26,10 +31,14 @@ async function reportOf(path: string): Promise<ViewReport | undefined> {
 async function until(path: string, what: string, pred: (r: ViewReport) => boolean, timeoutMs = 30_000): Promise<ViewReport> {
   let last: ViewReport | undefined;
   try {
-    return await waitFor(async () => {
-      last = await reportOf(path);
-      return last && pred(last) ? last : undefined;
-    }, what, timeoutMs);
+    return await waitFor(
+      async () => {
+        last = await reportOf(path);
+        return last && pred(last) ? last : undefined;
+      },
+      what,
+      timeoutMs,
+    );
   } catch (err) {
     const { domText: _t, ...brief } = last ?? { domText: '' };
     throw new Error(`${err instanceof Error ? err.message : String(err)}; last report: ${JSON.stringify(brief)}`);
@@ -44,8 +53,10 @@ async function drive(path: string, command: ViewCommand): Promise<void> {
 function findFile(dir: string, pred: (p: string) => boolean): string | undefined {
   for (const n of readdirSync(dir)) {
     const p = join(dir, n);
-    if (statSync(p).isDirectory()) { const f = findFile(p, pred); if (f) return f; }
-    else if (pred(p)) return p;
+    if (statSync(p).isDirectory()) {
+      const f = findFile(p, pred);
+      if (f) return f;
+    } else if (pred(p)) return p;
   }
   return undefined;
 }
@@ -54,11 +65,28 @@ const HEADER = '2026-01-05 10:00:00.000 | INFO     | ajet.context_tracker.multia
 function record(step: number, task: string, n: number): string {
   const text = Array.from({ length: n }, (_, i) => (i % 50 === 49 ? '\n' : ` w${i}`));
   const payload = {
-    header: `[${step}] Task ${task} (Reward 1.000)`, color: '#337711', content: '', attach: '', nested: true,
-    nested_json: { [`${task}.1.0.0`]: {
-      outcome: '1.0', len_prompt_ids: Math.floor(n / 4), len_response_ids: n - Math.floor(n / 4), len_input_ids: n, raw_reward: '1.000', step_reward: '1.000', step_advantage: '0.500',
-      content: { text, title: text.map((_, i) => (i < n / 4 ? 'N/A' : '-0.2500')), count: text.map((_, i) => String(i)), color: text.map((_, i) => (i < n / 4 ? '#d98510' : '#09abcf')) },
-    } },
+    header: `[${step}] Task ${task} (Reward 1.000)`,
+    color: '#337711',
+    content: '',
+    attach: '',
+    nested: true,
+    nested_json: {
+      [`${task}.1.0.0`]: {
+        outcome: '1.0',
+        len_prompt_ids: Math.floor(n / 4),
+        len_response_ids: n - Math.floor(n / 4),
+        len_input_ids: n,
+        raw_reward: '1.000',
+        step_reward: '1.000',
+        step_advantage: '0.500',
+        content: {
+          text,
+          title: text.map((_, i) => (i < n / 4 ? 'N/A' : '-0.2500')),
+          count: text.map((_, i) => String(i)),
+          color: text.map((_, i) => (i < n / 4 ? '#d98510' : '#09abcf')),
+        },
+      },
+    },
   };
   return HEADER + 'base64:' + deflateSync(Buffer.from(JSON.stringify(payload))).toString('base64') + '\n';
 }
@@ -79,7 +107,11 @@ suite('token log viewer', () => {
     await expected.summarize();
     const opened = await vscode.commands.executeCommand<vscode.Uri>('agentjet.openTokenLog', vscode.Uri.file(rollout));
     assert.equal(opened?.fsPath, rollout);
-    const r0 = await until(rollout, 'records listed', (r) => r.records === expected.count && r.listTotal === expected.count && r.listRows > 0 && !r.indexing);
+    const r0 = await until(
+      rollout,
+      'records listed',
+      (r) => r.records === expected.count && r.listTotal === expected.count && r.listRows > 0 && !r.indexing,
+    );
     note(`listed ${r0.records} records, ${r0.listRows} rows in the DOM`);
     const step1 = expected.query({ stepMin: 1, stepMax: 1 });
     assert.ok(step1.length > 0);
@@ -89,7 +121,11 @@ suite('token log viewer', () => {
     const rec = await expected.record(step1[0]!);
     assert.ok(rec?.ok);
     const tokens = rec.record.timelines[0]!.text.length;
-    const opened1 = await until(rollout, 'a timeline rendered', (r) => r.selected === step1[0] && r.timelineTokens === tokens && r.domTokens > 0);
+    const opened1 = await until(
+      rollout,
+      'a timeline rendered',
+      (r) => r.selected === step1[0] && r.timelineTokens === tokens && r.domTokens > 0,
+    );
     assert.equal(opened1.kind, 'tokens');
     await drive(rollout, { kind: 'hover', token: 3 });
     const hovered = await until(rollout, 'hover card', (r) => (r.hover ?? '').startsWith('token 4 of'));
@@ -104,7 +140,13 @@ suite('token log viewer', () => {
     const tl0 = rec.record.timelines[0]!;
     await waitFor(async () => (await vscode.env.clipboard.readText()) === tl0.text.join(''), 'timeline text on the clipboard');
     await drive(rollout, { kind: 'copy', what: 'json' });
-    const copied = await waitFor(async () => { try { return JSON.parse(await vscode.env.clipboard.readText()) as { tokens: string[]; mask: number[]; task: string }; } catch { return undefined; } }, 'timeline JSON on the clipboard');
+    const copied = await waitFor(async () => {
+      try {
+        return JSON.parse(await vscode.env.clipboard.readText()) as { tokens: string[]; mask: number[]; task: string };
+      } catch {
+        return undefined;
+      }
+    }, 'timeline JSON on the clipboard');
     assert.deepEqual(copied.tokens, tl0.text);
     assert.deepEqual(copied.mask, tl0.mask);
     // Group view: every timeline of this task at this step, side by side.
@@ -135,7 +177,10 @@ suite('token log viewer', () => {
     const open = async (what: string) => {
       await vscode.commands.executeCommand('agentjet.openTokenLog', vscode.Uri.file(log));
       await until(log, `${what}: records listed`, (r) => r.records === 12 && r.listTotal === 12 && !r.indexing);
-      return waitFor(async () => { const x = await inspected(log); return x?.facts.finished ? x : undefined; }, `${what}: token counts of every record`);
+      return waitFor(async () => {
+        const x = await inspected(log);
+        return x?.facts.finished ? x : undefined;
+      }, `${what}: token counts of every record`);
     };
     try {
       const first = await open('first opening');
@@ -221,15 +266,26 @@ suite('token log viewer', () => {
     const script = `const fs=require('fs');const parts=JSON.parse(process.argv[1]);const f=process.argv[2];
       let i=0;const half=parts[2].length>>1;const steps=[parts[0],parts[1],parts[2].slice(0,half),parts[2].slice(half)];
       const t=setInterval(()=>{fs.appendFileSync(f,steps[i++]);if(i===steps.length)clearInterval(t);},300);`;
-    const child = spawn(process.execPath, ['-e', script, JSON.stringify(more), file], { stdio: 'ignore', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+    const child = spawn(process.execPath, ['-e', script, JSON.stringify(more), file], {
+      stdio: 'ignore',
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    });
     const exited = new Promise<number | null>((res) => child.on('exit', res));
-    const r = await until(file, 'appended records shown and followed', (x) => x.records === 5 && x.selected === 4 && x.timelineTokens === 150, 30_000);
+    const r = await until(
+      file,
+      'appended records shown and followed',
+      (x) => x.records === 5 && x.selected === 4 && x.timelineTokens === 150,
+      30_000,
+    );
     assert.equal(await exited, 0);
     note(`live tail: ${r.records} records, following record ${r.selected}`);
   });
 
   test('non-token records: an evaluation table reads as a table', async () => {
-    const evalLog = findFile(join(workspaceRoot().fsPath, 'saved_experiments'), (p) => p.endsWith('evaluation.json.log') && statSync(p).size > 0);
+    const evalLog = findFile(
+      join(workspaceRoot().fsPath, 'saved_experiments'),
+      (p) => p.endsWith('evaluation.json.log') && statSync(p).size > 0,
+    );
     assert.ok(evalLog);
     await vscode.commands.executeCommand('agentjet.openTokenLog', vscode.Uri.file(evalLog));
     await until(evalLog, 'listed', (r) => r.records > 0 && !r.indexing);

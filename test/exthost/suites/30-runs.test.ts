@@ -23,20 +23,29 @@ suite('runs view', () => {
   });
 
   test('the tree shows the demo runs, newest first, with their statuses', async () => {
-    const s = await waitFor(async () => {
-      const st = await state();
-      // Row details (step, reward) are read in the background after the statuses: wait for both.
-      const done = st.runs.length >= 4 && st.runs.every((r) => r.status)
-        && /^finished · step \d+ · reward /.test(st.runs.find((r) => r.name.startsWith('math_demo_2026'))?.description ?? '')
-        && st.companions.some((c) => c.tag === 'external_vllm_server');
-      return done ? st : undefined;
-    }, 'the demo runs with their statuses and details', 30_000);
+    const s = await waitFor(
+      async () => {
+        const st = await state();
+        // Row details (step, reward) are read in the background after the statuses: wait for both.
+        const done =
+          st.runs.length >= 4 &&
+          st.runs.every((r) => r.status) &&
+          /^finished · step \d+ · reward /.test(st.runs.find((r) => r.name.startsWith('math_demo_2026'))?.description ?? '') &&
+          st.companions.some((c) => c.tag === 'external_vllm_server');
+        return done ? st : undefined;
+      },
+      'the demo runs with their statuses and details',
+      30_000,
+    );
     const by = (prefix: string) => s.runs.find((r) => r.name.startsWith(prefix));
     assert.equal(by('math_demo_2node_')?.status, 'finished');
     assert.equal(by('math_demo_lr_sweep_')?.status, 'failed');
     assert.equal(by('math_demo_2026')?.status, 'finished');
     assert.equal(by('astuner_math_')?.status, 'finished', 'launcher_record (ASTuner) is a root too');
-    assert.deepEqual(s.runs.slice(0, 4).map((r) => r.name), ['math_demo_2node_20260105_0900', 'math_demo_lr_sweep_20260104_1530', 'math_demo_20260103_1010', 'astuner_math_20251220_1200']);
+    assert.deepEqual(
+      s.runs.slice(0, 4).map((r) => r.name),
+      ['math_demo_2node_20260105_0900', 'math_demo_lr_sweep_20260104_1530', 'math_demo_20260103_1010', 'astuner_math_20251220_1200'],
+    );
     assert.match(by('math_demo_2026')!.description, /^finished · step \d+ · reward \d\.\d{3} · /);
     // The demo companion belongs to another host (gpu-node-0): its state cannot be checked from here.
     const companion = s.companions.find((c) => c.tag === 'external_vllm_server');
@@ -47,11 +56,17 @@ suite('runs view', () => {
   test('a multi-host session lists both hosts; the experiment lists snapshot, session and checkpoints', async () => {
     const exp = join(workspaceRoot().fsPath, 'saved_experiments', 'math_demo_2node_20260105_0900');
     const children = await items([exp]);
-    assert.deepEqual(children.map((c) => c.label.startsWith('2026') ? 'session' : c.label), ['config snapshot', 'session', 'checkpoints']);
+    assert.deepEqual(
+      children.map((c) => (c.label.startsWith('2026') ? 'session' : c.label)),
+      ['config snapshot', 'session', 'checkpoints'],
+    );
     const session = children[1]!;
     assert.match(session.description, /2 hosts/);
     const hosts = await items([exp, session.path]);
-    assert.deepEqual(hosts.map((h) => h.label), ['gpu-node-0', 'gpu-node-1']);
+    assert.deepEqual(
+      hosts.map((h) => h.label),
+      ['gpu-node-0', 'gpu-node-1'],
+    );
   });
 
   test('opening a log from the tree opens it in the viewer', async () => {
@@ -64,12 +79,18 @@ suite('runs view', () => {
     const target = vscode.Uri.file(rollout.path);
     await vscode.commands.executeCommand(rollout.command.command, ...(rollout.command.arguments ?? []));
     const viewer = (await vscode.commands.getCommands(true)).includes('agentjet.openTokenLog');
-    const tab = await waitFor(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => {
-      const input = t.input;
-      if (input instanceof vscode.TabInputCustom) return input.uri.fsPath === target.fsPath;
-      if (input instanceof vscode.TabInputText) return input.uri.fsPath === target.fsPath;
-      return false;
-    }), 'a tab showing the rollout log');
+    const tab = await waitFor(
+      () =>
+        vscode.window.tabGroups.all
+          .flatMap((g) => g.tabs)
+          .find((t) => {
+            const input = t.input;
+            if (input instanceof vscode.TabInputCustom) return input.uri.fsPath === target.fsPath;
+            if (input instanceof vscode.TabInputText) return input.uri.fsPath === target.fsPath;
+            return false;
+          }),
+      'a tab showing the rollout log',
+    );
     // With the token log feature present the custom viewer opens it; without, a plain editor does.
     if (viewer) assert.ok(tab.input instanceof vscode.TabInputCustom && tab.input.viewType === 'agentjet.tokenLog');
     else assert.ok(tab.input instanceof vscode.TabInputText);
@@ -78,15 +99,33 @@ suite('runs view', () => {
 
   test('a run a process starts writing appears, turns running, then ended (no proof of completion), without a refresh', async () => {
     const exp = join(workspaceRoot().fsPath, 'saved_experiments', 'live_demo_20260201_1200');
-    writer = spawn(process.execPath, ['-e', LIVE_WRITER, exp, hostname()], { stdio: ['pipe', 'ignore', 'pipe'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
-    const running = await waitFor(async () => (await state()).runs.find((r) => r.path === exp && r.status === 'running'), 'the new run to show as running', 30_000, 200);
+    writer = spawn(process.execPath, ['-e', LIVE_WRITER, exp, hostname()], {
+      stdio: ['pipe', 'ignore', 'pipe'],
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    });
+    const running = await waitFor(
+      async () => (await state()).runs.find((r) => r.path === exp && r.status === 'running'),
+      'the new run to show as running',
+      30_000,
+      200,
+    );
     assert.equal((await state()).runs[0]!.path, exp, 'newest first');
     assert.match(running.description, /^running/);
-    await waitFor(async () => /step [1-9]/.test((await state()).runs.find((r) => r.path === exp)?.description ?? ''), 'the step to advance while it writes', 30_000, 200);
+    await waitFor(
+      async () => /step [1-9]/.test((await state()).runs.find((r) => r.path === exp)?.description ?? ''),
+      'the step to advance while it writes',
+      30_000,
+      200,
+    );
     writer.stdin!.write('stop\n');
     await new Promise<void>((r) => writer!.once('exit', () => r()));
     // The lock is gone and nothing shows the run reached its last step: "ended", not "finished".
-    const done = await waitFor(async () => (await state()).runs.find((r) => r.path === exp && r.status === 'ended'), 'the run to turn ended', 30_000, 200);
+    const done = await waitFor(
+      async () => (await state()).runs.find((r) => r.path === exp && r.status === 'ended'),
+      'the run to turn ended',
+      30_000,
+      200,
+    );
     assert.match(done.description, /^ended · step \d+ · reward/);
   });
 
@@ -96,7 +135,10 @@ suite('runs view', () => {
     assert.equal(snapshot?.label, 'config snapshot');
     const node: unknown = snapshot.command?.arguments?.[0];
     await vscode.commands.executeCommand('agentjet.runs.compareWithSource', node);
-    const tab = await waitFor(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff), 'a diff editor');
+    const tab = await waitFor(
+      () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff),
+      'a diff editor',
+    );
     const input = tab.input as vscode.TabInputTextDiff;
     assert.equal(input.original.fsPath, join(workspaceRoot().fsPath, 'math_agent.yaml'), 'found by experiment_name, without asking');
     assert.equal(input.modified.fsPath, join(exp, 'yaml_backup.yaml'));
@@ -106,16 +148,28 @@ suite('runs view', () => {
   test('filter by status and text, sort by name and reward', async () => {
     try {
       await vscode.commands.executeCommand('agentjet.runs.filter', { statuses: ['failed'] });
-      assert.deepEqual((await state()).runs.map((r) => r.name), ['math_demo_lr_sweep_20260104_1530']);
+      assert.deepEqual(
+        (await state()).runs.map((r) => r.name),
+        ['math_demo_lr_sweep_20260104_1530'],
+      );
       await vscode.commands.executeCommand('agentjet.runs.filter', { text: 'astuner' });
-      assert.deepEqual((await state()).runs.map((r) => r.name), ['astuner_math_20251220_1200']);
+      assert.deepEqual(
+        (await state()).runs.map((r) => r.name),
+        ['astuner_math_20251220_1200'],
+      );
       await vscode.commands.executeCommand('agentjet.runs.clearFilter');
       await vscode.commands.executeCommand('agentjet.runs.sort', 'name');
       const names = (await state()).runs.map((r) => r.name);
-      assert.deepEqual(names, [...names].sort((a, b) => a.localeCompare(b)));
+      assert.deepEqual(
+        names,
+        [...names].sort((a, b) => a.localeCompare(b)),
+      );
       await vscode.commands.executeCommand('agentjet.runs.sort', 'reward');
       const rewards = (await state()).runs.map((r) => Number(/reward (\d\.\d\d)/.exec(r.description)?.[1] ?? -1));
-      assert.deepEqual(rewards, [...rewards].sort((a, b) => b - a));
+      assert.deepEqual(
+        rewards,
+        [...rewards].sort((a, b) => b - a),
+      );
     } finally {
       await vscode.commands.executeCommand('agentjet.runs.clearFilter');
       await vscode.commands.executeCommand('agentjet.runs.sort', 'time');
@@ -128,8 +182,18 @@ suite('runs view', () => {
     assert.equal(await services.get('runs').reveal(exp), true);
     assert.equal(await services.get('runs').reveal(join(workspaceRoot().fsPath, 'nope')), false);
     const opened = await services.get('logs').openTokenLog(vscode.Uri.file(exp));
-    assert.equal(opened?.fsPath, join(exp, '2026_01_03_10_10', 'gpu-node-0', 'rollout', 'rollout.json.log'), 'an experiment folder opens its rollout log');
-    await waitFor(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputCustom && t.input.uri.fsPath === opened?.fsPath), 'the token log viewer tab');
+    assert.equal(
+      opened?.fsPath,
+      join(exp, '2026_01_03_10_10', 'gpu-node-0', 'rollout', 'rollout.json.log'),
+      'an experiment folder opens its rollout log',
+    );
+    await waitFor(
+      () =>
+        vscode.window.tabGroups.all
+          .flatMap((g) => g.tabs)
+          .find((t) => t.input instanceof vscode.TabInputCustom && t.input.uri.fsPath === opened?.fsPath),
+      'the token log viewer tab',
+    );
     assert.throws(() => services.provide('runs', services.get('runs')), /registered twice/);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
@@ -139,7 +203,13 @@ suite('runs view', () => {
     assert.equal(await vscode.commands.executeCommand('agentjet.runs.reveal', exp), true);
     assert.equal(await vscode.commands.executeCommand('agentjet.runs.reveal', join(workspaceRoot().fsPath, 'nope')), false);
     await vscode.commands.executeCommand('agentjet.runs.openDashboard', vscode.Uri.file(exp));
-    await waitFor(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.label === 'Run: math_demo_20260103_1010'), 'the dashboard tab');
+    await waitFor(
+      () =>
+        vscode.window.tabGroups.all
+          .flatMap((g) => g.tabs)
+          .find((t) => t.input instanceof vscode.TabInputWebview && t.label === 'Run: math_demo_20260103_1010'),
+      'the dashboard tab',
+    );
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });

@@ -53,14 +53,43 @@ suite('debug and launch', () => {
     // Both tasks in one tasks.json, written once: the way a user keeps them.
     const root = workspaceRoot().fsPath;
     mkdirSync(join(root, '.vscode'), { recursive: true });
-    writeFileSync(join(root, '.vscode', 'tasks.json'), JSON.stringify({
-      version: '2.0.0',
-      tasks: [
-        { type: 'agentjet', label: 'exthost: train verl', config: 'exthost-task.yaml', backbone: 'verl', withRay: true, python: PYTHON, env: { PYTHONPATH: backbone() } },
-        { type: 'agentjet', label: 'exthost: broken', config: 'exthost-broken.yaml', backbone: 'debug', python: PYTHON, env: { PYTHONPATH: backbone() } },
-        { type: 'agentjet', label: 'exthost: slow', config: 'exthost-slow.yaml', backbone: 'debug', python: PYTHON, env: { PYTHONPATH: backbone() } },
-      ],
-    }, null, 2));
+    writeFileSync(
+      join(root, '.vscode', 'tasks.json'),
+      JSON.stringify(
+        {
+          version: '2.0.0',
+          tasks: [
+            {
+              type: 'agentjet',
+              label: 'exthost: train verl',
+              config: 'exthost-task.yaml',
+              backbone: 'verl',
+              withRay: true,
+              python: PYTHON,
+              env: { PYTHONPATH: backbone() },
+            },
+            {
+              type: 'agentjet',
+              label: 'exthost: broken',
+              config: 'exthost-broken.yaml',
+              backbone: 'debug',
+              python: PYTHON,
+              env: { PYTHONPATH: backbone() },
+            },
+            {
+              type: 'agentjet',
+              label: 'exthost: slow',
+              config: 'exthost-slow.yaml',
+              backbone: 'debug',
+              python: PYTHON,
+              env: { PYTHONPATH: backbone() },
+            },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
   });
 
   suiteTeardown(async () => {
@@ -71,7 +100,9 @@ suite('debug and launch', () => {
     const folder = vscode.workspace.workspaceFolders![0]!;
     const config = await testConfig('exthost-debug.yaml', 'exthost_debug');
     const workflow = vscode.Uri.joinPath(workspaceRoot(), 'math_demo', 'workflow.py');
-    const line = readFileSync(workflow.fsPath, 'utf8').split('\n').findIndex((l) => l.includes('answer = reply.choices'));
+    const line = readFileSync(workflow.fsPath, 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes('answer = reply.choices'));
     assert.ok(line > 0);
     const bp = new vscode.SourceBreakpoint(new vscode.Location(workflow, new vscode.Position(line, 0)));
     vscode.debug.addBreakpoints([bp]);
@@ -79,8 +110,15 @@ suite('debug and launch', () => {
     const problems: string[] = [];
     const tracker = vscode.debug.registerDebugAdapterTrackerFactory('agentjet', {
       createDebugAdapterTracker: () => ({
-        onDidSendMessage: (m: { type?: string; event?: string; success?: boolean; message?: string; body?: { threadId?: number; reason?: string; output?: string; error?: { format?: string } } }) => {
-          if (m.type === 'event' && m.event === 'stopped' && m.body?.reason === 'breakpoint') stops.push({ threadId: m.body.threadId ?? 0 });
+        onDidSendMessage: (m: {
+          type?: string;
+          event?: string;
+          success?: boolean;
+          message?: string;
+          body?: { threadId?: number; reason?: string; output?: string; error?: { format?: string } };
+        }) => {
+          if (m.type === 'event' && m.event === 'stopped' && m.body?.reason === 'breakpoint')
+            stops.push({ threadId: m.body.threadId ?? 0 });
           if (m.type === 'response' && m.success === false) problems.push(m.body?.error?.format ?? m.message ?? 'error');
           if (m.type === 'event' && m.event === 'output' && m.body?.output) problems.push(m.body.output);
         },
@@ -90,16 +128,27 @@ suite('debug and launch', () => {
     });
     try {
       const started = nextEvent(vscode.debug.onDidStartDebugSession, (s) => s.type === 'agentjet', 30_000, 'the agentjet session');
-      const activeFrame = nextEvent(vscode.debug.onDidChangeActiveStackItem, (i) => i instanceof vscode.DebugStackFrame, 90_000, 'the debugger to stop');
+      const activeFrame = nextEvent(
+        vscode.debug.onDidChangeActiveStackItem,
+        (i) => i instanceof vscode.DebugStackFrame,
+        90_000,
+        'the debugger to stop',
+      );
       const ok = await vscode.debug.startDebugging(folder, {
-        type: 'agentjet', request: 'launch', name: 'exthost: debug rollout',
-        config: '${workspaceFolder}/exthost-debug.yaml', python: PYTHON, env: { PYTHONPATH: backbone() },
+        type: 'agentjet',
+        request: 'launch',
+        name: 'exthost: debug rollout',
+        config: '${workspaceFolder}/exthost-debug.yaml',
+        python: PYTHON,
+        env: { PYTHONPATH: backbone() },
       });
       assert.equal(ok, true, `startDebugging refused the configuration: ${problems.join(' | ')}`);
       const session = await started;
       await activeFrame;
       const stop = await waitFor(() => stops[0], 'a breakpoint stop', 30_000);
-      const trace = await session.customRequest('stackTrace', { threadId: stop.threadId }) as { stackFrames: { name: string; line: number; source?: { path?: string } }[] };
+      const trace = (await session.customRequest('stackTrace', { threadId: stop.threadId })) as {
+        stackFrames: { name: string; line: number; source?: { path?: string } }[];
+      };
       assert.equal(trace.stackFrames[0]!.name, 'execute');
       assert.equal(trace.stackFrames[0]!.line, line + 1);
       // Remote workbenches hand source paths back as vscode-remote URIs.
@@ -109,7 +158,10 @@ suite('debug and launch', () => {
       const ended = nextEvent(vscode.debug.onDidTerminateDebugSession, (s) => s.id === session.id, 60_000, 'the session to end');
       await session.customRequest('continue', { threadId: stop.threadId });
       await ended;
-      assert.ok(existsSync(join(workspaceRoot().fsPath, 'saved_experiments', 'exthost_debug', 'yaml_backup.yaml')), 'the run folder exists');
+      assert.ok(
+        existsSync(join(workspaceRoot().fsPath, 'saved_experiments', 'exthost_debug', 'yaml_backup.yaml')),
+        'the run folder exists',
+      );
       void config;
     } finally {
       tracker.dispose();
@@ -120,9 +172,19 @@ suite('debug and launch', () => {
   test('a task of type agentjet runs the stand-in launcher to the end', async () => {
     await testConfig('exthost-task.yaml', 'exthost_task');
     const root = workspaceRoot().fsPath;
-    const task = await waitFor(async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === 'exthost: train verl'), 'the tasks.json task', 30_000, 250);
+    const task = await waitFor(
+      async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === 'exthost: train verl'),
+      'the tasks.json task',
+      30_000,
+      250,
+    );
     assert.ok(task.execution instanceof vscode.CustomExecution, 'resolved into our launcher terminal');
-    const ended = nextEvent(vscode.tasks.onDidEndTaskProcess, (e) => e.execution.task.name === 'exthost: train verl', 60_000, 'the task to end');
+    const ended = nextEvent(
+      vscode.tasks.onDidEndTaskProcess,
+      (e) => e.execution.task.name === 'exthost: train verl',
+      60_000,
+      'the task to end',
+    );
     await vscode.tasks.executeTask(task);
     const end = await ended;
     assert.equal(end.exitCode, 0);
@@ -132,16 +194,39 @@ suite('debug and launch', () => {
 
   test('a workflow traceback in a task becomes a Problem', async () => {
     const root = workspaceRoot().fsPath;
-    writeFileSync(join(root, 'broken_wf.py'), 'from ajet import Workflow\n\n\nclass Broken(Workflow):\n    async def execute(self, workflow_task, tuner):\n        raise ValueError("boom in the workflow")\n');
+    writeFileSync(
+      join(root, 'broken_wf.py'),
+      'from ajet import Workflow\n\n\nclass Broken(Workflow):\n    async def execute(self, workflow_task, tuner):\n        raise ValueError("boom in the workflow")\n',
+    );
     await testConfig('exthost-broken.yaml', 'exthost_broken', 'broken_wf.py->Broken');
-    const task = await waitFor(async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === 'exthost: broken'), 'the broken task', 30_000, 250);
-    const ended = nextEvent(vscode.tasks.onDidEndTaskProcess, (e) => e.execution.task.name === 'exthost: broken', 60_000, 'the task to end');
+    const task = await waitFor(
+      async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === 'exthost: broken'),
+      'the broken task',
+      30_000,
+      250,
+    );
+    const ended = nextEvent(
+      vscode.tasks.onDidEndTaskProcess,
+      (e) => e.execution.task.name === 'exthost: broken',
+      60_000,
+      'the task to end',
+    );
     await vscode.tasks.executeTask(task);
     const end = await ended;
     assert.notEqual(end.exitCode, 0);
     const file = vscode.Uri.file(join(root, 'broken_wf.py'));
-    const diags = await waitFor(() => { const d = vscode.languages.getDiagnostics(file); return d.length ? d : undefined; }, 'a Problem on broken_wf.py', 15_000)
-      .catch((e: Error) => { throw new Error(`${e.message}; all problems: ${JSON.stringify(vscode.languages.getDiagnostics().map(([u, d]) => [u.toString(), d.map((x) => x.message)]))}`); });
+    const diags = await waitFor(
+      () => {
+        const d = vscode.languages.getDiagnostics(file);
+        return d.length ? d : undefined;
+      },
+      'a Problem on broken_wf.py',
+      15_000,
+    ).catch((e: Error) => {
+      throw new Error(
+        `${e.message}; all problems: ${JSON.stringify(vscode.languages.getDiagnostics().map(([u, d]) => [u.toString(), d.map((x) => x.message)]))}`,
+      );
+    });
     assert.equal(diags[0]!.range.start.line, 5);
     assert.match(diags[0]!.message, /ValueError: boom in the workflow/);
     assert.equal(diags[0]!.source, 'agentjet');
@@ -150,10 +235,16 @@ suite('debug and launch', () => {
     const config = (await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'math_agent.yaml'))).uri;
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', config, 100);
     const ours = lenses.filter((l) => l.command?.command.startsWith('agentjet.'));
-    assert.deepEqual(ours.map((l) => l.command!.title.replace(/^\$\([\w-]+\) /, '')), ['Debug rollout', 'Run rollout', 'Train (verl)', 'Train (trinity)']);
+    assert.deepEqual(
+      ours.map((l) => l.command!.title.replace(/^\$\([\w-]+\) /, '')),
+      ['Debug rollout', 'Run rollout', 'Train (verl)', 'Train (trinity)'],
+    );
     assert.deepEqual(ours[2]!.command!.arguments?.[1], 'verl');
     const text = readFileSync(config.fsPath, 'utf8').split('\n');
-    assert.equal(ours[0]!.range.start.line, text.findIndex((l) => l.startsWith('ajet:')));
+    assert.equal(
+      ours[0]!.range.start.line,
+      text.findIndex((l) => l.startsWith('ajet:')),
+    );
     writeFileSync(join(workspaceRoot().fsPath, 'not-agentjet.yaml'), 'name: something else\nsteps: [1, 2]\n');
     const other = (await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'not-agentjet.yaml'))).uri;
     const none = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', other, 100);
@@ -192,14 +283,27 @@ suite('debug and launch', () => {
   test('with openTokenLogOnFinish the rollout log opens when the run ends (Runs/log features may be absent)', async () => {
     const folder = vscode.workspace.workspaceFolders![0]!;
     await testConfig('exthost-log.yaml', 'exthost_log');
-    const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => {
-      const input = t.input as { uri?: vscode.Uri } | undefined;
-      return !!input?.uri && /exthost_log\/.*rollout\.json\.log$/.test(input.uri.path);
-    });
-    const ok = await vscode.debug.startDebugging(folder, {
-      type: 'agentjet', request: 'launch', name: 'exthost: log', noDebug: true, openTokenLogOnFinish: true,
-      config: '${workspaceFolder}/exthost-log.yaml', python: PYTHON, env: { PYTHONPATH: backbone() },
-    }, { noDebug: true });
+    const tabs = () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .some((t) => {
+          const input = t.input as { uri?: vscode.Uri } | undefined;
+          return !!input?.uri && /exthost_log\/.*rollout\.json\.log$/.test(input.uri.path);
+        });
+    const ok = await vscode.debug.startDebugging(
+      folder,
+      {
+        type: 'agentjet',
+        request: 'launch',
+        name: 'exthost: log',
+        noDebug: true,
+        openTokenLogOnFinish: true,
+        config: '${workspaceFolder}/exthost-log.yaml',
+        python: PYTHON,
+        env: { PYTHONPATH: backbone() },
+      },
+      { noDebug: true },
+    );
     assert.equal(ok, true);
     // Either a custom editor (token log feature) or a text editor shows it.
     await waitFor(tabs, 'a tab with the rollout log', 60_000);
@@ -208,17 +312,25 @@ suite('debug and launch', () => {
   test('Terminate Task ends the launcher tree but leaves the companion; agentjet.stopCompanions ends that too', async () => {
     const root = workspaceRoot().fsPath;
     const marker = `exthost-slow-marker-${process.pid}`;
-    writeFileSync(join(root, 'slow_wf.py'), [
-      'import subprocess, sys, time',
-      'from ajet import Workflow',
-      'class Slow(Workflow):',
-      '    async def execute(self, workflow_task, tuner):',
-      `        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300) # ${marker}"], start_new_session=True)`,
-      '        time.sleep(300)',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      join(root, 'slow_wf.py'),
+      [
+        'import subprocess, sys, time',
+        'from ajet import Workflow',
+        'class Slow(Workflow):',
+        '    async def execute(self, workflow_task, tuner):',
+        `        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300) # ${marker}"], start_new_session=True)`,
+        '        time.sleep(300)',
+        '',
+      ].join('\n'),
+    );
     await testConfig('exthost-slow.yaml', 'exthost_slow', 'slow_wf.py->Slow');
-    const task = await waitFor(async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === 'exthost: slow'), 'the slow task', 30_000, 250);
+    const task = await waitFor(
+      async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === 'exthost: slow'),
+      'the slow task',
+      30_000,
+      250,
+    );
     const ended = nextEvent(vscode.tasks.onDidEndTask, (e) => e.execution.task.name === 'exthost: slow', 60_000, 'the task to end');
     const execution = await vscode.tasks.executeTask(task);
     await waitFor(async () => (await listProcesses()).some((p) => p.args.includes(marker)), 'the workflow grandchild', 60_000, 200);
@@ -259,7 +371,13 @@ suite('debug and launch', () => {
     const sub = vscode.debug.onDidStartDebugSession((s) => started.push(s));
     try {
       const resolved = await provider.resolveDebugConfigurationWithSubstitutedVariables(folder, {
-        type: 'agentjet', request: 'launch', name: 'refused', config: config.fsPath, cwd: folder.uri.fsPath, python: bare, env: {},
+        type: 'agentjet',
+        request: 'launch',
+        name: 'refused',
+        config: config.fsPath,
+        cwd: folder.uri.fsPath,
+        python: bare,
+        env: {},
       });
       assert.equal(resolved, undefined, 'undefined ends the start without VS Code\'s "Open launch.json" dialog');
       assert.equal(seen.length, 1);
@@ -268,9 +386,18 @@ suite('debug and launch', () => {
       assert.match(seen[0]!.message, new RegExp(`debugpy is not installed for ${bare.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
       assert.equal(seen[0]!.installCommand, `${bare} -m pip install --upgrade "debugpy>=1.8.0"`);
       // The same configuration through VS Code itself: no session starts.
-      const ok = await vscode.debug.startDebugging(folder, { type: 'agentjet', request: 'launch', name: 'refused', config: config.fsPath, python: bare });
+      const ok = await vscode.debug.startDebugging(folder, {
+        type: 'agentjet',
+        request: 'launch',
+        name: 'refused',
+        config: config.fsPath,
+        python: bare,
+      });
       assert.equal(ok, false);
-      assert.deepEqual(started.map((s) => s.name), []);
+      assert.deepEqual(
+        started.map((s) => s.name),
+        [],
+      );
     } finally {
       sub.dispose();
     }
@@ -278,8 +405,17 @@ suite('debug and launch', () => {
 
   test('child sessions the adapter asks for connect straight to debugpy, untouched by the provider', async () => {
     const folder = vscode.workspace.workspaceFolders![0]!;
-    const provider = new AgentJetDebugConfigurationProvider(extension().exports.services, () => assert.fail('no preflight for a child session'));
-    const child = { type: 'agentjet', request: 'attach', name: 'Subprocess 42', agentjetSubprocess: true, connect: { host: '127.0.0.1', port: 5678 }, subProcessId: 42 };
+    const provider = new AgentJetDebugConfigurationProvider(extension().exports.services, () =>
+      assert.fail('no preflight for a child session'),
+    );
+    const child = {
+      type: 'agentjet',
+      request: 'attach',
+      name: 'Subprocess 42',
+      agentjetSubprocess: true,
+      connect: { host: '127.0.0.1', port: 5678 },
+      subProcessId: 42,
+    };
     assert.deepEqual(await provider.resolveDebugConfiguration(folder, { ...child }), child);
     assert.deepEqual(await provider.resolveDebugConfigurationWithSubstitutedVariables(folder, { ...child }), child);
   });

@@ -18,9 +18,15 @@ suite('Ray debugging', () => {
   const made: string[] = [];
   let listener: ChildProcess | undefined;
 
-  suiteSetup(async () => { await extension().activate(); });
+  suiteSetup(async () => {
+    await extension().activate();
+  });
   suiteTeardown(async () => {
-    try { if (listener?.pid) process.kill(listener.pid, 'SIGKILL'); } catch { /* gone */ }
+    try {
+      if (listener?.pid) process.kill(listener.pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
     for (const p of made) rmSync(p, { recursive: true, force: true });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
@@ -33,7 +39,9 @@ suite('Ray debugging', () => {
     await vscode.window.showTextDocument(uri);
     const lenses = await waitFor(async () => {
       const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
-      return l.filter((c) => c.command?.command === 'agentjet.ray.debugWithTag').length ? l.filter((c) => c.command?.command === 'agentjet.ray.debugWithTag') : undefined;
+      return l.filter((c) => c.command?.command === 'agentjet.ray.debugWithTag').length
+        ? l.filter((c) => c.command?.command === 'agentjet.ray.debugWithTag')
+        : undefined;
     }, 'the bp CodeLens');
     assert.equal(lenses.length, 1, 'the commented-out call has none');
     assert.equal(lenses[0]!.range.start.line, 3);
@@ -58,28 +66,49 @@ suite('Ray debugging', () => {
     assert.equal(item.insertText, '"ROLLOUT"');
   });
 
-  test('Attach on a paused worker starts an agentjet attach session that stops at the worker\'s breakpoint; Stop detaches', async () => {
+  test("Attach on a paused worker starts an agentjet attach session that stops at the worker's breakpoint; Stop detaches", async () => {
     const script = join(root(), 'ray_like_worker.py');
     made.push(script);
-    writeFileSync(script, [
-      'import debugpy, sys',
-      '(host, port) = debugpy.listen(("127.0.0.1", 0))',
-      'print("Ray debugger is listening on %s:%d" % (host, port), flush=True)',
-      'debugpy.wait_for_client()',
-      'reward = 0.5',
-      'debugpy.breakpoint()',
-      'print("resumed", reward, flush=True)',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      script,
+      [
+        'import debugpy, sys',
+        '(host, port) = debugpy.listen(("127.0.0.1", 0))',
+        'print("Ray debugger is listening on %s:%d" % (host, port), flush=True)',
+        'debugpy.wait_for_client()',
+        'reward = 0.5',
+        'debugpy.breakpoint()',
+        'print("resumed", reward, flush=True)',
+        '',
+      ].join('\n'),
+    );
     listener = spawn(PYTHON, ['-u', script], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    listener.stdout!.on('data', (b: Buffer) => { out += b.toString(); });
+    listener.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+    });
     const m = await waitFor(() => /listening on ([\d.]+):(\d+)/.exec(out) ?? undefined, 'the listener line');
     const worker: PausedWorker = {
-      id: 'test', source: 'log', name: 'rollout', role: 'task', node: '127.0.0.1', pid: listener.pid, workerId: 'w',
-      host: m[1]!, port: Number(m[2]), kind: 'unknown', tag: undefined, since: Date.now(), origin: 'exthost test',
+      id: 'test',
+      source: 'log',
+      name: 'rollout',
+      role: 'task',
+      node: '127.0.0.1',
+      pid: listener.pid,
+      workerId: 'w',
+      host: m[1]!,
+      port: Number(m[2]),
+      kind: 'unknown',
+      tag: undefined,
+      since: Date.now(),
+      origin: 'exthost test',
     };
-    const started = nextEvent(vscode.debug.onDidStartDebugSession, (s) => s.configuration.request === 'attach', 30_000, 'the attach session');
+    const started = nextEvent(
+      vscode.debug.onDidStartDebugSession,
+      (s) => s.configuration.request === 'attach',
+      30_000,
+      'the attach session',
+    );
     const ok = await vscode.commands.executeCommand<boolean>('agentjet.ray.attach', worker);
     assert.equal(ok, true);
     const session = await started;
@@ -98,8 +127,24 @@ suite('Ray debugging', () => {
     const server = createServer((req, res) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       res.writeHead(200, { 'content-type': 'application/json' });
-      if (path === '/api/v0/workers') res.end(rows([{ worker_id: 'wk1', is_alive: true, node_id: 'node-abc', ip: '10.1.2.3', pid: 999, debugger_port: 50123, num_paused_threads: 1 }]));
-      else if (path === '/api/v0/tasks') res.end(rows([{ name: 'Learner.step', actor_id: 'a', worker_id: 'wk1', is_debugger_paused: true, start_time_ms: Date.now() - 5000 }]));
+      if (path === '/api/v0/workers')
+        res.end(
+          rows([
+            {
+              worker_id: 'wk1',
+              is_alive: true,
+              node_id: 'node-abc',
+              ip: '10.1.2.3',
+              pid: 999,
+              debugger_port: 50123,
+              num_paused_threads: 1,
+            },
+          ]),
+        );
+      else if (path === '/api/v0/tasks')
+        res.end(
+          rows([{ name: 'Learner.step', actor_id: 'a', worker_id: 'wk1', is_debugger_paused: true, start_time_ms: Date.now() - 5000 }]),
+        );
       else res.end(rows([]));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -109,12 +154,18 @@ suite('Ray debugging', () => {
     try {
       await cfg.update('ray.dashboardAddress', url, vscode.ConfigurationTarget.Workspace);
       await vscode.commands.executeCommand('agentjet.rayPaused.focus');
-      const listed = await waitFor(async () => {
-        const all: PausedWorker[] = extension().exports.testing.ray.pausedWorkers();
-        return all.find((w) => w.port === 50123);
-      }, 'the stand-in dashboard\'s paused worker in the view', 20_000);
-      assert.deepEqual({ name: listed.name, role: listed.role, host: listed.host, pid: listed.pid, source: listed.source, origin: listed.origin },
-        { name: 'Learner.step', role: 'actor', host: '10.1.2.3', pid: 999, source: 'state-api', origin: url });
+      const listed = await waitFor(
+        async () => {
+          const all: PausedWorker[] = extension().exports.testing.ray.pausedWorkers();
+          return all.find((w) => w.port === 50123);
+        },
+        "the stand-in dashboard's paused worker in the view",
+        20_000,
+      );
+      assert.deepEqual(
+        { name: listed.name, role: listed.role, host: listed.host, pid: listed.pid, source: listed.source, origin: listed.origin },
+        { name: 'Learner.step', role: 'actor', host: '10.1.2.3', pid: 999, source: 'state-api', origin: url },
+      );
     } finally {
       await cfg.update('ray.dashboardAddress', undefined, vscode.ConfigurationTarget.Workspace);
       server.closeAllConnections();
