@@ -11,6 +11,7 @@
 // - ASTune (`astune` package) reads `astune:` and `rollout.agentscope_learn_protocol`.
 // Hydra loads the whole YAML; the framework only looks at the mapping under its root key.
 import { parseDocument, isMap, isScalar, type Document, type Node } from 'yaml';
+import type { Family } from '../protocol/config';
 
 /** The root key of a config, which is also the Python package that reads it. */
 export type Dialect = 'ajet' | 'astuner' | 'astune';
@@ -22,7 +23,7 @@ export const DIALECTS: readonly Dialect[] = ['ajet', 'astuner', 'astune'];
  * The two generations the config schema distinguishes (`x-dialect` in schemas/agentjet.schema.json):
  * AgentJet, and the ASTuner era (ASTuner and ASTune, which share key names).
  */
-export type Family = 'agentjet' | 'astuner';
+export type { Family };
 
 /** Framework versions with a different config contract or run layout. */
 export type FrameworkVersion = 'agentjet' | 'astuner-2025-12' | 'astuner-2025-11' | 'astune';

@@ -4,7 +4,7 @@ export type Severity = 'error' | 'warning' | 'information' | 'hint';
 
 /** One problem found in a config (0-based positions). Shared with the debug preflight through lint.ts. */
 export interface LintDiagnostic {
-  code: string;
+  code: DiagnosticCode;
   severity: Severity;
   message: string;
   range: { start: { line: number; character: number }; end: { line: number; character: number } };
@@ -29,6 +29,8 @@ export const CODES = {
   'too-large': 'file too large for semantic checks',
   unreadable: 'the config file cannot be read (lintFile only)',
   'unknown-key': 'a key the framework does not read',
+  'unread-key': 'a key in the defaults that no version of the code reads',
+  'launcher/yml-extension': 'the launcher asserts a .yaml file name',
   'type-mismatch': 'a value of the wrong type',
   'empty-value': 'a key with no value',
   enum: 'a value outside the accepted set',
@@ -50,3 +52,6 @@ export const CODES = {
   'cross-field/rubrics-section': 'rubrics grader selected without its section',
   'cross-field/judge': 'default judge does not fit the task reader',
 } as const;
+
+/** A code the validator can emit: diagnostics are typed by CODES, so a new code must be listed there. */
+export type DiagnosticCode = keyof typeof CODES;

@@ -54,10 +54,6 @@ export function parseConfig(text: string, opts: { dialect?: Family } = {}): Pars
   return out;
 }
 
-export function isOurs(p: ParsedConfig): boolean {
-  return !!p.doc;
-}
-
 /** Follows aliases to the anchored node. */
 export function deref(node: unknown, doc: Document): Node | null {
   let n = node as Node | null;

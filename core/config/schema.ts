@@ -3,7 +3,7 @@
 import schemaJson from '../../schemas/agentjet.schema.json';
 
 export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'null';
-import { familyOf, DIALECTS, type Family, type FrameworkVersion } from '../agentjet/dialect';
+import { familyOf, type Family, type FrameworkVersion } from '../agentjet/dialect';
 
 /** Schema annotations speak of generations: AgentJet, or the ASTuner era (ASTuner and ASTune). */
 export type { Family } from '../agentjet/dialect';
@@ -51,8 +51,6 @@ export interface ConfigSchema extends SchemaNode {
 
 export const schema: ConfigSchema = schemaJson as ConfigSchema;
 
-/** Root keys that make a YAML document an AgentJet/ASTuner config. */
-export const ROOT_KEYS = DIALECTS;
 export { familyOf };
 
 export function typesOf(node: SchemaNode): JsonType[] {
@@ -89,11 +87,6 @@ export function schemaAt(path: readonly (string | number)[], root: SchemaNode = 
     else cur = childSchema(cur, seg, root);
   }
   return cur;
-}
-
-/** True when extra keys under this object are expected (no diagnostic at all). */
-export function isFullyOpen(node: SchemaNode): boolean {
-  return node['x-open'] === true || (node.additionalProperties !== false && !node.properties);
 }
 
 /** Does this key belong to the given dialect? */

@@ -1,5 +1,5 @@
 // Semantic checks of an AgentJet/ASTuner config over the `yaml` parse tree, with exact ranges.
-import { isMap, isSeq, isScalar, isAlias, Scalar, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
+import { isMap, isSeq, isScalar, Scalar, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import {
   schema as defaultSchema,
   childSchema,
@@ -492,6 +492,3 @@ export function yamlScalar(v: unknown): string {
 }
 
 export { nodeAt };
-export function isAliasNode(n: unknown): boolean {
-  return isAlias(n);
-}

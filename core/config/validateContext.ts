@@ -2,7 +2,7 @@
 import type { Document } from 'yaml';
 import type { ParsedConfig } from './parse';
 import type { Range } from './text';
-import type { ConfigDiagnostic, Fix, Severity } from './diagnostics';
+import type { ConfigDiagnostic, DiagnosticCode, Fix, Severity } from './diagnostics';
 import type { ClassResolver } from './classref';
 import type { ConfigFs } from './fs';
 import type { SchemaNode } from './schema';
@@ -32,7 +32,7 @@ export function nodeRange(ctx: Ctx, n: { range?: [number, number, number?] | nul
   return fallback ?? ctx.p.index.range(0, 0);
 }
 
-export function push(ctx: Ctx, code: string, severity: Severity, message: string, range: Range, fixes?: Fix[]): void {
+export function push(ctx: Ctx, code: DiagnosticCode, severity: Severity, message: string, range: Range, fixes?: Fix[]): void {
   const d: ConfigDiagnostic = { code, severity, message, range };
   if (fixes?.length) d.fixes = fixes;
   ctx.out.push(d);

@@ -12,7 +12,6 @@ import {
 export type { Dialect } from '../agentjet/dialect';
 export { DEFAULT_VLLM_PORT };
 export type Backbone = 'debug' | 'verl' | 'trinity';
-export const BACKBONES: readonly Backbone[] = ['debug', 'verl', 'trinity'];
 
 /** What the launch plan needs to know about a config file (see core/agentjet/dialect.ts). */
 export interface ConfigFacts {

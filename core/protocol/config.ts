@@ -2,8 +2,8 @@
 // (language-server/server.ts). The server uses only standard LSP requests: this is what the
 // client passes in `initializationOptions`, what it answers to `workspace/configuration` for the
 // `agentjet` section (per folder), and the `data` it gets back on completion items.
-// eslint-disable-next-line no-restricted-imports -- issue 12: Family belongs in core/protocol (core/agentjet would import it from here).
-import type { Family } from '../agentjet/dialect';
+/** The two config families: AgentJet (`ajet:`) and ASTuner/ASTune (`astuner:`/`astune:`). */
+export type Family = 'agentjet' | 'astuner';
 
 export interface ConfigServerInitOptions {
   /**

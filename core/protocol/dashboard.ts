@@ -1,7 +1,6 @@
 // Messages between the run dashboard webview (media/dashboard/main.ts) and the extension
 // (extension/runs/dashboard.ts). Both sides import these types; nothing else crosses.
-// eslint-disable-next-line no-restricted-imports -- issue 12: these run types belong in core/protocol; they move with the runs split.
-import type { EvalPoint, ExceptionItem, RunStatus, StepPoint } from '../runs/types';
+import type { EvalPoint, ExceptionItem, RunStatus, StepPoint } from './runs';
 
 export const DASHBOARD_VIEW_TYPE = 'agentjet.runDashboard';
 

@@ -40,17 +40,6 @@ async function folderSettings(scopeUri: string | undefined, services: Services):
   return out;
 }
 
-/** Exposed for tests: the running client, if any. */
-export interface ConfigFeature {
-  client(): LanguageClient | undefined;
-  ensureStarted(): Promise<void>;
-}
-
-let feature: ConfigFeature | undefined;
-export function configFeature(): ConfigFeature | undefined {
-  return feature;
-}
-
 /** Starts the config language server only once an AgentJet/ASTuner YAML document is open. */
 export function registerConfigFeature(context: vscode.ExtensionContext, services: Services): void {
   let client: LanguageClient | undefined;
@@ -130,14 +119,12 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
     if (!client && doc && isConfigDocument(doc)) void start();
   };
 
-  feature = { client: () => client, ensureStarted: start };
   context.subscriptions.push(
     vscode.workspace.onDidOpenTextDocument(maybeStart),
     vscode.window.onDidChangeActiveTextEditor((e) => maybeStart(e?.document)),
     {
       dispose: () => {
         void client?.stop();
-        feature = undefined;
       },
     },
   );

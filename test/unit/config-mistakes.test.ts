@@ -375,7 +375,7 @@ test(`table of ${cases.length} seeded mistakes: code, exact range and quick fix`
 });
 
 test('the unmutated demo config has none of the seeded codes', () => {
-  const codes = new Set(lintText(demoConfig, { root: demoDir }).diagnostics.map((d) => d.code));
+  const codes = new Set<string>(lintText(demoConfig, { root: demoDir }).diagnostics.map((d) => d.code));
   for (const c of cases) assert.ok(!codes.has(c.code), c.code);
 });
 
