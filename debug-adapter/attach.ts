@@ -7,7 +7,7 @@
 import { connect, type Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { DapChannel } from './channel';
+import { DapChannel, PendingRequests } from './channel';
 import { EVENT_RAY_PAUSE, type RayPauseEventBody } from '../core/protocol/ray';
 import { tagOnLine } from '../core/ray/tags';
 import { t } from '../core/l10n';
@@ -53,8 +53,7 @@ export function isHelperFrame(path: string | undefined): boolean {
 export class AttachRelay {
   private upstream: DapChannel | undefined;
   private socket: Socket | undefined;
-  private readonly pending = new Map<number, DebugProtocol.Request>();
-  private readonly internal = new Map<number, (r: DebugProtocol.Response) => void>();
+  private readonly requests = new PendingRequests();
   private terminated = false;
   private reported = false;
   private label = '';
@@ -75,7 +74,7 @@ export class AttachRelay {
         return;
       default:
         if (this.upstream) {
-          this.pending.set(this.send(request.command, this.rewrite(request)), request);
+          this.requests.relayed.set(this.send(request.command, this.rewrite(request)), request);
           return;
         }
         if (request.command === 'threads') {
@@ -106,10 +105,10 @@ export class AttachRelay {
     return new Promise((res) => {
       const seq = this.send(command, args);
       const timer = setTimeout(() => {
-        this.internal.delete(seq);
+        this.requests.own.delete(seq);
         res(undefined);
       }, ms);
-      this.internal.set(seq, (r) => {
+      this.requests.own.set(seq, (r) => {
         clearTimeout(timer);
         res(r);
       });
@@ -183,21 +182,14 @@ export class AttachRelay {
       subProcess: false,
       showReturnValue: true,
     };
-    this.pending.set(this.send('attach', attachArgs), request);
+    this.requests.relayed.set(this.send('attach', attachArgs), request);
   }
 
   private fromDebugpy(m: DebugProtocol.ProtocolMessage): void {
     if (m.type === 'response') {
       const resp = m as DebugProtocol.Response;
-      const own = this.internal.get(resp.request_seq);
-      if (own) {
-        this.internal.delete(resp.request_seq);
-        own(resp);
-        return;
-      }
-      const orig = this.pending.get(resp.request_seq);
+      const orig = this.requests.settle(resp);
       if (!orig) return;
-      this.pending.delete(resp.request_seq);
       if (resp.command === 'stackTrace' && resp.success) this.markHelperFrames(resp as DebugProtocol.StackTraceResponse);
       this.host.sendResponse({ ...resp, seq: 0, request_seq: orig.seq, command: orig.command });
     } else if (m.type === 'event') {

@@ -44,3 +44,25 @@ export class DapChannel {
     }
   }
 }
+
+/**
+ * The requests in flight to debugpy: our own (answered by a callback) and the client's (answered
+ * by relaying). `settle` takes a response off the books and returns the client's request it
+ * answers, if it is one.
+ */
+export class PendingRequests {
+  readonly own = new Map<number, (r: DebugProtocol.Response) => void>();
+  readonly relayed = new Map<number, DebugProtocol.Request>();
+
+  settle(resp: DebugProtocol.Response): DebugProtocol.Request | undefined {
+    const own = this.own.get(resp.request_seq);
+    if (own) {
+      this.own.delete(resp.request_seq);
+      own(resp);
+      return undefined;
+    }
+    const orig = this.relayed.get(resp.request_seq);
+    this.relayed.delete(resp.request_seq);
+    return orig;
+  }
+}

@@ -13,7 +13,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { DebugSession, Event, OutputEvent, InitializedEvent, TerminatedEvent, ExitedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { DapChannel } from './channel';
+import { DapChannel, PendingRequests } from './channel';
 import { resolveAttributes, type AgentJetLaunchAttributes, type ResolvedLaunch } from '../core/launch/attributes';
 import { shellQuote, type LauncherTarget } from '../core/launch/plan';
 import { AUTOKILL_GUARD, commandLine, describeTarget, planLaunch, preflightLaunch, type LaunchPlan } from '../core/launch/lifecycle';
@@ -34,9 +34,8 @@ export class AgentJetDebugSession extends DebugSession {
   private initializeArgs: DebugProtocol.InitializeRequestArguments | undefined;
   private upstream: DapChannel | undefined;
   /** Our seq toward debugpy -> the client's request it answers. */
-  private readonly pendingUp = new Map<number, DebugProtocol.Request>();
+  private readonly requests = new PendingRequests();
   /** Requests debugpy is still waiting on that we answer ourselves (initialize, launch). */
-  private readonly internal = new Map<number, (r: DebugProtocol.Response) => void>();
   private launch: ResolvedLaunch | undefined;
   private plan: LaunchPlan | undefined;
   private readonly procs = new LaunchProcesses();
@@ -199,7 +198,7 @@ export class AgentJetDebugSession extends DebugSession {
       }
       const channel = new DapChannel(stdout, stdin, (m) => this.fromDebugpy(m));
       const seq = channel.send({ type: 'request', command: 'initialize', arguments: { ...this.initializeArgs, adapterID: 'debugpy' } });
-      this.internal.set(seq, (resp) => {
+      this.requests.own.set(seq, (resp) => {
         this.upstream = channel;
         resolveReady(resp);
       });
@@ -254,7 +253,7 @@ export class AgentJetDebugSession extends DebugSession {
     if (shim) launchArgs.debugLauncherPath = shim;
     this.launchSent = true;
     const seq = this.upstream!.send({ type: 'request', command: 'launch', arguments: launchArgs });
-    this.pendingUp.set(seq, request);
+    this.requests.relayed.set(seq, request);
     this.sweepTimer = setInterval(() => void this.procs.noteGroups(), 2000);
   }
 
@@ -262,21 +261,14 @@ export class AgentJetDebugSession extends DebugSession {
 
   private forward(request: DebugProtocol.Request): void {
     const seq = this.upstream!.send({ type: 'request', command: request.command, arguments: request.arguments });
-    this.pendingUp.set(seq, request);
+    this.requests.relayed.set(seq, request);
   }
 
   private fromDebugpy(m: DebugProtocol.ProtocolMessage): void {
     if (m.type === 'response') {
       const resp = m as DebugProtocol.Response;
-      const own = this.internal.get(resp.request_seq);
-      if (own) {
-        this.internal.delete(resp.request_seq);
-        own(resp);
-        return;
-      }
-      const orig = this.pendingUp.get(resp.request_seq);
+      const orig = this.requests.settle(resp);
       if (!orig) return;
-      this.pendingUp.delete(resp.request_seq);
       this.sendResponse({ ...resp, seq: 0, request_seq: orig.seq, command: orig.command });
     } else if (m.type === 'event') {
       const ev = m as DebugProtocol.Event;
@@ -389,10 +381,10 @@ export class AgentJetDebugSession extends DebugSession {
         const seq = upstream.send({ type: 'request', command: request.command, arguments: request.arguments });
         // debugpy may not answer while the debuggee sits in native code; we end it ourselves then.
         const timer = setTimeout(() => {
-          this.internal.delete(seq);
+          this.requests.own.delete(seq);
           res(undefined);
         }, 1000);
-        this.internal.set(seq, (resp) => {
+        this.requests.own.set(seq, (resp) => {
           clearTimeout(timer);
           res(resp);
         });

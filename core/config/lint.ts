@@ -2,7 +2,7 @@
 import { open, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ConfigDiagnostic, LintDiagnostic } from './diagnostics';
-import { looksLikeConfig, parseConfig, MAX_SEMANTIC_BYTES } from './parse';
+import { looksLikeConfig, parseConfig, tooLargeDiagnostic, MAX_SEMANTIC_BYTES } from './parse';
 import { validateParsed, type ValidateOptions } from './validate';
 import type { Family } from '../agentjet/dialect';
 import { t } from '../l10n';
@@ -28,18 +28,7 @@ export function lintText(text: string, opts: LintOptions = {}): LintResult {
   if (body.length > MAX_SEMANTIC_BYTES) {
     return {
       ours: true,
-      diagnostics: [
-        {
-          code: 'too-large',
-          severity: 'information',
-          message: t(
-            'This config is {0} MB; checks are skipped above {1} MB.',
-            (body.length / 1048576).toFixed(1),
-            MAX_SEMANTIC_BYTES / 1048576,
-          ),
-          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-        },
-      ],
+      diagnostics: [tooLargeDiagnostic(body.length)],
     };
   }
   const parsed = parseConfig(body, { dialect: opts.dialect });
@@ -87,18 +76,7 @@ export async function lintFileResult(path: string, opts: LintOptions = {}): Prom
     }
     return {
       ours: true,
-      diagnostics: [
-        {
-          code: 'too-large',
-          severity: 'information',
-          message: t(
-            'This config is {0} MB; checks are skipped above {1} MB.',
-            (st.size / 1048576).toFixed(1),
-            MAX_SEMANTIC_BYTES / 1048576,
-          ),
-          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-        },
-      ],
+      diagnostics: [tooLargeDiagnostic(st.size)],
     };
   }
   const { readFile } = await import('node:fs/promises');

@@ -1,6 +1,8 @@
 // Parsing a config with exact ranges; deciding whether a YAML document is ours and its dialect.
 import { parseAllDocuments, isMap, isScalar, isPair, isAlias, type Document, type YAMLMap, type Pair, type Node } from 'yaml';
 import { LineIndex } from './text';
+import type { ConfigDiagnostic } from './diagnostics';
+import { t } from '../l10n';
 import { looksLikeConfig, rootKeyOf, familyOf, versionOf, type Dialect, type Family, type FrameworkVersion } from '../agentjet/dialect';
 
 export { looksLikeConfig };
@@ -104,4 +106,14 @@ export function nodeAt(map: YAMLMap | undefined, doc: Document, path: readonly s
     cur = isMap(node) ? node : undefined;
   }
   return hit;
+}
+
+/** The one diagnostic a config over MAX_SEMANTIC_BYTES gets instead of the checks. */
+export function tooLargeDiagnostic(bytes: number): ConfigDiagnostic {
+  return {
+    code: 'too-large',
+    severity: 'information',
+    message: t('This config is {0} MB; checks are skipped above {1} MB.', (bytes / 1048576).toFixed(1), MAX_SEMANTIC_BYTES / 1048576),
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+  };
 }

@@ -4,11 +4,10 @@ import { dirname } from 'node:path';
 import { ClassResolver } from './classref';
 import { CachedFs } from './fs';
 import { PythonLocator } from './pythonenv';
-import { parseConfig, looksLikeConfig, MAX_SEMANTIC_BYTES, type ParsedConfig } from './parse';
+import { parseConfig, looksLikeConfig, tooLargeDiagnostic, MAX_SEMANTIC_BYTES, type ParsedConfig } from './parse';
 import { validateParsed } from './validate';
 import type { ConfigDiagnostic } from './diagnostics';
 import type { FeatureContext } from './features';
-import { t } from '../l10n';
 
 export interface ServiceOptions {
   /** One interpreter for every folder (clients without per-folder settings, tests). */
@@ -119,18 +118,7 @@ export class ConfigService {
       if (!looksLikeConfig(text.slice(0, 65536))) return { ours: false, diagnostics: [] };
       return {
         ours: true,
-        diagnostics: [
-          {
-            code: 'too-large',
-            severity: 'information',
-            message: t(
-              'This config is {0} MB; AgentJet checks are skipped above {1} MB.',
-              (text.length / 1048576).toFixed(1),
-              MAX_SEMANTIC_BYTES / 1048576,
-            ),
-            range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-          },
-        ],
+        diagnostics: [tooLargeDiagnostic(text.length)],
       };
     }
     const parsed = this.parse(uri, version, text);
