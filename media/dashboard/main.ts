@@ -4,8 +4,8 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { append, clear, el } from '../shared/dom';
-import { fmtNum, fmtPct, yRange, type AxisKind } from './scale';
-import { countsText, emptyPanelText } from './text';
+import { fmtNum, fmtPct, tickLabels, yRange, type AxisKind } from './scale';
+import { countsText, emptyPanelText, noEvaluationsText } from './text';
 import type { DashboardRun, DashboardState, DashboardToHost, HostToDashboard } from '../../core/protocol/dashboard';
 import { t } from '../shared/l10n';
 
@@ -109,7 +109,7 @@ function chart(host: HTMLElement, title: string, xLabel: string, dataFn: () => u
         stroke: fg,
         grid: { stroke: grid, width: 1 },
         ticks: { stroke: grid },
-        values: (_u, vals) => vals.map((v) => (v === null ? '' : fmt(v))),
+        values: (_u, vals) => (kind === 'rate' ? vals.map((v) => (v === null ? '' : fmt(v))) : tickLabels(vals)),
         size: 56,
       },
     ],
@@ -254,7 +254,7 @@ function render(): void {
     append(grid, el('div', { className: 'chart-wrap' }, el('label', {}, t('Evaluation metric'), ' ', select), box));
     chart(box, t('Evaluation: {0}', metric), t('evaluation #'), () => evalData(metric), fmtNum);
   } else {
-    append(grid, el('p', { className: 'empty' }, t('No evaluation tables yet (evaluation/evaluation.json.log).')));
+    append(grid, el('p', { className: 'empty' }, noEvaluationsText(runs.map((r) => r.status))));
   }
   append(root, exceptionsTable());
 }

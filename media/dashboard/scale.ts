@@ -26,3 +26,15 @@ export function fmtPct(v: number): string {
 export function fmtNum(v: number): string {
   return Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2);
 }
+
+/**
+ * Labels for a number axis's ticks: the fewest decimals that write every tick exactly, the same for
+ * all ticks (0.35, 0.375, 0.40 would otherwise read 0.35, 0.38, 0.40 and look unevenly spaced).
+ */
+export function tickLabels(vals: readonly (number | null)[]): string[] {
+  const nums = vals.filter((v): v is number => v !== null && Number.isFinite(v));
+  const exact = (d: number): boolean => nums.every((v) => Math.abs(Number(v.toFixed(d)) - v) <= 1e-9 * Math.max(1, Math.abs(v)));
+  let decimals = 0;
+  while (decimals < 6 && !exact(decimals)) decimals++;
+  return vals.map((v) => (v === null ? '' : v.toFixed(decimals)));
+}

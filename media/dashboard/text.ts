@@ -12,8 +12,18 @@ export function countsText(steps: number, evals: number, exceptions: number): st
   return `${s} · ${e} · ${x}`;
 }
 
-/** "yet" only while something may still be written (a running or unknown run). */
+/** Something may still be written: a running or unknown run. */
+function mayGrow(statuses: readonly string[]): boolean {
+  return statuses.some((s) => s === 'running' || s === 'unknown');
+}
+
+/** "yet" only while something may still be written. */
 export function emptyPanelText(title: string, statuses: readonly string[]): string {
-  const mayGrow = statuses.some((s) => s === 'running' || s === 'unknown');
-  return mayGrow ? t('{0}: nothing recorded yet.', title) : t('{0}: nothing recorded.', title);
+  return mayGrow(statuses) ? t('{0}: nothing recorded yet.', title) : t('{0}: nothing recorded.', title);
+}
+
+export function noEvaluationsText(statuses: readonly string[]): string {
+  return mayGrow(statuses)
+    ? t('No evaluation tables yet (evaluation/evaluation.json.log).')
+    : t('No evaluation tables (evaluation/evaluation.json.log).');
 }

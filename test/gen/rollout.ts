@@ -199,6 +199,8 @@ export interface RolloutOptions {
   /** Mix HTML/JS-looking and control-character tokens in (every one of HOSTILE_TOKENS at least once). */
   hostile?: boolean;
   start?: Date;
+  /** The rewards to draw from (default: 0, 0, 0.5, 1, 1). */
+  rewards?: readonly number[];
 }
 
 /** The payloads of a rollout log, one per record, with their times. */
@@ -214,7 +216,7 @@ export function* rolloutRecords(o: RolloutOptions = {}): Generator<{ when: Date;
     const taskId = Math.floor(r() * 0x10000000)
       .toString(16)
       .padStart(7, '0');
-    const reward = pick(r, [0, 0, 0.5, 1, 1]);
+    const reward = pick(r, o.rewards ?? [0, 0, 0.5, 1, 1]);
     const outcome = reward.toFixed(1);
     const nested: Record<string, unknown> = {};
     for (let k = 0; k < timelines; k++) {

@@ -34,10 +34,31 @@ export interface Workbench {
   openFile(relativePath: string): Promise<void>;
   /** The activity bar entry with this label. */
   activityItem(label: string): Locator;
+  /**
+   * Right-clicks `target` and chooses `label` from its context menu as the quickest person would,
+   * then waits for the menu to go (a menu left drawn means the click chose nothing).
+   */
+  contextAction(target: Locator, label: string): Promise<void>;
   /** Finds the frame of the webview whose document contains `selector`. */
   webviewFrame(selector: string, timeoutMs?: number): Promise<Frame>;
   screenshot(name: string): Promise<string>;
   close(): Promise<void>;
+}
+
+/**
+ * How fast a person can click a menu item. VS Code ignores a mouse-up on a menu item within 100 ms
+ * of the menu being drawn (its guard against the right-click's own release choosing an item:
+ * `runOnceToEnableMouseUp` in vs/base/browser/ui/menu/menu.ts), and the guard runs on a timer, so a
+ * busy window stretches it. Playwright clicks about 40 ms after a menu shows, faster than any hand,
+ * which tests only VS Code's guard; a window kept busy by an extension still fails this pace.
+ */
+const HUMAN_CLICK_MS = 150;
+/** What the page script below uses of the browser (this file compiles without the DOM library). */
+interface MenuClock {
+  agentjetMenuWatch?: boolean;
+  agentjetMenuShownAt?: number | undefined;
+  document: { body: unknown; querySelector(selector: string): unknown };
+  MutationObserver: new (callback: () => void) => { observe(target: unknown, options: { childList: boolean; subtree: boolean }): void };
 }
 
 export function vsixPath(): string {
@@ -77,6 +98,17 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     // Wait until the explorer shows the folder: the workbench is usable from then on.
     await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: 60_000 });
     const b = browser;
+    // Stamps the moment a context menu is drawn, in the page's own clock (once per page).
+    const watchMenus = () =>
+      page.evaluate(() => {
+        const w = globalThis as unknown as MenuClock;
+        if (w.agentjetMenuWatch) return;
+        w.agentjetMenuWatch = true;
+        new w.MutationObserver(() => {
+          if (w.document.querySelector('.context-view .monaco-menu')) w.agentjetMenuShownAt ??= performance.now();
+          else w.agentjetMenuShownAt = undefined;
+        }).observe(w.document.body, { childList: true, subtree: true });
+      });
     const wb: Workbench = {
       page,
       server,
@@ -107,6 +139,24 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
           .first()
           .waitFor({ state: 'visible' })
           .catch(() => undefined);
+      },
+      async contextAction(target, label) {
+        await watchMenus();
+        await target.click({ button: 'right' });
+        const item = page.locator('.context-view .action-item', { hasText: label }).first();
+        await item.waitFor({ state: 'visible', timeout: 15_000 });
+        await page.waitForFunction(
+          (ms) => {
+            const at = (globalThis as unknown as MenuClock).agentjetMenuShownAt;
+            return at !== undefined && performance.now() - at >= ms;
+          },
+          HUMAN_CLICK_MS,
+          { polling: 'raf' },
+        );
+        // Timers run in the order they fall due: one queued now runs after VS Code's guard timer.
+        await page.evaluate(() => new Promise((r) => setTimeout(r, 0)));
+        await item.click({ timeout: 10_000 });
+        await page.locator('.context-view .monaco-menu').first().waitFor({ state: 'detached', timeout: 10_000 });
       },
       activityItem(label) {
         return page

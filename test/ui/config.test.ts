@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openWorkbench } from '../harness/workbench';
 import { repoRoot } from '../util/paths';
+import { waitFor } from '../util/poll';
 
 test('a config mistake shows a squiggle whose hover explains it (screenshot)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'agentjet-ui-config-'));
@@ -32,6 +33,77 @@ test('a config mistake shows a squiggle whose hover explains it (screenshot)', a
     assert.match(text, /class-ref\/missing-class/);
     const shot = await wb.screenshot('config-squiggle-hover');
     assert.ok(existsSync(shot));
+  } finally {
+    await wb.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('accepting the val_kwargs completion indents its children one level, in 2- and 4-space files (screenshot)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agentjet-ui-snippet-'));
+  const workspace = join(dir, 'demo');
+  cpSync(join(repoRoot, 'demo'), workspace, { recursive: true });
+  const cases = [
+    { file: 'snippet_two.yaml', unit: '  ' },
+    { file: 'snippet_four.yaml', unit: '    ' },
+  ];
+  for (const { file, unit } of cases) {
+    writeFileSync(
+      join(workspace, file),
+      `ajet:\n${unit}project_name: snip\n${unit}rollout:\n${unit}${unit}temperature: 0.9\n${unit}${unit}val_k`,
+    );
+  }
+  const wb = await openWorkbench({ workspace });
+  try {
+    const { page } = wb;
+    for (const { file, unit } of cases) {
+      await wb.openFile(file);
+      const editor = page.locator('.editor-group-container.active .monaco-editor').first();
+      await editor.locator('.view-lines').click();
+      await page.keyboard.press('Control+End');
+      // The server may still be starting: ask again until our completion is offered.
+      const item = page.locator('.suggest-widget .monaco-list-row', { hasText: 'val_kwargs' }).first();
+      await waitFor(
+        async () => {
+          await page.keyboard.press('Control+Space');
+          return item.waitFor({ state: 'visible', timeout: 3_000 }).then(
+            () => true,
+            () => false,
+          );
+        },
+        `the val_kwargs completion in ${file}`,
+        60_000,
+        0,
+      );
+      await page.keyboard.press('Enter');
+      await page.locator('.suggest-widget.visible').waitFor({ state: 'hidden' });
+      // Leave the snippet's placeholders and save, then read what VS Code wrote.
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+S');
+      const path = join(workspace, file);
+      const text = await waitFor(
+        async () => {
+          const t = readFileSync(path, 'utf8');
+          return t.includes('val_kwargs:') ? t : undefined;
+        },
+        `${file} saved with the snippet`,
+        30_000,
+        100,
+      );
+      const lines = text.split('\n');
+      const at = lines.findIndex((l) => l.trimStart().startsWith('val_kwargs:'));
+      assert.equal(/^ */.exec(lines[at]!)![0], unit + unit, text);
+      const children = lines.slice(at + 1).filter((l) => l.trim() !== '');
+      assert.ok(children.length > 0, text);
+      for (const c of children) assert.equal(/^ */.exec(c)![0], unit + unit + unit, `${file}:\n${text}`);
+      // What the snippet wrote is a valid config: the squiggles of the half-typed key go away.
+      await editor.locator('.squiggly-error, .squiggly-warning').first().waitFor({ state: 'detached', timeout: 30_000 });
+      // The tab's problem count follows (VS Code updates decorations on its own schedule).
+      await page
+        .locator('.tabs-container .tab.active', { hasText: file, hasNotText: /\d\s*$/ })
+        .waitFor({ state: 'visible', timeout: 30_000 });
+      if (file === 'snippet_four.yaml') await wb.screenshot('config-val-kwargs-snippet');
+    }
   } finally {
     await wb.close();
     rmSync(dir, { recursive: true, force: true });

@@ -5,42 +5,8 @@ import { spawn } from 'node:child_process';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { LIVE_WRITER } from '../util/livewriter';
-import type { Locator, Page } from 'playwright-core';
 import { openWorkbench } from '../harness/workbench';
 import { waitFor } from '../util/poll';
-
-/** Runs a context-menu action on a row; retries when a re-render swallowed the click. */
-async function contextAction(page: Page, row: Locator, label: string): Promise<void> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    await row.click({ button: 'right' });
-    const item = page.locator('.context-view .action-item', { hasText: label }).first();
-    await item.waitFor({ state: 'visible', timeout: 15_000 });
-    await item.click();
-    const closed = await page
-      .locator('.context-view .monaco-menu')
-      .waitFor({ state: 'hidden', timeout: 3_000 })
-      .then(
-        () => true,
-        () => false,
-      );
-    if (closed) return;
-    // The menu is still open (a row re-render can swallow the click): the keyboard picks the item too.
-    await item.hover();
-    await page.keyboard.press('Enter');
-    if (
-      await page
-        .locator('.context-view .monaco-menu')
-        .waitFor({ state: 'hidden', timeout: 3_000 })
-        .then(
-          () => true,
-          () => false,
-        )
-    )
-      return;
-    await page.keyboard.press('Escape');
-  }
-  throw new Error(`the context menu action ${label} did not run`);
-}
 
 test('the Runs view lists the demo runs with statuses, and the dashboard draws their curves', async () => {
   const wb = await openWorkbench();
@@ -107,7 +73,7 @@ test('a run that is being written shows as running, and its dashboard grows whil
     const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
     const row = runsPane.locator('.monaco-list-row', { hasText: /live_ui_20260201_1200.*running/ }).first();
     await row.waitFor({ state: 'visible', timeout: 60_000 });
-    await contextAction(page, row, 'Open Run Dashboard');
+    await wb.contextAction(row, 'Open Run Dashboard');
     const frame = await wb.webviewFrame('ul.runs li', 60_000);
     const steps = async () => Number(/(\d+) steps/.exec((await frame.locator('ul.runs li').first().textContent()) ?? '')?.[1] ?? 0);
     const first = await steps();
@@ -150,7 +116,7 @@ test('Stop on a live companion ends its process group after the confirmation', a
     const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Companions' }) }).first();
     const live = pane.locator('.monaco-list-row', { hasText: /external_vllm_server.*running/ }).first();
     await live.waitFor({ state: 'visible', timeout: 60_000 });
-    await contextAction(page, live, 'Stop Companion');
+    await wb.contextAction(live, 'Stop Companion');
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: 15_000 });
     assert.match((await dialog.textContent()) ?? '', new RegExp(`process group ${pgid}`));
@@ -179,7 +145,7 @@ test('a dashboard comes back with its runs after the window reloads', async () =
     const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
     const row = runsPane.locator('.monaco-list-row', { hasText: /math_demo_20260103_1010.*finished/ }).first();
     await row.waitFor({ state: 'visible', timeout: 60_000 });
-    await contextAction(page, row, 'Open Run Dashboard');
+    await wb.contextAction(row, 'Open Run Dashboard');
     await wb.webviewFrame('.uplot canvas', 60_000);
     await wb.runCommand('Developer: Reload Window');
     await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
@@ -206,7 +172,7 @@ test('Delete Run asks first, then removes the run folder and its row', async (t)
     const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
     const row = runsPane.locator('.monaco-list-row', { hasText: /math_demo_lr_sweep_20260104_1530.*failed/ }).first();
     await row.waitFor({ state: 'visible', timeout: 60_000 });
-    await contextAction(page, row, 'Delete Run');
+    await wb.contextAction(row, 'Delete Run');
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: 15_000 });
     assert.match((await dialog.textContent()) ?? '', /Checkpoints under saved_checkpoints are kept/);

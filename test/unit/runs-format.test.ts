@@ -85,6 +85,16 @@ test('success-rate axis: 0..100 % even when every value is 0, with plain percent
   assert.deepEqual(yRange('number', null, null), [0, 1]);
 });
 
+test('number-axis ticks: one precision for all ticks, as fine as their spacing', async () => {
+  const { tickLabels } = await import('../../media/dashboard/scale');
+  assert.deepEqual(tickLabels([0.35, 0.375, 0.4]), ['0.350', '0.375', '0.400']);
+  assert.deepEqual(tickLabels([0.3, 0.35, 0.4, null]), ['0.30', '0.35', '0.40', '']);
+  assert.deepEqual(tickLabels([40, 45, 50]), ['40', '45', '50']);
+  assert.deepEqual(tickLabels([37.5, 40, 42.5]), ['37.5', '40.0', '42.5']);
+  assert.deepEqual(tickLabels([0.5]), ['0.5']);
+  assert.deepEqual(tickLabels([1 / 3, 2 / 3]), ['0.333333', '0.666667'], 'at most six decimals');
+});
+
 test("size: re-measured when missing, forgotten (files changed, Refresh) or a running run's is old; labelled when a lower bound", async () => {
   const { sizeIsStale } = await import('../../core/runs/artefacts');
   const { formatSize } = await import('../../core/runs/format');
@@ -98,9 +108,12 @@ test("size: re-measured when missing, forgotten (files changed, Refresh) or a ru
 });
 
 test('dashboard words: singular counts; "yet" only for runs that may still write', async () => {
-  const { countsText, emptyPanelText } = await import('../../media/dashboard/text');
+  const { countsText, emptyPanelText, noEvaluationsText } = await import('../../media/dashboard/text');
   assert.equal(countsText(1, 1, 1), '1 step · 1 evaluation · 1 exception');
   assert.equal(countsText(2, 0, 3), '2 steps · 0 evaluations · 3 exceptions');
   assert.equal(emptyPanelText('Success rate per step', ['finished']), 'Success rate per step: nothing recorded.');
   assert.equal(emptyPanelText('Success rate per step', ['ended', 'running']), 'Success rate per step: nothing recorded yet.');
+  assert.equal(emptyPanelText('Success rate per step', ['ended']), 'Success rate per step: nothing recorded.');
+  assert.equal(noEvaluationsText(['ended']), 'No evaluation tables (evaluation/evaluation.json.log).');
+  assert.equal(noEvaluationsText(['running']), 'No evaluation tables yet (evaluation/evaluation.json.log).');
 });
