@@ -262,20 +262,31 @@ export function registerRunsCommands(parts: RunsParts): RunsService {
   const reveal = async (fsPath: string): Promise<boolean> => {
     if (!fsPath) return false;
     await vscode.commands.executeCommand('agentjet.runs.focus');
-    let node = tree.experimentNode(fsPath);
-    if (!node) {
-      // A run that appeared since the last read: make sure the model knows its root.
+    if (!tree.experimentNode(fsPath)) {
+      // A run that appeared since the last read (F5 just made it): the model learns of it, and
+      // the view must draw its row before VS Code can reveal it.
       model.invalidate(fsPath);
-      await tree.getChildren();
-      node = tree.experimentNode(fsPath);
+      if ((await model.experiments()).some((e) => e.path === fsPath)) await tree.relistUntil(fsPath, 15_000);
     }
+    const node = tree.experimentNode(fsPath);
     if (!node) {
       void vscode.window.showInformationMessage(
         vscode.l10n.t('AgentJet: {0} is not an experiment under the configured roots (setting agentjet.experimentRoots).', fsPath),
       );
       return false;
     }
-    await runsView.reveal(node, { select: true, focus: true, expand: false });
+    const show = () => runsView.reveal(node, { select: true, focus: true, expand: false });
+    try {
+      await show();
+    } catch (err) {
+      // The view had not drawn the row yet (VS Code: "TreeError ... not found"): once more when it has.
+      services.log.info(`runs: reveal ${fsPath} waits for its row (${err instanceof Error ? err.message : String(err)})`);
+      if (!(await tree.relistUntil(fsPath, 15_000))) {
+        services.log.warn(`runs: ${fsPath} has no row in the Runs view (filtered out?)`);
+        return false;
+      }
+      await show();
+    }
     return true;
   };
   reg('agentjet.runs.reveal', (fsPath?: string) => (typeof fsPath === 'string' ? reveal(fsPath) : false));

@@ -70,6 +70,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
   private loaded = false;
   /** Resolves when the first level and its details have been read (for tests). */
   private idleWaiters: (() => void)[] = [];
+  /** Callers waiting for the view to list a run (a row must be drawn before it can be revealed). */
+  private listWaiters = new Map<string, (() => void)[]>();
   private busy = 0;
 
   constructor(
@@ -218,7 +220,30 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
       // An empty array lets the view show its welcome content.
       return [];
     }
+    for (const n of nodes) for (const w of this.listWaiters.get(n.path)?.splice(0) ?? []) w();
     return nodes;
+  }
+
+  /**
+   * Asks the view to list the runs again and resolves true once it has a row for `path`, or false
+   * after `timeoutMs` (the run is filtered out, or the view is hidden and asks for nothing).
+   */
+  relistUntil(path: string, timeoutMs: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const list = this.listWaiters.get(path) ?? [];
+      this.listWaiters.set(path, list);
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        const i = list.indexOf(hit);
+        if (i >= 0) list.splice(i, 1);
+        if (!list.length && this.listWaiters.get(path) === list) this.listWaiters.delete(path);
+        resolve(ok);
+      };
+      const hit = () => done(true);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      list.push(hit);
+      this.changed.fire(undefined);
+    });
   }
 
   private async children(node: RunNode): Promise<RunNode[]> {

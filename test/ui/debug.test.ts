@@ -60,6 +60,13 @@ test(
       await wb.page.locator('.monaco-list-row', { hasText: 'workflow_task' }).first().waitFor({ state: 'visible', timeout: 30_000 });
       const shot = await wb.screenshot('debug-stopped-at-breakpoint');
       assert.ok(existsSync(shot));
+      // Showing the new run in the Runs view raised no error (it was a TreeError toast: the row was not drawn yet).
+      const toasts = await wb.page.locator('.notification-toast').allInnerTexts();
+      assert.deepEqual(
+        toasts.filter((t) => /failed|TreeError/.test(t)),
+        [],
+        toasts.join(' | '),
+      );
 
       const ours = async () => (await listProcesses()).filter((p) => p.args.includes(w.dir) && !/vllm\.entrypoints/.test(p.args));
       assert.ok(

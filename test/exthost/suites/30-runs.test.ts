@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -196,6 +197,27 @@ suite('runs view', () => {
     );
     assert.throws(() => services.provide('runs', services.get('runs')), /registered twice/);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('a run that appears after the view listed the runs (as F5 makes one) is revealed, not refused with a TreeError', async () => {
+    const { services } = extension().exports;
+    const root = join(workspaceRoot().fsPath, 'saved_experiments');
+    const old = join(root, 'math_demo_20260103_1010');
+    // The view has drawn its rows.
+    assert.equal(await services.get('runs').reveal(old), true);
+    const name = 'math_demo_fresh_20260107_0900';
+    const exp = join(root, name);
+    mkdirSync(join(exp, '2026_01_07_09_00', 'gpu-node-0'), { recursive: true });
+    writeFileSync(
+      join(exp, 'yaml_backup.yaml'),
+      readFileSync(join(old, 'yaml_backup.yaml'), 'utf8').replaceAll('math_demo_20260103_1010', name),
+    );
+    try {
+      assert.equal(await services.get('runs').reveal(exp), true);
+    } finally {
+      rmSync(exp, { recursive: true, force: true });
+      await vscode.commands.executeCommand('agentjet.runs.refresh');
+    }
   });
 
   test('agentjet.runs.reveal selects a run; the dashboard opens for it', async () => {
