@@ -5,6 +5,7 @@ import { schema, childSchema, resolveRef, typesOf, schemaAt, type SchemaNode, ty
 import { deref, keyString, mapPairs, type ParsedConfig } from './parse';
 import type { ClassResolver } from './classref';
 import { t } from '../l10n';
+import { localDescription } from '../l10n/schemaDescriptions';
 
 export interface FeatureContext {
   root?: string;
@@ -72,7 +73,9 @@ export function describeKey(path: readonly string[], s: SchemaNode, dialect: Fam
   const lines: string[] = [];
   const types = typesOf(r);
   lines.push(`**${path.join('.')}**${types.length ? ` \u2014 \`${types.join(' | ')}\`` : ''}`);
-  if (r.description) lines.push(r.description);
+  // In the core locale (zh-cn: core/l10n/schema.zh-cn.json), English where no current translation exists.
+  const description = localDescription(r);
+  if (description) lines.push(description);
   const facts: string[] = [];
   if (r.default !== undefined && !(typeof r.default === 'object' && r.default !== null)) facts.push(t('Default: {0}', fmt(r.default)));
   else if (Array.isArray(r.default)) facts.push(t('Default: {0}', fmt(r.default)));

@@ -19,6 +19,12 @@ import {
   webviewCatalogue,
   webviewCatalogueKeys,
 } from '../../core/l10n';
+import { describedNodes, descriptionCatalogue, localDescription, untranslatedDescriptions } from '../../core/l10n/schemaDescriptions';
+import { schema, schemaAt, type ConfigSchema } from '../../core/config/schema';
+import { parseConfig } from '../../core/config/parse';
+import { hover, describePath } from '../../core/config/features';
+import { ClassResolver } from '../../core/config/classref';
+import { CachedFs } from '../../core/config/fs';
 
 const json = (p: string) => JSON.parse(readFileSync(join(repoRoot, p), 'utf8')) as Record<string, string>;
 /** Every x-unread and x-deprecatedMessage string in a schema. */
@@ -189,4 +195,90 @@ test('locale selection: --lang, LANG/LANGUAGE, initialize params; t() fills plac
     setLocale('en');
   }
   assert.equal(t('Created {0} ({1}, {2} files).', '/p', 'x', 3), 'Created /p (x, 3 files).');
+});
+
+/** The code spans (`…`) and URLs of a text, sorted: a translation keeps them character for character. */
+const codeOf = (s: string) =>
+  [...[...s.matchAll(/`[^`]*`/g)].map((m) => m[0]), ...[...s.matchAll(/https?:\/\/[^\s（）()]+/g)].map((m) => m[0])].sort();
+
+test('every config key description in the schema has a current zh-cn translation (core/l10n/schema.zh-cn.json)', () => {
+  const problems = untranslatedDescriptions();
+  // A ready-to-edit entry for each: translate the English, record it as `en`.
+  const todo = Object.fromEntries(
+    problems.map((x) => [x.path, { en: x.en, 'zh-cn': x.problem === 'stale' ? `(was written for: ${x.was})` : '' }]),
+  );
+  assert.deepEqual(problems, [], `update core/l10n/schema.zh-cn.json:\n${JSON.stringify(todo, null, 2)}`);
+  const paths = new Set(describedNodes().map((x) => x.path));
+  assert.equal(paths.size, describedNodes().length, 'one path per described key');
+  assert.ok(paths.size > 100, `the walk finds the schema's descriptions (${paths.size})`);
+  const catalogue = descriptionCatalogue();
+  assert.deepEqual(
+    Object.keys(catalogue).filter((k) => !paths.has(k)),
+    [],
+    'stale entries in core/l10n/schema.zh-cn.json (the key is gone from the schema)',
+  );
+  for (const [path, e] of Object.entries(catalogue)) {
+    assert.ok(/[\u4e00-\u9fff]/.test(e['zh-cn']), `${path}: the zh-cn text is Chinese`);
+    assert.deepEqual(codeOf(e['zh-cn']), codeOf(e.en), `${path}: the zh-cn text keeps the code spans and links`);
+  }
+});
+
+test('the description check sees a changed and a new description (a test that cannot fail is a defect)', () => {
+  const copy = structuredClone(schema) as ConfigSchema;
+  const rollout = copy.properties?.ajet?.properties?.rollout;
+  assert.ok(rollout?.properties?.num_repeat);
+  rollout.properties.num_repeat.description = 'Rollouts per task.';
+  rollout.properties.brand_new = { type: 'integer', description: 'A key the catalogue has never seen.' };
+  const touched = new Set(['ajet.rollout.num_repeat', 'ajet.rollout.brand_new']);
+  assert.deepEqual(
+    untranslatedDescriptions(copy).filter((x) => touched.has(x.path)),
+    [
+      {
+        path: 'ajet.rollout.num_repeat',
+        en: 'Rollouts per task.',
+        problem: 'stale',
+        was: descriptionCatalogue()['ajet.rollout.num_repeat']?.en,
+      },
+      { path: 'ajet.rollout.brand_new', en: 'A key the catalogue has never seen.', problem: 'missing' },
+    ],
+  );
+});
+
+test('hover and completion documentation show the key description in the core locale (zh-cn), English otherwise', () => {
+  const ctx = { resolver: new ClassResolver(new CachedFs()) };
+  const zh = (path: string) => descriptionCatalogue()[path]?.['zh-cn'] ?? assert.fail(`no zh-cn for ${path}`);
+  const en = (path: string) => descriptionCatalogue()[path]?.en ?? assert.fail(`no entry for ${path}`);
+  const text = 'ajet:\n  rollout:\n    num_repeat: 4\nastuner:\n  model:\n    path: Qwen/Qwen2.5-7B\n';
+  const p = parseConfig(text);
+  const hoverAt = (needle: string) => hover(p, text.indexOf(needle) + 2, ctx)?.markdown ?? assert.fail(`no hover on ${needle}`);
+  try {
+    setLocale('zh-cn');
+    const h = hoverAt('num_repeat');
+    assert.ok(h.includes(zh('ajet.rollout.num_repeat')), h);
+    assert.ok(!h.includes(en('ajet.rollout.num_repeat')), h);
+    assert.match(h, /默认值：`\d+`/);
+    // A key reached through `astuner:` ($ref to `ajet:`) shares the translation of the `ajet:` key.
+    assert.ok(hoverAt('path').includes(zh('ajet.model.path')));
+    // Completion items resolve their documentation from the same text.
+    assert.ok(describePath(['ajet', 'rollout', 'user_workflow'], 'agentjet')?.includes(zh('ajet.rollout.user_workflow')));
+    assert.ok(describePath(['defaults', '0'], 'agentjet')?.includes(zh('defaults[]')));
+    // A translation written from older English is not shown: the current English is.
+    const node = schemaAt(['ajet', 'rollout', 'num_repeat']);
+    assert.ok(node);
+    const was = node.description;
+    try {
+      node.description = 'Rollouts per task (changed upstream).';
+      assert.equal(localDescription(node), 'Rollouts per task (changed upstream).');
+      assert.ok(hoverAt('num_repeat').includes('Rollouts per task (changed upstream).'));
+    } finally {
+      node.description = was;
+    }
+  } finally {
+    setLocale('en');
+  }
+  const h = hoverAt('num_repeat');
+  assert.ok(h.includes(en('ajet.rollout.num_repeat')), h);
+  assert.ok(!h.includes(zh('ajet.rollout.num_repeat')), h);
+  assert.match(h, /Default: `\d+`/);
+  assert.ok(describePath(['ajet', 'rollout', 'user_workflow'], 'agentjet')?.includes(en('ajet.rollout.user_workflow')));
 });
