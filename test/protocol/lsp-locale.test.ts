@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import { URI } from 'vscode-uri';
 import { repoRoot } from '../util/paths';
+import { descriptionCatalogue } from '../../core/l10n/schemaDescriptions';
 
 const server = join(repoRoot, 'dist', 'server.js');
 const demo = join(repoRoot, 'demo');
@@ -104,4 +105,28 @@ test('zh-cn: quick fix titles and hovers in Chinese', async () => {
   assert.match(h.contents.value, /ajet\.rollout\.n_vllm_engine/);
   assert.match(h.contents.value, /默认值：`\d+`/);
   assert.doesNotMatch(h.contents.value, /Default:/);
+  // The key's description too (core/l10n/schema.zh-cn.json), not the schema's English.
+  const engines = descriptionCatalogue()['ajet.rollout.n_vllm_engine'];
+  assert.ok(engines);
+  assert.ok(h.contents.value.includes(engines['zh-cn']), h.contents.value);
+  assert.ok(!h.contents.value.includes(engines.en), h.contents.value);
+});
+
+test('zh-cn: completion items resolve their documentation with the Chinese description', async () => {
+  const lines = text.split('\n');
+  const l = lines.findIndex((x) => x.includes('num_repeat: 4'));
+  const items = (await conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line: l, character: 6 } })) as {
+    label: string;
+    detail?: string;
+  }[];
+  const name = items.find((i) => i.label === 'name');
+  assert.ok(name, items.map((i) => i.label).join(','));
+  const resolved = (await conn.sendRequest('completionItem/resolve', name)) as { documentation?: { value: string } };
+  const doc = resolved.documentation?.value ?? '';
+  const entry = descriptionCatalogue()['ajet.rollout.name'];
+  assert.ok(entry);
+  assert.match(doc, /\*\*ajet\.rollout\.name\*\*/);
+  assert.ok(doc.includes(entry['zh-cn']), doc);
+  assert.ok(!doc.includes(entry.en), doc);
+  assert.match(doc, /可选值：`vllm`, `sglang`/);
 });

@@ -123,6 +123,7 @@ test('completion offers keys of the section under the cursor and enum values', a
   const resolved = (await conn.sendRequest('completionItem/resolve', name)) as { documentation?: { value: string } };
   assert.match(resolved.documentation?.value ?? '', /\*\*ajet\.rollout\.name\*\*/);
   assert.match(resolved.documentation?.value ?? '', /Allowed: `vllm`, `sglang`/);
+  assert.match(resolved.documentation?.value ?? '', /Inference engine used during rollout\./);
 
   const withValue = [...lines.slice(0, l + 1), '    name: ', ...lines.slice(l + 1)].join('\n');
   await conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: 3 }, contentChanges: [{ text: withValue }] });
@@ -145,6 +146,7 @@ test('hover describes a key; go to definition reaches the workflow class', async
   };
   assert.match(h.contents.value, /ajet\.rollout\.max_model_len/);
   assert.match(h.contents.value, /Default: `18000`/);
+  assert.match(h.contents.value, /Context window in tokens for the inference engine during rollout/);
 
   const w = lines.findIndex((x) => x.includes('user_workflow'));
   const col = (lines[w] as string).indexOf('MathWorkflow') + 2;
