@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openWorkbench, type Workbench } from '../harness/workbench';
 import { repoRoot } from '../util/paths';
+import { descriptionCatalogue } from '../../core/l10n/schemaDescriptions';
 
 const zh = JSON.parse(readFileSync(join(repoRoot, 'package.nls.zh-cn.json'), 'utf8')) as Record<string, string>;
 const zhCore = JSON.parse(readFileSync(join(repoRoot, 'core', 'l10n', 'zh-cn.json'), 'utf8')) as Record<string, string>;
@@ -78,6 +79,12 @@ test('with the display language zh-cn, AgentJet command titles, views, diagnosti
     assert.match(hoverText, /workflow\.py 中没有定义 `MathWorkflo`（其中的类：[^）]*MathWorkflow[^）]*）。/);
     assert.doesNotMatch(hoverText, /is not defined in/);
     assert.match(hoverText, /class-ref\/missing-class/);
+    // Under the diagnostic, the key's own description (core/l10n/schema.zh-cn.json); Markdown drops the backticks.
+    const workflowDoc = descriptionCatalogue()['ajet.rollout.user_workflow'];
+    assert.ok(workflowDoc);
+    const flat = (s: string) => s.replace(/`/g, '').replace(/\s+/g, ' ');
+    assert.ok(flat(hoverText).includes(flat(workflowDoc['zh-cn'])), hoverText);
+    assert.ok(!flat(hoverText).includes(flat(workflowDoc.en)), hoverText);
     assert.ok(existsSync(await wb.screenshot('zh-cn-diagnostic-hover')));
     await wb.page.keyboard.press('Escape');
 
