@@ -5,6 +5,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
+import { waitFor } from '../util/poll';
 import {
   LAUNCHER_ENTRIES,
   consoleScriptBeside,
@@ -325,9 +326,9 @@ test('process trees: parse ps, descendants, kill plan spares companions and ours
 test('terminate ends a real process group and reports nothing left', async () => {
   const child = spawn('sh', ['-c', 'sleep 30 & sleep 30; wait'], { detached: true, stdio: 'ignore' });
   const pid = child.pid!;
-  const procs = await listProcesses();
-  const tree = descendants(pid, procs);
-  assert.ok(tree.length >= 2, 'the shell and its sleeps are listed');
+  // The shell forks its sleeps on its own schedule: no event says so, so the process list is polled.
+  let procs = await listProcesses();
+  await waitFor(async () => descendants(pid, (procs = await listProcesses())).length >= 3, 'the shell and its two sleeps', 10_000);
   const left = await terminate(planKill(procs, [pid], [pid], []), 2000);
   assert.deepEqual(left, []);
   const after = await listProcesses();
