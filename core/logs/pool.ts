@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { CancelledError, type LogIndex } from './index';
-import { runTask, type Job, type RangeTask, type TaskResult } from './jobs';
+import { recycleExportBuffer, runTask, type Job, type RangeTask, type TaskResult } from './jobs';
 import type { WorkerReply, WorkerRequest } from './worker';
 
 /** Target bytes per task: big enough to amortise a message, small enough to balance. */
@@ -48,6 +48,12 @@ export interface RunOptions {
   workers?: number;
   /** Below this many bytes in all, the work runs on the calling thread (default: two tasks' worth). */
   minBytesForWorkers?: number;
+  /**
+   * Export: `onResult` is done with a result's lines when it returns (or its promise settles), so
+   * their buffer goes back to the workers to write the next results into (memory stays at the
+   * results in flight instead of growing with garbage until a collection).
+   */
+  reuseExportBuffers?: boolean;
   /** Tasks done (or in order) per result; bytes of records processed / total. */
   progress?: (doneBytes: number, totalBytes: number) => void;
 }
@@ -77,6 +83,7 @@ export async function runTasks(
       if (opts.signal?.aborted) throw new CancelledError();
       const r = runTask(t, job);
       await onResult(r, t);
+      if (opts.reuseExportBuffers && r.kind === 'export') recycleExportBuffer(r.chunk.lines.buffer as ArrayBuffer);
       doneBytes += r.bytes;
       opts.progress?.(doneBytes, totalBytes);
       // Let cancellation and other events in between tasks.
@@ -106,12 +113,16 @@ export async function runTasks(
         return;
       }
       const idle: Worker[] = [];
+      /** Export buffers written out, to go back to the workers with their next tasks. */
+      const spare: ArrayBuffer[] = [];
       const dispatch = () => {
         while (!failed && idle.length && next < tasks.length && next - delivered < maxInFlight) {
           const w = idle.pop()!;
           const req: WorkerRequest = { id: next, task: tasks[next]!, job };
           next++;
-          w.postMessage(req);
+          const reuse = spare.pop();
+          if (reuse) req.reuse = reuse;
+          w.postMessage(req, reuse ? [reuse] : []);
         }
       };
       const deliver = async () => {
@@ -122,6 +133,8 @@ export async function runTasks(
             const r = results.get(delivered)!;
             results.delete(delivered);
             await onResult(r, tasks[delivered]!);
+            if (opts.reuseExportBuffers && r.kind === 'export' && r.chunk.lines.buffer.byteLength > Buffer.poolSize)
+              spare.push(r.chunk.lines.buffer as ArrayBuffer);
             doneBytes += r.bytes;
             delivered++;
             opts.progress?.(doneBytes, totalBytes);
