@@ -4,7 +4,7 @@
 // that are reused from record to record. The token text comes first in what the loggers write
 // (text, title, count, color); a column read before the text (whose length decides how many
 // values each array has) keeps its element positions and is written once the content is read.
-import { BAIL, BSLASH, COMMA, K_ESC, K_LIT, K_STR, LBRACE, LBRACK, Out, QUOTE, RBRACE, RBRACK, type Column } from './jsonbytes';
+import { BAIL, BSLASH, COMMA, isWs, K_ESC, K_LIT, K_STR, LBRACE, LBRACK, Out, QUOTE, RBRACE, RBRACK, type Column } from './jsonbytes';
 import { TokenColumns, putMask } from './tokencolumns';
 
 /** The four arrays of one export row as JSON. */
@@ -134,9 +134,9 @@ export class ExportColumns extends TokenColumns {
         buf = out.buf;
         o = o0 + re.copy(buf, o0);
       }
-      p = this.ws(i + 1);
+      p = this.next(i + 1);
       if (b[p] === COMMA) {
-        p = this.ws(p + 1);
+        p = this.afterComma(p);
         continue;
       }
       if (b[p] === RBRACK) {
@@ -204,14 +204,28 @@ export class ExportColumns extends TokenColumns {
           this.logprobInto(out, s, e, k);
         }
       }
-      p = this.ws(p);
+      p = this.next(p);
       if (b[p] === COMMA) {
-        p = this.ws(p + 1);
+        p = this.afterComma(p);
         continue;
       }
       if (b[p] === RBRACK) return p + 1;
       throw BAIL;
     }
+  }
+
+  /** The separator or end of array at or after p (whitespace skipped). */
+  private next(p: number): number {
+    const c = this.b[p];
+    return c === COMMA || c === RBRACK ? p : this.ws(p);
+  }
+
+  /** The next element after the comma at p (Python's ", " separator first). */
+  private afterComma(p: number): number {
+    const b = this.b;
+    p++;
+    if (b[p] === 0x20) p++;
+    return isWs(b[p]!) ? this.ws(p) : p;
   }
 
   /** Completes the current timeline's export arrays (n tokens); they and its trained tokens. */

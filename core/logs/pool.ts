@@ -92,7 +92,10 @@ export async function runTasks(
     return;
   }
   const workers: Worker[] = [];
-  const maxInFlight = want * 2;
+  // Each worker has its next task queued while it works on one (no round trip to this thread in
+  // between); the results waiting to be handed over in order are bounded too.
+  const perWorker = 2;
+  const maxInFlight = want * (perWorker + 1);
   try {
     await new Promise<void>((resolve, reject) => {
       const results = new Map<number, TaskResult>();
@@ -112,12 +115,16 @@ export async function runTasks(
         onAbort();
         return;
       }
-      const idle: Worker[] = [];
+      /** Tasks sent to each worker and not answered yet. */
+      const queued = new Map<Worker, number>();
       /** Export buffers written out, to go back to the workers with their next tasks. */
       const spare: ArrayBuffer[] = [];
       const dispatch = () => {
-        while (!failed && idle.length && next < tasks.length && next - delivered < maxInFlight) {
-          const w = idle.pop()!;
+        while (!failed && next < tasks.length && next - delivered < maxInFlight) {
+          let w: Worker | undefined;
+          for (const [cand, n] of queued) if (n < perWorker && (!w || n < queued.get(w)!)) w = cand;
+          if (!w) break;
+          queued.set(w, queued.get(w)! + 1);
           const req: WorkerRequest = { id: next, task: tasks[next]!, job };
           next++;
           const reuse = spare.pop();
@@ -161,7 +168,7 @@ export async function runTasks(
           const r = m.result;
           if (r.kind === 'export') r.chunk.lines = Buffer.from(r.chunk.lines.buffer, r.chunk.lines.byteOffset, r.chunk.lines.byteLength);
           results.set(m.id, r);
-          idle.push(w);
+          queued.set(w, queued.get(w)! - 1);
           dispatch();
           void deliver();
         });
@@ -169,7 +176,7 @@ export async function runTasks(
         w.on('exit', (code) => {
           if (code !== 0 && !failed && delivered < tasks.length) fail(new Error(`log worker exited with code ${code}`));
         });
-        idle.push(w);
+        queued.set(w, 0);
       }
       dispatch();
     });

@@ -14,6 +14,10 @@ export interface SearchText {
   texts?: string[];
 }
 
+/** Byte -> hex digit value, -256 for bytes that are not hex digits. */
+const HEX = new Int16Array(256).fill(-256);
+for (let c = 0; c < 256; c++) if (hexVal(c) >= 0) HEX[c] = hexVal(c);
+
 // 24-bit colour -> mask + 2 (0 = not computed yet).
 const colorMasks = new Int8Array(1 << 24);
 
@@ -78,15 +82,14 @@ export class TokenColumns extends JsonBytes {
   protected maskOf(s: number, e: number, k: number): MaskValue {
     const b = this.b;
     if (k === K_STR && e - s === 7 && b[s] === 0x23) {
-      let v = 0;
-      for (let j = s + 1; j < e; j++) {
-        const h = hexVal(b[j]!);
-        if (h < 0) {
-          v = -1;
-          break;
-        }
-        v = (v << 4) | h;
-      }
+      // Six hex digits; any other byte makes the value negative (HEX holds -256 for those).
+      const v =
+        (HEX[b[s + 1]!]! << 20) |
+        (HEX[b[s + 2]!]! << 16) |
+        (HEX[b[s + 3]!]! << 12) |
+        (HEX[b[s + 4]!]! << 8) |
+        (HEX[b[s + 5]!]! << 4) |
+        HEX[b[s + 6]!]!;
       if (v >= 0) {
         const m = colorMasks[v]!;
         if (m !== 0) return (m - 2) as MaskValue;
