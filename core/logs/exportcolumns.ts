@@ -15,6 +15,9 @@ export interface ExportArrays {
   mask: Buffer;
 }
 
+/** Output buffers above this size are given up at the next record. */
+const KEEP_BYTES = 16 << 20;
+
 const W_IDS = 1,
   W_LOGPROBS = 2,
   W_MASK = 3;
@@ -40,7 +43,11 @@ export class ExportColumns extends TokenColumns {
 
   /** Starts a record: the previous record's arrays are overwritten from now on. */
   protected exportReset(): void {
-    this.xText.o = this.xIds.o = this.xLogprobs.o = this.xMask.o = 0;
+    for (const out of [this.xText, this.xIds, this.xLogprobs, this.xMask]) {
+      out.o = 0;
+      // A huge record's room is not kept for the records after it.
+      if (out.buf.length > KEEP_BYTES) out.buf = Buffer.allocUnsafe(1 << 16);
+    }
   }
 
   /** Reads a timeline's `content` object at p, writing the export arrays; the position after it. */
