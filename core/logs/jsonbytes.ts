@@ -239,7 +239,7 @@ export class Out {
   o = 0;
   need(n: number): void {
     if (this.o + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
+    let size = Math.max(this.buf.length * 2, 1024);
     while (size < this.o + n) size *= 2;
     const b = Buffer.allocUnsafe(size);
     this.buf.copy(b, 0, 0, this.o);
