@@ -22,6 +22,8 @@ interface Measure {
   name: string;
   seconds: number;
   rssMb: number;
+  /** User + system CPU seconds of the whole process (all threads): steadier than wall time on a busy machine. */
+  cpu: number;
   note?: string;
   ok: boolean;
   error?: string;
@@ -32,7 +34,7 @@ const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 /** Runs a command, returns wall seconds (of the whole process) and peak RSS (from GNU time). */
 function measure(name: string, cmd: string[], env: NodeJS.ProcessEnv = {}): Measure {
   const t0 = performance.now();
-  const args = TIME ? ['-f', 'BENCHTIME %e %M', ...cmd] : cmd;
+  const args = TIME ? ['-f', 'BENCHTIME %e %M %U %S', ...cmd] : cmd;
   const r = spawnSync(TIME ?? cmd[0]!, TIME ? args : cmd.slice(1), {
     encoding: 'utf8',
     maxBuffer: 256 << 20,
@@ -42,12 +44,14 @@ function measure(name: string, cmd: string[], env: NodeJS.ProcessEnv = {}): Meas
   const seconds = (performance.now() - t0) / 1000;
   const line = (r.stderr ?? '').split('\n').find((l) => l.startsWith('BENCHTIME '));
   const rssMb = line ? Number(line.split(' ')[2]) / 1024 : NaN;
-  if (r.status !== 0) return { name, seconds, rssMb, ok: false, error: (r.stderr || '').trim().split('\n').slice(-3).join(' | ') };
+  const cpu = line ? Number(line.split(' ')[3]) + Number(line.split(' ')[4]) : NaN;
+  if (r.status !== 0) return { name, seconds, rssMb, cpu, ok: false, error: (r.stderr || '').trim().split('\n').slice(-3).join(' | ') };
   const inner = (r.stdout ?? '').split('\n').find((l) => l.startsWith('SECONDS '));
   return {
     name,
     seconds: inner ? Number(inner.split(' ')[1]) : seconds,
     rssMb,
+    cpu,
     ok: true,
     note: r.stdout
       .split('\n')
@@ -169,6 +173,7 @@ async function main(): Promise<void> {
         name: 'beast-logger reader (Python)',
         seconds: NaN,
         rssMb: NaN,
+        cpu: NaN,
         ok: false,
         error: err instanceof Error ? err.message : String(err),
       };
@@ -176,7 +181,7 @@ async function main(): Promise<void> {
   }
   const f = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-');
   console.log(
-    `${'measurement'.padEnd(44)} ${'seconds'.padStart(8)} ${'MB/s'.padStart(7)} ${'x floor1'.padStart(9)} ${`x floor${cores}`.padStart(9)} ${'peak RSS MB'.padStart(12)}`,
+    `${'measurement'.padEnd(44)} ${'seconds'.padStart(8)} ${'MB/s'.padStart(7)} ${'x floor1'.padStart(9)} ${`x floor${cores}`.padStart(9)} ${'peak RSS MB'.padStart(12)} ${'CPU s'.padStart(7)}`,
   );
   for (const r of rows) {
     if (!r.ok) {
@@ -184,13 +189,13 @@ async function main(): Promise<void> {
       continue;
     }
     console.log(
-      `${r.name.padEnd(44)} ${f(r.seconds, 2).padStart(8)} ${f(MB / r.seconds, 0).padStart(7)} ${f(r.seconds / floor1.seconds, 2).padStart(9)} ${f(r.seconds / floorN.seconds, 2).padStart(9)} ${f(r.rssMb, 0).padStart(12)}${r.note ? `  (${r.note})` : ''}`,
+      `${r.name.padEnd(44)} ${f(r.seconds, 2).padStart(8)} ${f(MB / r.seconds, 0).padStart(7)} ${f(r.seconds / floor1.seconds, 2).padStart(9)} ${f(r.seconds / floorN.seconds, 2).padStart(9)} ${f(r.rssMb, 0).padStart(12)} ${f(r.cpu, 1).padStart(7)}${r.note ? `  (${r.note})` : ''}`,
     );
   }
   if (anchor) {
     if (anchor.ok)
       console.log(
-        `${anchor.name.padEnd(44)} ${f(anchor.seconds, 2).padStart(8)} ${f(anchorMb / anchor.seconds, 0).padStart(7)} ${''.padStart(9)} ${''.padStart(9)} ${f(anchor.rssMb, 0).padStart(12)}  (${anchor.note ?? ''}; it keeps every decoded record in memory, so it reads a slice)`,
+        `${anchor.name.padEnd(44)} ${f(anchor.seconds, 2).padStart(8)} ${f(anchorMb / anchor.seconds, 0).padStart(7)} ${''.padStart(9)} ${''.padStart(9)} ${f(anchor.rssMb, 0).padStart(12)} ${f(anchor.cpu, 1).padStart(7)}  (${anchor.note ?? ''}; it keeps every decoded record in memory, so it reads a slice)`,
       );
     else console.log(`${anchor.name.padEnd(44)} FAILED: ${anchor.error}`);
   } else {

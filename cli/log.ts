@@ -36,22 +36,16 @@ A run folder (saved_experiments/<exp>/<time>, or one host folder in it) is read 
 (<name>.json.<time>.log) are read before the live file unless --no-siblings is given.
 `);
 
-function write(out: Writable, data: string | Uint8Array): Promise<void> {
+/**
+ * Writes `data` and waits until the stream is done with it (its buffer is then reused for later
+ * lines); a closed pipe counts as done (the stream's 'error' handler ends the export).
+ */
+function write(out: Writable, data: Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (out.write(data)) {
-      resolve();
-      return;
-    }
-    const onDrain = () => {
-      out.off('error', onError);
-      resolve();
-    };
-    const onError = (e: Error) => {
-      out.off('drain', onDrain);
-      reject(e);
-    };
-    out.once('drain', onDrain);
-    out.once('error', onError);
+    out.write(data, (e?: Error | null) => {
+      if (e && (e as NodeJS.ErrnoException).code !== 'EPIPE') reject(e);
+      else resolve();
+    });
   });
 }
 
@@ -182,7 +176,7 @@ export const logCommand: CliCommand = {
           corrupt += r.chunk.corrupt;
           if (r.chunk.lines.byteLength) await write(out, r.chunk.lines);
         },
-        { workers, signal: ac.signal },
+        { workers, signal: ac.signal, reuseExportBuffers: true },
       );
     } catch (err) {
       if (closed) return 0;

@@ -9,11 +9,11 @@
 import { inflateSync } from 'node:zlib';
 import { isUtf8 } from 'node:buffer';
 import { parseHeaderLine, parseRecordTitle } from './record';
-import type { MaskValue } from './color';
 import { decodeRecord, num, timelineIdentity, type DecodedRecord } from './decode';
 import type { RecordData } from '../protocol/tokenlog';
 import { BAIL, COLON, LBRACE, LBRACK, Out, QUOTE, RBRACE, isWs } from './jsonbytes';
-import { TokenColumns, maskJson, type SearchText } from './tokencolumns';
+import type { SearchText } from './tokencolumns';
+import { ExportColumns, type ExportArrays } from './exportcolumns';
 
 export { Out };
 
@@ -29,8 +29,12 @@ export interface ScanTimeline extends SearchText {
   advantage?: number;
   tokens: number;
   trained: number;
-  /** The export row's tokens, ids, logprobs and mask arrays as JSON.stringify writes them (want.tokens). */
-  json?: { tokens: Buffer; ids: Buffer; logprobs: Buffer; mask: Buffer };
+  /**
+   * The export row's tokens, ids, logprobs and mask arrays as JSON.stringify writes them
+   * (want.tokens); from the fast path, views of the scanner's buffers, valid until it scans the
+   * next record for export.
+   */
+  json?: ExportArrays;
 }
 
 /** What whole-file operations need of one record. */
@@ -52,7 +56,7 @@ export interface ScanWant {
 }
 
 /** A reusable scanner (its scratch space is kept between records). */
-export class FastScanner extends TokenColumns {
+export class FastScanner extends ExportColumns {
   /** Scans one record's bytes (header line + payload); falls back to the full decoder. */
   scanRecord(bytes: Buffer, want: ScanWant = {}): ScanResult {
     const inflated = payloadJson(bytes);
@@ -70,6 +74,7 @@ export class FastScanner extends TokenColumns {
   scanPayload(b: Buffer, want: ScanWant): ScanRecord {
     if (!isUtf8(b)) throw BAIL;
     this.b = b;
+    if (want.tokens) this.exportReset();
     let p = this.ws(0);
     if (b[p] !== LBRACE) throw BAIL;
     p = this.ws(p + 1);
@@ -181,7 +186,7 @@ export class FastScanner extends TokenColumns {
         if (k === 'content') {
           if (seenContent) throw BAIL;
           seenContent = true;
-          p = this.content(p);
+          p = want.tokens ? this.contentExport(p) : this.content(p);
         } else if (k in ITEM_FIELDS) {
           if (Object.prototype.hasOwnProperty.call(fields, k)) throw BAIL;
           const vs = p;
@@ -210,17 +215,15 @@ export class FastScanner extends TokenColumns {
       tokens: n,
       trained: 0,
     };
-    const mask = want.tokens ? new Array<MaskValue>(n) : undefined;
-    let trained = 0;
-    const col = this.color;
-    for (let i = 0; counts && i < n; i++) {
-      const m: MaskValue = i < col.n ? this.maskAt(i) : -1;
-      if (m === 1) trained++;
-      if (mask) mask[i] = m;
-    }
-    tl.trained = trained;
     if (want.tokens) {
-      tl.json = { tokens: this.textJson(n), ids: this.idsJson(n), logprobs: this.logprobsJson(n), mask: maskJson(mask!) };
+      const x = this.exportArrays(n);
+      tl.trained = x.trained;
+      tl.json = x.json;
+    } else if (counts) {
+      let trained = 0;
+      const col = this.color;
+      for (let i = 0, m = Math.min(n, col.n); i < m; i++) if (this.maskAt(i) === 1) trained++;
+      tl.trained = trained;
     }
     if (want.search) this.searchText(tl, n);
     return { item: { key, fields, tl }, end: p + 1 };

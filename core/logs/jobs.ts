@@ -62,8 +62,15 @@ export type TaskResult =
   | { kind: 'search'; chunk: SearchChunk; bytes: number }
   | { kind: 'inflate'; inflated: number; bytes: number };
 
+/** The read buffer, reused from task to task (no result refers to it); a huge range gets its own. */
+let readBuf = Buffer.allocUnsafeSlow(0);
+const KEEP_READ_BYTES = 16 << 20;
+
 function readRange(path: string, start: number, end: number): Buffer {
-  const buf = Buffer.allocUnsafe(end - start);
+  const len = end - start;
+  if (readBuf.length < len && len <= KEEP_READ_BYTES)
+    readBuf = Buffer.allocUnsafeSlow(Math.min(KEEP_READ_BYTES, Math.max(len, readBuf.length * 2)));
+  const buf = len <= readBuf.length ? readBuf.subarray(0, len) : Buffer.allocUnsafe(len);
   const fd = openSync(path, 'r');
   try {
     let got = 0;
@@ -119,6 +126,16 @@ export function factsOfDecoded(rec: DecodedRecord): RecordFacts {
 const scanner = new FastScanner();
 /** Export output of a task; its buffer is handed over at the end of each task (Out.detach). */
 const exportOut = new Out();
+/** Export output buffers given back once written (recycleExportBuffer), for the next tasks. */
+const spareOut: Buffer[] = [];
+
+/**
+ * Gives back the buffer of an export result whose bytes are no longer needed: the next task
+ * writes into it instead of a fresh one, so export memory stays at the buffers in flight.
+ */
+export function recycleExportBuffer(buffer: ArrayBuffer): void {
+  if (buffer.byteLength > Buffer.poolSize && spareOut.length < 4) spareOut.push(Buffer.from(buffer));
+}
 
 export function runTask(task: RangeTask, job: Job): TaskResult {
   const start = task.offsets[0]!,
@@ -162,7 +179,7 @@ export function runTask(task: RangeTask, job: Job): TaskResult {
       }
     }
     // The task's output moves to the writer as it is (transferred from a worker, not copied).
-    const lines = out.detach();
+    const lines = out.detach(spareOut.pop());
     return { kind: 'export', chunk: { lines, rows, corrupt }, bytes };
   }
   const hits: SearchHitData[] = [];

@@ -96,16 +96,24 @@ export class JsonBytes {
 
   /** The decoded string of a string element. */
   protected elementString(col: Column, i: number): string {
-    const s = col.s[i]!,
-      e = col.e[i]!;
-    if (col.k[i] === K_STR) return this.b.toString('utf8', s, e);
-    return JSON.parse(this.b.toString('utf8', s - 1, e + 1)) as string;
+    return this.stringAt(col.s[i]!, col.e[i]!, col.k[i]!);
   }
 
   /** The decoded value of a scalar element (string or literal). */
   protected elementValue(col: Column, i: number): unknown {
-    if (col.k[i] === K_LIT) return JSON.parse(this.b.toString('latin1', col.s[i]!, col.e[i]!));
-    return this.elementString(col, i);
+    return this.valueAt(col.s[i]!, col.e[i]!, col.k[i]!);
+  }
+
+  /** The decoded string of the string element b[s..e) (without its quotes) of kind k. */
+  protected stringAt(s: number, e: number, k: number): string {
+    if (k === K_STR) return this.b.toString('utf8', s, e);
+    return JSON.parse(this.b.toString('utf8', s - 1, e + 1)) as string;
+  }
+
+  /** The decoded value of the scalar element b[s..e) of kind k. */
+  protected valueAt(s: number, e: number, k: number): unknown {
+    if (k === K_LIT) return JSON.parse(this.b.toString('latin1', s, e));
+    return this.stringAt(s, e, k);
   }
 
   /** True when the escapes in b[s..e) are exactly those JSON.stringify writes. */
@@ -227,11 +235,11 @@ export class JsonBytes {
 
 /** Growable output bytes. */
 export class Out {
-  buf = Buffer.allocUnsafe(1 << 16);
+  buf: Buffer = Buffer.allocUnsafe(1 << 16);
   o = 0;
   need(n: number): void {
     if (this.o + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
+    let size = Math.max(this.buf.length * 2, 1024);
     while (size < this.o + n) size *= 2;
     const b = Buffer.allocUnsafe(size);
     this.buf.copy(b, 0, 0, this.o);
@@ -248,12 +256,13 @@ export class Out {
   }
   /**
    * Hands over the bytes written without copying them (a view of the current buffer, which this
-   * Out gives up) and starts again on a fresh buffer of the same capacity: for large outputs that
+   * Out gives up) and starts again on `next` when it is large enough (a buffer handed over
+   * earlier and given back), else on a fresh buffer of the same capacity: for large outputs that
    * move to another thread (transferred, not copied).
    */
-  detach(): Buffer {
+  detach(next?: Buffer): Buffer {
     const r = this.buf.subarray(0, this.o);
-    this.buf = Buffer.allocUnsafeSlow(this.buf.length);
+    this.buf = next && next.length >= this.buf.length ? next : Buffer.allocUnsafeSlow(this.buf.length);
     this.o = 0;
     return r;
   }

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { CancelledError, type LogIndex } from './index';
-import { runTask, type Job, type RangeTask, type TaskResult } from './jobs';
+import { recycleExportBuffer, runTask, type Job, type RangeTask, type TaskResult } from './jobs';
 import type { WorkerReply, WorkerRequest } from './worker';
 
 /** Target bytes per task: big enough to amortise a message, small enough to balance. */
@@ -48,6 +48,12 @@ export interface RunOptions {
   workers?: number;
   /** Below this many bytes in all, the work runs on the calling thread (default: two tasks' worth). */
   minBytesForWorkers?: number;
+  /**
+   * Export: `onResult` is done with a result's lines when it returns (or its promise settles), so
+   * their buffer goes back to the workers to write the next results into (memory stays at the
+   * results in flight instead of growing with garbage until a collection).
+   */
+  reuseExportBuffers?: boolean;
   /** Tasks done (or in order) per result; bytes of records processed / total. */
   progress?: (doneBytes: number, totalBytes: number) => void;
 }
@@ -77,6 +83,7 @@ export async function runTasks(
       if (opts.signal?.aborted) throw new CancelledError();
       const r = runTask(t, job);
       await onResult(r, t);
+      if (opts.reuseExportBuffers && r.kind === 'export') recycleExportBuffer(r.chunk.lines.buffer as ArrayBuffer);
       doneBytes += r.bytes;
       opts.progress?.(doneBytes, totalBytes);
       // Let cancellation and other events in between tasks.
@@ -85,7 +92,10 @@ export async function runTasks(
     return;
   }
   const workers: Worker[] = [];
-  const maxInFlight = want * 2;
+  // Each worker has its next task queued while it works on one (no round trip to this thread in
+  // between); the results waiting to be handed over in order are bounded too.
+  const perWorker = 2;
+  const maxInFlight = want * (perWorker + 1);
   try {
     await new Promise<void>((resolve, reject) => {
       const results = new Map<number, TaskResult>();
@@ -105,13 +115,21 @@ export async function runTasks(
         onAbort();
         return;
       }
-      const idle: Worker[] = [];
+      /** Tasks sent to each worker and not answered yet. */
+      const queued = new Map<Worker, number>();
+      /** Export buffers written out, to go back to the workers with their next tasks. */
+      const spare: ArrayBuffer[] = [];
       const dispatch = () => {
-        while (!failed && idle.length && next < tasks.length && next - delivered < maxInFlight) {
-          const w = idle.pop()!;
+        while (!failed && next < tasks.length && next - delivered < maxInFlight) {
+          let w: Worker | undefined;
+          for (const [cand, n] of queued) if (n < perWorker && (!w || n < queued.get(w)!)) w = cand;
+          if (!w) break;
+          queued.set(w, queued.get(w)! + 1);
           const req: WorkerRequest = { id: next, task: tasks[next]!, job };
           next++;
-          w.postMessage(req);
+          const reuse = spare.pop();
+          if (reuse) req.reuse = reuse;
+          w.postMessage(req, reuse ? [reuse] : []);
         }
       };
       const deliver = async () => {
@@ -122,6 +140,8 @@ export async function runTasks(
             const r = results.get(delivered)!;
             results.delete(delivered);
             await onResult(r, tasks[delivered]!);
+            if (opts.reuseExportBuffers && r.kind === 'export' && r.chunk.lines.buffer.byteLength > Buffer.poolSize)
+              spare.push(r.chunk.lines.buffer as ArrayBuffer);
             doneBytes += r.bytes;
             delivered++;
             opts.progress?.(doneBytes, totalBytes);
@@ -148,7 +168,7 @@ export async function runTasks(
           const r = m.result;
           if (r.kind === 'export') r.chunk.lines = Buffer.from(r.chunk.lines.buffer, r.chunk.lines.byteOffset, r.chunk.lines.byteLength);
           results.set(m.id, r);
-          idle.push(w);
+          queued.set(w, queued.get(w)! - 1);
           dispatch();
           void deliver();
         });
@@ -156,7 +176,7 @@ export async function runTasks(
         w.on('exit', (code) => {
           if (code !== 0 && !failed && delivered < tasks.length) fail(new Error(`log worker exited with code ${code}`));
         });
-        idle.push(w);
+        queued.set(w, 0);
       }
       dispatch();
     });

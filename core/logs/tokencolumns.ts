@@ -14,6 +14,10 @@ export interface SearchText {
   texts?: string[];
 }
 
+/** Byte -> hex digit value, -256 for bytes that are not hex digits. */
+const HEX = new Int16Array(256).fill(-256);
+for (let c = 0; c < 256; c++) if (hexVal(c) >= 0) HEX[c] = hexVal(c);
+
 // 24-bit colour -> mask + 2 (0 = not computed yet).
 const colorMasks = new Int8Array(1 << 24);
 
@@ -70,21 +74,22 @@ export class TokenColumns extends JsonBytes {
   }
 
   protected maskAt(i: number): MaskValue {
-    const b = this.b,
-      col = this.color;
-    const s = col.s[i]!,
-      e = col.e[i]!,
-      k = col.k[i]!;
+    const col = this.color;
+    return this.maskOf(col.s[i]!, col.e[i]!, col.k[i]!);
+  }
+
+  /** The mask of the colour element b[s..e) of kind k. */
+  protected maskOf(s: number, e: number, k: number): MaskValue {
+    const b = this.b;
     if (k === K_STR && e - s === 7 && b[s] === 0x23) {
-      let v = 0;
-      for (let j = s + 1; j < e; j++) {
-        const h = hexVal(b[j]!);
-        if (h < 0) {
-          v = -1;
-          break;
-        }
-        v = (v << 4) | h;
-      }
+      // Six hex digits; any other byte makes the value negative (HEX holds -256 for those).
+      const v =
+        (HEX[b[s + 1]!]! << 20) |
+        (HEX[b[s + 2]!]! << 16) |
+        (HEX[b[s + 3]!]! << 12) |
+        (HEX[b[s + 4]!]! << 8) |
+        (HEX[b[s + 5]!]! << 4) |
+        HEX[b[s + 6]!]!;
       if (v >= 0) {
         const m = colorMasks[v]!;
         if (m !== 0) return (m - 2) as MaskValue;
@@ -94,146 +99,156 @@ export class TokenColumns extends JsonBytes {
       }
     }
     if (k === K_LIT) return -1;
-    return maskFromColor(this.elementString(col, i));
+    return maskFromColor(this.stringAt(s, e, k));
   }
 
-  protected textJson(n: number): Buffer {
+  /** The text column of n tokens as JSON, into `out`: canonical strings copied, the rest re-written. */
+  protected textInto(out: Out, n: number): void {
     const b = this.b,
       col = this.text;
-    let len = 2 + Math.max(0, n - 1);
-    const fixed: (Buffer | undefined)[] = [];
+    out.need(2);
+    out.buf[out.o++] = LBRACK;
     for (let i = 0; i < n; i++) {
-      if (col.k[i] === K_ESC && !this.canonical(col.s[i]!, col.e[i]!)) {
-        const re = Buffer.from(JSON.stringify(this.elementString(col, i)));
-        fixed[i] = re;
-        len += re.length;
-      } else {
-        len += col.e[i]! - col.s[i]! + 2;
-      }
-    }
-    const out = Buffer.allocUnsafe(len);
-    let o = 0;
-    out[o++] = LBRACK;
-    for (let i = 0; i < n; i++) {
-      if (i > 0) out[o++] = COMMA;
-      const f = fixed[i];
-      if (f) {
-        o += f.copy(out, o);
-        continue;
-      }
       const s = col.s[i]! - 1,
         e = col.e[i]! + 1;
-      if (e - s < 24) {
-        for (let j = s; j < e; j++) out[o++] = b[j]!;
-      } else o += b.copy(out, o, s, e);
+      out.need(e - s + 1);
+      if (i > 0) out.buf[out.o++] = COMMA;
+      if (col.k[i] === K_ESC && !this.canonical(s + 1, e - 1)) {
+        const re = Buffer.from(JSON.stringify(this.elementString(col, i)));
+        out.need(re.length);
+        out.o += re.copy(out.buf, out.o);
+      } else if (e - s < 24) {
+        const buf = out.buf;
+        let o = out.o;
+        for (let j = s; j < e; j++) buf[o++] = b[j]!;
+        out.o = o;
+      } else out.o += b.copy(out.buf, out.o, s, e);
     }
-    out[o++] = RBRACK;
-    return out;
+    out.need(1);
+    out.buf[out.o++] = RBRACK;
   }
 
-  /** The ids array as JSON: canonical integers copied as digits, the rest through the decoder's rule. */
-  protected idsJson(n: number): Buffer {
-    const b = this.b,
-      col = this.count,
-      out = this.out;
+  /** The ids column of n tokens as JSON into `out` (null where the column is short). */
+  protected idsInto(out: Out, n: number): void {
+    const col = this.count;
     out.need(2);
     out.buf[out.o++] = LBRACK;
     for (let i = 0; i < n; i++) {
       out.need(24);
       if (i > 0) out.buf[out.o++] = COMMA;
-      if (i >= col.n) {
-        out.ascii('null');
-        continue;
-      }
-      const s = col.s[i]!,
-        e = col.e[i]!,
-        k = col.k[i]!;
-      if (k === K_STR && e - s > 0 && e - s <= 15) {
-        // Number(c) prints back as the same digits unless there are leading zeros or "-0".
-        let j = s;
-        if (b[j] === 0x2d) j++;
-        let ok = j < e && !(b[j] === 48 && e - j > 1) && !(b[s] === 0x2d && b[j] === 48);
-        for (let q = j; ok && q < e; q++) {
-          const d = b[q]!;
-          if (d < 48 || d > 57) ok = false;
-        }
-        if (ok) {
-          for (let q = s; q < e; q++) out.buf[out.o++] = b[q]!;
-          continue;
-        }
-      }
-      const c = this.elementValue(col, i);
-      const v = typeof c === 'number' ? c : typeof c === 'string' ? (/^-?\d+$/.test(c) ? Number(c) : c) : null;
-      const j = Buffer.from(JSON.stringify(v));
-      out.need(j.length);
-      out.o += j.copy(out.buf, out.o);
+      if (i >= col.n) out.ascii('null');
+      else this.idInto(out, col.s[i]!, col.e[i]!, col.k[i]!);
     }
     out.need(1);
     out.buf[out.o++] = RBRACK;
-    return out.take();
+  }
+
+  /**
+   * One id (the count element b[s..e) of kind k) as JSON into `out`, which has room for 24
+   * bytes: canonical integers copied as digits, the rest through the decoder's rule.
+   */
+  protected idInto(out: Out, s: number, e: number, k: number): void {
+    const b = this.b;
+    if (k === K_STR && e - s > 0 && e - s <= 15) {
+      // Number(c) prints back as the same digits unless there are leading zeros or "-0".
+      let j = s;
+      if (b[j] === 0x2d) j++;
+      let ok = j < e && !(b[j] === 48 && e - j > 1) && !(b[s] === 0x2d && b[j] === 48);
+      for (let q = j; ok && q < e; q++) {
+        const d = b[q]!;
+        if (d < 48 || d > 57) ok = false;
+      }
+      if (ok) {
+        const buf = out.buf;
+        let o = out.o;
+        for (let q = s; q < e; q++) buf[o++] = b[q]!;
+        out.o = o;
+        return;
+      }
+    }
+    const c = this.valueAt(s, e, k);
+    const v = typeof c === 'number' ? c : typeof c === 'string' ? (/^-?\d+$/.test(c) ? Number(c) : c) : null;
+    const j = Buffer.from(JSON.stringify(v));
+    out.need(j.length);
+    out.o += j.copy(out.buf, out.o);
   }
 
   /** ASTune's basic tracker logged the token text as the title: then there are no logprobs. */
   protected titlesAreText(n: number): boolean {
-    const b = this.b,
-      t = this.text,
-      ti = this.title;
+    const ti = this.title;
     if (n === 0 || ti.n !== n) return false;
-    for (let i = 0; i < n; i++) {
-      if (ti.k[i] === K_LIT) return false;
-      const s1 = t.s[i]!,
-        e1 = t.e[i]!,
-        s2 = ti.s[i]!,
-        e2 = ti.e[i]!;
-      if (t.k[i] === K_STR && ti.k[i] === K_STR) {
-        if (e1 - s1 !== e2 - s2) return false;
-        for (let j = 0; j < e1 - s1; j++) if (b[s1 + j] !== b[s2 + j]) return false;
-      } else if (this.elementString(t, i) !== this.elementString(ti, i)) {
-        return false;
-      }
-    }
+    for (let i = 0; i < n; i++) if (!this.titleIsText(i, ti.s[i]!, ti.e[i]!, ti.k[i]!)) return false;
     return true;
   }
 
-  /** The logprobs array as JSON (null for "N/A", unparsable, or ASTune's title = text). */
-  protected logprobsJson(n: number): Buffer {
+  /** True when the title element b[s..e) of kind k is the same string as token text i. */
+  protected titleIsText(i: number, s2: number, e2: number, k2: number): boolean {
     const b = this.b,
-      col = this.title,
-      out = this.out;
+      t = this.text;
+    if (k2 === K_LIT) return false;
+    const s1 = t.s[i]!,
+      e1 = t.e[i]!;
+    if (t.k[i] === K_STR && k2 === K_STR) {
+      if (e1 - s1 !== e2 - s2) return false;
+      for (let j = 0; j < e1 - s1; j++) if (b[s1 + j] !== b[s2 + j]) return false;
+      return true;
+    }
+    return this.elementString(t, i) === this.stringAt(s2, e2, k2);
+  }
+
+  /** The logprobs column of n tokens as JSON into `out` (null for "N/A", unparsable, or ASTune's title = text). */
+  protected logprobsInto(out: Out, n: number): void {
+    const col = this.title;
     const none = !col.present || this.titlesAreText(n);
     out.need(2);
     out.buf[out.o++] = LBRACK;
     for (let i = 0; i < n; i++) {
       out.need(32);
       if (i > 0) out.buf[out.o++] = COMMA;
-      if (none || i >= col.n) {
-        out.ascii('null');
-        continue;
-      }
-      const s = col.s[i]!,
-        e = col.e[i]!,
-        k = col.k[i]!;
-      if (k === K_STR && this.decimalJson(s, e)) continue;
-      if (k === K_STR && e - s === 3 && b[s] === 0x4e && b[s + 1] === 0x2f && b[s + 2] === 0x41) {
-        out.ascii('null');
-        continue;
-      } // N/A
-      const v = num(this.elementValue(col, i)) ?? null;
-      out.ascii(JSON.stringify(v));
+      if (none || i >= col.n) out.ascii('null');
+      else this.logprobInto(out, col.s[i]!, col.e[i]!, col.k[i]!);
     }
     out.need(1);
     out.buf[out.o++] = RBRACK;
-    return out.take();
+  }
+
+  /** One logprob (the title element b[s..e) of kind k) as JSON into `out`, which has room for 32 bytes. */
+  protected logprobInto(out: Out, s: number, e: number, k: number): void {
+    const b = this.b;
+    if (k === K_STR && this.decimalInto(out, s, e)) return;
+    if (k === K_STR && e - s === 3 && b[s] === 0x4e && b[s + 1] === 0x2f && b[s + 2] === 0x41) {
+      out.ascii('null'); // N/A
+      return;
+    }
+    out.ascii(JSON.stringify(num(this.valueAt(s, e, k)) ?? null));
+  }
+
+  /** The mask column of n tokens as JSON into `out` (-1 where the colour column is short); returns the trained tokens. */
+  protected maskInto(out: Out, n: number): number {
+    const col = this.color;
+    let trained = 0;
+    out.need(3 * n + 2);
+    const buf = out.buf;
+    let o = out.o;
+    buf[o++] = LBRACK;
+    for (let i = 0; i < n; i++) {
+      if (i > 0) buf[o++] = COMMA;
+      const m = i < col.n ? this.maskAt(i) : -1;
+      o = putMask(buf, o, m);
+      if (m === 1) trained++;
+    }
+    buf[o++] = RBRACK;
+    out.o = o;
+    return trained;
   }
 
   /**
-   * Writes the string b[s..e) as JSON.stringify(Number(it)) would, when it is a plain decimal
-   * (-?\d+(\.\d+)?, no leading zeros, at most 15 significant digits, not below 1e-6): the
+   * Writes the string b[s..e) into `out` as JSON.stringify(Number(it)) would, when it is a plain
+   * decimal (-?\d+(\.\d+)?, no leading zeros, at most 15 significant digits, not below 1e-6): the
    * shortest round-trip form of such a number is the decimal without trailing zeros.
    */
-  protected decimalJson(s: number, e: number): boolean {
-    const b = this.b,
-      out = this.out;
+  protected decimalInto(out: Out, s: number, e: number): boolean {
+    const b = this.b;
     let j = s;
     const neg = b[j] === 0x2d;
     if (neg) j++;
@@ -267,8 +282,11 @@ export class TokenColumns extends JsonBytes {
       sig = intEnd - intStart + (fracEnd > intEnd ? fracEnd - intEnd - 1 : 0);
     }
     if (sig > 15 || intEnd - intStart > 15) return false;
-    if (neg) out.buf[out.o++] = 0x2d;
-    for (let q = intStart; q < fracEnd; q++) out.buf[out.o++] = b[q]!;
+    const buf = out.buf;
+    let o = out.o;
+    if (neg) buf[o++] = 0x2d;
+    for (let q = intStart; q < fracEnd; q++) buf[o++] = b[q]!;
+    out.o = o;
     return true;
   }
 
@@ -332,18 +350,11 @@ function lowerStable(s: string): boolean {
   return true;
 }
 
-export function maskJson(mask: MaskValue[]): Buffer {
-  const out = Buffer.allocUnsafe(mask.length * 3 + 2);
-  let o = 0;
-  out[o++] = LBRACK;
-  for (let i = 0; i < mask.length; i++) {
-    if (i > 0) out[o++] = COMMA;
-    const m = mask[i]!;
-    if (m === -1) {
-      out[o++] = 0x2d;
-      out[o++] = 0x31;
-    } else out[o++] = 48 + m;
-  }
-  out[o++] = RBRACK;
-  return out.subarray(0, o);
+/** Writes mask value m (1, 0 or -1) at buf[o]; returns the position after it. */
+export function putMask(buf: Buffer, o: number, m: MaskValue): number {
+  if (m === -1) {
+    buf[o++] = 0x2d;
+    buf[o++] = 0x31;
+  } else buf[o++] = 48 + m;
+  return o;
 }

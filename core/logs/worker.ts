@@ -1,16 +1,19 @@
 // Worker thread entry (bundled as dist/logworker.js): runs whole-file tasks (jobs.ts) for pool.ts.
 import { parentPort } from 'node:worker_threads';
-import { runTask, type Job, type RangeTask, type TaskResult } from './jobs';
+import { recycleExportBuffer, runTask, type Job, type RangeTask, type TaskResult } from './jobs';
 
 export interface WorkerRequest {
   id: number;
   task: RangeTask;
   job: Job;
+  /** An export result's buffer given back (transferred) to write the next results into. */
+  reuse?: ArrayBuffer;
 }
 export type WorkerReply = { id: number; ok: true; result: TaskResult } | { id: number; ok: false; error: string };
 
 parentPort?.on('message', (m: WorkerRequest) => {
   let reply: WorkerReply;
+  if (m.reuse) recycleExportBuffer(m.reuse);
   try {
     reply = { id: m.id, ok: true, result: runTask(m.task, m.job) };
   } catch (err) {

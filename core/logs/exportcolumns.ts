@@ -1,0 +1,282 @@
+// The export path of the fast scanner (fastscan.ts): a timeline's token arrays are written as the
+// JSON of the export row (tokens, ids, logprobs, mask: byte for byte what JSON.stringify writes of
+// the full decoder's values) while the `content` object is read, into per-record output buffers
+// that are reused from record to record. The token text comes first in what the loggers write
+// (text, title, count, color); a column read before the text (whose length decides how many
+// values each array has) keeps its element positions and is written once the content is read.
+import { BAIL, BSLASH, COMMA, isWs, K_ESC, K_LIT, K_STR, LBRACE, LBRACK, Out, QUOTE, RBRACE, RBRACK, type Column } from './jsonbytes';
+import { TokenColumns, putMask } from './tokencolumns';
+
+/** The four arrays of one export row as JSON. */
+export interface ExportArrays {
+  tokens: Buffer;
+  ids: Buffer;
+  logprobs: Buffer;
+  mask: Buffer;
+}
+
+/** Output buffers above this size are given up at the next record. */
+const KEEP_BYTES = 16 << 20;
+
+const W_IDS = 1,
+  W_LOGPROBS = 2,
+  W_MASK = 3;
+
+export class ExportColumns extends TokenColumns {
+  // One record's arrays, every timeline's back to back; the views handed out (ExportArrays) stay
+  // valid until the next record is scanned for export.
+  private readonly xText = new Out();
+  private readonly xIds = new Out();
+  private readonly xLogprobs = new Out();
+  private readonly xMask = new Out();
+  // The current timeline: where its arrays start, and which were written while read.
+  private t0 = 0;
+  private i0 = 0;
+  private l0 = 0;
+  private m0 = 0;
+  private idsDone = false;
+  private logprobsDone = false;
+  private maskDone = false;
+  /** While the titles read so far equal the token texts (ASTune's basic tracker: no logprobs). */
+  private titleEq = true;
+  private trainedSeen = 0;
+
+  /** Starts a record: the previous record's arrays are overwritten from now on. */
+  protected exportReset(): void {
+    for (const out of [this.xText, this.xIds, this.xLogprobs, this.xMask]) {
+      out.o = 0;
+      // A huge record's room is not kept for the records after it.
+      if (out.buf.length > KEEP_BYTES) out.buf = Buffer.allocUnsafe(1 << 16);
+    }
+  }
+
+  /** Reads a timeline's `content` object at p, writing the export arrays; the position after it. */
+  protected contentExport(p: number): number {
+    const b = this.b;
+    this.t0 = this.xText.o;
+    this.i0 = this.xIds.o;
+    this.l0 = this.xLogprobs.o;
+    this.m0 = this.xMask.o;
+    this.idsDone = this.logprobsDone = this.maskDone = false;
+    this.titleEq = true;
+    this.trainedSeen = 0;
+    if (b[p] !== LBRACE) throw BAIL;
+    p = this.ws(p + 1);
+    if (b[p] === RBRACE) return p + 1;
+    for (;;) {
+      p = this.key(p);
+      const ks = this.keyStart,
+        ke = this.keyEnd;
+      const which = this.keyIs(ks, ke, 'text')
+        ? 0
+        : this.keyIs(ks, ke, 'title')
+          ? W_LOGPROBS
+          : this.keyIs(ks, ke, 'count')
+            ? W_IDS
+            : this.keyIs(ks, ke, 'color')
+              ? W_MASK
+              : -1;
+      if (which >= 0) {
+        const col = which === 0 ? this.text : which === W_LOGPROBS ? this.title : which === W_IDS ? this.count : this.color;
+        if (col.present) throw BAIL;
+        col.present = true;
+        if (b[p] !== LBRACK) throw BAIL; // not an array: the decoder warns; leave it to it
+        if (which === 0) p = this.textArray(p);
+        else if (this.text.present) p = this.columnArray(p, col, which);
+        else p = this.array(p, col); // before the text: written at the end
+      } else {
+        p = this.skip(p);
+      }
+      p = this.afterMember(p);
+      if (b[p] === RBRACE) return p + 1;
+      p = this.ws(p + 1);
+    }
+  }
+
+  /** The token text array at p: positions kept, and copied as JSON (JSON.stringify's escapes). */
+  private textArray(p: number): number {
+    const b = this.b,
+      col = this.text,
+      out = this.xText;
+    // An array's JSON is never longer than its source (separators shrink, canonical strings are
+    // copied); a re-written escape makes room for itself.
+    out.need(b.length - p + 2);
+    let buf = out.buf;
+    let o = out.o;
+    buf[o++] = LBRACK;
+    p = this.ws(p + 1);
+    if (b[p] === RBRACK) {
+      buf[o++] = RBRACK;
+      out.o = o;
+      return p + 1;
+    }
+    for (;;) {
+      // Literals (the decoder stringifies them) and containers: the decoder.
+      if (b[p] !== QUOTE) throw BAIL;
+      if (col.n > 0) buf[o++] = COMMA;
+      const o0 = o;
+      buf[o++] = QUOTE;
+      let i = p + 1;
+      let esc = false;
+      for (;;) {
+        const d = b[i];
+        if (d === QUOTE) break;
+        if (d === BSLASH) {
+          esc = true;
+          buf[o++] = d;
+          buf[o++] = b[i + 1]!;
+          i += 2;
+          continue;
+        }
+        if (d === undefined) throw BAIL;
+        buf[o++] = d;
+        i++;
+      }
+      buf[o++] = QUOTE;
+      col.push(p + 1, i, esc ? K_ESC : K_STR);
+      if (esc && !this.canonical(p + 1, i)) {
+        const re = Buffer.from(JSON.stringify(this.stringAt(p + 1, i, K_ESC)));
+        out.o = o0;
+        out.need(re.length + b.length - i + 2);
+        buf = out.buf;
+        o = o0 + re.copy(buf, o0);
+      }
+      p = this.next(i + 1);
+      if (b[p] === COMMA) {
+        p = this.afterComma(p);
+        continue;
+      }
+      if (b[p] === RBRACK) {
+        buf[o++] = RBRACK;
+        out.o = o;
+        return p + 1;
+      }
+      throw BAIL;
+    }
+  }
+
+  /** A title, count or color array read after the text: its export array written as it is read. */
+  private columnArray(p: number, col: Column, which: number): number {
+    const b = this.b,
+      n = this.text.n;
+    const out = which === W_IDS ? this.xIds : which === W_LOGPROBS ? this.xLogprobs : this.xMask;
+    if (which === W_IDS) this.idsDone = true;
+    else if (which === W_LOGPROBS) this.logprobsDone = true;
+    else this.maskDone = true;
+    out.need(1);
+    out.buf[out.o++] = LBRACK;
+    p = this.ws(p + 1);
+    if (b[p] === RBRACK) return p + 1;
+    for (;;) {
+      const c = b[p];
+      let s: number, e: number, k: number;
+      if (c === QUOTE) {
+        let i = p + 1;
+        let esc = false;
+        for (;;) {
+          const d = b[i];
+          if (d === QUOTE) break;
+          if (d === BSLASH) {
+            esc = true;
+            i += 2;
+            continue;
+          }
+          if (d === undefined) throw BAIL;
+          i++;
+        }
+        s = p + 1;
+        e = i;
+        k = esc ? K_ESC : K_STR;
+        p = i + 1;
+      } else if (c === LBRACE || c === LBRACK || c === undefined) {
+        throw BAIL;
+      } else {
+        s = p;
+        p = this.literal(p);
+        e = p;
+        k = K_LIT;
+      }
+      const i = col.n++;
+      if (i < n) {
+        out.need(32);
+        if (i > 0) out.buf[out.o++] = COMMA;
+        if (which === W_MASK) {
+          const m = this.maskOf(s, e, k);
+          if (m === 1) this.trainedSeen++;
+          out.o = putMask(out.buf, out.o, m);
+        } else if (which === W_IDS) {
+          this.idInto(out, s, e, k);
+        } else {
+          if (this.titleEq) this.titleEq = this.titleIsText(i, s, e, k);
+          this.logprobInto(out, s, e, k);
+        }
+      }
+      p = this.next(p);
+      if (b[p] === COMMA) {
+        p = this.afterComma(p);
+        continue;
+      }
+      if (b[p] === RBRACK) return p + 1;
+      throw BAIL;
+    }
+  }
+
+  /** The separator or end of array at or after p (whitespace skipped). */
+  private next(p: number): number {
+    const c = this.b[p];
+    return c === COMMA || c === RBRACK ? p : this.ws(p);
+  }
+
+  /** The next element after the comma at p (Python's ", " separator first). */
+  private afterComma(p: number): number {
+    const b = this.b;
+    p++;
+    if (b[p] === 0x20) p++;
+    return isWs(b[p]!) ? this.ws(p) : p;
+  }
+
+  /** Completes the current timeline's export arrays (n tokens); they and its trained tokens. */
+  protected exportArrays(n: number): { json: ExportArrays; trained: number } {
+    let trained: number;
+    if (this.maskDone) {
+      trained = this.trainedSeen;
+      this.pad(this.xMask, this.color.n, n, MINUS_ONE);
+    } else trained = this.maskInto(this.xMask, n);
+    if (this.idsDone) this.pad(this.xIds, this.count.n, n, NULL);
+    else this.idsInto(this.xIds, n);
+    if (!this.logprobsDone) this.logprobsInto(this.xLogprobs, n);
+    else if (this.titleEq && this.title.n === n && n > 0) {
+      // The titles are the token texts: no logprobs (as logprobsInto decides).
+      this.xLogprobs.o = this.l0;
+      this.xLogprobs.need(1);
+      this.xLogprobs.buf[this.xLogprobs.o++] = LBRACK;
+      this.pad(this.xLogprobs, 0, n, NULL);
+    } else this.pad(this.xLogprobs, this.title.n, n, NULL);
+    const view = (out: Out, from: number) => out.buf.subarray(from, out.o);
+    return {
+      json: {
+        tokens: view(this.xText, this.t0),
+        ids: view(this.xIds, this.i0),
+        logprobs: view(this.xLogprobs, this.l0),
+        mask: view(this.xMask, this.m0),
+      },
+      trained,
+    };
+  }
+
+  /** Ends an array written as read: `value` for elements from..n-1 the column did not have, then `]`. */
+  private pad(out: Out, from: number, n: number, value: Buffer): void {
+    out.need((n - from > 0 ? (n - from) * (value.length + 1) : 0) + 1);
+    const buf = out.buf;
+    let o = out.o;
+    for (let i = from; i < n; i++) {
+      if (i > 0) buf[o++] = COMMA;
+      o += value.copy(buf, o);
+    }
+    buf[o++] = RBRACK;
+    out.o = o;
+  }
+}
+
+const NULL = Buffer.from('null'),
+  MINUS_ONE = Buffer.from('-1');
