@@ -457,22 +457,16 @@ function schemaText(s: string | undefined): string | undefined {
 }
 
 function describe(type: JsonType): string {
-  switch (type) {
-    case 'object':
-      return t('a mapping');
-    case 'array':
-      return t('a list');
-    case 'integer':
-      return t('an integer');
-    case 'number':
-      return t('a number');
-    case 'string':
-      return t('a string');
-    case 'boolean':
-      return t('a boolean');
-    default:
-      return t('a null');
-  }
+  const names: Record<JsonType, string> = {
+    object: t('a mapping'),
+    array: t('a list'),
+    integer: t('an integer'),
+    number: t('a number'),
+    string: t('a string'),
+    boolean: t('a boolean'),
+    null: t('a null'),
+  };
+  return names[type];
 }
 
 function coerce(s: string, types: JsonType[]): string | undefined {

@@ -18,21 +18,9 @@ export const COLUMNS: { label: string; title: string; sort?: SortKey; width: num
   { label: t('tokens'), title: t('Tokens (trained tokens)'), sort: 'tokens', width: 84 },
 ];
 
-function sortLabel(k: SortKey): string {
-  switch (k) {
-    case 'index':
-      return t('file order');
-    case 'step':
-      return t('step');
-    case 'reward':
-      return t('reward');
-    case 'task':
-      return t('task');
-    case 'time':
-      return t('time');
-    default:
-      return t('tokens');
-  }
+/** A `<select>` of fixed choices: value and label of each option, in order. */
+function choices<V extends string>(label: string, options: [value: V, text: string][]): HTMLSelectElement {
+  return el('select', { attrs: { 'aria-label': label } }, ...options.map(([value, text]) => el('option', { attrs: { value } }, text)));
 }
 
 export function buildLayout(root: HTMLElement) {
@@ -77,11 +65,14 @@ export function buildLayout(root: HTMLElement) {
   const searchInput = el('input', {
     attrs: { type: 'search', placeholder: t('Search token text…'), 'aria-label': t('search token text') },
   });
-  const sortSel = el(
-    'select',
-    { attrs: { 'aria-label': t('sort by') } },
-    ...(['index', 'step', 'reward', 'task', 'time', 'tokens'] as SortKey[]).map((k) => el('option', { attrs: { value: k } }, sortLabel(k))),
-  );
+  const sortSel = choices<SortKey>(t('sort by'), [
+    ['index', t('file order')],
+    ['step', t('step')],
+    ['reward', t('reward')],
+    ['task', t('task')],
+    ['time', t('time')],
+    ['tokens', t('tokens')],
+  ]);
   const sortDir = el('button', { attrs: { type: 'button', 'aria-label': t('sort direction') } }, '↑');
   const clearBtn = el('button', { attrs: { type: 'button' } }, t('Clear'));
   const filterForm = el(
@@ -134,13 +125,11 @@ export function buildLayout(root: HTMLElement) {
 
   const recordHead = el('div', { className: 'record-head' });
   const timelineTabs = el('div', { className: 'tabs', attrs: { role: 'tablist', 'aria-label': t('timelines') } });
-  const modeSel = el(
-    'select',
-    { attrs: { 'aria-label': t('colour mode') } },
-    el('option', { attrs: { value: 'mask' } }, t('Loss mask')),
-    el('option', { attrs: { value: 'heat' } }, t('Logprob heat map')),
-    el('option', { attrs: { value: 'plain' } }, t('Plain text')),
-  );
+  const modeSel = choices(t('colour mode'), [
+    ['mask', t('Loss mask')],
+    ['heat', t('Logprob heat map')],
+    ['plain', t('Plain text')],
+  ]);
   const wsBox = el('input', { attrs: { type: 'checkbox', id: 'ws' } });
   const thresholdInput = el('input', {
     attrs: {
