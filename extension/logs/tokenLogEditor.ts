@@ -27,7 +27,7 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
     webviewPanel.webview.options = webviewOptions(ext);
     webviewPanel.webview.html = webviewHtml(webviewPanel.webview, ext, 'tokenlog', {
       title: `Token log: ${basename(doc.uri.fsPath)}`,
-      styles: ['tokenlog/tokenlog.css'],
+      styles: ['shared/panel.css', 'tokenlog/tokenlog.css', 'tokenlog/list.css', 'tokenlog/detail.css'],
     });
     const panel = new Panel(doc, webviewPanel);
     doc.panels.add(panel);

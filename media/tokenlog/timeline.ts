@@ -16,6 +16,18 @@ interface Block {
   boundary: boolean;
 }
 
+/**
+ * The heat map's tint of p = e^logprob in ten buckets (0: p < 0.1 … 9: p ≥ 0.9): the less likely a
+ * token, the stronger the `--low` tint; the top bucket is tinted green (`.tok.heat`, `.tok.likely`).
+ */
+const HEAT_TINT = [80, 70, 60, 50, 42, 34, 26, 18, 10, 18];
+
+function heat<T extends HTMLElement>(span: T, bucket: number): T {
+  span.classList.add(bucket >= 9 ? 'likely' : 'heat');
+  span.style.setProperty('--tint', `${HEAT_TINT[bucket] ?? 0}%`);
+  return span;
+}
+
 export class TokenTimeline {
   private blocks: Block[] = [];
   private heights: number[] = [];
@@ -71,15 +83,17 @@ export class TokenTimeline {
     return { s, cls };
   }
 
-  private tokenClass(t: TimelineData, i: number): string {
+  /** Colours a token span by the mode: its loss mask, its logprob (heat map), or not at all. */
+  private paint(span: HTMLElement, t: TimelineData, i: number): void {
     const mode = this.v.host.state.mode;
-    if (mode === 'plain') return 'tok';
     if (mode === 'heat') {
       const lp = t.logprobs[i] ?? null;
-      return `tok ${lp === null ? 'hn' : `h${Math.min(9, Math.floor(Math.exp(lp) * 10))}`}`;
+      if (lp === null) span.classList.add('hn');
+      else heat(span, Math.min(9, Math.floor(Math.exp(lp) * 10)));
+    } else if (mode === 'mask') {
+      const m = t.mask[i];
+      span.classList.add(m === 1 ? 'm1' : m === 0 ? 'm0' : 'mu');
     }
-    const m = t.mask[i];
-    return `tok ${m === 1 ? 'm1' : m === 0 ? 'm0' : 'mu'}`;
   }
 
   /** Splits the timeline into blocks and estimates their heights (measured when rendered). */
@@ -187,7 +201,8 @@ export class TokenTimeline {
       const div = el('div', { className: 'block' });
       for (let i = blk.start; i < blk.end; i++) {
         const { s, cls } = this.shown(t.text[i]!);
-        const span = el('span', { className: this.tokenClass(t, i) + cls + (i === this.cursor ? ' cursor' : '') }, s);
+        const span = el('span', { className: 'tok' + cls + (i === this.cursor ? ' cursor' : '') }, s);
+        this.paint(span, t, i);
         span.dataset.i = String(i);
         div.appendChild(span);
       }
@@ -347,9 +362,9 @@ export class TokenTimeline {
       append(
         legend,
         el('span', {}, 'p = e^logprob: '),
-        el('span', { className: 'tok h0' }, '< 0.1'),
-        el('span', { className: 'tok h5' }, '0.5'),
-        el('span', { className: 'tok h9' }, '> 0.9'),
+        heat(el('span', { className: 'tok' }, '< 0.1'), 0),
+        heat(el('span', { className: 'tok' }, '0.5'), 5),
+        heat(el('span', { className: 'tok' }, '> 0.9'), 9),
         el('span', { className: 'tok hn' }, tr('no logprob')),
       );
     }
