@@ -10,12 +10,8 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { DapChannel, PendingRequests, dialogFormat, isStopRequest, okResponse, relayReverseRequest, type RelayHost } from './channel';
 import { EVENT_RAY_PAUSE, type RayPauseEventBody } from '../core/protocol/ray';
 import { tagOnLine } from '../core/ray/tags';
+import { validPathMappings, type PathMapping } from '../core/ray/types';
 import { t } from '../core/l10n';
-
-export interface PathMapping {
-  localRoot: string;
-  remoteRoot: string;
-}
 
 /** `attach` attributes of the agentjet type. */
 export interface AgentJetAttachAttributes {
@@ -145,7 +141,7 @@ export class AttachRelay {
       type: 'python',
       request: 'attach',
       connect: { host: hostName, port },
-      pathMappings: (a.pathMappings ?? []).filter((m) => m && typeof m.localRoot === 'string' && typeof m.remoteRoot === 'string'),
+      pathMappings: validPathMappings(a.pathMappings),
       justMyCode: a.justMyCode ?? false,
       subProcess: false,
       showReturnValue: true,
