@@ -5,38 +5,20 @@
 import { mkdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { logTime, prng, sessionName } from '../test/gen/rollout';
+import { logTime, prng, sessionName, shade } from '../test/gen/rollout';
 
 const demo = join(__dirname, '..', 'demo');
 const TRAINED = '#09ABCF';
 const CONTEXT = '#D98510';
 
 const rng = prng;
-const pad = (n: number | string, w = 2) => String(n).padStart(w, '0');
 const stamp = logTime;
 const folderStamp = sessionName;
 const addMin = (d: Date, m: number) => new Date(d.getTime() + m * 60_000);
 
-/** Saturation scaled by logprob like AgentJet's viewer colours: <= -7 gives x0.333, 0 gives x1. */
-function shade(base: string, logprob: number | undefined): string {
-  if (logprob === undefined) return base.toLowerCase();
-  const f = logprob <= -7 ? 0.333 : logprob >= 0 ? 1 : 0.333 + ((logprob + 7) / 7) * (1 - 0.333);
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(base.slice(i, i + 2), 16) / 255) as [number, number, number];
-  const max = Math.max(r, g, b),
-    min = Math.min(r, g, b),
-    l = (max + min) / 2,
-    d = max - min;
-  let h = 0;
-  const s = d === 0 ? 0 : d / (1 - Math.abs(2 * l - 1));
-  if (d !== 0) h = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
-  h = (h * 60 + 360) % 360;
-  const s2 = s * f,
-    c = (1 - Math.abs(2 * l - 1)) * s2,
-    x = c * (1 - Math.abs(((h / 60) % 2) - 1)),
-    m = l - c / 2;
-  const [r1, g1, b1] =
-    h < 60 ? [c, x, 0] : h < 120 ? [x, c, 0] : h < 180 ? [0, c, x] : h < 240 ? [0, x, c] : h < 300 ? [x, 0, c] : [c, 0, x];
-  return '#' + [r1, g1, b1].map((v) => pad(Math.round((v + m) * 255).toString(16))).join('');
+/** AgentJet's viewer colour of a token: the base colour, its saturation scaled by the logprob (test/gen/rollout.ts). */
+function colour(base: string, logprob: number | undefined): string {
+  return logprob === undefined ? base.toLowerCase() : shade(base, logprob);
 }
 
 function tokenize(text: string): string[] {
@@ -65,7 +47,7 @@ function timeline(rand: () => number, segments: Segment[]) {
       content.text.push(tok);
       content.title.push(lp === undefined ? 'N/A' : lp.toFixed(4));
       content.count.push(String(tokenId(tok)));
-      content.color.push(shade(seg.trained ? TRAINED : CONTEXT, lp));
+      content.color.push(colour(seg.trained ? TRAINED : CONTEXT, lp));
       if (seg.trained) seenTrained = true;
       if (seenTrained) response++;
       else prompt++;
