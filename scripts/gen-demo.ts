@@ -150,10 +150,19 @@ function write(path: string, text: string): void {
   writeFileSync(path, text);
 }
 
-function jsonRecord(file: string, when: Date, source: string, payload: unknown, plain = false): void {
-  const body = plain ? JSON.stringify(payload) : `base64:${deflateSync(Buffer.from(JSON.stringify(payload))).toString('base64')}`;
-  mkdirSync(dirname(file), { recursive: true });
-  appendFileSync(file, `${stamp(when)} | INFO     | ${source} - \n${body}\n`);
+/**
+ * One beast-logger record of module `mod` in a session: the payload in `<mod>/<mod>.json.log`
+ * (zlib + base64 unless `plain`) and its text line (`level`, `text`) in `<mod>/<mod>.log`.
+ */
+function logRecord(
+  session: string,
+  mod: string,
+  r: { when: Date; source: string; payload: unknown; text: string; level?: 'INFO' | 'ERROR'; plain?: boolean },
+): void {
+  const body = r.plain ? JSON.stringify(r.payload) : `base64:${deflateSync(Buffer.from(JSON.stringify(r.payload))).toString('base64')}`;
+  mkdirSync(join(session, mod), { recursive: true });
+  appendFileSync(join(session, mod, `${mod}.json.log`), `${stamp(r.when)} | INFO     | ${r.source} - \n${body}\n`);
+  appendFileSync(join(session, mod, `${mod}.log`), `${stamp(r.when)} | ${(r.level ?? 'INFO').padEnd(8)} | ${r.source} - ${r.text}\n`);
 }
 
 function table(rows: Record<string, string | number>): string {
@@ -217,16 +226,12 @@ function writeRun(spec: RunSpec): void {
         for (let rep = 0; rep < 4; rep++) {
           const r = rolloutRecord(rand, step, task + 3 * h, skill);
           const when = new Date(t0.getTime() + (task * 4 + rep) * 7_000);
-          jsonRecord(
-            join(session, 'rollout', 'rollout.json.log'),
+          logRecord(session, 'rollout', {
             when,
-            'ajet.context_tracker.multiagent_tracking:generate_log:556',
-            r.payload,
-          );
-          appendFileSync(
-            join(session, 'rollout', 'rollout.log'),
-            `${stamp(when)} | INFO     | ajet.context_tracker.multiagent_tracking:generate_log:556 - ${r.payload.header} tokens=${r.tokens}\n`,
-          );
+            source: 'ajet.context_tracker.multiagent_tracking:generate_log:556',
+            payload: r.payload,
+            text: `${r.payload.header} tokens=${r.tokens}`,
+          });
           if (rep === 0 && h === 0)
             write(join(session, 'trajectory', 'train', `step_${step}`, `${r.taskId}.json`), JSON.stringify(r.trajectory, null, 2) + '\n');
           sum += r.reward;
@@ -248,17 +253,13 @@ function writeRun(spec: RunSpec): void {
           'TGC@4': Math.min(1, mean * 1.3).toFixed(4),
           mean_reward: mean.toFixed(4),
         };
-        jsonRecord(
-          join(session, 'evaluation', 'evaluation.json.log'),
+        logRecord(session, 'evaluation', {
           when,
-          'ajet.backbone.trainer_verl:_validate:1052',
-          { header: 'math_demo_val', color: '#4422cc', content: table(rows), attach: null },
-          true,
-        );
-        appendFileSync(
-          join(session, 'evaluation', 'evaluation.log'),
-          `${stamp(when)} | INFO     | ajet.backbone.trainer_verl:_validate:1052 - ${table(rows)}\n`,
-        );
+          source: 'ajet.backbone.trainer_verl:_validate:1052',
+          payload: { header: 'math_demo_val', color: '#4422cc', content: table(rows), attach: null },
+          text: table(rows),
+          plain: true,
+        });
         const vt = rolloutRecord(rand, step, 9, skill);
         write(join(session, 'trajectory', 'eval', `step_${step}`, `${vt.taskId}.json`), JSON.stringify(vt.trajectory, null, 2) + '\n');
       }
@@ -269,17 +270,14 @@ function writeRun(spec: RunSpec): void {
         expected_prompt_text: '<|im_start|>user\\nWhat is 37 * 12 + 37?',
         current_prompt_text: '<|im_start|>user\\n What is 37 * 12 + 37?',
       };
-      jsonRecord(
-        join(session, 'exception', 'exception.json.log'),
+      logRecord(session, 'exception', {
         when,
-        'ajet.context_tracker.multiagent_tracking:ensure_retokenization_perfect_match:440',
-        { header: 'Prompt text mismatch, Please report a github issue', color: '#cc2222', content: table(rows), attach: null },
-        true,
-      );
-      appendFileSync(
-        join(session, 'exception', 'exception.log'),
-        `${stamp(when)} | ERROR    | ajet.context_tracker.multiagent_tracking:ensure_retokenization_perfect_match:440 - ${table(rows)}\n`,
-      );
+        source: 'ajet.context_tracker.multiagent_tracking:ensure_retokenization_perfect_match:440',
+        payload: { header: 'Prompt text mismatch, Please report a github issue', color: '#cc2222', content: table(rows), attach: null },
+        text: table(rows),
+        level: 'ERROR',
+        plain: true,
+      });
       regular.push(
         `${stamp(when)} | ERROR    | ajet.launcher:main:260 - training crashed`,
         'Traceback (most recent call last):',
