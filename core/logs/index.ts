@@ -145,16 +145,12 @@ export class LogIndex {
 
   locate(i: number): RecordLocation | undefined {
     if (!Number.isInteger(i) || i < 0 || i >= this.count) return undefined;
-    let lo = 0,
-      hi = this.files.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid]! <= i) lo = mid;
-      else hi = mid - 1;
-    }
-    const file = this.files[lo]!;
-    const local = i - this.starts[lo]!;
-    return { file, fileNo: lo, local, offset: file.offset(local), end: file.end(local) };
+    // The last file starting at or before i (a group has a handful of files: a scan from the end).
+    let k = this.files.length - 1;
+    while (k > 0 && this.starts[k]! > i) k--;
+    const file = this.files[k]!;
+    const local = i - this.starts[k]!;
+    return { file, fileNo: k, local, offset: file.offset(local), end: file.end(local) };
   }
 
   /** Header time (UTC ms of the local timestamp as written) of record i. */

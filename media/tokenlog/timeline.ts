@@ -28,6 +28,18 @@ function heat<T extends HTMLElement>(span: T, bucket: number): T {
   return span;
 }
 
+/** The last k in [0, n) whose `key(k)` (ascending in k) is at most `x`; 0 when none is. */
+function lastAtMost(n: number, key: (k: number) => number, x: number): number {
+  let lo = 0,
+    hi = n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (key(mid) <= x) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 export class TokenTimeline {
   private blocks: Block[] = [];
   private heights: number[] = [];
@@ -146,27 +158,14 @@ export class TokenTimeline {
   }
 
   private blockAt(y: number): number {
-    let lo = 0,
-      hi = this.blocks.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.prefix[mid]! <= y) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    return lastAtMost(this.blocks.length, (k) => this.prefix[k]!, y);
   }
 
   private blockOfToken(i: number): number {
-    let lo = 0,
-      hi = this.blocks.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.blocks[mid]!.start <= i) lo = mid;
-      else hi = mid - 1;
-    }
+    let b = lastAtMost(this.blocks.length, (k) => this.blocks[k]!.start, i);
     // A boundary marker block has no tokens; the token is in the block after it.
-    while (lo < this.blocks.length - 1 && this.blocks[lo]!.boundary) lo++;
-    return lo;
+    while (b < this.blocks.length - 1 && this.blocks[b]!.boundary) b++;
+    return b;
   }
 
   render(): void {
