@@ -91,7 +91,11 @@ test('open a token log, filter, open a timeline, hover a token, reload, follow a
     assert.match(hoverText, /mask 1 \(trained\)/);
     await wb.screenshot('logs-hover');
     await frame.locator('select[aria-label="colour mode"]').selectOption('heat');
-    await frame.locator('.tokens span.h9, .tokens span.h0, .tokens span.h5').first().waitFor({ state: 'visible', timeout: 10_000 });
+    const tinted = frame.locator('.tokens span.heat, .tokens span.likely').first();
+    await tinted.waitFor({ state: 'visible', timeout: 10_000 });
+    // The tint comes from the token's --tint (set through the CSSOM, which the nonce CSP allows) and the shared stylesheets.
+    const background = await tinted.evaluate((e) => getComputedStyle(e).backgroundColor);
+    assert.doesNotMatch(background, /^(transparent|rgba\(0, 0, 0, 0\))$/, `a heat-map token is tinted (${background})`);
     await wb.screenshot('logs-heatmap');
     await frame.locator('select[aria-label="colour mode"]').selectOption('mask');
     await frame.locator('#grp').check();
