@@ -3,23 +3,13 @@
 // a file this test process appends to.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { Frame } from 'playwright-core';
 import { openWorkbench, type Workbench } from '../harness/workbench';
 import { fixtures } from '../gen';
-
-function find(dir: string, pred: (p: string) => boolean): string | undefined {
-  for (const n of readdirSync(dir).sort()) {
-    const p = join(dir, n);
-    if (statSync(p).isDirectory()) {
-      const f = find(p, pred);
-      if (f) return f;
-    } else if (pred(p)) return p;
-  }
-  return undefined;
-}
+import { findFile } from '../util/findFile';
 
 const HEADER = '2026-01-05 10:00:00.000 | INFO     | ajet.context_tracker.multiagent_tracking:generate_log:556 - \n';
 function record(step: number, task: string, words: string[]): string {
@@ -60,7 +50,7 @@ async function viewer(wb: Workbench, file: string): Promise<Frame> {
 test('open a token log, filter, open a timeline, hover a token, reload, follow appends', async () => {
   const wb = await openWorkbench();
   try {
-    const rollout = find(join(wb.workspace, 'saved_experiments'), (p) => p.endsWith('rollout.json.log'))!;
+    const rollout = findFile(join(wb.workspace, 'saved_experiments'), (p) => p.endsWith('rollout.json.log'))!;
     assert.ok(rollout);
     let frame = await viewer(wb, rollout);
     const all = await frame.locator('.viewport .row[data-pos]').count();
