@@ -302,4 +302,3 @@ test("a run's per-step curves (the dashboard's rollout data) grow progressively 
     rmSync(run, { recursive: true, force: true });
   }
 });
-
