@@ -80,14 +80,19 @@ export class LspClient {
     return [...this.published].reverse().find((p) => p.uri === uri);
   }
 
-  async stop(): Promise<void> {
-    try {
-      await this.conn.sendRequest('shutdown');
-      await this.conn.sendNotification('exit');
-    } catch {
-      /* already gone */
-    }
-    this.conn.dispose();
-    this.proc.kill();
+  stop(): Promise<void> {
+    return stopServer(this.conn, this.proc);
   }
+}
+
+/** Ends a language server as an editor does (`shutdown`, `exit`), then makes sure its process is gone. */
+export async function stopServer(conn: MessageConnection, proc: ChildProcess): Promise<void> {
+  try {
+    await conn.sendRequest('shutdown');
+    await conn.sendNotification('exit');
+  } catch {
+    /* already gone */
+  }
+  conn.dispose();
+  proc.kill();
 }
