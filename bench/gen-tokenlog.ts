@@ -4,6 +4,7 @@
 // separators, zlib + base64). Deterministic for a seed.
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
+import { prng, shade } from '../test/gen/rollout';
 
 const WORDS = (
   'the of to and a in is it you that he was for on are with as I his they be at one have this from or had by word but what some ' +
@@ -15,65 +16,14 @@ const SPECIAL = ['<|im_start|>', '<|im_end|>', '<tool_call>', '</tool_call>', '<
 const UNICODE = ['你好', '世界', 'é', 'ß', '😀', '→', '∑', '\t', '  ', '\n\n', '"', '\\'];
 const PUNCT = [',', '.', '\n', ':', '(', ')', '=', '+', '0', '1', '2', '42'];
 
-function rng(seed: number): () => number {
-  let s = seed | 0;
-  return () => {
-    let t = (s = (s + 0x6d2b79f5) | 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** AgentJet's adjust_color_hsl: saturation scaled by the logprob, hue kept. */
-function shade(base: [number, number, number], lp: number): string {
-  const f = lp <= -7 ? 0.333 : lp >= 0 ? 1 : 0.333 + ((lp + 7) / 7) * 0.667;
-  const [r, g, b] = base.map((c) => c / 255) as [number, number, number];
-  const max = Math.max(r, g, b),
-    min = Math.min(r, g, b),
-    l = (max + min) / 2,
-    d = max - min;
-  const s = d === 0 ? 0 : l > 0.5 ? d / (2 - max - min) : d / (max + min);
-  let h = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
-  h = ((h * 60 + 360) % 360) / 360;
-  const s2 = s * f,
-    q = l < 0.5 ? l * (1 + s2) : l + s2 - l * s2,
-    p = 2 * l - q;
-  const ch = (t: number) => {
-    t = (t + 1) % 1;
-    return t < 1 / 6 ? p + (q - p) * 6 * t : t < 0.5 ? q : t < 2 / 3 ? p + (q - p) * (2 / 3 - t) * 6 : p;
-  };
-  return (
-    '#' +
-    [h + 1 / 3, h, h - 1 / 3]
-      .map((t) =>
-        Math.floor(ch(t) * 255)
-          .toString(16)
-          .padStart(2, '0'),
-      )
-      .join('')
-  );
-}
-const TRAINED: [number, number, number] = [0x09, 0xab, 0xcf];
-const CONTEXT: [number, number, number] = [0xd9, 0x85, 0x10];
+const TRAINED = '#09abcf';
+const CONTEXT = '#d98510';
 
 const py = (v: string) => JSON.stringify(v);
 
-// Shades by logprob in steps of 0.01 (the colour has 8-bit channels: finer steps change nothing visible).
-const shadeCache = new Map<string, string>();
-function shadeOf(base: [number, number, number], lp: number): string {
-  const k = `${base[0]}:${Math.round(lp * 100)}`;
-  let c = shadeCache.get(k);
-  if (c === undefined) {
-    c = shade(base, Math.round(lp * 100) / 100);
-    shadeCache.set(k, c);
-  }
-  return c;
-}
-
 /** Writes records until the file holds `targetBytes`; returns records and bytes written. */
 export function writeTokenLog(path: string, targetBytes: number, seed = 1, rare = 'zebra-quokka-7'): { records: number; bytes: number } {
-  const r = rng(seed);
+  const r = prng(seed);
   const pick = <T>(a: T[]) => a[Math.floor(r() * a.length)]!;
   const fd = openSync(path, 'w');
   let bytes = 0,
@@ -117,7 +67,7 @@ export function writeTokenLog(path: string, targetBytes: number, seed = 1, rare 
           text.push(py(tok));
           title.push(i >= nPrompt ? `"${lp.toFixed(4)}"` : '"N/A"');
           count.push(`"${Math.floor(r() * 151643)}"`);
-          color.push(`"${shadeOf(i >= nPrompt && mask ? TRAINED : CONTEXT, lp)}"`);
+          color.push(`"${shade(i >= nPrompt && mask ? TRAINED : CONTEXT, lp)}"`);
         }
         const adv = (reward - 0.5 + (r() - 0.5) * 0.2).toFixed(3);
         items.push(

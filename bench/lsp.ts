@@ -8,6 +8,7 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type
 import { URI } from 'vscode-uri';
 import { repoRoot } from '../test/util/paths';
 import { findUpstream, UPSTREAM_SKIP } from '../test/util/upstream';
+import { stopServer } from '../test/util/lspClient';
 import { validateText } from '../core/config/validate';
 import { ClassResolver } from '../core/config/classref';
 import { CachedFs } from '../core/config/fs';
@@ -207,16 +208,7 @@ async function main(): Promise<void> {
   console.log(
     `server memory (RSS): agentjet ${rssMb(ours.proc.pid).toFixed(1)} MB, yaml-language-server ${rssMb(yls.proc.pid).toFixed(1)} MB`,
   );
-  for (const s of [ours, yls]) {
-    try {
-      await s.conn.sendRequest('shutdown');
-      await s.conn.sendNotification('exit');
-    } catch {
-      /* gone */
-    }
-    s.conn.dispose();
-    s.proc.kill();
-  }
+  for (const s of [ours, yls]) await stopServer(s.conn, s.proc);
 }
 
 main().catch((err: unknown) => {

@@ -57,17 +57,10 @@ async function engine(file: string, withSearch: boolean): Promise<Result> {
   await s.summarize();
   const summariesMs = performance.now() - t1;
   // Open records spread over the file, cold in the session cache.
-  const picks = Array.from({ length: 20 }, (_, k) => Math.floor(((k + 0.5) / 20) * s.count));
-  let total = 0,
-    max = 0;
-  for (const i of picks) {
-    const t = performance.now();
+  const open = await timeOpens(s.count, async (i) => {
     const r = await s.record(i);
-    const dt = performance.now() - t;
     if (!r?.ok) throw new Error(`record ${i} did not decode`);
-    total += dt;
-    max = Math.max(max, dt);
-  }
+  });
   let searchMs: number | undefined;
   if (withSearch) {
     const t = performance.now();
@@ -80,15 +73,30 @@ async function engine(file: string, withSearch: boolean): Promise<Result> {
     firstRecordMs,
     indexMs,
     summariesMs,
-    openMs: total / picks.length,
-    openMaxMs: max,
+    openMs: open.meanMs,
+    openMaxMs: open.maxMs,
     searchMs,
     peakRssMb: peakRssMb(),
   };
 }
 
+/** Times opening 20 records spread over `count` (mean and slowest, ms). */
+async function timeOpens(count: number, open: (i: number) => Promise<void> | void): Promise<{ meanMs: number; maxMs: number }> {
+  const picks = Array.from({ length: 20 }, (_, k) => Math.floor(((k + 0.5) / 20) * count));
+  let total = 0,
+    max = 0;
+  for (const i of picks) {
+    const t = performance.now();
+    await open(i);
+    const dt = performance.now() - t;
+    total += dt;
+    max = Math.max(max, dt);
+  }
+  return { meanMs: total / picks.length, maxMs: max };
+}
+
 /** beast_logger_go style: whole file into one string, split into lines, pair header + payload. */
-function naive(file: string): Result {
+async function naive(file: string): Promise<Result> {
   const t0 = performance.now();
   try {
     const text = readFileSync(file, 'utf8');
@@ -100,23 +108,14 @@ function naive(file: string): Result {
     const r0 = decodePayload(records[0]!.payload);
     if (!r0.ok) throw new Error('first record did not decode');
     const firstRecordMs = performance.now() - t0;
-    const picks = Array.from({ length: 20 }, (_, k) => Math.floor(((k + 0.5) / 20) * records.length));
-    let total = 0,
-      max = 0;
-    for (const i of picks) {
-      const t = performance.now();
-      decodePayload(records[i]!.payload);
-      const dt = performance.now() - t;
-      total += dt;
-      max = Math.max(max, dt);
-    }
+    const open = await timeOpens(records.length, (i) => void decodePayload(records[i]!.payload));
     return {
       ok: true,
       records: records.length,
       firstRecordMs,
       indexMs: firstRecordMs,
-      openMs: total / picks.length,
-      openMaxMs: max,
+      openMs: open.meanMs,
+      openMaxMs: open.maxMs,
       peakRssMb: peakRssMb(),
     };
   } catch (err) {
@@ -172,7 +171,7 @@ async function main(): Promise<void> {
   if (w >= 0) {
     const kind = argv[w + 1];
     const file = argv[w + 2]!;
-    const res = kind === 'engine' ? await engine(file, argv.includes('--search')) : naive(file);
+    const res = kind === 'engine' ? await engine(file, argv.includes('--search')) : await naive(file);
     process.stdout.write(`RESULT ${JSON.stringify(res)}\n`);
     return;
   }

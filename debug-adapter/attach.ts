@@ -7,22 +7,11 @@
 import { connect, type Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { DapChannel, PendingRequests } from './channel';
+import { DapChannel, PendingRequests, dialogFormat, isStopRequest, okResponse, relayReverseRequest, type RelayHost } from './channel';
 import { EVENT_RAY_PAUSE, type RayPauseEventBody } from '../core/protocol/ray';
 import { tagOnLine } from '../core/ray/tags';
+import { validPathMappings, type PathMapping } from '../core/ray/types';
 import { t } from '../core/l10n';
-
-/** What the relay needs from the session that owns it (the public parts of a DebugSession). */
-export interface RelayHost {
-  sendResponse(response: DebugProtocol.Response): void;
-  sendEvent(event: DebugProtocol.Event): void;
-  sendRequest(command: string, args: unknown, timeout: number, cb: (response: DebugProtocol.Response) => void): void;
-}
-
-export interface PathMapping {
-  localRoot: string;
-  remoteRoot: string;
-}
 
 /** `attach` attributes of the agentjet type. */
 export interface AgentJetAttachAttributes {
@@ -64,25 +53,10 @@ export class AttachRelay {
   ) {}
 
   handle(request: DebugProtocol.Request): void {
-    switch (request.command) {
-      case 'attach':
-        void this.onAttach(request);
-        return;
-      case 'disconnect':
-      case 'terminate':
-        void this.onStop(request);
-        return;
-      default:
-        if (this.upstream) {
-          this.requests.relayed.set(this.send(request.command, this.rewrite(request)), request);
-          return;
-        }
-        if (request.command === 'threads') {
-          this.reply(request, { body: { threads: [] } });
-          return;
-        }
-        this.reply(request);
-    }
+    if (request.command === 'attach') void this.onAttach(request);
+    else if (isStopRequest(request)) void this.onStop(request);
+    else if (this.upstream) this.requests.relayed.set(this.send(request.command, this.rewrite(request)), request);
+    else this.reply(request, request.command === 'threads' ? { body: { threads: [] } } : {});
   }
 
   /**
@@ -102,17 +76,7 @@ export class AttachRelay {
   }
 
   private ask(command: string, args: unknown, ms = 5000): Promise<DebugProtocol.Response | undefined> {
-    return new Promise((res) => {
-      const seq = this.send(command, args);
-      const timer = setTimeout(() => {
-        this.requests.own.delete(seq);
-        res(undefined);
-      }, ms);
-      this.requests.own.set(seq, (r) => {
-        clearTimeout(timer);
-        res(r);
-      });
-    });
+    return this.requests.ask(this.upstream!, command, args, ms);
   }
 
   private async onAttach(request: DebugProtocol.Request): Promise<void> {
@@ -177,7 +141,7 @@ export class AttachRelay {
       type: 'python',
       request: 'attach',
       connect: { host: hostName, port },
-      pathMappings: (a.pathMappings ?? []).filter((m) => m && typeof m.localRoot === 'string' && typeof m.remoteRoot === 'string'),
+      pathMappings: validPathMappings(a.pathMappings),
       justMyCode: a.justMyCode ?? false,
       subProcess: false,
       showReturnValue: true,
@@ -205,16 +169,7 @@ export class AttachRelay {
       this.host.sendEvent({ ...ev, seq: 0 });
     } else if (m.type === 'request') {
       const req = m as DebugProtocol.Request;
-      this.host.sendRequest(req.command, req.arguments, 30_000, (resp) => {
-        this.upstream?.send({
-          type: 'response',
-          request_seq: req.seq,
-          command: req.command,
-          success: resp.success,
-          message: resp.message,
-          body: resp.body,
-        });
-      });
+      relayReverseRequest(this.host, this.upstream, req, req.arguments);
     }
   }
 
@@ -294,7 +249,7 @@ export class AttachRelay {
   }
 
   private reply(request: DebugProtocol.Request, extra: Partial<DebugProtocol.Response> = {}): void {
-    this.host.sendResponse({ type: 'response', seq: 0, request_seq: request.seq, command: request.command, success: true, ...extra });
+    this.host.sendResponse(okResponse(request, extra));
   }
 
   private fail(request: DebugProtocol.Request, message: string): void {
@@ -306,7 +261,7 @@ export class AttachRelay {
       command: request.command,
       success: false,
       message,
-      body: { error: { id: 1090, format: message.replace(/[{}]/g, (c) => (c === '{' ? '(' : ')')), showUser: true } },
+      body: { error: { id: 1090, format: dialogFormat(message), showUser: true } },
     } as DebugProtocol.ErrorResponse);
   }
 }

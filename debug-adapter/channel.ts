@@ -54,6 +54,21 @@ export class PendingRequests {
   readonly own = new Map<number, (r: DebugProtocol.Response) => void>();
   readonly relayed = new Map<number, DebugProtocol.Request>();
 
+  /** Sends a request of ours; resolves with the answer, or undefined after `ms` without one. */
+  ask(channel: DapChannel, command: string, args: unknown, ms: number): Promise<DebugProtocol.Response | undefined> {
+    return new Promise((res) => {
+      const seq = channel.send({ type: 'request', command, arguments: args });
+      const timer = setTimeout(() => {
+        this.own.delete(seq);
+        res(undefined);
+      }, ms);
+      this.own.set(seq, (r) => {
+        clearTimeout(timer);
+        res(r);
+      });
+    });
+  }
+
   settle(resp: DebugProtocol.Response): DebugProtocol.Request | undefined {
     const own = this.own.get(resp.request_seq);
     if (own) {
@@ -65,4 +80,40 @@ export class PendingRequests {
     this.relayed.delete(resp.request_seq);
     return orig;
   }
+}
+
+/** What relaying needs of the session in front of debugpy (the public parts of a DebugSession). */
+export interface RelayHost {
+  sendResponse(response: DebugProtocol.Response): void;
+  sendEvent(event: DebugProtocol.Event): void;
+  sendRequest(command: string, args: unknown, timeout: number, cb: (response: DebugProtocol.Response) => void): void;
+}
+
+/** A reverse request of debugpy's (runInTerminal, startDebugging): passed to the client, its answer back to debugpy. */
+export function relayReverseRequest(host: RelayHost, channel: DapChannel | undefined, req: DebugProtocol.Request, args: unknown): void {
+  host.sendRequest(req.command, args, 30_000, (resp) => {
+    channel?.send({
+      type: 'response',
+      request_seq: req.seq,
+      command: req.command,
+      success: resp.success,
+      message: resp.message,
+      body: resp.body,
+    });
+  });
+}
+
+/** `disconnect` or `terminate`: the two ways the client ends a session. */
+export function isStopRequest(request: DebugProtocol.Request): boolean {
+  return request.command === 'disconnect' || request.command === 'terminate';
+}
+
+/** A success answer to the client's `request`. */
+export function okResponse(request: DebugProtocol.Request, extra: Partial<DebugProtocol.Response> = {}): DebugProtocol.Response {
+  return { type: 'response', seq: 0, request_seq: request.seq, command: request.command, success: true, ...extra };
+}
+
+/** A message for the editor's error dialog: its `{…}` would be read as placeholders. */
+export function dialogFormat(message: string): string {
+  return message.replace(/[{}]/g, (c) => (c === '{' ? '(' : ')'));
 }

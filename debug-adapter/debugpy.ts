@@ -6,6 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { AUTOKILL_GUARD } from '../core/launch/lifecycle';
+import type { ResolvedLaunch } from '../core/launch/attributes';
+import type { LauncherTarget } from '../core/launch/plan';
+import { MIN_DEBUGPY, compareVersions } from '../core/launch/preflight';
 import { t } from '../core/l10n';
 
 const T0 = performance.now();
@@ -102,4 +105,45 @@ export class LauncherShim {
       this.dir = undefined;
     }
   }
+}
+
+/**
+ * debugpy's `launch` for our launch: the launcher as a script or module with its own arguments,
+ * following its child processes where the installed debugpy can; `warning` says when it cannot.
+ */
+export function debugpyLaunch(
+  r: ResolvedLaunch,
+  target: LauncherTarget,
+  args: string[],
+  debugpyVersion: string | null,
+): { launchArgs: Record<string, unknown>; warning?: string } {
+  // debugpy before 1.8 (below AgentJet's own minimum) loses breakpoints in the launcher process
+  // when it follows sub-processes (seen with Debian's 1.6.3): there we do not follow, and say so.
+  const followChildren = !debugpyVersion || compareVersions(debugpyVersion, MIN_DEBUGPY) >= 0;
+  const launchArgs: Record<string, unknown> = {
+    name: 'AgentJet',
+    type: 'python',
+    request: 'launch',
+    ...(target.kind === 'script' ? { program: target.path } : { module: target.module }),
+    args,
+    cwd: r.cwd,
+    env: { ...r.envAdditions },
+    console: 'internalConsole',
+    redirectOutput: true,
+    justMyCode: r.justMyCode,
+    stopOnEntry: r.stopOnEntry,
+    // The rollout runs in a child process (execute_training_process, subprocess.run): follow it.
+    // Threads (the rollout's thread pool) are traced by debugpy without any setting.
+    subProcess: followChildren,
+    showReturnValue: true,
+  };
+  if (followChildren) return { launchArgs };
+  return {
+    launchArgs,
+    warning: t(
+      "debugpy {0} does not follow the launcher's child processes here, so breakpoints in code the launcher runs in a child (AgentJet's rollout) will not bind. Upgrade debugpy to >= {1}.",
+      debugpyVersion,
+      MIN_DEBUGPY,
+    ),
+  };
 }

@@ -13,16 +13,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { DebugSession, Event, OutputEvent, InitializedEvent, TerminatedEvent, ExitedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { DapChannel, PendingRequests } from './channel';
+import { DapChannel, PendingRequests, dialogFormat, isStopRequest, okResponse, relayReverseRequest } from './channel';
 import { resolveAttributes, type AgentJetLaunchAttributes, type ResolvedLaunch } from '../core/launch/attributes';
 import { shellQuote, type LauncherTarget } from '../core/launch/plan';
 import { AUTOKILL_GUARD, commandLine, describeTarget, planLaunch, preflightLaunch, type LaunchPlan } from '../core/launch/lifecycle';
-import { MIN_DEBUGPY, compareVersions } from '../core/launch/preflight';
 import { EVENT_EXPERIMENT, EVENT_FINISHED, LAUNCH_ERRORS, SUBPROCESS_FLAG, type ExperimentEventBody } from '../core/protocol/debug';
 import { AttachRelay } from './attach';
 import { rayLaunchAdditions } from '../core/ray/tags';
 import { t } from '../core/l10n';
-import { ADAPTER_BOOT, LauncherShim, localCapabilities, trace } from './debugpy';
+import { ADAPTER_BOOT, LauncherShim, debugpyLaunch, localCapabilities, trace } from './debugpy';
 import { LaunchProcesses } from './processes';
 import { LaunchRecorder } from './record';
 
@@ -71,12 +70,9 @@ export class AgentJetDebugSession extends DebugSession {
       case 'launch':
         void this.onLaunch(request);
         return;
-      case 'disconnect':
-      case 'terminate':
-        void this.onStop(request);
-        return;
       default:
-        if (this.upstream && this.launchSent) this.forward(request);
+        if (isStopRequest(request)) void this.onStop(request);
+        else if (this.upstream && this.launchSent) this.forward(request);
         else this.answerLocally(request);
     }
   }
@@ -220,35 +216,8 @@ export class AgentJetDebugSession extends DebugSession {
     }
     trace('debugpy initialized');
     if (init.body) this.sendEvent(new Event('capabilities', { capabilities: init.body as DebugProtocol.Capabilities }));
-    const debugpyEnv: Record<string, string> = { ...r.envAdditions };
-    // debugpy before 1.8 (below AgentJet's own minimum) loses breakpoints in the launcher process
-    // when it follows sub-processes (seen with Debian's 1.6.3): there we do not follow, and say so.
-    const followChildren = !debugpyVersion || compareVersions(debugpyVersion, MIN_DEBUGPY) >= 0;
-    if (!followChildren) {
-      this.sendEvent(
-        new OutputEvent(
-          `AgentJet: ${t("debugpy {0} does not follow the launcher's child processes here, so breakpoints in code the launcher runs in a child (AgentJet's rollout) will not bind. Upgrade debugpy to >= {1}.", debugpyVersion, MIN_DEBUGPY)}\n`,
-          'important',
-        ),
-      );
-    }
-    const launchArgs: Record<string, unknown> = {
-      name: 'AgentJet',
-      type: 'python',
-      request: 'launch',
-      ...(target.kind === 'script' ? { program: target.path } : { module: target.module }),
-      args,
-      cwd: r.cwd,
-      env: debugpyEnv,
-      console: 'internalConsole',
-      redirectOutput: true,
-      justMyCode: r.justMyCode,
-      stopOnEntry: r.stopOnEntry,
-      // The rollout runs in a child process (execute_training_process, subprocess.run): follow it.
-      // Threads (the rollout's thread pool) are traced by debugpy without any setting.
-      subProcess: followChildren,
-      showReturnValue: true,
-    };
+    const { launchArgs, warning } = debugpyLaunch(r, target, args, debugpyVersion);
+    if (warning) this.sendEvent(new OutputEvent(`AgentJet: ${warning}\n`, 'important'));
     const shim = this.shim.write();
     if (shim) launchArgs.debugLauncherPath = shim;
     this.launchSent = true;
@@ -300,16 +269,7 @@ export class AgentJetDebugSession extends DebugSession {
         args = { ...sd, configuration: { ...sd.configuration, type: 'agentjet', [SUBPROCESS_FLAG]: true } };
         trace(`child session for ${String(sd.configuration.subProcessId)}`);
       }
-      this.sendRequest(req.command, args, 30_000, (resp) => {
-        this.upstream?.send({
-          type: 'response',
-          request_seq: req.seq,
-          command: req.command,
-          success: resp.success,
-          message: resp.message,
-          body: resp.body,
-        });
-      });
+      relayReverseRequest(this, this.upstream, req, args);
     }
   }
 
@@ -377,19 +337,8 @@ export class AgentJetDebugSession extends DebugSession {
     await this.procs.noteGroups();
     const upstream = this.upstream;
     if (upstream && this.launchSent && this.procs.debugpy && this.procs.debugpy.exitCode === null) {
-      const answered = new Promise<DebugProtocol.Response | undefined>((res) => {
-        const seq = upstream.send({ type: 'request', command: request.command, arguments: request.arguments });
-        // debugpy may not answer while the debuggee sits in native code; we end it ourselves then.
-        const timer = setTimeout(() => {
-          this.requests.own.delete(seq);
-          res(undefined);
-        }, 1000);
-        this.requests.own.set(seq, (resp) => {
-          clearTimeout(timer);
-          res(resp);
-        });
-      });
-      const resp = await answered;
+      // debugpy may not answer while the debuggee sits in native code; we end it ourselves then.
+      const resp = await this.requests.ask(upstream, request.command, request.arguments, 1000);
       trace(`debugpy answered ${request.command}: ${resp ? 'yes' : 'timeout'}`);
       if (!isDisconnect) {
         // `terminate`: debugpy ends the debuggee; we sweep what it left.
@@ -427,14 +376,14 @@ export class AgentJetDebugSession extends DebugSession {
   // ---- helpers ------------------------------------------------------------------------------
 
   private reply(request: DebugProtocol.Request, extra: Partial<DebugProtocol.Response> = {}): void {
-    this.sendResponse({ type: 'response', seq: 0, request_seq: request.seq, command: request.command, success: true, ...extra });
+    this.sendResponse(okResponse(request, extra));
   }
 
   private fail(request: DebugProtocol.Request, id: number, message: string): void {
     this.sendEvent(new OutputEvent(`AgentJet: ${message}\n`, 'stderr'));
     this.sendErrorResponse(
       { type: 'response', seq: 0, request_seq: request.seq, command: request.command, success: false },
-      { id, format: message.replace(/[{}]/g, (c) => (c === '{' ? '(' : ')')), showUser: true },
+      { id, format: dialogFormat(message), showUser: true },
     );
   }
 }

@@ -12,7 +12,8 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
 
 /**
  * The HTML shell of a webview: a nonce CSP with no remote content, the bundled script
- * `dist/media/<name>.js` and optional styles from `media/<name>/`.
+ * `dist/media/<name>.js`, the look every webview shares (`media/shared/base.css`) and then the
+ * webview's own `styles` (paths below `media/`).
  */
 export function webviewHtml(
   webview: vscode.Webview,
@@ -22,7 +23,9 @@ export function webviewHtml(
 ): string {
   const nonce = randomBytes(16).toString('base64');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'media', `${name}.js`));
-  const styles = (opts.styles ?? []).map((s) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', s)));
+  const styles = ['shared/base.css', ...(opts.styles ?? [])].map((s) =>
+    webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', s)),
+  );
   const csp = [
     "default-src 'none'",
     `img-src ${webview.cspSource} data:`,

@@ -5,38 +5,20 @@
 import { mkdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { logTime, prng, sessionName } from '../test/gen/rollout';
+import { logTime, prng, sessionName, shade } from '../test/gen/rollout';
 
 const demo = join(__dirname, '..', 'demo');
 const TRAINED = '#09ABCF';
 const CONTEXT = '#D98510';
 
 const rng = prng;
-const pad = (n: number | string, w = 2) => String(n).padStart(w, '0');
 const stamp = logTime;
 const folderStamp = sessionName;
 const addMin = (d: Date, m: number) => new Date(d.getTime() + m * 60_000);
 
-/** Saturation scaled by logprob like AgentJet's viewer colours: <= -7 gives x0.333, 0 gives x1. */
-function shade(base: string, logprob: number | undefined): string {
-  if (logprob === undefined) return base.toLowerCase();
-  const f = logprob <= -7 ? 0.333 : logprob >= 0 ? 1 : 0.333 + ((logprob + 7) / 7) * (1 - 0.333);
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(base.slice(i, i + 2), 16) / 255) as [number, number, number];
-  const max = Math.max(r, g, b),
-    min = Math.min(r, g, b),
-    l = (max + min) / 2,
-    d = max - min;
-  let h = 0;
-  const s = d === 0 ? 0 : d / (1 - Math.abs(2 * l - 1));
-  if (d !== 0) h = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
-  h = (h * 60 + 360) % 360;
-  const s2 = s * f,
-    c = (1 - Math.abs(2 * l - 1)) * s2,
-    x = c * (1 - Math.abs(((h / 60) % 2) - 1)),
-    m = l - c / 2;
-  const [r1, g1, b1] =
-    h < 60 ? [c, x, 0] : h < 120 ? [x, c, 0] : h < 180 ? [0, c, x] : h < 240 ? [0, x, c] : h < 300 ? [x, 0, c] : [c, 0, x];
-  return '#' + [r1, g1, b1].map((v) => pad(Math.round((v + m) * 255).toString(16))).join('');
+/** AgentJet's viewer colour of a token: the base colour, its saturation scaled by the logprob (test/gen/rollout.ts). */
+function colour(base: string, logprob: number | undefined): string {
+  return logprob === undefined ? base.toLowerCase() : shade(base, logprob);
 }
 
 function tokenize(text: string): string[] {
@@ -65,7 +47,7 @@ function timeline(rand: () => number, segments: Segment[]) {
       content.text.push(tok);
       content.title.push(lp === undefined ? 'N/A' : lp.toFixed(4));
       content.count.push(String(tokenId(tok)));
-      content.color.push(shade(seg.trained ? TRAINED : CONTEXT, lp));
+      content.color.push(colour(seg.trained ? TRAINED : CONTEXT, lp));
       if (seg.trained) seenTrained = true;
       if (seenTrained) response++;
       else prompt++;
@@ -168,10 +150,19 @@ function write(path: string, text: string): void {
   writeFileSync(path, text);
 }
 
-function jsonRecord(file: string, when: Date, source: string, payload: unknown, plain = false): void {
-  const body = plain ? JSON.stringify(payload) : `base64:${deflateSync(Buffer.from(JSON.stringify(payload))).toString('base64')}`;
-  mkdirSync(dirname(file), { recursive: true });
-  appendFileSync(file, `${stamp(when)} | INFO     | ${source} - \n${body}\n`);
+/**
+ * One beast-logger record of module `mod` in a session: the payload in `<mod>/<mod>.json.log`
+ * (zlib + base64 unless `plain`) and its text line (`level`, `text`) in `<mod>/<mod>.log`.
+ */
+function logRecord(
+  session: string,
+  mod: string,
+  r: { when: Date; source: string; payload: unknown; text: string; level?: 'INFO' | 'ERROR'; plain?: boolean },
+): void {
+  const body = r.plain ? JSON.stringify(r.payload) : `base64:${deflateSync(Buffer.from(JSON.stringify(r.payload))).toString('base64')}`;
+  mkdirSync(join(session, mod), { recursive: true });
+  appendFileSync(join(session, mod, `${mod}.json.log`), `${stamp(r.when)} | INFO     | ${r.source} - \n${body}\n`);
+  appendFileSync(join(session, mod, `${mod}.log`), `${stamp(r.when)} | ${(r.level ?? 'INFO').padEnd(8)} | ${r.source} - ${r.text}\n`);
 }
 
 function table(rows: Record<string, string | number>): string {
@@ -235,16 +226,12 @@ function writeRun(spec: RunSpec): void {
         for (let rep = 0; rep < 4; rep++) {
           const r = rolloutRecord(rand, step, task + 3 * h, skill);
           const when = new Date(t0.getTime() + (task * 4 + rep) * 7_000);
-          jsonRecord(
-            join(session, 'rollout', 'rollout.json.log'),
+          logRecord(session, 'rollout', {
             when,
-            'ajet.context_tracker.multiagent_tracking:generate_log:556',
-            r.payload,
-          );
-          appendFileSync(
-            join(session, 'rollout', 'rollout.log'),
-            `${stamp(when)} | INFO     | ajet.context_tracker.multiagent_tracking:generate_log:556 - ${r.payload.header} tokens=${r.tokens}\n`,
-          );
+            source: 'ajet.context_tracker.multiagent_tracking:generate_log:556',
+            payload: r.payload,
+            text: `${r.payload.header} tokens=${r.tokens}`,
+          });
           if (rep === 0 && h === 0)
             write(join(session, 'trajectory', 'train', `step_${step}`, `${r.taskId}.json`), JSON.stringify(r.trajectory, null, 2) + '\n');
           sum += r.reward;
@@ -266,17 +253,13 @@ function writeRun(spec: RunSpec): void {
           'TGC@4': Math.min(1, mean * 1.3).toFixed(4),
           mean_reward: mean.toFixed(4),
         };
-        jsonRecord(
-          join(session, 'evaluation', 'evaluation.json.log'),
+        logRecord(session, 'evaluation', {
           when,
-          'ajet.backbone.trainer_verl:_validate:1052',
-          { header: 'math_demo_val', color: '#4422cc', content: table(rows), attach: null },
-          true,
-        );
-        appendFileSync(
-          join(session, 'evaluation', 'evaluation.log'),
-          `${stamp(when)} | INFO     | ajet.backbone.trainer_verl:_validate:1052 - ${table(rows)}\n`,
-        );
+          source: 'ajet.backbone.trainer_verl:_validate:1052',
+          payload: { header: 'math_demo_val', color: '#4422cc', content: table(rows), attach: null },
+          text: table(rows),
+          plain: true,
+        });
         const vt = rolloutRecord(rand, step, 9, skill);
         write(join(session, 'trajectory', 'eval', `step_${step}`, `${vt.taskId}.json`), JSON.stringify(vt.trajectory, null, 2) + '\n');
       }
@@ -287,17 +270,14 @@ function writeRun(spec: RunSpec): void {
         expected_prompt_text: '<|im_start|>user\\nWhat is 37 * 12 + 37?',
         current_prompt_text: '<|im_start|>user\\n What is 37 * 12 + 37?',
       };
-      jsonRecord(
-        join(session, 'exception', 'exception.json.log'),
+      logRecord(session, 'exception', {
         when,
-        'ajet.context_tracker.multiagent_tracking:ensure_retokenization_perfect_match:440',
-        { header: 'Prompt text mismatch, Please report a github issue', color: '#cc2222', content: table(rows), attach: null },
-        true,
-      );
-      appendFileSync(
-        join(session, 'exception', 'exception.log'),
-        `${stamp(when)} | ERROR    | ajet.context_tracker.multiagent_tracking:ensure_retokenization_perfect_match:440 - ${table(rows)}\n`,
-      );
+        source: 'ajet.context_tracker.multiagent_tracking:ensure_retokenization_perfect_match:440',
+        payload: { header: 'Prompt text mismatch, Please report a github issue', color: '#cc2222', content: table(rows), attach: null },
+        text: table(rows),
+        level: 'ERROR',
+        plain: true,
+      });
       regular.push(
         `${stamp(when)} | ERROR    | ajet.launcher:main:260 - training crashed`,
         'Traceback (most recent call last):',

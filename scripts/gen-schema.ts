@@ -6,13 +6,14 @@
 // reference folder, the `npm run fetch:upstream` cache). --defaults DIR: a folder holding ajet_default.yaml,
 // verl/verl_default.yaml and trinity/trinity_default.yaml directly. --upstream DIR: a folder of upstream
 // trees (default: the same lookup, per tree); where a version's tree is found, its code facts are re-read.
-import { readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { generateSchema, schemaText } from '../core/config/schemagen';
-import { codeFactsOf, PACKAGE_OF, type CodeFactsByVersion } from '../core/config/codefacts';
+import { PACKAGE_OF, type CodeFactsByVersion } from '../core/config/codefacts';
 import type { FrameworkVersion } from '../core/agentjet/dialect';
 import { findUpstream, UPSTREAM_SKIP, type UpstreamName } from '../test/util/upstream';
 import { untranslatedDescriptions } from '../core/l10n/schemaDescriptions';
+import { codeFactsOfTree } from '../test/util/codefacts';
 
 const root = resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -68,23 +69,8 @@ let fromCode = 0;
 for (const [version, tree] of Object.entries(TREES) as [FrameworkVersion, UpstreamName][]) {
   const t = treeDir(tree);
   if (!t) continue;
-  const pkg = join(t, PACKAGE_OF[version]);
-  if (!existsSync(pkg)) continue;
-  const names = (readdirSync(pkg, { recursive: true }) as string[])
-    .map((f) => f.split('\\').join('/'))
-    .filter((f) => /\.(py|jsonc?|yaml)$/.test(f))
-    .sort();
-  facts[version] = codeFactsOf(
-    (rel) => {
-      try {
-        return readFileSync(join(pkg, rel), 'utf8');
-      } catch {
-        return undefined;
-      }
-    },
-    names,
-    PACKAGE_OF[version],
-  );
+  if (!existsSync(join(t, PACKAGE_OF[version]))) continue;
+  facts[version] = codeFactsOfTree(t, version);
   fromCode++;
 }
 const factsText = JSON.stringify(facts, null, 2) + '\n';

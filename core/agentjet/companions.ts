@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { nodeFs, tryReaddir, tryStat, type RunsFs } from '../runs/fs';
+import { filesWithSibling, nodeFs, tryStat, type RunsFs } from '../runs/fs';
 import { sameHost } from './hosts';
 import { checkRecordedGroup, probeGroup, type GroupProbe, type Liveness } from './liveness';
 
@@ -85,21 +85,17 @@ const order = (a: Companion, b: Companion) => Number(b.alive ?? false) - Number(
 /** The companions recorded in `folder` (see `companionFolder`), live ones first. */
 export async function listCompanions(folder: string, opts: CompanionReadOptions & { fs?: RunsFs } = {}): Promise<Companion[]> {
   const fs = opts.fs ?? nodeFs();
-  const { entries } = await tryReaddir(fs, folder);
-  const names = new Set(entries.map((e) => e.name));
   const out: Companion[] = [];
-  for (const e of entries) {
-    if (e.kind !== 'file' || !e.name.endsWith('.pgid')) continue;
-    const path = join(folder, e.name);
-    const st = await tryStat(fs, path);
+  for (const f of await filesWithSibling(fs, folder, '.pgid', '.log')) {
+    const st = await tryStat(fs, f.path);
     if (!st) continue; // removed while listing
     let text: string | undefined;
     try {
-      text = (await fs.readRange(path, 0, 64)).toString('utf8');
+      text = (await fs.readRange(f.path, 0, 64)).toString('utf8');
     } catch {
       /* unreadable: state unknown */
     }
-    const c = companionFromFiles(folder, e.name, text, st.mtimeMs, names.has(`${e.name.slice(0, -5)}.log`), opts);
+    const c = companionFromFiles(folder, f.name, text, st.mtimeMs, f.sibling !== undefined, opts);
     if (c) out.push(c);
   }
   return out.sort(order);

@@ -6,7 +6,7 @@
 // not a `*.log` file that a log viewer would pick up.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tryReaddir, type RunsFs } from '../runs/fs';
+import { filesWithSibling, type RunsFs } from '../runs/fs';
 import type { LayoutVersion } from './layout';
 import { launchPaths, parseLauncherLine, sessionStamp } from './naming';
 
@@ -110,22 +110,15 @@ export interface LaunchRecordFile {
 
 /** The launch records of one experiment (under its log folder), oldest first; bad files are skipped. */
 export async function readLaunchRecords(fs: RunsFs, logExperiment: string): Promise<LaunchRecordFile[]> {
-  const dir = launchRecordFolder(logExperiment);
-  const { entries } = await tryReaddir(fs, dir);
-  const names = new Set(entries.map((e) => e.name));
   const out: LaunchRecordFile[] = [];
-  for (const e of entries) {
-    if (e.kind !== 'file' || !e.name.endsWith('.json')) continue;
-    const json = join(dir, e.name);
+  for (const f of await filesWithSibling(fs, launchRecordFolder(logExperiment), '.json', '.output.txt')) {
     let rec: LaunchRecord | undefined;
     try {
-      rec = asLaunchRecord(JSON.parse((await fs.readRange(json, 0, 256 * 1024)).toString('utf8')));
+      rec = asLaunchRecord(JSON.parse((await fs.readRange(f.path, 0, 256 * 1024)).toString('utf8')));
     } catch {
       continue;
     }
-    if (!rec) continue;
-    const outName = `${e.name.slice(0, -'.json'.length)}.output.txt`;
-    out.push({ record: rec, json, ...(names.has(outName) ? { output: join(dir, outName) } : {}) });
+    if (rec) out.push({ record: rec, json: f.path, ...(f.sibling ? { output: f.sibling } : {}) });
   }
   return out.sort((a, b) => a.record.startMs - b.record.startMs);
 }
@@ -144,16 +137,23 @@ export function launchForSession(records: readonly LaunchRecordFile[], sessionSt
   return best;
 }
 
-/** The last exception line of a Python traceback in launcher output (`ValueError: ...`), if any. */
-export function tracebackInOutput(text: string): string | undefined {
+/** The lines of the last Python traceback in `text`, from its `Traceback …` line on (colour codes removed). */
+export function lastTraceback(text: string): string[] | undefined {
   const at = text.lastIndexOf('Traceback (most recent call last):');
   if (at < 0) return undefined;
-  const lines = text
+  return text
     .slice(at)
     .split('\n')
     .map((l) => l.replace(/\r$/, '').replace(/\x1b\[[0-9;]*m/g, ''));
-  for (const l of lines.slice(1)) {
-    const m = /^([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Warning)\b.*)$/.exec(l.trim());
+}
+
+/** A traceback's exception line (`ValueError: ...`, `KeyboardInterrupt`, `SystemExit: 1`). */
+export const EXCEPTION_LINE = /^([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Warning)\b.*)$/;
+
+/** The last exception line of a Python traceback in launcher output (`ValueError: ...`), if any. */
+export function tracebackInOutput(text: string): string | undefined {
+  for (const l of lastTraceback(text)?.slice(1) ?? []) {
+    const m = EXCEPTION_LINE.exec(l.trim());
     if (m && !/^\s/.test(l)) return m[1]!.slice(0, 200);
   }
   return undefined;

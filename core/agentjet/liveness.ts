@@ -66,7 +66,8 @@ export function parseProcStat(text: string, boot: number | undefined): Omit<Proc
   return out;
 }
 
-function existsBySignal(pid: number): boolean {
+/** Whether a process `pid` exists (signal 0; EPERM: it exists but is someone else's). */
+export function existsBySignal(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -60,16 +60,15 @@ export interface HostFacts {
 
 /** The status of one host folder (one process's logs) from its facts. */
 export function decideHostStatus(f: HostFacts): StatusDecision {
-  const notes: Evidence[] = [];
-  if (f.exceptions.notes > 0)
-    notes.push({
-      kind: 'notes',
-      text:
-        f.exceptions.notes === 1
-          ? t('1 harmless note (prompt token mismatch) in exception.json.log')
-          : t('{0} harmless notes (prompt token mismatch) in exception.json.log', f.exceptions.notes),
-      ...(f.exceptions.file ? { file: f.exceptions.file } : {}),
-    });
+  // What exception.json.log holds: harmless notes (shown with every verdict) and real errors.
+  const inExceptions = (kind: 'notes' | 'exceptions', n: number, one: string, many: string): Evidence[] =>
+    n > 0 ? [{ kind, text: n === 1 ? one : many, ...(f.exceptions.file ? { file: f.exceptions.file } : {}) }] : [];
+  const notes = inExceptions(
+    'notes',
+    f.exceptions.notes,
+    t('1 harmless note (prompt token mismatch) in exception.json.log'),
+    t('{0} harmless notes (prompt token mismatch) in exception.json.log', f.exceptions.notes),
+  );
   const done = (status: RunStatus, first: Evidence, ...more: Evidence[]): StatusDecision => ({
     status,
     evidence: [first, ...more, ...notes],
@@ -147,19 +146,12 @@ export function decideHostStatus(f: HostFacts): StatusDecision {
   if (f.regularTraceback) return done('failed', { kind: 'traceback', text: f.regularTraceback.text, file: f.regularTraceback.file });
 
   // 5. Proof of completion.
-  const errs: Evidence[] =
-    f.exceptions.errors > 0
-      ? [
-          {
-            kind: 'exceptions',
-            text:
-              f.exceptions.errors === 1
-                ? t('1 exception record in exception.json.log')
-                : t('{0} exception records in exception.json.log', f.exceptions.errors),
-            ...(f.exceptions.file ? { file: f.exceptions.file } : {}),
-          },
-        ]
-      : [];
+  const errs = inExceptions(
+    'exceptions',
+    f.exceptions.errors,
+    t('1 exception record in exception.json.log'),
+    t('{0} exception records in exception.json.log', f.exceptions.errors),
+  );
   if (f.completion)
     return done(
       'finished',

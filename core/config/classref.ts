@@ -65,6 +65,13 @@ export type Resolution =
     }
   | { ok: 'skip'; reason: string };
 
+type Unresolved = Extract<Resolution, { ok: false }>;
+
+/** A reference that does not resolve; a missing class is the class part's fault, the rest the target's. */
+function unresolved(code: Unresolved['code'], severity: Unresolved['severity'], message: string): Unresolved {
+  return { ok: false, code, part: code === 'class-ref/missing-class' ? 'class' : 'target', severity, message };
+}
+
 export class ClassResolver {
   private parsed = new Map<string, { text: string; mod: PyModule }>();
   constructor(
@@ -106,13 +113,11 @@ export class ClassResolver {
     if (ref.form === 'file') {
       file = isAbsolute(ref.target) ? ref.target : join(root, ref.target);
       if (this.fs.kind(file) !== 'file')
-        return {
-          ok: false,
-          code: 'class-ref/missing-file',
-          part: 'target',
-          severity: 'error',
-          message: t('File `{0}` not found (relative paths resolve against {1}).', ref.target, root),
-        };
+        return unresolved(
+          'class-ref/missing-file',
+          'error',
+          t('File `{0}` not found (relative paths resolve against {1}).', ref.target, root),
+        );
     } else {
       const [top = ''] = ref.target.split('.');
       const builtin = BUILTIN_ROOTS.has(top);
@@ -121,57 +126,33 @@ export class ClassResolver {
         if (this.locator?.pending?.(top)) return { ok: 'skip', reason: t('still asking the interpreter') };
         if (builtin) return { ok: 'skip', reason: t('framework built-in; no Python configured to check it') };
         const problem = this.locator?.problem?.();
-        if (problem)
-          return {
-            ok: false,
-            code: 'class-ref/missing-module',
-            part: 'target',
-            severity: 'warning',
-            message: t(
-              'Module `{0}` is not in the workspace ({1}), and the interpreter could not be asked about installed packages: {2}.',
-              ref.target,
-              root,
-              problem,
-            ),
-          };
-        return {
-          ok: false,
-          code: 'class-ref/missing-module',
-          part: 'target',
-          severity: 'warning',
-          message: t(
-            'Module `{0}` is not in the workspace ({1}). If it comes from an installed package, set `agentjet.pythonPath` so it can be checked.',
-            ref.target,
-            root,
-          ),
-        };
+        return unresolved(
+          'class-ref/missing-module',
+          'warning',
+          problem
+            ? t(
+                'Module `{0}` is not in the workspace ({1}), and the interpreter could not be asked about installed packages: {2}.',
+                ref.target,
+                root,
+                problem,
+              )
+            : t(
+                'Module `{0}` is not in the workspace ({1}). If it comes from an installed package, set `agentjet.pythonPath` so it can be checked.',
+                ref.target,
+                root,
+              ),
+        );
       }
-      if (base === null) {
-        if (builtin)
-          return {
-            ok: false,
-            code: 'class-ref/missing-module',
-            part: 'target',
-            severity: 'error',
-            message: t('The configured Python has no `{0}` package installed.', top),
-          };
-        return {
-          ok: false,
-          code: 'class-ref/missing-module',
-          part: 'target',
-          severity: 'error',
-          message: t('Module `{0}` not found in {1} nor in the configured Python.', ref.target, root),
-        };
-      }
+      if (base === null)
+        return unresolved(
+          'class-ref/missing-module',
+          'error',
+          builtin
+            ? t('The configured Python has no `{0}` package installed.', top)
+            : t('Module `{0}` not found in {1} nor in the configured Python.', ref.target, root),
+        );
       file = this.moduleFile(base, ref.target);
-      if (!file)
-        return {
-          ok: false,
-          code: 'class-ref/missing-module',
-          part: 'target',
-          severity: 'error',
-          message: t('Module `{0}` not found under {1}.', ref.target, base),
-        };
+      if (!file) return unresolved('class-ref/missing-module', 'error', t('Module `{0}` not found under {1}.', ref.target, base));
     }
     const found = this.findClass(file, ref.className, 0);
     if (found) return { ok: true, ...found };
@@ -180,15 +161,13 @@ export class ClassResolver {
     const shownFile = basename(file) === '__init__.py' ? dirname(file) : file;
     const rel = relative(root, shownFile);
     const shown = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : shownFile;
-    return {
-      ok: false,
-      code: 'class-ref/missing-class',
-      part: 'class',
-      severity: 'error',
-      message: names.length
+    return unresolved(
+      'class-ref/missing-class',
+      'error',
+      names.length
         ? t('`{0}` is not defined in {1} (classes: {2}).', ref.className, shown, names.slice(0, 8).join(', '))
         : t('`{0}` is not defined in {1}.', ref.className, shown),
-    };
+    );
   }
 
   /** Finds a class defined in or re-exported by `file`. */

@@ -2,7 +2,7 @@
 import { isAbsolute, join } from 'node:path';
 import { schema, resolveRef, typesOf, inDialect, type SchemaNode, type Family } from './schema';
 import type { ParsedConfig } from './parse';
-import { yamlScalar } from './validate';
+import { yamlScalar } from './valueTypes';
 import { schemaForPath, type FeatureContext } from './context';
 import { t } from '../l10n';
 

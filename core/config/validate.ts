@@ -1,23 +1,16 @@
 // Semantic checks of an AgentJet/ASTuner config over the `yaml` parse tree, with exact ranges.
 import { isMap, isSeq, isScalar, Scalar, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
-import {
-  schema as defaultSchema,
-  childSchema,
-  typesOf,
-  resolveRef,
-  inDialect,
-  type SchemaNode,
-  type Family,
-  type JsonType,
-} from './schema';
+import { schema as defaultSchema, childSchema, typesOf, resolveRef, inDialect, type SchemaNode, type Family } from './schema';
 import { parseConfig, deref, keyString, mapPairs, nodeAt, looksLikeConfig, MAX_SEMANTIC_BYTES, type ParsedConfig } from './parse';
-import { suggest, type Range } from './text';
+import { suggest } from './text';
 import type { ConfigDiagnostic, Fix } from './diagnostics';
 import { ClassResolver } from './classref';
 import { CachedFs, type ConfigFs } from './fs';
 import { nodeRange, push, rootName, type Ctx } from './validateContext';
 import { checkEssentials, checkCrossFields } from './rules';
 import { checkEnum, checkClassRef, checkPath, checkInterpolations } from './valueChecks';
+import { ROOT_NAMES, checkKeyDialect, homesOf, versionReads } from './keyChecks';
+import { PLACEHOLDER_RE, coerce, describe, isTemplate, srcText, typeOk, valueType, yamlScalar } from './valueTypes';
 import { frameworkName, versionFromPath, type FrameworkVersion } from '../agentjet/dialect';
 import { t } from '../l10n';
 
@@ -36,35 +29,6 @@ export interface ValidateOptions {
 
 const sharedFs = new CachedFs();
 
-function valueType(n: Node | null): JsonType {
-  if (n === null || n === undefined) return 'null';
-  if (isMap(n)) return 'object';
-  if (isSeq(n)) return 'array';
-  if (isScalar(n)) {
-    const v = n.value;
-    if (v === null || v === undefined) return 'null';
-    if (typeof v === 'boolean') return 'boolean';
-    if (typeof v === 'number' || typeof v === 'bigint') return Number.isInteger(Number(v)) ? 'integer' : 'number';
-    return 'string';
-  }
-  return 'null';
-}
-
-function srcText(ctx: Ctx, n: Node | null): string {
-  return n?.range ? ctx.p.text.slice(n.range[0], n.range[1]) : '';
-}
-
-/** `{{NAME}}` template markers (jinja-style) that another tool fills in before launch. */
-function isTemplate(ctx: Ctx, n: Node | null): boolean {
-  if (!n) return false;
-  if (isScalar(n)) return typeof n.value === 'string' && /\{\{\s*[\w.-]+\s*\}\}/.test(n.value);
-  // Unquoted `{{NAME}}` parses as a flow mapping holding a flow mapping.
-  return isMap(n) && !!n.flow && /^\{\{\s*[\w.-]+\s*\}\}$/.test(srcText(ctx, n).trim());
-}
-
-const PLACEHOLDER_RE = /^\/path\/to\/|^your[_-]|\/your[_-]|^xxx+(\.|$)/i;
-
-/** Validates a parsed config. Returns [] for a document that is not an AgentJet/ASTuner config. */
 export function validateParsed(p: ParsedConfig, opts: ValidateOptions = {}): ConfigDiagnostic[] {
   const out: ConfigDiagnostic[] = [];
   // Syntax errors of every document are reported, ours or not only when the file is ours.
@@ -259,82 +223,6 @@ function checkMap(ctx: Ctx, map: YAMLMap, sch: SchemaNode, path: string[]): void
   void seen;
 }
 
-const ROOT_NAMES = new Set(['ajet', 'astuner', 'astune']);
-const versionKeySets = new WeakMap<SchemaNode, Map<string, Set<string>>>();
-
-/** Does this framework version declare or read `<root>.<rel>` (x-versionKeys, from its code)? */
-function versionReads(ctx: Ctx, rel: string[]): boolean {
-  const all = (ctx.schema as { 'x-versionKeys'?: Record<string, string[]> })['x-versionKeys'];
-  if (!all) return false;
-  let byVersion = versionKeySets.get(ctx.schema);
-  if (!byVersion) {
-    byVersion = new Map();
-    versionKeySets.set(ctx.schema, byVersion);
-  }
-  let set = byVersion.get(ctx.version);
-  if (!set) {
-    set = new Set(all[ctx.version] ?? []);
-    byVersion.set(ctx.version, set);
-  }
-  return set.has(rel.join('.'));
-}
-let homeIndex: { schema: SchemaNode; dialect: Family; map: Map<string, string[]> } | undefined;
-
-/** Sections of the ajet tree that declare `key` (for keys put in the wrong section). */
-function homesOf(root: SchemaNode, key: string, dialect: Family): string[] {
-  if (homeIndex?.schema !== root || homeIndex.dialect !== dialect) {
-    const map = new Map<string, string[]>();
-    const walk = (n: SchemaNode, path: string[], depth: number) => {
-      if (depth > 6) return;
-      for (const [k, v] of Object.entries(resolveRef(n).properties ?? {})) {
-        if (!inDialect(v, dialect) || v.deprecated) continue;
-        if (path.length) map.set(k, [...(map.get(k) ?? []), path.join('.')]);
-        walk(v, [...path, k], depth + 1);
-      }
-    };
-    const ajet = childSchema(root, 'ajet');
-    if (ajet) walk(ajet, [], 0);
-    homeIndex = { schema: root, dialect, map };
-  }
-  const homes = homeIndex.map.get(key) ?? [];
-  return homes.length <= 3 ? homes : [];
-}
-
-function checkKeyDialect(ctx: Ctx, key: string, child: SchemaNode, keyRange: Range, path: string[]): void {
-  const d = child['x-dialect'];
-  if (d && d !== ctx.dialect) {
-    const other = child['x-movedTo'] ?? child['x-renamedTo'];
-    const theirs = d === 'astuner' ? 'ASTuner' : 'AgentJet';
-    const ours = ctx.dialect === 'astuner' ? 'ASTuner' : 'AgentJet';
-    const movedTo = child['x-movedTo'];
-    if (movedTo && ctx.dialect === 'agentjet') {
-      push(ctx, 'renamed-key', 'warning', t('`{0}` is the {1} name; {2} reads `{3}` instead.', key, theirs, ours, movedTo), keyRange);
-    } else if (other) {
-      push(ctx, 'renamed-key', 'warning', t('`{0}` is the {1} name; {2} reads `{3}`.', key, theirs, ours, other), keyRange, [
-        { title: t('Rename to `{0}`', other), newText: other, preferred: true },
-      ]);
-    } else {
-      push(
-        ctx,
-        'deprecated-key',
-        'warning',
-        schemaText(child['x-deprecatedMessage']) ?? t('`{0}` is only read by {1}.', key, theirs),
-        keyRange,
-      );
-    }
-    return;
-  }
-  // The framework's own defaults files and run snapshots list every key, old ones included.
-  if (child.deprecated && !d && ctx.dialect === 'agentjet' && !ctx.standalone)
-    push(
-      ctx,
-      'deprecated-key',
-      'warning',
-      schemaText(child['x-deprecatedMessage']) ?? t('`{0}` is deprecated.', [...path, key].join('.')),
-      keyRange,
-    );
-}
-
 function checkValue(ctx: Ctx, value: Node | null, sch: SchemaNode, path: string[], pair?: Pair): void {
   const s = resolveRef(sch);
   const raw = pair ? (pair.value as Node | null) : value;
@@ -437,58 +325,6 @@ function checkValue(ctx: Ctx, value: Node | null, sch: SchemaNode, path: string[
         checkPath(ctx, n as Scalar, n.value, 'file');
     });
   }
-}
-
-function typeOk(vt: JsonType, types: JsonType[], ctx: Ctx, value: Node | null): boolean {
-  if (types.includes(vt)) {
-    // `1.0` where an integer is expected is a float in Python.
-    if (vt === 'integer' && !types.includes('number') && /[.eE]/.test(srcText(ctx, value)) && !/^0x/i.test(srcText(ctx, value)))
-      return false;
-    return true;
-  }
-  if (vt === 'integer' && types.includes('number')) return true;
-  if (vt === 'number' && types.includes('integer')) return false;
-  return false;
-}
-
-/** A message the schema carries (x-deprecatedMessage, x-unread): its zh-cn lives in core/l10n/zh-cn.json too. */
-function schemaText(s: string | undefined): string | undefined {
-  return s === undefined ? undefined : t(s);
-}
-
-function describe(type: JsonType): string {
-  switch (type) {
-    case 'object':
-      return t('a mapping');
-    case 'array':
-      return t('a list');
-    case 'integer':
-      return t('an integer');
-    case 'number':
-      return t('a number');
-    case 'string':
-      return t('a string');
-    case 'boolean':
-      return t('a boolean');
-    default:
-      return t('a null');
-  }
-}
-
-function coerce(s: string, types: JsonType[]): string | undefined {
-  const t = s.trim();
-  if ((types.includes('integer') || types.includes('number')) && /^[-+]?\d+$/.test(t)) return t;
-  if (types.includes('number') && /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return t;
-  if (types.includes('boolean') && /^(true|false)$/i.test(t)) return t.toLowerCase();
-  return undefined;
-}
-
-export function yamlScalar(v: unknown): string {
-  if (v === null || v === undefined) return 'null';
-  if (typeof v === 'string')
-    return /^[\w./@+-]*$/.test(v) && !/^(true|false|null|yes|no|on|off|~|[-+.\d].*)$/i.test(v) && v !== '' ? v : JSON.stringify(v);
-  if (Array.isArray(v) || typeof v === 'object') return JSON.stringify(v);
-  return String(v);
 }
 
 export { nodeAt };

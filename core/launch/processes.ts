@@ -1,5 +1,6 @@
 // Process trees and process groups, for Stop: end everything a launch started, spare companions.
 import { execFile } from 'node:child_process';
+import { existsBySignal } from '../agentjet/liveness';
 
 export interface ProcInfo {
   pid: number;
@@ -82,14 +83,8 @@ function signal(target: number, sig: NodeJS.Signals): void {
   }
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+/** Whether process `pid` still exists (liveness.ts). */
+export const isAlive = existsBySignal;
 
 /** SIGTERM, then SIGKILL whatever is left after `graceMs`. Resolves with the pids still alive (should be none). */
 export async function terminate(plan: KillPlan, graceMs = 3000): Promise<number[]> {

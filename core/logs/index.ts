@@ -1,212 +1,13 @@
 // A streaming, incremental index of one `.json.log` (plus its loguru-rotated siblings): byte
 // offsets and lengths of every record in typed arrays. Payloads stay on disk until asked for.
+// One file's index is fileIndex.ts, the names of rotated siblings rotation.ts.
 import { open, readdir, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { BoundaryScanner, MIN_CHUNK, type ScanProblem } from './scan';
+import { CancelledError, FileIndex, type FileProblem, type UpdateOptions } from './fileIndex';
+import { isRotatedSibling, mainFileOf, rotationKey } from './rotation';
 
-export const DEFAULT_CHUNK = 4 * 1024 * 1024;
-
-/** Growable column of numbers backed by a typed array. */
-class Column<T extends Float64Array | Uint32Array> {
-  data: T;
-  constructor(
-    private readonly make: (n: number) => T,
-    initial = 1024,
-  ) {
-    this.data = make(initial);
-  }
-  ensure(n: number): void {
-    if (n <= this.data.length) return;
-    let size = this.data.length * 2;
-    while (size < n) size *= 2;
-    const next = this.make(size);
-    next.set(this.data);
-    this.data = next;
-  }
-}
-
-export interface FileProblem extends ScanProblem {
-  file: string;
-}
-
-/** The records of one file. */
-export class FileIndex {
-  count = 0;
-  /** Bytes of the file covered by the index (its size when last scanned). */
-  scannedSize = 0;
-  /** True when the last record does not end with a newline: still being written, or cut off. */
-  tailPartial = false;
-  /** File size at the last update (may exceed scannedSize by an unfinished header line). */
-  fileSize = -1;
-  problems: FileProblem[] = [];
-  ino = -1;
-  readonly offsets = new Column((n) => new Float64Array(n));
-  readonly times = new Column((n) => new Float64Array(n));
-
-  constructor(readonly path: string) {}
-
-  offset(i: number): number {
-    return this.offsets.data[i]!;
-  }
-
-  /** Record i spans [offset(i), end(i)). */
-  end(i: number): number {
-    return i + 1 < this.count ? this.offsets.data[i + 1]! : this.scannedSize;
-  }
-
-  /** Restores an index saved earlier (cache.ts); `update` then reads only what follows. */
-  seed(saved: { offsets: number[]; times: number[]; scannedSize: number; fileSize: number; ino: number; tailPartial: boolean }): void {
-    this.reset();
-    this.offsets.ensure(saved.offsets.length);
-    this.times.ensure(saved.offsets.length);
-    this.offsets.data.set(saved.offsets);
-    this.times.data.set(saved.times);
-    this.count = saved.offsets.length;
-    this.scannedSize = saved.scannedSize;
-    this.fileSize = saved.fileSize;
-    this.ino = saved.ino;
-    this.tailPartial = saved.tailPartial;
-  }
-
-  /** How many times the index was dropped (rewrite, truncation, new inode, seeding). */
-  resets = 0;
-
-  reset(): void {
-    this.resets++;
-    this.count = 0;
-    this.scannedSize = 0;
-    this.fileSize = -1;
-    this.tailPartial = false;
-    this.problems = [];
-  }
-
-  /**
-   * Indexes new bytes. The last record is re-scanned each time because it may have been
-   * incomplete; everything before it is kept. Calls `progress` after each chunk.
-   */
-  async update(opts: UpdateOptions = {}): Promise<'unchanged' | 'grown' | 'reset'> {
-    let st;
-    try {
-      st = await stat(this.path);
-    } catch {
-      if (this.count === 0 && this.scannedSize === 0) return 'unchanged';
-      this.reset();
-      return 'reset';
-    }
-    let outcome: 'grown' | 'reset' = 'grown';
-    if (this.ino !== -1 && st.ino !== this.ino) {
-      this.reset();
-      outcome = 'reset';
-    } else if (st.size < this.scannedSize) {
-      this.reset();
-      outcome = 'reset';
-    } else if (st.size === this.scannedSize || st.size === this.fileSize) return 'unchanged';
-    this.ino = st.ino;
-    const fileSize = st.size;
-    // Resume at the last record: it may have been incomplete.
-    const restart = this.count > 0 ? this.offsets.data[this.count - 1]! : 0;
-    const hadRecords = this.count > 0;
-    if (this.count > 0) this.count--;
-    this.problems = this.problems.filter((p) => p.offset < restart);
-    const fh = await open(this.path, 'r');
-    try {
-      // A header still being written at the end is left out until it is complete.
-      const covered = await this.scan(fh, restart, fileSize, hadRecords, opts);
-      this.scannedSize = covered;
-      this.fileSize = fileSize;
-      this.tailPartial = false;
-      if (this.count > 0 && covered > 0) {
-        const last = Buffer.alloc(1);
-        const { bytesRead } = await fh.read(last, 0, 1, covered - 1);
-        this.tailPartial = bytesRead === 1 && last[0] !== 10;
-      }
-    } finally {
-      await fh.close();
-    }
-    return outcome;
-  }
-
-  private async scan(fh: FileHandle, start: number, size: number, sawRecord: boolean, opts: UpdateOptions): Promise<number> {
-    const chunk = Math.max(MIN_CHUNK, opts.chunkSize ?? DEFAULT_CHUNK);
-    const buf = Buffer.allocUnsafe(chunk);
-    const scanner = new BoundaryScanner(
-      {
-        recordStart: (offset, time) => {
-          this.offsets.ensure(this.count + 1);
-          this.times.ensure(this.count + 1);
-          this.offsets.data[this.count] = offset;
-          this.times.data[this.count] = time;
-          this.count++;
-        },
-        problem: (p) => {
-          this.problems.push({ ...p, file: this.path });
-        },
-        pendingTail: (offset) => {
-          pending = offset;
-        },
-      },
-      start,
-      sawRecord,
-    );
-    let pending = -1;
-    while (scanner.resumeAt < size) {
-      if (opts.signal?.aborted) throw new CancelledError();
-      const base = scanner.resumeAt;
-      const want = Math.min(chunk, size - base);
-      const { bytesRead } = await fh.read(buf, 0, want, base);
-      if (bytesRead <= 0) break;
-      const eof = base + bytesRead >= size;
-      scanner.feed(buf.subarray(0, bytesRead), bytesRead, base, eof);
-      // Progress counts bytes up to the last record start, so nothing reported moves later.
-      this.scannedSize = Math.max(this.scannedSize, scanner.resumeAt);
-      opts.progress?.(scanner.resumeAt, size);
-      if (pending >= 0 || scanner.resumeAt === base) break; // the latter guards a loop; MIN_CHUNK prevents it
-    }
-    return pending >= 0 ? pending : size;
-  }
-}
-
-export class CancelledError extends Error {
-  constructor() {
-    super('cancelled');
-    this.name = 'CancelledError';
-  }
-}
-
-export interface UpdateOptions {
-  signal?: AbortSignal;
-  chunkSize?: number;
-  /** Bytes done / total of the file being indexed. */
-  progress?: (done: number, total: number) => void;
-}
-
-/** Rotated siblings of `dir/stem.json.log` are `stem.json.<time>.log` (loguru rotation). */
-export function isRotatedSibling(main: string, candidate: string): boolean {
-  const m = /^(.*)\.json\.log$/.exec(main);
-  if (!m) return false;
-  const prefix = `${m[1]}.json.`;
-  return candidate !== main && candidate.startsWith(prefix) && candidate.endsWith('.log') && candidate.length > prefix.length + 4;
-}
-
-/**
- * Sort key of a rotated sibling's middle part. loguru renames `stem.json.log` to
- * `stem.json.<date>.log` and, when that name is taken, `stem.json.<date>.<n>.log` (n = 2, 3, ...),
- * so `<date>.2` comes after `<date>` (a plain name sort puts it first: '2' < 'l').
- */
-export function rotationKey(main: string, candidate: string): { date: string; n: number } {
-  const m = /^(.*)\.json\.log$/.exec(main);
-  const mid = m ? candidate.slice(m[1]!.length + '.json.'.length, -'.log'.length) : candidate;
-  const c = /^(.*)\.(\d+)$/.exec(mid);
-  return c ? { date: c[1]!, n: Number(c[2]) } : { date: mid, n: 1 };
-}
-
-/** The main file of the group a file belongs to (`stem.json.<time>.log` -> `stem.json.log`). */
-export function mainFileOf(path: string): string {
-  const name = basename(path);
-  const m = /^(.*?\.json)\.[^/]+\.log$/.exec(name);
-  if (m && !name.endsWith('.json.log')) return join(dirname(path), `${m[1]}.log`);
-  return path;
-}
+export { CancelledError, DEFAULT_CHUNK, FileIndex, type FileProblem, type UpdateOptions } from './fileIndex';
+export { isRotatedSibling, mainFileOf, rotationKey } from './rotation';
 
 export interface RecordLocation {
   file: FileIndex;
@@ -344,16 +145,12 @@ export class LogIndex {
 
   locate(i: number): RecordLocation | undefined {
     if (!Number.isInteger(i) || i < 0 || i >= this.count) return undefined;
-    let lo = 0,
-      hi = this.files.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid]! <= i) lo = mid;
-      else hi = mid - 1;
-    }
-    const file = this.files[lo]!;
-    const local = i - this.starts[lo]!;
-    return { file, fileNo: lo, local, offset: file.offset(local), end: file.end(local) };
+    // The last file starting at or before i (a group has a handful of files: a scan from the end).
+    let k = this.files.length - 1;
+    while (k > 0 && this.starts[k]! > i) k--;
+    const file = this.files[k]!;
+    const local = i - this.starts[k]!;
+    return { file, fileNo: k, local, offset: file.offset(local), end: file.end(local) };
   }
 
   /** Header time (UTC ms of the local timestamp as written) of record i. */

@@ -12,46 +12,27 @@ export const PROBE = 19;
 export const MAX_HEADER = 4096;
 export const MIN_CHUNK = 2 * MAX_HEADER;
 
-function digit(b: Uint8Array, i: number): boolean {
-  const c = b[i]!;
-  return c >= D0 && c <= D9;
+/** `YYYY-MM-DD HH:MM:SS`, byte by byte: 0 stands for a digit, anything else for itself. */
+const PATTERN = Uint8Array.from('dddd-dd-dd dd:dd:dd', (ch) => (ch === 'd' ? 0 : ch.charCodeAt(0)));
+
+/** True when the `n - i` bytes at `b[i..]` (at most PATTERN's length) follow the timestamp pattern. */
+function matchesPattern(b: Uint8Array, i: number, n: number): boolean {
+  for (let k = 0; k < n; k++) {
+    const c = b[i + k]!;
+    const p = PATTERN[k]!;
+    if (p === 0 ? !(c >= D0 && c <= D9) : c !== p) return false;
+  }
+  return true;
 }
 
 /** True when `b[i..]` starts with `YYYY-MM-DD HH:MM:SS` (caller ensures PROBE bytes exist). */
 export function looksLikeTimestamp(b: Uint8Array, i: number): boolean {
-  return (
-    digit(b, i) &&
-    digit(b, i + 1) &&
-    digit(b, i + 2) &&
-    digit(b, i + 3) &&
-    b[i + 4] === 45 &&
-    digit(b, i + 5) &&
-    digit(b, i + 6) &&
-    b[i + 7] === 45 &&
-    digit(b, i + 8) &&
-    digit(b, i + 9) &&
-    b[i + 10] === 32 &&
-    digit(b, i + 11) &&
-    digit(b, i + 12) &&
-    b[i + 13] === 58 &&
-    digit(b, i + 14) &&
-    digit(b, i + 15) &&
-    b[i + 16] === 58 &&
-    digit(b, i + 17) &&
-    digit(b, i + 18)
-  );
+  return matchesPattern(b, i, PROBE);
 }
-
-const PATTERN = 'dddd-dd-dd dd:dd:dd';
 
 /** True when `b[i..n)` could be the start of a timestamp (a header still being written). */
 export function couldBeTimestampPrefix(b: Uint8Array, i: number, n: number): boolean {
-  const m = Math.min(n - i, PATTERN.length);
-  for (let k = 0; k < m; k++) {
-    const c = b[i + k]!;
-    if (PATTERN[k] === 'd' ? !(c >= D0 && c <= D9) : c !== PATTERN.charCodeAt(k)) return false;
-  }
-  return true;
+  return matchesPattern(b, i, Math.min(n - i, PROBE));
 }
 
 /** Parses a header line's prefix (`YYYY-MM-DD HH:MM:SS.mmm | LEVEL | src - msg`); the time as UTC ms. */

@@ -2,7 +2,8 @@
 // decoded records, filtering, sorting and whole-file text search. Shared by the viewer, the CLI
 // and the benchmark; no editor API here.
 import { CancelledError, FileIndex, LogIndex, type UpdateOptions } from './index';
-import { countTokens, decodeRecord, summarizePrefix, type RecordKind, type RecordResult } from './decode';
+import { countTokens, decodeRecord, summarizePrefix, type RecordResult } from './decode';
+import { RecordRows } from './rows';
 import { planTasks, runTasks } from './pool';
 import { searchRecords, type SearchOptions } from './sessionsearch';
 export { matchRecord } from './sessionsearch';
@@ -25,23 +26,11 @@ export type { SortKey };
 /** A matching record: the protocol's SearchHitData (record, where, timeline, token, char). */
 export type SearchHit = SearchHitData;
 
-const KINDS: RecordKind[] = ['tokens', 'table', 'text'];
-
 export class LogSession {
   readonly index: LogIndex;
   /** Records [0, summarized) have summaries. */
   summarized = 0;
-  private step = new Float64Array(0);
-  private reward = new Float64Array(0);
-  /** -1 until decoded in full. */
-  private tokens = new Int32Array(0);
-  private trained = new Int32Array(0);
-  private timelines = new Int32Array(0);
-  private kind = new Int8Array(0);
-  private task: (string | undefined)[] = [];
-  private title: (string | undefined)[] = [];
-  private outcome: (string | undefined)[] = [];
-  private error: (string | undefined)[] = [];
+  private readonly rows = new RecordRows();
   private cache = new Map<number, RecordResult>();
   private readonly cacheSize: number;
   /** Whole-record facts (counts included) per record, from the facts cache or a scan. */
@@ -60,44 +49,10 @@ export class LogSession {
     return this.index.count;
   }
 
-  private grow(n: number): void {
-    if (this.step.length >= n) return;
-    const size = Math.max(n, this.step.length * 2, 256);
-    const f64 = (old: Float64Array) => {
-      const a = new Float64Array(size).fill(NaN);
-      a.set(old);
-      return a;
-    };
-    const i32 = (old: Int32Array) => {
-      const a = new Int32Array(size).fill(-1);
-      a.set(old);
-      return a;
-    };
-    this.step = f64(this.step);
-    this.reward = f64(this.reward);
-    this.tokens = i32(this.tokens);
-    this.trained = i32(this.trained);
-    this.timelines = i32(this.timelines);
-    const k = new Int8Array(size).fill(-1);
-    k.set(this.kind);
-    this.kind = k;
-  }
-
   private clearFrom(i: number): void {
     this.summarized = Math.min(this.summarized, i);
     for (const key of [...this.cache.keys()]) if (key >= i) this.cache.delete(key);
-    if (this.step.length > i) {
-      this.step.fill(NaN, i);
-      this.reward.fill(NaN, i);
-      this.tokens.fill(-1, i);
-      this.trained.fill(-1, i);
-      this.timelines.fill(-1, i);
-      this.kind.fill(-1, i);
-    }
-    this.task.length = Math.min(this.task.length, i);
-    this.title.length = Math.min(this.title.length, i);
-    this.outcome.length = Math.min(this.outcome.length, i);
-    this.error.length = Math.min(this.error.length, i);
+    this.rows.clearFrom(i);
     this.facts.length = Math.min(this.facts.length, i);
   }
 
@@ -114,7 +69,7 @@ export class LogSession {
     const change = await this.index.update(opts);
     const firstNew = change === 'reset' ? 0 : Math.max(0, Math.min(before, this.count) - 1);
     if (change !== 'unchanged') this.clearFrom(firstNew);
-    this.grow(this.count);
+    this.rows.grow(this.count);
     if (seeded) await this.applySeeded(seeded);
     return { change, firstNew };
   }
@@ -156,8 +111,8 @@ export class LogSession {
       const f = this.facts[i];
       if (f?.error === undefined) continue;
       await this.index.readPrefixes(i, i + 1, SUMMARY_PREFIX, (j, bytes) => {
-        this.applySummary(j, summarizePrefix(bytes));
-        this.error[j] = f.error;
+        this.rows.setSummary(j, summarizePrefix(bytes));
+        this.rows.setError(j, f.error!);
       });
     }
     // Summaries are done for the records with facts at the start of the group.
@@ -167,22 +122,9 @@ export class LogSession {
   }
 
   private applyFacts(i: number, f: RecordFacts): void {
-    this.grow(i + 1);
     this.facts[i] = f;
-    if (f.error !== undefined) {
-      this.error[i] = f.error;
-      return;
-    }
-    this.error[i] = undefined;
-    this.tokens[i] = f.tokens;
-    this.trained[i] = f.trained;
-    this.timelines[i] = f.timelines;
-    if (f.kind) this.kind[i] = KINDS.indexOf(f.kind);
-    this.title[i] = f.title;
-    this.task[i] = f.taskId;
-    this.outcome[i] = f.outcome;
-    if (f.step !== undefined) this.step[i] = f.step;
-    if (f.reward !== undefined) this.reward[i] = f.reward;
+    if (f.error !== undefined) this.rows.setError(i, f.error);
+    else this.rows.setWhole(i, f);
   }
 
   /** Records whose whole-record facts (token counts) are known. */
@@ -248,22 +190,13 @@ export class LogSession {
 
   /** Summaries for a few records out of order (the rows on screen while indexing goes on). */
   async summarizeSome(ids: number[]): Promise<void> {
-    const todo = ids.filter((i) => i >= this.summarized && i < this.count && this.title[i] === undefined && this.error[i] === undefined);
+    const todo = ids.filter((i) => i >= this.summarized && i < this.count && !this.rows.known(i));
     if (todo.length === 0) return;
     const from = Math.min(...todo),
       to = Math.max(...todo) + 1;
     if (to - from > 1024) return;
-    this.grow(to);
-    await this.index.readPrefixes(from, to, SUMMARY_PREFIX, (i, bytes) => this.applySummary(i, summarizePrefix(bytes)));
-  }
-
-  private applySummary(i: number, s: ReturnType<typeof summarizePrefix>): void {
-    if (s.step !== undefined) this.step[i] = s.step;
-    if (s.reward !== undefined) this.reward[i] = s.reward;
-    this.task[i] = s.taskId;
-    this.title[i] = s.title;
-    this.outcome[i] = s.outcome;
-    this.error[i] = s.error;
+    this.rows.grow(to);
+    await this.index.readPrefixes(from, to, SUMMARY_PREFIX, (i, bytes) => this.rows.setSummary(i, summarizePrefix(bytes)));
   }
 
   /** Fills summaries of records [summarized, count) in batches; cancellable. */
@@ -273,8 +206,8 @@ export class LogSession {
       if (opts.signal?.aborted) throw new CancelledError();
       const from = this.summarized;
       const to = Math.min(this.count, from + batch);
-      this.grow(to);
-      await this.index.readPrefixes(from, to, SUMMARY_PREFIX, (i, bytes) => this.applySummary(i, summarizePrefix(bytes)), opts.signal);
+      this.rows.grow(to);
+      await this.index.readPrefixes(from, to, SUMMARY_PREFIX, (i, bytes) => this.rows.setSummary(i, summarizePrefix(bytes)), opts.signal);
       this.summarized = to;
       opts.progress?.(to, this.count);
     }
@@ -310,111 +243,22 @@ export class LogSession {
 
   /** Updates the row data of record i from a full decode. */
   private note(i: number, r: RecordResult): void {
-    this.grow(i + 1);
-    if (!r.ok) {
-      this.error[i] = r.error;
-      return;
-    }
-    const rec = r.record;
-    const c = countTokens(rec);
-    this.tokens[i] = c.tokens;
-    this.trained[i] = c.trained;
-    this.timelines[i] = c.timelines;
-    this.kind[i] = KINDS.indexOf(rec.kind);
-    this.error[i] = undefined;
-    this.title[i] = rec.title;
-    this.task[i] = rec.taskId;
-    this.outcome[i] = rec.outcome;
-    if (rec.step !== undefined) this.step[i] = rec.step;
-    if (rec.reward !== undefined) this.reward[i] = rec.reward;
+    if (!r.ok) this.rows.setError(i, r.error);
+    else this.rows.setWhole(i, { ...r.record, ...countTokens(r.record) });
   }
 
   row(i: number): RecordRow {
-    const r: RecordRow = { index: i };
-    const t = this.index.time(i);
-    if (t !== undefined) r.time = t;
-    if (i < this.step.length) {
-      if (!Number.isNaN(this.step[i]!)) r.step = this.step[i];
-      if (!Number.isNaN(this.reward[i]!)) r.reward = this.reward[i];
-      if (this.tokens[i]! >= 0) {
-        r.tokens = this.tokens[i];
-        r.trained = this.trained[i];
-        r.timelines = this.timelines[i];
-      }
-      if (this.kind[i]! >= 0) r.kind = KINDS[this.kind[i]!];
-    }
-    if (this.title[i] !== undefined) r.title = this.title[i];
-    if (this.task[i] !== undefined) r.taskId = this.task[i];
-    if (this.outcome[i] !== undefined) r.outcome = this.outcome[i];
-    if (this.error[i] !== undefined) r.error = this.error[i];
-    if (i === this.count - 1 && this.index.tailPartial) r.partial = true;
-    return r;
+    return this.rows.row(i, this.index.time(i), i === this.count - 1 && this.index.tailPartial);
   }
 
   /** Distinct steps and outcomes seen in summaries (for filter choices). */
   facets(): { steps: [number, number] | undefined; outcomes: string[] } {
-    let lo = Infinity,
-      hi = -Infinity;
-    const outcomes = new Set<string>();
-    for (let i = 0; i < this.summarized; i++) {
-      const s = this.step[i]!;
-      if (!Number.isNaN(s)) {
-        lo = Math.min(lo, s);
-        hi = Math.max(hi, s);
-      }
-      const o = this.outcome[i];
-      if (o !== undefined) outcomes.add(o);
-    }
-    return { steps: lo <= hi ? [lo, hi] : undefined, outcomes: [...outcomes].sort() };
+    return this.rows.facets(this.summarized);
   }
 
   /** Record numbers matching the summary filters (step, reward, outcome), sorted. */
   query(filter: RecordFilter = {}, sort: SortSpec = { key: 'index' }): number[] {
-    const out: number[] = [];
-    const n = this.count;
-    for (let i = 0; i < n; i++) {
-      const s = i < this.step.length ? this.step[i]! : NaN;
-      const r = i < this.reward.length ? this.reward[i]! : NaN;
-      if (filter.stepMin !== undefined && !(s >= filter.stepMin)) continue;
-      if (filter.stepMax !== undefined && !(s <= filter.stepMax)) continue;
-      if (filter.rewardMin !== undefined && !(r >= filter.rewardMin)) continue;
-      if (filter.rewardMax !== undefined && !(r <= filter.rewardMax)) continue;
-      if (filter.outcome !== undefined && filter.outcome !== '' && this.outcome[i] !== filter.outcome) continue;
-      out.push(i);
-    }
-    if (sort.key !== 'index') {
-      const dir = sort.desc ? -1 : 1;
-      const val = (i: number): number | string => {
-        switch (sort.key) {
-          case 'step':
-            return this.step[i]!;
-          case 'reward':
-            return this.reward[i]!;
-          case 'tokens':
-            return this.tokens[i]!;
-          case 'time':
-            return this.index.time(i) ?? NaN;
-          case 'task':
-            return this.task[i] ?? '';
-          default:
-            return i;
-        }
-      };
-      out.sort((a, b) => {
-        const x = val(a),
-          y = val(b);
-        // Unknown values go last in both directions.
-        const xu = typeof x === 'number' && (Number.isNaN(x) || (x < 0 && sort.key === 'tokens'));
-        const yu = typeof y === 'number' && (Number.isNaN(y) || (y < 0 && sort.key === 'tokens'));
-        if (xu !== yu) return xu ? 1 : -1;
-        if (x < y) return -dir;
-        if (x > y) return dir;
-        return a - b;
-      });
-    } else if (sort.desc) {
-      out.reverse();
-    }
-    return out;
+    return this.rows.query(this.count, filter, sort, (i) => this.index.time(i));
   }
 
   /**

@@ -3,6 +3,7 @@ import type { DecodedRecord, Timeline } from './decode';
 import type { LogSession } from './session';
 import type { RecordFacts } from './jobs';
 import type { OpenedLogs } from './wholelog';
+import type { LogIndex } from './index';
 import { t } from '../l10n';
 
 export interface StepStats {
@@ -28,56 +29,81 @@ export interface LogStats {
   steps: StepStats[];
 }
 
+/** What one readable record adds to the stats. */
+interface StatsSample {
+  kind?: string;
+  timelines: number;
+  tokens: number;
+  trained: number;
+  step?: number;
+  reward?: number;
+}
+
+/** The counting both readers share: record kinds, tokens, corrupt records, the mean reward per step. */
+class StatsBuilder {
+  readonly out: LogStats;
+  private readonly steps = new Map<number, { records: number; sum: number; n: number }>();
+
+  constructor(indexes: readonly LogIndex[]) {
+    this.out = {
+      files: indexes.flatMap((ix) => ix.files.map((f) => f.path)),
+      bytes: indexes.reduce((a, ix) => a + ix.bytes, 0),
+      records: indexes.reduce((a, ix) => a + ix.count, 0),
+      tokenRecords: 0,
+      otherRecords: 0,
+      timelines: 0,
+      tokens: 0,
+      trainedTokens: 0,
+      corruptRecords: 0,
+      corrupt: [],
+      problems: indexes.flatMap((ix) => ix.problems.map((p) => ({ file: p.file, offset: p.offset, length: p.length, reason: p.reason }))),
+      partialTail: indexes.some((ix) => ix.tailPartial),
+      steps: [],
+    };
+  }
+
+  corrupt(index: number, error: string): void {
+    this.out.corruptRecords++;
+    if (this.out.corrupt.length < 50) this.out.corrupt.push({ index, error });
+  }
+
+  add(r: StatsSample): void {
+    const out = this.out;
+    if (r.kind === 'tokens') out.tokenRecords++;
+    else out.otherRecords++;
+    out.timelines += r.timelines;
+    out.tokens += r.tokens;
+    out.trainedTokens += r.trained;
+    if (r.step === undefined) return;
+    const st = this.steps.get(r.step) ?? { records: 0, sum: 0, n: 0 };
+    st.records++;
+    if (r.reward !== undefined) {
+      st.sum += r.reward;
+      st.n++;
+    }
+    this.steps.set(r.step, st);
+  }
+
+  finish(): LogStats {
+    this.out.steps = [...this.steps.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([step, v]) => ({ step, records: v.records, meanReward: v.n ? v.sum / v.n : null }));
+    return this.out;
+  }
+}
+
 /** Stats of opened logs from the facts of every record (wholelog.ts collectFacts). */
 export function statsFromFacts(opened: OpenedLogs, facts: RecordFacts[][]): LogStats {
-  const out: LogStats = {
-    files: opened.indexes.flatMap((ix) => ix.files.map((f) => f.path)),
-    bytes: opened.indexes.reduce((a, ix) => a + ix.bytes, 0),
-    records: opened.indexes.reduce((a, ix) => a + ix.count, 0),
-    tokenRecords: 0,
-    otherRecords: 0,
-    timelines: 0,
-    tokens: 0,
-    trainedTokens: 0,
-    corruptRecords: 0,
-    corrupt: [],
-    problems: opened.indexes.flatMap((ix) =>
-      ix.problems.map((p) => ({ file: p.file, offset: p.offset, length: p.length, reason: p.reason })),
-    ),
-    partialTail: opened.indexes.some((ix) => ix.tailPartial),
-    steps: [],
-  };
-  const steps = new Map<number, { records: number; sum: number; n: number }>();
+  const b = new StatsBuilder(opened.indexes);
   let i = 0;
   for (const list of facts) {
     for (const f of list) {
-      if (f.error !== undefined) {
-        out.corruptRecords++;
-        if (out.corrupt.length < 50) out.corrupt.push({ index: i, error: f.error });
-        i++;
-        continue;
-      }
-      if (f.kind === 'tokens') out.tokenRecords++;
-      else out.otherRecords++;
-      out.timelines += f.timelines;
-      out.tokens += f.tokens;
-      out.trainedTokens += f.trained;
-      if (f.step !== undefined) {
-        const st = steps.get(f.step) ?? { records: 0, sum: 0, n: 0 };
-        st.records++;
-        if (f.reward !== undefined) {
-          st.sum += f.reward;
-          st.n++;
-        }
-        steps.set(f.step, st);
-      }
+      if (f.error !== undefined) b.corrupt(i, f.error);
+      else b.add(f);
       i++;
     }
   }
-  out.steps = [...steps.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([step, v]) => ({ step, records: v.records, meanReward: v.n ? v.sum / v.n : null }));
-  return out;
+  return b.finish();
 }
 
 /** The reference: stats by decoding every record in full (tests check statsFromFacts against it). */
@@ -85,53 +111,24 @@ export async function computeStats(
   s: LogSession,
   opts: { signal?: AbortSignal; progress?: (done: number, total: number) => void } = {},
 ): Promise<LogStats> {
-  const out: LogStats = {
-    files: s.index.files.map((f) => f.path),
-    bytes: s.index.bytes,
-    records: s.count,
-    tokenRecords: 0,
-    otherRecords: 0,
-    timelines: 0,
-    tokens: 0,
-    trainedTokens: 0,
-    corruptRecords: 0,
-    corrupt: [],
-    problems: s.index.problems.map((p) => ({ file: p.file, offset: p.offset, length: p.length, reason: p.reason })),
-    partialTail: s.index.tailPartial,
-    steps: [],
-  };
-  const steps = new Map<number, { records: number; sum: number; n: number }>();
+  const b = new StatsBuilder([s.index]);
   for (let i = 0; i < s.count; i++) {
     if (opts.signal?.aborted) throw new Error('cancelled');
     const r = await s.record(i);
-    if (!r || !r.ok) {
-      out.corruptRecords++;
-      if (out.corrupt.length < 50) out.corrupt.push({ index: i, error: r ? r.error : 'unreadable' });
-      continue;
-    }
-    const rec = r.record;
-    if (rec.kind === 'tokens') out.tokenRecords++;
-    else out.otherRecords++;
-    out.timelines += rec.timelines.length;
-    for (const t of rec.timelines) {
-      out.tokens += t.text.length;
-      for (const m of t.mask) if (m === 1) out.trainedTokens++;
-    }
-    if (rec.step !== undefined) {
-      const st = steps.get(rec.step) ?? { records: 0, sum: 0, n: 0 };
-      st.records++;
-      if (rec.reward !== undefined) {
-        st.sum += rec.reward;
-        st.n++;
+    if (!r || !r.ok) b.corrupt(i, r ? r.error : 'unreadable');
+    else {
+      const rec = r.record;
+      let tokens = 0;
+      let trained = 0;
+      for (const t of rec.timelines) {
+        tokens += t.text.length;
+        for (const m of t.mask) if (m === 1) trained++;
       }
-      steps.set(rec.step, st);
+      b.add({ kind: rec.kind, timelines: rec.timelines.length, tokens, trained, step: rec.step, reward: rec.reward });
     }
     if (opts.progress && (i % 64 === 0 || i === s.count - 1)) opts.progress(i + 1, s.count);
   }
-  out.steps = [...steps.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([step, v]) => ({ step, records: v.records, meanReward: v.n ? v.sum / v.n : null }));
-  return out;
+  return b.finish();
 }
 
 /** One row per timeline, for pandas (`pd.read_json(path, lines=True)`). */

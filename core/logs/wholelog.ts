@@ -10,6 +10,7 @@ import type { FactsCache, CacheOutcome } from './cache';
 import type { SearchCounts, SearchHitData } from '../protocol/tokenlog';
 import type { StepPoint } from '../runs/types';
 import { parseRecordTitle } from './record';
+import { StepCurves } from './steps';
 
 export interface OpenOptions {
   siblings?: boolean;
@@ -192,63 +193,26 @@ export async function stepCurves(
   opened: OpenedLogs,
   opts: RunOptions & { cache?: FactsCache; onPoints?: (points: StepPoint[], done: number, total: number) => void } = {},
 ): Promise<StepPoint[]> {
-  interface Acc {
-    n: number;
-    rewardSum: number;
-    rewardN: number;
-    success: number;
-    lenSum: number;
-    lenN: number;
-    first: number;
-  }
-  const steps = new Map<number, Acc>();
+  const curves = new StepCurves();
   const total = opened.indexes.reduce((a, ix) => a + ix.count, 0);
   let done = 0;
-  const points = (): StepPoint[] =>
-    [...steps.entries()]
-      .sort((a, b) => a[0] - b[0])
-      .map(([step, a]) => {
-        const p: StepPoint = {
-          step,
-          records: a.n,
-          firstTime: Number.isFinite(a.first) ? new Date(a.first).toISOString().replace('T', ' ').slice(0, 23) : '',
-        };
-        if (a.rewardN) {
-          p.meanReward = a.rewardSum / a.rewardN;
-          p.successRate = a.success / a.rewardN;
-        }
-        if (a.lenN) p.meanResponseLength = a.lenSum / a.lenN;
-        return p;
-      });
   await collectFacts(opened, {
     ...opts,
     onFacts: (ix, first, facts) => {
       const index = opened.indexes[ix]!;
       facts.forEach((f, k) => {
         if (f.step === undefined) return;
-        let a = steps.get(f.step);
-        if (!a) {
-          a = { n: 0, rewardSum: 0, rewardN: 0, success: 0, lenSum: 0, lenN: 0, first: Infinity };
-          steps.set(f.step, a);
-        }
-        a.n++;
         // As the dashboard: the reward in the title (not a timeline's raw reward when the title has none).
-        const reward = f.title !== undefined ? parseRecordTitle(f.title).reward : undefined;
-        if (reward !== undefined) {
-          a.rewardSum += reward;
-          a.rewardN++;
-          if (reward >= 1 - 1e-9) a.success++;
-        }
-        if (f.meanLenResponse !== undefined) {
-          a.lenSum += f.meanLenResponse;
-          a.lenN++;
-        }
-        const t = index.time(first + k);
-        if (t !== undefined && t < a.first) a.first = t;
+        const time = index.time(first + k);
+        curves.add(f.step, {
+          reward: f.title !== undefined ? parseRecordTitle(f.title).reward : undefined,
+          responseLength: f.meanLenResponse,
+          time: time === undefined || !Number.isFinite(time) ? undefined : new Date(time).toISOString().replace('T', ' ').slice(0, 23),
+        });
       });
       done += facts.length;
-      opts.onPoints?.(points(), done, total);
+      opts.onPoints?.(curves.points(), done, total);
     },
   });
-  return points();
+  return curves.points();
 }

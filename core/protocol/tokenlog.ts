@@ -168,6 +168,20 @@ export interface ViewState {
   listWidth?: number;
 }
 
+/** A view's state before the user changed anything (a saved state overrides it field by field). */
+export const DEFAULT_VIEW_STATE: ViewState = {
+  filter: {},
+  sort: { key: 'index' },
+  timeline: 0,
+  listScroll: 0,
+  tokenScroll: 0,
+  mode: 'mask',
+  whitespace: false,
+  follow: false,
+  threshold: -2,
+  group: false,
+};
+
 export type HostToView =
   | { type: 'init'; name: string; files: string[] }
   | { type: 'progress'; phase: 'index' | 'summaries' | 'search'; done: number; total: number; cancellable: boolean }

@@ -55,3 +55,15 @@ export function waitedFor(since: number, now: number = Date.now()): string {
   if (m < 60) return `${m} min`;
   return `${Math.floor(m / 60)} h ${m % 60} min`;
 }
+
+/** Where a worker's files are on this machine (cluster node, container): debugpy's `pathMappings`. */
+export interface PathMapping {
+  localRoot: string;
+  remoteRoot: string;
+}
+
+/** The well-formed entries of a `pathMappings` setting or attribute (anything else is dropped). */
+export function validPathMappings(v: unknown): PathMapping[] {
+  if (!Array.isArray(v)) return [];
+  return v.filter((m): m is PathMapping => !!m && typeof m.localRoot === 'string' && typeof m.remoteRoot === 'string');
+}

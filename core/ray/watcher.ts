@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { EventEmitter } from 'node:events';
 import { parseWorkerLogName, pausedFromLog, WorkerLogState, type WorkerLogName } from './workerLog';
 import type { PausedWorker } from './types';
+import { existsBySignal } from '../agentjet/liveness';
 
 interface Tracked {
   log: WorkerLogName;
@@ -23,15 +24,6 @@ export interface WatcherOptions {
   /** Whether a local pid is alive (a worker that died is no longer paused). */
   alive?: (pid: number) => boolean;
   now?: () => number;
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Emits `change` (PausedWorker[]) whenever the paused set changes. */
@@ -106,7 +98,7 @@ export class SessionLogWatcher extends EventEmitter {
       this.readNew(path, t, size, seenAt);
     }
     this.firstScan = false;
-    const alive = this.opts.alive ?? pidAlive;
+    const alive = this.opts.alive ?? existsBySignal;
     // Both streams of a worker share its state only through the pid: merge per worker id.
     const byWorker = new Map<string, PausedWorker>();
     for (const t of this.files.values()) {

@@ -6,22 +6,15 @@ export const STATUSES: readonly RunStatus[] = ['running', 'finished', 'failed', 
 
 /** A status as shown to people (the JSON and the `--status` filter keep the English word). */
 export function statusLabel(s: RunStatus | string): string {
-  switch (s) {
-    case 'running':
-      return t('running');
-    case 'finished':
-      return t('finished');
-    case 'failed':
-      return t('failed');
-    case 'interrupted':
-      return t('interrupted');
-    case 'ended':
-      return t('ended');
-    case 'empty':
-      return t('empty');
-    default:
-      return s;
-  }
+  const labels: Record<RunStatus, string> = {
+    running: t('running'),
+    finished: t('finished'),
+    failed: t('failed'),
+    interrupted: t('interrupted'),
+    ended: t('ended'),
+    empty: t('empty'),
+  };
+  return Object.hasOwn(labels, s) ? labels[s as RunStatus] : s;
 }
 
 /** A row's description: the status first (it survives a narrow sidebar), then step and reward. */

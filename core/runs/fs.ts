@@ -138,6 +138,26 @@ export async function tryReaddir(fs: RunsFs, path: string): Promise<{ entries: D
   }
 }
 
+/**
+ * The files of `dir` named `<stem><suffix>`, each with the path of its sibling `<stem><sibling>`
+ * when that exists too (a record and its output, a pid file and its log). Unreadable: none.
+ */
+export async function filesWithSibling(
+  fs: RunsFs,
+  dir: string,
+  suffix: string,
+  sibling: string,
+): Promise<{ name: string; path: string; sibling?: string }[]> {
+  const { entries } = await tryReaddir(fs, dir);
+  const names = new Set(entries.map((e) => e.name));
+  return entries
+    .filter((e) => e.kind === 'file' && e.name.endsWith(suffix))
+    .map((e) => {
+      const siblingName = e.name.slice(0, -suffix.length) + sibling;
+      return { name: e.name, path: join(dir, e.name), ...(names.has(siblingName) ? { sibling: join(dir, siblingName) } : {}) };
+    });
+}
+
 /** Runs at most `max` tasks at once; the rest wait in order. */
 export class Limiter {
   private active = 0;

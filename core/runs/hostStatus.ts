@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
 import { isHostlessSession } from '../agentjet/layout';
 import { sameHost, parseHostFolder } from '../agentjet/hosts';
-import { launchForSession, tracebackInOutput, type LaunchRecordFile } from '../agentjet/launchRecord';
+import { EXCEPTION_LINE, lastTraceback, launchForSession, tracebackInOutput, type LaunchRecordFile } from '../agentjet/launchRecord';
 import { checkRecordedProcess, probeProcess, type ProcessProbe } from '../agentjet/liveness';
 import { combineStatus, decideHostStatus, isHarmlessException, reasonOf, type HostFacts } from '../agentjet/status';
 import { mapLimit, tryReaddir, tryStat, type RunsFs } from './fs';
@@ -247,12 +247,8 @@ export async function tracebackAtEnd(fs: RunsFs, path: string, tailBytes = 16 * 
 }
 
 export function tracebackAtEndOf(text: string): string | undefined {
-  const at = text.lastIndexOf('Traceback (most recent call last):');
-  if (at < 0) return undefined;
-  const after = text
-    .slice(at)
-    .split('\n')
-    .map((l) => l.replace(/\r$/, ''));
+  const after = lastTraceback(text);
+  if (!after) return undefined;
   // A normal log line after the traceback means the run carried on.
   for (const line of after.slice(1)) {
     const m = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? \| ([A-Z]+)/.exec(line);
@@ -262,6 +258,6 @@ export function tracebackAtEndOf(text: string): string | undefined {
     .filter((l) => l.trim() !== '')
     .at(-1)
     ?.trim();
-  const m = last && /^([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit)\b.*)$/.exec(last);
+  const m = last && EXCEPTION_LINE.exec(last);
   return m ? `traceback: ${m[1]!.slice(0, 200)}` : 'traceback at the end of the regular log';
 }

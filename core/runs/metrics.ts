@@ -3,23 +3,15 @@
 import { parseRecordTitle, type Payload } from '../logs/record';
 import { num } from '../logs/decode';
 import { keyValueRows, oneLine, readRichTable } from '../logs/table';
+import { StepCurves } from '../logs/steps';
 import type { DecodedRecord } from './records';
 import type { EvalPoint, ExceptionItem, StepPoint } from './types';
 
 export type { EvalPoint, ExceptionItem, StepPoint } from './types';
 
-interface StepAcc {
-  n: number;
-  rewardSum: number;
-  rewardN: number;
-  success: number;
-  lenSum: number;
-  lenN: number;
-  firstTime: string;
-}
-
+/** Rollout records grouped by training step (core/logs/steps.ts), fed one decoded record at a time. */
 export class StepAggregator {
-  private readonly steps = new Map<number, StepAcc>();
+  private readonly curves = new StepCurves();
   /** Records without a `[step]` header or with an undecodable payload. */
   skipped = 0;
 
@@ -34,40 +26,15 @@ export class StepAggregator {
       this.skipped++;
       return;
     }
-    let acc = this.steps.get(t.step);
-    if (!acc) {
-      acc = { n: 0, rewardSum: 0, rewardN: 0, success: 0, lenSum: 0, lenN: 0, firstTime: rec.header.time };
-      this.steps.set(t.step, acc);
-    }
-    acc.n++;
-    if (t.reward !== undefined) {
-      acc.rewardSum += t.reward;
-      acc.rewardN++;
-      if (t.reward >= 1 - 1e-9) acc.success++;
-    }
-    const len = meanResponseLength(rec.payload!);
-    if (len !== undefined) {
-      acc.lenSum += len;
-      acc.lenN++;
-    }
+    this.curves.add(t.step, { reward: t.reward, responseLength: meanResponseLength(rec.payload!), time: rec.header.time });
   }
 
   points(): StepPoint[] {
-    return [...this.steps.entries()]
-      .sort((a, b) => a[0] - b[0])
-      .map(([step, a]) => {
-        const p: StepPoint = { step, records: a.n, firstTime: a.firstTime };
-        if (a.rewardN) {
-          p.meanReward = a.rewardSum / a.rewardN;
-          p.successRate = a.success / a.rewardN;
-        }
-        if (a.lenN) p.meanResponseLength = a.lenSum / a.lenN;
-        return p;
-      });
+    return this.curves.points();
   }
 
   clear(): void {
-    this.steps.clear();
+    this.curves.clear();
     this.skipped = 0;
   }
 }

@@ -66,6 +66,11 @@ Useful commands: \`agentjet lint config.yaml\` checks the config; \`agentjet run
 `;
 }
 
+/** Tasks as AgentJet's JSONL task reader takes them: ids `<prefix>-000`, `-001`, …, each query with its metadata. */
+export function tasks(prefix: string, rows: readonly [query: string, metadata: Record<string, string>][]): object[] {
+  return rows.map(([main_query, metadata], i) => ({ task_id: `${prefix}-${String(i).padStart(3, '0')}`, main_query, metadata }));
+}
+
 /** What differs between templates; `project()` assembles the files every template writes. */
 export interface ProjectParts {
   projectName: string;

@@ -16,19 +16,29 @@ export interface ConfigParts {
   rolloutExtra?: string;
 }
 
+/** The task reader of a project laid out as the templates write it: `data/train.jsonl` and `data/val.jsonl`. */
+const JSONL_TASK_READER = `task_reader:
+  type: jsonl_dataset_file
+  jsonl_dataset_file:
+    training:
+      file_path: data/train.jsonl
+    validation:
+      file_path: data/val.jsonl`;
+
+/** JSONL_TASK_READER as YAML lines indented by `indent` (under `ajet:`, two spaces). */
+export function jsonlTaskReader(indent: string): string {
+  return JSONL_TASK_READER.split('\n')
+    .map((l) => indent + l)
+    .join('\n');
+}
+
 export function configYaml(p: ConfigParts): string {
   return `# ${p.comment}
 # Debug one rollout with F5 ("AgentJet: debug rollout"); train with "AgentJet: Train (verl)".
 ajet:
   project_name: ${p.projectName}
   experiment_name: ${p.projectName}_debug
-  task_reader:
-    type: jsonl_dataset_file
-    jsonl_dataset_file:
-      training:
-        file_path: data/train.jsonl
-      validation:
-        file_path: data/val.jsonl
+${jsonlTaskReader('  ')}
 
   task_judge:
     # the judge turns the workflow's output into a reward (called when execute returns reward=None)

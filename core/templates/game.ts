@@ -1,7 +1,7 @@
 // Template: a multi-agent game (twenty questions). Two agents share one episode; only the
 // questioner is trained (Workflow.trainable_targets), the answerer plays with a fixed debug model.
 import { configYaml } from './config';
-import { nextSteps, project } from './common';
+import { nextSteps, project, tasks } from './common';
 import type { TemplateFiles } from './index';
 
 const PKG = 'guess_game';
@@ -85,14 +85,12 @@ class GuessGameJudge:
         return reward, success
 `;
 
-const TRAIN = [
-  { task_id: 'game-000', main_query: 'Guess the animal I am thinking of.', metadata: { secret: 'cat', category: 'animal' } },
-  { task_id: 'game-001', main_query: 'Guess the fruit I am thinking of.', metadata: { secret: 'banana', category: 'fruit' } },
-  { task_id: 'game-002', main_query: 'Guess the vehicle I am thinking of.', metadata: { secret: 'bicycle', category: 'vehicle' } },
-];
-const VAL = [
-  { task_id: 'game-val-000', main_query: 'Guess the instrument I am thinking of.', metadata: { secret: 'piano', category: 'instrument' } },
-];
+const TRAIN = tasks('game', [
+  ['Guess the animal I am thinking of.', { secret: 'cat', category: 'animal' }],
+  ['Guess the fruit I am thinking of.', { secret: 'banana', category: 'fruit' }],
+  ['Guess the vehicle I am thinking of.', { secret: 'bicycle', category: 'vehicle' }],
+]);
+const VAL = tasks('game-val', [['Guess the instrument I am thinking of.', { secret: 'piano', category: 'instrument' }]]);
 
 export function gameTemplate(projectName: string): TemplateFiles {
   return project({

@@ -1,6 +1,6 @@
 // Template: a single-turn math agent with a rule-based judge (AgentJet's math tutorial, written afresh).
 import { configYaml } from './config';
-import { nextSteps, project } from './common';
+import { nextSteps, project, tasks } from './common';
 import type { TemplateFiles } from './index';
 
 const PKG = 'math_agent';
@@ -60,28 +60,16 @@ class MathJudge:
         return (1.0 if success else 0.0), success
 `;
 
-const TRAIN = [
-  { task_id: 'math-000', main_query: 'A shop sells pens at 3 dollars each. How much do 14 pens cost?', metadata: { answer: '42' } },
-  {
-    task_id: 'math-001',
-    main_query: 'Tom has 5 boxes with 12 apples each and eats 7 apples. How many apples are left?',
-    metadata: { answer: '53' },
-  },
-  { task_id: 'math-002', main_query: 'What is 17 * 23?', metadata: { answer: '391' } },
-  {
-    task_id: 'math-003',
-    main_query: 'A train travels 60 km per hour for 3.5 hours. How many km does it travel?',
-    metadata: { answer: '210' },
-  },
-];
-const VAL = [
-  { task_id: 'math-val-000', main_query: 'What is 125 + 378?', metadata: { answer: '503' } },
-  {
-    task_id: 'math-val-001',
-    main_query: 'Anna reads 15 pages a day. How many pages does she read in 2 weeks?',
-    metadata: { answer: '210' },
-  },
-];
+const TRAIN = tasks('math', [
+  ['A shop sells pens at 3 dollars each. How much do 14 pens cost?', { answer: '42' }],
+  ['Tom has 5 boxes with 12 apples each and eats 7 apples. How many apples are left?', { answer: '53' }],
+  ['What is 17 * 23?', { answer: '391' }],
+  ['A train travels 60 km per hour for 3.5 hours. How many km does it travel?', { answer: '210' }],
+]);
+const VAL = tasks('math-val', [
+  ['What is 125 + 378?', { answer: '503' }],
+  ['Anna reads 15 pages a day. How many pages does she read in 2 weeks?', { answer: '210' }],
+]);
 
 export function mathTemplate(projectName: string): TemplateFiles {
   return project({

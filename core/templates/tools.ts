@@ -1,6 +1,6 @@
 // Template: a multi-turn agent that calls a tool (a safe calculator) through OpenAI-style tool calls.
 import { configYaml } from './config';
-import { nextSteps, project } from './common';
+import { nextSteps, project, tasks } from './common';
 import type { TemplateFiles } from './index';
 
 const PKG = 'tool_agent';
@@ -120,20 +120,12 @@ class ToolAnswerJudge:
         return reward, success
 `;
 
-const TRAIN = [
-  {
-    task_id: 'tool-000',
-    main_query: 'A warehouse has 37 shelves with 148 boxes each. 1,250 boxes are shipped. How many boxes remain?',
-    metadata: { answer: '4226' },
-  },
-  { task_id: 'tool-001', main_query: 'What is 2 to the power of 20, minus 48,576?', metadata: { answer: '1000000' } },
-  {
-    task_id: 'tool-002',
-    main_query: 'A car uses 6.5 litres per 100 km. How many litres does it use for 1,240 km?',
-    metadata: { answer: '80.6' },
-  },
-];
-const VAL = [{ task_id: 'tool-val-000', main_query: 'What is (1234 + 4321) * 3?', metadata: { answer: '16665' } }];
+const TRAIN = tasks('tool', [
+  ['A warehouse has 37 shelves with 148 boxes each. 1,250 boxes are shipped. How many boxes remain?', { answer: '4226' }],
+  ['What is 2 to the power of 20, minus 48,576?', { answer: '1000000' }],
+  ['A car uses 6.5 litres per 100 km. How many litres does it use for 1,240 km?', { answer: '80.6' }],
+]);
+const VAL = tasks('tool-val', [['What is (1234 + 4321) * 3?', { answer: '16665' }]]);
 
 export function toolsTemplate(projectName: string): TemplateFiles {
   return project({

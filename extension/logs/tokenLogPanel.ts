@@ -4,7 +4,7 @@ import type * as vscode from 'vscode';
 import type { RecordFilter } from '../../core/logs/session';
 import { CancelledError } from '../../core/logs/index';
 import type { Filter, HostToView, Row, Sort, ViewReport } from '../../core/protocol/tokenlog';
-import type { TokenLogDocument } from './tokenLogEditor';
+import type { TokenLogDocument } from './tokenLogDocument';
 
 export function toRecordFilter(f: Filter): RecordFilter {
   const out: RecordFilter = {};

@@ -26,7 +26,7 @@ export class TrajectoryEditorProvider implements vscode.CustomReadonlyEditorProv
     panel.webview.options = webviewOptions(ext);
     panel.webview.html = webviewHtml(panel.webview, ext, 'trajectory', {
       title: vscode.l10n.t('Trajectory: {0}', basename(doc.uri.fsPath)),
-      styles: ['trajectory/trajectory.css'],
+      styles: ['shared/panel.css', 'trajectory/trajectory.css'],
     });
     const post = (m: TrajectoryHostToView) => void panel.webview.postMessage(m);
     const sub = panel.webview.onDidReceiveMessage(async (raw: unknown) => {

@@ -9,109 +9,22 @@ import { BpCodeLensProvider, workspaceTags } from './bpCodeLens';
 import { onDidChangeRayRunInfo, setRayRunInfo } from './runsRow';
 import { DebugTagCompletionProvider } from './tagCompletion';
 import { SessionLogWatcher } from '../../core/ray/watcher';
-import { listPausedWorkers, nodesAlive, StateApiError } from '../../core/ray/stateApi';
+import { listPausedWorkers } from '../../core/ray/stateApi';
 import {
   dashboardFromOutput,
   defaultDashboardFor,
   latestSession,
   parseRayAddress,
   rayTempRoot,
-  sessionForRun,
   sessionFromOutput,
 } from '../../core/ray/session';
 import { parseDriverLine } from '../../core/ray/workerLog';
 import { debugTagsArg } from '../../core/ray/tags';
-import type { PausedWorker, RayClusterInfo } from '../../core/ray/types';
+import { validPathMappings, type PathMapping, type PausedWorker } from '../../core/ray/types';
+import { RayRun, wantsRay } from './rayRun';
 import { EVENT_EXPERIMENT, type ExperimentEventBody } from '../../core/protocol/debug';
 import { EVENT_RAY_PAUSE, type RayPauseEventBody } from '../../core/protocol/ray';
 import { DEBUG_TYPE, debugConfigurationFor, findAgentJetConfigs, type AgentJetDebugConfiguration } from '../debug/configs';
-
-interface PathMapping {
-  localRoot: string;
-  remoteRoot: string;
-}
-
-/** What we follow for one launch that debugs Ray. */
-class RayRun implements vscode.Disposable {
-  readonly startedAt = Date.now();
-  sessionDir: string | undefined;
-  dashboard: string | undefined;
-  gcs: string | undefined;
-  experiment: string | undefined;
-  nodes: number | undefined;
-  note: string | undefined;
-  watcher: SessionLogWatcher | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private polling = false;
-  readonly attached = new Map<string, vscode.DebugSession | 'starting'>();
-
-  constructor(
-    readonly session: vscode.DebugSession,
-    private readonly env: NodeJS.ProcessEnv,
-    private readonly joinsExisting: boolean,
-    private readonly onPaused: (run: RayRun, workers: PausedWorker[], source: string) => void,
-  ) {
-    const addr = parseRayAddress(env.RAY_ADDRESS || vscode.workspace.getConfiguration('agentjet').get<string>('ray.dashboardAddress'));
-    this.dashboard = addr.dashboard;
-    this.gcs = addr.gcs;
-    if (!this.dashboard && this.gcs) this.dashboard = defaultDashboardFor(this.gcs);
-    this.timer = setInterval(() => void this.tick(), 1000);
-    void this.tick();
-  }
-
-  get tempRoot(): string {
-    return rayTempRoot(this.env);
-  }
-
-  useSession(dir: string): void {
-    if (this.sessionDir === dir) return;
-    this.sessionDir = dir;
-    this.watcher?.dispose();
-    this.watcher = new SessionLogWatcher(dir).start();
-    this.watcher.on('change', (w: PausedWorker[]) => this.onPaused(this, w, dir));
-  }
-
-  useDashboard(url: string): void {
-    if (!this.dashboard) this.dashboard = url;
-  }
-
-  private async tick(): Promise<void> {
-    if (!this.sessionDir) {
-      const dir = sessionForRun(this.tempRoot, this.startedAt, this.joinsExisting);
-      if (dir) this.useSession(dir);
-    }
-    if (this.dashboard && !this.polling) {
-      this.polling = true;
-      try {
-        const [workers, nodes] = await Promise.all([
-          listPausedWorkers(this.dashboard, { timeoutMs: 2500 }),
-          nodesAlive(this.dashboard, { timeoutMs: 2500 }),
-        ]);
-        this.nodes = nodes;
-        this.note = undefined;
-        this.onPaused(this, workers, this.dashboard);
-      } catch (e) {
-        this.note = e instanceof StateApiError ? e.message : String(e);
-        this.onPaused(this, [], this.dashboard);
-      } finally {
-        this.polling = false;
-      }
-    }
-  }
-
-  info(paused: number): RayClusterInfo {
-    return { sessionDir: this.sessionDir, dashboard: this.dashboard, address: this.gcs, nodesAlive: this.nodes, paused, note: this.note };
-  }
-
-  dispose(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.watcher?.dispose();
-  }
-}
-
-function wantsRay(c: vscode.DebugConfiguration): boolean {
-  return c.request === 'launch' && (c.rayDebug === true || !!debugTagsArg((c.debugTags as unknown[] | undefined) ?? []));
-}
 
 /** What the extension-host tests see of the Ray feature (on the API, not in the command list). */
 export interface RayProbe {
@@ -128,10 +41,7 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
   let idleTimer: NodeJS.Timeout | undefined;
 
   const cfg = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('agentjet');
-  const pathMappings = (): PathMapping[] =>
-    (cfg().get<PathMapping[]>('ray.pathMappings') ?? []).filter(
-      (m) => m && typeof m.localRoot === 'string' && typeof m.remoteRoot === 'string',
-    );
+  const pathMappings = (): PathMapping[] => validPathMappings(cfg().get<unknown>('ray.pathMappings'));
 
   const updateMessage = (): void => {
     const n = view.all().length;

@@ -1,8 +1,8 @@
 // The Runs view: experiments (newest first, status, step, reward, age, size) expanding into the
 // config snapshot, sessions, hosts, logs, trajectories and checkpoints. All reads go through the
-// shared RunsModel cache; details arrive in the background and refresh only their own rows.
+// shared RunsModel cache; details arrive in the background and refresh only their own rows. The
+// node types are nodes.ts, the rows below an experiment items.ts.
 import * as vscode from 'vscode';
-import { basename } from 'node:path';
 import {
   folderSize,
   listHostArtefacts,
@@ -10,50 +10,17 @@ import {
   listTrajectoryFiles,
   listTrajectorySteps,
   type ExperimentEntry,
-  type ExperimentInfo,
   type HostInfo,
   type RunStatus,
-  type SessionInfo,
 } from '../../core/runs/discover';
-import { describeRun, formatAge, formatBytes, formatLocalTime, formatSize, mdCode, mdText, runTooltip } from '../../core/runs/format';
+import { describeRun, formatAge, formatSize, runTooltip } from '../../core/runs/format';
 import { Limiter, mapLimit } from '../../core/runs/fs';
 import type { RunsModel } from '../../core/runs/model';
 import { decorateRunItem } from '../ray/runsRow';
+import { treeItem } from './items';
+import { statusIcon, type RunNode, type RunsFilter, type SortKey } from './nodes';
 
-export type RunNode =
-  | { kind: 'experiment'; path: string; entry: ExperimentEntry }
-  | { kind: 'snapshot'; path: string; parent: RunNode }
-  | { kind: 'session'; path: string; session: SessionInfo; exp: string; parent: RunNode }
-  | { kind: 'host'; path: string; host: HostInfo; exp: string; parent: RunNode }
-  | { kind: 'log'; path: string; module: string; textLog?: string; size: number; parent: RunNode }
-  | { kind: 'textlog'; path: string; label: string; parent: RunNode }
-  | { kind: 'trajSplit'; path: string; split: string; parent: RunNode }
-  | { kind: 'trajStep'; path: string; step: number; parent: RunNode }
-  | { kind: 'trajFile'; path: string; parent: RunNode }
-  | { kind: 'checkpoints'; path: string; info: ExperimentInfo; parent: RunNode }
-  | { kind: 'checkpoint'; path: string; step: number; parent: RunNode }
-  | { kind: 'message'; path: string; text: string; icon?: string; parent?: RunNode };
-
-export type SortKey = 'time' | 'name' | 'reward';
-
-export interface RunsFilter {
-  text: string;
-  statuses: RunStatus[];
-}
-
-const STATUS_ICON: Record<RunStatus, [string, string | undefined]> = {
-  running: ['sync~spin', 'charts.blue'],
-  finished: ['pass', 'testing.iconPassed'],
-  failed: ['error', 'testing.iconFailed'],
-  interrupted: ['debug-disconnect', 'charts.yellow'],
-  ended: ['circle-large-filled', 'descriptionForeground'],
-  empty: ['circle-outline', 'disabledForeground'],
-};
-
-export function statusIcon(status: RunStatus): vscode.ThemeIcon {
-  const [id, color] = STATUS_ICON[status];
-  return new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
-}
+export type { RunNode, RunsFilter, SortKey } from './nodes';
 
 export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<RunNode | undefined>();
@@ -309,100 +276,10 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
   }
 
   getTreeItem(node: RunNode): vscode.TreeItem {
-    switch (node.kind) {
-      case 'experiment': {
-        const item = this.experimentItem(node);
-        decorateRunItem(node.path, item);
-        return item;
-      } // Ray line (extension/ray/runsRow.ts)
-      case 'snapshot': {
-        const item = new vscode.TreeItem(vscode.l10n.t('config snapshot'), vscode.TreeItemCollapsibleState.None);
-        item.id = `snap:${node.path}`;
-        item.description = 'yaml_backup.yaml';
-        item.iconPath = new vscode.ThemeIcon('settings-gear');
-        item.resourceUri = vscode.Uri.file(node.path);
-        item.contextValue = 'snapshot';
-        item.tooltip = vscode.l10n.t('The resolved config this run used');
-        item.command = { command: 'agentjet.runs.openSnapshot', title: vscode.l10n.t('Open Config Snapshot'), arguments: [node] };
-        return item;
-      }
-      case 'session': {
-        const s = node.session;
-        const item = new vscode.TreeItem(
-          s.timeMs !== undefined ? formatLocalTime(s.timeMs) : s.name,
-          vscode.TreeItemCollapsibleState.Collapsed,
-        );
-        item.id = `session:${node.path}`;
-        const hosts = s.hosts.map((h) => h.name);
-        item.iconPath = statusIcon(s.status);
-        item.description = `${s.status} · ${hosts.length > 1 ? vscode.l10n.t('{0} hosts', hosts.length) : (hosts[0] ?? vscode.l10n.t('no host'))}`;
-        item.tooltip = new vscode.MarkdownString(
-          s.hosts
-            .map((h) => `- **${mdText(h.name)}**: ${h.status}${h.evidence.map((ev) => `\n  - ${mdText(ev.text)}`).join('')}`)
-            .join('\n') || vscode.l10n.t('empty session'),
-        );
-        item.contextValue = 'session folder';
-        item.resourceUri = vscode.Uri.file(node.path);
-        return item;
-      }
-      case 'host': {
-        const h = node.host;
-        const item = new vscode.TreeItem(h.name, vscode.TreeItemCollapsibleState.Collapsed);
-        item.id = `host:${node.path}`;
-        item.description = h.status;
-        item.tooltip = new vscode.MarkdownString(
-          [
-            `**${mdText(h.name)}**: ${h.status}`,
-            ...h.evidence.map((ev) => `- ${mdText(ev.text)}${ev.file ? ` (${mdCode(ev.file)})` : ''}`),
-            '',
-            mdCode(h.path),
-          ].join('\n'),
-        );
-        item.iconPath = statusIcon(h.status);
-        item.contextValue = 'host folder';
-        item.resourceUri = vscode.Uri.file(node.path);
-        return item;
-      }
-      case 'log': {
-        const item = new vscode.TreeItem(node.module, vscode.TreeItemCollapsibleState.None);
-        item.id = `log:${node.path}`;
-        item.description = `${basename(node.path)} · ${formatBytes(node.size)}`;
-        item.iconPath = new vscode.ThemeIcon(node.module === 'exception' ? 'bug' : node.module === 'evaluation' ? 'graph' : 'output');
-        item.resourceUri = vscode.Uri.file(node.path);
-        item.contextValue = `tokenlog file${node.textLog ? ' hasText' : ''}`;
-        item.command = { command: 'agentjet.runs.openLog', title: vscode.l10n.t('Open Token Log'), arguments: [node] };
-        return item;
-      }
-      case 'textlog':
-        return pathItem(node.label, false, 'text', node.path, 'file-text', 'textlog file', {
-          command: 'vscode.open',
-          title: vscode.l10n.t('Open'),
-          arguments: [vscode.Uri.file(node.path)],
-        });
-      case 'trajSplit':
-        return pathItem(vscode.l10n.t('trajectories ({0})', node.split), true, 'traj', node.path, 'list-tree', 'folder');
-      case 'trajStep':
-        return pathItem(vscode.l10n.t('step {0}', node.step), true, 'tstep', node.path, 'folder', 'folder');
-      case 'trajFile':
-        return pathItem(basename(node.path, '.json'), false, 'tfile', node.path, 'comment-discussion', 'trajectory file', {
-          command: 'agentjet.runs.openTrajectory',
-          title: vscode.l10n.t('Open Trajectory'),
-          arguments: [node],
-        });
-      case 'checkpoints': {
-        const item = pathItem(vscode.l10n.t('checkpoints'), true, 'ckpts', node.path, 'save-all', 'folder');
-        item.description = vscode.l10n.t('{0} · last step {1}', node.info.checkpoints.length, node.info.checkpoints.at(-1)?.step ?? '-');
-        return item;
-      }
-      case 'checkpoint':
-        return pathItem(`global_step_${node.step}`, false, 'ckpt', node.path, 'save', 'folder');
-      case 'message': {
-        const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
-        item.id = `msg:${node.path}`;
-        if (node.icon) item.iconPath = new vscode.ThemeIcon(node.icon);
-        return item;
-      }
-    }
+    if (node.kind !== 'experiment') return treeItem(node);
+    const item = this.experimentItem(node);
+    decorateRunItem(node.path, item); // Ray line (extension/ray/runsRow.ts)
+    return item;
   }
 
   /** The row's data as the view shows it (used by the extension-host tests through a command). */
@@ -486,23 +363,4 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     const s = this.sizes.get(path);
     if (s) s.at = 0;
   }
-}
-
-/** A row that stands for a file or folder: id `<prefix>:<path>`, its icon, context and resource. */
-function pathItem(
-  label: string,
-  collapsed: boolean,
-  prefix: string,
-  path: string,
-  icon: string,
-  context: string,
-  command?: vscode.Command,
-): vscode.TreeItem {
-  const item = new vscode.TreeItem(label, collapsed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-  item.id = `${prefix}:${path}`;
-  item.iconPath = new vscode.ThemeIcon(icon);
-  item.resourceUri = vscode.Uri.file(path);
-  item.contextValue = context;
-  if (command) item.command = command;
-  return item;
 }

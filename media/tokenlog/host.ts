@@ -1,6 +1,6 @@
 // The webview's link to the extension host: posting messages and the state it persists
 // (getState/setState). Every other module reads and writes `host.state` through here.
-import type { ViewState, ViewToHost } from '../../core/protocol/tokenlog';
+import { DEFAULT_VIEW_STATE, type ViewState, type ViewToHost } from '../../core/protocol/tokenlog';
 
 interface VsCodeApi {
   postMessage(m: ViewToHost): void;
@@ -8,19 +8,6 @@ interface VsCodeApi {
   setState(s: ViewState): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
-
-export const DEFAULT_STATE: ViewState = {
-  filter: {},
-  sort: { key: 'index' },
-  timeline: 0,
-  listScroll: 0,
-  tokenScroll: 0,
-  mode: 'mask',
-  whitespace: false,
-  follow: false,
-  threshold: -2,
-  group: false,
-};
 
 export class Host {
   private readonly api = acquireVsCodeApi();
@@ -34,7 +21,7 @@ export class Host {
 
   constructor() {
     const saved = this.api.getState() as Partial<ViewState> | undefined;
-    this.state = { ...DEFAULT_STATE, ...(saved ?? {}) };
+    this.state = { ...DEFAULT_VIEW_STATE, ...(saved ?? {}) };
     this.restoreListScroll = saved?.listScroll ?? 0;
     this.restoreTokenScroll = saved?.tokenScroll ?? 0;
     this.restoreSelected = this.state.selected !== undefined;

@@ -18,37 +18,25 @@ export const COLUMNS: { label: string; title: string; sort?: SortKey; width: num
   { label: t('tokens'), title: t('Tokens (trained tokens)'), sort: 'tokens', width: 84 },
 ];
 
-function sortLabel(k: SortKey): string {
-  switch (k) {
-    case 'index':
-      return t('file order');
-    case 'step':
-      return t('step');
-    case 'reward':
-      return t('reward');
-    case 'task':
-      return t('task');
-    case 'time':
-      return t('time');
-    default:
-      return t('tokens');
-  }
+/** A `<select>` of fixed choices: value and label of each option, in order. */
+function choices<V extends string>(label: string, options: [value: V, text: string][]): HTMLSelectElement {
+  return el('select', { attrs: { 'aria-label': label } }, ...options.map(([value, text]) => el('option', { attrs: { value } }, text)));
 }
 
-export function buildLayout(root: HTMLElement) {
+/** A region screen readers announce politely when it changes (progress, the list summary). */
+function liveStatus(tag: 'span' | 'div', className: string, ...children: HTMLElement[]): HTMLElement {
+  return el(tag, { className, attrs: { role: 'status', 'aria-live': 'polite' } }, ...children);
+}
+
+/** The bar on top: file name, status, indexing progress, Follow, Open as text; problems below it. */
+function headerBar() {
   const titleEl = el('span', { className: 'title' });
   const statusEl = el('span', { className: 'status' });
   const progressBar = el('progress', { attrs: { max: '1', value: '0', 'aria-label': t('progress') } });
   const progressLabel = el('span', { className: 'progress-label' });
   const cancelBtn = el('button', { attrs: { type: 'button' } }, t('Cancel'));
   const resumeBtn = el('button', { className: 'hidden', attrs: { type: 'button' } }, t('Resume indexing'));
-  const progressBox = el(
-    'span',
-    { className: 'progress hidden', attrs: { role: 'status', 'aria-live': 'polite' } },
-    progressBar,
-    progressLabel,
-    cancelBtn,
-  );
+  const progressBox = liveStatus('span', 'progress hidden', progressBar, progressLabel, cancelBtn);
   const followBox = el('input', { attrs: { type: 'checkbox', id: 'follow' } });
   const rawBtn = el('button', { attrs: { type: 'button', title: t('Open the file in the text editor') } }, t('Open as text'));
   const problemsEl = el('div', { className: 'problems hidden', attrs: { role: 'note' } });
@@ -68,7 +56,11 @@ export function buildLayout(root: HTMLElement) {
     ),
     rawBtn,
   );
+  return { header, titleEl, statusEl, progressBar, progressLabel, cancelBtn, resumeBtn, progressBox, followBox, rawBtn, problemsEl };
+}
 
+/** The filter form: step and reward ranges, outcome, text search, sort. */
+function filterBar() {
   const stepMin = numInput('stepMin', t('step from'), t('from'), '1');
   const stepMax = numInput('stepMax', t('step to'), t('to'), '1');
   const rewardMin = numInput('rewardMin', t('reward min'), t('min'));
@@ -77,11 +69,14 @@ export function buildLayout(root: HTMLElement) {
   const searchInput = el('input', {
     attrs: { type: 'search', placeholder: t('Search token text…'), 'aria-label': t('search token text') },
   });
-  const sortSel = el(
-    'select',
-    { attrs: { 'aria-label': t('sort by') } },
-    ...(['index', 'step', 'reward', 'task', 'time', 'tokens'] as SortKey[]).map((k) => el('option', { attrs: { value: k } }, sortLabel(k))),
-  );
+  const sortSel = choices<SortKey>(t('sort by'), [
+    ['index', t('file order')],
+    ['step', t('step')],
+    ['reward', t('reward')],
+    ['task', t('task')],
+    ['time', t('time')],
+    ['tokens', t('tokens')],
+  ]);
   const sortDir = el('button', { attrs: { type: 'button', 'aria-label': t('sort direction') } }, '↑');
   const clearBtn = el('button', { attrs: { type: 'button' } }, t('Clear'));
   const filterForm = el(
@@ -102,18 +97,20 @@ export function buildLayout(root: HTMLElement) {
     sortDir,
     clearBtn,
   );
+  return { stepMin, stepMax, rewardMin, rewardMax, outcomeSel, searchInput, sortSel, sortDir, clearBtn, filterForm };
+}
+
+function summaryLine() {
   // What the list shows: "12 of 51 records", the active filters, search matches and progress.
   const summaryCount = el('span', { className: 'count' });
   const summaryFilters = el('span', { className: 'active-filters' });
   const summarySearch = el('span', { className: 'search-info' });
-  const summary = el(
-    'div',
-    { className: 'summary', attrs: { role: 'status', 'aria-live': 'polite' } },
-    summaryCount,
-    summaryFilters,
-    summarySearch,
-  );
+  const summary = liveStatus('div', 'summary', summaryCount, summaryFilters, summarySearch);
+  return { summary, summaryCount, summaryFilters, summarySearch };
+}
 
+/** The record list on the left (virtualized rows, list.ts) and the splitter that resizes it. */
+function recordList() {
   const listHead = el('div', { className: 'row head', attrs: { role: 'presentation' } });
   const listSpacer = el('div', { className: 'spacer' });
   const listRows = el('div', { className: 'rows' });
@@ -131,16 +128,18 @@ export function buildLayout(root: HTMLElement) {
     className: 'splitter',
     attrs: { role: 'separator', 'aria-orientation': 'vertical', 'aria-label': t('resize the record list'), tabindex: '0' },
   });
+  return { listHead, listSpacer, listRows, listViewport, listEmpty, emptyText, emptyClear, listPane, splitter };
+}
 
+/** The record on the right: its head, then the token timeline, the group view or another record's content. */
+function recordDetail() {
   const recordHead = el('div', { className: 'record-head' });
   const timelineTabs = el('div', { className: 'tabs', attrs: { role: 'tablist', 'aria-label': t('timelines') } });
-  const modeSel = el(
-    'select',
-    { attrs: { 'aria-label': t('colour mode') } },
-    el('option', { attrs: { value: 'mask' } }, t('Loss mask')),
-    el('option', { attrs: { value: 'heat' } }, t('Logprob heat map')),
-    el('option', { attrs: { value: 'plain' } }, t('Plain text')),
-  );
+  const modeSel = choices(t('colour mode'), [
+    ['mask', t('Loss mask')],
+    ['heat', t('Logprob heat map')],
+    ['plain', t('Plain text')],
+  ]);
   const wsBox = el('input', { attrs: { type: 'checkbox', id: 'ws' } });
   const thresholdInput = el('input', {
     attrs: {
@@ -185,51 +184,13 @@ export function buildLayout(root: HTMLElement) {
     tokenSpacerBottom,
   );
   const tokenInfo = el('div', { className: 'token-info', attrs: { 'aria-live': 'polite' } });
-  const hoverCard = el('div', { className: 'hovercard hidden', attrs: { role: 'tooltip' } });
   const groupPane = el('div', { className: 'group hidden' });
   const otherPane = el('div', { className: 'other hidden' });
   const detailEmpty = el('div', { className: 'empty' });
   const timelinePane = el('div', { className: 'timeline hidden' }, timelineTabs, tools, tokenViewport, tokenInfo);
   const detail = el('section', { className: 'detail' }, recordHead, detailEmpty, timelinePane, groupPane, otherPane);
-  const split = el('main', { className: 'split' }, listPane, splitter, detail);
-  append(root, header, problemsEl, filterForm, summary, split, hoverCard);
-
   return {
-    root,
-    titleEl,
-    statusEl,
-    progressBar,
-    progressLabel,
-    cancelBtn,
-    resumeBtn,
-    progressBox,
-    followBox,
-    rawBtn,
-    problemsEl,
-    stepMin,
-    stepMax,
-    rewardMin,
-    rewardMax,
-    outcomeSel,
-    searchInput,
-    sortSel,
-    sortDir,
-    clearBtn,
-    filterForm,
-    summary,
-    summaryCount,
-    summaryFilters,
-    summarySearch,
-    listHead,
-    listSpacer,
-    listRows,
-    listViewport,
-    listEmpty,
-    emptyText,
-    emptyClear,
-    listPane,
-    splitter,
-    split,
+    detail,
     recordHead,
     timelineTabs,
     modeSel,
@@ -244,12 +205,23 @@ export function buildLayout(root: HTMLElement) {
     tokenSpacerBottom,
     tokenViewport,
     tokenInfo,
-    hoverCard,
     groupPane,
     otherPane,
     detailEmpty,
     timelinePane,
   };
+}
+
+export function buildLayout(root: HTMLElement) {
+  const { header, ...head } = headerBar();
+  const filters = filterBar();
+  const summary = summaryLine();
+  const list = recordList();
+  const { detail, ...record } = recordDetail();
+  const hoverCard = el('div', { className: 'hovercard hidden', attrs: { role: 'tooltip' } });
+  const split = el('main', { className: 'split' }, list.listPane, list.splitter, detail);
+  append(root, header, head.problemsEl, filters.filterForm, summary.summary, split, hoverCard);
+  return { root, ...head, ...filters, ...summary, ...list, split, ...record, hoverCard };
 }
 
 export type Dom = ReturnType<typeof buildLayout>;

@@ -134,38 +134,26 @@ export class Messages {
   /** The test driver (and other features) act as a user would. */
   private command(c: ViewCommand): void {
     const { dom: d, filters, detail, list, timeline } = this.v;
-    switch (c.kind) {
-      case 'filter':
+    const act: { [K in ViewCommand['kind']]: (c: Extract<ViewCommand, { kind: K }>) => void } = {
+      filter: (c) => {
         filters.write(c.filter);
         filters.send();
-        break;
-      case 'open':
-        detail.open(c.index, c.timeline);
-        break;
-      case 'select':
-        list.selectPos(c.position);
-        break;
-      case 'mode':
-        d.modeSel.value = c.mode;
-        d.modeSel.dispatchEvent(new Event('change'));
-        break;
-      case 'follow':
-        d.followBox.checked = c.on;
-        d.followBox.dispatchEvent(new Event('change'));
-        break;
-      case 'key':
-        timelineKey(this.v, c.key, c.shiftKey ?? false);
-        break;
-      case 'hover':
-        timeline.hoverToken(c.token);
-        break;
-      case 'group':
-        d.groupBox.checked = c.on;
-        d.groupBox.dispatchEvent(new Event('change'));
-        break;
-      case 'copy':
-        (c.what === 'json' ? d.copyJson : d.copyText).click();
-        break;
-    }
+      },
+      open: (c) => detail.open(c.index, c.timeline),
+      select: (c) => list.selectPos(c.position),
+      mode: (c) => change(d.modeSel, (s) => (s.value = c.mode)),
+      follow: (c) => change(d.followBox, (b) => (b.checked = c.on)),
+      key: (c) => timelineKey(this.v, c.key, c.shiftKey ?? false),
+      hover: (c) => timeline.hoverToken(c.token),
+      group: (c) => change(d.groupBox, (b) => (b.checked = c.on)),
+      copy: (c) => (c.what === 'json' ? d.copyJson : d.copyText).click(),
+    };
+    (act[c.kind] as (c: ViewCommand) => void)(c);
   }
+}
+
+/** Sets a control as the user would: its own change handler does the rest. */
+function change<T extends HTMLElement>(control: T, set: (control: T) => void): void {
+  set(control);
+  control.dispatchEvent(new Event('change'));
 }

@@ -16,6 +16,30 @@ interface Block {
   boundary: boolean;
 }
 
+/**
+ * The heat map's tint of p = e^logprob in ten buckets (0: p < 0.1 … 9: p ≥ 0.9): the less likely a
+ * token, the stronger the `--low` tint; the top bucket is tinted green (`.tok.heat`, `.tok.likely`).
+ */
+const HEAT_TINT = [80, 70, 60, 50, 42, 34, 26, 18, 10, 18];
+
+function heat<T extends HTMLElement>(span: T, bucket: number): T {
+  span.classList.add(bucket >= 9 ? 'likely' : 'heat');
+  span.style.setProperty('--tint', `${HEAT_TINT[bucket] ?? 0}%`);
+  return span;
+}
+
+/** The last k in [0, n) whose `key(k)` (ascending in k) is at most `x`; 0 when none is. */
+function lastAtMost(n: number, key: (k: number) => number, x: number): number {
+  let lo = 0,
+    hi = n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (key(mid) <= x) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 export class TokenTimeline {
   private blocks: Block[] = [];
   private heights: number[] = [];
@@ -71,15 +95,17 @@ export class TokenTimeline {
     return { s, cls };
   }
 
-  private tokenClass(t: TimelineData, i: number): string {
+  /** Colours a token span by the mode: its loss mask, its logprob (heat map), or not at all. */
+  private paint(span: HTMLElement, t: TimelineData, i: number): void {
     const mode = this.v.host.state.mode;
-    if (mode === 'plain') return 'tok';
     if (mode === 'heat') {
       const lp = t.logprobs[i] ?? null;
-      return `tok ${lp === null ? 'hn' : `h${Math.min(9, Math.floor(Math.exp(lp) * 10))}`}`;
+      if (lp === null) span.classList.add('hn');
+      else heat(span, Math.min(9, Math.floor(Math.exp(lp) * 10)));
+    } else if (mode === 'mask') {
+      const m = t.mask[i];
+      span.classList.add(m === 1 ? 'm1' : m === 0 ? 'm0' : 'mu');
     }
-    const m = t.mask[i];
-    return `tok ${m === 1 ? 'm1' : m === 0 ? 'm0' : 'mu'}`;
   }
 
   /** Splits the timeline into blocks and estimates their heights (measured when rendered). */
@@ -132,27 +158,14 @@ export class TokenTimeline {
   }
 
   private blockAt(y: number): number {
-    let lo = 0,
-      hi = this.blocks.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.prefix[mid]! <= y) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    return lastAtMost(this.blocks.length, (k) => this.prefix[k]!, y);
   }
 
   private blockOfToken(i: number): number {
-    let lo = 0,
-      hi = this.blocks.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.blocks[mid]!.start <= i) lo = mid;
-      else hi = mid - 1;
-    }
+    let b = lastAtMost(this.blocks.length, (k) => this.blocks[k]!.start, i);
     // A boundary marker block has no tokens; the token is in the block after it.
-    while (lo < this.blocks.length - 1 && this.blocks[lo]!.boundary) lo++;
-    return lo;
+    while (b < this.blocks.length - 1 && this.blocks[b]!.boundary) b++;
+    return b;
   }
 
   render(): void {
@@ -187,7 +200,8 @@ export class TokenTimeline {
       const div = el('div', { className: 'block' });
       for (let i = blk.start; i < blk.end; i++) {
         const { s, cls } = this.shown(t.text[i]!);
-        const span = el('span', { className: this.tokenClass(t, i) + cls + (i === this.cursor ? ' cursor' : '') }, s);
+        const span = el('span', { className: 'tok' + cls + (i === this.cursor ? ' cursor' : '') }, s);
+        this.paint(span, t, i);
         span.dataset.i = String(i);
         div.appendChild(span);
       }
@@ -347,9 +361,9 @@ export class TokenTimeline {
       append(
         legend,
         el('span', {}, 'p = e^logprob: '),
-        el('span', { className: 'tok h0' }, '< 0.1'),
-        el('span', { className: 'tok h5' }, '0.5'),
-        el('span', { className: 'tok h9' }, '> 0.9'),
+        heat(el('span', { className: 'tok' }, '< 0.1'), 0),
+        heat(el('span', { className: 'tok' }, '0.5'), 5),
+        heat(el('span', { className: 'tok' }, '> 0.9'), 9),
         el('span', { className: 'tok hn' }, tr('no logprob')),
       );
     }

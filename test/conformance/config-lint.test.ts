@@ -7,7 +7,8 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { lintText } from '../../core/config/lint';
 import { looksLikeConfig, type FrameworkVersion } from '../../core/agentjet/dialect';
-import { codeFactsOf, PACKAGE_OF, type CodeFactsByVersion } from '../../core/config/codefacts';
+import type { CodeFactsByVersion } from '../../core/config/codefacts';
+import { codeFactsOfTree } from '../util/codefacts';
 import { repoRoot } from '../util/paths';
 import { withUpstream, type UpstreamName } from '../util/upstream';
 
@@ -130,22 +131,7 @@ test('schemas/codefacts.json is what the upstream code says', async (t) => {
     await t.test(
       tree,
       withUpstream(tree, (dir) => {
-        const pkg = join(dir, PACKAGE_OF[version]);
-        const files = (readdirSync(pkg, { recursive: true }) as string[])
-          .map((f) => f.split(sep).join('/'))
-          .filter((f) => /\.(py|jsonc?|yaml)$/.test(f))
-          .sort();
-        const facts = codeFactsOf(
-          (rel) => {
-            try {
-              return readFileSync(join(pkg, rel), 'utf8');
-            } catch {
-              return undefined;
-            }
-          },
-          files,
-          PACKAGE_OF[version],
-        );
+        const facts = codeFactsOfTree(dir, version);
         assert.deepEqual(committed[version], facts, 'run npm run gen:schema');
       }),
     );

@@ -10,12 +10,11 @@
 import { test, describe, before, after } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
-import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { AgentJetDebugSession } from '../../debug-adapter/session';
+import { DebugClient } from '@vscode/debugadapter-testsupport';
 import { adapterJs, lineOf } from '../util/debugWorkspace';
+import { INIT, TIMEOUT, collect, inlineShell, onReverseRequests, processShell, type Shell } from './dapShells';
 import { findUpstream, withUpstream } from '../util/upstream';
 import { listProcesses } from '../../core/launch/processes';
 import { companionsOf } from '../../core/launch/companions';
@@ -23,84 +22,6 @@ import { LAUNCH_RECORD_DIR } from '../../core/agentjet';
 import { ChildStopWatcher } from '../../core/launch/childStop';
 import { realAgentJetMissing, realWorkspace, type RealWorkspace } from './realAgentJet';
 import { waitFor } from '../util/poll';
-
-const TIMEOUT = 90_000;
-const INIT: DebugProtocol.InitializeRequestArguments = {
-  adapterID: 'agentjet',
-  linesStartAt1: true,
-  columnsStartAt1: true,
-  pathFormat: 'path',
-  supportsStartDebuggingRequest: true,
-};
-
-interface Wire {
-  outputStream: NodeJS.WritableStream;
-  dispatch(body: string): void;
-}
-
-/** Reverse requests reach DebugClient as unanswered messages; route them to `onRequest` and answer. */
-function onReverseRequests(dc: DebugClient, onRequest: (r: DebugProtocol.Request) => void): void {
-  const wire = dc as unknown as Wire;
-  const original = wire.dispatch.bind(dc);
-  wire.dispatch = (body: string) => {
-    const msg = JSON.parse(body) as DebugProtocol.ProtocolMessage;
-    if (process.env.AJ_TEST_TRACE && !body.includes('"output"')) process.stderr.write(`TEST <- ${body.slice(0, 300)}\n`);
-    if (msg.type !== 'request') {
-      original(body);
-      return;
-    }
-    const req = msg as DebugProtocol.Request;
-    const json = JSON.stringify({ type: 'response', seq: 0, request_seq: req.seq, command: req.command, success: true });
-    wire.outputStream.write(`Content-Length: ${Buffer.byteLength(json, 'utf8')}\r\n\r\n${json}`, 'utf8');
-    onRequest(req);
-  };
-}
-
-function collect(dc: DebugClient, event: string): DebugProtocol.Event[] {
-  const seen: DebugProtocol.Event[] = [];
-  dc.on(event, (e: DebugProtocol.Event) => seen.push(e));
-  return seen;
-}
-
-interface Shell {
-  name: string;
-  client(): Promise<DebugClient>;
-  close(): Promise<void>;
-}
-
-/** The session class served in this process over TCP (the inline adapter's code path). */
-async function inlineShell(): Promise<Shell> {
-  const server: Server = createServer((socket) => {
-    const session = new AgentJetDebugSession();
-    session.setRunAsServer(true);
-    session.start(socket, socket);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    name: 'inline session',
-    async client() {
-      const dc = new DebugClient('node', '', 'agentjet');
-      dc.defaultTimeout = TIMEOUT;
-      await dc.start(port);
-      return dc;
-    },
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
-
-function processShell(): Shell {
-  return {
-    name: 'dist/adapter.js',
-    async client() {
-      const dc = new DebugClient('node', adapterJs, 'agentjet');
-      dc.defaultTimeout = TIMEOUT;
-      await dc.start();
-      return dc;
-    },
-    close: async () => {},
-  };
-}
 
 describe('F5 through the real AgentJet launcher', { timeout: 600_000 }, () => {
   let w: RealWorkspace | undefined;

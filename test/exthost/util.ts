@@ -1,4 +1,5 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentJetApi } from '../../extension/extension';
 
@@ -18,6 +19,30 @@ export function workspaceRoot(): vscode.Uri {
 }
 
 export { waitFor } from '../util/poll';
+import { freePort } from '../util/net';
+
+export { freePort };
+
+/** The tests' Python, passed by test/harness/run-exthost.ts (ensureTestPython); Debian's as the fallback. */
+export const TEST_PYTHON = process.env.AGENTJET_TEST_PYTHON ?? '/usr/bin/python3';
+
+/** A copy of the demo config on a free vLLM port, so a suite never clashes with other runs. */
+export async function configCopy(name: string, experiment: string, workflow = 'math_demo.workflow->MathWorkflow'): Promise<vscode.Uri> {
+  const root = workspaceRoot().fsPath;
+  const port = await freePort();
+  const text = readFileSync(join(root, 'math_agent.yaml'), 'utf8')
+    .replace('experiment_name: math_demo', `experiment_name: ${experiment}`)
+    .replace('math_demo.workflow->MathWorkflow', workflow)
+    .replace(/debug_first_n_tasks: \d+/, `debug_first_n_tasks: 1\n    debug_vllm_port: ${port}`);
+  const file = join(root, name);
+  writeFileSync(file, text);
+  return vscode.Uri.file(file);
+}
+
+/** The stand-in backbone (a fake `ajet` package) to put on PYTHONPATH. */
+export function standInBackbone(): string {
+  return join(process.env.AGENTJET_REPO_ROOT ?? extension().extensionPath, 'test', 'fixtures', 'backbone');
+}
 
 /** Resolves with the next event of `event` that satisfies `pred`, or rejects after the timeout. */
 export function nextEvent<T>(event: vscode.Event<T>, pred: (e: T) => boolean = () => true, timeoutMs = 20_000, what = 'event'): Promise<T> {

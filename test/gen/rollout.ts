@@ -68,7 +68,7 @@ export function frame(when: Date, payload: unknown, opts: { plain?: boolean; sou
 }
 
 /** AgentJet's viewer colour: the base colour's HLS saturation scaled by x0.333 (logprob <= -7) .. x1 (logprob 0). */
-function shadeByLogprob(base: string, logprob: number): string {
+export function shadeByLogprob(base: string, logprob: number): string {
   const f = logprob <= -7 ? 0.333 : logprob >= 0 ? 1 : 0.333 + ((logprob + 7) / 7) * (1 - 0.333);
   const [r, g, b] = [1, 3, 5].map((i) => parseInt(base.slice(i, i + 2), 16) / 255) as [number, number, number];
   const max = Math.max(r, g, b),
@@ -109,7 +109,8 @@ function shadeByLogprob(base: string, logprob: number): string {
   );
 }
 const shadeCache = new Map<string, string>();
-function shade(base: string, logprob: number): string {
+/** shadeByLogprob to 0.01 of logprob, cached: the generators' colours. */
+export function shade(base: string, logprob: number): string {
   // Colours have 8-bit channels: a 0.01 logprob step never changes one, so cache by it (fast for GB files).
   const key = `${base}${Math.round(logprob * 100)}`;
   let c = shadeCache.get(key);

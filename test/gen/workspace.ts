@@ -16,6 +16,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { frame, logTime, prng, sessionName, writeRolloutLog } from './rollout';
+import { jsonlTaskReader } from '../../core/templates/config';
 
 const KINDS = ['math_agent', 'appworld', 'countdown', 'werewolves'] as const;
 const MODULES = ['rollout', 'evaluation', 'exception', 'benchmark', 'token_clip', 'bad_case'] as const;
@@ -40,13 +41,7 @@ function snapshot(project: string, exp: string, backbone: string): string {
   backbone: ${backbone}
   model:
     path: Qwen/Qwen2.5-7B-Instruct
-  task_reader:
-    type: jsonl_dataset_file
-    jsonl_dataset_file:
-      training:
-        file_path: data/train.jsonl
-      validation:
-        file_path: data/val.jsonl
+${jsonlTaskReader('  ')}
   task_judge:
     judge_protocol: tutorial.example_math_agent.math_answer_as_judge->MathAnswerAsJudge
   rollout:

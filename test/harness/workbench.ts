@@ -32,6 +32,8 @@ export interface Workbench {
   runCommand(title: string): Promise<void>;
   /** Opens a workspace file through Quick Open. */
   openFile(relativePath: string): Promise<void>;
+  /** Moves the mouse over the active editor's first error squiggle as a user would; the hover's text (it must contain `hasText`). */
+  hoverFirstError(hasText: string): Promise<string>;
   /** The activity bar entry with this label. */
   activityItem(label: string): Locator;
   /**
@@ -157,6 +159,18 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
         await page.evaluate(() => new Promise((r) => setTimeout(r, 0)));
         await item.click({ timeout: 10_000 });
         await page.locator('.context-view .monaco-menu').first().waitFor({ state: 'detached', timeout: 10_000 });
+      },
+      async hoverFirstError(hasText) {
+        const squiggle = page.locator('.editor-group-container.active .monaco-editor .squiggly-error').first();
+        await squiggle.waitFor({ state: 'visible', timeout: 60_000 });
+        // The text layer above the squiggle takes the events: move over it, then a little more.
+        const box = await squiggle.boundingBox();
+        if (!box) throw new Error('the squiggle has no box');
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 - 4);
+        await page.mouse.move(box.x + box.width / 2 + 2, box.y + box.height / 2 - 5);
+        const hover = page.locator('.monaco-hover:not(.hidden)', { hasText }).first();
+        await hover.waitFor({ state: 'visible', timeout: 30_000 });
+        return hover.innerText();
       },
       activityItem(label) {
         return page

@@ -3,15 +3,14 @@
 // The same server without it (test/protocol/lsp.test.ts) answers in English.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
 import { URI } from 'vscode-uri';
 import { repoRoot } from '../util/paths';
 import { descriptionCatalogue } from '../../core/l10n/schemaDescriptions';
+import { LspClient, type Diag, type Published } from '../util/lspClient';
 
-const server = join(repoRoot, 'dist', 'server.js');
 const demo = join(repoRoot, 'demo');
 const configPath = join(demo, 'math_agent.yaml');
 const uri = URI.file(configPath).toString();
@@ -19,37 +18,15 @@ const text = readFileSync(configPath, 'utf8')
   .replace('temperature: 0.9', 'temprature: 0.9')
   .replace('max_model_len: 8000', 'max_model_len: "8000"');
 
-interface Diag {
-  code: string;
-  range: { start: { line: number; character: number }; end: { line: number; character: number } };
-  message: string;
-  severity: number;
-  data?: unknown;
-}
-interface Published {
-  uri: string;
-  diagnostics: Diag[];
-}
-
-let proc: ChildProcess;
+let lsp: LspClient;
 let conn: MessageConnection;
 let diagnostics: Promise<Published>;
 
 before(async () => {
-  assert.ok(existsSync(server), 'run node scripts/build.mjs first');
-  proc = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-  conn = createMessageConnection(
-    new StreamMessageReader(proc.stdout as NodeJS.ReadableStream),
-    new StreamMessageWriter(proc.stdin as NodeJS.WritableStream),
-  );
-  diagnostics = new Promise((resolve) => {
-    conn.onNotification('textDocument/publishDiagnostics', (p: Published) => {
-      if (p.uri === uri && p.diagnostics.length) resolve(p);
-    });
-  });
-  conn.onNotification('window/logMessage', () => undefined);
+  lsp = new LspClient();
+  conn = lsp.conn;
+  diagnostics = lsp.nextDiagnostics(uri, (p) => p.diagnostics.length > 0, 60_000);
   conn.onRequest('workspace/configuration', () => []);
-  conn.onRequest('client/registerCapability', () => null);
   conn.listen();
   // The LSP `locale` says English; the extension's option wins.
   await conn.sendRequest('initialize', {
@@ -64,16 +41,7 @@ before(async () => {
   await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
 });
 
-after(async () => {
-  try {
-    await conn.sendRequest('shutdown');
-    await conn.sendNotification('exit');
-  } catch {
-    /* already gone */
-  }
-  conn.dispose();
-  proc.kill();
-});
+after(() => lsp.stop());
 
 test('zh-cn: diagnostics in Chinese, codes and ranges unchanged', async () => {
   const p = await diagnostics;

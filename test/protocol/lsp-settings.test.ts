@@ -3,61 +3,31 @@
 // never blocks requests, workspace-wide checking (and its opt-out), LSP tags, the server version.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
 import { URI } from 'vscode-uri';
 import { repoRoot } from '../util/paths';
+import { LspClient, type Diag } from '../util/lspClient';
 
-const server = join(repoRoot, 'dist', 'server.js');
 const python3 = spawnSync('python3', ['-c', 'print(1)']).status === 0 ? 'python3' : undefined;
 
-interface Diag {
-  code: string;
-  message: string;
-  severity: number;
-  tags?: number[];
-}
-interface Published {
-  uri: string;
-  diagnostics: Diag[];
-}
-
 let ws: string;
-let proc: ChildProcess;
+let lsp: LspClient;
 let conn: MessageConnection;
-const published: Published[] = [];
-const waiters: (() => void)[] = [];
 const configRequests: { section?: string; scopeUri?: string }[] = [];
 let problems: 'workspace' | 'openFiles' = 'workspace';
 let serverVersion = '';
 
-function waitFor<T>(what: string, probe: () => T | undefined, ms = 20_000): Promise<T> {
-  const hit = probe();
-  if (hit !== undefined) return Promise.resolve(hit);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms);
-    const check = () => {
-      const v = probe();
-      if (v !== undefined) {
-        clearTimeout(timer);
-        waiters.splice(waiters.indexOf(check), 1);
-        resolve(v);
-      }
-    };
-    waiters.push(check);
-  });
-}
-const latest = (uri: string) => [...published].reverse().find((p) => p.uri === uri);
-
+const waitFor = <T>(what: string, probe: () => T | undefined, ms?: number): Promise<T> => lsp.until(what, probe, ms);
+const latest = (uri: string) => lsp.latest(uri);
 const gate = () => join(ws, 'gate');
 const mainConfig = () => join(ws, 'main.yaml');
 const otherConfig = () => join(ws, 'configs', 'other.yaml');
 
 before(async () => {
-  assert.ok(existsSync(server), 'run node scripts/build.mjs first');
   ws = mkdtempSync(join(tmpdir(), 'agentjet-lsp-settings-'));
   // An installed `ajet` package that only the folder's venv interpreter can see.
   const site = join(ws, 'envs', 'site');
@@ -85,24 +55,15 @@ before(async () => {
   );
   writeFileSync(join(ws, 'configs', 'ci.yaml'), 'jobs: {}\n');
 
-  proc = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-  conn = createMessageConnection(
-    new StreamMessageReader(proc.stdout as NodeJS.ReadableStream),
-    new StreamMessageWriter(proc.stdin as NodeJS.WritableStream),
-  );
-  conn.onNotification('textDocument/publishDiagnostics', (p: Published) => {
-    published.push(p);
-    for (const w of waiters.slice()) w();
-  });
-  conn.onNotification('window/logMessage', () => undefined);
+  lsp = new LspClient();
+  conn = lsp.conn;
   conn.onRequest('workspace/configuration', (p: { items: { section?: string; scopeUri?: string }[] }) => {
     configRequests.push(...p.items);
-    for (const w of waiters.slice()) w();
+    lsp.changed();
     return p.items.map((i) =>
       i.section === 'agentjet' ? { pythonPath: '${workspaceFolder}/envs/bin/python', config: { problems } } : null,
     );
   });
-  conn.onRequest('client/registerCapability', () => null);
   conn.onRequest('workspace/workspaceFolders', () => [{ uri: URI.file(ws).toString(), name: 'ws' }]);
   conn.listen();
   const init = (await conn.sendRequest('initialize', {
@@ -117,14 +78,7 @@ before(async () => {
 });
 
 after(async () => {
-  try {
-    await conn.sendRequest('shutdown');
-    await conn.sendNotification('exit');
-  } catch {
-    /* already gone */
-  }
-  conn.dispose();
-  proc.kill();
+  await lsp.stop();
   rmSync(ws, { recursive: true, force: true });
 });
 
@@ -183,7 +137,7 @@ test('configs that are not open are checked in the background; other YAML is not
     return l?.diagnostics.some((d) => d.code === 'class-ref/missing-class') ? l : undefined;
   });
   assert.ok(p.diagnostics.some((d) => /Nope/.test(d.message)));
-  assert.ok(!published.some((x) => x.uri.endsWith('ci.yaml') && x.diagnostics.length > 0));
+  assert.ok(!lsp.published.some((x) => x.uri.endsWith('ci.yaml') && x.diagnostics.length > 0));
 });
 
 test('agentjet.config.problems = openFiles clears what only the background pass reported', async () => {

@@ -1,63 +1,25 @@
 // Drives the bundled dist/server.js over stdio JSON-RPC, as an editor would.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
 import { URI } from 'vscode-uri';
 import { repoRoot } from '../util/paths';
+import { LspClient, type Diag, type Published } from '../util/lspClient';
 
-const server = join(repoRoot, 'dist', 'server.js');
 const demo = join(repoRoot, 'demo');
 const configPath = join(demo, 'math_agent.yaml');
 const uri = URI.file(configPath).toString();
 
-interface Diag {
-  code: string;
-  range: { start: { line: number; character: number } };
-  message: string;
-  severity: number;
-  data?: unknown;
-}
-interface Published {
-  uri: string;
-  diagnostics: Diag[];
-}
-
-let proc: ChildProcess;
+let lsp: LspClient;
 let conn: MessageConnection;
-const published: Published[] = [];
-const waiters: ((p: Published) => void)[] = [];
-
-function nextDiagnostics(u: string, pred: (p: Published) => boolean = () => true, ms = 15_000): Promise<Published> {
-  const seen = published.find((p) => p.uri === u && pred(p));
-  if (seen) return Promise.resolve(seen);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no diagnostics for ${u} within ${ms} ms`)), ms);
-    waiters.push((p) => {
-      if (p.uri === u && pred(p)) {
-        clearTimeout(timer);
-        resolve(p);
-      }
-    });
-  });
-}
+const nextDiagnostics = (u: string, pred?: (p: Published) => boolean): Promise<Published> => lsp.nextDiagnostics(u, pred);
 
 before(async () => {
-  assert.ok(existsSync(server), 'run node scripts/build.mjs first');
-  proc = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-  conn = createMessageConnection(
-    new StreamMessageReader(proc.stdout as NodeJS.ReadableStream),
-    new StreamMessageWriter(proc.stdin as NodeJS.WritableStream),
-  );
-  conn.onNotification('textDocument/publishDiagnostics', (p: Published) => {
-    published.push(p);
-    for (const w of waiters.slice()) w(p);
-  });
-  conn.onNotification('window/logMessage', () => undefined);
+  lsp = new LspClient();
+  conn = lsp.conn;
   conn.onRequest('workspace/configuration', () => []);
-  conn.onRequest('client/registerCapability', () => null);
   conn.onRequest('workspace/workspaceFolders', () => [{ uri: URI.file(demo).toString(), name: 'demo' }]);
   conn.listen();
   const init = (await conn.sendRequest('initialize', {
@@ -71,16 +33,7 @@ before(async () => {
   await conn.sendNotification('initialized', {});
 });
 
-after(async () => {
-  try {
-    await conn.sendRequest('shutdown');
-    await conn.sendNotification('exit');
-  } catch {
-    /* already gone */
-  }
-  conn.dispose();
-  proc.kill();
-});
+after(() => lsp.stop());
 
 const text = readFileSync(configPath, 'utf8').replace('temperature: 0.9', 'temprature: 0.9');
 
@@ -104,7 +57,7 @@ test('other YAML gets no diagnostics and no completions', async () => {
     position: { line: 2, character: 2 },
   })) as unknown[];
   assert.deepEqual(items, []);
-  assert.ok(!published.some((p) => p.uri === other && p.diagnostics.length > 0));
+  assert.ok(!lsp.published.some((p) => p.uri === other && p.diagnostics.length > 0));
 });
 
 test('completion offers keys of the section under the cursor and enum values', async () => {

@@ -19,16 +19,7 @@ test('a config mistake shows a squiggle whose hover explains it (screenshot)', a
   const wb = await openWorkbench({ workspace });
   try {
     await wb.openFile('math_agent.yaml');
-    const squiggle = wb.page.locator('.editor-group-container.active .monaco-editor .squiggly-error').first();
-    await squiggle.waitFor({ state: 'visible', timeout: 60_000 });
-    // Move the mouse over the squiggle as a user would (the text layer above it takes the events).
-    const box = await squiggle.boundingBox();
-    assert.ok(box, 'squiggle has a box');
-    await wb.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 - 4);
-    await wb.page.mouse.move(box.x + box.width / 2 + 2, box.y + box.height / 2 - 5);
-    const hoverBox = wb.page.locator('.monaco-hover:not(.hidden)', { hasText: 'MathWorkflo' }).first();
-    await hoverBox.waitFor({ state: 'visible', timeout: 30_000 });
-    const text = await hoverBox.innerText();
+    const text = await wb.hoverFirstError('MathWorkflo');
     assert.match(text, /is not defined in/);
     assert.match(text, /class-ref\/missing-class/);
     const shot = await wb.screenshot('config-squiggle-hover');

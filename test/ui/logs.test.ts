@@ -3,23 +3,13 @@
 // a file this test process appends to.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { Frame } from 'playwright-core';
 import { openWorkbench, type Workbench } from '../harness/workbench';
 import { fixtures } from '../gen';
-
-function find(dir: string, pred: (p: string) => boolean): string | undefined {
-  for (const n of readdirSync(dir).sort()) {
-    const p = join(dir, n);
-    if (statSync(p).isDirectory()) {
-      const f = find(p, pred);
-      if (f) return f;
-    } else if (pred(p)) return p;
-  }
-  return undefined;
-}
+import { findFile } from '../util/findFile';
 
 const HEADER = '2026-01-05 10:00:00.000 | INFO     | ajet.context_tracker.multiagent_tracking:generate_log:556 - \n';
 function record(step: number, task: string, words: string[]): string {
@@ -60,7 +50,7 @@ async function viewer(wb: Workbench, file: string): Promise<Frame> {
 test('open a token log, filter, open a timeline, hover a token, reload, follow appends', async () => {
   const wb = await openWorkbench();
   try {
-    const rollout = find(join(wb.workspace, 'saved_experiments'), (p) => p.endsWith('rollout.json.log'))!;
+    const rollout = findFile(join(wb.workspace, 'saved_experiments'), (p) => p.endsWith('rollout.json.log'))!;
     assert.ok(rollout);
     let frame = await viewer(wb, rollout);
     const all = await frame.locator('.viewport .row[data-pos]').count();
@@ -91,7 +81,11 @@ test('open a token log, filter, open a timeline, hover a token, reload, follow a
     assert.match(hoverText, /mask 1 \(trained\)/);
     await wb.screenshot('logs-hover');
     await frame.locator('select[aria-label="colour mode"]').selectOption('heat');
-    await frame.locator('.tokens span.h9, .tokens span.h0, .tokens span.h5').first().waitFor({ state: 'visible', timeout: 10_000 });
+    const tinted = frame.locator('.tokens span.heat, .tokens span.likely').first();
+    await tinted.waitFor({ state: 'visible', timeout: 10_000 });
+    // The tint comes from the token's --tint (set through the CSSOM, which the nonce CSP allows) and the shared stylesheets.
+    const background = await tinted.evaluate((e) => getComputedStyle(e).backgroundColor);
+    assert.doesNotMatch(background, /^(transparent|rgba\(0, 0, 0, 0\))$/, `a heat-map token is tinted (${background})`);
     await wb.screenshot('logs-heatmap');
     await frame.locator('select[aria-label="colour mode"]').selectOption('mask');
     await frame.locator('#grp').check();

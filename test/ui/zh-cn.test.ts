@@ -65,15 +65,7 @@ test('with the display language zh-cn, AgentJet command titles, views, diagnosti
     assert.ok(existsSync(await wb.screenshot('zh-cn-views')));
 
     // The language server's diagnostic and its hover, in Chinese (math_agent.yaml is open).
-    const squiggle = wb.page.locator('.editor-group-container.active .monaco-editor .squiggly-error').first();
-    await squiggle.waitFor({ state: 'visible', timeout: 60_000 });
-    const box = await squiggle.boundingBox();
-    assert.ok(box, 'squiggle has a box');
-    await wb.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 - 4);
-    await wb.page.mouse.move(box.x + box.width / 2 + 2, box.y + box.height / 2 - 5);
-    const hoverBox = wb.page.locator('.monaco-hover:not(.hidden)', { hasText: 'MathWorkflo' }).first();
-    await hoverBox.waitFor({ state: 'visible', timeout: 30_000 });
-    const hoverText = await hoverBox.innerText();
+    const hoverText = await wb.hoverFirstError('MathWorkflo');
     // "{1} 中没有定义 `{0}`（其中的类：…）。" with the module file and the classes it has.
     assert.ok(zhCore['`{0}` is not defined in {1} (classes: {2}).']?.includes('中没有定义'));
     assert.match(hoverText, /workflow\.py 中没有定义 `MathWorkflo`（其中的类：[^）]*MathWorkflow[^）]*）。/);

@@ -5,43 +5,16 @@ import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { LogSession } from '../../core/logs/session';
 import { decodeRecord, parseTableRows, summarizePrefix } from '../../core/logs/decode';
-import { hueOf, maskFromColor } from '../../core/logs/color';
+import { maskFromColor } from '../../core/logs/color';
 import { fixtures } from '../gen';
-import { HOSTILE_TOKENS } from '../gen/rollout';
+import { HOSTILE_TOKENS, shadeByLogprob } from '../gen/rollout';
 import { HEADER, naiveCount, payload, readAll, rec, small, tmp } from '../util/smalllogs';
 
 test('colour hue recovers the loss mask whatever the logprob-scaled saturation', () => {
   // Same mapping as AgentJet's adjust_color_hsl: saturation x [0.333, 1] for logprob in [-7, 0].
-  const scale = (hex: string, f: number) => {
-    const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255) as [number, number, number];
-    const max = Math.max(r, g, b),
-      min = Math.min(r, g, b),
-      l = (max + min) / 2,
-      d = max - min;
-    const s = d === 0 ? 0 : l > 0.5 ? d / (2 - max - min) : d / (max + min);
-    const h = hueOf(hex)! / 360;
-    const s2 = s * f;
-    const q = l < 0.5 ? l * (1 + s2) : l + s2 - l * s2,
-      p = 2 * l - q;
-    const ch = (t: number) => {
-      t = (t + 1) % 1;
-      return t < 1 / 6 ? p + (q - p) * 6 * t : t < 0.5 ? q : t < 2 / 3 ? p + (q - p) * (2 / 3 - t) * 6 : p;
-    };
-    return (
-      '#' +
-      [h + 1 / 3, h, h - 1 / 3]
-        .map((t) =>
-          Math.floor(ch(t) * 255)
-            .toString(16)
-            .padStart(2, '0'),
-        )
-        .join('')
-    );
-  };
   for (let lp = -10; lp <= 0; lp += 0.25) {
-    const f = lp <= -7 ? 0.333 : 0.333 + ((lp + 7) / 7) * 0.667;
-    assert.equal(maskFromColor(scale('#09ABCF', f)), 1, `trained at logprob ${lp}: ${scale('#09ABCF', f)}`);
-    assert.equal(maskFromColor(scale('#D98510', f)), 0, `context at logprob ${lp}: ${scale('#D98510', f)}`);
+    assert.equal(maskFromColor(shadeByLogprob('#09ABCF', lp)), 1, `trained at logprob ${lp}: ${shadeByLogprob('#09ABCF', lp)}`);
+    assert.equal(maskFromColor(shadeByLogprob('#D98510', lp)), 0, `context at logprob ${lp}: ${shadeByLogprob('#D98510', lp)}`);
   }
   assert.equal(maskFromColor('#fa1111'), -1);
   assert.equal(maskFromColor('#777777'), -1);

@@ -302,30 +302,3 @@ test("a run's per-step curves (the dashboard's rollout data) grow progressively 
     rmSync(run, { recursive: true, force: true });
   }
 });
-
-test("the dashboard's rollout curves of an experiment (sessions, hosts, rotated files): read again only when a log changed, from the cache", async () => {
-  const exp = tmp();
-  try {
-    const a = join(exp, '2026_01_05_09_00', 'gpu-a', 'rollout'),
-      b = join(exp, '2026_01_05_09_00', 'gpu-b', 'rollout');
-    mkdirSync(a, { recursive: true });
-    mkdirSync(b, { recursive: true });
-    writeFileSync(join(a, 'rollout.json.2026-01-05_10-00-00_000000.log'), records(31, 60).join(''));
-    writeFileSync(join(a, 'rollout.json.log'), records(32, 60).join(''));
-    writeFileSync(join(b, 'rollout.json.log'), records(33, 60).join(''));
-    const cache = new FactsCache(join(exp, '.cache'));
-    const curves = new RolloutCurves(exp, { cache, workers: 0 });
-    const progress: number[] = [];
-    assert.equal(await curves.refresh(undefined, (_p, pr) => progress.push(pr.done)), true);
-    assert.equal(progress[progress.length - 1], 180);
-    assert.equal(curves.progress, undefined);
-    const fresh = async () => stepCurves(await openLogs(await findRunLogs(exp)), { workers: 0 });
-    assert.deepEqual(curves.points, await fresh());
-    assert.equal(await curves.refresh(), false, 'unchanged logs are not read again');
-    appendFileSync(join(b, 'rollout.json.log'), records(34, 20).join(''));
-    assert.equal(await curves.refresh(), true);
-    assert.deepEqual(curves.points, await fresh());
-  } finally {
-    rmSync(exp, { recursive: true, force: true });
-  }
-});

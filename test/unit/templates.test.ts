@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createServer } from 'node:net';
+import { freePort } from '../util/net';
 import { pathToFileURL } from 'node:url';
 import { TEMPLATES, conflicts, projectNameFrom, renderTemplate } from '../../core/templates';
 import { lintFile } from '../../core/config/lint';
@@ -197,18 +197,6 @@ for (const tpl of TEMPLATES) {
       killCompanions(join(dir, 'out'));
       rmSync(dir, { recursive: true, force: true });
     }
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      srv.close(() => resolve(port));
-    });
   });
 }
 

@@ -8,28 +8,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkDashboardState, checkDashboardToHost, checkTrajectoryViewToHost, checkViewToHost } from '../../core/protocol/validate';
 import { isInside, resolveInside } from '../../core/fs/inside';
-import type { ViewState } from '../../core/protocol/tokenlog';
-
-const STATE: ViewState = {
-  filter: {},
-  sort: { key: 'index' },
-  timeline: 0,
-  listScroll: 0,
-  tokenScroll: 0,
-  mode: 'mask',
-  whitespace: false,
-  follow: false,
-  threshold: -2,
-  group: false,
-};
+import { DEFAULT_VIEW_STATE } from '../../core/protocol/tokenlog';
 
 test('token log messages that fit the protocol pass, with their values intact', () => {
   const good: unknown[] = [
     { type: 'ready' },
-    { type: 'ready', state: STATE },
+    { type: 'ready', state: DEFAULT_VIEW_STATE },
     {
       type: 'ready',
-      state: { ...STATE, selected: 3, filter: { stepMin: 1, stepMax: undefined, text: 'abc' }, sort: { key: 'reward', desc: true } },
+      state: {
+        ...DEFAULT_VIEW_STATE,
+        selected: 3,
+        filter: { stepMin: 1, stepMax: undefined, text: 'abc' },
+        sort: { key: 'reward', desc: true },
+      },
     },
     { type: 'query', filter: { rewardMin: 0.5, outcome: '1.0' }, sort: { key: 'task' } },
     { type: 'rows', version: 2, offset: 0, count: 60 },
@@ -86,7 +78,7 @@ test('hostile token log messages are refused', () => {
     { type: 'query', filter: null, sort: { key: 'index' } },
     { type: 'group', taskId: 7 },
     { type: 'copy', text: 5, what: 'x' },
-    { type: 'ready', state: { ...STATE, mode: 'script' } },
+    { type: 'ready', state: { ...DEFAULT_VIEW_STATE, mode: 'script' } },
     { type: 'report', report: { records: 'many' } },
     { type: '__proto__' },
   ];

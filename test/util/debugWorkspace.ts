@@ -1,9 +1,11 @@
 // A temporary copy of demo/ wired to the stand-in backbone, for the debug protocol tests and bench.
 import { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './paths';
+import { freePort } from './net';
+
+export { freePort };
 import { companionFolder, readCompanions, stopCompanions } from '../../core/launch/companions';
 
 export const standInBackbone = join(repoRoot, 'test', 'fixtures', 'backbone');
@@ -14,18 +16,6 @@ export const adapterJs = join(repoRoot, 'dist', 'adapter.js');
  * point (the version-warning test) and as ensureTestPython's fallback.
  */
 export { debianPython } from '../harness/python';
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export interface DemoCopy {
   dir: string;

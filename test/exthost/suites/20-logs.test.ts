@@ -2,7 +2,7 @@
 // hostile text, virtualisation, follow a file another process appends to, trajectories.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import * as vscode from 'vscode';
@@ -10,6 +10,7 @@ import { extension, note, waitFor, workspaceRoot } from '../util';
 import { LogSession } from '../../../core/logs/session';
 import { hostileLogText } from '../../gen/logs';
 import type { ViewCommand, ViewReport } from '../../../core/protocol/tokenlog';
+import { findFile } from '../../util/findFile';
 
 interface Inspected {
   path: string;
@@ -48,17 +49,6 @@ async function until(path: string, what: string, pred: (r: ViewReport) => boolea
 async function drive(path: string, command: ViewCommand): Promise<void> {
   const n = extension().exports.testing.logs.driveTokenLogs(command, path);
   assert.ok(n > 0, 'no open view to drive');
-}
-
-function findFile(dir: string, pred: (p: string) => boolean): string | undefined {
-  for (const n of readdirSync(dir)) {
-    const p = join(dir, n);
-    if (statSync(p).isDirectory()) {
-      const f = findFile(p, pred);
-      if (f) return f;
-    } else if (pred(p)) return p;
-  }
-  return undefined;
 }
 
 const HEADER = '2026-01-05 10:00:00.000 | INFO     | ajet.context_tracker.multiagent_tracking:generate_log:556 - \n';

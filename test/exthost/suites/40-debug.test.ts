@@ -1,95 +1,16 @@
-// The agentjet debug type and task type inside the real VS Code, against real debugpy (the tests' pip venv) and the
-// stand-in backbone (test/fixtures/backbone) on PYTHONPATH.
+// The agentjet debug type inside the real VS Code (F5, Run, CodeLens, configurations, refusals, child sessions), against
+// real debugpy (the tests' pip venv) and the stand-in backbone (test/fixtures/backbone) on PYTHONPATH. Tasks: 41-tasks.test.ts.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { extension, nextEvent, waitFor, workspaceRoot } from '../util';
+import { TEST_PYTHON, configCopy, extension, nextEvent, standInBackbone, waitFor, workspaceRoot } from '../util';
 import { companionFolder, readCompanions, stopCompanions } from '../../../core/launch/companions';
-import { listProcesses } from '../../../core/launch/processes';
 import { AgentJetDebugConfigurationProvider } from '../../../extension/debug/provider';
-
-// The tests' Python, passed by test/harness/run-exthost.ts (ensureTestPython); Debian's as the fallback.
-const PYTHON = process.env.AGENTJET_TEST_PYTHON ?? '/usr/bin/python3';
-
-function repoRoot(): string {
-  const root = process.env.AGENTJET_REPO_ROOT ?? extension().extensionPath;
-  return root;
-}
-
-function backbone(): string {
-  return join(repoRoot(), 'test', 'fixtures', 'backbone');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** A copy of the demo config on a free vLLM port, so the suite never clashes with other runs. */
-async function testConfig(name: string, experiment: string, workflow = 'math_demo.workflow->MathWorkflow'): Promise<vscode.Uri> {
-  const root = workspaceRoot().fsPath;
-  const port = await freePort();
-  const text = readFileSync(join(root, 'math_agent.yaml'), 'utf8')
-    .replace('experiment_name: math_demo', `experiment_name: ${experiment}`)
-    .replace('math_demo.workflow->MathWorkflow', workflow)
-    .replace(/debug_first_n_tasks: \d+/, `debug_first_n_tasks: 1\n    debug_vllm_port: ${port}`);
-  const file = join(root, name);
-  writeFileSync(file, text);
-  return vscode.Uri.file(file);
-}
 
 suite('debug and launch', () => {
   suiteSetup(async () => {
     await extension().activate();
-    // Both tasks in one tasks.json, written once: the way a user keeps them.
-    const root = workspaceRoot().fsPath;
-    mkdirSync(join(root, '.vscode'), { recursive: true });
-    writeFileSync(
-      join(root, '.vscode', 'tasks.json'),
-      JSON.stringify(
-        {
-          version: '2.0.0',
-          tasks: [
-            {
-              type: 'agentjet',
-              label: 'exthost: train verl',
-              config: 'exthost-task.yaml',
-              backbone: 'verl',
-              withRay: true,
-              python: PYTHON,
-              env: { PYTHONPATH: backbone() },
-            },
-            {
-              type: 'agentjet',
-              label: 'exthost: broken',
-              config: 'exthost-broken.yaml',
-              backbone: 'debug',
-              python: PYTHON,
-              env: { PYTHONPATH: backbone() },
-            },
-            {
-              type: 'agentjet',
-              label: 'exthost: slow',
-              config: 'exthost-slow.yaml',
-              backbone: 'debug',
-              python: PYTHON,
-              env: { PYTHONPATH: backbone() },
-            },
-          ],
-        },
-        null,
-        2,
-      ),
-    );
   });
 
   suiteTeardown(async () => {
@@ -98,7 +19,7 @@ suite('debug and launch', () => {
 
   test('startDebugging an agentjet configuration stops at a workflow breakpoint, then runs to the end', async () => {
     const folder = vscode.workspace.workspaceFolders![0]!;
-    const config = await testConfig('exthost-debug.yaml', 'exthost_debug');
+    const config = await configCopy('exthost-debug.yaml', 'exthost_debug');
     const workflow = vscode.Uri.joinPath(workspaceRoot(), 'math_demo', 'workflow.py');
     const line = readFileSync(workflow.fsPath, 'utf8')
       .split('\n')
@@ -139,8 +60,8 @@ suite('debug and launch', () => {
         request: 'launch',
         name: 'exthost: debug rollout',
         config: '${workspaceFolder}/exthost-debug.yaml',
-        python: PYTHON,
-        env: { PYTHONPATH: backbone() },
+        python: TEST_PYTHON,
+        env: { PYTHONPATH: standInBackbone() },
       });
       assert.equal(ok, true, `startDebugging refused the configuration: ${problems.join(' | ')}`);
       const session = await started;
@@ -169,68 +90,6 @@ suite('debug and launch', () => {
     }
   });
 
-  test('a task of type agentjet runs the stand-in launcher to the end', async () => {
-    await testConfig('exthost-task.yaml', 'exthost_task');
-    const root = workspaceRoot().fsPath;
-    const task = await waitFor(
-      async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === 'exthost: train verl'),
-      'the tasks.json task',
-      30_000,
-      250,
-    );
-    assert.ok(task.execution instanceof vscode.CustomExecution, 'resolved into our launcher terminal');
-    const ended = nextEvent(
-      vscode.tasks.onDidEndTaskProcess,
-      (e) => e.execution.task.name === 'exthost: train verl',
-      60_000,
-      'the task to end',
-    );
-    await vscode.tasks.executeTask(task);
-    const end = await ended;
-    assert.equal(end.exitCode, 0);
-    const session = join(root, 'saved_experiments', 'exthost_task');
-    assert.ok(existsSync(join(session, 'yaml_backup.yaml')), 'the stand-in wrote its run folder');
-  });
-
-  test('a workflow traceback in a task becomes a Problem', async () => {
-    const root = workspaceRoot().fsPath;
-    writeFileSync(
-      join(root, 'broken_wf.py'),
-      'from ajet import Workflow\n\n\nclass Broken(Workflow):\n    async def execute(self, workflow_task, tuner):\n        raise ValueError("boom in the workflow")\n',
-    );
-    await testConfig('exthost-broken.yaml', 'exthost_broken', 'broken_wf.py->Broken');
-    const task = await waitFor(
-      async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === 'exthost: broken'),
-      'the broken task',
-      30_000,
-      250,
-    );
-    const ended = nextEvent(
-      vscode.tasks.onDidEndTaskProcess,
-      (e) => e.execution.task.name === 'exthost: broken',
-      60_000,
-      'the task to end',
-    );
-    await vscode.tasks.executeTask(task);
-    const end = await ended;
-    assert.notEqual(end.exitCode, 0);
-    const file = vscode.Uri.file(join(root, 'broken_wf.py'));
-    const diags = await waitFor(
-      () => {
-        const d = vscode.languages.getDiagnostics(file);
-        return d.length ? d : undefined;
-      },
-      'a Problem on broken_wf.py',
-      15_000,
-    ).catch((e: Error) => {
-      throw new Error(
-        `${e.message}; all problems: ${JSON.stringify(vscode.languages.getDiagnostics().map(([u, d]) => [u.toString(), d.map((x) => x.message)]))}`,
-      );
-    });
-    assert.equal(diags[0]!.range.start.line, 5);
-    assert.match(diags[0]!.message, /ValueError: boom in the workflow/);
-    assert.equal(diags[0]!.source, 'agentjet');
-  });
   test('CodeLens on an AgentJet config offers Debug rollout and both trainings; not on other YAML', async () => {
     const config = (await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'math_agent.yaml'))).uri;
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', config, 100);
@@ -253,10 +112,10 @@ suite('debug and launch', () => {
 
   test('agentjet.runConfig on the open config runs it without the debugger, with agentjet.pythonPath and .env', async () => {
     const root = workspaceRoot().fsPath;
-    const config = await testConfig('exthost-run.yaml', 'exthost_run');
+    const config = await configCopy('exthost-run.yaml', 'exthost_run');
     // The interpreter comes from the setting, PYTHONPATH from the default envFile (.env).
-    await vscode.workspace.getConfiguration('agentjet').update('pythonPath', PYTHON, vscode.ConfigurationTarget.Workspace);
-    writeFileSync(join(root, '.env'), `# for the stand-in backbone\nPYTHONPATH=${backbone()}\n`);
+    await vscode.workspace.getConfiguration('agentjet').update('pythonPath', TEST_PYTHON, vscode.ConfigurationTarget.Workspace);
+    writeFileSync(join(root, '.env'), `# for the stand-in backbone\nPYTHONPATH=${standInBackbone()}\n`);
     await vscode.window.showTextDocument(config);
     const exits: number[] = [];
     const tracker = vscode.debug.registerDebugAdapterTrackerFactory('agentjet', {
@@ -272,7 +131,7 @@ suite('debug and launch', () => {
       assert.equal(ok, true);
       const session = await ended;
       assert.equal(session.configuration.noDebug, true);
-      assert.equal(session.configuration.python, PYTHON);
+      assert.equal(session.configuration.python, TEST_PYTHON);
       assert.deepEqual(exits, [0]);
       assert.ok(existsSync(join(root, 'saved_experiments', 'exthost_run', 'yaml_backup.yaml')));
     } finally {
@@ -282,7 +141,7 @@ suite('debug and launch', () => {
   });
   test('with openTokenLogOnFinish the rollout log opens when the run ends (Runs/log features may be absent)', async () => {
     const folder = vscode.workspace.workspaceFolders![0]!;
-    await testConfig('exthost-log.yaml', 'exthost_log');
+    await configCopy('exthost-log.yaml', 'exthost_log');
     const tabs = () =>
       vscode.window.tabGroups.all
         .flatMap((g) => g.tabs)
@@ -299,8 +158,8 @@ suite('debug and launch', () => {
         noDebug: true,
         openTokenLogOnFinish: true,
         config: '${workspaceFolder}/exthost-log.yaml',
-        python: PYTHON,
-        env: { PYTHONPATH: backbone() },
+        python: TEST_PYTHON,
+        env: { PYTHONPATH: standInBackbone() },
       },
       { noDebug: true },
     );
@@ -309,40 +168,6 @@ suite('debug and launch', () => {
     await waitFor(tabs, 'a tab with the rollout log', 60_000);
   });
 
-  test('Terminate Task ends the launcher tree but leaves the companion; agentjet.stopCompanions ends that too', async () => {
-    const root = workspaceRoot().fsPath;
-    const marker = `exthost-slow-marker-${process.pid}`;
-    writeFileSync(
-      join(root, 'slow_wf.py'),
-      [
-        'import subprocess, sys, time',
-        'from ajet import Workflow',
-        'class Slow(Workflow):',
-        '    async def execute(self, workflow_task, tuner):',
-        `        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300) # ${marker}"], start_new_session=True)`,
-        '        time.sleep(300)',
-        '',
-      ].join('\n'),
-    );
-    await testConfig('exthost-slow.yaml', 'exthost_slow', 'slow_wf.py->Slow');
-    const task = await waitFor(
-      async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === 'exthost: slow'),
-      'the slow task',
-      30_000,
-      250,
-    );
-    const ended = nextEvent(vscode.tasks.onDidEndTask, (e) => e.execution.task.name === 'exthost: slow', 60_000, 'the task to end');
-    const execution = await vscode.tasks.executeTask(task);
-    await waitFor(async () => (await listProcesses()).some((p) => p.args.includes(marker)), 'the workflow grandchild', 60_000, 200);
-    execution.terminate();
-    await ended;
-    await waitFor(async () => !(await listProcesses()).some((p) => p.args.includes(marker)), 'the grandchild to be gone', 20_000, 200);
-    const companions = () => readCompanions(companionFolder(root, 'saved_experiments')).filter((c) => c.alive);
-    assert.ok(companions().length > 0, 'companions stay up after Terminate');
-    const stopped = await vscode.commands.executeCommand<number>('agentjet.stopCompanions');
-    assert.ok(stopped > 0);
-    await waitFor(() => companions().length === 0, 'no live companion', 10_000);
-  });
   test('configurations: one per AgentJet config in the workspace; F5 with no launch.json debugs the open config', async () => {
     const folder = vscode.workspace.workspaceFolders![0]!;
     writeFileSync(join(folder.uri.fsPath, 'plain.yaml'), 'name: not a config\n');
@@ -361,7 +186,7 @@ suite('debug and launch', () => {
 
   test('a refused F5 (no debugpy) shows our message with our actions and ends the start quietly', async () => {
     const folder = vscode.workspace.workspaceFolders![0]!;
-    const config = await testConfig('exthost-refused.yaml', 'exthost_refused');
+    const config = await configCopy('exthost-refused.yaml', 'exthost_refused');
     // An interpreter without debugpy: the base python3 on PATH (the stand-in comes from the inherited PYTHONPATH).
     const { execFileSync } = await import('node:child_process');
     const bare = execFileSync('python3', ['-c', 'import sys; print(sys.executable)']).toString().trim();

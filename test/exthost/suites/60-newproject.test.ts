@@ -3,31 +3,14 @@
 // against the test backbone (test/fixtures/backbone on PYTHONPATH) and Debian's debugpy.
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { extension, nextEvent, note, waitFor, workspaceRoot } from '../util';
+import { extension, freePort, nextEvent, note, standInBackbone, waitFor, workspaceRoot } from '../util';
 import { TEMPLATES, renderTemplate } from '../../../core/templates';
 import { lintFile } from '../../../core/config/lint';
 import { companionFolder, readCompanions, stopCompanions } from '../../../core/launch/companions';
 
 const PYTHON = '/usr/bin/python3';
-
-function backbone(): string {
-  return join(process.env.AGENTJET_REPO_ROOT ?? extension().extensionPath, 'test', 'fixtures', 'backbone');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 interface LaunchJson {
   configurations: Array<Record<string, unknown> & { name: string; config: string; cwd: string }>;
@@ -84,7 +67,7 @@ suite('new project', () => {
         config: inSub(generated.config),
         cwd: inSub(generated.cwd),
         python: PYTHON,
-        env: { PYTHONPATH: backbone() },
+        env: { PYTHONPATH: standInBackbone() },
       };
 
       const workflow = vscode.Uri.file(join(dir, tpl.workflowFile));

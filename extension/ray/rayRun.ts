@@ -1,0 +1,92 @@
+// One launch that debugs Ray, as the Ray feature follows it: the Ray session folder it started or
+// joined (its worker logs watched for paused workers), the dashboard polled for paused workers and
+// live nodes, and the debug sessions attached to its workers.
+import * as vscode from 'vscode';
+import { SessionLogWatcher } from '../../core/ray/watcher';
+import { listPausedWorkers, nodesAlive, StateApiError } from '../../core/ray/stateApi';
+import { defaultDashboardFor, parseRayAddress, rayTempRoot, sessionForRun } from '../../core/ray/session';
+import { debugTagsArg } from '../../core/ray/tags';
+import type { PausedWorker, RayClusterInfo } from '../../core/ray/types';
+
+/** What we follow for one launch that debugs Ray. */
+export class RayRun implements vscode.Disposable {
+  readonly startedAt = Date.now();
+  sessionDir: string | undefined;
+  dashboard: string | undefined;
+  gcs: string | undefined;
+  experiment: string | undefined;
+  nodes: number | undefined;
+  note: string | undefined;
+  watcher: SessionLogWatcher | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private polling = false;
+  readonly attached = new Map<string, vscode.DebugSession | 'starting'>();
+
+  constructor(
+    readonly session: vscode.DebugSession,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly joinsExisting: boolean,
+    private readonly onPaused: (run: RayRun, workers: PausedWorker[], source: string) => void,
+  ) {
+    const addr = parseRayAddress(env.RAY_ADDRESS || vscode.workspace.getConfiguration('agentjet').get<string>('ray.dashboardAddress'));
+    this.dashboard = addr.dashboard;
+    this.gcs = addr.gcs;
+    if (!this.dashboard && this.gcs) this.dashboard = defaultDashboardFor(this.gcs);
+    this.timer = setInterval(() => void this.tick(), 1000);
+    void this.tick();
+  }
+
+  get tempRoot(): string {
+    return rayTempRoot(this.env);
+  }
+
+  useSession(dir: string): void {
+    if (this.sessionDir === dir) return;
+    this.sessionDir = dir;
+    this.watcher?.dispose();
+    this.watcher = new SessionLogWatcher(dir).start();
+    this.watcher.on('change', (w: PausedWorker[]) => this.onPaused(this, w, dir));
+  }
+
+  useDashboard(url: string): void {
+    if (!this.dashboard) this.dashboard = url;
+  }
+
+  private async tick(): Promise<void> {
+    if (!this.sessionDir) {
+      const dir = sessionForRun(this.tempRoot, this.startedAt, this.joinsExisting);
+      if (dir) this.useSession(dir);
+    }
+    if (this.dashboard && !this.polling) {
+      this.polling = true;
+      try {
+        const [workers, nodes] = await Promise.all([
+          listPausedWorkers(this.dashboard, { timeoutMs: 2500 }),
+          nodesAlive(this.dashboard, { timeoutMs: 2500 }),
+        ]);
+        this.nodes = nodes;
+        this.note = undefined;
+        this.onPaused(this, workers, this.dashboard);
+      } catch (e) {
+        this.note = e instanceof StateApiError ? e.message : String(e);
+        this.onPaused(this, [], this.dashboard);
+      } finally {
+        this.polling = false;
+      }
+    }
+  }
+
+  info(paused: number): RayClusterInfo {
+    return { sessionDir: this.sessionDir, dashboard: this.dashboard, address: this.gcs, nodesAlive: this.nodes, paused, note: this.note };
+  }
+
+  dispose(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.watcher?.dispose();
+  }
+}
+
+/** A launch that asks for Ray debugging (`rayDebug`, `debugTags`). */
+export function wantsRay(c: vscode.DebugConfiguration): boolean {
+  return c.request === 'launch' && (c.rayDebug === true || !!debugTagsArg((c.debugTags as unknown[] | undefined) ?? []));
+}

@@ -1,0 +1,157 @@
+// The agentjet task type inside the real VS Code: tasks from tasks.json run the stand-in launcher
+// (test/fixtures/backbone on PYTHONPATH) in our terminal, a workflow traceback becomes a Problem,
+// and Terminate Task ends the launcher tree but leaves the companions (agentjet.stopCompanions ends them).
+import * as assert from 'node:assert/strict';
+import { existsSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { TEST_PYTHON, configCopy, extension, nextEvent, standInBackbone, waitFor, workspaceRoot } from '../util';
+import { companionFolder, readCompanions, stopCompanions } from '../../../core/launch/companions';
+import { listProcesses } from '../../../core/launch/processes';
+
+suite('tasks', () => {
+  suiteSetup(async () => {
+    await extension().activate();
+    const root = workspaceRoot().fsPath;
+    // Both tasks in one tasks.json, written once: the way a user keeps them.
+    mkdirSync(join(root, '.vscode'), { recursive: true });
+    writeFileSync(
+      join(root, '.vscode', 'tasks.json'),
+      JSON.stringify(
+        {
+          version: '2.0.0',
+          tasks: [
+            {
+              type: 'agentjet',
+              label: 'exthost: train verl',
+              config: 'exthost-task.yaml',
+              backbone: 'verl',
+              withRay: true,
+              python: TEST_PYTHON,
+              env: { PYTHONPATH: standInBackbone() },
+            },
+            {
+              type: 'agentjet',
+              label: 'exthost: broken',
+              config: 'exthost-broken.yaml',
+              backbone: 'debug',
+              python: TEST_PYTHON,
+              env: { PYTHONPATH: standInBackbone() },
+            },
+            {
+              type: 'agentjet',
+              label: 'exthost: slow',
+              config: 'exthost-slow.yaml',
+              backbone: 'debug',
+              python: TEST_PYTHON,
+              env: { PYTHONPATH: standInBackbone() },
+            },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
+  });
+
+  suiteTeardown(async () => {
+    await stopCompanions(readCompanions(companionFolder(workspaceRoot().fsPath, 'saved_experiments')));
+  });
+
+  test('a task of type agentjet runs the stand-in launcher to the end', async () => {
+    await configCopy('exthost-task.yaml', 'exthost_task');
+    const root = workspaceRoot().fsPath;
+    const task = await waitFor(
+      async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === 'exthost: train verl'),
+      'the tasks.json task',
+      30_000,
+      250,
+    );
+    assert.ok(task.execution instanceof vscode.CustomExecution, 'resolved into our launcher terminal');
+    const ended = nextEvent(
+      vscode.tasks.onDidEndTaskProcess,
+      (e) => e.execution.task.name === 'exthost: train verl',
+      60_000,
+      'the task to end',
+    );
+    await vscode.tasks.executeTask(task);
+    const end = await ended;
+    assert.equal(end.exitCode, 0);
+    const session = join(root, 'saved_experiments', 'exthost_task');
+    assert.ok(existsSync(join(session, 'yaml_backup.yaml')), 'the stand-in wrote its run folder');
+  });
+
+  test('a workflow traceback in a task becomes a Problem', async () => {
+    const root = workspaceRoot().fsPath;
+    writeFileSync(
+      join(root, 'broken_wf.py'),
+      'from ajet import Workflow\n\n\nclass Broken(Workflow):\n    async def execute(self, workflow_task, tuner):\n        raise ValueError("boom in the workflow")\n',
+    );
+    await configCopy('exthost-broken.yaml', 'exthost_broken', 'broken_wf.py->Broken');
+    const task = await waitFor(
+      async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === 'exthost: broken'),
+      'the broken task',
+      30_000,
+      250,
+    );
+    const ended = nextEvent(
+      vscode.tasks.onDidEndTaskProcess,
+      (e) => e.execution.task.name === 'exthost: broken',
+      60_000,
+      'the task to end',
+    );
+    await vscode.tasks.executeTask(task);
+    const end = await ended;
+    assert.notEqual(end.exitCode, 0);
+    const file = vscode.Uri.file(join(root, 'broken_wf.py'));
+    const diags = await waitFor(
+      () => {
+        const d = vscode.languages.getDiagnostics(file);
+        return d.length ? d : undefined;
+      },
+      'a Problem on broken_wf.py',
+      15_000,
+    ).catch((e: Error) => {
+      throw new Error(
+        `${e.message}; all problems: ${JSON.stringify(vscode.languages.getDiagnostics().map(([u, d]) => [u.toString(), d.map((x) => x.message)]))}`,
+      );
+    });
+    assert.equal(diags[0]!.range.start.line, 5);
+    assert.match(diags[0]!.message, /ValueError: boom in the workflow/);
+    assert.equal(diags[0]!.source, 'agentjet');
+  });
+  test('Terminate Task ends the launcher tree but leaves the companion; agentjet.stopCompanions ends that too', async () => {
+    const root = workspaceRoot().fsPath;
+    const marker = `exthost-slow-marker-${process.pid}`;
+    writeFileSync(
+      join(root, 'slow_wf.py'),
+      [
+        'import subprocess, sys, time',
+        'from ajet import Workflow',
+        'class Slow(Workflow):',
+        '    async def execute(self, workflow_task, tuner):',
+        `        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300) # ${marker}"], start_new_session=True)`,
+        '        time.sleep(300)',
+        '',
+      ].join('\n'),
+    );
+    await configCopy('exthost-slow.yaml', 'exthost_slow', 'slow_wf.py->Slow');
+    const task = await waitFor(
+      async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === 'exthost: slow'),
+      'the slow task',
+      30_000,
+      250,
+    );
+    const ended = nextEvent(vscode.tasks.onDidEndTask, (e) => e.execution.task.name === 'exthost: slow', 60_000, 'the task to end');
+    const execution = await vscode.tasks.executeTask(task);
+    await waitFor(async () => (await listProcesses()).some((p) => p.args.includes(marker)), 'the workflow grandchild', 60_000, 200);
+    execution.terminate();
+    await ended;
+    await waitFor(async () => !(await listProcesses()).some((p) => p.args.includes(marker)), 'the grandchild to be gone', 20_000, 200);
+    const companions = () => readCompanions(companionFolder(root, 'saved_experiments')).filter((c) => c.alive);
+    assert.ok(companions().length > 0, 'companions stay up after Terminate');
+    const stopped = await vscode.commands.executeCommand<number>('agentjet.stopCompanions');
+    assert.ok(stopped > 0);
+    await waitFor(() => companions().length === 0, 'no live companion', 10_000);
+  });
+});

@@ -1,0 +1,14 @@
+// The first file below `dir` (depth first, names in order) that satisfies `pred`.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export function findFile(dir: string, pred: (p: string) => boolean): string | undefined {
+  for (const n of readdirSync(dir).sort()) {
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) {
+      const f = findFile(p, pred);
+      if (f) return f;
+    } else if (pred(p)) return p;
+  }
+  return undefined;
+}
