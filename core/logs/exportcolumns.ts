@@ -4,8 +4,8 @@
 // that are reused from record to record. The token text comes first in what the loggers write
 // (text, title, count, color); a column read before the text (whose length decides how many
 // values each array has) keeps its element positions and is written once the content is read.
-import { BAIL, BSLASH, COMMA, isWs, K_ESC, K_LIT, K_STR, LBRACE, LBRACK, Out, QUOTE, RBRACE, RBRACK, type Column } from './jsonbytes';
-import { TokenColumns, putMask } from './tokencolumns';
+import { BAIL, BSLASH, COMMA, isWs, K_ESC, K_LIT, K_STR, LBRACE, LBRACK, Out, QUOTE, RBRACK, stringEnd, type Column } from './jsonbytes';
+import { COLOR, COUNT, TEXT, TITLE, TokenColumns, putMask } from './tokencolumns';
 
 /** The four arrays of one export row as JSON. */
 export interface ExportArrays {
@@ -18,9 +18,10 @@ export interface ExportArrays {
 /** Output buffers above this size are given up at the next record. */
 const KEEP_BYTES = 16 << 20;
 
-const W_IDS = 1,
-  W_LOGPROBS = 2,
-  W_MASK = 3;
+// The export arrays by the content column they come from: ids from count, logprobs from title, mask from color.
+const W_IDS = COUNT,
+  W_LOGPROBS = TITLE,
+  W_MASK = COLOR;
 
 export class ExportColumns extends TokenColumns {
   // One record's arrays, every timeline's back to back; the views handed out (ExportArrays) stay
@@ -52,7 +53,6 @@ export class ExportColumns extends TokenColumns {
 
   /** Reads a timeline's `content` object at p, writing the export arrays; the position after it. */
   protected contentExport(p: number): number {
-    const b = this.b;
     this.t0 = this.xText.o;
     this.i0 = this.xIds.o;
     this.l0 = this.xLogprobs.o;
@@ -60,37 +60,10 @@ export class ExportColumns extends TokenColumns {
     this.idsDone = this.logprobsDone = this.maskDone = false;
     this.titleEq = true;
     this.trainedSeen = 0;
-    if (b[p] !== LBRACE) throw BAIL;
-    p = this.ws(p + 1);
-    if (b[p] === RBRACE) return p + 1;
-    for (;;) {
-      p = this.key(p);
-      const ks = this.keyStart,
-        ke = this.keyEnd;
-      const which = this.keyIs(ks, ke, 'text')
-        ? 0
-        : this.keyIs(ks, ke, 'title')
-          ? W_LOGPROBS
-          : this.keyIs(ks, ke, 'count')
-            ? W_IDS
-            : this.keyIs(ks, ke, 'color')
-              ? W_MASK
-              : -1;
-      if (which >= 0) {
-        const col = which === 0 ? this.text : which === W_LOGPROBS ? this.title : which === W_IDS ? this.count : this.color;
-        if (col.present) throw BAIL;
-        col.present = true;
-        if (b[p] !== LBRACK) throw BAIL; // not an array: the decoder warns; leave it to it
-        if (which === 0) p = this.textArray(p);
-        else if (this.text.present) p = this.columnArray(p, col, which);
-        else p = this.array(p, col); // before the text: written at the end
-      } else {
-        p = this.skip(p);
-      }
-      p = this.afterMember(p);
-      if (b[p] === RBRACE) return p + 1;
-      p = this.ws(p + 1);
-    }
+    return this.walkContent(
+      p,
+      (q, col, which) => (which === TEXT ? this.textArray(q) : this.text.present ? this.columnArray(q, col, which) : this.array(q, col)), // before the text: written at the end
+    );
   }
 
   /** The token text array at p: positions kept, and copied as JSON (JSON.stringify's escapes). */
@@ -171,23 +144,11 @@ export class ExportColumns extends TokenColumns {
       const c = b[p];
       let s: number, e: number, k: number;
       if (c === QUOTE) {
-        let i = p + 1;
-        let esc = false;
-        for (;;) {
-          const d = b[i];
-          if (d === QUOTE) break;
-          if (d === BSLASH) {
-            esc = true;
-            i += 2;
-            continue;
-          }
-          if (d === undefined) throw BAIL;
-          i++;
-        }
+        const end = stringEnd(b, p);
         s = p + 1;
-        e = i;
-        k = esc ? K_ESC : K_STR;
-        p = i + 1;
+        e = end < 0 ? ~end : end;
+        k = end < 0 ? K_ESC : K_STR;
+        p = e + 1;
       } else if (c === LBRACE || c === LBRACK || c === undefined) {
         throw BAIL;
       } else {

@@ -11,7 +11,7 @@ import { isUtf8 } from 'node:buffer';
 import { parseHeaderLine, parseRecordTitle } from './record';
 import { decodeRecord, num, timelineIdentity, type DecodedRecord } from './decode';
 import type { RecordData } from '../protocol/tokenlog';
-import { BAIL, COLON, LBRACE, LBRACK, Out, QUOTE, RBRACE, isWs } from './jsonbytes';
+import { BAIL, COLON, LBRACE, Out, QUOTE, RBRACE, isWs } from './jsonbytes';
 import type { SearchText } from './tokencolumns';
 import { ExportColumns, type ExportArrays } from './exportcolumns';
 
@@ -230,35 +230,7 @@ export class FastScanner extends ExportColumns {
   }
 
   private content(p: number): number {
-    const b = this.b;
-    if (b[p] !== LBRACE) throw BAIL;
-    p = this.ws(p + 1);
-    if (b[p] === RBRACE) return p + 1;
-    for (;;) {
-      p = this.key(p);
-      const ks = this.keyStart,
-        ke = this.keyEnd;
-      const col = this.keyIs(ks, ke, 'text')
-        ? this.text
-        : this.keyIs(ks, ke, 'title')
-          ? this.title
-          : this.keyIs(ks, ke, 'count')
-            ? this.count
-            : this.keyIs(ks, ke, 'color')
-              ? this.color
-              : undefined;
-      if (col) {
-        if (col.present) throw BAIL;
-        col.present = true;
-        if (b[p] !== LBRACK) throw BAIL; // not an array: the decoder warns; leave it to it
-        p = this.array(p, col);
-      } else {
-        p = this.skip(p);
-      }
-      p = this.afterMember(p);
-      if (b[p] === RBRACE) return p + 1;
-      p = this.ws(p + 1);
-    }
+    return this.walkContent(p, (q, col) => this.array(q, col));
   }
 }
 

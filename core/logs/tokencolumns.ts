@@ -3,7 +3,23 @@
 // what JSON.stringify writes of the full decoder's values), and the token masks from the colours.
 import { maskFromColor, type MaskValue } from './color';
 import { num } from './decode';
-import { BAIL, BSLASH, COMMA, Column, JsonBytes, K_ESC, K_LIT, K_STR, LBRACE, LBRACK, Out, QUOTE, RBRACK, hexVal } from './jsonbytes';
+import {
+  BAIL,
+  COMMA,
+  Column,
+  JsonBytes,
+  K_ESC,
+  K_LIT,
+  K_STR,
+  LBRACE,
+  LBRACK,
+  Out,
+  QUOTE,
+  RBRACE,
+  RBRACK,
+  hexVal,
+  stringEnd,
+} from './jsonbytes';
 
 /** A timeline's token text for search (want.search). */
 export interface SearchText {
@@ -22,12 +38,56 @@ for (let c = 0; c < 256; c++) if (hexVal(c) >= 0) HEX[c] = hexVal(c);
 const colorMasks = new Int8Array(1 << 24);
 
 /** The columns of one timeline's content (text, title, count, color) and their JSON writers. */
+/** The token columns of a timeline's content, by number. */
+export const TEXT = 0,
+  COUNT = 1,
+  TITLE = 2,
+  COLOR = 3;
+
 export class TokenColumns extends JsonBytes {
   protected readonly text = new Column();
   protected readonly title = new Column();
   protected readonly count = new Column();
   protected readonly color = new Column();
   protected readonly out = new Out();
+
+  /**
+   * Walks a timeline's `content` object at p: each token column (text, title, count, color; once
+   * each, an array) goes to `read` with its number (TEXT, TITLE, COUNT, COLOR), other members are
+   * skipped. Returns the index after the object.
+   */
+  protected walkContent(p: number, read: (p: number, col: Column, which: number) => number): number {
+    const b = this.b;
+    if (b[p] !== LBRACE) throw BAIL;
+    p = this.ws(p + 1);
+    if (b[p] === RBRACE) return p + 1;
+    for (;;) {
+      p = this.key(p);
+      const ks = this.keyStart,
+        ke = this.keyEnd;
+      const which = this.keyIs(ks, ke, 'text')
+        ? TEXT
+        : this.keyIs(ks, ke, 'title')
+          ? TITLE
+          : this.keyIs(ks, ke, 'count')
+            ? COUNT
+            : this.keyIs(ks, ke, 'color')
+              ? COLOR
+              : -1;
+      if (which >= 0) {
+        const col = which === TEXT ? this.text : which === TITLE ? this.title : which === COUNT ? this.count : this.color;
+        if (col.present) throw BAIL;
+        col.present = true;
+        if (b[p] !== LBRACK) throw BAIL; // not an array: the decoder warns; leave it to it
+        p = read(p, col, which);
+      } else {
+        p = this.skip(p);
+      }
+      p = this.afterMember(p);
+      if (b[p] === RBRACE) return p + 1;
+      p = this.ws(p + 1);
+    }
+  }
 
   /** Reads an array of strings / scalars into a column; containers bail. */
   protected array(p: number, col: Column): number {
@@ -37,21 +97,9 @@ export class TokenColumns extends JsonBytes {
     for (;;) {
       const c = b[p];
       if (c === QUOTE) {
-        // Inline string scan: the hottest loop of the engine.
-        let i = p + 1;
-        let esc = false;
-        for (;;) {
-          const d = b[i];
-          if (d === QUOTE) break;
-          if (d === BSLASH) {
-            esc = true;
-            i += 2;
-            continue;
-          }
-          if (d === undefined) throw BAIL;
-          i++;
-        }
-        if (col.keep) col.push(p + 1, i, esc ? K_ESC : K_STR);
+        const end = stringEnd(b, p);
+        const i = end < 0 ? ~end : end;
+        if (col.keep) col.push(p + 1, i, end < 0 ? K_ESC : K_STR);
         else col.n++;
         p = i + 1;
       } else if (c === LBRACE || c === LBRACK || c === undefined) {

@@ -9,30 +9,11 @@ import { matchRecord } from '../../core/logs/session';
 import { matchScan } from '../../core/logs/jobs';
 import { Rng, randomRecord } from '../util/tokenlogs';
 
+/** Every fact of a scan but the bulky token bytes and texts (compared on their own) and the fallback's decoded record. */
 function facts(r: ScanResult) {
   if (!r.ok) return { ok: false, error: r.error };
-  return {
-    title: r.title,
-    step: r.step,
-    taskId: r.taskId,
-    reward: r.reward,
-    outcome: r.outcome,
-    kind: r.kind,
-    tokens: r.tokens,
-    trained: r.trained,
-    timelines: r.timelines.map((t) => ({
-      taskId: t.taskId,
-      outcome: t.outcome,
-      index: t.index,
-      lenPrompt: t.lenPrompt,
-      lenResponse: t.lenResponse,
-      rawReward: t.rawReward,
-      stepReward: t.stepReward,
-      advantage: t.advantage,
-      tokens: t.tokens,
-      trained: t.trained,
-    })),
-  };
+  const { timelines, decoded: _decoded, ...record } = r;
+  return { ...record, timelines: timelines.map(({ json: _json, texts: _texts, ...tl }) => tl) };
 }
 
 test('scanner and decoder agree byte for byte on 3,000 random records (stats facts and export lines)', () => {
