@@ -11,10 +11,27 @@ const out = join(root, `${pkg.name}-${pkg.version}.vsix`);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
 execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--production', '--no-tests'], { cwd: root, stdio: 'inherit' });
+// Every bundle the build wrote must ship (the token log worker once did not: whole-file work then
+// ran on the extension host's own thread).
+const vsce = join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
+const listed = new Set(
+  execFileSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' })
+    .split(/\r?\n/)
+    .map((l) => l.trim().replace(/\\/g, '/')),
+);
+const built = [];
+for (const dir of ['dist', 'dist/media'])
+  if (existsSync(join(root, dir)))
+    for (const f of readdirSync(join(root, dir))) if (/\.(js|css)$/.test(f)) built.push(`${dir}/${f}`);
+const missing = built.filter((f) => !listed.has(f));
+if (missing.length) {
+  console.error(`package: built but not shipped (add them to .vscodeignore's allowlist): ${missing.join(', ')}`);
+  process.exit(1);
+}
 // Dependencies are bundled, so vsce need not walk node_modules.
 execFileSync(
   process.execPath,
-  [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '-o', out],
+  [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '-o', out],
   { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] },
 );
 
