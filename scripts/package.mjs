@@ -21,19 +21,17 @@ const listed = new Set(
 );
 const built = [];
 for (const dir of ['dist', 'dist/media'])
-  if (existsSync(join(root, dir)))
-    for (const f of readdirSync(join(root, dir))) if (/\.(js|css)$/.test(f)) built.push(`${dir}/${f}`);
+  if (existsSync(join(root, dir))) for (const f of readdirSync(join(root, dir))) if (/\.(js|css)$/.test(f)) built.push(`${dir}/${f}`);
 const missing = built.filter((f) => !listed.has(f));
 if (missing.length) {
   console.error(`package: built but not shipped (add them to .vscodeignore's allowlist): ${missing.join(', ')}`);
   process.exit(1);
 }
 // Dependencies are bundled, so vsce need not walk node_modules.
-execFileSync(
-  process.execPath,
-  [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '-o', out],
-  { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] },
-);
+execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '-o', out], {
+  cwd: root,
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
 
 console.log(`vsix: ${out} (${kb(statSync(out).size)})`);
 const dist = join(root, 'dist');
