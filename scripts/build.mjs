@@ -2,7 +2,7 @@
 // not a line here: node entries by fixed path, webviews as media/<name>/main.ts, extension-host
 // test suites as test/exthost/**/*.ts.
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, statSync, rmSync } from 'node:fs';
 import { join, relative, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -93,6 +93,9 @@ const builds = [
 
 if (!watch) rmSync(join(root, 'dist'), { recursive: true, force: true });
 const started = Date.now();
+// The math template's Python is the demo's (core/templates/mathSources.ts reads it beside the bundles).
+mkdirSync(join(root, 'dist', 'templates', 'math'), { recursive: true });
+for (const f of ['workflow.py', 'judge.py']) cpSync(join(root, 'demo', 'math_demo', f), join(root, 'dist', 'templates', 'math', f));
 if (watch) {
   for (const b of builds) {
     const ctx = await esbuild.context(b);

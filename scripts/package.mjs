@@ -20,8 +20,12 @@ const listed = new Set(
     .map((l) => l.trim().replace(/\\/g, '/')),
 );
 const built = [];
-for (const dir of ['dist', 'dist/media'])
-  if (existsSync(join(root, dir))) for (const f of readdirSync(join(root, dir))) if (/\.(js|css)$/.test(f)) built.push(`${dir}/${f}`);
+const walk = (dir) => {
+  for (const f of readdirSync(join(root, dir), { withFileTypes: true }))
+    if (f.isDirectory()) walk(`${dir}/${f.name}`);
+    else if (!f.name.endsWith('.map')) built.push(`${dir}/${f.name}`);
+};
+if (existsSync(join(root, 'dist'))) walk('dist');
 const missing = built.filter((f) => !listed.has(f));
 if (missing.length) {
   console.error(`package: built but not shipped (add them to .vscodeignore's allowlist): ${missing.join(', ')}`);

@@ -1,20 +1,23 @@
-"""Reward: 1.0 when the boxed answer matches the reference, else 0.0."""
+"""Rule-based judge: 1.0 when the boxed answer equals the task's reference answer."""
 import re
+
+BOXED = re.compile(r"\\boxed\{([^}]*)\}")
 
 
 def extract_boxed(text: str) -> str:
-    match = re.search(r"\\boxed\{([^}]*)\}", text)
-    return match.group(1).strip() if match else ""
+    """The content of the last \\boxed{...} in text, or "" when there is none."""
+    found = BOXED.findall(text or "")
+    return found[-1].strip().replace(",", "") if found else ""
 
 
 class MathAnswerJudge:
-    """Compares the workflow's final answer with the task's reference answer."""
+    """AgentJet's judge protocol: built with the config, returns (reward, is_success)."""
 
     def __init__(self, config=None):
         self.config = config
 
-    def compute_reward(self, workflow_task, workflow_output):
+    def compute_reward(self, workflow_task, workflow_output) -> tuple:
         expected = str(workflow_task.task.metadata.get("answer", "")).strip()
         got = extract_boxed(str(workflow_output.metadata.get("final_answer", "")))
-        raw_reward = 1.0 if got and got == expected else 0.0
-        return raw_reward, raw_reward == 1.0
+        success = bool(got) and got == expected
+        return (1.0 if success else 0.0), success

@@ -37,7 +37,7 @@ test('the created classes make the lint errors go away (new file and appended cl
     const files = renderTemplate('math', 'p');
     files['config.yaml'] = (files['config.yaml'] ?? '')
       .replace('math_agent.workflow->MathWorkflow', 'math_agent.workflow->SecondWorkflow')
-      .replace('math_agent.judge->MathJudge', 'my_judges->StrictJudge');
+      .replace('math_agent.judge->MathAnswerJudge', 'my_judges->StrictJudge');
     for (const [rel, text] of Object.entries(files)) {
       mkdirSync(join(dir, rel, '..'), { recursive: true });
       writeFileSync(join(dir, rel), text);

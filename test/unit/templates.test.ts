@@ -97,8 +97,8 @@ test('generated Python compiles, and judges score a right answer 1.0 and a wrong
   }
   // The judges, run for real (they need no framework).
   const cases: Array<[string, string, string, string, number]> = [
-    ['math', 'math_agent.judge', 'MathJudge', '{"answer": "42"}', 1],
-    ['math', 'math_agent.judge', 'MathJudge', '{"answer": "41"}', 0],
+    ['math', 'math_agent.judge', 'MathAnswerJudge', '{"answer": "42"}', 1],
+    ['math', 'math_agent.judge', 'MathAnswerJudge', '{"answer": "41"}', 0],
     ['tools', 'tool_agent.judge', 'ToolAnswerJudge', '{"answer": "42"}', 1],
     ['game', 'guess_game.judge', 'GuessGameJudge', '{"secret": "cat"}', 1],
   ];

@@ -126,7 +126,7 @@ suite('new project', () => {
     const configFile = join(root, 'scaffold.yaml');
     const files = renderTemplate('math', 'scaffold');
     const text = files['config.yaml']!.replace('math_agent.workflow->MathWorkflow', 'math_demo.workflow->BrandNewWorkflow').replace(
-      'math_agent.judge->MathJudge',
+      'math_agent.judge->MathAnswerJudge',
       'scaffolded_judges->BrandNewJudge',
     );
     writeFileSync(configFile, text);
