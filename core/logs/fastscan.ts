@@ -12,8 +12,8 @@ import { parseHeaderLine, parseRecordTitle } from './record';
 import { decodeRecord, num, timelineIdentity, type DecodedRecord } from './decode';
 import type { RecordData } from '../protocol/tokenlog';
 import { BAIL, COLON, LBRACE, Out, QUOTE, RBRACE, isWs } from './jsonbytes';
-import type { SearchText } from './tokencolumns';
-import { ExportColumns, type ExportArrays } from './exportcolumns';
+import { SearchColumns, type SearchText } from './searchcolumns';
+import type { ExportArrays } from './exportcolumns';
 
 export { Out };
 
@@ -56,7 +56,7 @@ export interface ScanWant {
 }
 
 /** A reusable scanner (its scratch space is kept between records). */
-export class FastScanner extends ExportColumns {
+export class FastScanner extends SearchColumns {
   /** Scans one record's bytes (header line + payload); falls back to the full decoder. */
   scanRecord(bytes: Buffer, want: ScanWant = {}): ScanResult {
     const inflated = payloadJson(bytes);

@@ -21,15 +21,6 @@ import {
   stringEnd,
 } from './jsonbytes';
 
-/** A timeline's token text for search (want.search). */
-export interface SearchText {
-  /** Token texts joined and lowercased as UTF-8, with token end offsets. */
-  joined?: Buffer;
-  ends?: Int32Array;
-  /** Token texts when not all ASCII (search falls back to the string path). */
-  texts?: string[];
-}
-
 /** Byte -> hex digit value, -256 for bytes that are not hex digits. */
 const HEX = new Int16Array(256).fill(-256);
 for (let c = 0; c < 256; c++) if (hexVal(c) >= 0) HEX[c] = hexVal(c);
@@ -337,65 +328,6 @@ export class TokenColumns extends JsonBytes {
     out.o = o;
     return true;
   }
-
-  /** For search: the token texts joined and ASCII-lowercased, or the strings when not ASCII. */
-  protected searchText(tl: SearchText, n: number): void {
-    const b = this.b,
-      col = this.text,
-      out = this.out;
-    const ends = new Int32Array(n);
-    out.o = 0;
-    for (let i = 0; i < n; i++) {
-      const s = col.s[i]!,
-        e = col.e[i]!;
-      out.need(e - s);
-      const o0 = out.o;
-      const buf = out.buf;
-      let o = o0,
-        high = false;
-      if (col.k[i] === K_STR) {
-        for (let j = s; j < e; j++) {
-          const c = b[j]!;
-          if (c >= 0x80) high = true;
-          buf[o++] = c >= 65 && c <= 90 ? c + 32 : c;
-        }
-        out.o = o;
-        // Lowercasing byte by byte is the decoder's toLowerCase() only if no non-ASCII character
-        // changes ('É', 'İ', 'Σ' ...): otherwise this timeline takes the string path.
-        if (high && !lowerStable(b.toString('utf8', s, e))) return this.searchStrings(tl, n);
-      } else {
-        const str = this.elementString(col, i);
-        if (LONE_SURROGATE.test(str) || !lowerStable(str)) return this.searchStrings(tl, n);
-        const enc = Buffer.from(str.toLowerCase());
-        out.o = o0;
-        out.need(enc.length);
-        out.o += enc.copy(out.buf, out.o);
-      }
-      ends[i] = out.o;
-    }
-    tl.joined = out.take();
-    tl.ends = ends;
-  }
-
-  protected searchStrings(tl: SearchText, n: number): void {
-    this.out.o = 0;
-    const texts = new Array<string>(n);
-    for (let i = 0; i < n; i++) texts[i] = this.elementString(this.text, i);
-    tl.texts = texts;
-  }
-}
-
-const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
-
-/** True when toLowerCase() changes only ASCII letters of `s`. */
-function lowerStable(s: string): boolean {
-  const l = s.toLowerCase();
-  if (l.length !== s.length) return false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x80 && l.charCodeAt(i) !== c) return false;
-  }
-  return true;
 }
 
 /** Writes mask value m (1, 0 or -1) at buf[o]; returns the position after it. */
