@@ -163,13 +163,26 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
       async hoverFirstError(hasText) {
         const squiggle = page.locator('.editor-group-container.active .monaco-editor .squiggly-error').first();
         await squiggle.waitFor({ state: 'visible', timeout: 60_000 });
-        // The text layer above the squiggle takes the events: move over it, then a little more.
-        const box = await squiggle.boundingBox();
-        if (!box) throw new Error('the squiggle has no box');
-        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 - 4);
-        await page.mouse.move(box.x + box.width / 2 + 2, box.y + box.height / 2 - 5);
         const hover = page.locator('.monaco-hover:not(.hidden)', { hasText }).first();
-        await hover.waitFor({ state: 'visible', timeout: 30_000 });
+        // Lines may still move (CodeLens rows arrive after the diagnostics): measure the squiggle
+        // again on each try, and come from outside it so that the editor sees the mouse enter.
+        await waitFor(
+          async () => {
+            const box = await squiggle.boundingBox();
+            if (!box) return false;
+            await page.mouse.move(box.x + box.width / 2, box.y + box.height + 40);
+            // The text layer above the squiggle takes the events: move over it, then a little more.
+            await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 - 4);
+            await page.mouse.move(box.x + box.width / 2 + 2, box.y + box.height / 2 - 5);
+            return hover.waitFor({ state: 'visible', timeout: 5_000 }).then(
+              () => true,
+              () => false,
+            );
+          },
+          `a hover containing ${hasText} over the first error squiggle`,
+          45_000,
+          0,
+        );
         return hover.innerText();
       },
       activityItem(label) {
