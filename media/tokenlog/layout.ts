@@ -13,7 +13,7 @@ export const COLUMNS: { label: string; title: string; sort?: SortKey; width: num
   { label: t('step'), title: t('Training step'), sort: 'step', width: 44 },
   { label: t('task / title'), title: t('Task id (token records) or record title'), sort: 'task', width: 150 },
   { label: t('reward'), title: t('Reward'), sort: 'reward', width: 62 },
-  { label: t('outcome'), title: t('Outcome of the first timeline'), width: 60 },
+  { label: t('outcome'), title: t('Outcome of the first timeline'), width: 72 },
   { label: t('tl'), title: t('Timelines (training samples) in the record'), width: 24 },
   { label: t('tokens'), title: t('Tokens (trained tokens)'), sort: 'tokens', width: 84 },
 ];

@@ -119,7 +119,10 @@ export class RecordList {
     const cols = this.widths.map((w, i) => (i === 2 ? `minmax(${w}px, 1fr)` : `${w}px`)).join(' ');
     this.v.dom.listPane.style.setProperty('--cols', cols);
     // Rows are at least as wide as their columns: past the pane's width the list scrolls sideways.
-    this.v.dom.listPane.style.setProperty('--row-min', `${this.widths.reduce((a, b) => a + b, 0) + 4 * (this.widths.length - 1) + 16}px`);
+    const rowMin = this.widths.reduce((a, b) => a + b, 0) + 4 * (this.widths.length - 1) + 16;
+    this.v.dom.listPane.style.setProperty('--row-min', `${rowMin}px`);
+    // Until the user drags the splitter, the list is wide enough for every column (up to 60 %).
+    if (!this.v.host.state.listWidth) this.v.dom.split.style.setProperty('--list-w', `minmax(min(${rowMin + 2}px, 60%), 48%)`);
     if (save) {
       this.v.host.state.columns = [...this.widths];
       this.v.host.save();

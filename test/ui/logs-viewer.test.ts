@@ -124,6 +124,18 @@ test('token log viewer: tables, non-token rows, search counts, empty filter, col
       TASK(0),
       'the tooltip holds the whole task id (then the record title)',
     );
+    // Every column and its whole header fit the list as it opens (headers read "rewa…", "outc…" before).
+    const cut = await frame.locator('.row.head .cell').evaluateAll((cells) =>
+      cells
+        .filter((c) => {
+          const label = c.firstChild instanceof Text ? c : (c.querySelector('span') ?? c);
+          const pane = c.closest('.list')!.getBoundingClientRect();
+          return label.scrollWidth > label.clientWidth + 1 || c.getBoundingClientRect().right > pane.right + 1;
+        })
+        .map((c) => c.textContent),
+    );
+    assert.deepEqual(cut, [], 'headers cut or outside the list');
+    await wb.screenshot('logs-viewer-list-default');
     // Columns resize: drag the task column's grip to the right.
     const head = frame.locator('.row.head .cell').nth(2);
     const before = (await head.boundingBox())!.width;
