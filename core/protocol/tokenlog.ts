@@ -199,7 +199,8 @@ export type HostToView =
    * The filtered/sorted list changed: `total` entries; the view re-requests what it shows. With a
    * text filter, `hits` counts the matches in those records (a record may match several times).
    */
-  | { type: 'list'; version: number; total: number; searching: boolean; hits?: number }
+  /** partial: records or summaries are still being read, so the list may grow (a record it lacks may still come). */
+  | { type: 'list'; version: number; total: number; searching: boolean; partial?: boolean; hits?: number }
   | { type: 'rows'; version: number; offset: number; rows: Row[] }
   /** Records from `from` on may have changed (the last one was incomplete, or the file was reset). */
   | { type: 'changed'; from: number }

@@ -167,6 +167,12 @@ export class TokenLogDocument implements vscode.CustomDocument {
     }
   }
 
+  /** Records or their summaries are still being read: a filtered list may yet grow. */
+  get reading(): boolean {
+    if (this.cancelled) return false; // the user stopped it: what is listed is all there will be
+    return !this.indexedOnce || this.session.summarized < this.session.count;
+  }
+
   /** Resolves when the running indexing (if any) ends. */
   async whenIndexed(): Promise<void> {
     await this.indexing?.catch(() => undefined);

@@ -142,7 +142,13 @@ export class Panel {
   postList(keepVersion = false): void {
     if (!keepVersion) this.version++;
     this.lastListPost = Date.now();
-    const m: HostToView = { type: 'list', version: this.version, total: this.list.length, searching: this.searching };
+    const m: HostToView = {
+      type: 'list',
+      version: this.version,
+      total: this.list.length,
+      searching: this.searching,
+      partial: this.doc.reading,
+    };
     if (this.filter.text?.trim()) {
       // Matches in the listed records: the view shows "N matches in M records".
       let hits = 0;

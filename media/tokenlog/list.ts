@@ -27,6 +27,8 @@ export class RecordList {
   version = -1;
   total = 0;
   searching = false;
+  /** The host is still reading records or summaries: a record missing from the list may yet come. */
+  private partial = false;
   /** Matches of the current text search in the listed records (host count). */
   hits: number | undefined;
   indexing = false;
@@ -296,6 +298,7 @@ export class RecordList {
     this.version = m.version;
     this.total = m.total;
     this.searching = m.searching;
+    this.partial = m.partial === true;
     this.hits = m.hits;
     if (host.restoreListScroll) {
       d.listSpacer.style.height = `${this.total * ROW_H}px`;
@@ -348,6 +351,8 @@ export class RecordList {
     if (index !== this.v.host.state.selected) return;
     this.selectedPos = position;
     const check = this.checkExcluded === index;
+    // A list still being read is no verdict: the next list message locates the record again.
+    if (check && position < 0 && this.partial) return this.render();
     this.checkExcluded = undefined;
     if (check && position < 0 && !this.searching && !this.v.filters.awaiting) this.v.detail.excluded(index);
     this.render();
