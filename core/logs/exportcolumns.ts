@@ -83,30 +83,44 @@ export class ExportColumns extends TokenColumns {
       out.o = o;
       return p + 1;
     }
+    const len = b.length;
+    // The column's positions, written here rather than through push() (the hot loop of export).
+    let n = col.n,
+      cs = col.s,
+      ce = col.e,
+      ck = col.k;
     for (;;) {
       // Literals (the decoder stringifies them) and containers: the decoder.
       if (b[p] !== QUOTE) throw BAIL;
-      if (col.n > 0) buf[o++] = COMMA;
+      if (n > 0) buf[o++] = COMMA;
       const o0 = o;
       buf[o++] = QUOTE;
       let i = p + 1;
       let esc = false;
-      for (;;) {
-        const d = b[i];
-        if (d === QUOTE) break;
+      let d = b[i]!;
+      while (d !== QUOTE) {
+        if (i >= len) throw BAIL;
         if (d === BSLASH) {
+          // The escaped byte is copied whatever it is (a quote too).
           esc = true;
           buf[o++] = d;
-          buf[o++] = b[i + 1]!;
-          i += 2;
-          continue;
+          d = b[++i]!;
         }
-        if (d === undefined) throw BAIL;
         buf[o++] = d;
-        i++;
+        d = b[++i]!;
       }
       buf[o++] = QUOTE;
-      col.push(p + 1, i, esc ? K_ESC : K_STR);
+      if (n === cs.length) {
+        col.n = n;
+        col.grow();
+        cs = col.s;
+        ce = col.e;
+        ck = col.k;
+      }
+      cs[n] = p + 1;
+      ce[n] = i;
+      ck[n] = esc ? K_ESC : K_STR;
+      n++;
       if (esc && !this.canonical(p + 1, i)) {
         const re = Buffer.from(JSON.stringify(this.stringAt(p + 1, i, K_ESC)));
         out.o = o0;
@@ -114,24 +128,18 @@ export class ExportColumns extends TokenColumns {
         buf = out.buf;
         o = o0 + re.copy(buf, o0);
       }
-      p = this.next(i + 1);
-      if (b[p] === COMMA) {
-        p = this.afterComma(p);
-        continue;
-      }
-      if (b[p] === RBRACK) {
+      p = this.sep(i + 1);
+      if (p < 0) {
+        col.n = n;
         buf[o++] = RBRACK;
         out.o = o;
-        return p + 1;
+        return ~p;
       }
-      throw BAIL;
     }
   }
 
   /** A title, count or color array read after the text: its export array written as it is read. */
   private columnArray(p: number, col: Column, which: number): number {
-    const b = this.b,
-      n = this.text.n;
     const out = which === W_IDS ? this.xIds : which === W_LOGPROBS ? this.xLogprobs : this.xMask;
     if (which === W_IDS) this.idsDone = true;
     else if (which === W_LOGPROBS) this.logprobsDone = true;
@@ -139,7 +147,19 @@ export class ExportColumns extends TokenColumns {
     out.need(1);
     out.buf[out.o++] = LBRACK;
     p = this.ws(p + 1);
-    if (b[p] === RBRACK) return p + 1;
+    if (this.b[p] === RBRACK) return p + 1;
+    // The loggers' usual elements in a tight loop; from the first other one on, the general loop.
+    const at = which === W_IDS ? this.idsFast(p) : which === W_LOGPROBS ? this.logprobsFast(p) : this.maskFast(p);
+    return at < 0 ? ~at : this.columnRest(at, col, which, out);
+  }
+
+  /**
+   * The general loop of columnArray from the element at p (col.n elements done): any scalar,
+   * elements past the text's length counted but not written.
+   */
+  private columnRest(p: number, col: Column, which: number, out: Out): number {
+    const b = this.b,
+      n = this.text.n;
     for (;;) {
       const c = b[p];
       let s: number, e: number, k: number;
@@ -180,6 +200,184 @@ export class ExportColumns extends TokenColumns {
       if (b[p] === RBRACK) return p + 1;
       throw BAIL;
     }
+  }
+
+  // The fast loops below take the elements the loggers write (ids "123", logprobs "-0.1234" or
+  // "N/A", colours "#rrggbb") while there are text tokens for them, and write them straight into
+  // the output. They return ~(the index after the array) when they read it to its end, else the
+  // index of the first element they leave to columnRest, with col.n and the output up to it.
+  // Room: an element's JSON is never longer than its source with the separator before it.
+
+  /** Ids: canonical non-negative integers of up to 15 digits, copied without quotes. */
+  private idsFast(p: number): number {
+    const b = this.b,
+      n = this.text.n,
+      out = this.xIds;
+    out.need(b.length - p + 1);
+    const buf = out.buf;
+    let o = out.o,
+      i = 0;
+    for (;;) {
+      if (i >= n || b[p] !== QUOTE) break;
+      let q = p + 1;
+      let d = b[q]!;
+      // "0" alone, or a first digit 1-9 (a leading zero or a sign: the decoder's rule).
+      if (d === 48 ? b[q + 1] !== QUOTE : d < 49 || d > 57) break;
+      const mark = o;
+      if (i > 0) buf[o++] = COMMA;
+      do {
+        buf[o++] = d;
+        d = b[++q]!;
+      } while (d >= 48 && d <= 57);
+      if (d !== QUOTE || q - p > 16) {
+        o = mark;
+        break;
+      }
+      i++;
+      p = this.sep(q + 1);
+      if (p < 0) {
+        this.count.n = i;
+        out.o = o;
+        return p;
+      }
+    }
+    this.count.n = i;
+    out.o = o;
+    return p;
+  }
+
+  /**
+   * Logprobs: "N/A" (null) and the decimals Python's "%.4f" writes, copied in one pass without
+   * their trailing zeros (the shortest form that reads back as the same number, as writeDecimal
+   * explains); at most 15 digits, and no fraction longer than 6 digits after a zero.
+   */
+  private logprobsFast(p: number): number {
+    const b = this.b,
+      n = this.text.n,
+      out = this.xLogprobs;
+    out.need(b.length - p + 1);
+    const buf = out.buf;
+    let o = out.o,
+      i = 0;
+    for (;;) {
+      if (i >= n || b[p] !== QUOTE) break;
+      if (this.titleEq) {
+        const end = stringEnd(b, p);
+        this.titleEq = this.titleIsText(i, p + 1, end < 0 ? ~end : end, end < 0 ? K_ESC : K_STR);
+      }
+      const mark = o;
+      if (i > 0) buf[o++] = COMMA;
+      const start = o;
+      let q = p + 1;
+      let d = b[q]!;
+      if (d === 0x4e && b[q + 1] === 0x2f && b[q + 2] === 0x41 && b[q + 3] === QUOTE) {
+        buf[o++] = 0x6e; // N/A: null
+        buf[o++] = 0x75;
+        buf[o++] = 0x6c;
+        buf[o++] = 0x6c;
+        q += 3;
+      } else {
+        if (d === 0x2d) {
+          buf[o++] = d;
+          d = b[++q]!;
+        }
+        const i0 = q;
+        if (d === 48) {
+          buf[o++] = d;
+          d = b[++q]!;
+        } else
+          while (d >= 48 && d <= 57) {
+            buf[o++] = d;
+            d = b[++q]!;
+          }
+        const intLen = q - i0;
+        let fracLen = 0;
+        if (d === 0x2e) {
+          const dot = o;
+          buf[o++] = d;
+          let keep = dot; // the end without trailing zeros (at the dot: all zeros, an integer)
+          d = b[++q]!;
+          while (d >= 48 && d <= 57) {
+            buf[o++] = d;
+            if (d !== 48) keep = o;
+            d = b[++q]!;
+            fracLen++;
+          }
+          o = keep;
+        }
+        // Not a plain decimal ("1.", "01", "1e-5", ...) or one JSON might write otherwise: the general loop.
+        if (d !== QUOTE || intLen === 0 || b[q - 1] === 0x2e || intLen + fracLen > 15 || (b[i0] === 48 && fracLen > 6)) {
+          o = mark;
+          break;
+        }
+        // -0 (and -0.0000) is written 0.
+        if (o - start === 2 && buf[start] === 0x2d && buf[start + 1] === 48) {
+          buf[start] = 48;
+          o = start + 1;
+        }
+      }
+      i++;
+      p = this.sep(q + 1);
+      if (p < 0) {
+        this.title.n = i;
+        out.o = o;
+        return p;
+      }
+    }
+    this.title.n = i;
+    out.o = o;
+    return p;
+  }
+
+  /** Colours: "#rrggbb", their masks from the colour table (computed once per colour). */
+  private maskFast(p: number): number {
+    const b = this.b,
+      n = this.text.n,
+      out = this.xMask;
+    out.need(b.length - p + 1);
+    const buf = out.buf;
+    let o = out.o,
+      i = 0,
+      trained = 0;
+    for (;;) {
+      if (i >= n || b[p] !== QUOTE || b[p + 8] !== QUOTE) break;
+      const m = this.hexMask(p + 1);
+      if (m === 2) break;
+      if (i > 0) buf[o++] = COMMA;
+      if (m === -1) {
+        buf[o++] = 0x2d;
+        buf[o++] = 0x31;
+      } else {
+        buf[o++] = 48 + m;
+        if (m === 1) trained++;
+      }
+      i++;
+      p = this.sep(p + 9);
+      if (p < 0) break;
+    }
+    this.color.n = i;
+    this.trainedSeen += trained;
+    out.o = o;
+    return p;
+  }
+
+  /**
+   * After an element: the index of the next element when a comma follows, ~(the index after
+   * the array) when it ends; anything else throws Bail.
+   */
+  private sep(p: number): number {
+    const b = this.b;
+    let c = b[p];
+    if (c === COMMA) {
+      c = b[++p];
+      if (c === 0x20) c = b[++p];
+      return c !== undefined && c <= 0x20 ? this.ws(p) : p;
+    }
+    if (c === RBRACK) return ~(p + 1);
+    p = this.ws(p);
+    if (b[p] === COMMA) return this.ws(p + 1);
+    if (b[p] === RBRACK) return ~(p + 1);
+    throw BAIL;
   }
 
   /** The separator or end of array at or after p (whitespace skipped). */

@@ -62,20 +62,22 @@ export class Column {
   keep = true;
   anyLit = false;
   push(s: number, e: number, k: number): void {
-    if (this.n === this.s.length) {
-      const grow = <T extends Int32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
-        const b = make(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.s = grow(this.s, (n) => new Int32Array(n));
-      this.e = grow(this.e, (n) => new Int32Array(n));
-      this.k = grow(this.k, (n) => new Uint8Array(n));
-    }
+    if (this.n === this.s.length) this.grow();
     this.s[this.n] = s;
     this.e[this.n] = e;
     this.k[this.n] = k;
     this.n++;
+  }
+  /** Doubles the room for elements. */
+  grow(): void {
+    const more = <T extends Int32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
+      const b = make(a.length * 2);
+      b.set(a);
+      return b;
+    };
+    this.s = more(this.s, (n) => new Int32Array(n));
+    this.e = more(this.e, (n) => new Int32Array(n));
+    this.k = more(this.k, (n) => new Uint8Array(n));
   }
 }
 

@@ -119,26 +119,32 @@ export class TokenColumns extends JsonBytes {
 
   /** The mask of the colour element b[s..e) of kind k. */
   protected maskOf(s: number, e: number, k: number): MaskValue {
-    const b = this.b;
-    if (k === K_STR && e - s === 7 && b[s] === 0x23) {
-      // Six hex digits; any other byte makes the value negative (HEX holds -256 for those).
-      const v =
-        (HEX[b[s + 1]!]! << 20) |
-        (HEX[b[s + 2]!]! << 16) |
-        (HEX[b[s + 3]!]! << 12) |
-        (HEX[b[s + 4]!]! << 8) |
-        (HEX[b[s + 5]!]! << 4) |
-        HEX[b[s + 6]!]!;
-      if (v >= 0) {
-        const m = colorMasks[v]!;
-        if (m !== 0) return (m - 2) as MaskValue;
-        const r = maskFromColor(b.toString('latin1', s, e));
-        colorMasks[v] = r + 2;
-        return r;
-      }
+    if (k === K_STR && e - s === 7) {
+      const m = this.hexMask(s);
+      if (m !== 2) return m;
     }
     if (k === K_LIT) return -1;
     return maskFromColor(this.stringAt(s, e, k));
+  }
+
+  /** The mask of the colour "#rrggbb" at b[s..s+7) (no quotes), or 2 when the bytes are not that. */
+  protected hexMask(s: number): MaskValue | 2 {
+    const b = this.b;
+    if (b[s] !== 0x23) return 2;
+    // Six hex digits; any other byte makes the value negative (HEX holds -256 for those).
+    const v =
+      (HEX[b[s + 1]!]! << 20) |
+      (HEX[b[s + 2]!]! << 16) |
+      (HEX[b[s + 3]!]! << 12) |
+      (HEX[b[s + 4]!]! << 8) |
+      (HEX[b[s + 5]!]! << 4) |
+      HEX[b[s + 6]!]!;
+    if (v < 0) return 2;
+    const m = colorMasks[v]!;
+    if (m !== 0) return (m - 2) as MaskValue;
+    const r = maskFromColor(b.toString('latin1', s, s + 7));
+    colorMasks[v] = r + 2;
+    return r;
   }
 
   /** The text column of n tokens as JSON, into `out`: canonical strings copied, the rest re-written. */
@@ -281,53 +287,59 @@ export class TokenColumns extends JsonBytes {
     return trained;
   }
 
-  /**
-   * Writes the string b[s..e) into `out` as JSON.stringify(Number(it)) would, when it is a plain
-   * decimal (-?\d+(\.\d+)?, no leading zeros, at most 15 significant digits, not below 1e-6): the
-   * shortest round-trip form of such a number is the decimal without trailing zeros.
-   */
+  /** See writeDecimal: the decimal b[s..e) into `out`, which has room for 32 bytes; false when it is not a plain one. */
   protected decimalInto(out: Out, s: number, e: number): boolean {
-    const b = this.b;
-    let j = s;
-    const neg = b[j] === 0x2d;
-    if (neg) j++;
-    const intStart = j;
-    while (j < e && b[j]! >= 48 && b[j]! <= 57) j++;
-    const intEnd = j;
-    if (intEnd === intStart || (b[intStart] === 48 && intEnd - intStart > 1)) return false;
-    let fracEnd = intEnd;
-    if (j < e) {
-      if (b[j] !== 0x2e) return false;
-      j++;
-      const fs = j;
-      while (j < e && b[j]! >= 48 && b[j]! <= 57) j++;
-      if (j !== e || j === fs) return false;
-      fracEnd = e;
-      while (fracEnd > fs && b[fracEnd - 1] === 48) fracEnd--;
-      if (fracEnd === fs) fracEnd = intEnd; // all zeros: an integer
-    }
-    const intIsZero = intEnd - intStart === 1 && b[intStart] === 48;
-    let sig: number;
-    if (intIsZero) {
-      if (fracEnd === intEnd) {
-        out.buf[out.o++] = 48;
-        return true;
-      } // 0, -0 -> "0"
-      let z = intEnd + 1;
-      while (b[z] === 48) z++;
-      if (z - (intEnd + 1) >= 6) return false; // below 1e-6: JSON writes an exponent
-      sig = fracEnd - z;
-    } else {
-      sig = intEnd - intStart + (fracEnd > intEnd ? fracEnd - intEnd - 1 : 0);
-    }
-    if (sig > 15 || intEnd - intStart > 15) return false;
-    const buf = out.buf;
-    let o = out.o;
-    if (neg) buf[o++] = 0x2d;
-    for (let q = intStart; q < fracEnd; q++) buf[o++] = b[q]!;
+    const o = writeDecimal(this.b, s, e, out.buf, out.o);
+    if (o < 0) return false;
     out.o = o;
     return true;
   }
+}
+
+/**
+ * Writes the string b[s..e) at buf[o] as JSON.stringify(Number(it)) would, when it is a plain
+ * decimal (-?\d+(\.\d+)?, no leading zeros, at most 15 significant digits, not below 1e-6): the
+ * shortest round-trip form of such a number is the decimal without trailing zeros. Returns the
+ * position after it, or -1 (nothing written) for any other string. A free function so that the
+ * scanners' loops can have it inlined.
+ */
+export function writeDecimal(b: Uint8Array, s: number, e: number, buf: Uint8Array, o: number): number {
+  let j = s;
+  const neg = b[j] === 0x2d;
+  if (neg) j++;
+  const intStart = j;
+  while (j < e && b[j]! >= 48 && b[j]! <= 57) j++;
+  const intEnd = j;
+  if (intEnd === intStart || (b[intStart] === 48 && intEnd - intStart > 1)) return -1;
+  let fracEnd = intEnd;
+  if (j < e) {
+    if (b[j] !== 0x2e) return -1;
+    j++;
+    const fs = j;
+    while (j < e && b[j]! >= 48 && b[j]! <= 57) j++;
+    if (j !== e || j === fs) return -1;
+    fracEnd = e;
+    while (fracEnd > fs && b[fracEnd - 1] === 48) fracEnd--;
+    if (fracEnd === fs) fracEnd = intEnd; // all zeros: an integer
+  }
+  let sig: number;
+  if (intEnd - intStart === 1 && b[intStart] === 48) {
+    // 0, -0 -> "0"
+    if (fracEnd === intEnd) {
+      buf[o] = 48;
+      return o + 1;
+    }
+    let z = intEnd + 1;
+    while (b[z] === 48) z++;
+    if (z - (intEnd + 1) >= 6) return -1; // below 1e-6: JSON writes an exponent
+    sig = fracEnd - z;
+  } else {
+    sig = intEnd - intStart + (fracEnd > intEnd ? fracEnd - intEnd - 1 : 0);
+  }
+  if (sig > 15 || intEnd - intStart > 15) return -1;
+  if (neg) buf[o++] = 0x2d;
+  for (let q = intStart; q < fracEnd; q++) buf[o++] = b[q]!;
+  return o;
 }
 
 /** Writes mask value m (1, 0 or -1) at buf[o]; returns the position after it. */

@@ -90,30 +90,83 @@ async function agree(path: string, label: string): Promise<number> {
  * while earlier timelines' arrays are still held).
  */
 function columnRecord(r: Rng, i: number): string {
-  const pieces = [' the', 'é', '"', '\\', '\n', '😀', '\u2028', ' 42', 'İ', '/', '\t', 'N/A', '-0.5'];
+  const pieces = [' the', 'é', '"', '\\', '\n', '😀', '\u2028', ' 42', 'İ', '/', '\t', 'N/A', '-0.5', '#09abcf'];
   const nested: string[] = [];
   const timelines = 1 + r.int(3);
   for (let k = 0; k < timelines; k++) {
     const n = r.int(6) === 0 ? 2000 + r.int(8000) : r.int(20);
     const text = Array.from({ length: n }, () => r.pick(pieces) + (r.int(4) === 0 ? r.pick(pieces) : ''));
     const len = () => Math.max(0, n + r.pick([0, 0, 0, -1, 1, -3, 2]));
+    // A column of what the loggers write with an odd value now and then (the scanner's fast loops
+    // run up to it), or of odd values throughout.
+    const column = <T>(usual: () => T, odd: () => unknown): unknown[] => {
+      const rare = r.int(2) === 0 ? 0.02 : 1;
+      return Array.from({ length: len() }, () => (r.next() < rare ? odd() : usual()));
+    };
     const cols: [string, unknown[]][] = [['text', text]];
     const astune = r.int(6) === 0;
     if (astune) cols.push(['title', [...text]]);
     else if (r.int(8) !== 0)
       cols.push([
         'title',
-        Array.from({ length: len() }, () =>
-          r.pick(['N/A', (-r.next() * 9).toFixed(4), '-0.0000', '1e-3', 'x', '0.0000001', '-12.50', (-r.next()).toString(), 3]),
+        column(
+          () => (r.int(9) === 0 ? 'N/A' : (-r.next() * 9).toFixed(4)),
+          () =>
+            r.pick([
+              'N/A',
+              (-r.next() * 9).toFixed(4),
+              '-0.0000',
+              '1e-3',
+              'x',
+              '0.0000001',
+              '-12.50',
+              (-r.next()).toString(),
+              3,
+              // The edges of the one-pass decimal copy: exponent form below 1e-6, 15 and 16 digits, not decimals.
+              '0.000001',
+              '0.0000010',
+              '-0',
+              '1.',
+              '.5',
+              '01.5',
+              '-',
+              'N/A ',
+              '12345678901234.5',
+              '123456789012345.6',
+              '99.90000000000000',
+            ]),
         ),
       ]);
     if (r.int(8) !== 0)
       cols.push([
         'count',
-        Array.from({ length: len() }, () => r.pick([String(r.int(151643)), '007', '-0', 'abc', r.int(1000), '123456789012345678'])),
+        column(
+          () => String(r.int(151643)),
+          () =>
+            r.pick([
+              String(r.int(151643)),
+              '007',
+              '-0',
+              'abc',
+              r.int(1000),
+              '123456789012345678',
+              '0',
+              '00',
+              '-12',
+              '123456789012345',
+              '1234567890123456',
+              '',
+            ]),
+        ),
       ]);
     if (r.int(8) !== 0)
-      cols.push(['color', Array.from({ length: len() }, () => r.pick(['#09abcf', '#d98510', '#4fa9bd', '#c0914f', '#808080', 'red', 7]))]);
+      cols.push([
+        'color',
+        column(
+          () => r.pick(['#09abcf', '#d98510', '#4fa9bd', '#c0914f']),
+          () => r.pick(['#09abcf', '#d98510', '#808080', 'red', 7, '#09ABCF', '#09abc', '#09abcfa', '#0\\abcde', '#0"abcde']),
+        ),
+      ]);
     // Any order of the columns (the loggers write text, title, count, color).
     for (let a = cols.length - 1; a > 0; a--) {
       const b = r.int(a + 1);
