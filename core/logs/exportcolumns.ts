@@ -83,6 +83,19 @@ export class ExportColumns extends TokenColumns {
       out.o = o;
       return p + 1;
     }
+    if (this.wasmOn) {
+      const k = this.kernels!;
+      const r = k.text(p, 0, true);
+      o += k.copyOut(buf, o);
+      k.positions(col, 0, k.n);
+      col.n = this.textsKnown = k.n;
+      if (r < 0) {
+        buf[o++] = RBRACK;
+        out.o = o;
+        return ~r;
+      }
+      p = r;
+    }
     const len = b.length;
     // The column's positions, written here rather than through push() (the hot loop of export).
     let n = col.n,
@@ -149,8 +162,33 @@ export class ExportColumns extends TokenColumns {
     p = this.ws(p + 1);
     if (this.b[p] === RBRACK) return p + 1;
     // The loggers' usual elements in a tight loop; from the first other one on, the general loop.
-    const at = which === W_IDS ? this.idsFast(p) : which === W_LOGPROBS ? this.logprobsFast(p) : this.maskFast(p);
+    const at = this.wasmOn
+      ? this.columnKernel(p, col, which, out)
+      : which === W_IDS
+        ? this.idsFast(p)
+        : which === W_LOGPROBS
+          ? this.logprobsFast(p)
+          : this.maskFast(p);
     return at < 0 ? ~at : this.columnRest(at, col, which, out);
+  }
+
+  /** The kernel for an ids, logprobs or colour array from its first element p (as the fast loops below). */
+  private columnKernel(p: number, col: Column, which: number, out: Out): number {
+    const k = this.kernels!,
+      n = this.text.n;
+    let r: number;
+    if (which === W_IDS) r = k.ids(p, n);
+    else if (which === W_LOGPROBS) {
+      r = k.logprobs(p, n, this.titleEq, this.textsKnown);
+      this.titleEq = k.titleEq;
+    } else {
+      r = k.mask(p, n, true);
+      this.trainedSeen += k.trained;
+    }
+    out.need(this.b.length - p + 1);
+    out.o += k.copyOut(out.buf, out.o);
+    col.n = k.n;
+    return r;
   }
 
   /**

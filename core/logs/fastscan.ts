@@ -13,6 +13,7 @@ import { decodeRecord, num, timelineIdentity, type DecodedRecord } from './decod
 import type { RecordData } from '../protocol/tokenlog';
 import { BAIL, COLON, LBRACE, Out, QUOTE, RBRACE, isWs } from './jsonbytes';
 import { SearchColumns, type SearchText } from './searchcolumns';
+import { Kernels } from './kernels';
 import type { ExportArrays } from './exportcolumns';
 
 export { Out };
@@ -57,6 +58,12 @@ export interface ScanWant {
 
 /** A reusable scanner (its scratch space is kept between records). */
 export class FastScanner extends SearchColumns {
+  /** `wasm: false` keeps to the JavaScript loops (also AGENTJET_NO_WASM=1). */
+  constructor(opts: { wasm?: boolean } = {}) {
+    super();
+    if (opts.wasm !== false) this.kernels = Kernels.create();
+  }
+
   /** Scans one record's bytes (header line + payload); falls back to the full decoder. */
   scanRecord(bytes: Buffer, want: ScanWant = {}): ScanResult {
     const inflated = payloadJson(bytes);
@@ -74,6 +81,7 @@ export class FastScanner extends SearchColumns {
   scanPayload(b: Buffer, want: ScanWant): ScanRecord {
     if (!isUtf8(b)) throw BAIL;
     this.b = b;
+    this.wasmOn = !!this.kernels && this.kernels.load(b);
     if (want.tokens) this.exportReset();
     let p = this.ws(0);
     if (b[p] !== LBRACE) throw BAIL;
@@ -172,6 +180,7 @@ export class FastScanner extends SearchColumns {
     this.text.n = this.title.n = this.count.n = this.color.n = 0;
     this.text.present = this.title.present = this.count.present = this.color.present = false;
     this.text.anyLit = this.title.anyLit = this.count.anyLit = this.color.anyLit = false;
+    this.textsKnown = this.trainedPre = this.maskFrom = 0;
     // Stats need the colours and the token count; search the token text; export everything.
     this.text.keep = !!(want.tokens || want.search);
     this.title.keep = this.count.keep = !!want.tokens;
@@ -220,9 +229,9 @@ export class FastScanner extends SearchColumns {
       tl.trained = x.trained;
       tl.json = x.json;
     } else if (counts) {
-      let trained = 0;
+      let trained = this.trainedPre;
       const col = this.color;
-      for (let i = 0, m = Math.min(n, col.n); i < m; i++) if (this.maskAt(i) === 1) trained++;
+      for (let i = this.maskFrom, m = Math.min(n, col.n); i < m; i++) if (this.maskAt(i) === 1) trained++;
       tl.trained = trained;
     }
     if (want.search) this.searchText(tl, n);

@@ -18,6 +18,14 @@ export class SearchColumns extends ExportColumns {
     const b = this.b,
       col = this.text,
       out = this.out;
+    if (this.wasmOn && n > 0 && this.textsKnown === n) {
+      const j = this.kernels!.join(n);
+      if (j) {
+        tl.joined = j.joined;
+        tl.ends = j.ends;
+        return;
+      }
+    }
     const ends = new Int32Array(n);
     out.o = 0;
     for (let i = 0; i < n; i++) {

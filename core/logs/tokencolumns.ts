@@ -2,6 +2,7 @@
 // scratch offsets, then written out as the JSON the export and search paths need (byte for byte
 // what JSON.stringify writes of the full decoder's values), and the token masks from the colours.
 import { maskFromColor, type MaskValue } from './color';
+import type { Kernels } from './kernels';
 import { num } from './decode';
 import {
   BAIL,
@@ -41,6 +42,14 @@ export class TokenColumns extends JsonBytes {
   protected readonly count = new Column();
   protected readonly color = new Column();
   protected readonly out = new Out();
+  /** The WebAssembly kernels (kernels.ts), and whether they hold the current payload. */
+  protected kernels: Kernels | undefined;
+  protected wasmOn = false;
+  /** Token texts of the current timeline whose positions the kernels hold (from 0). */
+  protected textsKnown = 0;
+  /** Stats: trained tokens among colours 0..maskFrom-1, counted by a kernel (their positions are not kept). */
+  protected trainedPre = 0;
+  protected maskFrom = 0;
 
   /**
    * Walks a timeline's `content` object at p: each token column (text, title, count, color; once
@@ -85,6 +94,11 @@ export class TokenColumns extends JsonBytes {
     const b = this.b;
     p = this.ws(p + 1);
     if (b[p] === RBRACK) return p + 1;
+    if (this.wasmOn) {
+      const r = this.arrayKernel(p, col);
+      if (r < 0) return ~r;
+      p = r;
+    }
     for (;;) {
       const c = b[p];
       if (c === QUOTE) {
@@ -110,6 +124,26 @@ export class TokenColumns extends JsonBytes {
       if (b[p] === RBRACK) return p + 1;
       throw BAIL;
     }
+  }
+
+  /** A kernel for array() from its first element p: ~(the index after it) or where the loop below goes on. */
+  private arrayKernel(p: number, col: Column): number {
+    const k = this.kernels!;
+    let r = p;
+    if (!col.keep) {
+      r = k.count(p, col.n);
+      col.n = k.n;
+    } else if (col === this.text) {
+      r = k.text(p, col.n, false);
+      k.positions(col, col.n, k.n);
+      col.n = this.textsKnown = k.n;
+    } else if (col === this.color && this.text.present) {
+      // Stats: the trained tokens now, the positions of the colours the loop below reads after.
+      r = k.mask(p, this.text.n, false);
+      this.trainedPre = k.trained;
+      col.n = this.maskFrom = k.n;
+    }
+    return r;
   }
 
   protected maskAt(i: number): MaskValue {

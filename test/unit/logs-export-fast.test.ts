@@ -185,27 +185,28 @@ function columnRecord(r: Rng, i: number): string {
   return header() + 'base64:' + deflateSync(Buffer.from(json)).toString('base64') + '\n';
 }
 
-test('export lines from the scanner equal the decoder lines for content columns in any order and of any length', () => {
-  const rng = new Rng(41);
-  const scanner = new FastScanner();
-  let fast = 0,
-    rows = 0;
-  for (let i = 0; i < 400; i++) {
-    const bytes = Buffer.from(columnRecord(rng, i));
-    const got = scanner.scanRecord(bytes, { tokens: true });
-    const dec = decodeRecord(bytes);
-    assert.ok(got.ok && dec.ok, `record ${i}`);
-    if (!got.decoded) fast++;
-    // Every line of the record, after all of its timelines are scanned (the arrays share buffers).
-    got.timelines.forEach((t, k) => {
-      const want = JSON.stringify(exportRow(i, dec.record, dec.record.timelines[k]!)) + '\n';
-      assert.equal(exportLine(i, got, t).toString('utf8'), want, `record ${i} timeline ${k}`);
-      rows++;
-    });
-  }
-  assert.ok(fast > 350, `fast path taken ${fast} times of 400`);
-  assert.ok(rows > 700, `rows ${rows}`);
-});
+for (const wasm of [true, false])
+  test(`export lines from the scanner equal the decoder lines for content columns in any order and of any length (${wasm ? 'WebAssembly kernels' : 'JavaScript loops'})`, () => {
+    const rng = new Rng(41);
+    const scanner = new FastScanner({ wasm });
+    let fast = 0,
+      rows = 0;
+    for (let i = 0; i < 400; i++) {
+      const bytes = Buffer.from(columnRecord(rng, i));
+      const got = scanner.scanRecord(bytes, { tokens: true });
+      const dec = decodeRecord(bytes);
+      assert.ok(got.ok && dec.ok, `record ${i}`);
+      if (!got.decoded) fast++;
+      // Every line of the record, after all of its timelines are scanned (the arrays share buffers).
+      got.timelines.forEach((t, k) => {
+        const want = JSON.stringify(exportRow(i, dec.record, dec.record.timelines[k]!)) + '\n';
+        assert.equal(exportLine(i, got, t).toString('utf8'), want, `record ${i} timeline ${k}`);
+        rows++;
+      });
+    }
+    assert.ok(fast > 350, `fast path taken ${fast} times of 400`);
+    assert.ok(rows > 700, `rows ${rows}`);
+  });
 
 test('the export job agrees with the full decode on every fixture log (inline and on worker threads)', async () => {
   const f = fixtures();

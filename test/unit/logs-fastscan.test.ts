@@ -16,59 +16,67 @@ function facts(r: ScanResult) {
   return { ...record, timelines: timelines.map(({ json: _json, texts: _texts, ...tl }) => tl) };
 }
 
-test('scanner and decoder agree byte for byte on 3,000 random records (stats facts and export lines)', () => {
-  const rng = new Rng(20260105);
-  const scanner = new FastScanner();
-  let fast = 0,
-    fallback = 0,
-    corrupt = 0;
-  for (let i = 0; i < 3000; i++) {
-    const bytes = Buffer.from(randomRecord(rng, i));
-    const got = scanner.scanRecord(bytes, { tokens: true });
-    const ref = fromDecoded(bytes, { tokens: true });
-    assert.deepEqual(facts(got), facts(ref), `record ${i}: ${bytes.toString().slice(0, 300)}`);
-    assert.deepEqual(facts(scanner.scanRecord(bytes, {})), facts(ref), `record ${i} (stats mode)`);
-    if (!got.ok) {
-      corrupt++;
-      continue;
-    }
-    if (got.decoded) fallback++;
-    else fast++;
-    const dec = decodeRecord(bytes);
-    assert.ok(dec.ok);
-    got.timelines.forEach((t, k) => {
-      const want = JSON.stringify(exportRow(i, dec.record, dec.record.timelines[k]!)) + '\n';
-      assert.equal(exportLine(i, got, t).toString('utf8'), want, `record ${i} timeline ${k}`);
-    });
-  }
-  process.stderr.write(`fast ${fast} fallback ${fallback} corrupt ${corrupt}\n`);
-  // The test is only worth something if both paths ran.
-  assert.ok(fast > 2000, `fast path taken ${fast} times`);
-  assert.ok(fallback > 50 && corrupt > 20, `fallback ${fallback}, corrupt ${corrupt}`);
-});
+// Both paths of the scanner: its WebAssembly kernels (the default) and the JavaScript loops.
+const PATHS = [
+  { wasm: true, label: 'WebAssembly kernels' },
+  { wasm: false, label: 'JavaScript loops' },
+];
 
-test('search on scanned records finds what the decoder-based search finds (escapes, case, across tokens)', () => {
-  const rng = new Rng(7);
-  const scanner = new FastScanner();
-  const needles = ['hi there', '\n', '"', '\\', 'é', 'ß', '日本', 'boxed final', 'answer', 'task', 'reward', '😀', '\u0001', 'i̇', 'k'];
-  let hits = 0;
-  for (let i = 0; i < 1500; i++) {
-    const bytes = Buffer.from(randomRecord(rng, i));
-    const got = scanner.scanRecord(bytes, { search: true });
-    const dec = decodeRecord(bytes);
-    assert.equal(got.ok, dec.ok);
-    if (!got.ok || !dec.ok) continue;
-    for (const n of needles) {
-      const needle = n.toLowerCase();
-      const a = matchScan(got, needle);
-      const b = matchRecord(dec.record, needle);
-      assert.equal(a === undefined, b === undefined, `record ${i} needle ${JSON.stringify(n)}`);
-      if (a && b) {
-        assert.equal(a.matches, b.matches, `record ${i} needle ${JSON.stringify(n)} matches`);
-        assert.deepEqual([a.timeline, a.token], [b.timeline, b.token], `record ${i} needle ${JSON.stringify(n)} position`);
-        hits++;
+for (const { wasm, label } of PATHS)
+  test(`scanner and decoder agree byte for byte on 3,000 random records (stats facts and export lines; ${label})`, () => {
+    const rng = new Rng(20260105);
+    const scanner = new FastScanner({ wasm });
+    let fast = 0,
+      fallback = 0,
+      corrupt = 0;
+    for (let i = 0; i < 3000; i++) {
+      const bytes = Buffer.from(randomRecord(rng, i));
+      const got = scanner.scanRecord(bytes, { tokens: true });
+      const ref = fromDecoded(bytes, { tokens: true });
+      assert.deepEqual(facts(got), facts(ref), `record ${i}: ${bytes.toString().slice(0, 300)}`);
+      assert.deepEqual(facts(scanner.scanRecord(bytes, {})), facts(ref), `record ${i} (stats mode)`);
+      if (!got.ok) {
+        corrupt++;
+        continue;
+      }
+      if (got.decoded) fallback++;
+      else fast++;
+      const dec = decodeRecord(bytes);
+      assert.ok(dec.ok);
+      got.timelines.forEach((t, k) => {
+        const want = JSON.stringify(exportRow(i, dec.record, dec.record.timelines[k]!)) + '\n';
+        assert.equal(exportLine(i, got, t).toString('utf8'), want, `record ${i} timeline ${k}`);
+      });
+    }
+    process.stderr.write(`fast ${fast} fallback ${fallback} corrupt ${corrupt}\n`);
+    // The test is only worth something if both paths ran.
+    assert.ok(fast > 2000, `fast path taken ${fast} times`);
+    assert.ok(fallback > 50 && corrupt > 20, `fallback ${fallback}, corrupt ${corrupt}`);
+  });
+
+for (const { wasm, label } of PATHS)
+  test(`search on scanned records finds what the decoder-based search finds (escapes, case, across tokens; ${label})`, () => {
+    const rng = new Rng(7);
+    const scanner = new FastScanner({ wasm });
+    const needles = ['hi there', '\n', '"', '\\', 'é', 'ß', '日本', 'boxed final', 'answer', 'task', 'reward', '😀', '\u0001', 'i̇', 'k'];
+    let hits = 0;
+    for (let i = 0; i < 1500; i++) {
+      const bytes = Buffer.from(randomRecord(rng, i));
+      const got = scanner.scanRecord(bytes, { search: true });
+      const dec = decodeRecord(bytes);
+      assert.equal(got.ok, dec.ok);
+      if (!got.ok || !dec.ok) continue;
+      for (const n of needles) {
+        const needle = n.toLowerCase();
+        const a = matchScan(got, needle);
+        const b = matchRecord(dec.record, needle);
+        assert.equal(a === undefined, b === undefined, `record ${i} needle ${JSON.stringify(n)}`);
+        if (a && b) {
+          assert.equal(a.matches, b.matches, `record ${i} needle ${JSON.stringify(n)} matches`);
+          assert.deepEqual([a.timeline, a.token], [b.timeline, b.token], `record ${i} needle ${JSON.stringify(n)} position`);
+          hits++;
+        }
       }
     }
-  }
-  assert.ok(hits > 500, `hits ${hits}`);
-});
+    assert.ok(hits > 500, `hits ${hits}`);
+  });

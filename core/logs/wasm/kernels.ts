@@ -1,0 +1,458 @@
+// AssemblyScript (not TypeScript): the per-token loops of the token-log scanner as WebAssembly,
+// built by `npm run build:wasm` into core/logs/wasmbin.ts and driven by core/logs/kernels.ts.
+// A JS byte loop costs about 1.5-2.5 ns per byte here; the same loop in WebAssembly about 0.6.
+//
+// Each kernel reads one JSON array of a timeline's `content` from an element position on, and
+// stops at the first element it does not know how to take, without writing it; the JavaScript
+// scanner (exportcolumns.ts, tokencolumns.ts) takes that element and the rest of the array, so
+// every odd case keeps one reference implementation. An element counts as taken only with the
+// separator after it. Positions are offsets in the payload; the payload is followed by a NUL
+// (the sentinel that ends every loop: a NUL inside a string stops the kernel too).
+//
+// Returns: ~(index after the array's `]`) when the kernel read the array to its end, else the
+// index of the element it stopped at. Other results go to the RES slots.
+
+// Result slots (i32): elements taken (the column's count), output end, trained tokens, title = text.
+const RES: usize = 0;
+const R_N: usize = RES,
+  R_OUT: usize = RES + 4,
+  R_TRAINED: usize = RES + 8,
+  R_EQ: usize = RES + 12;
+// Colour masks by 24-bit colour: mask + 2, 0 when not looked up yet (from JS, once per colour).
+const TABLE: usize = 1024;
+export const TABLE_BYTES: i32 = 1 << 24;
+
+/** Where the payload is, and the text positions of the current timeline (start, end, kind). */
+let base: usize = 0;
+let posS: usize = 0;
+let posE: usize = 0;
+let posK: usize = 0;
+
+@external("env", "colorMask")
+declare function colorMask(rgb: i32): i32;
+
+export function setInput(payload: usize, s: usize, e: usize, k: usize): void {
+  base = payload;
+  posS = s;
+  posE = e;
+  posK = k;
+}
+
+@inline function ld(p: i32): i32 {
+  return <i32>load<u8>(base + <usize>p);
+}
+
+@inline function isWs(c: i32): bool {
+  return c == 0x20 || c == 0x0a || c == 0x0d || c == 0x09;
+}
+
+@inline function isDigit(c: i32): bool {
+  return <u32>(c - 48) <= 9;
+}
+
+// Stops of sep(): an error is reported as this (the caller stops before the element).
+const SEP_ERR: i32 = 0x7fffffff;
+
+/** After an element ending before p: the next element's index, ~(after `]`), or SEP_ERR. */
+@inline function sep(p: i32): i32 {
+  let c = ld(p);
+  if (c == 0x2c) {
+    c = ld(++p);
+    if (c == 0x20) c = ld(++p);
+    while (isWs(c)) c = ld(++p);
+    return p;
+  }
+  if (c == 0x5d) return ~(p + 1);
+  while (isWs(c)) c = ld(++p);
+  if (c == 0x2c) {
+    c = ld(++p);
+    while (isWs(c)) c = ld(++p);
+    return p;
+  }
+  if (c == 0x5d) return ~(p + 1);
+  return SEP_ERR;
+}
+
+@inline function hexLow(c: i32): i32 {
+  if (isDigit(c)) return c - 48;
+  if (<u32>(c - 97) <= 5) return c - 87;
+  return -1;
+}
+
+@inline function hexAny(c: i32): i32 {
+  if (isDigit(c)) return c - 48;
+  if (<u32>(c - 97) <= 5) return c - 87;
+  if (<u32>(c - 65) <= 5) return c - 55;
+  return -256;
+}
+
+/**
+ * The length of the escape at p (a backslash) when JSON.stringify writes it the same way (what
+ * Python's json writes with ensure_ascii=False), else 0.
+ */
+@inline function canonicalEscape(p: i32): i32 {
+  const c = ld(p + 1);
+  if (c == 0x22 || c == 0x5c || c == 0x62 || c == 0x66 || c == 0x6e || c == 0x72 || c == 0x74) return 2;
+  if (c == 0x75 && ld(p + 2) == 0x30 && ld(p + 3) == 0x30) {
+    const hi = ld(p + 4);
+    const lo = hexLow(ld(p + 5));
+    if ((hi == 0x30 || hi == 0x31) && lo >= 0) {
+      const v = (hi == 0x31 ? 16 : 0) + lo;
+      if (v != 8 && v != 9 && v != 10 && v != 12 && v != 13) return 6;
+    }
+  }
+  return 0;
+}
+
+/**
+ * The token texts from element p (i texts read before it): their positions, and with `out`
+ * non-zero their JSON copied there (a comma before each but the very first).
+ */
+export function text(p: i32, i: i32, out: usize): i32 {
+  let o = out;
+  const write = out != 0;
+  for (;;) {
+    if (ld(p) != 0x22) break;
+    const mark = o;
+    if (write) {
+      if (i > 0) store<u8>(o++, 0x2c);
+      store<u8>(o++, 0x22);
+    }
+    let q = p + 1;
+    let esc = false;
+    let ok = true;
+    for (;;) {
+      const c = ld(q);
+      if (c == 0x22) break;
+      if (c == 0x5c) {
+        const n = canonicalEscape(q);
+        if (n == 0) {
+          ok = false;
+          break;
+        }
+        esc = true;
+        if (write) {
+          for (let j = 0; j < n; j++) store<u8>(o++, <u8>ld(q + j));
+        }
+        q += n;
+        continue;
+      }
+      if (c == 0) {
+        ok = false;
+        break;
+      }
+      if (write) store<u8>(o++, <u8>c);
+      q++;
+    }
+    const next = ok ? sep(q + 1) : SEP_ERR;
+    if (next == SEP_ERR) {
+      o = mark;
+      break;
+    }
+    if (write) store<u8>(o++, 0x22);
+    store<i32>(posS + (<usize>i << 2), p + 1);
+    store<i32>(posE + (<usize>i << 2), q);
+    store<u8>(posK + <usize>i, esc ? 2 : 1);
+    i++;
+    if (next < 0) {
+      store<i32>(R_N, i);
+      store<i32>(R_OUT, <i32>o);
+      return next;
+    }
+    p = next;
+  }
+  store<i32>(R_N, i);
+  store<i32>(R_OUT, <i32>o);
+  return p;
+}
+
+/** Ids ("123": a canonical integer of up to 15 digits) for tokens i < n, as JSON numbers at `out`. */
+export function ids(p: i32, n: i32, out: usize): i32 {
+  let o = out;
+  let i = 0;
+  for (;;) {
+    if (i >= n || ld(p) != 0x22) break;
+    let q = p + 1;
+    let d = ld(q);
+    if (d == 48 ? ld(q + 1) != 0x22 : <u32>(d - 49) > 8) break;
+    const mark = o;
+    if (i > 0) store<u8>(o++, 0x2c);
+    do {
+      store<u8>(o++, <u8>d);
+      d = ld(++q);
+    } while (isDigit(d));
+    const next = d == 0x22 && q - p <= 16 ? sep(q + 1) : SEP_ERR;
+    if (next == SEP_ERR) {
+      o = mark;
+      break;
+    }
+    i++;
+    if (next < 0) {
+      store<i32>(R_N, i);
+      store<i32>(R_OUT, <i32>o);
+      return next;
+    }
+    p = next;
+  }
+  store<i32>(R_N, i);
+  store<i32>(R_OUT, <i32>o);
+  return p;
+}
+
+/** True when title b[s..e) equals token text i (both without escapes; known = texts with positions here). */
+@inline function titleIsText(i: i32, known: i32, s: i32, e: i32): i32 {
+  // 2: cannot tell here.
+  if (i >= known || load<u8>(posK + <usize>i) != 1) return 2;
+  const ts = load<i32>(posS + (<usize>i << 2)),
+    te = load<i32>(posE + (<usize>i << 2));
+  if (te - ts != e - s) return 0;
+  for (let j = 0; j < e - s; j++) if (ld(ts + j) != ld(s + j)) return 0;
+  return 1;
+}
+
+/**
+ * Logprobs for tokens i < n: "N/A" as null, decimals ("-0.1234") copied without trailing zeros
+ * (JSON.stringify's shortest form; see writeDecimal in tokencolumns.ts for the rule). `eq`: the
+ * titles so far equal the token texts (ASTune's tracker), tracked in R_EQ; `known`: how many
+ * token texts have their positions here.
+ */
+export function logprobs(p: i32, n: i32, out: usize, eq: i32, known: i32): i32 {
+  let o = out;
+  let i = 0;
+  for (;;) {
+    if (i >= n || ld(p) != 0x22) break;
+    // Whether the titles still equal the texts, once this element is taken.
+    let eqHere = eq;
+    if (eq == 1) {
+      let e = p + 1;
+      while (ld(e) != 0x22 && ld(e) != 0x5c && ld(e) != 0) e++;
+      if (ld(e) != 0x22) break;
+      eqHere = titleIsText(i, known, p + 1, e);
+      if (eqHere == 2) break;
+    }
+    const mark = o;
+    if (i > 0) store<u8>(o++, 0x2c);
+    const start = o;
+    let q = p + 1;
+    let d = ld(q);
+    if (d == 0x4e && ld(q + 1) == 0x2f && ld(q + 2) == 0x41 && ld(q + 3) == 0x22) {
+      store<u32>(o, 0x6c6c756e); // "null"
+      o += 4;
+      q += 3;
+    } else {
+      if (d == 0x2d) {
+        store<u8>(o++, <u8>d);
+        d = ld(++q);
+      }
+      const i0 = q;
+      if (d == 48) {
+        store<u8>(o++, <u8>d);
+        d = ld(++q);
+      } else
+        while (isDigit(d)) {
+          store<u8>(o++, <u8>d);
+          d = ld(++q);
+        }
+      const intLen = q - i0;
+      let fracLen = 0;
+      if (d == 0x2e) {
+        const dot = o;
+        store<u8>(o++, <u8>d);
+        let keep = dot;
+        d = ld(++q);
+        while (isDigit(d)) {
+          store<u8>(o++, <u8>d);
+          if (d != 48) keep = o;
+          d = ld(++q);
+          fracLen++;
+        }
+        o = keep;
+      }
+      if (d != 0x22 || intLen == 0 || ld(q - 1) == 0x2e || intLen + fracLen > 15 || (ld(i0) == 48 && fracLen > 6)) {
+        o = mark;
+        break;
+      }
+      if (o - start == 2 && load<u8>(start) == 0x2d && load<u8>(start + 1) == 48) {
+        store<u8>(start, 48);
+        o = start + 1;
+      }
+    }
+    const next = sep(q + 1);
+    if (next == SEP_ERR) {
+      o = mark;
+      break;
+    }
+    eq = eqHere;
+    i++;
+    if (next < 0) {
+      store<i32>(R_N, i);
+      store<i32>(R_OUT, <i32>o);
+      store<i32>(R_EQ, eq);
+      return next;
+    }
+    p = next;
+  }
+  store<i32>(R_N, i);
+  store<i32>(R_OUT, <i32>o);
+  store<i32>(R_EQ, eq);
+  return p;
+}
+
+/** The mask of "#rrggbb" at s (after the quote), or 2 when it is not that. */
+@inline function hexMask(s: i32): i32 {
+  if (ld(s) != 0x23) return 2;
+  const v =
+    (hexAny(ld(s + 1)) << 20) |
+    (hexAny(ld(s + 2)) << 16) |
+    (hexAny(ld(s + 3)) << 12) |
+    (hexAny(ld(s + 4)) << 8) |
+    (hexAny(ld(s + 5)) << 4) |
+    hexAny(ld(s + 6));
+  if (v < 0) return 2;
+  let m = <i32>load<u8>(TABLE + <usize>v);
+  if (m == 0) {
+    m = colorMask(v) + 2;
+    store<u8>(TABLE + <usize>v, <u8>m);
+  }
+  return m - 2;
+}
+
+/**
+ * Masks from colours ("#rrggbb") for tokens i < n: with `out` non-zero written there as JSON
+ * (1, 0 or -1); the trained ones (mask 1) counted in R_TRAINED.
+ */
+export function mask(p: i32, n: i32, out: usize): i32 {
+  let o = out;
+  const write = out != 0;
+  let i = 0,
+    trained = 0;
+  for (;;) {
+    if (i >= n || ld(p) != 0x22 || ld(p + 8) != 0x22) break;
+    const m = hexMask(p + 1);
+    if (m == 2) break;
+    const next = sep(p + 9);
+    if (next == SEP_ERR) break;
+    if (write) {
+      if (i > 0) store<u8>(o++, 0x2c);
+      if (m == -1) {
+        store<u16>(o, 0x312d); // "-1"
+        o += 2;
+      } else store<u8>(o++, <u8>(48 + m));
+    }
+    if (m == 1) trained++;
+    i++;
+    if (next < 0) {
+      p = next;
+      break;
+    }
+    p = next;
+  }
+  store<i32>(R_N, i);
+  store<i32>(R_OUT, <i32>o);
+  store<i32>(R_TRAINED, trained);
+  return p;
+}
+
+/** Counts string elements from p (i before it); positions are not kept. */
+export function count(p: i32, i: i32): i32 {
+  for (;;) {
+    if (ld(p) != 0x22) break;
+    let q = p + 1;
+    for (;;) {
+      const c = ld(q);
+      if (c == 0x22 || c == 0) break;
+      if (c == 0x5c) {
+        if (ld(q + 1) == 0) break;
+        q += 2;
+      } else q++;
+    }
+    if (ld(q) != 0x22) break;
+    const next = sep(q + 1);
+    if (next == SEP_ERR) break;
+    i++;
+    if (next < 0) {
+      store<i32>(R_N, i);
+      return next;
+    }
+    p = next;
+  }
+  store<i32>(R_N, i);
+  return p;
+}
+
+// Bits of the code points below 0x10000 whose toLowerCase() is themselves, written from JS (the
+// engine decides; Kernels.lowerTable), 8 KB.
+const LOWER: usize = TABLE + (1 << 24);
+export const LOWER_AT: i32 = <i32>LOWER;
+
+/**
+ * True when toLowerCase() leaves the code point as it is: the engine's table for the BMP, and
+ * the emoji and CJK extension planes (no case there; the unit test checks every code point).
+ */
+export function lowerStable(c: i32): bool {
+  if (c < 0x10000) return ((load<u8>(LOWER + (<usize>c >> 3)) >> (<u8>c & 7)) & 1) != 0;
+  return (c >= 0x1f000 && c <= 0x1faff) || (c >= 0x20000 && c <= 0x3ffff);
+}
+
+/**
+ * For search: token texts 0..n-1 (positions from text()) decoded, ASCII-lowercased and joined
+ * at `out`, their end offsets (i32, relative to out) at `ends`. Returns n, or the first token
+ * it cannot take (an escape other than what Python writes, a character whose lower case is not
+ * itself), for the JavaScript path.
+ */
+export function join(n: i32, out: usize, ends: usize): i32 {
+  let o = out;
+  for (let i = 0; i < n; i++) {
+    const s = load<i32>(posS + (<usize>i << 2)),
+      e = load<i32>(posE + (<usize>i << 2));
+    let q = s;
+    while (q < e) {
+      let c = ld(q);
+      if (c < 0x80) {
+        if (c == 0x5c) {
+          const x = ld(q + 1);
+          let v = -1;
+          if (x == 0x22 || x == 0x5c || x == 0x2f) v = x;
+          else if (x == 0x6e) v = 10;
+          else if (x == 0x74) v = 9;
+          else if (x == 0x72) v = 13;
+          else if (x == 0x62) v = 8;
+          else if (x == 0x66) v = 12;
+          else if (x == 0x75 && ld(q + 2) == 0x30 && ld(q + 3) == 0x30 && <u32>(ld(q + 4) - 48) <= 7) {
+            const lo = hexAny(ld(q + 5));
+            if (lo >= 0) v = ((ld(q + 4) - 48) << 4) | lo;
+            if (v >= 0) {
+              store<u8>(o++, <u8>(v >= 65 && v <= 90 ? v + 32 : v));
+              q += 6;
+              continue;
+            }
+          }
+          if (v < 0) return i;
+          store<u8>(o++, <u8>(v >= 65 && v <= 90 ? v + 32 : v));
+          q += 2;
+          continue;
+        }
+        store<u8>(o++, <u8>(c >= 65 && c <= 90 ? c + 32 : c));
+        q++;
+        continue;
+      }
+      // A UTF-8 sequence (valid: the payload was checked): copied when its lower case is itself.
+      let len = 2,
+        cp = c & 0x1f;
+      if (c >= 0xf0) {
+        len = 4;
+        cp = c & 0x07;
+      } else if (c >= 0xe0) {
+        len = 3;
+        cp = c & 0x0f;
+      }
+      for (let j = 1; j < len; j++) cp = (cp << 6) | (ld(q + j) & 0x3f);
+      if (!lowerStable(cp)) return i;
+      for (let j = 0; j < len; j++) store<u8>(o++, <u8>ld(q + j));
+      q += len;
+    }
+    store<i32>(ends + (<usize>i << 2), <i32>(o - out));
+  }
+  store<i32>(R_OUT, <i32>o);
+  return n;
+}

@@ -1,0 +1,86 @@
+// The scanner's WebAssembly kernels (core/logs/wasm/kernels.ts): the committed build is what the
+// source compiles to, and the kernels' idea of "lower case is itself" (search) is the engine's.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Kernels } from '../../core/logs/kernels';
+import { FastScanner, type ScanWant } from '../../core/logs/fastscan';
+import { Bail } from '../../core/logs/jsonbytes';
+import { repoRoot } from '../util/paths';
+
+test('core/logs/wasmbin.ts is what core/logs/wasm/kernels.ts builds to (npm run build:wasm)', async () => {
+  const mod = (await import(pathToFileURL(join(repoRoot, 'scripts', 'build-wasm.mjs')).href)) as { buildWasmModule(): Promise<string> };
+  const fresh = await mod.buildWasmModule();
+  assert.equal(readFileSync(join(repoRoot, 'core', 'logs', 'wasmbin.ts'), 'utf8'), fresh, 'run npm run build:wasm and commit the result');
+});
+
+test('the kernels take a code point as lower-case-stable only when toLowerCase() leaves it as it is (every code point)', () => {
+  const k = Kernels.create();
+  assert.ok(k, 'WebAssembly is there in Node');
+  let stable = 0;
+  for (let c = 0; c <= 0x10ffff; c++) {
+    if (c >= 0xd800 && c <= 0xdfff) {
+      assert.equal(k.lowerStable(c), false, `surrogate ${c.toString(16)}`);
+      continue;
+    }
+    if (!k.lowerStable(c)) continue;
+    stable++;
+    const s = String.fromCodePoint(c);
+    assert.equal(s.toLowerCase(), s, `U+${c.toString(16)}`);
+  }
+  // CJK, kana, Hangul, emoji and the rest of the caseless blocks are in.
+  for (const ch of ['你', 'の', '한', '😀', 'é', 'ß', '→', '∑']) assert.ok(k.lowerStable(ch.codePointAt(0)!), ch);
+  assert.ok(stable > 150_000, `stable ${stable}`);
+});
+
+test('a payload cut anywhere, or with a NUL byte in a token, is left to the decoder or read as the JavaScript loops read it (never a trap)', () => {
+  const tokens = Array.from({ length: 300 }, (_, i) => [' the', '\n', 'é', '"', '42', '日本'][i % 6]!);
+  const content = {
+    text: tokens,
+    title: tokens.map((_, i) => (i % 7 ? (-i / 97).toFixed(4) : 'N/A')),
+    count: tokens.map((_, i) => String(1000 + i)),
+    color: tokens.map((_, i) => (i % 3 ? '#09abcf' : '#d98510')),
+  };
+  const py = (v: unknown): string =>
+    Array.isArray(v)
+      ? '[' + v.map(py).join(', ') + ']'
+      : v && typeof v === 'object'
+        ? '{' +
+          Object.entries(v)
+            .map(([k, x]) => `${JSON.stringify(k)}: ${py(x)}`)
+            .join(', ') +
+          '}'
+        : JSON.stringify(v);
+  const json = Buffer.from(py({ header: '[3] Task t1 (Reward 1.000)', nested_json: { 't1.1.0.0': { outcome: '1.0', content } } }));
+  const wasm = new FastScanner({ wasm: true }),
+    js = new FastScanner({ wasm: false });
+  const scan = (s: FastScanner, b: Buffer, want: ScanWant) => {
+    try {
+      const r = s.scanPayload(b, want);
+      return JSON.stringify(r, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('latin1') : v instanceof Int32Array ? [...v] : v));
+    } catch (err) {
+      assert.ok(err instanceof Bail, `${String(err)}`);
+      return 'bail';
+    }
+  };
+  const wants: ScanWant[] = [{ tokens: true }, {}, { search: true }];
+  let cuts = 0;
+  for (let cut = 0; cut < json.length; cut += 7) {
+    const b = json.subarray(0, cut);
+    for (const want of wants) assert.equal(scan(wasm, b, want), 'bail', `cut at ${cut}`);
+    cuts++;
+  }
+  const whole = wants.map((w) => scan(wasm, json, w));
+  assert.ok(whole.every((r) => r !== 'bail'));
+  assert.deepEqual(
+    whole,
+    wants.map((w) => scan(js, json, w)),
+  );
+  // A raw NUL in a token: the kernels stop there and the JavaScript loops read on.
+  const nul = Buffer.from(json);
+  nul[nul.indexOf('"日本"') + 1] = 0;
+  for (const want of wants) assert.equal(scan(wasm, nul, want), scan(js, nul, want));
+  assert.ok(cuts > 1000);
+});
