@@ -21,6 +21,7 @@ export async function buildWasmModule() {
     noAssert: true,
     initialMemory: 1,
     exportRuntime: false,
+    enable: ['simd'],
   });
   if (error || !binary) throw new Error(`AssemblyScript: ${error?.message ?? 'no output'}\n${stderr?.toString() ?? ''}`);
   const b64 = Buffer.from(binary).toString('base64');

@@ -2,7 +2,7 @@
 // thread, holding one payload at a time. The JavaScript scanner calls a kernel per token array
 // and takes over where it stops (see the header of wasm/kernels.ts).
 import { maskFromColor } from './color';
-import type { Column } from './jsonbytes';
+import { hexVal, type Column } from './jsonbytes';
 import { KERNELS_WASM } from './wasmbin';
 
 // The little of the WebAssembly API used here (the project's lib has no DOM types).
@@ -34,6 +34,7 @@ const TABLE = 1024,
   TABLE_BYTES = 1 << 24,
   LOWER_AT = TABLE + TABLE_BYTES,
   LOWER_BYTES = 8192,
+  HEX_AT = LOWER_AT + LOWER_BYTES,
   PAGE = 65536;
 
 let module: object | undefined;
@@ -61,7 +62,8 @@ export class Kernels {
     this.x = inst.exports as unknown as Exports;
     this.u8 = Buffer.alloc(0);
     this.i32 = new Int32Array(0);
-    this.ensure(LOWER_AT + LOWER_BYTES);
+    this.ensure(HEX_AT + 256);
+    for (let c = 0; c < 256; c++) this.u8[HEX_AT + c] = hexVal(c) >= 0 ? hexVal(c) : 0x80;
   }
 
   /** A kernel instance, or undefined where WebAssembly is missing or AGENTJET_NO_WASM is set. */
@@ -97,7 +99,7 @@ export class Kernels {
     if (len > MAX_WASM_PAYLOAD) return false;
     const align = (n: number) => (n + 15) & ~15;
     const maxTokens = Math.floor(len / 3) + 2;
-    const inAt = align(LOWER_AT + LOWER_BYTES);
+    const inAt = align(HEX_AT + 256);
     const outAt = align(inAt + len + 32);
     const sAt = align(outAt + len + 64);
     const eAt = sAt + 4 * maxTokens;

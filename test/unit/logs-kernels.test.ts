@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Kernels } from '../../core/logs/kernels';
-import { FastScanner, type ScanWant } from '../../core/logs/fastscan';
+import { Kernels, MAX_WASM_PAYLOAD } from '../../core/logs/kernels';
+import { FastScanner, exportLine, type ScanWant } from '../../core/logs/fastscan';
 import { Bail } from '../../core/logs/jsonbytes';
 import { repoRoot } from '../util/paths';
 
@@ -83,4 +83,34 @@ test('a payload cut anywhere, or with a NUL byte in a token, is left to the deco
   nul[nul.indexOf('"日本"') + 1] = 0;
   for (const want of wants) assert.equal(scan(wasm, nul, want), scan(js, nul, want));
   assert.ok(cuts > 1000);
+});
+
+test('a payload above the kernels limit is read by the JavaScript loops, and the kernels still serve the next one', () => {
+  const k = Kernels.create()!;
+  assert.equal(k.load(Buffer.alloc(MAX_WASM_PAYLOAD + 1, 0x20)), false);
+  const n = Math.ceil((MAX_WASM_PAYLOAD + 1) / 12);
+  const text = Array.from({ length: n }, (_, i) => (i % 2 ? ' tok' : 'é\n'));
+  const json = (t: string[]) =>
+    Buffer.from(
+      JSON.stringify({
+        header: '[1] Task big (Reward 1.000)',
+        nested_json: {
+          'big.1.0': {
+            outcome: '1.0',
+            content: { text: t, title: t.map(() => '-0.5000'), count: t.map(() => '7'), color: t.map(() => '#09abcf') },
+          },
+        },
+      }),
+    );
+  const big = json(text),
+    small = json(text.slice(0, 50));
+  assert.ok(big.length > MAX_WASM_PAYLOAD);
+  const wasm = new FastScanner({ wasm: true }),
+    js = new FastScanner({ wasm: false });
+  const rows = (s: FastScanner, b: Buffer) => {
+    const r = s.scanPayload(b, { tokens: true });
+    return r.timelines.map((t) => exportLine(0, r, t).toString('utf8'));
+  };
+  assert.deepEqual(rows(wasm, big), rows(js, big));
+  assert.deepEqual(rows(wasm, small), rows(js, small));
 });

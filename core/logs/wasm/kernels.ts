@@ -21,6 +21,12 @@ const R_N: usize = RES,
 // Colour masks by 24-bit colour: mask + 2, 0 when not looked up yet (from JS, once per colour).
 const TABLE: usize = 1024;
 export const TABLE_BYTES: i32 = 1 << 24;
+// Bits of the code points below 0x10000 whose toLowerCase() is themselves, written from JS (the
+// engine decides; Kernels.lowerTable), 8 KB.
+const LOWER: usize = TABLE + (1 << 24);
+export const LOWER_AT: i32 = <i32>LOWER;
+// Hex digit values by byte, 0x80 for bytes that are not hex digits (256 bytes, from JS).
+const HEX: usize = LOWER + 8192;
 
 /** Where the payload is, and the text positions of the current timeline (start, end, kind). */
 let base: usize = 0;
@@ -48,6 +54,22 @@ export function setInput(payload: usize, s: usize, e: usize, k: usize): void {
 
 @inline function isDigit(c: i32): bool {
   return <u32>(c - 48) <= 9;
+}
+
+/**
+ * The index (0-15) of the first quote, backslash or NUL among the 16 bytes at p, or 16: one
+ * SIMD step instead of a branch per byte (what costs is the mispredicted end of each string).
+ * The payload is followed by enough zero bytes for the last load.
+ */
+@inline function stopIn16(v: v128): i32 {
+  const m = i8x16.bitmask(
+    v128.or(v128.or(i8x16.eq(v, i8x16.splat(0x22)), i8x16.eq(v, i8x16.splat(0x5c))), i8x16.eq(v, i8x16.splat(0))),
+  );
+  return ctz<i32>(m | 0x10000);
+}
+
+@inline function load16(p: i32): v128 {
+  return v128.load(base + <usize>p);
 }
 
 // Stops of sep(): an error is reported as this (the caller stops before the element).
@@ -122,6 +144,16 @@ export function text(p: i32, i: i32, out: usize): i32 {
     let esc = false;
     let ok = true;
     for (;;) {
+      // 16 bytes at a time, copied whole (the output has room past its end); the string goes on
+      // up to the first quote, backslash or NUL.
+      const v = load16(q);
+      const k = stopIn16(v);
+      if (write) {
+        v128.store(o, v);
+        o += k;
+      }
+      q += k;
+      if (k == 16) continue;
       const c = ld(q);
       if (c == 0x22) break;
       if (c == 0x5c) {
@@ -137,12 +169,8 @@ export function text(p: i32, i: i32, out: usize): i32 {
         q += n;
         continue;
       }
-      if (c == 0) {
-        ok = false;
-        break;
-      }
-      if (write) store<u8>(o++, <u8>c);
-      q++;
+      ok = false; // NUL
+      break;
     }
     const next = ok ? sep(q + 1) : SEP_ERR;
     if (next == SEP_ERR) {
@@ -172,16 +200,19 @@ export function ids(p: i32, n: i32, out: usize): i32 {
   let i = 0;
   for (;;) {
     if (i >= n || ld(p) != 0x22) break;
-    let q = p + 1;
-    let d = ld(q);
-    if (d == 48 ? ld(q + 1) != 0x22 : <u32>(d - 49) > 8) break;
+    const q0 = p + 1;
+    const d = ld(q0);
+    if (d == 48 ? ld(q0 + 1) != 0x22 : <u32>(d - 49) > 8) break;
     const mark = o;
     if (i > 0) store<u8>(o++, 0x2c);
-    do {
-      store<u8>(o++, <u8>d);
-      d = ld(++q);
-    } while (isDigit(d));
-    const next = d == 0x22 && q - p <= 16 ? sep(q + 1) : SEP_ERR;
+    // The digits up to the first other byte, which must be the closing quote (at most 15 digits).
+    const v = load16(q0);
+    const digits = i8x16.bitmask(i8x16.lt_u(i8x16.sub(v, i8x16.splat(48)), i8x16.splat(10)));
+    const k = ctz<i32>(~digits & 0xffff);
+    v128.store(o, v);
+    o += k;
+    const q = q0 + k;
+    const next = k < 16 && ld(q) == 0x22 ? sep(q + 1) : SEP_ERR;
     if (next == SEP_ERR) {
       o = mark;
       break;
@@ -210,6 +241,43 @@ export function ids(p: i32, n: i32, out: usize): i32 {
   return 1;
 }
 
+// The string length simdDecimal read (a byte).
+const R_LEN: usize = RES + 16;
+
+/**
+ * The usual logprob, a "%.4f" decimal ("-0.1234") of at most 15 characters, at q (after the
+ * quote), written at o as writeDecimal does (no trailing zeros; "-0" as "0") from a few masks
+ * of one 16-byte load instead of a branch per character. Returns the output end and puts the
+ * string's length in R_LEN; -1 (nothing written) for anything else, which the byte loop takes.
+ */
+@inline function simdDecimal(q: i32, o: usize): isize {
+  const v = load16(q);
+  const len = stopIn16(v);
+  if (len >= 16 || len < 3 || ld(q + len) != 0x22) return -1;
+  const lim = (1 << len) - 1;
+  const digits = i8x16.bitmask(i8x16.lt_u(i8x16.sub(v, i8x16.splat(48)), i8x16.splat(10))) & lim;
+  const dots = i8x16.bitmask(i8x16.eq(v, i8x16.splat(0x2e))) & lim;
+  const neg = ld(q) == 0x2d ? 1 : 0;
+  // One dot, a sign only in front, digits elsewhere.
+  if (dots == 0 || (dots & (dots - 1)) != 0 || (~digits & lim) != (dots | neg)) return -1;
+  const dot = ctz<i32>(dots);
+  const intLen = dot - neg,
+    fracLen = len - dot - 1;
+  const lead = ld(q + neg);
+  if (intLen < 1 || fracLen < 1 || (lead == 48 && intLen > 1) || intLen + fracLen > 15 || (lead == 48 && fracLen > 6)) return -1;
+  // Up to the last fraction digit that is not 0; all zeros: up to the dot (an integer).
+  const zeros = i8x16.bitmask(i8x16.eq(v, i8x16.splat(48)));
+  const nz = lim & ~((2 << dot) - 1) & ~zeros;
+  const end = nz != 0 ? 32 - clz<i32>(nz) : dot;
+  v128.store(o, v);
+  store<u8>(R_LEN, <u8>len);
+  if (end == 2 && neg == 1 && lead == 48) {
+    store<u8>(o, 48); // -0
+    return o + 1;
+  }
+  return o + end;
+}
+
 /**
  * Logprobs for tokens i < n: "N/A" as null, decimals ("-0.1234") copied without trailing zeros
  * (JSON.stringify's shortest form; see writeDecimal in tokencolumns.ts for the rule). `eq`: the
@@ -235,7 +303,11 @@ export function logprobs(p: i32, n: i32, out: usize, eq: i32, known: i32): i32 {
     const start = o;
     let q = p + 1;
     let d = ld(q);
-    if (d == 0x4e && ld(q + 1) == 0x2f && ld(q + 2) == 0x41 && ld(q + 3) == 0x22) {
+    const w = simdDecimal(q, o);
+    if (w >= 0) {
+      o = w;
+      q += <i32>load<u8>(R_LEN);
+    } else if (d == 0x4e && ld(q + 1) == 0x2f && ld(q + 2) == 0x41 && ld(q + 3) == 0x22) {
       store<u32>(o, 0x6c6c756e); // "null"
       o += 4;
       q += 3;
@@ -298,17 +370,22 @@ export function logprobs(p: i32, n: i32, out: usize, eq: i32, known: i32): i32 {
   return p;
 }
 
+@inline function hx(p: i32): u32 {
+  return <u32>load<u8>(HEX + <usize>ld(p));
+}
+
 /** The mask of "#rrggbb" at s (after the quote), or 2 when it is not that. */
 @inline function hexMask(s: i32): i32 {
   if (ld(s) != 0x23) return 2;
-  const v =
-    (hexAny(ld(s + 1)) << 20) |
-    (hexAny(ld(s + 2)) << 16) |
-    (hexAny(ld(s + 3)) << 12) |
-    (hexAny(ld(s + 4)) << 8) |
-    (hexAny(ld(s + 5)) << 4) |
-    hexAny(ld(s + 6));
-  if (v < 0) return 2;
+  // By table, without a branch per digit (a mix of digits and letters mispredicts).
+  const h1 = hx(s + 1),
+    h2 = hx(s + 2),
+    h3 = hx(s + 3),
+    h4 = hx(s + 4),
+    h5 = hx(s + 5),
+    h6 = hx(s + 6);
+  if ((h1 | h2 | h3 | h4 | h5 | h6) & 0x80) return 2;
+  const v = <i32>((h1 << 20) | (h2 << 16) | (h3 << 12) | (h4 << 8) | (h5 << 4) | h6);
   let m = <i32>load<u8>(TABLE + <usize>v);
   if (m == 0) {
     m = colorMask(v) + 2;
@@ -359,12 +436,12 @@ export function count(p: i32, i: i32): i32 {
     if (ld(p) != 0x22) break;
     let q = p + 1;
     for (;;) {
+      const k = stopIn16(load16(q));
+      q += k;
+      if (k == 16) continue;
       const c = ld(q);
-      if (c == 0x22 || c == 0) break;
-      if (c == 0x5c) {
-        if (ld(q + 1) == 0) break;
-        q += 2;
-      } else q++;
+      if (c != 0x5c || ld(q + 1) == 0) break;
+      q += 2;
     }
     if (ld(q) != 0x22) break;
     const next = sep(q + 1);
@@ -379,11 +456,6 @@ export function count(p: i32, i: i32): i32 {
   store<i32>(R_N, i);
   return p;
 }
-
-// Bits of the code points below 0x10000 whose toLowerCase() is themselves, written from JS (the
-// engine decides; Kernels.lowerTable), 8 KB.
-const LOWER: usize = TABLE + (1 << 24);
-export const LOWER_AT: i32 = <i32>LOWER;
 
 /**
  * True when toLowerCase() leaves the code point as it is: the engine's table for the BMP, and
