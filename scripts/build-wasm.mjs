@@ -1,4 +1,4 @@
-// Compiles the token-log scanner's WebAssembly kernels (core/logs/wasm/kernels.ts, AssemblyScript)
+// Compiles the token-log scanner's WebAssembly kernels (core/logs/wasm/, AssemblyScript; entry kernels.ts)
 // and writes them, base64, into core/logs/wasmbin.ts: the bundles, the worker threads and the
 // tests under tsx all load the same bytes without a build step or a file beside the bundle.
 //   node scripts/build-wasm.mjs          write core/logs/wasmbin.ts
@@ -14,15 +14,16 @@ const target = join(root, 'core', 'logs', 'wasmbin.ts');
 /** The module text for the compiled bytes. */
 export async function buildWasmModule() {
   const asc = (await import('assemblyscript/asc')).default;
-  const { error, binary, stderr } = await asc.compileString(readFileSync(source, 'utf8'), {
-    optimizeLevel: 3,
-    shrinkLevel: 0,
-    runtime: 'stub',
-    noAssert: true,
-    initialMemory: 1,
-    exportRuntime: false,
-    enable: ['simd'],
-  });
+  let binary;
+  const { error, stderr } = await asc.main(
+    [source, '--outFile', 'kernels.wasm', '-O3', '--runtime', 'stub', '--noAssert', '--enable', 'simd', '--initialMemory', '1'],
+    {
+      // Kept in memory: only the module text is written.
+      writeFile(name, contents) {
+        if (name.endsWith('.wasm')) binary = contents;
+      },
+    },
+  );
   if (error || !binary) throw new Error(`AssemblyScript: ${error?.message ?? 'no output'}\n${stderr?.toString() ?? ''}`);
   const b64 = Buffer.from(binary).toString('base64');
   const lines = b64.match(/.{1,120}/g) ?? [];

@@ -161,18 +161,12 @@ export class ExportColumns extends TokenColumns {
     out.buf[out.o++] = LBRACK;
     p = this.ws(p + 1);
     if (this.b[p] === RBRACK) return p + 1;
-    // The loggers' usual elements in a tight loop; from the first other one on, the general loop.
-    const at = this.wasmOn
-      ? this.columnKernel(p, col, which, out)
-      : which === W_IDS
-        ? this.idsFast(p)
-        : which === W_LOGPROBS
-          ? this.logprobsFast(p)
-          : this.maskFast(p);
+    // The loggers' usual elements in a kernel; from the first other one on, the general loop.
+    const at = this.wasmOn ? this.columnKernel(p, col, which, out) : p;
     return at < 0 ? ~at : this.columnRest(at, col, which, out);
   }
 
-  /** The kernel for an ids, logprobs or colour array from its first element p (as the fast loops below). */
+  /** The kernel for an ids, logprobs or colour array from its first element p: ~(the index after it), or the element the general loop goes on from. */
   private columnKernel(p: number, col: Column, which: number, out: Out): number {
     const k = this.kernels!,
       n = this.text.n;
@@ -238,165 +232,6 @@ export class ExportColumns extends TokenColumns {
       if (b[p] === RBRACK) return p + 1;
       throw BAIL;
     }
-  }
-
-  // The fast loops below take the elements the loggers write (ids "123", logprobs "-0.1234" or
-  // "N/A", colours "#rrggbb") while there are text tokens for them, and write them straight into
-  // the output. They return ~(the index after the array) when they read it to its end, else the
-  // index of the first element they leave to columnRest, with col.n and the output up to it.
-  // Room: an element's JSON is never longer than its source with the separator before it.
-
-  /** Ids: canonical non-negative integers of up to 15 digits, copied without quotes. */
-  private idsFast(p: number): number {
-    const b = this.b,
-      n = this.text.n,
-      out = this.xIds;
-    out.need(b.length - p + 1);
-    const buf = out.buf;
-    let o = out.o,
-      i = 0;
-    for (;;) {
-      if (i >= n || b[p] !== QUOTE) break;
-      let q = p + 1;
-      let d = b[q]!;
-      // "0" alone, or a first digit 1-9 (a leading zero or a sign: the decoder's rule).
-      if (d === 48 ? b[q + 1] !== QUOTE : d < 49 || d > 57) break;
-      const mark = o;
-      if (i > 0) buf[o++] = COMMA;
-      do {
-        buf[o++] = d;
-        d = b[++q]!;
-      } while (d >= 48 && d <= 57);
-      if (d !== QUOTE || q - p > 16) {
-        o = mark;
-        break;
-      }
-      i++;
-      p = this.sep(q + 1);
-      if (p < 0) {
-        this.count.n = i;
-        out.o = o;
-        return p;
-      }
-    }
-    this.count.n = i;
-    out.o = o;
-    return p;
-  }
-
-  /**
-   * Logprobs: "N/A" (null) and the decimals Python's "%.4f" writes, copied in one pass without
-   * their trailing zeros (the shortest form that reads back as the same number, as writeDecimal
-   * explains); at most 15 digits, and no fraction longer than 6 digits after a zero.
-   */
-  private logprobsFast(p: number): number {
-    const b = this.b,
-      n = this.text.n,
-      out = this.xLogprobs;
-    out.need(b.length - p + 1);
-    const buf = out.buf;
-    let o = out.o,
-      i = 0;
-    for (;;) {
-      if (i >= n || b[p] !== QUOTE) break;
-      if (this.titleEq) {
-        const end = stringEnd(b, p);
-        this.titleEq = this.titleIsText(i, p + 1, end < 0 ? ~end : end, end < 0 ? K_ESC : K_STR);
-      }
-      const mark = o;
-      if (i > 0) buf[o++] = COMMA;
-      const start = o;
-      let q = p + 1;
-      let d = b[q]!;
-      if (d === 0x4e && b[q + 1] === 0x2f && b[q + 2] === 0x41 && b[q + 3] === QUOTE) {
-        buf[o++] = 0x6e; // N/A: null
-        buf[o++] = 0x75;
-        buf[o++] = 0x6c;
-        buf[o++] = 0x6c;
-        q += 3;
-      } else {
-        if (d === 0x2d) {
-          buf[o++] = d;
-          d = b[++q]!;
-        }
-        const i0 = q;
-        if (d === 48) {
-          buf[o++] = d;
-          d = b[++q]!;
-        } else
-          while (d >= 48 && d <= 57) {
-            buf[o++] = d;
-            d = b[++q]!;
-          }
-        const intLen = q - i0;
-        let fracLen = 0;
-        if (d === 0x2e) {
-          const dot = o;
-          buf[o++] = d;
-          let keep = dot; // the end without trailing zeros (at the dot: all zeros, an integer)
-          d = b[++q]!;
-          while (d >= 48 && d <= 57) {
-            buf[o++] = d;
-            if (d !== 48) keep = o;
-            d = b[++q]!;
-            fracLen++;
-          }
-          o = keep;
-        }
-        // Not a plain decimal ("1.", "01", "1e-5", ...) or one JSON might write otherwise: the general loop.
-        if (d !== QUOTE || intLen === 0 || b[q - 1] === 0x2e || intLen + fracLen > 15 || (b[i0] === 48 && fracLen > 6)) {
-          o = mark;
-          break;
-        }
-        // -0 (and -0.0000) is written 0.
-        if (o - start === 2 && buf[start] === 0x2d && buf[start + 1] === 48) {
-          buf[start] = 48;
-          o = start + 1;
-        }
-      }
-      i++;
-      p = this.sep(q + 1);
-      if (p < 0) {
-        this.title.n = i;
-        out.o = o;
-        return p;
-      }
-    }
-    this.title.n = i;
-    out.o = o;
-    return p;
-  }
-
-  /** Colours: "#rrggbb", their masks from the colour table (computed once per colour). */
-  private maskFast(p: number): number {
-    const b = this.b,
-      n = this.text.n,
-      out = this.xMask;
-    out.need(b.length - p + 1);
-    const buf = out.buf;
-    let o = out.o,
-      i = 0,
-      trained = 0;
-    for (;;) {
-      if (i >= n || b[p] !== QUOTE || b[p + 8] !== QUOTE) break;
-      const m = this.hexMask(p + 1);
-      if (m === 2) break;
-      if (i > 0) buf[o++] = COMMA;
-      if (m === -1) {
-        buf[o++] = 0x2d;
-        buf[o++] = 0x31;
-      } else {
-        buf[o++] = 48 + m;
-        if (m === 1) trained++;
-      }
-      i++;
-      p = this.sep(p + 9);
-      if (p < 0) break;
-    }
-    this.color.n = i;
-    this.trainedSeen += trained;
-    out.o = o;
-    return p;
   }
 
   /**

@@ -1,4 +1,4 @@
-// The scanner's WebAssembly kernels (wasm/kernels.ts, built into wasmbin.ts): one instance per
+// The scanner's WebAssembly kernels (wasm/, built into wasmbin.ts): one instance per
 // thread, holding one payload at a time. The JavaScript scanner calls a kernel per token array
 // and takes over where it stops (see the header of wasm/kernels.ts).
 import { maskFromColor } from './color';
@@ -16,8 +16,16 @@ interface WasmApi {
 }
 const wasmApi = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
 
+interface WasmGlobal {
+  readonly value: number;
+}
+
 interface Exports {
   memory: WasmMemory;
+  // The memory layout (wasm/memory.ts): caseless bits, hex digits, then the payload's regions.
+  LOWER: WasmGlobal;
+  HEX: WasmGlobal;
+  FREE: WasmGlobal;
   setInput(payload: number, s: number, e: number, k: number): void;
   text(p: number, i: number, out: number): number;
   ids(p: number, n: number, out: number): number;
@@ -30,11 +38,7 @@ interface Exports {
 
 /** Payloads above this size are left to the JavaScript loops (the memory would be about 6x). */
 export const MAX_WASM_PAYLOAD = 16 << 20;
-const TABLE = 1024,
-  TABLE_BYTES = 1 << 24,
-  LOWER_AT = TABLE + TABLE_BYTES,
-  LOWER_BYTES = 8192,
-  HEX_AT = LOWER_AT + LOWER_BYTES,
+const LOWER_BYTES = 8192,
   PAGE = 65536;
 
 let module: object | undefined;
@@ -62,8 +66,9 @@ export class Kernels {
     this.x = inst.exports as unknown as Exports;
     this.u8 = Buffer.alloc(0);
     this.i32 = new Int32Array(0);
-    this.ensure(HEX_AT + 256);
-    for (let c = 0; c < 256; c++) this.u8[HEX_AT + c] = hexVal(c) >= 0 ? hexVal(c) : 0x80;
+    this.ensure(this.x.FREE.value);
+    const hex = this.x.HEX.value;
+    for (let c = 0; c < 256; c++) this.u8[hex + c] = hexVal(c) >= 0 ? hexVal(c) : 0x80;
   }
 
   /** A kernel instance, or undefined where WebAssembly is missing or AGENTJET_NO_WASM is set. */
@@ -99,7 +104,7 @@ export class Kernels {
     if (len > MAX_WASM_PAYLOAD) return false;
     const align = (n: number) => (n + 15) & ~15;
     const maxTokens = Math.floor(len / 3) + 2;
-    const inAt = align(HEX_AT + 256);
+    const inAt = align(this.x.FREE.value);
     const outAt = align(inAt + len + 32);
     const sAt = align(outAt + len + 64);
     const eAt = sAt + 4 * maxTokens;
@@ -170,7 +175,8 @@ export class Kernels {
 
   /** Writes the table of BMP code points whose toLowerCase() is themselves (for join), once. */
   private lowerTable(): void {
-    const bits = this.u8.subarray(LOWER_AT, LOWER_AT + LOWER_BYTES);
+    const lower = this.x.LOWER.value;
+    const bits = this.u8.subarray(lower, lower + LOWER_BYTES);
     bits.fill(0);
     for (let c = 0; c < 0x10000; c++) {
       // Surrogates are never stable (a lone one sends the timeline to the string path).

@@ -1,4 +1,4 @@
-// The scanner's WebAssembly kernels (core/logs/wasm/kernels.ts): the committed build is what the
+// The scanner's WebAssembly kernels (core/logs/wasm/): the committed build is what the
 // source compiles to, and the kernels' idea of "lower case is itself" (search) is the engine's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { FastScanner, exportLine, type ScanWant } from '../../core/logs/fastscan
 import { Bail } from '../../core/logs/jsonbytes';
 import { repoRoot } from '../util/paths';
 
-test('core/logs/wasmbin.ts is what core/logs/wasm/kernels.ts builds to (npm run build:wasm)', async () => {
+test('core/logs/wasmbin.ts is what core/logs/wasm/ builds to (npm run build:wasm)', async () => {
   const mod = (await import(pathToFileURL(join(repoRoot, 'scripts', 'build-wasm.mjs')).href)) as { buildWasmModule(): Promise<string> };
   const fresh = await mod.buildWasmModule();
   assert.equal(readFileSync(join(repoRoot, 'core', 'logs', 'wasmbin.ts'), 'utf8'), fresh, 'run npm run build:wasm and commit the result');

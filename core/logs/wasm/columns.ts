@@ -1,0 +1,324 @@
+// AssemblyScript: the kernels of export (token texts, ids, logprobs, colours to masks); see kernels.ts.
+import {
+  HEX,
+  R_EQ,
+  R_LEN,
+  R_N,
+  R_OUT,
+  R_TRAINED,
+  SEP_ERR,
+  TABLE,
+  canonicalEscape,
+  isDigit,
+  ld,
+  load16,
+  posE,
+  posK,
+  posS,
+  sep,
+  stopIn16,
+} from './memory';
+
+@external("env", "colorMask")
+declare function colorMask(rgb: i32): i32;
+
+/**
+ * The token texts from element p (i texts read before it): their positions, and with `out`
+ * non-zero their JSON copied there (a comma before each but the very first).
+ */
+export function text(p: i32, i: i32, out: usize): i32 {
+  let o = out;
+  const write = out != 0;
+  for (;;) {
+    if (ld(p) != 0x22) break;
+    const mark = o;
+    if (write) {
+      if (i > 0) store<u8>(o++, 0x2c);
+      store<u8>(o++, 0x22);
+    }
+    let q = p + 1;
+    let esc = false;
+    let ok = true;
+    for (;;) {
+      // 16 bytes at a time, copied whole (the output has room past its end); the string goes on
+      // up to the first quote, backslash or NUL.
+      const v = load16(q);
+      const k = stopIn16(v);
+      if (write) {
+        v128.store(o, v);
+        o += k;
+      }
+      q += k;
+      if (k == 16) continue;
+      const c = ld(q);
+      if (c == 0x22) break;
+      if (c == 0x5c) {
+        const n = canonicalEscape(q);
+        if (n == 0) {
+          ok = false;
+          break;
+        }
+        esc = true;
+        if (write) {
+          for (let j = 0; j < n; j++) store<u8>(o++, <u8>ld(q + j));
+        }
+        q += n;
+        continue;
+      }
+      ok = false; // NUL
+      break;
+    }
+    const next = ok ? sep(q + 1) : SEP_ERR;
+    if (next == SEP_ERR) {
+      o = mark;
+      break;
+    }
+    if (write) store<u8>(o++, 0x22);
+    store<i32>(posS + (<usize>i << 2), p + 1);
+    store<i32>(posE + (<usize>i << 2), q);
+    store<u8>(posK + <usize>i, esc ? 2 : 1);
+    i++;
+    if (next < 0) {
+      store<i32>(R_N, i);
+      store<i32>(R_OUT, <i32>o);
+      return next;
+    }
+    p = next;
+  }
+  store<i32>(R_N, i);
+  store<i32>(R_OUT, <i32>o);
+  return p;
+}
+
+/** Ids ("123": a canonical integer of up to 15 digits) for tokens i < n, as JSON numbers at `out`. */
+export function ids(p: i32, n: i32, out: usize): i32 {
+  let o = out;
+  let i = 0;
+  for (;;) {
+    if (i >= n || ld(p) != 0x22) break;
+    const q0 = p + 1;
+    const d = ld(q0);
+    if (d == 48 ? ld(q0 + 1) != 0x22 : <u32>(d - 49) > 8) break;
+    const mark = o;
+    if (i > 0) store<u8>(o++, 0x2c);
+    // The digits up to the first other byte, which must be the closing quote (at most 15 digits).
+    const v = load16(q0);
+    const digits = i8x16.bitmask(i8x16.lt_u(i8x16.sub(v, i8x16.splat(48)), i8x16.splat(10)));
+    const k = ctz<i32>(~digits & 0xffff);
+    v128.store(o, v);
+    o += k;
+    const q = q0 + k;
+    const next = k < 16 && ld(q) == 0x22 ? sep(q + 1) : SEP_ERR;
+    if (next == SEP_ERR) {
+      o = mark;
+      break;
+    }
+    i++;
+    if (next < 0) {
+      store<i32>(R_N, i);
+      store<i32>(R_OUT, <i32>o);
+      return next;
+    }
+    p = next;
+  }
+  store<i32>(R_N, i);
+  store<i32>(R_OUT, <i32>o);
+  return p;
+}
+
+/** True when title b[s..e) equals token text i (both without escapes; known = texts with positions here). */
+@inline function titleIsText(i: i32, known: i32, s: i32, e: i32): i32 {
+  // 2: cannot tell here.
+  if (i >= known || load<u8>(posK + <usize>i) != 1) return 2;
+  const ts = load<i32>(posS + (<usize>i << 2)),
+    te = load<i32>(posE + (<usize>i << 2));
+  if (te - ts != e - s) return 0;
+  for (let j = 0; j < e - s; j++) if (ld(ts + j) != ld(s + j)) return 0;
+  return 1;
+}
+
+/**
+ * The usual logprob, a "%.4f" decimal ("-0.1234") of at most 15 characters, at q (after the
+ * quote), written at o as writeDecimal does (no trailing zeros; "-0" as "0") from a few masks
+ * of one 16-byte load instead of a branch per character. Returns the output end and puts the
+ * string's length in R_LEN; -1 (nothing written) for anything else, which the byte loop takes.
+ */
+@inline function simdDecimal(q: i32, o: usize): isize {
+  const v = load16(q);
+  const len = stopIn16(v);
+  if (len >= 16 || len < 3 || ld(q + len) != 0x22) return -1;
+  const lim = (1 << len) - 1;
+  const digits = i8x16.bitmask(i8x16.lt_u(i8x16.sub(v, i8x16.splat(48)), i8x16.splat(10))) & lim;
+  const dots = i8x16.bitmask(i8x16.eq(v, i8x16.splat(0x2e))) & lim;
+  const neg = ld(q) == 0x2d ? 1 : 0;
+  // One dot, a sign only in front, digits elsewhere.
+  if (dots == 0 || (dots & (dots - 1)) != 0 || (~digits & lim) != (dots | neg)) return -1;
+  const dot = ctz<i32>(dots);
+  const intLen = dot - neg,
+    fracLen = len - dot - 1;
+  const lead = ld(q + neg);
+  if (intLen < 1 || fracLen < 1 || (lead == 48 && intLen > 1) || intLen + fracLen > 15 || (lead == 48 && fracLen > 6)) return -1;
+  // Up to the last fraction digit that is not 0; all zeros: up to the dot (an integer).
+  const zeros = i8x16.bitmask(i8x16.eq(v, i8x16.splat(48)));
+  const nz = lim & ~((2 << dot) - 1) & ~zeros;
+  const end = nz != 0 ? 32 - clz<i32>(nz) : dot;
+  v128.store(o, v);
+  store<u8>(R_LEN, <u8>len);
+  if (end == 2 && neg == 1 && lead == 48) {
+    store<u8>(o, 48); // -0
+    return o + 1;
+  }
+  return o + end;
+}
+
+/**
+ * Logprobs for tokens i < n: "N/A" as null, decimals ("-0.1234") copied without trailing zeros
+ * (JSON.stringify's shortest form; see writeDecimal in tokencolumns.ts for the rule). `eq`: the
+ * titles so far equal the token texts (ASTune's tracker), tracked in R_EQ; `known`: how many
+ * token texts have their positions here.
+ */
+export function logprobs(p: i32, n: i32, out: usize, eq: i32, known: i32): i32 {
+  let o = out;
+  let i = 0;
+  for (;;) {
+    if (i >= n || ld(p) != 0x22) break;
+    // Whether the titles still equal the texts, once this element is taken.
+    let eqHere = eq;
+    if (eq == 1) {
+      let e = p + 1;
+      while (ld(e) != 0x22 && ld(e) != 0x5c && ld(e) != 0) e++;
+      if (ld(e) != 0x22) break;
+      eqHere = titleIsText(i, known, p + 1, e);
+      if (eqHere == 2) break;
+    }
+    const mark = o;
+    if (i > 0) store<u8>(o++, 0x2c);
+    const start = o;
+    let q = p + 1;
+    let d = ld(q);
+    const w = simdDecimal(q, o);
+    if (w >= 0) {
+      o = w;
+      q += <i32>load<u8>(R_LEN);
+    } else if (d == 0x4e && ld(q + 1) == 0x2f && ld(q + 2) == 0x41 && ld(q + 3) == 0x22) {
+      store<u32>(o, 0x6c6c756e); // "null"
+      o += 4;
+      q += 3;
+    } else {
+      if (d == 0x2d) {
+        store<u8>(o++, <u8>d);
+        d = ld(++q);
+      }
+      const i0 = q;
+      if (d == 48) {
+        store<u8>(o++, <u8>d);
+        d = ld(++q);
+      } else
+        while (isDigit(d)) {
+          store<u8>(o++, <u8>d);
+          d = ld(++q);
+        }
+      const intLen = q - i0;
+      let fracLen = 0;
+      if (d == 0x2e) {
+        const dot = o;
+        store<u8>(o++, <u8>d);
+        let keep = dot;
+        d = ld(++q);
+        while (isDigit(d)) {
+          store<u8>(o++, <u8>d);
+          if (d != 48) keep = o;
+          d = ld(++q);
+          fracLen++;
+        }
+        o = keep;
+      }
+      if (d != 0x22 || intLen == 0 || ld(q - 1) == 0x2e || intLen + fracLen > 15 || (ld(i0) == 48 && fracLen > 6)) {
+        o = mark;
+        break;
+      }
+      if (o - start == 2 && load<u8>(start) == 0x2d && load<u8>(start + 1) == 48) {
+        store<u8>(start, 48);
+        o = start + 1;
+      }
+    }
+    const next = sep(q + 1);
+    if (next == SEP_ERR) {
+      o = mark;
+      break;
+    }
+    eq = eqHere;
+    i++;
+    if (next < 0) {
+      store<i32>(R_N, i);
+      store<i32>(R_OUT, <i32>o);
+      store<i32>(R_EQ, eq);
+      return next;
+    }
+    p = next;
+  }
+  store<i32>(R_N, i);
+  store<i32>(R_OUT, <i32>o);
+  store<i32>(R_EQ, eq);
+  return p;
+}
+
+@inline function hx(p: i32): u32 {
+  return <u32>load<u8>(HEX + <usize>ld(p));
+}
+
+/** The mask of "#rrggbb" at s (after the quote), or 2 when it is not that. */
+@inline function hexMask(s: i32): i32 {
+  if (ld(s) != 0x23) return 2;
+  // By table, without a branch per digit (a mix of digits and letters mispredicts).
+  const h1 = hx(s + 1),
+    h2 = hx(s + 2),
+    h3 = hx(s + 3),
+    h4 = hx(s + 4),
+    h5 = hx(s + 5),
+    h6 = hx(s + 6);
+  if ((h1 | h2 | h3 | h4 | h5 | h6) & 0x80) return 2;
+  const v = <i32>((h1 << 20) | (h2 << 16) | (h3 << 12) | (h4 << 8) | (h5 << 4) | h6);
+  let m = <i32>load<u8>(TABLE + <usize>v);
+  if (m == 0) {
+    m = colorMask(v) + 2;
+    store<u8>(TABLE + <usize>v, <u8>m);
+  }
+  return m - 2;
+}
+
+/**
+ * Masks from colours ("#rrggbb") for tokens i < n: with `out` non-zero written there as JSON
+ * (1, 0 or -1); the trained ones (mask 1) counted in R_TRAINED.
+ */
+export function mask(p: i32, n: i32, out: usize): i32 {
+  let o = out;
+  const write = out != 0;
+  let i = 0,
+    trained = 0;
+  for (;;) {
+    if (i >= n || ld(p) != 0x22 || ld(p + 8) != 0x22) break;
+    const m = hexMask(p + 1);
+    if (m == 2) break;
+    const next = sep(p + 9);
+    if (next == SEP_ERR) break;
+    if (write) {
+      if (i > 0) store<u8>(o++, 0x2c);
+      if (m == -1) {
+        store<u16>(o, 0x312d); // "-1"
+        o += 2;
+      } else store<u8>(o++, <u8>(48 + m));
+    }
+    if (m == 1) trained++;
+    i++;
+    if (next < 0) {
+      p = next;
+      break;
+    }
+    p = next;
+  }
+  store<i32>(R_N, i);
+  store<i32>(R_OUT, <i32>o);
+  store<i32>(R_TRAINED, trained);
+  return p;
+}
