@@ -19,6 +19,13 @@ import {
   stopIn16,
 } from './memory';
 
+/** A kernel's exit: i elements taken, output up to o; r is what it returns. */
+@inline function taken(i: i32, o: usize, r: i32): i32 {
+  store<i32>(R_N, i);
+  store<i32>(R_OUT, <i32>o);
+  return r;
+}
+
 @external("env", "colorMask")
 declare function colorMask(rgb: i32): i32;
 
@@ -78,16 +85,10 @@ export function text(p: i32, i: i32, out: usize): i32 {
     store<i32>(posE + (<usize>i << 2), q);
     store<u8>(posK + <usize>i, esc ? 2 : 1);
     i++;
-    if (next < 0) {
-      store<i32>(R_N, i);
-      store<i32>(R_OUT, <i32>o);
-      return next;
-    }
     p = next;
+    if (next < 0) break;
   }
-  store<i32>(R_N, i);
-  store<i32>(R_OUT, <i32>o);
-  return p;
+  return taken(i, o, p);
 }
 
 /** Ids ("123": a canonical integer of up to 15 digits) for tokens i < n, as JSON numbers at `out`. */
@@ -114,16 +115,10 @@ export function ids(p: i32, n: i32, out: usize): i32 {
       break;
     }
     i++;
-    if (next < 0) {
-      store<i32>(R_N, i);
-      store<i32>(R_OUT, <i32>o);
-      return next;
-    }
     p = next;
+    if (next < 0) break;
   }
-  store<i32>(R_N, i);
-  store<i32>(R_OUT, <i32>o);
-  return p;
+  return taken(i, o, p);
 }
 
 /** True when title b[s..e) equals token text i (both without escapes; known = texts with positions here). */
@@ -249,18 +244,11 @@ export function logprobs(p: i32, n: i32, out: usize, eq: i32, known: i32): i32 {
     }
     eq = eqHere;
     i++;
-    if (next < 0) {
-      store<i32>(R_N, i);
-      store<i32>(R_OUT, <i32>o);
-      store<i32>(R_EQ, eq);
-      return next;
-    }
     p = next;
+    if (next < 0) break;
   }
-  store<i32>(R_N, i);
-  store<i32>(R_OUT, <i32>o);
   store<i32>(R_EQ, eq);
-  return p;
+  return taken(i, o, p);
 }
 
 @inline function hx(p: i32): u32 {
@@ -311,14 +299,9 @@ export function mask(p: i32, n: i32, out: usize): i32 {
     }
     if (m == 1) trained++;
     i++;
-    if (next < 0) {
-      p = next;
-      break;
-    }
     p = next;
+    if (next < 0) break;
   }
-  store<i32>(R_N, i);
-  store<i32>(R_OUT, <i32>o);
   store<i32>(R_TRAINED, trained);
-  return p;
+  return taken(i, o, p);
 }

@@ -19,11 +19,8 @@ export function count(p: i32, i: i32): i32 {
     const next = sep(q + 1);
     if (next == SEP_ERR) break;
     i++;
-    if (next < 0) {
-      store<i32>(R_N, i);
-      return next;
-    }
     p = next;
+    if (next < 0) break;
   }
   store<i32>(R_N, i);
   return p;
