@@ -47,10 +47,13 @@ function hex6(v: number): string {
   return '#' + v.toString(16).padStart(6, '0');
 }
 
+/** Memory grown beyond this for a huge payload is given up at the next payload that fits in it. */
+const KEEP_MEMORY = 64 << 20;
+
 export class Kernels {
-  private readonly x: Exports;
-  private u8: Buffer;
-  private i32: Int32Array;
+  private x!: Exports;
+  private u8 = Buffer.alloc(0);
+  private i32 = new Int32Array(0);
   // The regions for the current payload (see load).
   private outAt = 0;
   private sAt = 0;
@@ -60,12 +63,16 @@ export class Kernels {
   private lowerReady = false;
 
   private constructor() {
+    this.instantiate();
+  }
+
+  /** A new instance with its own memory (WebAssembly memory only grows: this is how it shrinks). */
+  private instantiate(): void {
     const api = wasmApi!;
     module ??= new api.Module(Buffer.from(KERNELS_WASM, 'base64'));
     const inst = new api.Instance(module, { env: { colorMask: (v: number) => maskFromColor(hex6(v)) } });
     this.x = inst.exports as unknown as Exports;
-    this.u8 = Buffer.alloc(0);
-    this.i32 = new Int32Array(0);
+    this.lowerReady = false;
     this.ensure(this.x.FREE.value);
     const hex = this.x.HEX.value;
     for (let c = 0; c < 256; c++) this.u8[hex + c] = hexVal(c) >= 0 ? hexVal(c) : 0x80;
@@ -111,6 +118,7 @@ export class Kernels {
     const endsAt = eAt + 4 * maxTokens;
     const kAt = endsAt + 4 * maxTokens;
     const need = kAt + maxTokens + 64;
+    if (need <= KEEP_MEMORY && this.memoryBytes > KEEP_MEMORY) this.instantiate();
     this.ensure(need);
     this.u8.set(b, inAt);
     this.u8.fill(0, inAt + len, inAt + len + 32);
@@ -121,6 +129,11 @@ export class Kernels {
     this.endsAt = endsAt;
     this.x.setInput(inAt, sAt, eAt, kAt);
     return true;
+  }
+
+  /** The size of the kernels' memory. */
+  get memoryBytes(): number {
+    return this.x.memory.buffer.byteLength;
   }
 
   /** Elements taken by the last kernel (the column's count). */

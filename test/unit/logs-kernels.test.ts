@@ -114,3 +114,15 @@ test('a payload above the kernels limit is read by the JavaScript loops, and the
   assert.deepEqual(rows(wasm, big), rows(js, big));
   assert.deepEqual(rows(wasm, small), rows(js, small));
 });
+
+test('memory grown for a large payload is given back at the next small one', () => {
+  const k = Kernels.create()!;
+  const base = k.memoryBytes;
+  assert.ok(k.load(Buffer.alloc(12 << 20, 0x20)));
+  const grown = k.memoryBytes;
+  assert.ok(grown > 64 << 20, `grown to ${grown}`);
+  assert.ok(k.load(Buffer.from('{"a": ["x"]}')));
+  assert.ok(k.memoryBytes < 32 << 20, `after a small payload: ${k.memoryBytes} (at first ${base})`);
+  // The new instance still works: a join needs its tables again.
+  assert.ok(k.lowerStable(0x4f60));
+});
