@@ -67,3 +67,38 @@ export function note(message: string): void {
   if (file) appendFileSync(file, `      · ${message}\n`);
   else console.log(message);
 }
+
+/** What the agentjet debug adapter said, as a test watches it: breakpoint stops and problems. */
+export interface AdapterWatch {
+  stops: { threadId: number }[];
+  /** Exit codes of the debuggee (`exited` events). */
+  exits: number[];
+  /** Failed responses, output events, adapter errors and exits. */
+  problems: string[];
+  dispose(): void;
+}
+
+export function watchAgentjetAdapter(): AdapterWatch {
+  const stops: { threadId: number }[] = [];
+  const exits: number[] = [];
+  const problems: string[] = [];
+  const tracker = vscode.debug.registerDebugAdapterTrackerFactory('agentjet', {
+    createDebugAdapterTracker: () => ({
+      onDidSendMessage: (m: {
+        type?: string;
+        event?: string;
+        success?: boolean;
+        message?: string;
+        body?: { threadId?: number; reason?: string; output?: string; exitCode?: number; error?: { format?: string } };
+      }) => {
+        if (m.type === 'event' && m.event === 'exited') exits.push(m.body?.exitCode ?? -1);
+        if (m.type === 'event' && m.event === 'stopped' && m.body?.reason === 'breakpoint') stops.push({ threadId: m.body.threadId ?? 0 });
+        if (m.type === 'response' && m.success === false) problems.push(m.body?.error?.format ?? m.message ?? 'error');
+        if (m.type === 'event' && m.event === 'output' && m.body?.output) problems.push(m.body.output);
+      },
+      onError: (e: Error) => problems.push(`adapter error: ${e.message}`),
+      onExit: (code: number | undefined) => problems.push(`adapter exit ${code}`),
+    }),
+  });
+  return { stops, exits, problems, dispose: () => tracker.dispose() };
+}

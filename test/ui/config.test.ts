@@ -1,25 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openWorkbench } from '../harness/workbench';
-import { repoRoot } from '../util/paths';
+import { WORKFLOW_TYPO, demoWorkspace } from '../util/demoWorkspace';
 import { waitFor } from '../util/poll';
 
 test('a config mistake shows a squiggle whose hover explains it (screenshot)', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'agentjet-ui-config-'));
-  const workspace = join(dir, 'demo');
-  cpSync(join(repoRoot, 'demo'), workspace, { recursive: true });
-  const cfg = join(workspace, 'math_agent.yaml');
-  writeFileSync(
-    cfg,
-    readFileSync(cfg, 'utf8').replace('user_workflow: math_demo.workflow->MathWorkflow', 'user_workflow: math_demo.workflow->MathWorkflo'),
-  );
+  const { dir, workspace } = demoWorkspace('agentjet-ui-config-', { typo: true });
   const wb = await openWorkbench({ workspace });
   try {
     await wb.openFile('math_agent.yaml');
-    const text = await wb.hoverFirstError('MathWorkflo');
+    const text = await wb.hoverFirstError(WORKFLOW_TYPO);
     assert.match(text, /is not defined in/);
     assert.match(text, /class-ref\/missing-class/);
     const shot = await wb.screenshot('config-squiggle-hover');
@@ -31,9 +23,7 @@ test('a config mistake shows a squiggle whose hover explains it (screenshot)', a
 });
 
 test('accepting the val_kwargs completion indents its children one level, in 2- and 4-space files (screenshot)', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'agentjet-ui-snippet-'));
-  const workspace = join(dir, 'demo');
-  cpSync(join(repoRoot, 'demo'), workspace, { recursive: true });
+  const { dir, workspace } = demoWorkspace('agentjet-ui-snippet-');
   const cases = [
     { file: 'snippet_two.yaml', unit: '  ' },
     { file: 'snippet_four.yaml', unit: '    ' },

@@ -5,41 +5,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { deflateSync } from 'node:zlib';
 import type { Frame } from 'playwright-core';
 import { openWorkbench, type Workbench } from '../harness/workbench';
 import { fixtures } from '../gen';
 import { findFile } from '../util/findFile';
+import { agentjetRecord } from '../util/tokenlogs';
 
-const HEADER = '2026-01-05 10:00:00.000 | INFO     | ajet.context_tracker.multiagent_tracking:generate_log:556 - \n';
-function record(step: number, task: string, words: string[]): string {
-  const n = words.length;
-  const payload = {
-    header: `[${step}] Task ${task} (Reward 1.000)`,
-    color: '#337711',
-    content: '',
-    attach: '',
-    nested: true,
-    nested_json: {
-      [`${task}.1.0.0`]: {
-        outcome: '1.0',
-        len_prompt_ids: 2,
-        len_response_ids: n - 2,
-        len_input_ids: n,
-        raw_reward: '1.000',
-        step_reward: '1.000',
-        step_advantage: '0.250',
-        content: {
-          text: words,
-          title: words.map((_, i) => (i < 2 ? 'N/A' : '-0.1000')),
-          count: words.map((_, i) => String(1000 + i)),
-          color: words.map((_, i) => (i < 2 ? '#d98510' : '#09abcf')),
-        },
-      },
-    },
-  };
-  return HEADER + 'base64:' + deflateSync(Buffer.from(JSON.stringify(payload))).toString('base64') + '\n';
-}
+const record = (step: number, task: string, words: string[]) => agentjetRecord(step, task, words);
 
 async function viewer(wb: Workbench, file: string): Promise<Frame> {
   await wb.openFile(relative(wb.workspace, file));

@@ -5,11 +5,11 @@
 // from fonts-noto-cjk) go to test-output/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openWorkbench, type Workbench } from '../harness/workbench';
 import { repoRoot } from '../util/paths';
+import { WORKFLOW_TYPO, demoWorkspace } from '../util/demoWorkspace';
 import { descriptionCatalogue } from '../../core/l10n/schemaDescriptions';
 
 const zh = JSON.parse(readFileSync(join(repoRoot, 'package.nls.zh-cn.json'), 'utf8')) as Record<string, string>;
@@ -29,14 +29,7 @@ async function paletteRow(wb: Workbench, query: string, title: string) {
 
 test('with the display language zh-cn, AgentJet command titles, views, diagnostics and the token log viewer are in Chinese', async () => {
   // The demo with one mistake: a workflow class that does not exist.
-  const dir = mkdtempSync(join(tmpdir(), 'agentjet-ui-zh-'));
-  const workspace = join(dir, 'demo');
-  cpSync(join(repoRoot, 'demo'), workspace, { recursive: true });
-  const cfg = join(workspace, 'math_agent.yaml');
-  writeFileSync(
-    cfg,
-    readFileSync(cfg, 'utf8').replace('user_workflow: math_demo.workflow->MathWorkflow', 'user_workflow: math_demo.workflow->MathWorkflo'),
-  );
+  const { dir, workspace } = demoWorkspace('agentjet-ui-zh-', { typo: true });
   const wb = await openWorkbench({ locale: 'zh-CN', workspace });
   try {
     // Remote extensions are scanned after the workbench shows: wait for ours first.
@@ -65,7 +58,7 @@ test('with the display language zh-cn, AgentJet command titles, views, diagnosti
     assert.ok(existsSync(await wb.screenshot('zh-cn-views')));
 
     // The language server's diagnostic and its hover, in Chinese (math_agent.yaml is open).
-    const hoverText = await wb.hoverFirstError('MathWorkflo');
+    const hoverText = await wb.hoverFirstError(WORKFLOW_TYPO);
     // "{1} 中没有定义 `{0}`（其中的类：…）。" with the module file and the classes it has.
     assert.ok(zhCore['`{0}` is not defined in {1} (classes: {2}).']?.includes('中没有定义'));
     assert.match(hoverText, /workflow\.py 中没有定义 `MathWorkflo`（其中的类：[^）]*MathWorkflow[^）]*）。/);

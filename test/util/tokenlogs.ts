@@ -71,6 +71,46 @@ export function header(t = '2026-01-05 10:00:00.000'): string {
   return `${t} | INFO     | ajet.context_tracker.multiagent_tracking:generate_log:556 - \n`;
 }
 
+/**
+ * One rollout record as AgentJet's multiagent tracker writes it (beast-logger's nested JSON,
+ * zlib, base64): one timeline with these token texts, of which the first `prompt` are context
+ * (no logprob, the context colour) and the rest trained.
+ */
+export function agentjetRecord(
+  step: number,
+  task: string,
+  words: string[],
+  opts: { prompt?: number; logprob?: string; advantage?: string; firstId?: number } = {},
+): string {
+  const n = words.length;
+  const prompt = opts.prompt ?? 2;
+  const payload = {
+    header: `[${step}] Task ${task} (Reward 1.000)`,
+    color: '#337711',
+    content: '',
+    attach: '',
+    nested: true,
+    nested_json: {
+      [`${task}.1.0.0`]: {
+        outcome: '1.0',
+        len_prompt_ids: prompt,
+        len_response_ids: n - prompt,
+        len_input_ids: n,
+        raw_reward: '1.000',
+        step_reward: '1.000',
+        step_advantage: opts.advantage ?? '0.250',
+        content: {
+          text: words,
+          title: words.map((_, i) => (i < prompt ? 'N/A' : (opts.logprob ?? '-0.1000'))),
+          count: words.map((_, i) => String((opts.firstId ?? 1000) + i)),
+          color: words.map((_, i) => (i < prompt ? '#d98510' : '#09abcf')),
+        },
+      },
+    },
+  };
+  return header() + 'base64:' + deflateSync(Buffer.from(JSON.stringify(payload))).toString('base64') + '\n';
+}
+
 function tokenPayload(r: Rng, i: number): Record<string, unknown> {
   const task = r.pick(['', 'gsm8k.test.17', 'write a poem', 't' + i, 'é"\\x', '12']);
   const outcome = r.pick(['0.0', '0.5', '1.0', 'nan']);

@@ -4,13 +4,13 @@ import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { deflateSync } from 'node:zlib';
 import * as vscode from 'vscode';
 import { extension, note, waitFor, workspaceRoot } from '../util';
 import { LogSession } from '../../../core/logs/session';
 import { hostileLogText } from '../../gen/logs';
 import type { ViewCommand, ViewReport } from '../../../core/protocol/tokenlog';
 import { findFile } from '../../util/findFile';
+import { agentjetRecord } from '../../util/tokenlogs';
 
 interface Inspected {
   path: string;
@@ -51,34 +51,10 @@ async function drive(path: string, command: ViewCommand): Promise<void> {
   assert.ok(n > 0, 'no open view to drive');
 }
 
-const HEADER = '2026-01-05 10:00:00.000 | INFO     | ajet.context_tracker.multiagent_tracking:generate_log:556 - \n';
+/** A record of n tokens (a newline every 50), a quarter of them context. */
 function record(step: number, task: string, n: number): string {
-  const text = Array.from({ length: n }, (_, i) => (i % 50 === 49 ? '\n' : ` w${i}`));
-  const payload = {
-    header: `[${step}] Task ${task} (Reward 1.000)`,
-    color: '#337711',
-    content: '',
-    attach: '',
-    nested: true,
-    nested_json: {
-      [`${task}.1.0.0`]: {
-        outcome: '1.0',
-        len_prompt_ids: Math.floor(n / 4),
-        len_response_ids: n - Math.floor(n / 4),
-        len_input_ids: n,
-        raw_reward: '1.000',
-        step_reward: '1.000',
-        step_advantage: '0.500',
-        content: {
-          text,
-          title: text.map((_, i) => (i < n / 4 ? 'N/A' : '-0.2500')),
-          count: text.map((_, i) => String(i)),
-          color: text.map((_, i) => (i < n / 4 ? '#d98510' : '#09abcf')),
-        },
-      },
-    },
-  };
-  return HEADER + 'base64:' + deflateSync(Buffer.from(JSON.stringify(payload))).toString('base64') + '\n';
+  const words = Array.from({ length: n }, (_, i) => (i % 50 === 49 ? '\n' : ` w${i}`));
+  return agentjetRecord(step, task, words, { prompt: Math.floor(n / 4), logprob: '-0.2500', advantage: '0.500', firstId: 0 });
 }
 
 suite('token log viewer', () => {

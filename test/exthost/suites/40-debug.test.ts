@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { TEST_PYTHON, configCopy, extension, nextEvent, standInBackbone, waitFor, workspaceRoot } from '../util';
+import { TEST_PYTHON, configCopy, extension, nextEvent, standInBackbone, waitFor, watchAgentjetAdapter, workspaceRoot } from '../util';
 import { companionFolder, readCompanions, stopCompanions } from '../../../core/launch/companions';
 import { AgentJetDebugConfigurationProvider } from '../../../extension/debug/provider';
 
@@ -27,26 +27,8 @@ suite('debug and launch', () => {
     assert.ok(line > 0);
     const bp = new vscode.SourceBreakpoint(new vscode.Location(workflow, new vscode.Position(line, 0)));
     vscode.debug.addBreakpoints([bp]);
-    const stops: { threadId: number }[] = [];
-    const problems: string[] = [];
-    const tracker = vscode.debug.registerDebugAdapterTrackerFactory('agentjet', {
-      createDebugAdapterTracker: () => ({
-        onDidSendMessage: (m: {
-          type?: string;
-          event?: string;
-          success?: boolean;
-          message?: string;
-          body?: { threadId?: number; reason?: string; output?: string; error?: { format?: string } };
-        }) => {
-          if (m.type === 'event' && m.event === 'stopped' && m.body?.reason === 'breakpoint')
-            stops.push({ threadId: m.body.threadId ?? 0 });
-          if (m.type === 'response' && m.success === false) problems.push(m.body?.error?.format ?? m.message ?? 'error');
-          if (m.type === 'event' && m.event === 'output' && m.body?.output) problems.push(m.body.output);
-        },
-        onError: (e: Error) => problems.push(`adapter error: ${e.message}`),
-        onExit: (code: number | undefined) => problems.push(`adapter exit ${code}`),
-      }),
-    });
+    const watch = watchAgentjetAdapter();
+    const { stops, problems } = watch;
     try {
       const started = nextEvent(vscode.debug.onDidStartDebugSession, (s) => s.type === 'agentjet', 30_000, 'the agentjet session');
       const activeFrame = nextEvent(
@@ -85,7 +67,7 @@ suite('debug and launch', () => {
       );
       void config;
     } finally {
-      tracker.dispose();
+      watch.dispose();
       vscode.debug.removeBreakpoints([bp]);
     }
   });
@@ -117,14 +99,8 @@ suite('debug and launch', () => {
     await vscode.workspace.getConfiguration('agentjet').update('pythonPath', TEST_PYTHON, vscode.ConfigurationTarget.Workspace);
     writeFileSync(join(root, '.env'), `# for the stand-in backbone\nPYTHONPATH=${standInBackbone()}\n`);
     await vscode.window.showTextDocument(config);
-    const exits: number[] = [];
-    const tracker = vscode.debug.registerDebugAdapterTrackerFactory('agentjet', {
-      createDebugAdapterTracker: () => ({
-        onDidSendMessage: (m: { type?: string; event?: string; body?: { exitCode?: number } }) => {
-          if (m.type === 'event' && m.event === 'exited') exits.push(m.body?.exitCode ?? -1);
-        },
-      }),
-    });
+    const watch = watchAgentjetAdapter();
+    const { exits } = watch;
     try {
       const ended = nextEvent(vscode.debug.onDidTerminateDebugSession, (s) => s.type === 'agentjet', 60_000, 'the run to end');
       const ok = await vscode.commands.executeCommand<boolean>('agentjet.runConfig');
@@ -135,7 +111,7 @@ suite('debug and launch', () => {
       assert.deepEqual(exits, [0]);
       assert.ok(existsSync(join(root, 'saved_experiments', 'exthost_run', 'yaml_backup.yaml')));
     } finally {
-      tracker.dispose();
+      watch.dispose();
       await vscode.workspace.getConfiguration('agentjet').update('pythonPath', undefined, vscode.ConfigurationTarget.Workspace);
     }
   });

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { extension, freePort, nextEvent, note, standInBackbone, waitFor, workspaceRoot } from '../util';
+import { extension, freePort, nextEvent, note, standInBackbone, waitFor, watchAgentjetAdapter, workspaceRoot } from '../util';
 import { TEMPLATES, renderTemplate } from '../../../core/templates';
 import { lintFile } from '../../../core/config/lint';
 import { companionFolder, readCompanions, stopCompanions } from '../../../core/launch/companions';
@@ -76,29 +76,14 @@ suite('new project', () => {
       assert.ok(line > 0 && lines[line]!.trim().length > 0);
       const bp = new vscode.SourceBreakpoint(new vscode.Location(workflow, new vscode.Position(line, 0)));
       vscode.debug.addBreakpoints([bp]);
-      const stops: number[] = [];
-      const problems: string[] = [];
-      const tracker = vscode.debug.registerDebugAdapterTrackerFactory('agentjet', {
-        createDebugAdapterTracker: () => ({
-          onDidSendMessage: (m: {
-            type?: string;
-            event?: string;
-            success?: boolean;
-            message?: string;
-            body?: { threadId?: number; reason?: string; output?: string };
-          }) => {
-            if (m.type === 'event' && m.event === 'stopped' && m.body?.reason === 'breakpoint') stops.push(m.body.threadId ?? 0);
-            if (m.type === 'response' && m.success === false) problems.push(m.message ?? 'error');
-            if (m.type === 'event' && m.event === 'output' && m.body?.output) problems.push(m.body.output);
-          },
-        }),
-      });
+      const watch = watchAgentjetAdapter();
+      const { stops, problems } = watch;
       try {
         const started = nextEvent(vscode.debug.onDidStartDebugSession, (s) => s.type === 'agentjet', 30_000, 'the agentjet session');
         const ok = await vscode.debug.startDebugging(vscode.workspace.workspaceFolders![0], debugConfig);
         assert.equal(ok, true, `startDebugging refused: ${problems.join(' | ')}`);
         const session = await started;
-        const threadId = await waitFor(() => stops[0] ?? false, 'a breakpoint stop', 90_000).catch((e: Error) => {
+        const { threadId } = await waitFor(() => stops[0] ?? false, 'a breakpoint stop', 90_000).catch((e: Error) => {
           throw new Error(`${e.message}; output: ${problems.join('').slice(-1500)}`);
         });
         const trace = (await session.customRequest('stackTrace', { threadId })) as {
@@ -114,7 +99,7 @@ suite('new project', () => {
         await vscode.debug.stopDebugging(session);
         await ended;
       } finally {
-        tracker.dispose();
+        watch.dispose();
         vscode.debug.removeBreakpoints([bp]);
         await stopCompanions(readCompanions(companionFolder(dir, 'saved_experiments')));
       }
