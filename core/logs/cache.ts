@@ -11,8 +11,12 @@ import { join } from 'node:path';
 import type { FileIndex, FileProblem } from './index';
 import type { RecordFacts } from './jobs';
 
-const VERSION = 1;
-const PRINT = 64;
+const VERSION = 2;
+/**
+ * Bytes a fingerprint covers: reaching well into the payload, since a record's first line is
+ * only a loguru timestamp and the same in a rewrite made within the same millisecond.
+ */
+const PRINT = 64 * 1024;
 
 interface Entry {
   v: number;
@@ -40,12 +44,13 @@ export function defaultCacheDir(): string {
   return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'agentjet', 'tokenlog');
 }
 
-async function readAt(path: string, at: number, n: number): Promise<string> {
+/** A fingerprint of the n bytes at `at` (fewer at the end of the file). */
+async function printAt(path: string, at: number, n: number): Promise<string> {
   const fh = await open(path, 'r');
   try {
-    const buf = Buffer.alloc(n);
-    const { bytesRead } = await fh.read(buf, 0, n, at);
-    return buf.subarray(0, bytesRead).toString('base64');
+    const buf = Buffer.alloc(Math.max(0, n));
+    const { bytesRead } = await fh.read(buf, 0, buf.length, at);
+    return createHash('sha1').update(buf.subarray(0, bytesRead)).digest('base64');
   } finally {
     await fh.close();
   }
@@ -87,9 +92,13 @@ export class FactsCache {
     const unchanged = same && st.size === e.size && st.mtimeMs === e.mtimeMs;
     const grown = same && st.size > e.size && st.mtimeMs >= e.mtimeMs;
     if (!unchanged && !grown) return { outcome: 'invalidated', facts: [] };
-    // Fingerprints: the first bytes, and the start of the last cached record.
+    // Fingerprints: the first bytes, and the start of the last cached record, both within the
+    // size the cache knew (a grown file has new bytes after it).
     const lastAt = e.offsets.length ? e.offsets[e.offsets.length - 1]! : 0;
-    if ((await readAt(file.path, 0, PRINT)) !== e.head || (e.offsets.length && (await readAt(file.path, lastAt, PRINT)) !== e.last))
+    if (
+      (await printAt(file.path, 0, Math.min(PRINT, e.size))) !== e.head ||
+      (e.offsets.length && (await printAt(file.path, lastAt, Math.min(PRINT, e.size - lastAt))) !== e.last)
+    )
       return { outcome: 'invalidated', facts: [] };
     file.seed({ offsets: e.offsets, times: e.times, scannedSize: e.scannedSize, fileSize: e.size, ino: e.ino, tailPartial: e.tailPartial });
     file.problems = e.problems;
@@ -123,8 +132,8 @@ export class FactsCache {
       offsets,
       times: Array.from(file.times.data.subarray(0, n)),
       problems: file.problems,
-      head: await readAt(file.path, 0, PRINT),
-      last: n ? await readAt(file.path, offsets[n - 1]!, PRINT) : '',
+      head: await printAt(file.path, 0, Math.min(PRINT, st.size)),
+      last: n ? await printAt(file.path, offsets[n - 1]!, Math.min(PRINT, st.size - offsets[n - 1]!)) : '',
       facts: facts.slice(0, Math.max(0, keep)),
     };
     await mkdir(this.dir, { recursive: true });

@@ -25,7 +25,7 @@ import { decodePayloadBytes } from '../../core/logs/decode';
 import { statsFromFacts, computeStats, type LogStats } from '../../core/logs/stats';
 import { LogSession } from '../../core/logs/session';
 import { CancelledError } from '../../core/logs/index';
-import { Rng, randomRecord } from '../util/tokenlogs';
+import { Rng, agentjetRecord, header, randomRecord } from '../util/tokenlogs';
 import { repoRoot } from '../util/paths';
 
 function tmp(): string {
@@ -204,6 +204,21 @@ test('the facts cache is not served for a rewritten file (new inode, or same siz
     const third = await fastStats([log], cache);
     assert.equal(third.opened.cache.invalidated, 1);
     assert.deepEqual(cmp(third.stats), cmp(await reference([log])));
+    // Rewritten in place and longer, with records of the same sizes stamped with the same times
+    // (a rerun within the same millisecond): every record header line is where it was and the
+    // same, the payloads are not. That is not a grown file.
+    const run = (step: number, n: number) =>
+      Array.from({ length: n }, (_, i) => agentjetRecord(step, `t${i % 4}`, Array.from({ length: 40 + i }, (_, k) => ` w${k}`))).join('');
+    writeFileSync(log, run(1, 12));
+    await fastStats([log], cache);
+    const old = readFileSync(log);
+    writeFileSync(log, run(5, 14));
+    const now = readFileSync(log);
+    const lastAt = old.lastIndexOf(header());
+    assert.ok(now.length > old.length && now.subarray(lastAt, lastAt + 64).equals(old.subarray(lastAt, lastAt + 64)), 'the headers line up');
+    const fourth = await fastStats([log], cache);
+    assert.deepEqual(fourth.opened.cache, { hit: 0, extended: 0, miss: 0, invalidated: 1 });
+    assert.deepEqual(cmp(fourth.stats), cmp(await reference([log])));
     // The cache folder stays bounded: room for one entry, the oldest goes.
     const entry = readdirSync(join(dir, 'cache')).map((n) => statSync(join(dir, 'cache', n)).size)[0]!;
     const other = join(dir, 'other.json.log');
