@@ -208,14 +208,23 @@ test('the facts cache is not served for a rewritten file (new inode, or same siz
     // (a rerun within the same millisecond): every record header line is where it was and the
     // same, the payloads are not. That is not a grown file.
     const run = (step: number, n: number) =>
-      Array.from({ length: n }, (_, i) => agentjetRecord(step, `t${i % 4}`, Array.from({ length: 40 + i }, (_, k) => ` w${k}`))).join('');
+      Array.from({ length: n }, (_, i) =>
+        agentjetRecord(
+          step,
+          `t${i % 4}`,
+          Array.from({ length: 40 + i }, (_, k) => ` w${k}`),
+        ),
+      ).join('');
     writeFileSync(log, run(1, 12));
     await fastStats([log], cache);
     const old = readFileSync(log);
     writeFileSync(log, run(5, 14));
     const now = readFileSync(log);
     const lastAt = old.lastIndexOf(header());
-    assert.ok(now.length > old.length && now.subarray(lastAt, lastAt + 64).equals(old.subarray(lastAt, lastAt + 64)), 'the headers line up');
+    assert.ok(
+      now.length > old.length && now.subarray(lastAt, lastAt + 64).equals(old.subarray(lastAt, lastAt + 64)),
+      'the headers line up',
+    );
     const fourth = await fastStats([log], cache);
     assert.deepEqual(fourth.opened.cache, { hit: 0, extended: 0, miss: 0, invalidated: 1 });
     assert.deepEqual(cmp(fourth.stats), cmp(await reference([log])));
