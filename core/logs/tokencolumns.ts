@@ -334,8 +334,8 @@ export class TokenColumns extends JsonBytes {
  * Writes the string b[s..e) at buf[o] as JSON.stringify(Number(it)) would, when it is a plain
  * decimal (-?\d+(\.\d+)?, no leading zeros, at most 15 significant digits, not below 1e-6): the
  * shortest round-trip form of such a number is the decimal without trailing zeros. Returns the
- * position after it, or -1 (nothing written) for any other string. A free function so that the
- * scanners' loops can have it inlined.
+ * position after it, or -1 (nothing written) for any other string. The logprobs kernel
+ * (wasm/columns.ts) follows the same rule.
  */
 export function writeDecimal(b: Uint8Array, s: number, e: number, buf: Uint8Array, o: number): number {
   let j = s;
