@@ -4,7 +4,7 @@
 // that are reused from record to record. The token text comes first in what the loggers write
 // (text, title, count, color); a column read before the text (whose length decides how many
 // values each array has) keeps its element positions and is written once the content is read.
-import { BAIL, BSLASH, COMMA, isWs, K_ESC, K_LIT, K_STR, LBRACE, LBRACK, Out, QUOTE, RBRACK, stringEnd, type Column } from './jsonbytes';
+import { BAIL, BSLASH, COMMA, K_ESC, K_LIT, K_STR, LBRACE, LBRACK, Out, QUOTE, RBRACK, stringEnd, type Column } from './jsonbytes';
 import { COLOR, COUNT, TEXT, TITLE, TokenColumns, putMask } from './tokencolumns';
 
 /** The four arrays of one export row as JSON. */
@@ -224,13 +224,8 @@ export class ExportColumns extends TokenColumns {
           this.logprobInto(out, s, e, k);
         }
       }
-      p = this.next(p);
-      if (b[p] === COMMA) {
-        p = this.afterComma(p);
-        continue;
-      }
-      if (b[p] === RBRACK) return p + 1;
-      throw BAIL;
+      p = this.sep(p);
+      if (p < 0) return ~p;
     }
   }
 
@@ -251,20 +246,6 @@ export class ExportColumns extends TokenColumns {
     if (b[p] === COMMA) return this.ws(p + 1);
     if (b[p] === RBRACK) return ~(p + 1);
     throw BAIL;
-  }
-
-  /** The separator or end of array at or after p (whitespace skipped). */
-  private next(p: number): number {
-    const c = this.b[p];
-    return c === COMMA || c === RBRACK ? p : this.ws(p);
-  }
-
-  /** The next element after the comma at p (Python's ", " separator first). */
-  private afterComma(p: number): number {
-    const b = this.b;
-    p++;
-    if (b[p] === 0x20) p++;
-    return isWs(b[p]!) ? this.ws(p) : p;
   }
 
   /** Completes the current timeline's export arrays (n tokens); they and its trained tokens. */

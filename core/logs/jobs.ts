@@ -123,7 +123,8 @@ export function factsOfDecoded(rec: DecodedRecord): RecordFacts {
   };
 }
 
-const scanner = new FastScanner();
+/** Made at the first task, not on import (its WebAssembly instance has no place in activation). */
+let scanner: FastScanner | undefined;
 /** Export output of a task; its buffer is handed over at the end of each task (Out.detach). */
 const exportOut = new Out();
 /** Export output buffers given back once written (recycleExportBuffer), for the next tasks. */
@@ -147,7 +148,7 @@ export function runTask(task: RangeTask, job: Job): TaskResult {
     const s = task.offsets[k]! - start,
       e = Math.min(task.offsets[k + 1]! - start, buf.length);
     const raw = buf.subarray(s, e);
-    let r = scanner.scanRecord(raw, want);
+    let r = (scanner ??= new FastScanner()).scanRecord(raw, want);
     const last = k === n - 1 && (task.partialLast || (!r.ok && r.error === 'record has no payload'));
     if (!r.ok && k === n - 1 && task.partialLast) r = withTail(r, true);
     else if (!r.ok && last) r = withTail(r, true);

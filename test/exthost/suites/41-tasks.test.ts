@@ -9,6 +9,23 @@ import { TEST_PYTHON, configCopy, extension, nextEvent, standInBackbone, waitFor
 import { companionFolder, readCompanions, stopCompanions } from '../../../core/launch/companions';
 import { listProcesses } from '../../../core/launch/processes';
 
+/** The agentjet task of tasks.json with this name, once VS Code lists it. */
+function agentjetTask(name: string): Promise<vscode.Task> {
+  return waitFor(
+    async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === name),
+    `the task '${name}'`,
+    30_000,
+    250,
+  );
+}
+
+/** Runs a task to its end: the exit code of its process. */
+async function runToEnd(task: vscode.Task): Promise<number | undefined> {
+  const ended = nextEvent(vscode.tasks.onDidEndTaskProcess, (e) => e.execution.task.name === task.name, 60_000, 'the task to end');
+  await vscode.tasks.executeTask(task);
+  return (await ended).exitCode;
+}
+
 suite('tasks', () => {
   suiteSetup(async () => {
     await extension().activate();
@@ -61,22 +78,9 @@ suite('tasks', () => {
   test('a task of type agentjet runs the stand-in launcher to the end', async () => {
     await configCopy('exthost-task.yaml', 'exthost_task');
     const root = workspaceRoot().fsPath;
-    const task = await waitFor(
-      async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === 'exthost: train verl'),
-      'the tasks.json task',
-      30_000,
-      250,
-    );
+    const task = await agentjetTask('exthost: train verl');
     assert.ok(task.execution instanceof vscode.CustomExecution, 'resolved into our launcher terminal');
-    const ended = nextEvent(
-      vscode.tasks.onDidEndTaskProcess,
-      (e) => e.execution.task.name === 'exthost: train verl',
-      60_000,
-      'the task to end',
-    );
-    await vscode.tasks.executeTask(task);
-    const end = await ended;
-    assert.equal(end.exitCode, 0);
+    assert.equal(await runToEnd(task), 0);
     const session = join(root, 'saved_experiments', 'exthost_task');
     assert.ok(existsSync(join(session, 'yaml_backup.yaml')), 'the stand-in wrote its run folder');
   });
@@ -88,21 +92,7 @@ suite('tasks', () => {
       'from ajet import Workflow\n\n\nclass Broken(Workflow):\n    async def execute(self, workflow_task, tuner):\n        raise ValueError("boom in the workflow")\n',
     );
     await configCopy('exthost-broken.yaml', 'exthost_broken', 'broken_wf.py->Broken');
-    const task = await waitFor(
-      async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === 'exthost: broken'),
-      'the broken task',
-      30_000,
-      250,
-    );
-    const ended = nextEvent(
-      vscode.tasks.onDidEndTaskProcess,
-      (e) => e.execution.task.name === 'exthost: broken',
-      60_000,
-      'the task to end',
-    );
-    await vscode.tasks.executeTask(task);
-    const end = await ended;
-    assert.notEqual(end.exitCode, 0);
+    assert.notEqual(await runToEnd(await agentjetTask('exthost: broken')), 0);
     const file = vscode.Uri.file(join(root, 'broken_wf.py'));
     const diags = await waitFor(
       () => {
@@ -136,12 +126,7 @@ suite('tasks', () => {
       ].join('\n'),
     );
     await configCopy('exthost-slow.yaml', 'exthost_slow', 'slow_wf.py->Slow');
-    const task = await waitFor(
-      async () => (await vscode.tasks.fetchTasks({ type: 'agentjet' })).find((t) => t.name === 'exthost: slow'),
-      'the slow task',
-      30_000,
-      250,
-    );
+    const task = await agentjetTask('exthost: slow');
     const ended = nextEvent(vscode.tasks.onDidEndTask, (e) => e.execution.task.name === 'exthost: slow', 60_000, 'the task to end');
     const execution = await vscode.tasks.executeTask(task);
     await waitFor(async () => (await listProcesses()).some((p) => p.args.includes(marker)), 'the workflow grandchild', 60_000, 200);
