@@ -15,7 +15,8 @@ export const COLUMNS: { label: string; title: string; sort?: SortKey; width: num
   { label: t('reward'), title: t('Reward'), sort: 'reward', width: 62 },
   { label: t('outcome'), title: t('Outcome of the first timeline'), width: 72 },
   { label: t('tl'), title: t('Timelines (training samples) in the record'), width: 24 },
-  { label: t('tokens'), title: t('Tokens (trained tokens)'), sort: 'tokens', width: 84 },
+  // Wide enough for AgentJet's long contexts: "99,999 (99,999)".
+  { label: t('tokens'), title: t('Tokens (trained tokens)'), sort: 'tokens', width: 116 },
 ];
 
 /** A `<select>` of fixed choices: value and label of each option, in order. */

@@ -135,6 +135,21 @@ test('token log viewer: tables, non-token rows, search counts, empty filter, col
         .map((c) => c.textContent),
     );
     assert.deepEqual(cut, [], 'headers cut or outside the list');
+    // The tokens cell holds a long context's counts whole ("3,443 (2,2…" was cut on a real log).
+    const tokensFit = await frame
+      .locator('.viewport .row:not(.other-kind) .cell:nth-child(7)')
+      .first()
+      .evaluate((cell) => {
+        const probe = cell.cloneNode() as HTMLElement;
+        probe.textContent = '99,999 (99,999)';
+        probe.style.position = 'absolute';
+        probe.style.visibility = 'hidden';
+        cell.parentElement!.append(probe);
+        const need = probe.scrollWidth;
+        probe.remove();
+        return { fits: need <= cell.clientWidth, need, have: cell.clientWidth };
+      });
+    assert.ok(tokensFit.fits, `tokens column ${tokensFit.have}px for ${tokensFit.need}px`);
     await wb.screenshot('logs-viewer-list-default');
     // Columns resize: drag the task column's grip to the right.
     const head = frame.locator('.row.head .cell').nth(2);
