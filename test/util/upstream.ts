@@ -76,3 +76,15 @@ export function upstreamCommit(name: UpstreamName): string {
   const f = join(dir, 'SOURCE_COMMIT');
   return existsSync(f) ? readFileSync(f, 'utf8').trim().split(/\s+/)[0]!.slice(0, 7) : pins[name].commit.slice(0, 7);
 }
+
+/**
+ * A tree's own `.gitignore` (at `rel`, default the root): ../shared keeps it as `gitignore.upstream`
+ * (so that copying the tree drops nothing); a clone or `npm run fetch:upstream` has `.gitignore`.
+ */
+export function upstreamGitignore(dir: string, rel = ''): string {
+  for (const name of ['gitignore.upstream', '.gitignore']) {
+    const p = join(dir, rel, name);
+    if (existsSync(p)) return readFileSync(p, 'utf8');
+  }
+  throw new Error(`no .gitignore (nor gitignore.upstream) in ${join(dir, rel)}`);
+}
