@@ -2,7 +2,8 @@
 // code: `prepare_experiment_config` (ajet/utils/config_utils.py) names the experiment and puts
 // `yaml_backup.yaml` and `backup/` under `--exp-dir`; `init_parallel_rollout_logger`
 // (ajet/backbone/warm_up.py) and `LaunchWhenAbsent` (ajet/utils/smart_daemon.py) write logs and
-// companions under a folder relative to the working directory that `--exp-dir` does not move.
+// companions under a folder relative to the working directory that `--exp-dir` does not move
+// (before 0.0.4), or the logs under `--exp-dir` too (0.0.4: see RunLayout.logsFollowExpDir).
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { layoutOf, type LayoutVersion } from './layout';
 
@@ -11,6 +12,12 @@ const pad = (n: number) => String(n).padStart(2, '0');
 /** `time.strftime("%Y%m%d_%H%M", time.localtime())`. */
 export function nameStamp(d: Date): string {
   return `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}_${pad(d.getHours())}${pad(d.getMinutes())}`;
+}
+
+/** `datetime.now().strftime("%Y%m%d_%H%M%S_%f")[:-3]`: 0.0.4's name stamp (ajet/utils/config_utils.py:367). */
+export function nameStampMs(d: Date): string {
+  const ms = String(d.getMilliseconds()).padStart(3, '0');
+  return `${nameStamp(d)}${pad(d.getSeconds())}_${ms}`;
 }
 
 /** `datetime.now().strftime("%Y_%m_%d_%H_%M")`: the session folder. */
@@ -32,7 +39,8 @@ export function experimentName(configPath: string, declared: unknown, version: L
   if (!isDerivedName(declared)) return String(declared).replace(/\|/g, '-');
   // Python's str.replace(".yaml", "") replaces every occurrence.
   const stem = basename(configPath).replaceAll('.yaml', '');
-  return layoutOf(version).timestampedName ? `${stem}_${nameStamp(now)}` : stem;
+  const stamp = layoutOf(version).nameStamp;
+  return stamp === 'minute' ? `${stem}_${nameStamp(now)}` : stamp === 'millisecond' ? `${stem}_${nameStampMs(now)}` : stem;
 }
 
 /** Matches the folder names a derived name can take for this config (any start minute). */
@@ -40,7 +48,9 @@ export function derivedNamePattern(configPath: string, version: LayoutVersion): 
   const stem = basename(configPath)
     .replaceAll('.yaml', '')
     .replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return layoutOf(version).timestampedName ? new RegExp(`^${stem}_\\d{8}_\\d{4}$`) : new RegExp(`^${stem}$`);
+  const stamp = layoutOf(version).nameStamp;
+  const tail = stamp === 'minute' ? '_\\d{8}_\\d{4}' : stamp === 'millisecond' ? '_\\d{8}_\\d{6}_\\d{3}' : '';
+  return new RegExp(`^${stem}${tail}$`);
 }
 
 /** The value of `--exp-dir` in launcher arguments (`--exp-dir D` or `--exp-dir=D`; the last one wins, as argparse does). */
@@ -81,7 +91,10 @@ export function hasUnresolvedVariable(value: string): boolean {
 }
 
 export interface LaunchPaths {
-  /** `<cwd>/<logRoot>`: experiments' logs and companions, whatever `--exp-dir` says. */
+  /**
+   * The folder holding the experiments' logs: `<cwd>/<logRoot>` whatever `--exp-dir` says, or (0.0.4)
+   * the `--exp-dir` folder as the child process resolves it.
+   */
   logRoot: string;
   /** `<logRoot>/<exp>`: the sessions of this experiment. */
   logExperiment: string;
@@ -96,6 +109,16 @@ export interface LaunchPaths {
   hostDir?: string;
 }
 
+/**
+ * The working directory of the launcher's child process (the backbone, which writes the logs and
+ * starts the debug companions): the launcher's, or with 0.0.4 `ISOLATED_AGENTJET_BASE_DIR` (from the
+ * launch's environment, as ajet/utils/launch_utils.py:342 reads it; relative to the launcher's folder).
+ */
+export function childWorkingDir(cwd: string, version: LayoutVersion, env: Readonly<Record<string, string | undefined>> = {}): string {
+  const isolated = env.ISOLATED_AGENTJET_BASE_DIR;
+  return layoutOf(version).isolatedBaseDir && isolated ? resolve(cwd, isolated) : cwd;
+}
+
 /** Where a launch started in `cwd` with these arguments writes, for experiment `exp`. */
 export function launchPaths(p: {
   cwd: string;
@@ -105,18 +128,23 @@ export function launchPaths(p: {
   expDir?: string;
   start?: Date;
   host?: string;
+  /** The launch's environment (`ISOLATED_AGENTJET_BASE_DIR`). */
+  env?: Readonly<Record<string, string | undefined>>;
 }): LaunchPaths {
   const layout = layoutOf(p.version);
   const expDir = p.expDir ?? parseExpDir(p.args) ?? layout.defaultExpDir;
-  const logRoot = resolve(p.cwd, layout.logRoot);
+  const child = childWorkingDir(p.cwd, p.version, p.env);
+  // The launcher makes the snapshot path absolute against its own folder; the child resolves the
+  // relative experiment_dir (0.0.4) against its own.
   const backupRoot = isAbsolute(expDir) ? expDir : resolve(p.cwd, expDir);
+  const logRoot = layout.logsFollowExpDir ? (isAbsolute(expDir) ? expDir : resolve(child, expDir)) : resolve(child, layout.logRoot);
   const out: LaunchPaths = {
     logRoot,
     logExperiment: join(logRoot, p.experiment),
     backupExperiment: join(backupRoot, p.experiment),
     yamlBackup: join(backupRoot, p.experiment, 'yaml_backup.yaml'),
     backupDir: join(backupRoot, p.experiment, 'backup'),
-    companions: companionFolder(p.cwd, p.version),
+    companions: companionFolder(child, p.version),
   };
   if (p.start) {
     out.session = join(out.logExperiment, sessionStamp(p.start));

@@ -7,7 +7,7 @@
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseHostFolder as parseHost } from '../agentjet/hosts';
 import { readLaunchRecords } from '../agentjet/launchRecord';
-import type { LayoutVersion } from '../agentjet/layout';
+import { layoutOfRun, type LayoutVersion } from '../agentjet/layout';
 import { combineStatus } from '../agentjet/status';
 import { mapLimit, type RunsFs } from './fs';
 import { decide, readSession, type HostRead } from './hostStatus';
@@ -50,11 +50,11 @@ export function parseHostFolder(name: string, localHost: string): { host: string
 /** The generation a folder's layout belongs to, from its root's name and the snapshot's section. */
 function layoutOf(entry: ExperimentEntry, snap: SnapshotFacts | undefined, hostless: boolean): LayoutVersion | undefined {
   const root = basename(entry.root);
-  if (snap?.dialect === 'ajet') return 'agentjet';
+  if (snap?.dialect === 'ajet') return snap.ajetLayout === 'agentjet-0.0.4' ? 'agentjet-0.0.4' : layoutOfRun(entry.name, undefined);
   if (snap?.dialect === 'astune') return 'astune';
   if (root === 'launcher_record' || hostless) return snap?.dialect === 'astuner' || !snap ? 'astuner-2025-11' : undefined;
   if (snap?.dialect === 'astuner') return 'astuner-2025-12';
-  return root === 'saved_experiments' ? 'agentjet' : undefined;
+  return root === 'saved_experiments' ? layoutOfRun(entry.name, undefined) : undefined;
 }
 
 /** Status, sessions, hosts, latest step/reward and checkpoints of one experiment. */

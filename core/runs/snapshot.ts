@@ -1,5 +1,6 @@
 // The config snapshot (`<exp>/yaml_backup.yaml`) facts run discovery needs, and checkpoints.
 import { readConfigFacts, type Dialect } from '../agentjet/dialect';
+import { layoutOfRun } from '../agentjet/layout';
 import { fsErrorText, numberedDirs, type RunsFs } from './fs';
 import type { CheckpointInfo } from './runTypes';
 import { t } from '../l10n';
@@ -18,6 +19,8 @@ export interface SnapshotFacts {
    * at `global_steps >= total_training_steps`).
    */
   totalSteps?: number;
+  /** For an `ajet:` snapshot: the AgentJet generation whose defaults it was resolved with. */
+  ajetLayout?: 'agentjet' | 'agentjet-0.0.4';
   error?: string;
 }
 
@@ -43,5 +46,6 @@ export function snapshotFacts(text: string): SnapshotFacts {
   if (f.experimentName !== undefined) out.experimentName = f.experimentName;
   if (f.checkpointBase !== undefined) out.checkpointBase = f.checkpointBase;
   if (f.totalSteps !== undefined) out.totalSteps = f.totalSteps;
+  if (f.dialect === 'ajet') out.ajetLayout = layoutOfRun('', text);
   return out;
 }

@@ -11,8 +11,9 @@ import { upstream } from '../util/upstream';
 import { collectRuns, type RunRow } from '../../cli/runs';
 import type { LayoutVersion } from '../../core/agentjet';
 
-export const TREE: Record<'agentjet' | 'astuner-2025-12' | 'astuner-2025-11', Parameters<typeof upstream>[0]> = {
+export const TREE: Record<'agentjet' | 'agentjet-0.0.4' | 'astuner-2025-12' | 'astuner-2025-11', Parameters<typeof upstream>[0]> = {
   agentjet: 'agentjet-d20cce0',
+  'agentjet-0.0.4': 'agentjet-c68c154',
   'astuner-2025-12': 'astuner-f9fab4f',
   'astuner-2025-11': 'astuner-61e9359',
 };
@@ -126,7 +127,7 @@ export function cliPath(): string {
     process.execPath,
     [
       '-e',
-      `require('esbuild').buildSync({entryPoints:[${JSON.stringify(join(repoRoot, 'cli', 'main.ts'))}],bundle:true,platform:'node',format:'cjs',outfile:${JSON.stringify(out)},logLevel:'error'})`,
+      `require('esbuild').buildSync({entryPoints:[${JSON.stringify(join(repoRoot, 'cli', 'main.ts'))}],bundle:true,platform:'node',format:'cjs',loader:{'.py':'text'},outfile:${JSON.stringify(out)},logLevel:'error'})`,
     ],
     { cwd: repoRoot, encoding: 'utf8' },
   );

@@ -100,6 +100,63 @@ test(
 );
 
 test(
+  'read_yaml_name (AgentJet 0.0.4): the folder is <config stem>_<YYYYmmdd_HHMMSS_mmm>, as core/agentjet predicts and the launcher announces',
+  needs('agentjet-c68c154', async () => {
+    const ws = workspace();
+    try {
+      const { said, config, name, run } = await prepared('agentjet-0.0.4', 'ajet', ws.path);
+      assert.match(name, derivedNamePattern(config, 'agentjet-0.0.4'));
+      assert.doesNotMatch(name, derivedNamePattern(config, 'agentjet'), "not January's minute stamp");
+      // The stamp is the launcher's clock between our start and end, to the millisecond.
+      const at = /_(\d{4})(\d\d)(\d\d)_(\d\d)(\d\d)(\d\d)_(\d{3})$/.exec(name)!.slice(1).map(Number);
+      const ms = new Date(at[0]!, at[1]! - 1, at[2]!, at[3]!, at[4]!, at[5]!, at[6]!).getTime();
+      assert.ok(ms >= run.startMs - 1 && ms <= run.endMs, `${name} within the run`);
+      assert.equal(experimentName(config, 'read_yaml_name', 'agentjet-0.0.4', new Date(ms)), name);
+      const p = launchPaths({ cwd: ws.path, version: 'agentjet-0.0.4', experiment: name });
+      assert.equal(said.yaml, p.yamlBackup);
+      assert.equal(said.backup, p.backupDir);
+      const session = readdirSync(p.logExperiment).find((n) => /^\d{4}_\d\d_\d\d_\d\d_\d\d$/.test(n))!;
+      assert.ok(isDir(join(p.logExperiment, session, HOST, 'rollout')));
+      const cli = cliRuns(ws.path);
+      assert.deepEqual(summary(cli), summary(await coreRuns(ws.path)));
+      assert.deepEqual(
+        cli.map((r) => [r.experiment, r.layout, r.hosts, r.status, r.latestStep]),
+        [[name, 'agentjet-0.0.4', [HOST], 'ended', 2]],
+      );
+    } finally {
+      ws.dispose();
+    }
+  }),
+);
+
+test(
+  '--exp-dir (AgentJet 0.0.4): the logs follow it with the snapshot (init_parallel_rollout_logger(experiment_dir)); nothing under ./saved_experiments; one run',
+  needs('agentjet-c68c154', async () => {
+    const ws = workspace();
+    try {
+      const { said, name } = await prepared('agentjet-0.0.4', 'ajet', ws.path, { expDir: 'custom_runs' });
+      const p = launchPaths({ cwd: ws.path, version: 'agentjet-0.0.4', experiment: name, args: ['--exp-dir', 'custom_runs'] });
+      assert.equal(said.yaml, p.yamlBackup);
+      assert.equal(p.logExperiment, p.backupExperiment, 'one folder');
+      assert.ok(p.logExperiment.startsWith(join(ws.path, 'custom_runs')));
+      const session = readdirSync(p.logExperiment).find((n) => /^\d{4}_\d\d_\d\d_\d\d_\d\d$/.test(n));
+      assert.ok(session && isDir(join(p.logExperiment, session, HOST, 'rollout')), 'the session is under --exp-dir');
+      assert.ok(!existsSync(join(ws.path, 'saved_experiments', name)), 'nothing of the run under ./saved_experiments');
+      const rows = cliRuns(join(ws.path, 'custom_runs'));
+      assert.deepEqual(
+        rows.map((r) => [r.experiment, r.path, r.status, r.latestStep]),
+        [[name, p.logExperiment, 'ended', 2]],
+      );
+      const r = await collectRuns([ws.path, join(ws.path, 'custom_runs')]);
+      assert.equal(r.rows.length, 1);
+      assert.equal(r.infos[0]!.entry.snapshot, p.yamlBackup);
+    } finally {
+      ws.dispose();
+    }
+  }),
+);
+
+test(
   'ASTuner December 2025 (f9fab4f): saved_experiments/<stem>_<stamp>/<session>/<host>',
   needs('astuner-f9fab4f', async () => {
     const ws = workspace();

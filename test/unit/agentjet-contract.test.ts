@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import {
   checkRecordedGroup,
   checkRecordedProcess,
+  childWorkingDir,
   companionFolder,
   decideHostStatus,
   derivedNamePattern,
@@ -19,6 +20,9 @@ import {
   isHostlessSession,
   launchForSession,
   launchPaths,
+  layoutOfPackageCode,
+  layoutOfRun,
+  NOT_EXPERIMENTS,
   parseCompanionId,
   parseExpDir,
   parseHostFolder,
@@ -78,6 +82,52 @@ test('paths: logs and companions stay under the working directory, only yaml_bac
   assert.equal(companionFolder('/w', 'astune'), '/w/launcher_record/companion_logs/companion');
   const rel = launchPaths({ cwd: '/w', version: 'agentjet', experiment: 'e', expDir: 'runs/x' });
   assert.equal(rel.backupDir, '/w/runs/x/e/backup');
+});
+
+test('AgentJet 0.0.4: <stem>_<YYYYmmdd_HHMMSS_mmm> names, logs under --exp-dir, ISOLATED_AGENTJET_BASE_DIR moves the child', () => {
+  const ms = new Date(2026, 4, 26, 9, 7, 3, 45);
+  assert.equal(experimentName('/w/cfg/math_agent.yaml', 'read_yaml_name', 'agentjet-0.0.4', ms), 'math_agent_20260526_090703_045');
+  assert.equal(experimentName('/w/cfg/math_agent.yaml', 'mine', 'agentjet-0.0.4', ms), 'mine');
+  assert.ok(derivedNamePattern('/w/m.yaml', 'agentjet-0.0.4').test('m_20260526_090703_045'));
+  assert.ok(!derivedNamePattern('/w/m.yaml', 'agentjet-0.0.4').test('m_20260526_0907'));
+  assert.ok(!derivedNamePattern('/w/m.yaml', 'agentjet').test('m_20260526_090703_045'));
+  const p = launchPaths({
+    cwd: '/w',
+    version: 'agentjet-0.0.4',
+    experiment: 'e1',
+    args: ['--exp-dir', '/elsewhere'],
+    start: at,
+    host: 'gpu-0',
+  });
+  assert.equal(p.logExperiment, '/elsewhere/e1', 'init_parallel_rollout_logger(experiment_dir)');
+  assert.equal(p.hostDir, '/elsewhere/e1/2026_01_29_14_05/gpu-0');
+  assert.equal(p.yamlBackup, '/elsewhere/e1/yaml_backup.yaml');
+  assert.equal(p.companions, '/w/saved_experiments/companion_logs/companion', 'companions stay under the working directory');
+  const def = launchPaths({ cwd: '/w', version: 'agentjet-0.0.4', experiment: 'e1' });
+  assert.equal(def.logExperiment, '/w/saved_experiments/e1');
+  // The child runs in ISOLATED_AGENTJET_BASE_DIR: a relative --exp-dir and the companions resolve there;
+  // the snapshot is made absolute by the launcher in its own folder.
+  const env = { ISOLATED_AGENTJET_BASE_DIR: '/iso' };
+  const iso = launchPaths({ cwd: '/w', version: 'agentjet-0.0.4', experiment: 'e1', env });
+  assert.equal(iso.logExperiment, '/iso/saved_experiments/e1');
+  assert.equal(iso.yamlBackup, '/w/saved_experiments/e1/yaml_backup.yaml');
+  assert.equal(iso.companions, '/iso/saved_experiments/companion_logs/companion');
+  assert.equal(childWorkingDir('/w', 'agentjet-0.0.4', { ISOLATED_AGENTJET_BASE_DIR: 'rel' }), '/w/rel');
+  assert.equal(childWorkingDir('/w', 'agentjet', env), '/w', 'January has no such variable');
+  assert.equal(launchPaths({ cwd: '/w', version: 'agentjet', experiment: 'e1', env }).logExperiment, '/w/saved_experiments/e1');
+});
+
+test('which AgentJet wrote a run, and which one a package is, from their own files', () => {
+  assert.equal(layoutOfRun('m_20260526_090703_045', undefined), 'agentjet-0.0.4');
+  assert.equal(layoutOfRun('m_20260129_1405', undefined), 'agentjet');
+  assert.equal(layoutOfRun('named', 'ajet:\n  enable_interchange_server: false\n'), 'agentjet-0.0.4');
+  assert.equal(layoutOfRun('named', 'ajet:\n  enable_experimental_interchange_server: false\n'), 'agentjet');
+  const pkg = (code: string | undefined) => layoutOfPackageCode((rel) => (rel === 'backbone/warm_up.py' ? code : undefined));
+  assert.equal(pkg('def init_parallel_rollout_logger(experiment_dir):\n'), 'agentjet-0.0.4');
+  assert.equal(pkg('def init_parallel_rollout_logger(experiment_name):\n'), 'agentjet');
+  assert.equal(pkg('# nothing\n'), undefined);
+  assert.equal(pkg(undefined), undefined);
+  for (const n of ['companion_logs', 'hydra_outputs', 'swanlog']) assert.ok(NOT_EXPERIMENTS.has(n), n);
 });
 
 test('launcher announcement lines', () => {

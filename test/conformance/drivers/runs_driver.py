@@ -2,7 +2,7 @@
 then ends the way a scenario asks (clean, crash, SIGKILL, hold until stdin closes).
 
 Called by test/conformance/runs-*.test.ts with one JSON argument:
-  version      "agentjet" | "astuner-2025-12" | "astuner-2025-11"
+  version      "agentjet" | "agentjet-0.0.4" | "astuner-2025-12" | "astuner-2025-11"
   tree         path of the upstream source tree for that version
   beast        path of the beast-logger tree
   config       YAML given to the launcher (prepare step) or None
@@ -26,7 +26,7 @@ args = json.loads(sys.argv[1])
 tree = args["tree"]
 sys.path.insert(0, args["beast"])
 sys.path.insert(0, tree)
-pkg = {"agentjet": "ajet", "astuner-2025-12": "astuner", "astuner-2025-11": "astuner"}[args["version"]]
+pkg = {"agentjet": "ajet", "agentjet-0.0.4": "ajet", "astuner-2025-12": "astuner", "astuner-2025-11": "astuner"}[args["version"]]
 
 
 def shell_package(name):
@@ -50,6 +50,9 @@ if args.get("sessionTime"):
     _dt.datetime = _Pinned
 
 exp_name = args.get("experiment")
+# 0.0.4 hands init_parallel_rollout_logger the experiment folder (`{exp_base_dir}/{exp_name}`, which
+# prepare_experiment_config passes to read_ajet_hierarchical_config as experiment_dir); January took the name.
+experiment_dir = None
 if args.get("config"):
     try:
         import hydra  # noqa: F401
@@ -63,7 +66,13 @@ if args.get("config"):
 
         hydra.compose = _unavailable
         hydra.initialize = _unavailable
+        hydra.__path__ = []
+        # 0.0.4's config_utils also does `import hydra.errors` (for MissingConfigException).
+        errors = types.ModuleType("hydra.errors")
+        errors.MissingConfigException = type("MissingConfigException", (IOError,), {})
+        hydra.errors = errors
         sys.modules["hydra"] = hydra
+        sys.modules["hydra.errors"] = errors
     try:
         import best_logger  # noqa: F401
     except ImportError:
@@ -75,13 +84,18 @@ if args.get("config"):
 
     cu = importlib.import_module(f"{pkg}.utils.config_utils")
     # Hydra composition of the defaults is not what these scenarios check: keep the raw YAML.
+    def _read_hierarchical(yaml_fp, *a, **k):
+        global experiment_dir
+        experiment_dir = k.get("experiment_dir")
+        return {}
+
     for fn in ("read_ajet_hierarchical_config", "read_astune_hierarchical_config"):
         if hasattr(cu, fn):
-            setattr(cu, fn, lambda yaml_fp, exp_name, backbone, write_to=None, exp_dir=None: {})
+            setattr(cu, fn, _read_hierarchical)
     for fn in ("expand_ajet_hierarchical_config", "expand_astune_hierarchical_config"):
         if hasattr(cu, fn):
             setattr(cu, fn, lambda config, write_to=None: config)
-    default_dir = {"agentjet": "saved_experiments", "astuner-2025-12": "saved_experiments", "astuner-2025-11": "launcher_record"}[args["version"]]
+    default_dir = {"agentjet": "saved_experiments", "agentjet-0.0.4": "saved_experiments", "astuner-2025-12": "saved_experiments", "astuner-2025-11": "launcher_record"}[args["version"]]
     out = cu.prepare_experiment_config(os.path.abspath(args["config"]), args.get("expDir") or default_dir, "debug")
     exp_name = out[2]
 
@@ -91,7 +105,10 @@ if args["version"] == "astuner-2025-11":
     wu = importlib.import_module("astuner.backbone.common_warm_up")
 else:
     wu = importlib.import_module(f"{pkg}.backbone.warm_up")
-wu.init_parallel_rollout_logger(exp_name)
+if args["version"] == "agentjet-0.0.4":
+    wu.init_parallel_rollout_logger(experiment_dir or f"{args.get('expDir') or 'saved_experiments'}/{exp_name}")
+else:
+    wu.init_parallel_rollout_logger(exp_name)
 
 from beast_logger import NestedJsonItem, SeqItem, print_dict, print_nested  # noqa: E402
 from loguru import logger  # noqa: E402
