@@ -2,7 +2,7 @@
 // debuggee debugpy reports, with every process group seen under them, so Stop ends the whole tree
 // (children that re-group included) and spares companions (the vLLM server) unless `autokill`.
 import type { ChildProcess } from 'node:child_process';
-import type { ResolvedLaunch } from '../core/launch/attributes';
+import { mergedEnv, type ResolvedLaunch } from '../core/launch/attributes';
 import { sparedGroups } from '../core/launch/lifecycle';
 import { listProcesses, planKill, terminate } from '../core/launch/processes';
 import { companionsOf, stopCompanions } from '../core/launch/companions';
@@ -55,7 +55,7 @@ export class LaunchProcesses {
   }
 
   private companionGroups(): number[] {
-    return this.launch ? sparedGroups(this.launch.cwd, false) : [];
+    return this.launch ? sparedGroups(this.launch.cwd, false, mergedEnv(this.launch)) : [];
   }
 
   /** Ends the launcher and its tree (and debugpy when `includeDebugpy`), sparing companions unless autokill. */

@@ -4,8 +4,9 @@ import { t } from '../core/l10n';
 import { join } from 'node:path';
 import type { ResolvedLaunch } from '../core/launch/attributes';
 import type { LaunchPlan } from '../core/launch/lifecycle';
-import { LauncherOutputReader, findExperimentFolder, findRolloutLog, logExperimentOf } from '../core/launch/experiment';
-import { writeLaunchRecord, LAUNCH_OUTPUT_MAX } from '../core/agentjet';
+import { LauncherOutputReader, findExperimentFolder, findRolloutLog, logExperimentOf, type LaunchWhere } from '../core/launch/experiment';
+import { existsSync } from 'node:fs';
+import { launchPaths, writeLaunchRecord, LAUNCH_OUTPUT_MAX } from '../core/agentjet';
 import type { ExperimentEventBody, FinishedEventBody } from '../core/protocol/debug';
 
 export class LaunchRecorder {
@@ -14,6 +15,8 @@ export class LaunchRecorder {
   startedAt = 0;
   exitCode: number | undefined;
   exitSignal: string | undefined;
+  /** The launched AgentJet's layout (from the preflight), arguments and environment. */
+  where: LaunchWhere = {};
   private readonly reader = new LauncherOutputReader();
   /** The launcher's output (the end of it), for the launch record beside the run. */
   private output = '';
@@ -28,7 +31,7 @@ export class LaunchRecorder {
     if (this.output.length > 2 * LAUNCH_OUTPUT_MAX) this.output = this.output.slice(-LAUNCH_OUTPUT_MAX);
     if (!this.reader.push(text, category) || !launch) return undefined;
     const info = this.reader.info;
-    const folder = info.yamlBackup || info.logSession ? logExperimentOf(info, launch.cwd) : undefined;
+    const folder = info.yamlBackup || info.logSession ? logExperimentOf(info, launch.cwd, existsSync, this.where) : undefined;
     return folder ? this.setExperiment(folder) : undefined;
   }
 
@@ -53,7 +56,11 @@ export class LaunchRecorder {
     if (!this.experiment) {
       // No "Experiment Name" line seen (a launcher that failed early prints none): look for a
       // folder this launch made under the working directory's log root.
-      const found = findExperimentFolder(join(r.cwd, 'saved_experiments'), r.config, plan.facts.experimentName, this.startedAt);
+      const w = this.where;
+      const logRoot = w.layout
+        ? launchPaths({ cwd: r.cwd, version: w.layout, experiment: '', args: w.args ?? [], env: w.env ?? {} }).logRoot
+        : join(r.cwd, 'saved_experiments');
+      const found = findExperimentFolder(logRoot, r.config, plan.facts.experimentName, this.startedAt);
       const body = found ? this.setExperiment(found) : undefined;
       if (body) onExperiment(body);
     }

@@ -119,6 +119,7 @@ export class AgentJetDebugSession extends DebugSession {
     for (const w of pre.warnings) this.sendEvent(new OutputEvent(`AgentJet: ${w}\n`, 'important'));
     const cmd = commandLine(plan, pre.target);
     this.record.command = [cmd.command, ...cmd.args];
+    this.record.where = { ...(pre.layout ? { layout: pre.layout } : {}), args: r.args ?? [], env: plan.env };
     this.sendEvent(
       new OutputEvent(
         `AgentJet: ${this.record.command.map(shellQuote).join(' ')}  (${describeTarget(pre.target)}; cwd ${r.cwd}${r.envFile ? `, env from ${r.envFile}` : ''})\n`,

@@ -51,6 +51,7 @@ export const CODES = {
   'cross-field/debug-tp': 'debug tensor parallel size larger than the GPUs per node',
   'cross-field/rubrics-section': 'rubrics grader selected without its section',
   'cross-field/judge': 'default judge does not fit the task reader',
+  'generated-config': "AgentJet 0.0.4's launcher wrote this copy (<config>.yaml.patch.yaml); it is not checked",
 } as const;
 
 /** A code the validator can emit: diagnostics are typed by CODES, so a new code must be listed there. */

@@ -5,6 +5,7 @@ import type { ConfigDiagnostic, LintDiagnostic } from './diagnostics';
 import { looksLikeConfig, parseConfig, tooLargeDiagnostic, MAX_SEMANTIC_BYTES } from './parse';
 import { validateParsed, type ValidateOptions } from './validate';
 import type { Family } from '../agentjet/dialect';
+import { generatedConfigDiagnostic, isGeneratedPatchConfig } from '../agentjet/generated';
 import { t } from '../l10n';
 
 export type { LintDiagnostic } from './diagnostics';
@@ -25,6 +26,8 @@ export interface LintResult {
 export function lintText(text: string, opts: LintOptions = {}): LintResult {
   const body = text.charCodeAt(0) === 0xfeff ? ' ' + text.slice(1) : text; // keep offsets stable
   if (!looksLikeConfig(body)) return { ours: false, diagnostics: [] };
+  if (opts.fileName && isGeneratedPatchConfig(opts.fileName, body))
+    return { ours: true, diagnostics: [generatedConfigDiagnostic(opts.fileName)] };
   if (body.length > MAX_SEMANTIC_BYTES) {
     return {
       ours: true,

@@ -1,5 +1,6 @@
 // One object the language server and the CLI share: caches, resolvers and the per-document parse.
 // Each workspace folder may have its own interpreter (settings are per folder).
+import { generatedConfigDiagnostic, isGeneratedPatchConfig } from '../agentjet/generated';
 import { dirname } from 'node:path';
 import { ClassResolver } from './classref';
 import { CachedFs } from './fs';
@@ -114,6 +115,9 @@ export class ConfigService {
     text: string,
     file: string | undefined,
   ): { ours: boolean; diagnostics: ConfigDiagnostic[] } {
+    // AgentJet 0.0.4's patched copy of a config: shown as generated, not checked (core/agentjet/generated.ts).
+    if (file && isGeneratedPatchConfig(file, text) && looksLikeConfig(text))
+      return { ours: true, diagnostics: [generatedConfigDiagnostic(file)] };
     if (text.length > MAX_SEMANTIC_BYTES) {
       if (!looksLikeConfig(text.slice(0, 65536))) return { ours: false, diagnostics: [] };
       return {

@@ -1,7 +1,7 @@
 // Finding the experiment folder a launch created and the rollout token log it wrote.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join } from 'node:path';
-import { parseLauncherLine } from '../agentjet';
+import { launchPaths, layoutOf, parseLauncherLine, type LayoutVersion } from '../agentjet';
 import { FIXED_LOG_ROOTS } from './plan';
 
 /** What the launcher's own output says about the run it started. */
@@ -56,19 +56,39 @@ export class LauncherOutputReader {
   }
 }
 
+/** What the launch knows about the AgentJet it started (lifecycle's preflight) and its arguments. */
+export interface LaunchWhere {
+  /** The run layout of the launched AgentJet, when the preflight read it from its code. */
+  layout?: LayoutVersion;
+  /** The launcher's own arguments (`--exp-dir`). */
+  args?: readonly string[];
+  /** The launch's environment (`ISOLATED_AGENTJET_BASE_DIR`). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
 /**
- * The run's log experiment folder (`<cwd>/saved_experiments/<name>`, where the sessions are and the
- * runs tree looks), from what the launcher printed: the session path when the logger announced it,
- * else the name under whichever fixed log root exists (AgentJet writes logs relative to its working
+ * The run's log experiment folder (where the sessions are and the runs tree looks), from what the
+ * launcher printed: the session path when the logger announced it; else, when the launched
+ * version's layout is known, where that version writes (0.0.4: under --exp-dir); else the name
+ * under whichever fixed log root exists (AgentJet before 0.0.4 writes logs relative to its working
  * directory, not under --exp-dir).
  */
-export function logExperimentOf(info: LauncherRunInfo, cwd: string, exists: (p: string) => boolean = existsSync): string | undefined {
+export function logExperimentOf(
+  info: LauncherRunInfo,
+  cwd: string,
+  exists: (p: string) => boolean = existsSync,
+  where: LaunchWhere = {},
+): string | undefined {
   if (info.logSession) {
     const session = dirname(info.logSession);
     // `<exp>/<stamp>/<host>` (AgentJet, ASTuner Dec 2025) or `<exp>/<stamp>` (ASTuner Nov 2025).
     return /^\d{4}_\d{2}_\d{2}_\d{2}_\d{2}/.test(basename(info.logSession)) ? dirname(info.logSession) : dirname(session);
   }
   if (!info.name) return undefined;
+  if (where.layout && layoutOf(where.layout).logsFollowExpDir) {
+    const p = launchPaths({ cwd, version: where.layout, experiment: info.name, args: where.args ?? [], env: where.env ?? {} });
+    return p.logExperiment;
+  }
   const candidates = FIXED_LOG_ROOTS.map((root) => join(cwd, root, info.name!));
   return candidates.find(exists) ?? candidates[0];
 }
@@ -93,7 +113,8 @@ function dirs(p: string): string[] {
 
 /**
  * The experiment folder of a launch that started at `sinceMs`: `<expRoot>/<experiment_name>` when
- * the config names it, else the newest `<config stem>_<stamp>` folder touched since then.
+ * the config names it, else the newest `<config stem>_<stamp>` folder touched since then (minute or
+ * millisecond stamps alike).
  */
 export function findExperimentFolder(
   expRoot: string,

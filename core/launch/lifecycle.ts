@@ -3,6 +3,8 @@
 // the vLLM port for debug launches), the command line, and what Stop must spare. Pure of the
 // editor API; the spawn itself stays with each caller (debugpy's launcher or a task terminal).
 import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { layoutOfPackageCode, type LayoutVersion } from '../agentjet/layout';
 import { lintFile } from '../config/lint';
 import { mergedEnv, type ResolvedLaunch } from './attributes';
 import { companionsOf, type Companion } from './companions';
@@ -117,7 +119,47 @@ export interface ProbeSummary {
 }
 
 export type Preflighted =
-  { ok: true; target: LauncherTarget; warnings: string[]; companions: Companion[]; probe: ProbeSummary } | { ok: false; refusal: Refusal };
+  | {
+      ok: true;
+      target: LauncherTarget;
+      warnings: string[];
+      companions: Companion[];
+      probe: ProbeSummary;
+      /**
+       * The run layout of the AgentJet being launched, read from its own code (agentjet or
+       * agentjet-0.0.4; undefined for other dialects or when its code says neither).
+       */
+      layout?: LayoutVersion;
+    }
+  | { ok: false; refusal: Refusal };
+
+/**
+ * The layout of the installed AgentJet a launcher file belongs to: the `ajet` package folder above
+ * it (`ajet/launcher.py`, `ajet/cli/launcher.py`), read by core/agentjet/layout.ts.
+ */
+export function layoutOfLauncherFile(file: string, read: (p: string) => string | undefined = tryRead): LayoutVersion | undefined {
+  let dir = dirname(file);
+  for (let i = 0; i < 3 && basename(dir) !== 'ajet'; i++) dir = dirname(dir);
+  if (basename(dir) !== 'ajet') return undefined;
+  return layoutOfPackageCode((rel) => read(join(dir, rel)));
+}
+
+function tryRead(p: string): string | undefined {
+  try {
+    return readFileSync(p, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * ISOLATED_AGENTJET_BASE_DIR as the launch's environment sets it (0.0.4 runs its child there and
+ * asserts that `<dir>/ajet` exists: ajet/utils/launch_utils.py:424-428), resolved against the cwd.
+ */
+export function isolatedBaseDir(cwd: string, env: NodeJS.ProcessEnv): string | undefined {
+  const v = env.ISOLATED_AGENTJET_BASE_DIR;
+  return v ? resolve(cwd, v) : undefined;
+}
 
 const KIND_OF: Partial<Record<Check['id'], RefusalKind>> = {
   python: 'python',
@@ -134,7 +176,9 @@ const KIND_OF: Partial<Record<Check['id'], RefusalKind>> = {
 export async function preflightLaunch(plan: LaunchPlan, wantDebugpy: boolean, opts: { signal?: AbortSignal } = {}): Promise<Preflighted> {
   const r = plan.launch;
   const checkPort = usesVllmPort(r.backbone);
-  const companions = checkPort ? companionsOf(r.cwd).filter((c) => c.alive) : [];
+  // With ISOLATED_AGENTJET_BASE_DIR the child (which starts the vLLM companion) runs there.
+  const isolated = isolatedBaseDir(r.cwd, plan.env);
+  const companions = checkPort ? [...companionsOf(r.cwd), ...(isolated ? companionsOf(isolated) : [])].filter((c) => c.alive) : [];
   const candidates = LAUNCHER_ENTRIES[plan.facts.dialect].modules;
   const res = await checkForLaunch({
     python: r.python,
@@ -163,6 +207,18 @@ export async function preflightLaunch(plan: LaunchPlan, wantDebugpy: boolean, op
   }
   const module = candidates.find((c) => facts.launchers?.[c]?.file);
   const target: LauncherTarget = plan.consoleScript ? { kind: 'script', path: plan.consoleScript } : { kind: 'module', module: module! };
+  const launcherFile = module ? facts.launchers?.[module]?.file : undefined;
+  const layout = plan.facts.dialect === 'ajet' && launcherFile ? layoutOfLauncherFile(launcherFile) : undefined;
+  if (layout === 'agentjet-0.0.4' && isolated && !existsSync(join(isolated, 'ajet')))
+    return refuse(
+      LAUNCH_ERRORS.preflight,
+      ['args'],
+      t(
+        'Cannot start {0}; nothing was started:\n- ISOLATED_AGENTJET_BASE_DIR is {1}, which has no ajet folder: AgentJet 0.0.4 runs its training process there and stops at once.',
+        r.config,
+        isolated,
+      ),
+    );
   const dbg = facts.packages.debugpy;
   return {
     ok: true,
@@ -170,6 +226,7 @@ export async function preflightLaunch(plan: LaunchPlan, wantDebugpy: boolean, op
     warnings: res.warnings.map((c) => c.detail),
     companions,
     probe: { python: facts.python, version: facts.version, debugpy: dbg?.found ? (dbg.version ?? '0') : null, port: facts.port },
+    ...(layout ? { layout } : {}),
   };
 }
 
@@ -188,9 +245,14 @@ export function commandLine(
 
 export { describeTarget };
 
-/** Process groups Stop spares: the companions of this working directory, unless autokill. */
-export function sparedGroups(cwd: string, autokill: boolean): number[] {
-  return autokill ? [] : companionsOf(cwd).map((c) => c.pgid);
+/**
+ * Process groups Stop spares: the companions of this working directory (and of the child's, with
+ * ISOLATED_AGENTJET_BASE_DIR in `env`), unless autokill.
+ */
+export function sparedGroups(cwd: string, autokill: boolean, env: NodeJS.ProcessEnv = process.env): number[] {
+  if (autokill) return [];
+  const isolated = isolatedBaseDir(cwd, env);
+  return [...companionsOf(cwd), ...(isolated ? companionsOf(isolated) : [])].map((c) => c.pgid);
 }
 
 /**

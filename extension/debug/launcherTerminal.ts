@@ -4,12 +4,14 @@
 // parser, so they do not depend on terminal rendering), records the exit status and output beside
 // the run, and on Terminate ends the whole tree except companions.
 import * as vscode from 'vscode';
+import { mergedEnv } from '../../core/launch/attributes';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { OutputProblems } from '../../core/launch/problems';
 import { listProcesses, planKill, terminate } from '../../core/launch/processes';
 import { shellQuote } from '../../core/launch/plan';
 import type { ResolvedLaunch } from '../../core/launch/attributes';
 import { commandLine, describeTarget, planLaunch, preflightLaunch, sparedGroups } from '../../core/launch/lifecycle';
+import { existsSync } from 'node:fs';
 import { LauncherOutputReader, logExperimentOf } from '../../core/launch/experiment';
 import { LAUNCH_OUTPUT_MAX, writeLaunchRecord } from '../../core/agentjet';
 
@@ -85,7 +87,11 @@ export class LauncherTerminal implements vscode.Pseudoterminal {
     child.on('close', (code, signal) => {
       this.report(this.parser.end());
       const exit = code ?? (signal ? 128 : 1);
-      const experiment = logExperimentOf(reader.info, r.cwd);
+      const experiment = logExperimentOf(reader.info, r.cwd, existsSync, {
+        ...(pre.layout ? { layout: pre.layout } : {}),
+        args: r.args ?? [],
+        env: planned.plan.env,
+      });
       if (experiment) {
         try {
           writeLaunchRecord(
@@ -136,7 +142,7 @@ export class LauncherTerminal implements vscode.Pseudoterminal {
     const pid = this.child?.pid;
     if (!pid || this.child?.exitCode !== null) return;
     const procs = await listProcesses();
-    const spare = sparedGroups(this.run.launch.cwd, false);
+    const spare = sparedGroups(this.run.launch.cwd, false, mergedEnv(this.run.launch));
     await terminate(planKill(procs, [pid], [pid], spare), 2000);
   }
 

@@ -11,6 +11,7 @@ import { withUpstream, type UpstreamName } from '../util/upstream';
 import { ensureTestPython } from '../harness/python';
 import { resolveAttributes } from '../../core/launch/attributes';
 import { commandLine, planLaunch, preflightLaunch } from '../../core/launch/lifecycle';
+import type { LayoutVersion } from '../../core/agentjet';
 
 async function preflightIn(
   tree: string,
@@ -33,18 +34,19 @@ async function preflightIn(
   }
 }
 
-const cases: [UpstreamName, 'ajet' | 'astuner', string][] = [
+// The last column: the run layout the preflight reads from the launched package's own code.
+const cases: [UpstreamName, 'ajet' | 'astuner', string, LayoutVersion | undefined][] = [
   // pyproject: ajet = "ajet.launcher:main"
-  ['agentjet-d20cce0', 'ajet', 'ajet.launcher'],
-  // AgentJet 0.0.4: the same declaration.
-  ['agentjet-c68c154', 'ajet', 'ajet.launcher'],
+  ['agentjet-d20cce0', 'ajet', 'ajet.launcher', 'agentjet'],
+  // AgentJet 0.0.4: the same declaration; its warm_up.py logs under the experiment folder.
+  ['agentjet-c68c154', 'ajet', 'ajet.launcher', 'agentjet-0.0.4'],
   // pyproject: astuner = "astuner.cli.launcher:main"
-  ['astuner-61e9359', 'astuner', 'astuner.cli.launcher'],
+  ['astuner-61e9359', 'astuner', 'astuner.cli.launcher', undefined],
   // Same declaration; its .gitignore names `launcher.py`, but the file is in its git (and in the tree).
-  ['astuner-f9fab4f', 'astuner', 'astuner.cli.launcher'],
+  ['astuner-f9fab4f', 'astuner', 'astuner.cli.launcher', undefined],
 ];
 
-for (const [tree, root, expected] of cases) {
+for (const [tree, root, expected, layout] of cases) {
   test(
     `${tree}: starts python -m ${expected}`,
     withUpstream(tree, async (dir) => {
@@ -52,9 +54,40 @@ for (const [tree, root, expected] of cases) {
       assert.ok(pre.ok, pre.ok ? '' : pre.refusal.message);
       assert.deepEqual(pre.target, { kind: 'module', module: expected });
       assert.deepEqual(cmd!.args.slice(0, 2), ['-m', expected]);
+      assert.equal(pre.ok && pre.layout, layout);
     }),
   );
 }
+
+test(
+  'AgentJet 0.0.4 with ISOLATED_AGENTJET_BASE_DIR: refused before the start when that folder has no ajet/ (the launcher would stop at once)',
+  withUpstream('agentjet-c68c154', async (dir) => {
+    const empty = mkdtempSync(join(tmpdir(), 'aj-iso-'));
+    try {
+      const config = join(empty, 'c.yaml');
+      writeFileSync(config, 'ajet:\n  experiment_name: entry\n');
+      const run = async (iso: string) => {
+        const r = resolveAttributes({
+          config,
+          cwd: empty,
+          backbone: 'debug',
+          python: ensureTestPython().python,
+          env: { PYTHONPATH: dir, ISOLATED_AGENTJET_BASE_DIR: iso },
+        });
+        const planned = await planLaunch(r, { lint: false });
+        assert.ok(planned.ok);
+        return preflightLaunch(planned.plan, false);
+      };
+      const bad = await run(empty);
+      assert.ok(!bad.ok);
+      assert.match(bad.refusal.message, /ISOLATED_AGENTJET_BASE_DIR is \S+, which has no ajet folder/);
+      const good = await run(dir);
+      assert.ok(good.ok, good.ok ? '' : good.refusal.message);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  }),
+);
 
 test(
   'the vLLM port is checked for the debug backbone only (verl and trinity use none)',

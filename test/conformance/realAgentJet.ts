@@ -1,6 +1,6 @@
 // A workspace that runs the REAL AgentJet launcher (upstream agentjet-d20cce0) with the tests'
-// Python: the working directory holds `ajet/` (links into the upstream tree, plus the gitignored
-// ajet/utils/vsdb.py from stubs/), the user's config and workflow; PYTHONPATH puts
+// Python: the working directory holds `ajet/` (links into the upstream tree), the user's config
+// and workflow; PYTHONPATH puts
 // test/conformance/stubs/ first, then beast-logger and Debian's OmegaConf. See stubs/README.md.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -98,11 +98,9 @@ export async function realWorkspace(tree: UpstreamName = 'agentjet-d20cce0', tag
   const beast = findUpstream('beast-logger-6ba1ca5');
   if (!upstreamDir || !beast) throw new Error(`${tree} or beast-logger missing`);
   const dir = mkdtempSync(join(tmpdir(), tag));
-  // The AgentJet checkout the user runs from: its package, with the gitignored vsdb.py added.
-  const pkg = join(upstreamDir, 'ajet');
-  linkEntries(pkg, join(dir, 'ajet'), ['utils']);
-  linkEntries(join(pkg, 'utils'), join(dir, 'ajet', 'utils'), ['vsdb.py']);
-  symlinkSync(join(stubsDir, 'vsdb.py'), join(dir, 'ajet', 'utils', 'vsdb.py'));
+  // The AgentJet checkout the user runs from: its package, entry by entry (so that nothing the run
+  // writes lands in the shared tree), with its own ajet/utils/vsdb.py.
+  linkEntries(join(upstreamDir, 'ajet'), join(dir, 'ajet'));
   const deps = join(dir, '.pydeps');
   mkdirSync(deps);
   for (const p of DEBIAN_PACKAGES) symlinkSync(join(DEBIAN_DIST, p), join(deps, p));

@@ -82,3 +82,42 @@ class _Finder(importlib.abc.MetaPathFinder):
 
 
 sys.meta_path.append(_Finder())
+
+
+# beast-logger shim. AgentJet 0.0.4 imports `register_console` from beast_logger
+# (ajet/utils/launch_utils.py:10, called at :76 to set up the console sink), which only beast-logger
+# >= 0.1.8 (May 2026) has; the tests load beast-logger 6ba1ca5 (the newest tree reachable here).
+# When the real package lacks it, it is added as a function that keeps loguru's default console
+# sink (stderr), so the launcher's lines reach its output as before. Everything else is the real
+# beast-logger. A beast-logger that has register_console is left as it is.
+class _BeastLoggerShim(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != "beast_logger":
+            return None
+        for finder in sys.meta_path:
+            if finder is self:
+                continue
+            try:
+                spec = finder.find_spec(fullname, path, target)
+            except Exception:
+                spec = None
+            if spec is not None and spec.loader is not None:
+                spec.loader = _AddRegisterConsole(spec.loader)
+                return spec
+        return None
+
+
+class _AddRegisterConsole(importlib.abc.Loader):
+    def __init__(self, loader):
+        self._loader = loader
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module):
+        self._loader.exec_module(module)
+        if not hasattr(module, "register_console"):
+            module.register_console = lambda *args, **kwargs: None
+
+
+sys.meta_path.insert(0, _BeastLoggerShim())

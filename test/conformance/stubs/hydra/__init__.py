@@ -24,7 +24,9 @@ def _find(name, folders):
             p = os.path.join(folder, candidate)
             if os.path.isfile(p):
                 return p
-    raise FileNotFoundError("hydra stub: cannot find config '%s' in %s" % (name, folders))
+    from hydra.errors import MissingConfigException
+
+    raise MissingConfigException("hydra stub: cannot find config '%s' in %s" % (name, folders), name)
 
 
 def _compose_file(path):
