@@ -1,4 +1,5 @@
 // `agentjet runs [ROOT...] [--format json]`: the runs tree for a terminal (over SSH, in scripts).
+import { trackingOpenCommand } from '../core/runs/tracking';
 import { resolve, sep } from 'node:path';
 import { candidateRoots, type Evidence, type ExperimentInfo } from '../core/runs/discover';
 import { formatLocalTime, formatReward, statusLabel } from '../core/runs/format';
@@ -43,6 +44,8 @@ export interface RunRow {
   latestSession?: { name: string; hosts: { name: string; status: string; evidence: Evidence[] }[] };
   layout?: string;
   totalSteps?: number;
+  /** SwanLab / TensorBoard log folders of the run that exist, and the command that opens each. */
+  trackingLogs?: { logger: string; path: string; shared: boolean; open: string }[];
 }
 
 export function toRow(i: ExperimentInfo): RunRow {
@@ -64,6 +67,7 @@ export function toRow(i: ExperimentInfo): RunRow {
   if (i.layout) row.layout = i.layout;
   if (i.totalSteps !== undefined) row.totalSteps = i.totalSteps;
   if (i.reason) row.reason = i.reason;
+  if (i.trackingLogs?.length) row.trackingLogs = i.trackingLogs.map((l) => ({ ...l, open: trackingOpenCommand(l.logger, l.path) }));
   if (i.latestStep !== undefined) row.latestStep = i.latestStep;
   if (i.latestReward !== undefined) row.latestReward = Number(formatReward(i.latestReward));
   return row;
@@ -109,6 +113,11 @@ function table(rows: RunRow[], infos: ExperimentInfo[]): string {
   for (const i of infos)
     if (i.status === 'failed' || i.status === 'interrupted' || i.status === 'running')
       lines.push(`  ${i.entry.name}: ${i.reason ?? statusLabel(i.status)}`);
+  for (const r of rows)
+    for (const l of r.trackingLogs ?? [])
+      lines.push(
+        `  ${t('{0}: {1} logs in {2} (open: {3})', r.experiment, l.logger === 'swanlab' ? 'SwanLab' : 'TensorBoard', l.path, l.open)}`,
+      );
   return lines.join('\n');
 }
 

@@ -13,6 +13,7 @@ import { mapLimit, type RunsFs } from './fs';
 import { decide, readSession, type HostRead } from './hostStatus';
 import { latestStepReward, readTailRecords } from './records';
 import { listCheckpoints, readSnapshotFacts, type SnapshotFacts } from './snapshot';
+import { existingTracking, trackingCandidates } from './tracking';
 import type { DiscoverOptions, ExperimentEntry, ExperimentInfo, SessionInfo } from './runTypes';
 import { t } from '../l10n';
 
@@ -26,6 +27,7 @@ export type {
   HostInfo,
   LockInfo,
   SessionInfo,
+  TrackingLog,
 } from './runTypes';
 export type { Evidence } from '../agentjet/status';
 export {
@@ -85,6 +87,17 @@ export async function inspectExperiment(fs: RunsFs, entry: ExperimentEntry, opts
       const dir = join(isAbsolute(base) ? base : resolve(dirname(entry.root), base), snap.project, entry.name);
       info.checkpointDir = dir;
       info.checkpoints = await listCheckpoints(fs, dir);
+    }
+    if (snap.loggers?.length) {
+      const candidates = trackingCandidates({
+        loggers: snap.loggers,
+        projectDir: dirname(entry.root),
+        ...(snap.project ? { project: snap.project } : {}),
+        experiment: entry.name,
+        env: opts.env ?? process.env,
+      });
+      const found = await existingTracking(fs, candidates);
+      if (found.length) info.trackingLogs = found;
     }
   }
   const layout = layoutOf(

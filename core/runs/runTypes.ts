@@ -90,12 +90,24 @@ export interface ExperimentInfo {
   totalSteps?: number;
   checkpoints: CheckpointInfo[];
   checkpointDir?: string;
+  /** The run's experiment-tracking folders that exist (SwanLab, TensorBoard; see core/runs/tracking.ts). */
+  trackingLogs?: TrackingLog[];
   exceptionCount: number;
   noteCount: number;
   snapshotError?: string;
 }
 
+/** A SwanLab or TensorBoard log folder a run wrote (core/runs/tracking.ts). */
+export interface TrackingLog {
+  logger: 'swanlab' | 'tensorboard';
+  path: string;
+  /** True when the folder is shared by the runs of a project (SwanLab's log folder), not this run's own. */
+  shared: boolean;
+}
+
 export interface DiscoverOptions {
+  /** The environment the runs were launched with, for SWANLAB_LOG_DIR / TENSORBOARD_DIR (default: this process's). */
+  env?: Readonly<Record<string, string | undefined>>;
   /** This machine's host name (tests pass a fixed one). */
   localHost?: string;
   /** Another host's run counts as running when something there was written this recently. */

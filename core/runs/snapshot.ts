@@ -1,6 +1,8 @@
 // The config snapshot (`<exp>/yaml_backup.yaml`) facts run discovery needs, and checkpoints.
 import { readConfigFacts, type Dialect } from '../agentjet/dialect';
 import { layoutOfRun } from '../agentjet/layout';
+import { isNode, parseDocument } from 'yaml';
+import { loggerNames } from './tracking';
 import { fsErrorText, numberedDirs, type RunsFs } from './fs';
 import type { CheckpointInfo } from './runTypes';
 import { t } from '../l10n';
@@ -19,6 +21,8 @@ export interface SnapshotFacts {
    * at `global_steps >= total_training_steps`).
    */
   totalSteps?: number;
+  /** `<section>.trainer_common.logger` as logger names (`swanlab`, `tensorboard`, `console`, ...). */
+  loggers?: string[];
   /** For an `ajet:` snapshot: the AgentJet generation whose defaults it was resolved with. */
   ajetLayout?: 'agentjet' | 'agentjet-0.0.4';
   error?: string;
@@ -47,5 +51,14 @@ export function snapshotFacts(text: string): SnapshotFacts {
   if (f.checkpointBase !== undefined) out.checkpointBase = f.checkpointBase;
   if (f.totalSteps !== undefined) out.totalSteps = f.totalSteps;
   if (f.dialect === 'ajet') out.ajetLayout = layoutOfRun('', text);
+  if (/^[ \t]+logger[ \t]*:/m.test(text)) {
+    try {
+      const v = parseDocument(text, { uniqueKeys: false }).getIn([f.dialect, 'trainer_common', 'logger']);
+      const loggers = loggerNames(isNode(v) ? v.toJSON() : v);
+      if (loggers.length) out.loggers = loggers;
+    } catch {
+      /* the facts above stand */
+    }
+  }
   return out;
 }

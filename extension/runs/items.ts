@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import { formatBytes, formatLocalTime, mdCode, mdText } from '../../core/runs/format';
+import { trackingOpenCommand } from '../../core/runs/tracking';
 import { statusIcon, type RunNode } from './nodes';
 
 export function treeItem(node: Exclude<RunNode, { kind: 'experiment' }>): vscode.TreeItem {
@@ -88,6 +89,25 @@ export function treeItem(node: Exclude<RunNode, { kind: 'experiment' }>): vscode
     }
     case 'checkpoint':
       return pathItem(`global_step_${node.step}`, false, 'ckpt', node.path, 'save', 'folder');
+    case 'tracking': {
+      const open = trackingOpenCommand(node.log.logger, node.path);
+      const item = pathItem(
+        node.log.logger === 'swanlab' ? vscode.l10n.t('SwanLab logs') : vscode.l10n.t('TensorBoard logs'),
+        false,
+        'track',
+        node.path,
+        'graph-line',
+        'folder tracking',
+        { command: 'agentjet.runs.revealInExplorer', title: vscode.l10n.t('Reveal in Explorer'), arguments: [node] },
+      );
+      item.description = node.log.shared
+        ? vscode.l10n.t('{0} · shared by the runs of this project', basename(node.path))
+        : basename(node.path);
+      item.tooltip = new vscode.MarkdownString(
+        [mdCode(node.path), '', vscode.l10n.t('Click to reveal the folder. To browse it: {0}', mdCode(open))].join('\n'),
+      );
+      return item;
+    }
     case 'message': {
       const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
       item.id = `msg:${node.path}`;

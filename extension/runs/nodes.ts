@@ -1,6 +1,6 @@
 // The nodes of the Runs view (what each row stands for), its filter and sort, and the status icons.
 import * as vscode from 'vscode';
-import type { ExperimentEntry, ExperimentInfo, HostInfo, RunStatus, SessionInfo } from '../../core/runs/discover';
+import type { ExperimentEntry, ExperimentInfo, HostInfo, RunStatus, SessionInfo, TrackingLog } from '../../core/runs/discover';
 
 export type RunNode =
   | { kind: 'experiment'; path: string; entry: ExperimentEntry }
@@ -14,6 +14,7 @@ export type RunNode =
   | { kind: 'trajFile'; path: string; parent: RunNode }
   | { kind: 'checkpoints'; path: string; info: ExperimentInfo; parent: RunNode }
   | { kind: 'checkpoint'; path: string; step: number; parent: RunNode }
+  | { kind: 'tracking'; path: string; log: TrackingLog; parent: RunNode }
   | { kind: 'message'; path: string; text: string; icon?: string; parent?: RunNode };
 
 export type SortKey = 'time' | 'name' | 'reward';

@@ -221,6 +221,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
         if (node.entry.snapshot) out.push({ kind: 'snapshot', path: node.entry.snapshot, parent: node });
         for (const s of [...info.sessions].reverse()) out.push({ kind: 'session', path: s.path, session: s, exp: node.path, parent: node });
         if (info.checkpoints.length) out.push({ kind: 'checkpoints', path: info.checkpointDir ?? `${node.path}#ckpt`, info, parent: node });
+        for (const log of info.trackingLogs ?? []) out.push({ kind: 'tracking', path: log.path, log, parent: node });
         if (info.entry.error)
           out.push({ kind: 'message', path: `${node.path}#err`, text: info.entry.error, icon: 'warning', parent: node });
         return out;
