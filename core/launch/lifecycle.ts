@@ -209,6 +209,16 @@ export async function preflightLaunch(plan: LaunchPlan, wantDebugpy: boolean, op
   const target: LauncherTarget = plan.consoleScript ? { kind: 'script', path: plan.consoleScript } : { kind: 'module', module: module! };
   const launcherFile = module ? facts.launchers?.[module]?.file : undefined;
   const layout = plan.facts.dialect === 'ajet' && launcherFile ? layoutOfLauncherFile(launcherFile) : undefined;
+  // 0.0.4's parse_args has no --reboot (January's had it: ajet/launcher.py:87); argparse would stop.
+  if (layout === 'agentjet-0.0.4' && (r.args ?? []).includes('--reboot'))
+    return refuse(
+      LAUNCH_ERRORS.preflight,
+      ['args'],
+      t(
+        'Cannot start {0}; nothing was started:\n- AgentJet 0.0.4 has no --reboot option (it was removed after January 2026): remove it from "args".',
+        r.config,
+      ),
+    );
   if (layout === 'agentjet-0.0.4' && isolated && !existsSync(join(isolated, 'ajet')))
     return refuse(
       LAUNCH_ERRORS.preflight,

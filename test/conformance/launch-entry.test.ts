@@ -60,7 +60,7 @@ for (const [tree, root, expected, layout] of cases) {
 }
 
 test(
-  'AgentJet 0.0.4 with ISOLATED_AGENTJET_BASE_DIR: refused before the start when that folder has no ajet/ (the launcher would stop at once)',
+  'AgentJet 0.0.4: refused before the start with an ISOLATED_AGENTJET_BASE_DIR that has no ajet/, or with --reboot (the launcher would stop at once)',
   withUpstream('agentjet-c68c154', async (dir) => {
     const empty = mkdtempSync(join(tmpdir(), 'aj-iso-'));
     try {
@@ -83,6 +83,21 @@ test(
       assert.match(bad.refusal.message, /ISOLATED_AGENTJET_BASE_DIR is \S+, which has no ajet folder/);
       const good = await run(dir);
       assert.ok(good.ok, good.ok ? '' : good.refusal.message);
+      // --reboot: January's launcher had it, 0.0.4's does not (argparse would stop the launch).
+      const r = resolveAttributes({
+        config,
+        cwd: empty,
+        backbone: 'debug',
+        python: ensureTestPython().python,
+        env: { PYTHONPATH: dir },
+        args: ['--reboot'],
+      });
+      const planned = await planLaunch(r, { lint: false });
+      assert.ok(planned.ok);
+      const reboot = await preflightLaunch(planned.plan, false);
+      assert.ok(!reboot.ok);
+      assert.deepEqual(reboot.refusal.kinds, ['args']);
+      assert.match(reboot.refusal.message, /AgentJet 0\.0\.4 has no --reboot option/);
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
