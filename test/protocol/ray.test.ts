@@ -1,6 +1,7 @@
 // Ray debugging on the REAL Ray (pip `ray`, from test/harness/requirements.txt): a local instance
 // bound to 127.0.0.1 inside a loopback-only network namespace, a task that stops at AgentJet's
-// `bp("ROLLOUT")` (stand-in vsdb.py, see test/fixtures/ray-training/README.md) and one that raises
+// `bp("ROLLOUT")` (AgentJet's real vsdb.py from the upstream tree, in the stand-in launcher of
+// test/fixtures/ray-training/README.md) and one that raises
 // (post-mortem). Checks that the session-log watcher lists both workers and that the agentjet
 // adapter's attach path stops with the right stack and variables; Stop detaches and the run ends.
 import { test, describe, before, after } from 'node:test';
@@ -15,7 +16,9 @@ import type { PausedWorker } from '../../core/ray/types';
 import { EVENT_RAY_PAUSE, type RayPauseEventBody } from '../../core/protocol/ray';
 import { listProcesses } from '../../core/launch/processes';
 import { waitFor } from '../util/poll';
+import { UPSTREAM_SKIP, UPSTREAM_SKIP_TAG } from '../util/upstream';
 import {
+  agentJetUtils,
   killRayProcesses,
   lineIn,
   loopbackOnly,
@@ -69,6 +72,10 @@ if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
     const why = netnsUnavailable();
     if (why) {
       t.skip(why);
+      return;
+    }
+    if (!agentJetUtils()) {
+      t.skip(`${UPSTREAM_SKIP_TAG} AgentJet's ajet/utils/vsdb.py missing; ${UPSTREAM_SKIP}`);
       return;
     }
     ensureTestPython();

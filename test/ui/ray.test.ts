@@ -3,8 +3,8 @@
 // pauses, the extension finds it in the session logs and attaches as a child session; the editor
 // shows the bp line with its variables; Continue resumes it and the run ends. Real workbench,
 // packaged .vsix, the REAL Ray (pip), inside a loopback-only network namespace. The launched module
-// is the Ray fixture's STAND-IN launcher and stand-in vsdb.py (test/fixtures/ray-training/README.md):
-// AgentJet's real training needs GPUs, and d20cce0 gitignores its vsdb.py.
+// is the Ray fixture's STAND-IN launcher (test/fixtures/ray-training/README.md; AgentJet's real
+// training needs GPUs) with AgentJet's REAL bp() (ajet/utils/vsdb.py of the upstream tree).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,7 +14,18 @@ import { openWorkbench } from '../harness/workbench';
 import { ensureTestPython } from '../harness/python';
 import { listProcesses } from '../../core/launch/processes';
 import { waitFor } from '../util/poll';
-import { killRayProcesses, lineIn, loopbackOnly, netnsUnavailable, NETNS_ENV, rayFixture, rerunInNetns } from '../util/rayLocal';
+import {
+  agentJetUtils,
+  fixtureEnv,
+  killRayProcesses,
+  lineIn,
+  loopbackOnly,
+  netnsUnavailable,
+  NETNS_ENV,
+  rayFixture,
+  rerunInNetns,
+} from '../util/rayLocal';
+import { UPSTREAM_SKIP, UPSTREAM_SKIP_TAG } from '../util/upstream';
 
 if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
   test(
@@ -24,6 +35,10 @@ if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
       const why = netnsUnavailable();
       if (why) {
         t.skip(why);
+        return;
+      }
+      if (!agentJetUtils()) {
+        t.skip(`${UPSTREAM_SKIP_TAG} AgentJet's ajet/utils/vsdb.py missing; ${UPSTREAM_SKIP}`);
         return;
       }
       ensureTestPython();
@@ -42,7 +57,7 @@ if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
       const py = ensureTestPython().python;
       const wb = await openWorkbench({
         workspace: ws,
-        env: { PYTHONPATH: ws, AJ_RAY_TEMP: rayTemp, RAY_DEDUP_LOGS: '0', RAY_USAGE_STATS_ENABLED: '0' },
+        env: { PYTHONPATH: ws, ...fixtureEnv(), AJ_RAY_TEMP: rayTemp, RAY_DEDUP_LOGS: '0', RAY_USAGE_STATS_ENABLED: '0' },
         settings: { 'agentjet.pythonPath': py, 'debug.openDebug': 'openOnDebugBreak', 'agentjet.ray.autoAttach': true },
       });
       const config = join(ws, 'ray_train.yaml');

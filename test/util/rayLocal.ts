@@ -9,9 +9,27 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './paths';
+import { findUpstream, UPSTREAM_SKIP } from './upstream';
 import { descendants, listProcesses, terminate } from '../../core/launch/processes';
 
 export const rayFixture = join(repoRoot, 'test', 'fixtures', 'ray-training');
+
+/**
+ * AgentJet's own `ajet/utils` folder (upstream, 0.0.4 else January; both have the same vsdb.py), whose
+ * real `vsdb.py` gives the fixture its `bp()` (test/fixtures/ray-training/README.md); undefined
+ * without the upstream trees (the Ray tests then skip).
+ */
+export function agentJetUtils(): string | undefined {
+  const tree = findUpstream('agentjet-c68c154') ?? findUpstream('agentjet-d20cce0');
+  return tree ? join(tree, 'ajet', 'utils') : undefined;
+}
+
+/** The environment that gives the fixture AgentJet's real bp() (see agentJetUtils). */
+export function fixtureEnv(): Record<string, string> {
+  const utils = agentJetUtils();
+  if (!utils) throw new Error(`AgentJet's ajet/utils/vsdb.py is needed: ${UPSTREAM_SKIP}`);
+  return { AJ_AGENTJET_UTILS: utils };
+}
 export const rayFixtureRollout = join(rayFixture, 'train', 'rollout.py');
 export const NETNS_ENV = 'AGENTJET_LOOPBACK_NETNS';
 
@@ -51,6 +69,7 @@ export interface RayRun {
 
 /** Starts the fixture's stand-in launcher (a real Ray driver) with a private Ray temp dir. */
 export function startFixtureRun(python: string, opts: { tags?: string; fail?: boolean; env?: Record<string, string> } = {}): RayRun {
+  const aj = fixtureEnv();
   // Short: Ray puts unix sockets under it (107-byte limit).
   const tempDir = mkdtempSync('/tmp/ajr-');
   const args = ['-u', '-m', 'ajet.launcher', '--conf', 'ray_train.yaml', '--backbone', 'verl', '--with-ray'];
@@ -63,6 +82,7 @@ export function startFixtureRun(python: string, opts: { tags?: string; fail?: bo
     env: {
       ...process.env,
       PYTHONPATH: rayFixture,
+      ...aj,
       AJ_RAY_TEMP: tempDir,
       RAY_DEBUG: '1',
       RAY_DEDUP_LOGS: '0',
