@@ -70,6 +70,32 @@ suite('runs view', () => {
     );
   });
 
+  test("an AgentJet 0.0.4 run with the SwanLab logger lists SwanLab's log folder (shared), click reveals it; swanlog/ and hydra_outputs/ are not runs", async () => {
+    const root = join(workspaceRoot().fsPath, 'saved_experiments');
+    const exp = join(root, 'swan_20260526_090703_045');
+    const swan = join(root, 'swanlog');
+    const hydra = join(root, 'hydra_outputs');
+    mkdirSync(join(exp, '2026_05_26_09_07', hostname(), 'regular'), { recursive: true });
+    writeFileSync(join(exp, 'yaml_backup.yaml'), 'ajet:\n  project_name: demo\n  trainer_common:\n    logger: swanlab\n');
+    mkdirSync(join(swan, 'run-20260526_090705-abc'), { recursive: true });
+    mkdirSync(join(hydra, '2026-05-26', '09-07-03'), { recursive: true });
+    try {
+      const row = await waitFor(
+        async () => (await items([exp])).find((c) => c.label === 'SwanLab logs'),
+        'the SwanLab row of the run',
+        30_000,
+      );
+      assert.equal(row.path, swan);
+      assert.match(row.description, /^swanlog · shared by the runs of this project$/);
+      assert.equal(row.command?.command, 'agentjet.runs.revealInExplorer');
+      const names = (await state()).runs.map((r) => r.name);
+      assert.ok(names.includes('swan_20260526_090703_045'), names.join(', '));
+      assert.ok(!names.includes('swanlog') && !names.includes('hydra_outputs'), names.join(', '));
+    } finally {
+      for (const p of [exp, swan, hydra]) rmSync(p, { recursive: true, force: true });
+    }
+  });
+
   test('opening a log from the tree opens it in the viewer', async () => {
     const exp = join(workspaceRoot().fsPath, 'saved_experiments', 'math_demo_20260103_1010');
     const [, session] = await items([exp]);
