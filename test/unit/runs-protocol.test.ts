@@ -30,6 +30,14 @@ test('experiment roots from agentjet launch configurations', () => {
     ['runs/a', 'runs/c', '/abs/b'],
   );
   assert.deepEqual(expDirsFromLaunchConfigs(undefined), []);
+  // AgentJet 0.0.4: the child writes a relative --exp-dir under ISOLATED_AGENTJET_BASE_DIR.
+  assert.deepEqual(
+    expDirsFromLaunchConfigs([
+      { type: 'agentjet', name: 'i', env: { ISOLATED_AGENTJET_BASE_DIR: '/iso' } },
+      { type: 'agentjet', name: 'j', env: { ISOLATED_AGENTJET_BASE_DIR: 'iso2' }, args: ['--exp-dir', 'runs'] },
+    ]),
+    ['/iso/saved_experiments', 'runs', 'iso2/runs'],
+  );
 });
 
 test('the limiter never runs more than its maximum at once and keeps every result', async () => {
