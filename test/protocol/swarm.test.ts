@@ -7,7 +7,10 @@
 import { test, describe, before, after } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { renderTemplate } from '../../core/templates';
 import { ensureTestPython } from '../harness/python';
 import { runSwarm } from '../../cli/swarm';
 import { ENGINE_STATES, SwarmApi, type SwarmStatus } from '../../core/swarm/api';
@@ -17,7 +20,16 @@ import { loopbackOnly, netnsUnavailable, NETNS_ENV, rerunInNetns } from '../util
 import { freePort } from '../util/net';
 import { waitFor } from '../util/poll';
 import { UPSTREAM_SKIP, UPSTREAM_SKIP_TAG } from '../util/upstream';
-import { runSwarmClient, startEngine, startSwarmServer, swarmTrees, SWARM_TREE, type Engine, type SwarmServer } from '../util/swarmLocal';
+import {
+  runSwarmClient,
+  runSwarmScript,
+  startEngine,
+  startSwarmServer,
+  swarmTrees,
+  SWARM_TREE,
+  type Engine,
+  type SwarmServer,
+} from '../util/swarmLocal';
 
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string; ms: number }> {
   let out = '';
@@ -156,6 +168,29 @@ if (!swarmTrees()) {
         assert.deepEqual(after.pool.swarm_client_instruction.active_clients, [], 'leaving ROLLING resets the active clients');
       } finally {
         w.stop();
+      }
+    });
+
+    test('the `swarm` project template runs as written: its episodes end on the real server', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'ajsw-tpl-'));
+      try {
+        for (const [rel, text] of Object.entries(renderTemplate('swarm', 'tpl'))) {
+          mkdirSync(dirname(join(dir, rel)), { recursive: true });
+          writeFileSync(join(dir, rel), text);
+        }
+        const before = (await statusJson(a.url)).pool.completed_episodes;
+        assert.equal((await engine.send({ op: 'register', n: 2 })).episodes?.length, 2);
+        const r = await runSwarmScript(python, a.url, join(dir, 'swarm_client.py'), ['--episodes', '2']);
+        assert.equal(r.code, 0, r.output.slice(-3000));
+        assert.match(r.output, /episode 2: task add-1 reward 0\.0/);
+        await waitFor(
+          async () => (await statusJson(a.url)).pool.completed_episodes === before + 2 || undefined,
+          'two more episodes',
+          20_000,
+          100,
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
     });
 

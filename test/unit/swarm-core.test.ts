@@ -203,3 +203,18 @@ test('enable_swarm_mode: true is found under ajet, false is not', () => {
   assert.equal(swarmModeLine('ajet:\n  enable_interchange_server: True\n  enable_swarm_mode: True  # train in cloud\n'), 2);
   assert.equal(swarmModeLine('ajet:\n  enable_swarm_mode: false\n'), undefined);
 });
+
+test('the swarm template: a client, tasks and a launch configuration; the client is valid Python', async () => {
+  const { renderTemplate, findTemplate } = await import('../../core/templates');
+  const { spawnSync } = await import('node:child_process');
+  assert.equal(findTemplate('swarm')?.workflowFile, 'swarm_client.py');
+  const files = renderTemplate('swarm', 'my swarm');
+  assert.deepEqual(Object.keys(files).sort(), ['.vscode/launch.json', 'README.md', 'data/train.jsonl', 'swarm_client.py']);
+  const src = files['swarm_client.py']!;
+  assert.match(src, /SwarmClient\(AJET_SWARM_URL\)/);
+  assert.match(src, /def compute_reward/);
+  assert.match(src, /experiment_name="my_swarm"/);
+  for (const line of files['data/train.jsonl']!.trim().split('\n')) assert.ok((JSON.parse(line) as { task_id: string }).task_id);
+  const r = spawnSync('python3', ['-c', 'import ast,sys; ast.parse(sys.stdin.read())'], { input: src, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+});

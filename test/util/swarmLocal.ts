@@ -215,3 +215,17 @@ export function runSwarmClient(
   const done = proc.exited.then((code) => ({ code, clientUuid: /CLIENT (\S+)/.exec(stdout)?.[1] ?? '', output: stdout + proc.output() }));
   return { proc, done };
 }
+
+/** Runs a swarm client script (a template's) with the fixture's stand-ins; env AJET_SWARM_URL = url. */
+export function runSwarmScript(
+  python: string,
+  url: string,
+  script: string,
+  args: string[],
+): Promise<{ code: number | null; output: string }> {
+  const trees = swarmTrees()!;
+  const proc = start(python, 'run_script.py', [trees.agentjet, trees.beast, script, ...args], { AJET_SWARM_URL: url });
+  let stdout = '';
+  proc.child.stdout!.on('data', (b: Buffer) => (stdout += b.toString()));
+  return proc.exited.then((code) => ({ code, output: stdout + proc.output() }));
+}
