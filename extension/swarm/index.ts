@@ -56,7 +56,8 @@ export function registerSwarmFeature(context: vscode.ExtensionContext, services:
       settingRead = true;
       servers.syncSetting();
     }
-    void servers.scanWorkspace().catch((e) => services.report('scan SwarmClient(...) literals', e));
+    // An untrusted workspace does not get to choose hosts the editor contacts: settings only.
+    if (vscode.workspace.isTrusted) void servers.scanWorkspace().catch((e) => services.report('scan SwarmClient(...) literals', e));
   };
 
   const actions = {
@@ -134,12 +135,13 @@ export function registerSwarmFeature(context: vscode.ExtensionContext, services:
       if (e.affectsConfiguration('agentjet.swarm.servers') && settingRead) servers.syncSetting();
     }),
     vscode.workspace.onDidSaveTextDocument((d) => {
-      if (d.languageId === 'python' && d.getText().includes('SwarmClient')) void servers.scanWorkspace(true);
+      if (settingRead && vscode.workspace.isTrusted && d.languageId === 'python' && d.getText().includes('SwarmClient'))
+        void servers.scanWorkspace(true);
     }),
     vscode.window.registerWebviewPanelSerializer(OVERWATCH_VIEW_TYPE, panels),
     vscode.commands.registerCommand('agentjet.swarm.refresh', () => {
       ensureSources();
-      void servers.scanWorkspace(true);
+      if (vscode.workspace.isTrusted) void servers.scanWorkspace(true);
       for (const s of servers.list()) s.watcher.refresh();
     }),
     vscode.commands.registerCommand('agentjet.swarm.addServer', async () => {
@@ -281,6 +283,14 @@ export function registerSwarmFeature(context: vscode.ExtensionContext, services:
       },
     ),
   );
+
+  // A view restored visible by the layout fires no visibility change: start once activation is over.
+  setTimeout(() => {
+    if (view.visible) {
+      ensureSources();
+      servers.look('view', true);
+    }
+  }, 0);
 
   return {
     servers: () =>
