@@ -47,3 +47,28 @@ export function swarmModeLine(text: string): number | undefined {
   }
   return undefined;
 }
+
+/**
+ * Ports of `ajet-swarm start` processes in a process list (`ajet-swarm start`, or
+ * `python -m ajet.swarm_cli start`), `--swarm-port N` or AgentJet's default 10086.
+ */
+export function localSwarmPorts(procs: readonly { args: string }[]): number[] {
+  const ports = new Set<number>();
+  for (const p of procs) {
+    const tok = p.args.trim().split(/\s+/);
+    // The program itself (or the script python runs) is ajet-swarm / ajet.swarm_cli, then `start`.
+    let at = -1;
+    for (let i = 0; i < Math.min(tok.length, 3); i++) {
+      const base = tok[i]!.split('/').pop() ?? '';
+      if (base === 'ajet-swarm' || tok[i]!.endsWith('ajet/swarm_cli.py')) at = i + 1;
+      else if (tok[i] === '-m' && tok[i + 1] === 'ajet.swarm_cli') at = i + 2;
+      if (at >= 0) break;
+      if (i === 0 && !/python[\d.]*$/.test(base)) break;
+    }
+    if (at < 0 || tok[at] !== 'start') continue;
+    const m = /--swarm-port(?:=|\s+)(\d{1,5})\b/.exec(p.args);
+    const port = m ? Number(m[1]) : 10086;
+    if (port > 0 && port < 65536) ports.add(port);
+  }
+  return [...ports].sort((a, b) => a - b);
+}

@@ -9,7 +9,8 @@ import { SwarmTree, type SwarmNode } from './tree';
 import { OverwatchPanels } from './overwatch';
 import { OVERWATCH_VIEW_TYPE } from '../../core/protocol/swarm';
 import { DEFAULT_SWARM_URL, normalizeSwarmUrl } from '../../core/swarm/api';
-import { findSwarmClientCalls, swarmModeLine } from '../../core/swarm/source';
+import { findSwarmClientCalls, localSwarmPorts, swarmModeLine } from '../../core/swarm/source';
+import { listProcesses } from '../../core/launch/processes';
 import { resolvePython } from '../debug/interpreter';
 
 export const SWARM_VIEW = 'agentjet.swarmServers';
@@ -51,11 +52,19 @@ export function registerSwarmFeature(context: vscode.ExtensionContext, services:
   const tree = new SwarmTree(servers);
   const view = vscode.window.createTreeView(SWARM_VIEW, { treeDataProvider: tree, showCollapseAll: false });
   let settingRead = false;
+  const findLocal = () => {
+    if (process.platform === 'win32') return;
+    listProcesses().then(
+      (procs) => servers.syncLocal(localSwarmPorts(procs)),
+      (e: unknown) => services.log.warn(`swarm: listing processes failed: ${String(e)}`),
+    );
+  };
   const ensureSources = () => {
     if (!settingRead) {
       settingRead = true;
       servers.syncSetting();
     }
+    findLocal();
     // An untrusted workspace does not get to choose hosts the editor contacts: settings only.
     if (vscode.workspace.isTrusted) void servers.scanWorkspace().catch((e) => services.report('scan SwarmClient(...) literals', e));
   };
@@ -141,6 +150,7 @@ export function registerSwarmFeature(context: vscode.ExtensionContext, services:
     vscode.window.registerWebviewPanelSerializer(OVERWATCH_VIEW_TYPE, panels),
     vscode.commands.registerCommand('agentjet.swarm.refresh', () => {
       ensureSources();
+      findLocal();
       if (vscode.workspace.isTrusted) void servers.scanWorkspace(true);
       for (const s of servers.list()) s.watcher.refresh();
     }),

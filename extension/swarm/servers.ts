@@ -81,6 +81,15 @@ export class SwarmServers implements vscode.Disposable {
     this.removeOrigin('setting', keep);
   }
 
+  /** Local `ajet-swarm start` processes found on this machine (by port); those gone are dropped. */
+  syncLocal(ports: readonly number[]): void {
+    const keep = new Set<string>();
+    for (const port of ports) keep.add(this.add(`http://localhost:${port}`, 'local').url);
+    // Servers this editor started stay while their task runs.
+    for (const s of this.servers.values()) if (s.task) keep.add(s.url);
+    this.removeOrigin('local', keep);
+  }
+
   /** Scans the workspace's Python files for `SwarmClient("http://…")` (once, bounded; again on demand). */
   scanWorkspace(force = false): Promise<void> {
     if (this.scanned && !force) return Promise.resolve();

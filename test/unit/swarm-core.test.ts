@@ -218,3 +218,18 @@ test('the swarm template: a client, tasks and a launch configuration; the client
   const r = spawnSync('python3', ['-c', 'import ast,sys; ast.parse(sys.stdin.read())'], { input: src, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
 });
+
+test('local ajet-swarm start processes and their ports are found in a process list', async () => {
+  const { localSwarmPorts } = await import('../../core/swarm/source');
+  assert.deepEqual(
+    localSwarmPorts([
+      { args: '/venv/bin/python /venv/bin/ajet-swarm start --swarm-port 10090 --conf a.yaml' },
+      { args: 'python -m ajet.swarm_cli start' },
+      { args: 'python -m ajet.swarm_cli start --swarm-port=10091' },
+      { args: 'ajet-swarm overwatch --swarm-url http://localhost:10092' },
+      { args: 'vim ajet-swarm start --swarm-port 10093' },
+    ]),
+    [10086, 10090, 10091],
+  );
+  assert.deepEqual(localSwarmPorts([{ args: 'ajet-swarm start' }, { args: 'less ajet-swarm start' }, { args: 'ajet-swarm top' }]), [10086]);
+});
