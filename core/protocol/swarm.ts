@@ -27,8 +27,6 @@ export interface OverwatchData {
   logs: { time: string; tag: string; message: string }[];
   /** The latest LLM call, pretty-printed JSON (untrusted text). */
   llmCall?: { input: string; output: string };
-  /** Clients run by a debug session of this editor: their episodes are highlighted. */
-  highlight: string[];
 }
 
 export type HostToOverwatch = { type: 'data'; data: OverwatchData };

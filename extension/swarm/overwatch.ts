@@ -45,7 +45,6 @@ class Overwatch implements vscode.Disposable {
     readonly server: WatchedServer,
     private readonly servers: SwarmServers,
     private readonly actions: OverwatchActions,
-    private readonly highlight: () => string[],
     extensionUri: vscode.Uri,
     onDispose: () => void,
   ) {
@@ -135,7 +134,6 @@ class Overwatch implements vscode.Disposable {
         message: e.message.slice(0, 2000),
       })),
       llmCall: this.llm ? { input: pretty(this.llm.input), output: pretty(this.llm.output) } : undefined,
-      highlight: this.highlight(),
     };
   }
 
@@ -153,8 +151,6 @@ class Overwatch implements vscode.Disposable {
 
 export class OverwatchPanels implements vscode.Disposable, vscode.WebviewPanelSerializer<OverwatchState> {
   private readonly panels = new Map<string, Overwatch>();
-  /** Client uuids of swarm clients debugged from this editor (highlighted). */
-  readonly highlighted = new Set<string>();
 
   constructor(
     private readonly servers: SwarmServers,
@@ -176,15 +172,7 @@ export class OverwatchPanels implements vscode.Disposable, vscode.WebviewPanelSe
   }
 
   private attach(panel: vscode.WebviewPanel, s: WatchedServer): Overwatch {
-    const o = new Overwatch(
-      panel,
-      s,
-      this.servers,
-      this.actions,
-      () => [...this.highlighted],
-      this.extensionUri,
-      () => this.panels.delete(s.url),
-    );
+    const o = new Overwatch(panel, s, this.servers, this.actions, this.extensionUri, () => this.panels.delete(s.url));
     this.panels.set(s.url, o);
     return o;
   }

@@ -31,10 +31,10 @@ function section(title: string, ...body: (Node | string)[]): HTMLElement {
   return el('div', { className: 'sw-section' }, el('h3', {}, title), ...body);
 }
 
-function table(headers: string[], rows: (string | number)[][], mine: (i: number) => boolean = () => false): HTMLElement {
+function table(headers: string[], rows: (string | number)[][]): HTMLElement {
   if (!rows.length) return el('div', { className: 'sw-muted' }, t('None'));
   const tb = el('tbody');
-  rows.forEach((r, i) => tb.appendChild(el('tr', { className: mine(i) ? 'sw-mine' : '' }, ...r.map((c) => el('td', {}, String(c))))));
+  rows.forEach((r) => tb.appendChild(el('tr', {}, ...r.map((c) => el('td', {}, String(c))))));
   return el('table', { className: 'sw-table' }, el('thead', {}, el('tr', {}, ...headers.map((h) => el('th', {}, h)))), tb);
 }
 
@@ -80,7 +80,6 @@ function curve(points: OverwatchData['rewards']): Node {
 function render(d: OverwatchData): void {
   vscode.setState({ url: d.url });
   clear(root);
-  const mine = new Set(d.highlight);
   const header = el(
     'div',
     { className: 'sw-header' },
@@ -151,15 +150,13 @@ function render(d: OverwatchData): void {
           r.mean === undefined ? '-' : `${r.mean.toFixed(3)} ± ${(r.std ?? 0).toFixed(3)}`,
           r.clients.map(short).join(', '),
         ]),
-        (i) => d.tasks[i]!.clients.some((c) => mine.has(c)),
       ),
     ),
     section(
       t('Episodes by client'),
       table(
         [t('Client'), t('Running'), t('Completed')],
-        d.byClient.map((c) => [c.client + (mine.has(c.client) ? `  (${t('this editor')})` : ''), c.running, c.completed]),
-        (i) => mine.has(d.byClient[i]!.client),
+        d.byClient.map((c) => [c.client, c.running, c.completed]),
       ),
     ),
     section(
@@ -167,7 +164,6 @@ function render(d: OverwatchData): void {
       table(
         [t('Episode'), t('Client'), t('LLM calls'), t('Last request / patience')],
         d.running.map((r) => [short(r.episode), short(r.client), r.llmCalls, `${r.sinceActivity} / ${r.timeout}`]),
-        (i) => mine.has(d.running[i]!.client),
       ),
     ),
     section(
