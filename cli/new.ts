@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { CliCommand } from './commands';
-import { TEMPLATES, conflicts, findTemplate, renderTemplate } from '../core/templates';
+import { ALL_TEMPLATES as TEMPLATES, conflicts, findTemplate, renderTemplate } from '../core/templates';
 import { t } from '../core/l10n';
 
 function help(): string {
@@ -55,12 +55,15 @@ export async function runNew(
     writeFileSync(p, text, { flag: 'wx' });
   }
   write(t('Created {0} ({1}, {2} files).', dir, t(template.title), Object.keys(files).length) + '\n');
-  write(t('Next: cd {0} && agentjet lint config.yaml, then open the folder in VS Code and press F5 to debug a rollout.', folder) + '\n');
+  if (template.id === 'swarm')
+    write(t('Next: start a swarm server (ajet-swarm start), then cd {0} && python swarm_client.py (see README.md).', folder) + '\n');
+  else
+    write(t('Next: cd {0} && agentjet lint config.yaml, then open the folder in VS Code and press F5 to debug a rollout.', folder) + '\n');
   return 0;
 }
 
 export const newCommand: CliCommand = {
   name: 'new',
-  summary: 'create a project from a template (math, tools, game)',
+  summary: 'create a project from a template (math, tools, game, swarm)',
   run: (args) => runNew(args),
 };

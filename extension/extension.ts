@@ -6,6 +6,7 @@ import { registerRunsFeature, type RunsProbe } from './runs';
 import { registerDebugFeature } from './debug';
 import { registerRayFeature, type RayProbe } from './ray';
 import { registerOnboarding } from './onboarding';
+import { registerSwarmFeature, type SwarmProbe } from './swarm';
 import { normalizeLocale, setLocale } from '../core/l10n';
 
 /** What activate() returns; tests and other extensions read it through `extension.exports`. */
@@ -14,7 +15,7 @@ export interface AgentJetApi {
   readonly activationMs: number;
   readonly services: Services;
   /** Hooks for the extension-host tests to see and drive the views; kept off the command list. */
-  readonly testing: { readonly runs: RunsProbe; readonly logs: LogsProbe; readonly ray: RayProbe };
+  readonly testing: { readonly runs: RunsProbe; readonly logs: LogsProbe; readonly ray: RayProbe; readonly swarm: SwarmProbe };
 }
 
 export function activate(context: vscode.ExtensionContext): AgentJetApi {
@@ -29,9 +30,10 @@ export function activate(context: vscode.ExtensionContext): AgentJetApi {
   registerDebugFeature(context, services);
   const ray = registerRayFeature(context, services);
   registerOnboarding(context, services);
+  const swarm = registerSwarmFeature(context, services);
   const activationMs = performance.now() - started;
   services.log.info(`AgentJet activated in ${activationMs.toFixed(1)} ms`);
-  return { activatedAt: Date.now(), activationMs, services, testing: { runs, logs, ray } };
+  return { activatedAt: Date.now(), activationMs, services, testing: { runs, logs, ray, swarm } };
 }
 
 export function deactivate(): void {

@@ -35,3 +35,9 @@ export const SETTING_KEYS = [
   'agentjet.runs.pollIntervalSeconds',
   'agentjet.config.problems',
 ] as const;
+
+/** `agentjet.swarm.servers`: swarm server URLs to watch (strings only, blanks dropped). */
+export function swarmServers(scope?: vscode.ConfigurationScope): string[] {
+  const v = section(scope).get<unknown>('swarm.servers', []);
+  return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string' && s.trim() !== '').map((s) => s.trim()) : [];
+}

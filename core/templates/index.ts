@@ -3,11 +3,12 @@
 import { mathTemplate } from './math';
 import { toolsTemplate } from './tools';
 import { gameTemplate } from './game';
+import { swarmTemplate, SWARM_CLIENT_FILE } from './swarm';
 
 /** Relative POSIX path -> file contents. */
 export type TemplateFiles = Record<string, string>;
 
-export type TemplateId = 'math' | 'tools' | 'game';
+export type TemplateId = 'math' | 'tools' | 'game' | 'swarm';
 
 export interface TemplateInfo {
   id: TemplateId;
@@ -43,8 +44,20 @@ export const TEMPLATES: readonly TemplateInfo[] = [
   },
 ];
 
+/** The swarm client (AgentJet 0.0.4 swarm mode): no config or judge of its own, so it is not in TEMPLATES. */
+export const SWARM_TEMPLATE: TemplateInfo = {
+  id: 'swarm',
+  title: 'Swarm client',
+  description: 'A client for an AgentJet swarm server: claims episodes, runs the agent, sends the reward.',
+  workflowFile: SWARM_CLIENT_FILE,
+  workflowClass: 'execute_agent',
+};
+
+/** Every template the New Project command and `agentjet new` offer. */
+export const ALL_TEMPLATES: readonly TemplateInfo[] = [...TEMPLATES, SWARM_TEMPLATE];
+
 export function findTemplate(id: string): TemplateInfo | undefined {
-  return TEMPLATES.find((t) => t.id === id);
+  return ALL_TEMPLATES.find((t) => t.id === id);
 }
 
 /** A project name usable as AgentJet's project_name (letters, digits, _ and -). */
@@ -65,6 +78,8 @@ export function renderTemplate(id: TemplateId, projectName: string): TemplateFil
       return toolsTemplate(name);
     case 'game':
       return gameTemplate(name);
+    case 'swarm':
+      return swarmTemplate(name);
   }
 }
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { repoRoot } from '../util/paths';
 import { scan, tsFiles } from '../util/l10nscan';
-import { TEMPLATES } from '../../core/templates';
+import { ALL_TEMPLATES } from '../../core/templates';
 import { commands } from '../../cli/commands';
 import {
   catalogueKeys,
@@ -102,7 +102,7 @@ test('every core/l10n t() string (core, cli, language server, debug adapter, ext
   const { literals } = scan(files, 't|coreT');
   const texts = [
     ...literals.map((f) => ({ where: `${relative(repoRoot, f.file)}:${f.line}`, text: f.text })),
-    ...TEMPLATES.flatMap((x) => [
+    ...ALL_TEMPLATES.flatMap((x) => [
       { where: `template ${x.id}`, text: x.title },
       { where: `template ${x.id}`, text: x.description },
     ]),

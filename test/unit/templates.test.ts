@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { freePort } from '../util/net';
 import { pathToFileURL } from 'node:url';
-import { TEMPLATES, conflicts, projectNameFrom, renderTemplate } from '../../core/templates';
+import { ALL_TEMPLATES, TEMPLATES, conflicts, projectNameFrom, renderTemplate } from '../../core/templates';
 import { lintFile } from '../../core/config/lint';
 import { ensureTestPython } from '../harness/python';
 import { repoRoot } from '../util/paths';
@@ -144,7 +144,7 @@ test('agentjet new writes a project, lists templates, refuses to overwrite, reje
         .trim()
         .split('\n')
         .map((l) => l.split('\t')[0]),
-      TEMPLATES.map((t) => t.id),
+      ALL_TEMPLATES.map((t) => t.id),
     );
     const r = cli(base, 'new', 'tools', 'proj');
     assert.equal(r.status, 0, r.stderr);

@@ -1,7 +1,7 @@
 // AgentJet: New Project — pick a template and a folder, write the project, open it.
 // Also keeps the `agentjet.workspaceHasConfig` context key the Runs view's welcome button uses.
 import * as vscode from 'vscode';
-import { TEMPLATES, conflicts, findTemplate, renderTemplate, type TemplateId } from '../../../core/templates';
+import { ALL_TEMPLATES, conflicts, findTemplate, renderTemplate, type TemplateId } from '../../../core/templates';
 import { t as coreT, normalizeLocale, setLocale } from '../../../core/l10n';
 import type { Services } from '../../services';
 
@@ -27,7 +27,7 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
 }
 
 async function pickTemplate(): Promise<TemplateId | undefined> {
-  const items = TEMPLATES.map((x) => ({ label: coreT(x.title), detail: coreT(x.description), id: x.id }));
+  const items = ALL_TEMPLATES.map((x) => ({ label: coreT(x.title), detail: coreT(x.description), id: x.id }));
   const picked = await vscode.window.showQuickPick(items, {
     title: vscode.l10n.t('AgentJet: New Project'),
     placeHolder: vscode.l10n.t('Choose a template'),

@@ -1,0 +1,58 @@
+// Messages between the swarm overwatch webview (media/swarm/main.ts) and the extension
+// (extension/swarm/overwatch.ts). The webview is not trusted: it names no server, path or URL;
+// every action applies to the server its panel was opened for. Checked with valibot below.
+import * as v from 'valibot';
+
+export const OVERWATCH_VIEW_TYPE = 'agentjet.swarmOverwatch';
+
+export interface OverwatchData {
+  url: string;
+  reachability: 'unknown' | 'ok' | 'error';
+  error?: string;
+  engineState?: string;
+  /** "for 3 min 5 s" in the display language. */
+  stateFor?: string;
+  detail?: string;
+  globalStep?: number;
+  model?: string;
+  experimentDir?: string;
+  method?: string;
+  local: boolean;
+  progress: { label: string; current: number; target: number }[];
+  activeClients: { id: string; agreed: boolean }[];
+  tasks: { taskId: string; episodes: number; mean?: number; std?: number; clients: string[] }[];
+  byClient: { client: string; running: number; completed: number }[];
+  running: { episode: string; client: string; llmCalls: number; sinceActivity: string; timeout: string; taskId?: string }[];
+  rewards: { step: number; mean: number; episodes: number }[];
+  logs: { time: string; tag: string; message: string }[];
+  /** The latest LLM call, pretty-printed JSON (untrusted text). */
+  llmCall?: { input: string; output: string };
+}
+
+export type HostToOverwatch = { type: 'data'; data: OverwatchData };
+
+export type OverwatchToHost =
+  { type: 'ready' } | { type: 'stopEngine' } | { type: 'openExperiment' } | { type: 'copyUrl' } | { type: 'refresh' };
+
+/** What the panel keeps (setState) and its serializer restores after a reload. */
+export interface OverwatchState {
+  url: string;
+}
+
+const toHost = v.variant('type', [
+  v.object({ type: v.literal('ready') }),
+  v.object({ type: v.literal('stopEngine') }),
+  v.object({ type: v.literal('openExperiment') }),
+  v.object({ type: v.literal('copyUrl') }),
+  v.object({ type: v.literal('refresh') }),
+]);
+const state = v.object({ url: v.pipe(v.string(), v.maxLength(2048)) });
+
+export function checkOverwatchToHost(m: unknown): OverwatchToHost | undefined {
+  const r = v.safeParse(toHost, m);
+  return r.success ? r.output : undefined;
+}
+export function checkOverwatchState(m: unknown): OverwatchState | undefined {
+  const r = v.safeParse(state, m);
+  return r.success ? r.output : undefined;
+}
