@@ -51,6 +51,9 @@ export const CODES = {
   'cross-field/debug-tp': 'debug tensor parallel size larger than the GPUs per node',
   'cross-field/rubrics-section': 'rubrics grader selected without its section',
   'cross-field/judge': 'default judge does not fit the task reader',
+  'cross-field/verl-overlap': 'a verl key set against the ajet key the conversion table writes it from (AgentJet 0.0.4 raises)',
+  'cross-field/lora': 'LoRA without the weight format or summon mode verl needs',
+  'cross-field/swarm': 'swarm mode without the interchange server',
 } as const;
 
 /** A code the validator can emit: diagnostics are typed by CODES, so a new code must be listed there. */
