@@ -37,7 +37,11 @@ export interface CodeFacts {
  * package folder; a file a version lacks gives no list (the key is then free text).
  */
 export const VALUE_SOURCES: readonly { key: string; file: string; name: string }[] = [
-  { key: 'swarm_mode_sample_collection_method', file: 'task_rollout/native_parallel_worker.py', name: 'swarm_mode_sample_collection_method' },
+  {
+    key: 'swarm_mode_sample_collection_method',
+    file: 'task_rollout/native_parallel_worker.py',
+    name: 'swarm_mode_sample_collection_method',
+  },
   { key: 'trainer_common.val_max_num_task_clip_method', file: 'backbone/trainer_verl.py', name: 'clip_method' },
   { key: 'trainer_common.kl_penalty_type', file: 'backbone/verl/core_algos.py', name: 'kl_penalty' },
   {
@@ -61,6 +65,46 @@ export function comparedValues(py: string, name: string): string[] {
   }
   out.delete('');
   return [...out];
+}
+
+/**
+ * Key paths of a dataclass config schema (`default_config/ajet_config_schema.py`, AgentJet 0.0.4):
+ * from the class with a `<root>:` field, each field is a key; a field typed by (or made by
+ * `default_factory=`) another dataclass of the file opens its keys beneath.
+ */
+export function dataclassKeys(py: string, root: string): string[] {
+  const classes = new Map<string, { name: string; type: string }[]>();
+  let cur: { name: string; type: string }[] | undefined;
+  for (const line of py.split('\n')) {
+    const cls = /^class\s+(\w+)\s*(?:\([^)]*\))?\s*:/.exec(line);
+    if (cls) {
+      cur = [];
+      classes.set(cls[1] ?? '', cur);
+      continue;
+    }
+    if (/^\S/.test(line)) cur = undefined;
+    const f = cur && /^ {4}([A-Za-z_]\w*)\s*:\s*([^=#]+?)\s*(?:=\s*(.*))?$/.exec(line);
+    if (cur && f) {
+      const factory = /default_factory\s*=\s*(\w+)/.exec(f[3] ?? '')?.[1];
+      cur.push({ name: f[1] ?? '', type: factory ?? (f[2] ?? '').trim() });
+    }
+  }
+  const out: string[] = [];
+  const walk = (cls: string, prefix: string, depth: number) => {
+    for (const fld of classes.get(cls) ?? []) {
+      const k = prefix ? `${prefix}.${fld.name}` : fld.name;
+      out.push(k);
+      if (depth < 8 && classes.has(fld.type)) walk(fld.type, k, depth + 1);
+    }
+  };
+  for (const fields of classes.values()) {
+    const top = fields.find((x) => x.name === root && classes.has(x.type));
+    if (top) {
+      walk(top.type, '', 0);
+      break;
+    }
+  }
+  return out;
 }
 
 /** Plain (not computed) entries of a conversion table whose keys start with `<root>.`. */
@@ -202,6 +246,7 @@ export function codeFactsOf(read: (rel: string) => string | undefined, files: re
         if (typeof v === 'string') defaults[path] = v;
       }
     }
+    if (/^default_config\/\w+_config_schema\.py$/.test(f)) for (const k of dataclassKeys(read(f) ?? '', root)) keys.add(k);
     if (/\.py$/.test(f)) for (const k of attributeKeys(read(f) ?? '', root)) keys.add(k);
     else if (/^default_config\/.*config_auto_convertion_\w+\.jsonc?$/.test(f))
       for (const k of conversionKeys(read(f) ?? '', root)) keys.add(k);

@@ -21,7 +21,9 @@ export interface BundledRelease {
 /** The release of the base schema. */
 export const BASE_RELEASE: BundledRelease = { id: 'agentjet-0.0.1', tree: 'agentjet-d20cce0', release: '0.0.1', date: 'January 2026' };
 /** Later releases, newest first. */
-export const BUNDLED_RELEASES: readonly BundledRelease[] = [{ id: 'agentjet-0.0.4', tree: 'agentjet-c68c154', release: '0.0.4', date: 'May 2026' }];
+export const BUNDLED_RELEASES: readonly BundledRelease[] = [
+  { id: 'agentjet-0.0.4', tree: 'agentjet-c68c154', release: '0.0.4', date: 'May 2026' },
+];
 
 export interface ReleasesFile {
   comment: string;
@@ -63,7 +65,13 @@ export function bundledReleases(): JudgingFacts[] {
     const schema = jsonPatch(base as unknown as Json, p.patch) as unknown as ConfigSchema;
     out.push({ schema, release: r.release, date: r.date, origin: 'bundled', label: labelOf({ origin: 'bundled', ...r }) });
   }
-  out.push({ schema: base, release: BASE_RELEASE.release, date: BASE_RELEASE.date, origin: 'bundled', label: labelOf({ origin: 'bundled', ...BASE_RELEASE }) });
+  out.push({
+    schema: base,
+    release: BASE_RELEASE.release,
+    date: BASE_RELEASE.date,
+    origin: 'bundled',
+    label: labelOf({ origin: 'bundled', ...BASE_RELEASE }),
+  });
   materialised = out;
   return out;
 }

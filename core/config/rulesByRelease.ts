@@ -51,7 +51,9 @@ export function versionNote(facts: JudgingFacts, rel: string[]): { message: stri
         ),
         rename: change.to,
       };
-    return { message: t('`{0}` was removed in AgentJet {1} (it was read by {2}); {3} ignores it.', key, removedIn, name(last), name(facts)) };
+    return {
+      message: t('`{0}` was removed in AgentJet {1} (it was read by {2}); {3} ignores it.', key, removedIn, name(last), name(facts)),
+    };
   }
   const first = (newer[newer.length - 1] ?? others[0]) as JudgingFacts;
   return { message: t('`{0}` was added in AgentJet {1}; {2} does not read it.', key, first.release ?? '?', name(facts)) };
@@ -200,7 +202,9 @@ function checkSwarm(ctx: Ctx): void {
     ctx,
     'cross-field/swarm',
     'error',
-    t('`enable_swarm_mode` needs `enable_interchange_server: true`: swarm clients reach the trainer through that server, and `ajet-swarm start` stops without it.'),
+    t(
+      '`enable_swarm_mode` needs `enable_interchange_server: true`: swarm clients reach the trainer through that server, and `ajet-swarm start` stops without it.',
+    ),
     keyRangeOf(ctx, ['ajet', 'enable_interchange_server']) ?? (keyRangeOf(ctx, ['ajet', 'enable_swarm_mode']) as Range),
     fix ? [fix] : undefined,
   );
@@ -250,7 +254,8 @@ export function updateEdits(p: ParsedConfig, release = '0.0.4'): { range: Range;
     if (!firstKey?.range) continue;
     const indent = p.index.position(firstKey.range[0]).character;
     const lineStart = p.text.lastIndexOf('\n', firstKey.range[0] - 1) + 1;
-    const valueText = hit.node && (hit.node as Node).range ? p.text.slice((hit.node as Node).range![0], (hit.node as Node).range![1]) : 'null';
+    const valueText =
+      hit.node && (hit.node as Node).range ? p.text.slice((hit.node as Node).range![0], (hit.node as Node).range![1]) : 'null';
     out.push({ range: p.index.range(lineStart, lineStart), newText: `${' '.repeat(indent)}${to[to.length - 1]}: ${valueText}\n` });
   }
   return out;

@@ -75,7 +75,8 @@ function fromNode(node: Node | null | undefined, src: string, source: string, de
   }
   if (isScalar(node)) {
     const text = node.range ? src.slice(node.range[0], node.range[1]) : String(node.value);
-    const t = typeOfScalar(node.value, text);
+    // `${...}` takes its type from what it points to (OmegaConf resolves it): no type from the text.
+    const t = typeof node.value === 'string' && node.value.includes('${') ? undefined : typeOfScalar(node.value, text);
     if (t) out.type = t;
     out.default = node.value ?? null;
     return out;
@@ -254,7 +255,9 @@ function build(src: SchemaSources): ConfigSchema {
   for (const [path, entry] of entries) {
     // An entry that only describes a key does not make the key exist: the defaults of this version
     // (or its code) must have it, so a key one version dropped is not kept alive by its description.
-    const describesOnly = !['dialect', 'open', 'renamedTo', 'movedTo', 'deprecated', 'properties', 'selects', 'enumFrom'].some((k) => k in entry);
+    const describesOnly = !['dialect', 'open', 'renamedTo', 'movedTo', 'deprecated', 'properties', 'selects', 'enumFrom'].some(
+      (k) => k in entry,
+    );
     let cur: SchemaNode | undefined = root;
     const segs = path.split('.');
     for (const seg of segs) {

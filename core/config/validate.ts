@@ -191,7 +191,8 @@ function checkMap(ctx: Ctx, map: YAMLMap, sch: SchemaNode, path: string[]): void
     if (!child) {
       if (merged || fullyOpen || versionKnows) continue;
       // A key another AgentJet release reads: say which, and rename it where it was renamed.
-      const note = ctx.facts && path[0] === 'ajet' && ctx.p.rootKey === 'ajet' ? versionNote(ctx.facts, [...path.slice(1), key]) : undefined;
+      const note =
+        ctx.facts && path[0] === 'ajet' && ctx.p.rootKey === 'ajet' ? versionNote(ctx.facts, [...path.slice(1), key]) : undefined;
       if (note) {
         const last = note.rename?.split('.');
         const samePlace = last && last.length === path.length && last.slice(0, -1).join('.') === path.slice(1).join('.');
@@ -201,7 +202,9 @@ function checkMap(ctx: Ctx, map: YAMLMap, sch: SchemaNode, path: string[]): void
           'warning',
           note.message,
           keyRange,
-          samePlace && last ? [{ title: t('Rename to `{0}`', last[last.length - 1] ?? ''), newText: last[last.length - 1] ?? '', preferred: true }] : undefined,
+          samePlace && last
+            ? [{ title: t('Rename to `{0}`', last[last.length - 1] ?? ''), newText: last[last.length - 1] ?? '', preferred: true }]
+            : undefined,
         );
         continue;
       }
