@@ -68,11 +68,17 @@ export interface UntranslatedDescription {
   was?: string;
 }
 
-/** Descriptions of `root` the zh-cn catalogue lacks or translates from older English. */
-export function untranslatedDescriptions(root: SchemaNode = defaultSchema): UntranslatedDescription[] {
+/**
+ * Descriptions of `root` the zh-cn catalogue lacks or translates from older English. For a bundled
+ * release's schema (`release`: `0.0.4`), an entry of the base path with the same English serves, else
+ * the catalogue's `<release>:<path>` entry must.
+ */
+export function untranslatedDescriptions(root: SchemaNode = defaultSchema, release?: string): UntranslatedDescription[] {
   const out: UntranslatedDescription[] = [];
-  for (const { path, node } of describedNodes(root)) {
+  for (const { path: p, node } of describedNodes(root)) {
     const en = node.description ?? '';
+    if (release && ZH_CN[p]?.en === en) continue;
+    const path = release ? `${release}:${p}` : p;
     const entry = ZH_CN[path];
     if (!entry) out.push({ path, en, problem: 'missing' });
     else if (entry.en !== en) out.push({ path, en, problem: 'stale', was: entry.en });
