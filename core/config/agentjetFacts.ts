@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import overlayJson from '../../schemas/overlay.json';
 import codeFactsJson from '../../schemas/codefacts.json';
 import { generateFromSnapshot, codeFactsOfSnapshot, readPackage, type ReadLimits } from './factsgen';
@@ -18,7 +18,7 @@ import { baseFacts, bundledFor, labelOf, type JudgingFacts } from './releases';
 import type { ParsedConfig } from './parse';
 
 /** Bumped when the generator's output changes, so old cache entries are not reused. */
-export const GENERATOR_VERSION = '1';
+const GENERATOR_VERSION = '1';
 
 export type FrameworkPackage = 'ajet' | 'astuner' | 'astune';
 
@@ -281,9 +281,4 @@ export class AgentJetFactsService {
     const bundled = bundledFor(p);
     return s?.pending ? { ...bundled, provisional: true } : bundled;
   }
-}
-
-/** The name of a package folder's framework, for messages. */
-export function packageName(found: FoundAgentJet): string {
-  return basename(found.pkgDir);
 }

@@ -4,7 +4,7 @@
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 /** Marker of a key the newer value no longer has. */
-export const DELETED = { $deleted: true } as const;
+const DELETED = { $deleted: true } as const;
 
 function isObject(v: unknown): v is Record<string, Json> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -103,7 +103,7 @@ export function knowsKey(f: JudgingFacts, rel: readonly string[]): boolean {
 }
 
 /** Key paths under `ajet:` a config sets (maps only). */
-export function configKeys(p: ParsedConfig): string[][] {
+function configKeys(p: ParsedConfig): string[][] {
   const out: string[][] = [];
   const root = p.rootMap && p.doc && p.rootKey === 'ajet' ? (p.rootMap.get('ajet', true) as unknown) : undefined;
   const walk = (m: YAMLMap, path: string[]) => {
