@@ -166,22 +166,35 @@ const CONFIG = `ajet:
     llm_infer_submit_method: async
 `;
 
-function venvWith(tree: string, at: string): string | undefined {
-  const made = spawnSync('python3', ['-m', 'venv', '--without-pip', at], { encoding: 'utf8' });
-  if (made.status !== 0) return undefined;
+/**
+ * A venv with `tree` installed in editable mode: `pip install --no-deps --no-build-isolation -e`
+ * (setuptools' editable finder; `wheel` comes from the local wheel mirror pip is configured
+ * with), else, when pip cannot build offline, the `.pth` file an editable install of a flat
+ * layout leaves. Says which.
+ */
+function venvWith(tree: string, at: string): { python: string; how: 'pip -e' | '.pth' } | undefined {
+  if (spawnSync('python3', ['-m', 'venv', at], { encoding: 'utf8' }).status !== 0) return undefined;
   const py = join(at, 'bin', 'python');
+  const pip = (...args: string[]) =>
+    spawnSync(py, ['-m', 'pip', '--disable-pip-version-check', '-q', ...args], { encoding: 'utf8', timeout: 180_000 });
+  if (pip('install', 'wheel').status === 0 && pip('install', '--no-deps', '--no-build-isolation', '-e', tree).status === 0)
+    return { python: py, how: 'pip -e' };
   const site = spawnSync(py, ['-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'], { encoding: 'utf8' }).stdout.trim();
   if (!site) return undefined;
-  // What `pip install -e` leaves for a flat layout: a .pth naming the source tree (no build offline).
-  writeFileSync(join(site, '__editable__.agentjet-0.0.4.pth'), tree + '\n');
-  mkdirSync(join(site, 'agentjet-0.0.4.dist-info'), { recursive: true });
-  writeFileSync(join(site, 'agentjet-0.0.4.dist-info', 'METADATA'), 'Metadata-Version: 2.1\nName: AgentJet\nVersion: 0.0.4\n');
-  return py;
+  writeFileSync(join(site, '__editable__.agentjet.pth'), tree + '\n');
+  return { python: py, how: '.pth' };
+}
+
+/** The package and pyproject.toml of a tree, copied (pip -e writes into the tree it installs). */
+function copyTree(from: string, to: string): string {
+  cpSync(join(from, 'ajet'), join(to, 'ajet'), { recursive: true });
+  cpSync(join(from, 'pyproject.toml'), join(to, 'pyproject.toml'));
+  return to;
 }
 
 test(
   'the same config judged by three AgentJets: January (bundled and checkout), 0.0.4 as a checkout, 0.0.4 installed in a venv (--python)',
-  withUpstream(TREE, async (newTree) => {
+  withUpstream(TREE, async (newTree, t) => {
     const oldTree = join(newTree, '..', 'agentjet-d20cce0');
     assert.ok(existsSync(join(oldTree, 'ajet')), 'agentjet-d20cce0 beside agentjet-c68c154');
     const work = mkdtempSync(join(tmpdir(), 'ajthree-'));
@@ -211,16 +224,19 @@ test(
       writeFileSync(join(now, 'exp.yaml'), CONFIG);
       const b = await lintJson([join(now, 'exp.yaml'), '--root', now], now);
       // 0.0.4 installed (editable) in a venv given by --python; the project is no checkout.
-      const py = venvWith(newTree, join(work, 'venv'));
-      assert.ok(py, 'python3 -m venv works');
+      const installedTree = copyTree(newTree, join(work, 'installed'));
+      const venv = venvWith(installedTree, join(work, 'venv'));
+      assert.ok(venv, 'python3 -m venv works');
+      t.diagnostic(`0.0.4 installed in the venv with ${venv.how}`);
+      const py = venv.python;
       const found = await findInstalled(py);
-      assert.equal(found?.pkgDir, join(newTree, 'ajet'), 'find_spec locates the editable install without importing it');
+      assert.equal(found?.pkgDir, join(installedTree, 'ajet'), 'find_spec locates the editable install without importing it');
       assert.equal(findCheckout(project), undefined);
       const c = await lintJson([cfg, '--root', project, '--python', py], project);
 
       assert.deepEqual(a.out.judgedBy, [`AgentJet 0.0.1 at ${join(jan, 'ajet')}`]);
       assert.deepEqual(b.out.judgedBy, [`AgentJet 0.0.4 at ${join(now, 'ajet')}`]);
-      assert.deepEqual(c.out.judgedBy, [`AgentJet 0.0.4 at ${join(newTree, 'ajet')}`]);
+      assert.deepEqual(c.out.judgedBy, [`AgentJet 0.0.4 at ${join(installedTree, 'ajet')}`]);
       const [va, vb, vc] = [verdict(a.out), verdict(b.out), verdict(c.out)];
       // January: the 0.0.4 keys are unknown to it ("added in 0.0.4"), no LoRA rule, the runner key is fine.
       assert.ok(
@@ -304,8 +320,9 @@ test(
       assert.deepEqual(keyDiags(asCheckout.out), []);
 
       // Installed (editable) in a venv.
-      const py = venvWith(future, join(work, 'venv'));
-      assert.ok(py);
+      const venv = venvWith(future, join(work, 'venv'));
+      assert.ok(venv);
+      const py = venv.python;
       const installed = await lintJson([join(project, 'exp.yaml'), '--root', project, '--python', py], project);
       assert.deepEqual(installed.out.judgedBy, [`AgentJet 0.0.9 at ${join(future, 'ajet')}`]);
       assert.deepEqual(keyDiags(installed.out), []);
