@@ -152,6 +152,8 @@ connection.onDidChangeConfiguration(() => {
 connection.onDidChangeWatchedFiles((params) => {
   for (const c of params.changes) {
     const path = filePath(c.uri);
+    // The user's own AgentJet changed (its defaults): read it again, then everything is checked again.
+    if (path) service.agentjets.fileChanged(path);
     if (!path || !/\.ya?ml$/i.test(path) || isOpenPath(path)) continue;
     if (c.type === FileChangeType.Deleted) {
       checker.forget(path);

@@ -237,6 +237,24 @@ export class AgentJetFactsService {
     this.folders.delete(folder);
   }
 
+  /**
+   * A file changed on disk: when it lies in a folder's AgentJet package (its defaults, a
+   * conversion table), that AgentJet is read again (the content hash decides whether anything
+   * changed). Returns the folders being re-read.
+   */
+  fileChanged(path: string): string[] {
+    const out: string[] = [];
+    for (const [folder, s] of this.folders) {
+      const dir = s.found?.pkgDir;
+      if (!dir || !(path.startsWith(dir + '/') || path.startsWith(dir + '\\'))) continue;
+      const state: FolderState = { python: s.python };
+      this.folders.set(folder, state);
+      state.pending = this.resolve(folder, state);
+      out.push(folder);
+    }
+    return out;
+  }
+
   private async resolve(folder: string, state: FolderState): Promise<JudgingFacts | undefined> {
     let found = findCheckout(folder);
     const python = state.python ?? (this.opts.fallbackPython === '' ? undefined : (this.opts.fallbackPython ?? 'python3'));

@@ -188,6 +188,22 @@ test("the service answers at once with bundled facts (provisional), then with th
       'the key of this AgentJet is known',
     );
     assert.ok(validateParsed(p, { facts: early }).some((d) => d.code === 'unknown-key'));
+    // Its defaults change on disk: it is read again and the new key is known.
+    writeFileSync(
+      join(tree, 'ajet', 'default_config', 'ajet_default.yaml'),
+      readFileSync(join(tree, 'ajet', 'default_config', 'ajet_default.yaml'), 'utf8').replace(
+        'num_repeat: 4',
+        'num_repeat: 4\n    added_later: 1',
+      ),
+    );
+    assert.deepEqual(svc.fileChanged(join(tree, 'ajet', 'default_config', 'ajet_default.yaml')), [tree]);
+    assert.deepEqual(svc.fileChanged(join(tree, 'other.yaml')), []);
+    await svc.ready(tree);
+    const later = parseConfig('ajet:\n  rollout:\n    added_later: 2\n');
+    assert.deepEqual(
+      validateParsed(later, { facts: svc.factsFor(tree, later) }).filter((d) => d.code === 'unknown-key'),
+      [],
+    );
     // An ASTuner file in an AgentJet checkout is judged by the bundled facts of its own generation.
     assert.equal(svc.factsFor(tree, parseConfig('astuner:\n  rollout: {}\n')).origin, 'bundled');
   } finally {
