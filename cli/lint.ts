@@ -11,9 +11,9 @@ import { FRAMEWORK_VERSIONS, isFrameworkVersion, type FrameworkVersion } from '.
 import { t } from '../core/l10n';
 import { existsSync } from 'node:fs';
 import { AgentJetFactsService, defaultCacheDir } from '../core/config/agentjetFacts';
-import { parseConfig } from '../core/config/parse';
+import { parseConfig, MAX_SEMANTIC_BYTES } from '../core/config/parse';
+import { readFile } from 'node:fs/promises';
 import { resolveInterpreter } from '../core/launch/interpreter';
-import type { JudgingFacts } from '../core/config/releases';
 
 const help = () =>
   t(`Usage: agentjet lint <files or folders...> [options]
@@ -107,11 +107,10 @@ export async function runLint(
   // The AgentJet that judges the files: a checkout at --root, else the one installed in the
   // interpreter (--python, else the folder's .venv/venv or python3), else the bundled facts.
   const agentjets = new AgentJetFactsService({ cacheDir: process.env.AGENTJET_FACTS_CACHE ?? defaultCacheDir(), fallbackPython: '' });
-  let own: JudgingFacts | undefined;
   if (!version) {
     const interp = python ?? resolveInterpreter({ folder: root }, existsSync).path;
     agentjets.setFolder(root, interp);
-    own = await agentjets.ready(root);
+    await agentjets.ready(root);
   }
   const judged = new Set<string>();
   const fs = new CachedFs(60_000);
@@ -123,9 +122,10 @@ export async function runLint(
   for (const f of files) {
     let res;
     try {
-      const { readFile } = await import('node:fs/promises');
-      const head = await readFile(f, 'utf8').catch(() => '');
-      const facts = version ? undefined : agentjets.factsFor(root, parseConfig(head));
+      // Which AgentJet judges it depends on its keys (bundled facts): parse it once here, unless it is too large to check.
+      const small = statSync(f).size <= MAX_SEMANTIC_BYTES;
+      const text = small ? await readFile(f, 'utf8').catch(() => '') : '';
+      const facts = version ? undefined : agentjets.factsFor(root, parseConfig(text));
       if (facts) judged.add(facts.label);
       res = await lintFileResult(f, { root, fs, resolver, ...(version ? { version } : {}), ...(facts ? { facts } : {}) });
     } catch (err) {
@@ -146,7 +146,6 @@ export async function runLint(
       for (const d of diags)
         write(`${shown}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${d.code} ${d.message}\n`);
   }
-  void own;
   if (format === 'json') write(JSON.stringify({ files: json, errors, warnings, checked, judgedBy: [...judged] }, null, 2) + '\n');
   else {
     if (judged.size) writeErr(`${t('judged by {0}', [...judged].join('; '))}\n`);
