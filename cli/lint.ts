@@ -126,8 +126,8 @@ export async function runLint(
       const small = statSync(f).size <= MAX_SEMANTIC_BYTES;
       const text = small ? await readFile(f, 'utf8').catch(() => '') : '';
       const facts = version ? undefined : agentjets.factsFor(root, parseConfig(text));
-      if (facts) judged.add(facts.label);
       res = await lintFileResult(f, { root, fs, resolver, ...(version ? { version } : {}), ...(facts ? { facts } : {}) });
+      if (facts && res.ours) judged.add(facts.label);
     } catch (err) {
       writeErr(`${t('{0}: cannot read: {1}', f, err instanceof Error ? err.message : String(err))}\n`);
       errors++;

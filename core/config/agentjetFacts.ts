@@ -18,7 +18,23 @@ import { baseFacts, bundledFor, labelOf, type JudgingFacts } from './releases';
 import type { ParsedConfig } from './parse';
 
 /** Bumped when the generator's output changes, so old cache entries are not reused. */
-const GENERATOR_VERSION = '1';
+const GENERATOR_VERSION = '2';
+
+let stamp: string | undefined;
+/**
+ * What else the generated facts depend on: the overlay, the other versions' code facts and the
+ * base schema (which `npm run gen:schema` regenerates whenever the generator's output changes, a
+ * test checks it is current), so a new extension build never reuses an older build's entries.
+ */
+function generatorStamp(): string {
+  stamp ??= createHash('sha1')
+    .update(GENERATOR_VERSION)
+    .update(JSON.stringify(overlayJson))
+    .update(JSON.stringify(codeFactsJson))
+    .update(JSON.stringify(baseFacts().schema))
+    .digest('hex');
+  return stamp;
+}
 
 export type FrameworkPackage = 'ajet' | 'astuner' | 'astune';
 
@@ -158,7 +174,7 @@ export async function readFacts(found: FoundAgentJet, opts: ReadFactsOptions = {
   const snap = await readPackage(found.pkgDir, opts.limits);
   if (!snap.files.length) return undefined;
   const key = createHash('sha1')
-    .update(`${GENERATOR_VERSION}\0${found.pkg}\0${found.release ?? ''}\0${snap.hash}`)
+    .update(`${generatorStamp()}\0${found.pkg}\0${found.release ?? ''}\0${snap.hash}`)
     .digest('hex');
   const meta = { origin: found.origin, release: found.release, location: found.pkgDir } as const;
   const facts = (schema: ConfigSchema): JudgingFacts => ({

@@ -9,6 +9,7 @@ import type { ConfigSchema, SchemaNode } from './schema';
 import { jsonPatch, type Json } from './jsonDiff';
 import type { ParsedConfig } from './parse';
 import { t } from '../l10n';
+import { frameworkName, type FrameworkVersion } from '../agentjet/dialect';
 
 export interface BundledRelease {
   id: string;
@@ -82,6 +83,17 @@ export function baseFacts(): JudgingFacts {
   return all[all.length - 1] as JudgingFacts;
 }
 
+const astunerEra = new Map<FrameworkVersion, JudgingFacts>();
+/** `astuner:`/`astune:` files: the base schema carries the ASTuner-era names and each version's code facts. */
+function astunerFacts(v: FrameworkVersion): JudgingFacts {
+  let f = astunerEra.get(v);
+  if (!f) {
+    f = { schema: baseFacts().schema, origin: 'bundled', label: t('bundled facts of {0}', frameworkName(v)) };
+    astunerEra.set(v, f);
+  }
+  return f;
+}
+
 /** Orders release strings (`0.0.4` > `0.0.1`); unknown sorts first. */
 export function compareReleases(a: string | undefined, b: string | undefined): number {
   const pa = (a ?? '').split('.').map((x) => Number.parseInt(x, 10) || 0);
@@ -121,7 +133,7 @@ function configKeys(p: ParsedConfig): string[][] {
 
 /** The newest bundled AgentJet that knows every key the config sets (else the one that knows most). */
 export function bundledFor(p: ParsedConfig): JudgingFacts {
-  if (p.rootKey !== 'ajet') return baseFacts();
+  if (p.rootKey !== 'ajet') return astunerFacts(p.version && p.version !== 'agentjet' ? p.version : 'astuner-2025-12');
   const keys = configKeys(p);
   let best: JudgingFacts | undefined;
   let bestMissing = Infinity;

@@ -223,7 +223,9 @@ test('bundled releases: 0.0.4 ships as a difference, configs pick the newest rel
   assert.equal(bundledFor(parseConfig('ajet:\n  lora:\n    lora_rank: 8\n')).release, '0.0.4');
   assert.equal(bundledFor(parseConfig('ajet:\n  enable_experimental_interchange_server: true\n')).release, '0.0.1');
   assert.equal(bundledFor(parseConfig('ajet:\n  model:\n    path: x\n')).release, '0.0.4', 'both know it: the newest');
-  assert.equal(bundledFor(parseConfig('astuner:\n  model:\n    path: x\n')), baseFacts());
+  const astuner = bundledFor(parseConfig('astuner:\n  model:\n    path: x\n'));
+  assert.equal(astuner.schema, baseFacts().schema);
+  assert.equal(astuner.label, 'bundled facts of ASTuner (December 2025)');
 });
 
 test('version-aware messages, 0.0.4 rules with quick fixes, and the update to 0.0.4', () => {
