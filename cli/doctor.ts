@@ -7,6 +7,8 @@ import { gather } from '../core/doctor/run';
 import { toText } from '../core/doctor/report';
 import { resolveInterpreter } from '../core/launch/interpreter';
 import { t } from '../core/l10n';
+import { AgentJetFactsService, defaultCacheDir } from '../core/config/agentjetFacts';
+import { bundledReleases } from '../core/config/releases';
 
 function help(): string {
   return t(
@@ -62,8 +64,17 @@ export async function runDoctor(
     port,
   });
   const checks = evaluate(input);
-  if (format === 'json') write(JSON.stringify({ python: interp.path, checks, ...summary(checks) }, null, 2) + '\n');
-  else write(toText(checks, interp.path));
+  // Which AgentJet judges configs here: the folder's checkout, else the interpreter's package, else bundled facts.
+  const agentjets = new AgentJetFactsService({ cacheDir: process.env.AGENTJET_FACTS_CACHE ?? defaultCacheDir(), fallbackPython: '' });
+  agentjets.setFolder(resolve(cwd), interp.path);
+  const bundled = bundledReleases()
+    .map((f) => `AgentJet ${f.release ?? '?'}${f.date ? ` (${f.date})` : ''}`)
+    .join(', ');
+  const judge =
+    (await agentjets.ready(resolve(cwd)))?.label ??
+    t("bundled facts of {0}, the newest that knows a file's keys (no AgentJet found here or in {1})", bundled, interp.path);
+  if (format === 'json') write(JSON.stringify({ python: interp.path, configsJudgedBy: judge, checks, ...summary(checks) }, null, 2) + '\n');
+  else write(toText(checks, interp.path) + t('Configs are judged by {0}.', judge) + '\n');
   return summary(checks).errors > 0 ? 1 : 0;
 }
 

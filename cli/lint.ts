@@ -9,6 +9,11 @@ import { PythonLocator } from '../core/config/pythonenv';
 import type { ConfigDiagnostic } from '../core/config/diagnostics';
 import { FRAMEWORK_VERSIONS, isFrameworkVersion, type FrameworkVersion } from '../core/agentjet/dialect';
 import { t } from '../core/l10n';
+import { existsSync } from 'node:fs';
+import { AgentJetFactsService, defaultCacheDir } from '../core/config/agentjetFacts';
+import { parseConfig, MAX_SEMANTIC_BYTES } from '../core/config/parse';
+import { readFile } from 'node:fs/promises';
+import { resolveInterpreter } from '../core/launch/interpreter';
 
 const help = () =>
   t(`Usage: agentjet lint <files or folders...> [options]
@@ -19,7 +24,8 @@ Folders are searched for *.yaml / *.yml; other YAML files are skipped.
 Options:
   --root DIR          folder class references resolve against (default: current directory)
   --format text|json  output format (default: text)
-  --python PATH       interpreter used to check framework built-ins (ajet.*) and installed packages
+  --python PATH       interpreter used to check framework built-ins (ajet.*) and installed packages;
+                      the AgentJet installed there judges the configs (unless --root is a checkout)
   --framework VERSION judge by this framework version instead of guessing it from each file:
                       agentjet, astuner-2025-12, astuner-2025-11 or astune
   -h, --help          show this help
@@ -98,6 +104,15 @@ export async function runLint(
     writeErr(`agentjet lint: ${err instanceof Error ? err.message : String(err)}\n`);
     return 2;
   }
+  // The AgentJet that judges the files: a checkout at --root, else the one installed in the
+  // interpreter (--python, else the folder's .venv/venv or python3), else the bundled facts.
+  const agentjets = new AgentJetFactsService({ cacheDir: process.env.AGENTJET_FACTS_CACHE ?? defaultCacheDir(), fallbackPython: '' });
+  if (!version) {
+    const interp = python ?? resolveInterpreter({ folder: root }, existsSync).path;
+    agentjets.setFolder(root, interp);
+    await agentjets.ready(root);
+  }
+  const judged = new Set<string>();
   const fs = new CachedFs(60_000);
   const resolver = new ClassResolver(fs, python ? new PythonLocator(python, { sync: true }) : undefined);
   let errors = 0,
@@ -107,7 +122,12 @@ export async function runLint(
   for (const f of files) {
     let res;
     try {
-      res = await lintFileResult(f, { root, fs, resolver, ...(version ? { version } : {}) });
+      // Which AgentJet judges it depends on its keys (bundled facts): parse it once here, unless it is too large to check.
+      const small = statSync(f).size <= MAX_SEMANTIC_BYTES;
+      const text = small ? await readFile(f, 'utf8').catch(() => '') : '';
+      const facts = version ? undefined : agentjets.factsFor(root, parseConfig(text));
+      res = await lintFileResult(f, { root, fs, resolver, ...(version ? { version } : {}), ...(facts ? { facts } : {}) });
+      if (facts && res.ours) judged.add(facts.label);
     } catch (err) {
       writeErr(`${t('{0}: cannot read: {1}', f, err instanceof Error ? err.message : String(err))}\n`);
       errors++;
@@ -126,11 +146,13 @@ export async function runLint(
       for (const d of diags)
         write(`${shown}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${d.code} ${d.message}\n`);
   }
-  if (format === 'json') write(JSON.stringify({ files: json, errors, warnings, checked }, null, 2) + '\n');
-  else
+  if (format === 'json') write(JSON.stringify({ files: json, errors, warnings, checked, judgedBy: [...judged] }, null, 2) + '\n');
+  else {
+    if (judged.size) writeErr(`${t('judged by {0}', [...judged].join('; '))}\n`);
     writeErr(
       `${t('{0} checked: {1}, {2}', checked === 1 ? t('1 config') : t('{0} configs', checked), errors === 1 ? t('1 error') : t('{0} errors', errors), warnings === 1 ? t('1 warning') : t('{0} warnings', warnings))}\n`,
     );
+  }
   return errors > 0 ? 1 : 0;
 }
 

@@ -27,6 +27,7 @@ import { complete, describePath, type CompletionEntry } from '../core/config/com
 import { hover, definition, documentLinks } from '../core/config/hover';
 import { codeActions } from '../core/config/codeActions';
 import type { ConfigDiagnostic, Fix } from '../core/config/diagnostics';
+import type { JudgingFacts } from '../core/config/releases';
 import type { ConfigServerInitOptions, ConfigCompletionData, ConfigProblemsScope } from '../core/protocol/config';
 import { FolderSettings } from './folders';
 import { WorkspaceChecker } from './workspaceCheck';
@@ -60,7 +61,7 @@ const checker = new WorkspaceChecker({
     const key = `workspace:${uri}`;
     const r = service.diagnose(key, 0, text, path);
     service.forget(key);
-    void connection.sendDiagnostics({ uri, diagnostics: r.ours ? r.diagnostics.map(toLsp) : [] });
+    void connection.sendDiagnostics({ uri, diagnostics: r.ours ? r.diagnostics.map((d) => toLsp(d, r.facts)) : [] });
   },
   clear(path) {
     void connection.sendDiagnostics({ uri: URI.file(path).toString(), diagnostics: [] });
@@ -107,6 +108,7 @@ connection.onInitialize((params): InitializeResult => {
     roots,
     reportSyntaxErrors: opts.reportSyntaxErrors !== false,
     onInterpreterAnswer: recheckAll,
+    ...(opts.factsCacheDir !== undefined ? { agentjet: { cacheDir: opts.factsCacheDir } } : {}),
   });
   folders = new FolderSettings(connection, service, {
     pythonPath: opts.pythonPath ?? '',
@@ -150,6 +152,8 @@ connection.onDidChangeConfiguration(() => {
 connection.onDidChangeWatchedFiles((params) => {
   for (const c of params.changes) {
     const path = filePath(c.uri);
+    // The user's own AgentJet changed (its defaults): read it again, then everything is checked again.
+    if (path) service.agentjets.fileChanged(path);
     if (!path || !/\.ya?ml$/i.test(path) || isOpenPath(path)) continue;
     if (c.type === FileChangeType.Deleted) {
       checker.forget(path);
@@ -168,9 +172,15 @@ const SEVERITY: Record<ConfigDiagnostic['severity'], DiagnosticSeverity> = {
   hint: DiagnosticSeverity.Hint,
 };
 
-function toLsp(d: ConfigDiagnostic): Diagnostic {
-  const out: Diagnostic = { range: d.range, severity: SEVERITY[d.severity], code: d.code, source: 'agentjet', message: d.message };
-  if (d.fixes?.length) out.data = { fixes: d.fixes };
+/** The Problems entry's source names the AgentJet that judged the file. */
+function sourceOf(facts: JudgingFacts | undefined): string {
+  if (!facts) return 'agentjet';
+  return `agentjet (${facts.label}${facts.provisional ? t('; still reading your AgentJet') : ''})`;
+}
+
+function toLsp(d: ConfigDiagnostic, facts?: JudgingFacts): Diagnostic {
+  const out: Diagnostic = { range: d.range, severity: SEVERITY[d.severity], code: d.code, source: sourceOf(facts), message: d.message };
+  out.data = { ours: true, ...(d.fixes?.length ? { fixes: d.fixes } : {}) };
   if (d.code === 'deprecated-key' || d.code === 'unread-key') out.tags = [DiagnosticTag.Deprecated];
   return out;
 }
@@ -193,7 +203,11 @@ async function validate(doc: TextDocument): Promise<void> {
   if (!result.ours && !published.has(doc.uri)) return;
   if (result.ours) published.add(doc.uri);
   else published.delete(doc.uri);
-  void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: result.diagnostics.map(toLsp) });
+  void connection.sendDiagnostics({
+    uri: doc.uri,
+    version: doc.version,
+    diagnostics: result.diagnostics.map((d) => toLsp(d, result.facts)),
+  });
 }
 
 function schedule(doc: TextDocument, delay: number): void {
@@ -237,7 +251,8 @@ function parsed(uri: string) {
   const doc = documents.get(uri);
   if (!doc) return undefined;
   const p = service.parse(uri, doc.version, doc.getText());
-  return p ? { doc, p, ctx: service.context(filePath(uri)) } : undefined;
+  const path = filePath(uri);
+  return p ? { doc, p, ctx: { ...service.context(path), facts: service.factsFor(path, p) } } : undefined;
 }
 
 const KIND: Record<CompletionEntry['kind'], CompletionItemKind> = {
@@ -272,7 +287,7 @@ connection.onCompletion((params, token): CompletionItem[] => {
         ...(e.labelDescription ? { description: e.labelDescription } : {}),
       };
     if (e.documentation) item.documentation = { kind: MarkupKind.Markdown, value: e.documentation };
-    if (e.docPath) item.data = { path: e.docPath, dialect: s.p.dialect } satisfies ConfigCompletionData;
+    if (e.docPath) item.data = { path: e.docPath, dialect: s.p.dialect, uri: params.textDocument.uri } satisfies ConfigCompletionData;
     if (e.deprecated) item.tags = [CompletionItemTag.Deprecated];
     if (e.retrigger) item.command = { title: 'suggest', command: 'editor.action.triggerSuggest' };
     return item;
@@ -282,7 +297,8 @@ connection.onCompletion((params, token): CompletionItem[] => {
 connection.onCompletionResolve((item) => {
   const data = item.data as Partial<ConfigCompletionData> | undefined;
   if (data?.path && !item.documentation) {
-    const md = describePath(data.path, data.dialect ?? 'agentjet');
+    const s = data.uri ? parsed(data.uri) : undefined;
+    const md = describePath(data.path, data.dialect ?? 'agentjet', s?.ctx.facts?.schema);
     if (md) item.documentation = { kind: MarkupKind.Markdown, value: md };
   }
   return item;
@@ -315,14 +331,14 @@ connection.onCodeAction((params): CodeAction[] => {
   const s = parsed(params.textDocument.uri);
   if (!s) return [];
   const diags = params.context.diagnostics
-    .filter((d) => d.source === 'agentjet')
+    .filter((d) => d.source === 'agentjet' || (d.data as { ours?: boolean } | undefined)?.ours === true)
     .map((d) => ({
       code: String(d.code ?? ''),
       range: d.range,
       fixes: (d.data as { fixes?: Fix[] } | undefined)?.fixes ?? [],
     }));
   const only = params.context.only;
-  return codeActions(s.p, diags)
+  return codeActions(s.p, diags, s.ctx.facts)
     .filter((a) => !only || only.some((k) => a.kind === k || a.kind.startsWith(k + '.')))
     .map((a) => {
       const action: CodeAction = { title: a.title, kind: a.kind, edit: { changes: { [params.textDocument.uri]: a.edits } } };

@@ -8,12 +8,14 @@
 // trees (default: the same lookup, per tree); where a version's tree is found, its code facts are re-read.
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { generateSchema, schemaText } from '../core/config/schemagen';
+import { generateSchema, parseOverlay, schemaText } from '../core/config/schemagen';
 import { PACKAGE_OF, type CodeFactsByVersion } from '../core/config/codefacts';
 import type { FrameworkVersion } from '../core/agentjet/dialect';
 import { findUpstream, UPSTREAM_SKIP, type UpstreamName } from '../test/util/upstream';
 import { untranslatedDescriptions } from '../core/l10n/schemaDescriptions';
-import { codeFactsOfTree } from '../test/util/codefacts';
+import { codeFactsOfDir, generateFromSnapshot, readPackageSync } from '../core/config/factsgen';
+import { jsonDiff, type Json } from '../core/config/jsonDiff';
+import { BASE_RELEASE, BUNDLED_RELEASES, type ReleasesFile } from '../core/config/releases';
 
 const root = resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -70,20 +72,40 @@ for (const [version, tree] of Object.entries(TREES) as [FrameworkVersion, Upstre
   const t = treeDir(tree);
   if (!t) continue;
   if (!existsSync(join(t, PACKAGE_OF[version]))) continue;
-  facts[version] = codeFactsOfTree(t, version);
+  facts[version] = codeFactsOfDir(join(t, PACKAGE_OF[version]), PACKAGE_OF[version]);
   fromCode++;
 }
 const factsText = JSON.stringify(facts, null, 2) + '\n';
 if (!check && fromCode) writeFileSync(factsFile, factsText);
 
+const overlayDoc = parseOverlay(readFileSync(join(root, 'schemas', 'overlay.yaml'), 'utf8'));
 const generated = generateSchema({
   ajetDefault: readFileSync(files.ajet, 'utf8'),
   verlDefault: readFileSync(files.verl, 'utf8'),
   trinityDefault: readFileSync(files.trinity, 'utf8'),
-  overlay: readFileSync(join(root, 'schemas', 'overlay.yaml'), 'utf8'),
+  overlay: overlayDoc,
   codeFacts: facts,
+  release: { release: BASE_RELEASE.release, date: BASE_RELEASE.date },
 });
 const text = schemaText(generated);
+// The overlay parsed, for the same generator at run time (the user's own AgentJet).
+const overlayText = JSON.stringify(overlayDoc, null, 1) + '\n';
+// Each later release bundled as its differences from the base schema, generated from its tree.
+const releasesFile = join(root, 'schemas', 'releases.json');
+const releases: ReleasesFile = existsSync(releasesFile)
+  ? (JSON.parse(readFileSync(releasesFile, 'utf8')) as ReleasesFile)
+  : { comment: '', releases: {} };
+releases.comment =
+  'AgentJet releases bundled besides the base schema (agentjet.schema.json): each is the JSON difference (core/config/jsonDiff.ts) from it of the schema the same generator makes from that release tree. Written by npm run gen:schema.';
+for (const r of BUNDLED_RELEASES) {
+  const t = upstreamOpt ? join(upstreamOpt, r.tree) : findUpstream(r.tree as UpstreamName);
+  if (!t || !existsSync(join(t, 'ajet', 'default_config'))) continue;
+  const g = generateFromSnapshot(readPackageSync(join(t, 'ajet')), overlayDoc, facts, { release: r.release, date: r.date });
+  if (!g) continue;
+  releases.releases[r.id] = { patch: jsonDiff(generated as unknown as Json, g.schema as unknown as Json) ?? {} };
+  fromCode++;
+}
+const releasesText = JSON.stringify(releases) + '\n';
 // The key descriptions' Chinese (hover, completion) follows the English: say when it has to.
 const untranslated = untranslatedDescriptions(generated);
 if (untranslated.length)
@@ -97,11 +119,15 @@ if (check) {
   const same =
     existsSync(out) &&
     readFileSync(out, 'utf8') === text &&
+    readFileSync(join(root, 'schemas', 'overlay.json'), 'utf8') === overlayText &&
+    (!fromCode || readFileSync(releasesFile, 'utf8') === releasesText) &&
     (!fromCode || (existsSync(factsFile) && readFileSync(factsFile, 'utf8') === factsText));
   process.stdout.write(same ? `schema is up to date (${dir})\n` : 'schema is stale: run npm run gen:schema\n');
   process.exit(same ? 0 : 1);
 }
 writeFileSync(out, text);
+writeFileSync(join(root, 'schemas', 'overlay.json'), overlayText);
+writeFileSync(releasesFile, releasesText);
 process.stdout.write(
   `wrote ${out} (${text.length} bytes) from ${dir}; code facts from ${fromCode} upstream tree${fromCode === 1 ? '' : 's'}\n`,
 );

@@ -5,6 +5,8 @@ import { deref, keyString, nodeAt, type ParsedConfig } from './parse';
 import type { Range } from './text';
 import type { Fix } from './diagnostics';
 import { t } from '../l10n';
+import { updateEdits } from './rulesByRelease';
+import { compareReleases, type JudgingFacts } from './releases';
 
 // ---------------------------------------------------------------- code actions
 
@@ -128,8 +130,13 @@ export function hydraBoilerplateEdit(p: ParsedConfig): { range: Range; newText: 
   return { range: p.index.range(end, end), newText: lead + eol + parts.join(eol + eol) + eol };
 }
 
-export function refactorActions(p: ParsedConfig): Action[] {
+export function refactorActions(p: ParsedConfig, facts?: JudgingFacts): Action[] {
   const out: Action[] = [];
+  // January 2026 keys AgentJet 0.0.4 renamed or dropped, rewritten at once (offered unless an older AgentJet judges the file).
+  if (!facts || compareReleases(facts.release, '0.0.4') >= 0) {
+    const up = updateEdits(p, '0.0.4');
+    if (up.length) out.push({ title: t('Update this config to AgentJet {0}', '0.0.4'), kind: 'refactor.rewrite', edits: up });
+  }
   if (hasAstunerContent(p)) {
     const edits = migrateEdits(p);
     if (edits.length) out.push({ title: t('Migrate this ASTuner config to AgentJet'), kind: 'refactor.rewrite', edits });
@@ -140,7 +147,7 @@ export function refactorActions(p: ParsedConfig): Action[] {
 }
 
 /** All code actions for a range: fixes of the given diagnostics, then whole-file rewrites. */
-export function codeActions(p: ParsedConfig, diags: { code: string; range: Range; fixes?: Fix[] }[]): Action[] {
+export function codeActions(p: ParsedConfig, diags: { code: string; range: Range; fixes?: Fix[] }[], facts?: JudgingFacts): Action[] {
   const out = fixActions(diags);
   const hb = hydraBoilerplateEdit(p);
   for (const d of diags)
@@ -152,5 +159,5 @@ export function codeActions(p: ParsedConfig, diags: { code: string; range: Range
         preferred: true,
         diagnosticCode: d.code,
       });
-  return [...out, ...refactorActions(p)];
+  return [...out, ...refactorActions(p, facts)];
 }

@@ -18,6 +18,111 @@ export interface CodeFacts {
   readKeys: string[];
   /** Values of a few keys in the version's defaults YAML that change what a config must set. */
   defaults: Record<string, string>;
+  /**
+   * Allowed values of keys whose code compares them with string literals (VALUE_SOURCES), by key
+   * path under the root. Absent in facts written before AgentJet 0.0.4 was read.
+   */
+  valueLists?: Record<string, string[]>;
+  /**
+   * The verl conversion table (`default_config/verl/config_auto_convertion_verl.jsonc`): plain
+   * `<root>.a.b` keys to the verl keys they overwrite. The 0.0.4 launcher raises when a config sets
+   * one of those verl keys to another value (`_validate_input_yaml_no_overlap_with_auto_convertion_config`).
+   */
+  verlConversions?: Record<string, string[]>;
+}
+
+/**
+ * Where the code compares a key's value with literals: `name` is the variable or attribute the
+ * file tests (`clip_method == "first_n"`, `kl_penalty in ("kl", "k1")`). Files are relative to the
+ * package folder; a file a version lacks gives no list (the key is then free text).
+ */
+export const VALUE_SOURCES: readonly { key: string; file: string; name: string }[] = [
+  {
+    key: 'swarm_mode_sample_collection_method',
+    file: 'task_rollout/native_parallel_worker.py',
+    name: 'swarm_mode_sample_collection_method',
+  },
+  { key: 'trainer_common.val_max_num_task_clip_method', file: 'backbone/trainer_verl.py', name: 'clip_method' },
+  { key: 'trainer_common.kl_penalty_type', file: 'backbone/verl/core_algos.py', name: 'kl_penalty' },
+  {
+    key: 'context_tracker.timeline_merging_policy.timeline_compare_level',
+    file: 'context_tracker/timeline_merging/timeline_merging.py',
+    name: 'timeline_compare_level',
+  },
+];
+
+/** String literals a name is compared with: `name == "x"`, `name != "x"`, `name in ("x", "y")` (comments skipped). */
+export function comparedValues(py: string, name: string): string[] {
+  const out = new Set<string>();
+  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  for (const line of py.split('\n')) {
+    const code = line.replace(/^\s*#.*$/, '');
+    if (!code) continue;
+    const eq = new RegExp(String.raw`(?<![\w])${esc}\s*[!=]=\s*["']([\w+-]+)["']`, 'g');
+    for (const m of code.matchAll(eq)) out.add(m[1] ?? '');
+    const inRe = new RegExp(String.raw`(?<![\w])${esc}\s+in\s*[([]([^)\]]*)[)\]]`, 'g');
+    for (const m of code.matchAll(inRe)) for (const s of (m[1] ?? '').matchAll(/["']([\w+-]+)["']/g)) out.add(s[1] ?? '');
+  }
+  out.delete('');
+  return [...out];
+}
+
+/**
+ * Key paths of a dataclass config schema (`default_config/ajet_config_schema.py`, AgentJet 0.0.4):
+ * from the class with a `<root>:` field, each field is a key; a field typed by (or made by
+ * `default_factory=`) another dataclass of the file opens its keys beneath.
+ */
+export function dataclassKeys(py: string, root: string): string[] {
+  const classes = new Map<string, { name: string; type: string }[]>();
+  let cur: { name: string; type: string }[] | undefined;
+  for (const line of py.split('\n')) {
+    const cls = /^class\s+(\w+)\s*(?:\([^)]*\))?\s*:/.exec(line);
+    if (cls) {
+      cur = [];
+      classes.set(cls[1] ?? '', cur);
+      continue;
+    }
+    if (/^\S/.test(line)) cur = undefined;
+    const f = cur && /^ {4}([A-Za-z_]\w*)\s*:\s*([^=#]+?)\s*(?:=\s*(.*))?$/.exec(line);
+    if (cur && f) {
+      const factory = /default_factory\s*=\s*(\w+)/.exec(f[3] ?? '')?.[1];
+      cur.push({ name: f[1] ?? '', type: factory ?? (f[2] ?? '').trim() });
+    }
+  }
+  const out: string[] = [];
+  const walk = (cls: string, prefix: string, depth: number) => {
+    for (const fld of classes.get(cls) ?? []) {
+      const k = prefix ? `${prefix}.${fld.name}` : fld.name;
+      out.push(k);
+      if (depth < 8 && classes.has(fld.type)) walk(fld.type, k, depth + 1);
+    }
+  };
+  for (const fields of classes.values()) {
+    const top = fields.find((x) => x.name === root && classes.has(x.type));
+    if (top) {
+      walk(top.type, '', 0);
+      break;
+    }
+  }
+  return out;
+}
+
+/** Plain (not computed) entries of a conversion table whose keys start with `<root>.`. */
+export function conversionTable(text: string, root: string): Record<string, string[]> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text.replace(/^\s*\/\/.*$/gm, '').replace(/,(\s*[}\]])/g, '$1'));
+  } catch {
+    return {};
+  }
+  const out: Record<string, string[]> = {};
+  if (!json || typeof json !== 'object') return out;
+  for (const [from, to] of Object.entries(json as Record<string, unknown>)) {
+    if (!from.startsWith(`${root}.`)) continue;
+    const list = (Array.isArray(to) ? to : [to]).filter((x): x is string => typeof x === 'string');
+    if (list.length) out[from.slice(root.length + 1)] = list;
+  }
+  return out;
 }
 
 /** Keys whose per-version default decides a check (see `defaults`). */
@@ -141,16 +246,27 @@ export function codeFactsOf(read: (rel: string) => string | undefined, files: re
         if (typeof v === 'string') defaults[path] = v;
       }
     }
+    if (/^default_config\/\w+_config_schema\.py$/.test(f)) for (const k of dataclassKeys(read(f) ?? '', root)) keys.add(k);
     if (/\.py$/.test(f)) for (const k of attributeKeys(read(f) ?? '', root)) keys.add(k);
     else if (/^default_config\/.*config_auto_convertion_\w+\.jsonc?$/.test(f))
       for (const k of conversionKeys(read(f) ?? '', root)) keys.add(k);
     else if (/^default_config\/(?:verl\/|trinity\/)?[\w]+_default\.yaml$/.test(f))
       for (const k of yamlKeys(read(f) ?? '', root)) keys.add(k);
   }
+  const valueLists: Record<string, string[]> = {};
+  for (const src of VALUE_SOURCES) {
+    const text = read(src.file);
+    const values = text === undefined ? [] : comparedValues(text, src.name);
+    if (values.length && keys.has(src.key)) valueLists[src.key] = values;
+  }
+  const conv = read('default_config/verl/config_auto_convertion_verl.jsonc');
+  const verlConversions = conv === undefined ? {} : conversionTable(conv, root);
   return {
     taskReaders: texts(CODE_FACT_FILES.taskReaders).flatMap(taskReaderTypes),
     madnessChecks: madnessChecks(...texts(CODE_FACT_FILES.madnessChecks)),
     readKeys: [...keys].sort(),
     defaults,
+    ...(Object.keys(valueLists).length ? { valueLists } : {}),
+    ...(Object.keys(verlConversions).length ? { verlConversions } : {}),
   };
 }

@@ -133,6 +133,7 @@ function snippetValue(s: SchemaNode, n: number): string {
 }
 
 export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): CompletionEntry[] {
+  const root: SchemaNode = ctx.facts?.schema ?? schema;
   const idx = p.index;
   const pos = idx.position(offset);
   const lineText = idx.lineText(pos.line);
@@ -153,7 +154,7 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
     const lineEnd = idx.lineEnd(pos.line);
     let to = offset;
     while (to < lineEnd && /[\w.\-/>]/.test(p.text.charAt(to))) to++;
-    const sch = schemaForPath([...parent, key]);
+    const sch = schemaForPath([...parent, key], root);
     return sch ? valueCompletions(sch, partialRaw.slice(quote), from, to, ctx, p.dialect) : [];
   }
 
@@ -170,7 +171,7 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
     if (keyLead.length > indent) return [];
     const parent = parentPath(lineAt, keyLine, keyLead.length);
     if (!parent) return [];
-    const sch = schemaForPath([...parent, listKey]);
+    const sch = schemaForPath([...parent, listKey], root);
     const item = sch?.items ? resolveRef(sch.items) : undefined;
     const from = offset - partial.length;
     if ([...parent, listKey].join('.') === 'defaults') {
@@ -194,7 +195,7 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
   const indent = keyIndent.length;
   const parent = parentPath(lineAt, pos.line, indent);
   if (!parent) return [];
-  const parentSchema = parent.length === 0 ? schema : schemaForPath(parent);
+  const parentSchema = parent.length === 0 ? root : schemaForPath(parent, root);
   if (!parentSchema) return [];
   const present = siblingKeys(lineAt, idx.lineCount, pos.line, indent);
   const from = lineStart + indent;

@@ -5,11 +5,14 @@ import { schema, childSchema, resolveRef, typesOf, schemaAt, type SchemaNode, ty
 import { deref, keyString, mapPairs, type ParsedConfig } from './parse';
 import type { ClassResolver } from './classref';
 import { t } from '../l10n';
+import type { JudgingFacts } from './releases';
 import { localDescription } from '../l10n/schemaDescriptions';
 
 export interface FeatureContext {
   root?: string;
   resolver: ClassResolver;
+  /** The AgentJet that judges the document: its schema drives completion and hover, its label is shown. */
+  facts?: JudgingFacts;
 }
 
 // ---------------------------------------------------------------- locating the cursor
@@ -28,7 +31,7 @@ function contains(n: { range?: [number, number, number?] | null } | null | undef
 }
 
 /** The key or value under `offset` with its path from the document root. */
-export function locate(p: ParsedConfig, offset: number): Located | undefined {
+export function locate(p: ParsedConfig, offset: number, root: SchemaNode = schema): Located | undefined {
   if (!p.doc || !p.rootMap) return undefined;
   const doc = p.doc;
   const walk = (map: YAMLMap, path: string[], sch: SchemaNode | undefined): Located | undefined => {
@@ -58,23 +61,26 @@ export function locate(p: ParsedConfig, offset: number): Located | undefined {
     }
     return undefined;
   };
-  return walk(p.rootMap, [], schema);
+  return walk(p.rootMap, [], root);
 }
 
-export function schemaForPath(path: readonly string[]): SchemaNode | undefined {
-  return schemaAt(path.map((s) => (/^\d+$/.test(s) ? Number(s) : s)));
+export function schemaForPath(path: readonly string[], root: SchemaNode = schema): SchemaNode | undefined {
+  return schemaAt(
+    path.map((s) => (/^\d+$/.test(s) ? Number(s) : s)),
+    root,
+  );
 }
 
 export function fmt(v: unknown): string {
   return '`' + (typeof v === 'string' ? v : JSON.stringify(v)) + '`';
 }
-export function describeKey(path: readonly string[], s: SchemaNode, dialect: Family): string {
+export function describeKey(path: readonly string[], s: SchemaNode, dialect: Family, root: SchemaNode = schema): string {
   const r = resolveRef(s);
   const lines: string[] = [];
   const types = typesOf(r);
   lines.push(`**${path.join('.')}**${types.length ? ` \u2014 \`${types.join(' | ')}\`` : ''}`);
   // In the core locale (zh-cn: core/l10n/schema.zh-cn.json), English where no current translation exists.
-  const description = localDescription(r);
+  const description = localDescription(r, root);
   if (description) lines.push(description);
   const facts: string[] = [];
   if (r.default !== undefined && !(typeof r.default === 'object' && r.default !== null)) facts.push(t('Default: {0}', fmt(r.default)));
@@ -111,7 +117,7 @@ export function describeKey(path: readonly string[], s: SchemaNode, dialect: Fam
   return lines.join('\n\n');
 }
 /** Markdown for a completion item resolved later (keeps completion responses small). */
-export function describePath(path: string[], dialect: Family): string | undefined {
-  const s = schemaForPath(path);
-  return s ? describeKey(path, s, dialect) : undefined;
+export function describePath(path: string[], dialect: Family, root: SchemaNode = schema): string | undefined {
+  const s = schemaForPath(path, root);
+  return s ? describeKey(path, s, dialect, root) : undefined;
 }

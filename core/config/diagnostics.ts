@@ -52,6 +52,9 @@ export const CODES = {
   'cross-field/rubrics-section': 'rubrics grader selected without its section',
   'cross-field/judge': 'default judge does not fit the task reader',
   'generated-config': "AgentJet 0.0.4's launcher wrote this copy (<config>.yaml.patch.yaml); it is not checked",
+  'cross-field/verl-overlap': 'a verl key set against the ajet key the conversion table writes it from (AgentJet 0.0.4 raises)',
+  'cross-field/lora': 'LoRA without the weight format or summon mode verl needs',
+  'cross-field/swarm': 'swarm mode without the interchange server',
 } as const;
 
 /** A code the validator can emit: diagnostics are typed by CODES, so a new code must be listed there. */

@@ -16,10 +16,11 @@ export interface HoverResult {
 }
 
 export function hover(p: ParsedConfig, offset: number, ctx: FeatureContext): HoverResult | undefined {
-  const loc = locate(p, offset);
+  const root: SchemaNode = ctx.facts?.schema ?? schema;
+  const loc = locate(p, offset, root);
   if (!loc || !loc.node?.range) return undefined;
   const range = p.index.range(loc.node.range[0], loc.node.range[1]);
-  const sch = loc.schema ?? schemaForPath(loc.path);
+  const sch = loc.schema ?? schemaForPath(loc.path, root);
   if (loc.part === 'value' && sch?.['x-classRef'] && isScalar(loc.node) && typeof loc.node.value === 'string' && ctx.root) {
     const ref = parseClassRef(loc.node.value);
     if (!('error' in ref)) {
@@ -36,9 +37,10 @@ export function hover(p: ParsedConfig, offset: number, ctx: FeatureContext): Hov
     }
   }
   if (!sch) return undefined;
-  let md = describeKey(loc.path, sch, p.dialect);
+  let md = describeKey(loc.path, sch, p.dialect, root);
   if (loc.part === 'value' && isScalar(loc.node) && sch.enum && sch.enum.includes(loc.node.value as string))
     md = t('`{0}` \u2014 one of {1}', String(loc.node.value), sch.enum.map(fmt).join(', ')) + '\n\n' + md;
+  if (ctx.facts) md += '\n\n' + t('_Judged by {0}._', ctx.facts.label + (ctx.facts.provisional ? t(' (still reading your AgentJet)') : ''));
   return { markdown: md, range };
 }
 
@@ -51,10 +53,11 @@ export interface FileLocation {
 }
 
 export function definition(p: ParsedConfig, offset: number, ctx: FeatureContext): FileLocation | { range: Range } | undefined {
-  const loc = locate(p, offset);
+  const root: SchemaNode = ctx.facts?.schema ?? schema;
+  const loc = locate(p, offset, root);
   if (!loc || loc.part !== 'value' || !isScalar(loc.node) || typeof loc.node.value !== 'string') return undefined;
   const str = loc.node.value;
-  const sch = loc.schema ?? schemaForPath(loc.path);
+  const sch = loc.schema ?? schemaForPath(loc.path, root);
   if (sch?.['x-classRef'] && ctx.root) {
     const ref = parseClassRef(str);
     if ('error' in ref) return undefined;
@@ -111,6 +114,6 @@ export function documentLinks(p: ParsedConfig, ctx: FeatureContext): DocLink[] {
       }
     }
   };
-  visit(p.rootMap, schema, 0);
+  visit(p.rootMap, ctx.facts?.schema ?? schema, 0);
   return out;
 }

@@ -44,6 +44,8 @@ export interface ConfigSchema extends SchemaNode {
   'x-versionKeys'?: Partial<Record<FrameworkVersion, string[]>>;
   /** Per-version defaults of the few keys whose default changes a check (from each defaults YAML). */
   'x-versionDefaults'?: Partial<Record<FrameworkVersion, Record<string, string>>>;
+  /** The AgentJet these facts are of, and its verl conversion table (from its code). */
+  'x-release'?: { release?: string; date?: string; verlConversions?: Record<string, string[]> };
   $schema?: string;
   $id?: string;
   title?: string;

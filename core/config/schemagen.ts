@@ -10,9 +10,27 @@ export interface SchemaSources {
   ajetDefault: string;
   verlDefault: string;
   trinityDefault: string;
-  overlay: string;
+  /** schemas/overlay.yaml's text, or that file already parsed (schemas/overlay.json, for run time). */
+  overlay: string | OverlayDoc;
   /** Value lists read from each version's code (schemas/codefacts.json); used by `enumFrom`. */
   codeFacts?: CodeFactsByVersion;
+  /** The version these defaults are of (default `agentjet`): its code facts refine the keys. */
+  primary?: FrameworkVersion;
+  /** Release and date of the defaults' AgentJet, recorded as `x-release`. */
+  release?: { release?: string; date?: string };
+  /** `ajet_swarm_default.yaml` (AgentJet 0.0.4): its `ajet:` keys join the tree. */
+  swarmDefault?: string;
+}
+
+/** The overlay file parsed (what `npm run gen:schema` also writes as schemas/overlay.json). */
+export interface OverlayDoc {
+  root?: OverlayEntry;
+  paths?: Record<string, OverlayEntry>;
+}
+
+/** Parses schemas/overlay.yaml. */
+export function parseOverlay(text: string): OverlayDoc {
+  return parseDocument(text).toJS() as OverlayDoc;
 }
 
 const NOISE = /DO NOT EDIT|^[-\s]*$|^-{3,}|✨/;
@@ -57,7 +75,8 @@ function fromNode(node: Node | null | undefined, src: string, source: string, de
   }
   if (isScalar(node)) {
     const text = node.range ? src.slice(node.range[0], node.range[1]) : String(node.value);
-    const t = typeOfScalar(node.value, text);
+    // `${...}` takes its type from what it points to (OmegaConf resolves it): no type from the text.
+    const t = typeof node.value === 'string' && node.value.includes('${') ? undefined : typeOfScalar(node.value, text);
     if (t) out.type = t;
     out.default = node.value ?? null;
     return out;
@@ -103,7 +122,7 @@ function markOpen(node: SchemaNode): void {
   }
 }
 
-interface OverlayEntry {
+export interface OverlayEntry {
   description?: string;
   type?: JsonType | JsonType[];
   enum?: (string | number | boolean | null)[];
@@ -200,6 +219,16 @@ function build(src: SchemaSources): ConfigSchema {
   const ajet = ajetTop.ajet;
   if (!ajet) throw new Error('ajet_default.yaml has no ajet: section');
 
+  if (src.swarmDefault) {
+    const swarmTop: Record<string, SchemaNode> = {};
+    try {
+      fillMap(rootMap(src.swarmDefault), src.swarmDefault, 'ajet_swarm_default.yaml', swarmTop);
+    } catch {
+      /* not a mapping: nothing to add */
+    }
+    if (swarmTop.ajet) mergeMissing(ajet, swarmTop.ajet);
+  }
+
   const verlTop: Record<string, SchemaNode> = {};
   fillMap(rootMap(src.verlDefault), src.verlDefault, 'verl_default.yaml', verlTop);
   if (verlTop.ajet) mergeMissing(ajet, verlTop.ajet);
@@ -218,18 +247,47 @@ function build(src: SchemaSources): ConfigSchema {
   }
 
   // Overlay: paths are applied shortest first so parents exist before their children.
-  const overlay = parseDocument(src.overlay).toJS() as { root?: OverlayEntry; paths?: Record<string, OverlayEntry> };
+  const overlay = typeof src.overlay === 'string' ? parseOverlay(src.overlay) : src.overlay;
   if (overlay.root) applyEntry(root, overlay.root);
   const entries = Object.entries(overlay.paths ?? {}).sort((a, b) => a[0].split('.').length - b[0].split('.').length);
+  const primary = src.primary ?? 'agentjet';
+  const reads = new Set(src.codeFacts?.[primary]?.readKeys ?? []);
   for (const [path, entry] of entries) {
-    let cur = root;
-    for (const seg of path.split('.')) {
+    // An entry that only describes a key does not make the key exist: the defaults of this version
+    // (or its code) must have it, so a key one version dropped is not kept alive by its description.
+    const describesOnly = !['dialect', 'open', 'renamedTo', 'movedTo', 'deprecated', 'properties', 'selects', 'enumFrom'].some(
+      (k) => k in entry,
+    );
+    let cur: SchemaNode | undefined = root;
+    const segs = path.split('.');
+    for (const seg of segs) {
+      if (!cur) break;
+      const next: SchemaNode | undefined = cur.properties?.[seg];
+      if (!next && describesOnly && segs[0] === 'ajet' && !reads.has(segs.slice(1).join('.'))) {
+        cur = undefined;
+        break;
+      }
       cur.properties ??= {};
       if (cur.type === undefined) cur.type = 'object';
-      cur.properties[seg] ??= {};
-      cur = cur.properties[seg];
+      cur = cur.properties[seg] ??= {};
     }
-    applyEntry(cur, entry);
+    if (cur) applyEntry(cur, entry);
+  }
+  // A key this version's conversion table hands on is read, whatever the overlay says of older ones.
+  const ajetNode = root.properties?.ajet;
+  for (const key of Object.keys(src.codeFacts?.[primary]?.verlConversions ?? {})) {
+    let n: SchemaNode | undefined = ajetNode;
+    for (const seg of key.split('.')) n = n?.properties?.[seg];
+    if (n?.['x-unread']) delete n['x-unread'];
+  }
+  // Value lists the code compares a key with (codefacts VALUE_SOURCES): warnings, since the code
+  // may also take spellings the comparison does not show (`k3+`).
+  for (const [key, values] of Object.entries(src.codeFacts?.[primary]?.valueLists ?? {})) {
+    let n: SchemaNode | undefined = ajetNode;
+    for (const seg of key.split('.')) n = n?.properties?.[seg];
+    if (!n || n.enum) continue;
+    n.enum = [...values];
+    n['x-enumSeverity'] = 'warning';
   }
 
   // The ASTuner roots share the ajet tree; the validator reads x-dialect to tell names apart.
@@ -251,6 +309,13 @@ function build(src: SchemaSources): ConfigSchema {
   for (const [v, f] of Object.entries(src.codeFacts ?? {}) as [FrameworkVersion, CodeFacts][])
     if (f.defaults && Object.keys(f.defaults).length) versionDefaults[v] = f.defaults;
   if (Object.keys(versionDefaults).length) out['x-versionDefaults'] = versionDefaults;
+  const conv = src.codeFacts?.[primary]?.verlConversions;
+  if (src.release?.release || conv)
+    out['x-release'] = {
+      ...(src.release?.release ? { release: src.release.release } : {}),
+      ...(src.release?.date ? { date: src.release.date } : {}),
+      ...(conv ? { verlConversions: conv } : {}),
+    };
   return out;
 }
 

@@ -9,6 +9,8 @@ import { parseConfig, looksLikeConfig, tooLargeDiagnostic, MAX_SEMANTIC_BYTES, t
 import { validateParsed } from './validate';
 import type { ConfigDiagnostic } from './diagnostics';
 import type { FeatureContext } from './features';
+import { AgentJetFactsService, type FactsServiceOptions } from './agentjetFacts';
+import type { JudgingFacts } from './releases';
 
 export interface ServiceOptions {
   /** One interpreter for every folder (clients without per-folder settings, tests). */
@@ -18,6 +20,8 @@ export interface ServiceOptions {
   reportSyntaxErrors?: boolean;
   /** Called when an interpreter answered, so open documents can be checked again. */
   onInterpreterAnswer?: () => void;
+  /** Finding and reading the user's AgentJet (cache folder, limits); onChange defaults to onInterpreterAnswer. */
+  agentjet?: FactsServiceOptions;
 }
 
 const FRAMEWORK_ROOTS = ['ajet', 'astuner', 'astune'];
@@ -31,6 +35,8 @@ export class ConfigService {
   private readonly reportSyntax: boolean;
   private readonly perRoot = new Map<string, { python: string; resolver: ClassResolver }>();
   private readonly onAnswer: (() => void) | undefined;
+  /** The AgentJet each workspace folder is judged by (its checkout, its interpreter's package, else bundled). */
+  readonly agentjets: AgentJetFactsService;
 
   constructor(opts: ServiceOptions = {}) {
     this.reportSyntax = opts.reportSyntaxErrors ?? true;
@@ -38,6 +44,12 @@ export class ConfigService {
     const locator = opts.pythonPath ? this.locator(opts.pythonPath) : undefined;
     this.resolver = new ClassResolver(this.fs, locator);
     this.roots = (opts.roots ?? []).slice().sort((a, b) => b.length - a.length);
+    this.agentjets = new AgentJetFactsService({ onChange: () => this.onAnswer?.(), ...opts.agentjet });
+  }
+
+  /** The AgentJet that judges a parsed config at `file` (bundled facts while the folder's is read). */
+  factsFor(file: string | undefined, parsed: ParsedConfig): JudgingFacts {
+    return this.agentjets.factsFor(this.folderOf(file) ?? this.rootFor(file), parsed);
   }
 
   private locator(python: string): PythonLocator {
@@ -52,6 +64,7 @@ export class ConfigService {
 
   /** Sets (or clears, with undefined) the interpreter of one folder; a new one is asked afresh. */
   setInterpreter(root: string, python: string | undefined): void {
+    this.agentjets.setFolder(root, python);
     const cur = this.perRoot.get(root);
     if (cur?.python === python) return;
     if (!python) {
@@ -104,9 +117,14 @@ export class ConfigService {
     this.cache.delete(uri);
   }
 
-  diagnose(uri: string, version: number, text: string, file: string | undefined): { ours: boolean; diagnostics: ConfigDiagnostic[] } {
+  diagnose(
+    uri: string,
+    version: number,
+    text: string,
+    file: string | undefined,
+  ): { ours: boolean; diagnostics: ConfigDiagnostic[]; facts?: JudgingFacts } {
     const r = this.diagnoseAll(uri, version, text, file);
-    return this.reportSyntax ? r : { ours: r.ours, diagnostics: r.diagnostics.filter((d) => d.code !== 'yaml-syntax') };
+    return this.reportSyntax ? r : { ...r, diagnostics: r.diagnostics.filter((d) => d.code !== 'yaml-syntax') };
   }
 
   private diagnoseAll(
@@ -114,7 +132,7 @@ export class ConfigService {
     version: number,
     text: string,
     file: string | undefined,
-  ): { ours: boolean; diagnostics: ConfigDiagnostic[] } {
+  ): { ours: boolean; diagnostics: ConfigDiagnostic[]; facts?: JudgingFacts } {
     // AgentJet 0.0.4's patched copy of a config: shown as generated, not checked (core/agentjet/generated.ts).
     if (file && isGeneratedPatchConfig(file, text) && looksLikeConfig(text))
       return { ours: true, diagnostics: [generatedConfigDiagnostic(file)] };
@@ -136,6 +154,11 @@ export class ConfigService {
       return { ours: false, diagnostics: [] };
     }
     const ctx = this.context(file);
-    return { ours: true, diagnostics: validateParsed(parsed, { root: ctx.root, fs: this.fs, resolver: ctx.resolver, fileName: file }) };
+    const facts = this.factsFor(file, parsed);
+    return {
+      ours: true,
+      facts,
+      diagnostics: validateParsed(parsed, { root: ctx.root, fs: this.fs, resolver: ctx.resolver, fileName: file, facts }),
+    };
   }
 }

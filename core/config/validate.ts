@@ -13,6 +13,9 @@ import { ROOT_NAMES, checkKeyDialect, homesOf, versionReads } from './keyChecks'
 import { PLACEHOLDER_RE, coerce, describe, isTemplate, srcText, typeOk, valueType, yamlScalar } from './valueTypes';
 import { frameworkName, versionFromPath, type FrameworkVersion } from '../agentjet/dialect';
 import { t } from '../l10n';
+import type { ConfigSchema } from './schema';
+import type { JudgingFacts } from './releases';
+import { checkReleaseRules, versionNote } from './rulesByRelease';
 
 export interface ValidateOptions {
   /** Folder the launcher runs in: class references and relative paths resolve against it. */
@@ -23,6 +26,8 @@ export interface ValidateOptions {
   /** The installed framework version, when known; else it is guessed from the file (core/agentjet). */
   version?: FrameworkVersion;
   schema?: SchemaNode;
+  /** The AgentJet that judges the file (user's own or bundled); its schema wins over `schema`. */
+  facts?: JudgingFacts;
   /** The file's path, when known: run snapshots and the framework's default files are complete on their own. */
   fileName?: string;
 }
@@ -51,7 +56,7 @@ export function validateParsed(p: ParsedConfig, opts: ValidateOptions = {}): Con
     });
   }
   const fs = opts.fs ?? sharedFs;
-  const schema = opts.schema ?? defaultSchema;
+  const schema = (opts.facts?.schema ?? opts.schema ?? defaultSchema) as ConfigSchema;
   const rootMap = p.rootMap as YAMLMap;
   const doc = p.doc;
   const dialect = opts.dialect ?? p.dialect;
@@ -71,6 +76,7 @@ export function validateParsed(p: ParsedConfig, opts: ValidateOptions = {}): Con
       (dialect === p.dialect && p.version ? p.version : dialect === 'agentjet' ? 'agentjet' : 'astuner-2025-12'),
     resolver: opts.resolver ?? new ClassResolver(fs),
     schema,
+    ...(opts.facts ? { facts: opts.facts } : {}),
     inheritsDefaults,
     standalone,
     fragment:
@@ -83,6 +89,7 @@ export function validateParsed(p: ParsedConfig, opts: ValidateOptions = {}): Con
   checkRoot(ctx);
   checkEssentials(ctx);
   checkCrossFields(ctx);
+  checkReleaseRules(ctx);
   return out;
 }
 
@@ -183,6 +190,24 @@ function checkMap(ctx: Ctx, map: YAMLMap, sch: SchemaNode, path: string[]): void
     const versionKnows = ROOT_NAMES.has(path[0] ?? '') && versionReads(ctx, [...path.slice(1), key]);
     if (!child) {
       if (merged || fullyOpen || versionKnows) continue;
+      // A key another AgentJet release reads: say which, and rename it where it was renamed.
+      const note =
+        ctx.facts && path[0] === 'ajet' && ctx.p.rootKey === 'ajet' ? versionNote(ctx.facts, [...path.slice(1), key]) : undefined;
+      if (note) {
+        const last = note.rename?.split('.');
+        const samePlace = last && last.length === path.length && last.slice(0, -1).join('.') === path.slice(1).join('.');
+        push(
+          ctx,
+          note.rename ? 'renamed-key' : 'unknown-key',
+          'warning',
+          note.message,
+          keyRange,
+          samePlace && last
+            ? [{ title: t('Rename to `{0}`', last[last.length - 1] ?? ''), newText: last[last.length - 1] ?? '', preferred: true }]
+            : undefined,
+        );
+        continue;
+      }
       const sugg = suggest(key, knownKeys(s, ctx.dialect));
       const where = path.length ? `\`${path.join('.')}\`` : t('the top level');
       const home = !sugg.length && ROOT_NAMES.has(path[0] ?? '') ? homesOf(ctx.schema, key, ctx.dialect) : [];

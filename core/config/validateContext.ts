@@ -5,7 +5,8 @@ import type { Range } from './text';
 import type { ConfigDiagnostic, DiagnosticCode, Fix, Severity } from './diagnostics';
 import type { ClassResolver } from './classref';
 import type { ConfigFs } from './fs';
-import type { SchemaNode } from './schema';
+import type { ConfigSchema } from './schema';
+import type { JudgingFacts } from './releases';
 import type { Family, FrameworkVersion } from '../agentjet/dialect';
 
 export interface Ctx {
@@ -18,7 +19,9 @@ export interface Ctx {
   root?: string;
   fs: ConfigFs;
   resolver: ClassResolver;
-  schema: SchemaNode;
+  schema: ConfigSchema;
+  /** The AgentJet that judges this file (its schema is `schema`). */
+  facts?: JudgingFacts;
   inheritsDefaults: boolean;
   /** A run snapshot or a framework defaults file: complete on its own, written by the framework. */
   standalone: boolean;

@@ -40,14 +40,20 @@ let pathOf: WeakMap<SchemaNode, string> | undefined;
  * `resolveRef`/`schemaAt` return it), so keys reached through `$ref` (`astuner:` → `ajet:`) share
  * the translation of the node they point to.
  */
-export function localDescription(node: SchemaNode): string | undefined {
+export function localDescription(node: SchemaNode, root: SchemaNode = defaultSchema): string | undefined {
   const en = node.description;
   if (en === undefined || getLocale() !== 'zh-cn') return en;
   pathOf ??= new WeakMap(describedNodes().map(({ path, node: n }) => [n, path]));
+  if (root !== defaultSchema && !pathOf.has(node)) for (const { path, node: n } of describedNodes(root)) pathOf.set(n, path);
   const path = pathOf.get(node);
   const entry = path === undefined ? undefined : ZH_CN[path];
-  return entry && entry.en === en ? entry['zh-cn'] : en;
+  if (entry && entry.en === en) return entry['zh-cn'];
+  // Another release's text for the same key (schema.zh-cn.json holds `<release>:<path>` entries too).
+  byEnglish ??= new Map(Object.values(ZH_CN).map((e) => [e.en, e['zh-cn']]));
+  return byEnglish.get(en) ?? en;
 }
+
+let byEnglish: Map<string, string> | undefined;
 
 /** The zh-cn catalogue of descriptions (for the completeness test and gen:schema's notice). */
 export function descriptionCatalogue(): Readonly<Record<string, DescriptionTranslation>> {
@@ -62,11 +68,17 @@ export interface UntranslatedDescription {
   was?: string;
 }
 
-/** Descriptions of `root` the zh-cn catalogue lacks or translates from older English. */
-export function untranslatedDescriptions(root: SchemaNode = defaultSchema): UntranslatedDescription[] {
+/**
+ * Descriptions of `root` the zh-cn catalogue lacks or translates from older English. For a bundled
+ * release's schema (`release`: `0.0.4`), an entry of the base path with the same English serves, else
+ * the catalogue's `<release>:<path>` entry must.
+ */
+export function untranslatedDescriptions(root: SchemaNode = defaultSchema, release?: string): UntranslatedDescription[] {
   const out: UntranslatedDescription[] = [];
-  for (const { path, node } of describedNodes(root)) {
+  for (const { path: p, node } of describedNodes(root)) {
     const en = node.description ?? '';
+    if (release && ZH_CN[p]?.en === en) continue;
+    const path = release ? `${release}:${p}` : p;
     const entry = ZH_CN[path];
     if (!entry) out.push({ path, en, problem: 'missing' });
     else if (entry.en !== en) out.push({ path, en, problem: 'stale', was: entry.en });

@@ -15,6 +15,8 @@ export interface ConfigServerInitOptions {
   reportSyntaxErrors: boolean;
   /** The display language (`vscode.env.language`): diagnostics, hovers and quick fixes follow it. */
   locale?: string;
+  /** Where the facts read from the user's AgentJet are cached (the extension's global storage); '' for none. */
+  factsCacheDir?: string;
 }
 
 /** `agentjet.config.problems`: check every AgentJet config in the workspace, or open files only. */
@@ -47,4 +49,6 @@ export function readFolderSettings(v: unknown): ConfigFolderSettings {
 export interface ConfigCompletionData {
   path: string[];
   dialect: Family;
+  /** The document, so the item is described by the AgentJet that judges it. */
+  uri?: string;
 }

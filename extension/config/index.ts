@@ -63,6 +63,7 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
       initializationOptions: {
         reportSyntaxErrors: !vscode.extensions.getExtension('redhat.vscode-yaml'),
         locale: vscode.env.language,
+        factsCacheDir: vscode.Uri.joinPath(context.globalStorageUri, 'facts').fsPath,
       } satisfies ConfigServerInitOptions,
       // Settings go per folder through workspace/configuration; changes are announced.
       synchronize: { configurationSection: 'agentjet', fileEvents: watcher },

@@ -45,8 +45,9 @@ before(async () => {
   mkdirSync(join(ws, 'flows'));
   writeFileSync(join(ws, 'flows', '__init__.py'), '');
   writeFileSync(join(ws, 'flows', 'w.py'), 'class W:\n    async def execute(self, t, tuner):\n        return None\n');
+  // January 2026's key name makes the bundled January facts judge it (0.0.4 reads `max_num_seqs`).
   const cfg = (judge: string) =>
-    `ajet:\n  model:\n    path: Qwen/Qwen2.5-1.5B-Instruct\n  rollout:\n    user_workflow: flows.w->W\n    max_num_seqs: 4\n  task_reader:\n    type: env_service\n  task_judge:\n    judge_protocol: ${judge}\n  context_tracker:\n    alien_llm_model: x\ndefaults:\n  - verl_default\n  - ajet_default\n  - _self_\n`;
+    `ajet:\n  model:\n    path: Qwen/Qwen2.5-1.5B-Instruct\n  rollout:\n    user_workflow: flows.w->W\n    max_num_seqs: 4\n  task_reader:\n    type: env_service\n  task_judge:\n    judge_protocol: ${judge}\n  context_tracker:\n    alien_llm_model: x\n  enable_experimental_interchange_server: false\ndefaults:\n  - verl_default\n  - ajet_default\n  - _self_\n`;
   writeFileSync(mainConfig(), cfg('ajet.task_judge.env_service_as_judge->NoSuchJudge'));
   mkdirSync(join(ws, 'configs'));
   writeFileSync(

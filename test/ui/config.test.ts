@@ -1,10 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openWorkbench } from '../harness/workbench';
 import { WORKFLOW_TYPO, demoWorkspace } from '../util/demoWorkspace';
 import { waitFor } from '../util/poll';
+import { findUpstream, UPSTREAM_SKIP, UPSTREAM_SKIP_TAG } from '../util/upstream';
 
 test('a config mistake shows a squiggle whose hover explains it (screenshot)', async () => {
   const { dir, workspace } = demoWorkspace('agentjet-ui-config-', { typo: true });
@@ -85,6 +87,71 @@ test('accepting the val_kwargs completion indents its children one level, in 2- 
         .waitFor({ state: 'visible', timeout: 30_000 });
       if (file === 'snippet_four.yaml') await wb.screenshot('config-val-kwargs-snippet');
     }
+  } finally {
+    await wb.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a 0.0.4 config judged by the workspace's own AgentJet: a LoRA mistake, its error and quick fix, and a hover naming that AgentJet (screenshot)", async (t) => {
+  const tree = findUpstream('agentjet-c68c154');
+  if (!tree) {
+    t.skip(`${UPSTREAM_SKIP_TAG} agentjet-c68c154 missing; ${UPSTREAM_SKIP}`);
+    return;
+  }
+  // The workspace is a checkout of AgentJet 0.0.4 (its package and pyproject.toml) with a config of the user's.
+  const dir = mkdtempSync(join(tmpdir(), 'agentjet-ui-anyver-'));
+  const workspace = join(dir, 'AgentJet');
+  cpSync(join(tree, 'ajet'), join(workspace, 'ajet'), { recursive: true });
+  cpSync(join(tree, 'pyproject.toml'), join(workspace, 'pyproject.toml'));
+  writeFileSync(join(workspace, 'my_workflow.py'), 'class MathAgent:\n    async def execute(self, task, tuner):\n        return None\n');
+  writeFileSync(
+    join(workspace, 'math_lora.yaml'),
+    [
+      '# LoRA fine-tuning of the math agent (AgentJet 0.0.4)',
+      'ajet:',
+      '  project_name: math_lora',
+      '  model:',
+      '    path: Qwen/Qwen2.5-7B-Instruct',
+      '  rollout:',
+      '    user_workflow: my_workflow->MathAgent',
+      '    gpu_memory_utilization: 0.8',
+      '  task_reader:',
+      '    type: random_dummy',
+      '  lora:',
+      '    lora_rank: 32',
+      '    lora_alpha: 32',
+      '    load_format: safetensors',
+      '',
+      'defaults:',
+      '  - verl_default',
+      '  - ajet_default',
+      '  - _self_',
+      '',
+    ].join('\n'),
+  );
+  const wb = await openWorkbench({ workspace });
+  try {
+    await wb.openFile('math_lora.yaml');
+    // Squiggles may first come from the bundled facts; the hover waits for the checkout's verdict.
+    const text = await wb.hoverFirstError(`Judged by AgentJet 0.0.4 at ${join(workspace, 'ajet')}`);
+    assert.match(text, /needs `ajet\.lora\.layered_summon: true`/);
+    assert.match(text, /cross-field\/lora/);
+    assert.match(text, /Quick Fix/);
+    const shot = await wb.screenshot('config-anyver-lora');
+    assert.ok(existsSync(shot));
+    // The quick fix the hover offers is the one the rule carries.
+    await wb.page.keyboard.press('Escape');
+    // Put the cursor on `lora_rank` (line 12) as a user would, then ask for the fixes there.
+    await wb.page.keyboard.press('Control+G');
+    const input = wb.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(':12:6');
+    await wb.page.keyboard.press('Enter');
+    await wb.page.keyboard.press('Control+.');
+    const fix = wb.page.locator('.action-widget .monaco-list-row', { hasText: 'Set `ajet.lora.layered_summon: true`' }).first();
+    await fix.waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.screenshot('config-anyver-lora-fix');
   } finally {
     await wb.close();
     rmSync(dir, { recursive: true, force: true });

@@ -1,3 +1,5 @@
+import { BASE_RELEASE } from '../../core/config/releases';
+import { parseOverlay } from '../../core/config/schemagen';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, mkdtempSync } from 'node:fs';
@@ -120,7 +122,14 @@ test(
         trinityDefault: readFileSync(join(dir, 'trinity', 'trinity_default.yaml'), 'utf8'),
         overlay: readFileSync(join(repoRoot, 'schemas', 'overlay.yaml'), 'utf8'),
         codeFacts: JSON.parse(readFileSync(join(repoRoot, 'schemas', 'codefacts.json'), 'utf8')) as CodeFactsByVersion,
+        release: { release: BASE_RELEASE.release, date: BASE_RELEASE.date },
       }),
+    );
+    // The run-time generator (the user's own AgentJet) applies the same overlay, shipped parsed.
+    assert.deepEqual(
+      JSON.parse(readFileSync(join(repoRoot, 'schemas', 'overlay.json'), 'utf8')),
+      parseOverlay(readFileSync(join(repoRoot, 'schemas', 'overlay.yaml'), 'utf8')),
+      'run npm run gen:schema',
     );
     assert.equal(readFileSync(join(repoRoot, 'schemas', 'agentjet.schema.json'), 'utf8'), text, 'run npm run gen:schema');
     const s = JSON.parse(text) as { properties: Record<string, { properties?: Record<string, unknown> }> };

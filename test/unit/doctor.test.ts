@@ -215,8 +215,13 @@ test('agentjet doctor (the bundled CLI): text, --format json, exit status, Chine
         env: { ...process.env, LANG: 'C.UTF-8', LANGUAGE: '', PYTHONPATH: join(repoRoot, 'test', 'fixtures', 'backbone') },
       });
     const json = run('--format', 'json', '--port', '1');
-    const report = JSON.parse(json.stdout) as { checks: Array<{ id: string; status: string }>; errors: number };
+    const report = JSON.parse(json.stdout) as { checks: Array<{ id: string; status: string }>; errors: number; configsJudgedBy: string };
     assert.equal(json.status, report.errors > 0 ? 1 : 0);
+    // The stand-in `ajet` has no default_config: configs here are judged by the bundled facts, and doctor says so.
+    assert.match(
+      report.configsJudgedBy,
+      /^bundled facts of AgentJet 0\.0\.4 \(May 2026\), AgentJet 0\.0\.1 \(January 2026\), the newest that knows a file's keys \(no AgentJet found here or in /,
+    );
     assert.equal(report.checks.find((c) => c.id === 'debugpy')?.status, 'ok');
     assert.equal(report.checks.find((c) => c.id === 'launcher')?.status, 'ok');
     assert.equal(
@@ -225,6 +230,7 @@ test('agentjet doctor (the bundled CLI): text, --format json, exit status, Chine
     );
     const text = run();
     assert.match(text.stdout, /AgentJet environment \(interpreter: /);
+    assert.match(text.stdout, /Configs are judged by bundled facts of AgentJet/);
     const zh = run('--lang', 'zh-cn');
     assert.match(zh.stdout, /AgentJet 环境/);
     const bad = spawnSync(process.execPath, [join(out, 'cli.js'), 'doctor', '--format', 'xml'], { encoding: 'utf8' });

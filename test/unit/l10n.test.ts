@@ -21,6 +21,7 @@ import {
 } from '../../core/l10n';
 import { describedNodes, descriptionCatalogue, localDescription, untranslatedDescriptions } from '../../core/l10n/schemaDescriptions';
 import { schema, schemaAt, type ConfigSchema } from '../../core/config/schema';
+import { bundledReleases } from '../../core/config/releases';
 import { parseConfig } from '../../core/config/parse';
 import { hover, describePath } from '../../core/config/features';
 import { ClassResolver } from '../../core/config/classref';
@@ -211,6 +212,14 @@ test('every config key description in the schema has a current zh-cn translation
   const paths = new Set(describedNodes().map((x) => x.path));
   assert.equal(paths.size, describedNodes().length, 'one path per described key');
   assert.ok(paths.size > 100, `the walk finds the schema's descriptions (${paths.size})`);
+  // Each bundled later release (AgentJet 0.0.4): its own descriptions, as `<release>:<path>` entries.
+  for (const r of bundledReleases().filter((x) => x.schema !== schema)) {
+    const rel = r.release ?? '';
+    const missing = untranslatedDescriptions(r.schema, rel);
+    assert.deepEqual(missing, [], `update core/l10n/schema.zh-cn.json for AgentJet ${rel}`);
+    for (const { path, node } of describedNodes(r.schema))
+      if (descriptionCatalogue()[path]?.en !== node.description) paths.add(`${rel}:${path}`);
+  }
   const catalogue = descriptionCatalogue();
   assert.deepEqual(
     Object.keys(catalogue).filter((k) => !paths.has(k)),

@@ -22,7 +22,7 @@ suite('config language server', () => {
     await vscode.workspace.fs.delete(uri());
   });
 
-  const agentjetDiags = () => vscode.languages.getDiagnostics(uri()).filter((d) => d.source === 'agentjet');
+  const agentjetDiags = () => vscode.languages.getDiagnostics(uri()).filter((d) => d.source?.startsWith('agentjet') === true);
 
   test('configs that are not open get their problems too, until agentjet.config.problems says openFiles', async () => {
     const other = vscode.Uri.joinPath(workspaceRoot(), 'exthost_unopened', 'unopened.yaml');
@@ -30,7 +30,8 @@ suite('config language server', () => {
     const content = Buffer.from(Buffer.from(demo).toString('utf8').replace('num_repeat: 4', 'num_repaet: 4'), 'utf8');
     await vscode.workspace.fs.writeFile(other, content);
     const cfg = vscode.workspace.getConfiguration('agentjet');
-    const problem = () => vscode.languages.getDiagnostics(other).find((x) => x.source === 'agentjet' && x.code === 'unknown-key');
+    const problem = () =>
+      vscode.languages.getDiagnostics(other).find((x) => x.source?.startsWith('agentjet') === true && x.code === 'unknown-key');
     try {
       // The file appears after the server's first pass listed the folder, so only the file watcher
       // reports it; this suite runs first, while the server's recursive watcher may still be
@@ -43,7 +44,7 @@ suite('config language server', () => {
       assert.ok(!vscode.workspace.textDocuments.some((t) => t.uri.toString() === other.toString()), 'the file was never opened');
       await cfg.update('config.problems', 'openFiles', vscode.ConfigurationTarget.Workspace);
       await waitFor(
-        () => vscode.languages.getDiagnostics(other).filter((x) => x.source === 'agentjet').length === 0,
+        () => vscode.languages.getDiagnostics(other).filter((x) => x.source?.startsWith('agentjet') === true).length === 0,
         'the background problems cleared',
         25_000,
       );
@@ -118,7 +119,7 @@ suite('config language server', () => {
         ),
       );
       assert.deepEqual(
-        vscode.languages.getDiagnostics(other).filter((d) => d.source === 'agentjet'),
+        vscode.languages.getDiagnostics(other).filter((d) => d.source?.startsWith('agentjet') === true),
         [],
       );
       await vscode.window.showTextDocument(doc);

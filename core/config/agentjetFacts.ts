@@ -1,0 +1,318 @@
+// Finds the user's AgentJet and reads its facts at run time, so a config is judged by the AgentJet
+// the user really has. Order: a workspace folder that is an AgentJet (or ASTuner/ASTune) checkout,
+// then the package installed in the folder's interpreter (located with importlib.util.find_spec,
+// never imported), else the bundled facts (core/config/releases.ts). Reading happens off the
+// request path; results are cached in memory and on disk by content hash.
+import { createHash } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import overlayJson from '../../schemas/overlay.json';
+import codeFactsJson from '../../schemas/codefacts.json';
+import { generateFromSnapshot, codeFactsOfSnapshot, readPackage, type ReadLimits } from './factsgen';
+import type { OverlayDoc } from './schemagen';
+import type { CodeFactsByVersion } from './codefacts';
+import type { ConfigSchema } from './schema';
+import { baseFacts, bundledFor, labelOf, type JudgingFacts } from './releases';
+import type { ParsedConfig } from './parse';
+
+/** Bumped when the generator's output changes, so old cache entries are not reused. */
+const GENERATOR_VERSION = '2';
+
+let stamp: string | undefined;
+/**
+ * What else the generated facts depend on: the overlay, the other versions' code facts and the
+ * base schema (which `npm run gen:schema` regenerates whenever the generator's output changes, a
+ * test checks it is current), so a new extension build never reuses an older build's entries.
+ */
+function generatorStamp(): string {
+  stamp ??= createHash('sha1')
+    .update(GENERATOR_VERSION)
+    .update(JSON.stringify(overlayJson))
+    .update(JSON.stringify(codeFactsJson))
+    .update(JSON.stringify(baseFacts().schema))
+    .digest('hex');
+  return stamp;
+}
+
+export type FrameworkPackage = 'ajet' | 'astuner' | 'astune';
+
+export interface FoundAgentJet {
+  /** The package folder (`…/ajet`). */
+  pkgDir: string;
+  pkg: FrameworkPackage;
+  origin: 'checkout' | 'installed';
+  release?: string;
+}
+
+const DEFAULTS_OF: Record<FrameworkPackage, string> = {
+  ajet: 'default_config/ajet_default.yaml',
+  astuner: 'default_config/astune_default.yaml',
+  astune: 'default_config/astune_default.yaml',
+};
+
+/** `version = "0.0.4"` of a pyproject.toml's [project] table. */
+export function releaseOfPyproject(text: string): string | undefined {
+  const project = /^\[project\][^[]*/m.exec(text)?.[0] ?? '';
+  return /^\s*version\s*=\s*["']([^"']+)["']/m.exec(project)?.[1];
+}
+
+function pyprojectRelease(dir: string): string | undefined {
+  try {
+    return releaseOfPyproject(readFileSync(join(dir, 'pyproject.toml'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A folder that is a checkout of AgentJet (`ajet/default_config/`) or of ASTuner/ASTune. */
+export function findCheckout(folder: string): FoundAgentJet | undefined {
+  for (const pkg of ['ajet', 'astuner', 'astune'] as const) {
+    const pkgDir = join(folder, pkg);
+    if (existsSync(join(pkgDir, DEFAULTS_OF[pkg]))) {
+      const release = pyprojectRelease(folder);
+      return { pkgDir, pkg, origin: 'checkout', ...(release ? { release } : {}) };
+    }
+  }
+  return undefined;
+}
+
+// Locates without importing: find_spec of a top-level name reads no module code (editable installs
+// answer through their .pth path entries or finder hooks). The working directory is dropped from
+// sys.path so a folder there named like the package cannot answer for the installed one.
+const LOCATE = `import importlib.util, json, os, sys
+cwd = os.getcwd()
+sys.path[:] = [p for p in sys.path if p not in ('', '.', cwd)]
+out = {}
+for n in ('ajet', 'astuner', 'astune'):
+    try:
+        s = importlib.util.find_spec(n)
+    except Exception:
+        s = None
+    locs = list(s.submodule_search_locations or []) if s else []
+    if locs:
+        out[n] = {'dir': locs[0]}
+        try:
+            import importlib.metadata as md
+            dist = {'ajet': 'agentjet', 'astuner': 'agentscope-tuner', 'astune': 'agentscope-tuner'}[n]
+            out[n]['version'] = md.version(dist)
+        except Exception:
+            pass
+print(json.dumps(out))`;
+
+/** The framework package installed in an interpreter (not imported), or undefined. */
+export function findInstalled(python: string, timeoutMs = 8000, env?: NodeJS.ProcessEnv): Promise<FoundAgentJet | undefined> {
+  return new Promise((resolve) => {
+    execFile(
+      python,
+      ['-c', LOCATE],
+      { encoding: 'utf8', timeout: timeoutMs, cwd: tmpdir(), windowsHide: true, env: env ?? process.env, maxBuffer: 1 << 20 },
+      (err, stdout) => {
+        if (err || !stdout) return resolve(undefined);
+        let res: Record<string, { dir: string; version?: string }>;
+        try {
+          res = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as Record<string, { dir: string; version?: string }>;
+        } catch {
+          return resolve(undefined);
+        }
+        for (const pkg of ['ajet', 'astuner', 'astune'] as const) {
+          const hit = res[pkg];
+          if (!hit || !existsSync(join(hit.dir, DEFAULTS_OF[pkg]))) continue;
+          // An editable install points into a checkout: its pyproject.toml is the truth.
+          const release = pyprojectRelease(dirname(hit.dir)) ?? hit.version;
+          return resolve({ pkgDir: hit.dir, pkg, origin: 'installed', ...(release ? { release } : {}) });
+        }
+        resolve(undefined);
+      },
+    );
+  });
+}
+
+const VERSION_OF: Record<FrameworkPackage, 'agentjet' | 'astuner-2025-12' | 'astune'> = {
+  ajet: 'agentjet',
+  astuner: 'astuner-2025-12',
+  astune: 'astune',
+};
+
+/** Keeps generated schemas between sessions: `<dir>/facts-<hash>.json`, newest 16 kept. */
+export class FactsDiskCache {
+  constructor(readonly dir: string) {}
+
+  get(key: string): ConfigSchema | undefined {
+    try {
+      return JSON.parse(readFileSync(join(this.dir, `facts-${key}.json`), 'utf8')) as ConfigSchema;
+    } catch {
+      return undefined;
+    }
+  }
+
+  put(key: string, schema: ConfigSchema): void {
+    try {
+      const text = JSON.stringify(schema);
+      if (text.length > 8 << 20) return; // bounded: a schema this large is not kept
+      mkdirSync(this.dir, { recursive: true });
+      writeFileSync(join(this.dir, `facts-${key}.json`), text);
+      const files = readdirSync(this.dir)
+        .filter((f) => /^facts-\w+\.json$/.test(f))
+        .map((f) => ({ f, t: statSync(join(this.dir, f)).mtimeMs }))
+        .sort((a, b) => b.t - a.t);
+      for (const { f } of files.slice(16)) unlinkSync(join(this.dir, f));
+    } catch {
+      /* a cache that cannot be written only costs time */
+    }
+  }
+}
+
+export interface ReadFactsOptions {
+  cache?: FactsDiskCache;
+  limits?: ReadLimits;
+}
+
+/** Reads a found AgentJet into judging facts (cached by the content of the files read). */
+export async function readFacts(found: FoundAgentJet, opts: ReadFactsOptions = {}): Promise<JudgingFacts | undefined> {
+  const snap = await readPackage(found.pkgDir, opts.limits);
+  if (!snap.files.length) return undefined;
+  const key = createHash('sha1')
+    .update(`${generatorStamp()}\0${found.pkg}\0${found.release ?? ''}\0${snap.hash}`)
+    .digest('hex');
+  const meta = { origin: found.origin, release: found.release, location: found.pkgDir } as const;
+  const facts = (schema: ConfigSchema): JudgingFacts => ({
+    schema,
+    origin: found.origin,
+    location: found.pkgDir,
+    ...(found.release ? { release: found.release } : {}),
+    label: labelOf(meta),
+  });
+  const hit = opts.cache?.get(key);
+  if (hit) return facts(hit);
+  const others = codeFactsJson as CodeFactsByVersion;
+  let schema: ConfigSchema | undefined;
+  if (found.pkg === 'ajet') {
+    schema = generateFromSnapshot(snap, overlayJson as OverlayDoc, others, {
+      ...(found.release ? { release: found.release } : {}),
+    })?.schema;
+  } else {
+    // ASTuner-era trees keep the AgentJet-shaped base schema; their own code says which keys they read.
+    const base = structuredClone(baseFacts().schema);
+    const cf = codeFactsOfSnapshot(snap, found.pkg);
+    const versions = found.pkg === 'astuner' ? (['astuner-2025-12', 'astuner-2025-11'] as const) : ([VERSION_OF[found.pkg]] as const);
+    base['x-versionKeys'] = { ...base['x-versionKeys'] };
+    for (const v of versions) base['x-versionKeys'][v] = cf.readKeys;
+    base['x-release'] = { ...(found.release ? { release: found.release } : {}) };
+    schema = base;
+  }
+  if (!schema) return undefined;
+  opts.cache?.put(key, schema);
+  return facts(schema);
+}
+
+/** The cache folder of the CLI and the language server outside VS Code. */
+export function defaultCacheDir(): string {
+  const base = process.env.XDG_CACHE_HOME || join(process.env.HOME || process.env.USERPROFILE || tmpdir(), '.cache');
+  return join(base, 'agentjet-vscode', 'facts');
+}
+
+interface FolderState {
+  python: string | undefined;
+  found?: FoundAgentJet;
+  facts?: JudgingFacts;
+  pending?: Promise<JudgingFacts | undefined>;
+}
+
+export interface FactsServiceOptions {
+  cacheDir?: string;
+  /** Called when a folder's facts are read (documents judged by bundled facts are checked again). */
+  onChange?: (folder: string) => void;
+  limits?: ReadLimits;
+  /** The interpreter tried when a folder has none (default `python3`; '' for none). */
+  fallbackPython?: string;
+}
+
+/**
+ * The AgentJet of each workspace folder. `factsFor` never waits: until the folder's AgentJet is
+ * read it answers with the bundled facts that fit the file, marked provisional.
+ */
+export class AgentJetFactsService {
+  private readonly folders = new Map<string, FolderState>();
+  private readonly cache: FactsDiskCache | undefined;
+  constructor(private readonly opts: FactsServiceOptions = {}) {
+    this.cache = opts.cacheDir === '' ? undefined : new FactsDiskCache(opts.cacheDir ?? defaultCacheDir());
+  }
+
+  /** Registers a folder (or changes its interpreter); reading starts in the background. */
+  setFolder(folder: string, python: string | undefined): void {
+    const cur = this.folders.get(folder);
+    if (cur && cur.python === python) return;
+    const state: FolderState = { python };
+    this.folders.set(folder, state);
+    state.pending = this.resolve(folder, state);
+  }
+
+  removeFolder(folder: string): void {
+    this.folders.delete(folder);
+  }
+
+  /**
+   * A file changed on disk: when it lies in a folder's AgentJet package (its defaults, a
+   * conversion table), that AgentJet is read again (the content hash decides whether anything
+   * changed). Returns the folders being re-read.
+   */
+  fileChanged(path: string): string[] {
+    const out: string[] = [];
+    for (const [folder, s] of this.folders) {
+      const dir = s.found?.pkgDir;
+      if (!dir || !(path.startsWith(dir + '/') || path.startsWith(dir + '\\'))) continue;
+      const state: FolderState = { python: s.python };
+      this.folders.set(folder, state);
+      state.pending = this.resolve(folder, state);
+      out.push(folder);
+    }
+    return out;
+  }
+
+  private async resolve(folder: string, state: FolderState): Promise<JudgingFacts | undefined> {
+    let found = findCheckout(folder);
+    const python = state.python ?? (this.opts.fallbackPython === '' ? undefined : (this.opts.fallbackPython ?? 'python3'));
+    if (!found && python) found = await findInstalled(python);
+    let facts: JudgingFacts | undefined;
+    if (found) {
+      try {
+        facts = await readFacts(found, {
+          ...(this.cache ? { cache: this.cache } : {}),
+          ...(this.opts.limits ? { limits: this.opts.limits } : {}),
+        });
+      } catch {
+        facts = undefined;
+      }
+    }
+    if (this.folders.get(folder) !== state) return facts; // superseded
+    state.found = found;
+    state.facts = facts;
+    state.pending = undefined;
+    this.opts.onChange?.(folder);
+    return facts;
+  }
+
+  /** Waits for a folder's AgentJet (the CLI; tests). */
+  async ready(folder: string): Promise<JudgingFacts | undefined> {
+    const s = this.folders.get(folder);
+    if (!s) return undefined;
+    return s.pending ? await s.pending : s.facts;
+  }
+
+  /** What was found for a folder (undefined while reading or when nothing was). */
+  found(folder: string): FoundAgentJet | undefined {
+    return this.folders.get(folder)?.found;
+  }
+
+  /** The facts that judge a parsed config of `folder`. */
+  factsFor(folder: string | undefined, p: ParsedConfig): JudgingFacts {
+    const s = folder ? this.folders.get(folder) : undefined;
+    const own = s?.facts;
+    const pkg = own && s?.found?.pkg;
+    if (own && pkg && p.rootKey === pkg) return own;
+    const bundled = bundledFor(p);
+    return s?.pending ? { ...bundled, provisional: true } : bundled;
+  }
+}

@@ -1,0 +1,149 @@
+// The AgentJet releases whose facts ship with the extension, and what judged a file: the user's own
+// AgentJet (read at run time by core/config/factsgen.ts) or a bundled release. The base schema
+// (schemas/agentjet.schema.json) is January 2026's; later releases ship as differences from it
+// (schemas/releases.json), materialised on first use.
+import baseJson from '../../schemas/agentjet.schema.json';
+import releasesJson from '../../schemas/releases.json';
+import { isMap, isScalar, type YAMLMap } from 'yaml';
+import type { ConfigSchema, SchemaNode } from './schema';
+import { jsonPatch, type Json } from './jsonDiff';
+import type { ParsedConfig } from './parse';
+import { t } from '../l10n';
+import { frameworkName, type FrameworkVersion } from '../agentjet/dialect';
+
+export interface BundledRelease {
+  id: string;
+  /** The upstream tree (upstream.json) `npm run gen:schema` generates it from. */
+  tree: string;
+  release: string;
+  date: string;
+}
+
+/** The release of the base schema. */
+export const BASE_RELEASE: BundledRelease = { id: 'agentjet-0.0.1', tree: 'agentjet-d20cce0', release: '0.0.1', date: 'January 2026' };
+/** Later releases, newest first. */
+export const BUNDLED_RELEASES: readonly BundledRelease[] = [
+  { id: 'agentjet-0.0.4', tree: 'agentjet-c68c154', release: '0.0.4', date: 'May 2026' },
+];
+
+export interface ReleasesFile {
+  comment: string;
+  releases: Record<string, { patch: Json }>;
+}
+
+/** What judges a config: a schema with the facts of one AgentJet, and where they came from. */
+export interface JudgingFacts {
+  schema: ConfigSchema;
+  /** `0.0.4`; undefined when the package says no version. */
+  release?: string;
+  date?: string;
+  origin: 'checkout' | 'installed' | 'bundled';
+  /** The package folder read (checkout or installed). */
+  location?: string;
+  /** "AgentJet 0.0.4 at …/site-packages/ajet", "bundled facts of AgentJet 0.0.4". */
+  label: string;
+  /** Bundled facts standing in while the user's AgentJet is still being read. */
+  provisional?: boolean;
+}
+
+export function labelOf(f: Pick<JudgingFacts, 'origin' | 'release' | 'date' | 'location'>): string {
+  const name = f.release ? `AgentJet ${f.release}${f.date ? ` (${f.date})` : ''}` : 'AgentJet';
+  if (f.origin === 'bundled') return t('bundled facts of {0}', name);
+  return t('{0} at {1}', name, f.location ?? '?');
+}
+
+const base = baseJson as ConfigSchema;
+let materialised: JudgingFacts[] | undefined;
+
+/** Every bundled AgentJet release, newest first (the base last). */
+export function bundledReleases(): JudgingFacts[] {
+  if (materialised) return materialised;
+  const file = releasesJson as ReleasesFile;
+  const out: JudgingFacts[] = [];
+  for (const r of BUNDLED_RELEASES) {
+    const p = file.releases[r.id];
+    if (!p) continue;
+    const schema = jsonPatch(base as unknown as Json, p.patch) as unknown as ConfigSchema;
+    out.push({ schema, release: r.release, date: r.date, origin: 'bundled', label: labelOf({ origin: 'bundled', ...r }) });
+  }
+  out.push({
+    schema: base,
+    release: BASE_RELEASE.release,
+    date: BASE_RELEASE.date,
+    origin: 'bundled',
+    label: labelOf({ origin: 'bundled', ...BASE_RELEASE }),
+  });
+  materialised = out;
+  return out;
+}
+
+/** The base (January 2026) facts: ASTuner-era configs and anything without a better match. */
+export function baseFacts(): JudgingFacts {
+  const all = bundledReleases();
+  return all[all.length - 1] as JudgingFacts;
+}
+
+const astunerEra = new Map<FrameworkVersion, JudgingFacts>();
+/** `astuner:`/`astune:` files: the base schema carries the ASTuner-era names and each version's code facts. */
+function astunerFacts(v: FrameworkVersion): JudgingFacts {
+  let f = astunerEra.get(v);
+  if (!f) {
+    f = { schema: baseFacts().schema, origin: 'bundled', label: t('bundled facts of {0}', frameworkName(v)) };
+    astunerEra.set(v, f);
+  }
+  return f;
+}
+
+/** Orders release strings (`0.0.4` > `0.0.1`); unknown sorts first. */
+export function compareReleases(a: string | undefined, b: string | undefined): number {
+  const pa = (a ?? '').split('.').map((x) => Number.parseInt(x, 10) || 0);
+  const pb = (b ?? '').split('.').map((x) => Number.parseInt(x, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d) return d;
+  }
+  return 0;
+}
+
+/** Does this AgentJet declare or read `ajet.<rel>` (its defaults/schema, or its code)? */
+export function knowsKey(f: JudgingFacts, rel: readonly string[]): boolean {
+  let n: SchemaNode | undefined = f.schema.properties?.ajet;
+  for (const seg of rel) n = n?.properties?.[seg];
+  if (n) return true;
+  const keys = f.schema['x-versionKeys']?.agentjet;
+  return !!keys && keys.includes(rel.join('.'));
+}
+
+/** Key paths under `ajet:` a config sets (maps only). */
+function configKeys(p: ParsedConfig): string[][] {
+  const out: string[][] = [];
+  const root = p.rootMap && p.doc && p.rootKey === 'ajet' ? (p.rootMap.get('ajet', true) as unknown) : undefined;
+  const walk = (m: YAMLMap, path: string[]) => {
+    if (path.length > 12) return;
+    for (const pair of m.items) {
+      if (!isScalar(pair.key)) continue;
+      const k = [...path, String(pair.key.value)];
+      out.push(k);
+      if (isMap(pair.value)) walk(pair.value, k);
+    }
+  };
+  if (isMap(root)) walk(root, []);
+  return out;
+}
+
+/** The newest bundled AgentJet that knows every key the config sets (else the one that knows most). */
+export function bundledFor(p: ParsedConfig): JudgingFacts {
+  if (p.rootKey !== 'ajet') return astunerFacts(p.version && p.version !== 'agentjet' ? p.version : 'astuner-2025-12');
+  const keys = configKeys(p);
+  let best: JudgingFacts | undefined;
+  let bestMissing = Infinity;
+  for (const f of bundledReleases()) {
+    const missing = keys.filter((k) => !knowsKey(f, k)).length;
+    if (missing < bestMissing) {
+      best = f;
+      bestMissing = missing;
+    }
+    if (missing === 0) break;
+  }
+  return best ?? baseFacts();
+}
