@@ -6,28 +6,11 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { looksLikeConfig } from '../core/agentjet/dialect';
 import { MAX_SEMANTIC_BYTES } from '../core/config/parse';
+import { SKIP_DIRS } from '../core/config/workspaceScan';
 
 /** Limits of one pass over a folder. */
 export const WORKSPACE_LIMITS = { maxYamlFiles: 2000, maxDepth: 12 } as const;
 
-/**
- * Folders never searched: tooling, environments, and the run folders (their `yaml_backup.yaml`
- * snapshots are records of past runs, not sources to fix).
- */
-const SKIP_DIRS = new Set([
-  'node_modules',
-  '.git',
-  '__pycache__',
-  '.venv',
-  'venv',
-  'env',
-  '.tox',
-  'dist',
-  'build',
-  'saved_experiments',
-  'launcher_record',
-  'saved_checkpoints',
-]);
 
 export interface WorkspaceCheckHost {
   /** True when the file is open in an editor (the editor's text is checked instead). */

@@ -1,0 +1,63 @@
+// Item 1 of issue 23: a workspace that holds AgentJet configs gets its problems without a file being
+// opened. The extension activates when the workspace has YAML files and asks the cheap probe (the
+// first config among them, by head only) whether to start the language server.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { firstConfig, readHead, skipGlob, SKIP_DIRS, PROBE_HEAD_BYTES } from '../../core/config/workspaceScan';
+import { repoRoot } from '../util/paths';
+
+test('the manifest activates in a workspace with YAML files (the probe decides the rest), never at every start-up', () => {
+  const events = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { activationEvents: string[] }).activationEvents;
+  assert.ok(events.includes('workspaceContains:**/*.yaml'), events.join(', '));
+  assert.ok(events.includes('workspaceContains:**/*.yml'), events.join(', '));
+  assert.ok(!events.includes('*') && !events.includes('onStartupFinished'));
+});
+
+test('firstConfig: the first config in the given order, reading no further than needed', async () => {
+  const texts: Record<string, string> = {
+    'a.yaml': 'apiVersion: v1\nkind: Pod\n',
+    'b.yaml': '# comment\ndefaults:\n  - ajet_default\najet:\n  project_name: x\n',
+    'c.yaml': 'ajet:\n  x: 1\n',
+  };
+  for (let i = 0; i < 200; i++) texts[`z${i}.yaml`] = 'name: ci\non: push\n';
+  const files = Object.keys(texts);
+  const read: string[] = [];
+  const hit = await firstConfig(files, async (f) => {
+    read.push(f);
+    return texts[f];
+  });
+  assert.equal(hit, 'b.yaml');
+  assert.ok(read.length < 20, `read ${read.length} heads for a config in second place`);
+
+  read.length = 0;
+  const none = await firstConfig(
+    files.filter((f) => f.startsWith('z')),
+    async (f) => (read.push(f), texts[f]),
+  );
+  assert.equal(none, undefined);
+  assert.equal(read.length, 200, 'every file is looked at once');
+  // Unreadable files are skipped; cancellation stops it.
+  assert.equal(await firstConfig(['x', 'c.yaml'], async (f) => texts[f]), 'c.yaml');
+  assert.equal(
+    await firstConfig(files, async (f) => texts[f], () => true),
+    undefined,
+  );
+});
+
+test('readHead reads only the head of a big file; skipGlob covers every skipped folder', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agentjet-probe-'));
+  try {
+    const f = join(dir, 'big.yaml');
+    writeFileSync(f, 'ajet:\n' + 'x: 1\n'.repeat(100_000));
+    const h = await readHead(f);
+    assert.ok(h !== undefined && h.length === PROBE_HEAD_BYTES && h.startsWith('ajet:'));
+    assert.equal(await readHead(join(dir, 'missing.yaml')), undefined);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const g = skipGlob();
+  for (const d of SKIP_DIRS) assert.ok(g.includes(`**/${d}/**`), d);
+});
