@@ -14,6 +14,8 @@ export class LaunchRecorder {
   startedAt = 0;
   exitCode: number | undefined;
   exitSignal: string | undefined;
+  /** When the user asked to stop (Stop/Shift+F5, Restart): the exit that follows is not a failure. */
+  stopRequestedMs: number | undefined;
   private readonly reader = new LauncherOutputReader();
   /** The launcher's output (the end of it), for the launch record beside the run. */
   private output = '';
@@ -71,6 +73,7 @@ export class LaunchRecorder {
             endMs: Date.now(),
             exitCode: this.exitCode ?? null,
             signal: this.exitSignal ?? null,
+            ...(this.stopRequestedMs !== undefined ? { stopRequestedMs: this.stopRequestedMs } : {}),
             via: r.noDebug ? 'run' : 'debug',
           },
           this.output,

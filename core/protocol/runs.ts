@@ -2,7 +2,8 @@
 // The protocol layer owns them (it imports nothing); core/runs re-exports them.
 
 /** `ended`: the process exited and nothing shows whether it completed (see core/agentjet/status.ts). */
-export type RunStatus = 'running' | 'finished' | 'failed' | 'interrupted' | 'ended' | 'empty';
+/** `stopped`: the user asked for the stop (Stop in a debug session, Terminate Task, Ctrl+C in its terminal). */
+export type RunStatus = 'running' | 'finished' | 'failed' | 'stopped' | 'interrupted' | 'ended' | 'empty';
 
 export interface StepPoint {
   step: number;

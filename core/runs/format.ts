@@ -2,7 +2,7 @@
 import type { ExperimentInfo, RunStatus } from './discover';
 import { t } from '../l10n';
 
-export const STATUSES: readonly RunStatus[] = ['running', 'finished', 'failed', 'interrupted', 'ended', 'empty'];
+export const STATUSES: readonly RunStatus[] = ['running', 'finished', 'failed', 'stopped', 'interrupted', 'ended', 'empty'];
 
 /** A status as shown to people (the JSON and the `--status` filter keep the English word). */
 export function statusLabel(s: RunStatus | string): string {
@@ -10,6 +10,7 @@ export function statusLabel(s: RunStatus | string): string {
     running: t('running'),
     finished: t('finished'),
     failed: t('failed'),
+    stopped: t('stopped'),
     interrupted: t('interrupted'),
     ended: t('ended'),
     empty: t('empty'),

@@ -42,7 +42,11 @@ test('firstConfig: the first config in the given order, reading no further than 
   // Unreadable files are skipped; cancellation stops it.
   assert.equal(await firstConfig(['x', 'c.yaml'], async (f) => texts[f]), 'c.yaml');
   assert.equal(
-    await firstConfig(files, async (f) => texts[f], () => true),
+    await firstConfig(
+      files,
+      async (f) => texts[f],
+      () => true,
+    ),
     undefined,
   );
 });

@@ -33,7 +33,9 @@ suite('activation', () => {
         50,
       );
       assert.ok(
-        diags.some((d) => /max_env_workerz/.test(d.message) || String(typeof d.code === 'object' ? d.code.value : d.code) === 'unknown-key'),
+        diags.some(
+          (d) => /max_env_workerz/.test(d.message) || String(typeof d.code === 'object' ? d.code.value : d.code) === 'unknown-key',
+        ),
         diags.map((d) => d.message).join(' | '),
       );
       assert.equal(
