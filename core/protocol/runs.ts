@@ -32,4 +32,9 @@ export interface ExceptionItem {
   detail: string;
   source: 'exception' | 'regular';
   file: string;
+  /**
+   * A note AgentJet writes to exception.json.log and carries on after (prompt token mismatch):
+   * the same rule as the Runs tree's "harmless notes" (core/agentjet/status.ts `isHarmlessException`).
+   */
+  harmless?: boolean;
 }
