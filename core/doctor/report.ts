@@ -32,7 +32,15 @@ export function toMarkdown(checks: readonly Check[], python: string): string {
   for (const c of checks) {
     lines.push(`## ${ICON[c.status]} ${md(c.title)}`, '', md(c.detail), '');
     if (c.fix) {
-      if (c.fix.kind === 'shell') lines.push(`${md(c.fix.label)}:`, '', '```sh', c.fix.value, '```', '');
+      if (c.fix.kind === 'shell')
+        lines.push(
+          `${md(c.fix.label)}: [${md(t('Copy'))}](command:agentjet.copyInstallCommand?${encodeURIComponent(JSON.stringify([c.fix.value]))})`,
+          '',
+          '```sh',
+          c.fix.value,
+          '```',
+          '',
+        );
       else if (c.fix.kind === 'setting')
         lines.push(
           `${md(c.fix.label)}: [${md(c.fix.value)}](command:workbench.action.openSettings?${encodeURIComponent(JSON.stringify(c.fix.value))})`,
