@@ -25,7 +25,7 @@ test("the install lines are the guide's: a clone, pip install -e .[backbone], fl
   );
 });
 
-for (const tree of ['agentjet-c68c154', 'agentjet-d20cce0']) {
+for (const tree of ['agentjet-c68c154', 'agentjet-d20cce0'] as const) {
   test(`every install line we give appears in ${tree}'s installation guide (as pip of the interpreter)`, (t) => {
     const root = findUpstream(tree);
     if (!root) {

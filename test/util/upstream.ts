@@ -7,7 +7,8 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { repoRoot } from './paths';
 
-export type UpstreamName = 'agentjet-d20cce0' | 'astuner-f9fab4f' | 'astuner-61e9359' | 'astune-ba24412p' | 'beast-logger-6ba1ca5';
+export type UpstreamName =
+  'agentjet-d20cce0' | 'agentjet-c68c154' | 'astuner-f9fab4f' | 'astuner-61e9359' | 'astune-ba24412p' | 'beast-logger-6ba1ca5';
 
 interface Pin {
   repo: string;
