@@ -1,8 +1,10 @@
 // Plain data shapes of run discovery and dashboard aggregation, shared with the dashboard webview.
 // The protocol layer owns them (it imports nothing); core/runs re-exports them.
 
-/** `ended`: the process exited and nothing shows whether it completed (see core/agentjet/status.ts). */
-/** `stopped`: the user asked for the stop (Stop in a debug session, Terminate Task, Ctrl+C in its terminal). */
+/**
+ * `ended`: the process exited and nothing shows whether it completed (see core/agentjet/status.ts).
+ * `stopped`: the user asked for the stop (Stop in a debug session, Terminate Task, Ctrl+C in its terminal).
+ */
 export type RunStatus = 'running' | 'finished' | 'failed' | 'stopped' | 'interrupted' | 'ended' | 'empty';
 
 export interface StepPoint {

@@ -5,7 +5,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { append, clear, el } from '../shared/dom';
 import { fmtNum, fmtPct, tickLabels, yRange, type AxisKind } from './scale';
-import { countsText, emptyPanelText, noEvaluationsText } from './text';
+import { countsText, emptyPanelText, noEvaluationsText, statusWord } from './text';
 import type { DashboardRun, DashboardState, DashboardToHost, HostToDashboard } from '../../core/protocol/dashboard';
 import { t } from '../shared/l10n';
 
@@ -177,7 +177,7 @@ function runList(): HTMLElement {
         { dataset: { id: r.id } },
         swatch,
         el('span', { className: 'label', title: r.id }, r.label),
-        el('span', { className: `status status-${r.status}` }, r.status),
+        el('span', { className: `status status-${r.status}` }, statusWord(r.status)),
         el(
           'span',
           { className: 'counts' },

@@ -30,3 +30,18 @@ export function noEvaluationsText(statuses: readonly string[]): string {
     ? t('No evaluation tables yet (evaluation/evaluation.json.log).')
     : t('No evaluation tables (evaluation/evaluation.json.log).');
 }
+
+/** A run's status as the badge shows it (the class keeps the English word for the colour). */
+export function statusWord(status: string): string {
+  const words: Record<string, string> = {
+    running: t('running'),
+    finished: t('finished'),
+    failed: t('failed'),
+    stopped: t('stopped'),
+    interrupted: t('interrupted'),
+    ended: t('ended'),
+    empty: t('empty'),
+    unknown: t('unknown'),
+  };
+  return Object.hasOwn(words, status) ? words[status]! : status;
+}
