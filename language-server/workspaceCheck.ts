@@ -11,7 +11,6 @@ import { SKIP_DIRS } from '../core/config/workspaceScan';
 /** Limits of one pass over a folder. */
 export const WORKSPACE_LIMITS = { maxYamlFiles: 2000, maxDepth: 12 } as const;
 
-
 export interface WorkspaceCheckHost {
   /** True when the file is open in an editor (the editor's text is checked instead). */
   isOpen(path: string): boolean;
