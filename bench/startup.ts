@@ -129,6 +129,8 @@ async function benchRepository(extensionsDir: string): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'agentjet-bench-repo-'));
   const ws = join(tmp, 'AgentJet');
   cpSync(tree, ws, { recursive: true });
+  // The reference tree is read-only; a user's clone is not (and the copy must be removable).
+  execFileSync('chmod', ['-R', 'u+w', ws]);
   const w = await openWindow(ws, extensionsDir);
   try {
     const status = w.page.locator('[id="status.problems"]').first();
@@ -193,7 +195,7 @@ async function benchUnrelated(extensionsDir: string): Promise<void> {
           // The same moment for the window without AgentJet: the workbench settled on the folder.
           await w.page.locator('.explorer-folders-view .monaco-list-row').nth(1).waitFor({ state: 'visible', timeout: 60_000 });
         }
-        const eh = extHost(w.server);
+        const eh = await waitFor(() => extHost(w.server), 'the extension host', 60_000, 250).catch(() => undefined);
         rss[installed ? 'with' : 'without'] = eh ? eh.rssKb / 1024 : undefined;
       } finally {
         await w.close();

@@ -6,6 +6,7 @@
 // 8. the walkthrough is listed in Help > Welcome of a fresh window.
 // Screenshots go to test-output/ (firsthour-*.png).
 import { test } from 'node:test';
+import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
@@ -35,6 +36,8 @@ test("AgentJet's repository: problems of configs nobody opened appear after the 
   const tmp = mkdtempSync(join(tmpdir(), 'agentjet-ui-repo-'));
   const ws = join(tmp, 'AgentJet');
   cpSync(tree, ws, { recursive: true });
+  // The reference tree is read-only; a user's clone is not (and the copy must be removable).
+  execFileSync('chmod', ['-R', 'u+w', ws]);
   const wb = await openWorkbench({ workspace: ws });
   try {
     const { page } = wb;
