@@ -56,14 +56,24 @@ function descendants(root: number): Proc[] {
   return out;
 }
 
+/** When a log line matching `re` was written (the logs' local wall-clock stamps), in ms since the epoch. */
+function stampOf(log: string, re: RegExp): number | undefined {
+  for (const line of log.split('\n')) {
+    if (!re.test(line)) continue;
+    const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d\.\d{3})/.exec(line.trim());
+    if (m) return new Date(`${m[1]}T${m[2]}`).getTime();
+  }
+  return undefined;
+}
+
 /** Our output channel's log file (the extension host writes it under the server's data folder). */
-function agentJetLog(server: VSCodeServer): string {
+function agentJetLog(server: VSCodeServer, name = /AgentJet\.log$/): string {
   const found: string[] = [];
   const walk = (dir: string) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (/AgentJet\.log$/.test(e.name)) found.push(p);
+      else if (name.test(e.name)) found.push(p);
     }
   };
   try {
@@ -154,6 +164,13 @@ async function benchRepository(extensionsDir: string): Promise<void> {
     ).catch(() => undefined);
     const log = agentJetLog(w.server);
     const probe = /workspace probe: (\d+) YAML files searched in (\d+) ms/.exec(log);
+    const host = agentJetLog(w.server, /remoteexthost\.log$/);
+    const at = (t: number | undefined) => (t === undefined ? 'n/a' : `${((t - w.opened) / 1000).toFixed(1)} s`);
+    console.log(
+      `   after window open: extension host started ${at(stampOf(host, /Extension host with pid/))}, AgentJet activated ${at(stampOf(log, /AgentJet activated/))}` +
+        ` (event ${/activationEvent: '([^']+)'/.exec(host.split('\n').find((l) => l.includes('agentjet-vscode, startup')) ?? '')?.[1] ?? '?'}),` +
+        ` language server started ${at(stampOf(log, /starting the AgentJet config language server/))}, first pass done ${at(stampOf(log, /checked \d+ configs in the workspace/))}`,
+    );
     const ls = descendants(w.server.process.pid!).find((p) => /dist\/server\.js/.test(p.args));
     console.log("A. AgentJet's repository (agentjet-c68c154), no file opened");
     console.log(
@@ -192,8 +209,14 @@ async function benchUnrelated(extensionsDir: string): Promise<void> {
           console.log(`   probe: ${line ? `${line[1]} YAML files read by head in ${line[2]} ms, no config` : 'did not finish'}`);
           console.log(`   language server started: ${ls ? `yes (${(ls.rssKb / 1024).toFixed(0)} MB)` : 'no'}`);
         } else {
-          // The same moment for the window without AgentJet: the workbench settled on the folder.
-          await w.page.locator('.explorer-folders-view .monaco-list-row').nth(1).waitFor({ state: 'visible', timeout: 60_000 });
+          // The same moment for the window without AgentJet: its eager extensions activated, then as long as the probe took.
+          await waitFor(
+            () => /Eager extensions activated/.test(agentJetLog(w.server, /remoteexthost\.log$/)),
+            'the extension host',
+            120_000,
+            250,
+          );
+          await new Promise((r) => setTimeout(r, 5000));
         }
         const eh = await waitFor(() => extHost(w.server), 'the extension host', 60_000, 250).catch(() => undefined);
         rss[installed ? 'with' : 'without'] = eh ? eh.rssKb / 1024 : undefined;

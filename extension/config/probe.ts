@@ -3,7 +3,7 @@
 // of each until the first config. The config feature starts the language server on a hit (so
 // Problems fills without opening a file); New Project's welcome button reads the same answer.
 import * as vscode from 'vscode';
-import { firstConfig, readHead, skipGlob, PROBE_HEAD_BYTES } from '../../core/config/workspaceScan';
+import { firstConfig, firstConfigUnder, skipGlob, PROBE_HEAD_BYTES } from '../../core/config/workspaceScan';
 
 /** As many YAML files as the language server's background pass would check. */
 export const PROBE_MAX_FILES = 2000;
@@ -17,7 +17,6 @@ export interface ProbeResult {
 }
 
 async function head(uri: vscode.Uri): Promise<string | undefined> {
-  if (uri.scheme === 'file') return readHead(uri.fsPath);
   try {
     return new TextDecoder().decode((await vscode.workspace.fs.readFile(uri)).subarray(0, PROBE_HEAD_BYTES));
   } catch {
@@ -27,7 +26,18 @@ async function head(uri: vscode.Uri): Promise<string | undefined> {
 
 export async function probeWorkspace(token: vscode.CancellationToken): Promise<ProbeResult> {
   const started = performance.now();
-  if (!vscode.workspace.workspaceFolders?.length) return { files: 0, ms: 0 };
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (!folders.length) return { files: 0, ms: 0 };
+  // Local folders: our own walk (the language server's rules), no search process; it stops at the first config.
+  if (folders.every((f) => f.uri.scheme === 'file')) {
+    let files = 0;
+    for (const f of folders) {
+      const r = await firstConfigUnder(f.uri.fsPath, () => token.isCancellationRequested);
+      files += r.files;
+      if (r.config) return { config: vscode.Uri.file(r.config), files, ms: performance.now() - started };
+    }
+    return { files, ms: performance.now() - started };
+  }
   const files = await vscode.workspace.findFiles('**/*.{yaml,yml}', skipGlob(), PROBE_MAX_FILES, token);
   // Shallow paths first: configs sit near a project's top more often than deep in data folders.
   files.sort((a, b) => a.path.split('/').length - b.path.split('/').length || a.path.localeCompare(b.path));

@@ -70,3 +70,28 @@ test('readHead reads only the head of a big file; skipGlob covers every skipped 
   const g = skipGlob();
   for (const d of SKIP_DIRS) assert.ok(g.includes(`**/${d}/**`), d);
 });
+
+test('firstConfigUnder walks shallow folders first, skips run folders, and stops at the first config', async () => {
+  const { firstConfigUnder } = await import('../../core/config/workspaceScan');
+  const { mkdirSync } = await import('node:fs');
+  const dir = mkdtempSync(join(tmpdir(), 'agentjet-probe-walk-'));
+  try {
+    mkdirSync(join(dir, 'k8s'), { recursive: true });
+    for (let i = 0; i < 50; i++) writeFileSync(join(dir, 'k8s', `m${i}.yaml`), 'apiVersion: v1\nkind: Pod\n');
+    mkdirSync(join(dir, 'saved_experiments', 'x'), { recursive: true });
+    writeFileSync(join(dir, 'saved_experiments', 'x', 'yaml_backup.yaml'), 'ajet:\n  a: 1\n');
+    mkdirSync(join(dir, 'tutorial', 'math'), { recursive: true });
+    writeFileSync(join(dir, 'tutorial', 'math', 'math.yaml'), 'ajet:\n  project_name: m\n');
+    mkdirSync(join(dir, 'deep', 'a', 'b', 'c'), { recursive: true });
+    for (let i = 0; i < 20; i++) writeFileSync(join(dir, 'deep', 'a', 'b', 'c', `n${i}.yaml`), 'x: 1\n');
+    const r = await firstConfigUnder(dir);
+    assert.equal(r.config, join(dir, 'tutorial', 'math', 'math.yaml'));
+    assert.ok(r.files <= 51, `looked at ${r.files} files: the deeper level was not needed`);
+    rmSync(join(dir, 'tutorial'), { recursive: true });
+    const none = await firstConfigUnder(dir);
+    assert.equal(none.config, undefined, 'run snapshots are not sources');
+    assert.equal(none.files, 70);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
