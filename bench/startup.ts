@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchBrowser, openPage, startServer, type VSCodeServer } from '../test/harness/server';
+import { launchBrowser, startServer, type VSCodeServer } from '../test/harness/server';
 import { serverMain } from '../test/harness/install';
 import { vsixPath } from '../test/harness/workbench';
 import { waitFor } from '../test/util/poll';
@@ -113,15 +113,25 @@ function unrelatedYamlWorkspace(root: string): void {
 
 async function openWindow(folder: string, extensionsDir: string | undefined) {
   const server = await startServer(extensionsDir ? { extensionsDir } : {});
-  const browser = await launchBrowser();
-  const opened = Date.now();
-  const page = await openPage(browser, server.url(folder));
-  await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: 120_000 });
+  const browser = await launchBrowser().catch(async (err: unknown) => {
+    await server.stop();
+    throw err;
+  });
   const close = async () => {
     await browser.close();
     await server.stop();
   };
-  return { server, page, opened, close };
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const opened = Date.now();
+    // A loaded machine takes long to serve the workbench: give it minutes, not Playwright's 30 s.
+    await page.goto(server.url(folder), { timeout: 300_000 });
+    await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: 300_000 });
+    return { server, page, opened, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
 }
 
 function extHost(server: VSCodeServer): Proc | undefined {
