@@ -17,7 +17,7 @@ latest mean reward and checkpoints.
   ROOT        an experiment root (a saved_experiments or launcher_record folder) or a project folder
               holding one; default: the current folder
   --format    text (default) or json
-  --status    only runs with this status (running, finished, failed, interrupted, ended, empty)
+  --status    only runs with this status (running, finished, failed, stopped, interrupted, ended, empty)
 
 Statuses claim no more than the files show: "ended" means the process exited (no lock) and
 nothing shows whether it completed; "finished" needs proof (the launcher's exit code 0 recorded

@@ -17,6 +17,8 @@ export class LaunchRecorder {
   exitSignal: string | undefined;
   /** The launched AgentJet's layout (from the preflight), arguments and environment. */
   where: LaunchWhere = {};
+  /** When the user asked to stop (Stop/Shift+F5, Restart): the exit that follows is not a failure. */
+  stopRequestedMs: number | undefined;
   private readonly reader = new LauncherOutputReader();
   /** The launcher's output (the end of it), for the launch record beside the run. */
   private output = '';
@@ -78,6 +80,7 @@ export class LaunchRecorder {
             endMs: Date.now(),
             exitCode: this.exitCode ?? null,
             signal: this.exitSignal ?? null,
+            ...(this.stopRequestedMs !== undefined ? { stopRequestedMs: this.stopRequestedMs } : {}),
             via: r.noDebug ? 'run' : 'debug',
           },
           this.output,

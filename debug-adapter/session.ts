@@ -334,6 +334,8 @@ export class AgentJetDebugSession extends DebugSession {
 
   private async onStop(request: DebugProtocol.Request): Promise<void> {
     const isDisconnect = request.command === 'disconnect';
+    // A stop while the launch still runs is the user's (VS Code also disconnects after a run ended by itself).
+    if (!this.finished && this.record.startedAt) this.record.stopRequestedMs ??= Date.now();
     // Snapshot the tree first: once the debuggee dies its children are re-parented out of reach.
     await this.procs.noteGroups();
     const upstream = this.upstream;

@@ -2,32 +2,12 @@
 // workspace mode), so Problems lists what `agentjet lint .` finds, not only open files. Bounded
 // (file count, size, depth, skipped folders), one file at a time with the event loop free between
 // files, and cancelled when a new pass starts or the setting turns it off.
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
 import { looksLikeConfig } from '../core/agentjet/dialect';
 import { MAX_SEMANTIC_BYTES } from '../core/config/parse';
+import { yamlFilesUnder } from '../core/config/workspaceScan';
 
-/** Limits of one pass over a folder. */
-export const WORKSPACE_LIMITS = { maxYamlFiles: 2000, maxDepth: 12 } as const;
-
-/**
- * Folders never searched: tooling, environments, and the run folders (their `yaml_backup.yaml`
- * snapshots are records of past runs, not sources to fix).
- */
-const SKIP_DIRS = new Set([
-  'node_modules',
-  '.git',
-  '__pycache__',
-  '.venv',
-  'venv',
-  'env',
-  '.tox',
-  'dist',
-  'build',
-  'saved_experiments',
-  'launcher_record',
-  'saved_checkpoints',
-]);
+export { WORKSPACE_LIMITS, yamlFilesUnder } from '../core/config/workspaceScan';
 
 export interface WorkspaceCheckHost {
   /** True when the file is open in an editor (the editor's text is checked instead). */
@@ -36,35 +16,6 @@ export interface WorkspaceCheckHost {
   check(path: string, text: string): Promise<void>;
   /** Clear what an earlier pass published for `path`. */
   clear(path: string): void;
-}
-
-/** Every `*.yaml`/`*.yml` under `root` within the limits (breadth first, names sorted). */
-export async function yamlFilesUnder(root: string, isCancelled: () => boolean): Promise<string[]> {
-  const out: string[] = [];
-  let level = [root];
-  for (let depth = 0; depth <= WORKSPACE_LIMITS.maxDepth && level.length && !isCancelled(); depth++) {
-    const next: string[] = [];
-    for (const dir of level) {
-      let entries;
-      try {
-        entries = await readdir(dir, { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      entries.sort((a, b) => a.name.localeCompare(b.name));
-      for (const e of entries) {
-        if (e.isDirectory()) {
-          if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) next.push(join(dir, e.name));
-        } else if (e.isFile() && /\.ya?ml$/i.test(e.name)) {
-          out.push(join(dir, e.name));
-          if (out.length >= WORKSPACE_LIMITS.maxYamlFiles) return out;
-        }
-      }
-      if (isCancelled()) return out;
-    }
-    level = next;
-  }
-  return out;
 }
 
 export class WorkspaceChecker {

@@ -31,6 +31,11 @@ export interface LaunchRecord {
   endMs?: number;
   exitCode?: number | null;
   signal?: string | null;
+  /**
+   * When the user asked for the stop (Stop/Shift+F5, Terminate Task, Ctrl+C in the task's terminal):
+   * an exit after it is the user's stop, not a failure.
+   */
+  stopRequestedMs?: number;
   /** How the launch was started: 'debug' | 'task' | 'codelens' | ... */
   via?: string;
   /** Bytes of output dropped from the start to keep the file under LAUNCH_OUTPUT_MAX. */
@@ -99,6 +104,7 @@ export function asLaunchRecord(v: unknown): LaunchRecord | undefined {
   if (r.exitCode !== undefined && r.exitCode !== null && typeof r.exitCode !== 'number') return undefined;
   if (r.signal !== undefined && r.signal !== null && typeof r.signal !== 'string') return undefined;
   if (r.pid !== undefined && typeof r.pid !== 'number') return undefined;
+  if (r.stopRequestedMs !== undefined && typeof r.stopRequestedMs !== 'number') return undefined;
   return r as unknown as LaunchRecord;
 }
 

@@ -82,6 +82,9 @@ export function decideHostStatus(f: HostFacts): StatusDecision {
     if (r.endMs !== undefined) {
       if (r.exitCode === 0) return done('finished', { kind: 'launch-record', text: t('the launcher exited with code 0'), file });
       const how = r.signal ? t('the launcher was ended by {0}', r.signal) : t('the launcher exited with code {0}', r.exitCode ?? '?');
+      // The user's own Stop: not a failure, whatever code the killed launcher exited with.
+      if (r.stopRequestedMs !== undefined && r.stopRequestedMs <= r.endMs)
+        return done('stopped', { kind: 'launch-record', text: t('stopped by the user ({0})', how), file });
       const tb: Evidence[] = L.traceback
         ? [{ kind: 'traceback', text: t('traceback: {0}', L.traceback), ...(L.output ? { file: L.output } : {}) }]
         : [];
@@ -171,9 +174,12 @@ export function decideHostStatus(f: HostFacts): StatusDecision {
   return done('empty', { kind: 'none', text: t('nothing recorded') });
 }
 
-/** A session or experiment: running if any host runs, then failed, interrupted, ended, finished. */
+/**
+ * A session or experiment: running if any host runs, then failed, stopped (the user's stop explains
+ * the hosts it cut short), interrupted, ended, finished.
+ */
 export function combineStatus(list: readonly RunStatus[]): RunStatus {
-  for (const s of ['running', 'failed', 'interrupted', 'ended', 'finished'] as const) if (list.includes(s)) return s;
+  for (const s of ['running', 'failed', 'stopped', 'interrupted', 'ended', 'finished'] as const) if (list.includes(s)) return s;
   return 'empty';
 }
 

@@ -2,6 +2,14 @@
 // checks of the extension: "AgentJet: Check Environment", `agentjet doctor`, and (with a
 // LaunchContext, through core/doctor/preflight.ts) the preflight of F5, tasks and the CodeLens.
 import { t } from '../l10n';
+import {
+  checkoutOf,
+  debugpyInstallCommand,
+  frameworkInstallCommand,
+  pipInstallCommand,
+  shellQuote,
+  type FrameworkInstall,
+} from './install';
 import { LAUNCHER_ENTRIES } from '../launch/plan';
 
 export type Status = 'ok' | 'warning' | 'error' | 'info';
@@ -77,6 +85,8 @@ export interface DoctorInput {
   portHeldByCompanion?: boolean;
   /** Set for a launch preflight: the launcher is judged for this config, a port held by a stranger is an error. */
   launch?: LaunchContext;
+  /** The working folder when it is a clone of AgentJet (install advice then runs there). */
+  checkout?: string | undefined;
 }
 
 export const MIN_PYTHON = [3, 10] as const;
@@ -99,21 +109,22 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-const pipFix = (python: string, spec: string): Fix => ({
+// Labels are made when a check is (not at module load): the display language is set by then.
+const pipFix = (python: string, spec: string): Fix => ({ kind: 'shell', value: pipInstallCommand(python, spec), label: t('Install') });
+/** AgentJet as its installation guide says (core/doctor/install.ts), with the backbone extra. */
+const frameworkFix = (python: string, o: FrameworkInstall = {}): Fix => ({
   kind: 'shell',
-  value: `${shellQuote(python)} -m pip install ${shellQuote(spec)}`,
-  label: t('Install'),
+  value: frameworkInstallCommand(python, o),
+  label: o.checkout ? t('Install in the AgentJet checkout') : t('Install from a clone of AgentJet'),
 });
 
 /** `<python> -m pip install --upgrade "debugpy>=1.8.0"`: the command the refusal's Copy Install Command copies. */
 export function installHint(python: string): string {
-  return `${shellQuote(python)} -m pip install --upgrade "debugpy>=${MIN_DEBUGPY}"`;
+  return debugpyInstallCommand(python, MIN_DEBUGPY);
 }
-const pythonSetting: Fix = { kind: 'setting', value: 'agentjet.pythonPath', label: t('Choose the interpreter') };
+const pythonSetting = (): Fix => ({ kind: 'setting', value: 'agentjet.pythonPath', label: t('Choose the interpreter') });
 
-export function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
+export { shellQuote };
 
 function pkgLine(p: PackageFacts): string {
   const v = p.version ? ` ${p.version}` : '';
@@ -124,7 +135,7 @@ function pkgLine(p: PackageFacts): string {
 export function evaluate(input: DoctorInput): Check[] {
   const out: Check[] = [];
   if (!input.probe.ok) {
-    out.push({ id: 'python', title: t('Python interpreter'), status: 'error', detail: input.probe.error, fix: pythonSetting });
+    out.push({ id: 'python', title: t('Python interpreter'), status: 'error', detail: input.probe.error, fix: pythonSetting() });
     out.push(gpuCheck(input.gpu));
     if (input.trusted !== undefined) out.push(trustCheck(input.trusted));
     return out;
@@ -139,7 +150,7 @@ export function evaluate(input: DoctorInput): Check[] {
     detail: verOk
       ? t('Python {0} at {1}{2}', f.version, py, input.pythonSource ? ` (${input.pythonSource})` : '')
       : t('Python {0} at {1}: AgentJet needs Python >= 3.10 and < 3.13.', f.version, py),
-    ...(verOk ? {} : { fix: pythonSetting }),
+    ...(verOk ? {} : { fix: pythonSetting() }),
   });
 
   const ajet = f.packages.ajet;
@@ -155,7 +166,7 @@ export function evaluate(input: DoctorInput): Check[] {
         framework.module === 'ajet'
           ? pkgLine(framework)
           : t('{0}: the older ASTuner package; AgentJet (ajet) is its successor.', pkgLine(framework)),
-      ...(framework.module === 'ajet' ? {} : { fix: pipFix(py, 'ajet') }),
+      ...(framework.module === 'ajet' ? {} : { fix: frameworkFix(py) }),
     });
   }
   if (f.launchers) {
@@ -185,7 +196,7 @@ export function evaluate(input: DoctorInput): Check[] {
       title: t('AgentJet framework'),
       status: 'error',
       detail: broken ? t('ajet cannot be found: {0}', broken) : t('Neither ajet nor astuner is installed in this interpreter.'),
-      fix: { kind: 'shell', value: `${shellQuote(py)} -m pip install -e .  # ${t('in a clone of AgentJet')}`, label: t('Install') },
+      fix: frameworkFix(py, { checkout: input.checkout }),
     });
   }
 
@@ -224,7 +235,7 @@ export function evaluate(input: DoctorInput): Check[] {
     out.push({ id: 'debugpy', title: 'debugpy', status: 'ok', detail: t('debugpy {0} (>= {1})', dbg.version, MIN_DEBUGPY) });
   }
 
-  const optional = (id: 'vllm' | 'verl' | 'trinity' | 'ray', mod: string, why: string, spec: string): Check => {
+  const optional = (id: 'vllm' | 'verl' | 'trinity' | 'ray', mod: string, why: string, fix: Fix): Check => {
     const p = f.packages[mod];
     if (p?.found) return { id, title: mod, status: 'ok', detail: pkgLine(p) };
     return {
@@ -232,13 +243,31 @@ export function evaluate(input: DoctorInput): Check[] {
       title: mod,
       status: id === 'vllm' ? 'warning' : 'info',
       detail: p?.error ? `${why} ${p.error}` : why,
-      fix: pipFix(py, spec),
+      fix,
     };
   };
-  out.push(optional('vllm', 'vllm', t('vLLM is not installed: debugging and training need it to serve the model.'), 'vllm'));
-  out.push(optional('verl', 'verl', t('verl is not installed: needed for --backbone verl.'), 'ajet[verl]'));
-  out.push(optional('trinity', 'trinity', t('trinity-rft is not installed: needed for --backbone trinity.'), 'ajet[trinity]'));
-  out.push(optional('ray', 'ray', t('Ray is not installed: needed for training (--with-ray).'), 'ray[default]'));
+  // AgentJet's extras bring vLLM with the backbone: install them from its checkout, as the guide says.
+  const checkout = checkoutOf(ajet?.found ? ajet.location : undefined) ?? input.checkout;
+  out.push(
+    optional(
+      'vllm',
+      'vllm',
+      t('vLLM is not installed: debugging and training need it to serve the model.'),
+      frameworkFix(py, { checkout }),
+    ),
+  );
+  out.push(
+    optional('verl', 'verl', t('verl is not installed: needed for --backbone verl.'), frameworkFix(py, { checkout, backbone: 'verl' })),
+  );
+  out.push(
+    optional(
+      'trinity',
+      'trinity',
+      t('trinity-rft is not installed: needed for --backbone trinity.'),
+      frameworkFix(py, { checkout, backbone: 'trinity' }),
+    ),
+  );
+  out.push(optional('ray', 'ray', t('Ray is not installed: needed for training (--with-ray).'), pipFix(py, 'ray[default]')));
   out.push(gpuCheck(input.gpu));
 
   const port = f.port;
@@ -266,7 +295,7 @@ function launcherCheck(
     status: 'error',
     detail:
       t(
-        '{0} has no AgentJet launcher: no console script beside it and it cannot import {1}{2}. Install the framework into this interpreter (for AgentJet: pip install -e . in its checkout) or pick another one with the agentjet.pythonPath setting.',
+        '{0} has no AgentJet launcher: no console script beside it and it cannot import {1}{2}. Install the framework into this interpreter (for AgentJet: pip install -e .[verl] in its checkout, as its installation guide says) or pick another one with the agentjet.pythonPath setting.',
         py,
         candidates.join(', '),
         why ? ` (${why})` : '',
@@ -275,7 +304,7 @@ function launcherCheck(
       (candidates.includes('launcher')
         ? ` ${t('ASTune runs its launcher.py from the root of its checkout: launch with the checkout as the working directory ("cwd" in launch.json).')}`
         : ''),
-    fix: pythonSetting,
+    fix: pythonSetting(),
   };
 }
 

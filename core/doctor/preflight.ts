@@ -3,6 +3,7 @@
 // for one launch (its launcher candidates, console script, companions, whether it debugs).
 import { blockingForLaunch, evaluate, warningsForLaunch, type Check, type DoctorInput, type LaunchContext } from './checks';
 import { runProbeScript } from './run';
+import { agentJetCheckout } from './install';
 import { probeScript } from './probeText';
 
 export interface LaunchCheckOptions {
@@ -52,6 +53,7 @@ export async function checkForLaunch(o: LaunchCheckOptions): Promise<LaunchCheck
     ...(o.trusted !== undefined ? { trusted: o.trusted } : {}),
     ...(o.portHeldByCompanion ? { portHeldByCompanion: true } : {}),
     ...(o.launch ? { launch: o.launch } : {}),
+    checkout: agentJetCheckout(o.cwd),
   });
   return { checks, blocking: blockingForLaunch(checks, o.wantDebugpy), warnings: warningsForLaunch(checks, o.wantDebugpy), probe };
 }

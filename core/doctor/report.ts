@@ -5,7 +5,13 @@ import { t } from '../l10n';
 
 // Plain symbols (not emoji): they render with the editor's usual fonts everywhere.
 const ICON: Record<Status, string> = { ok: '✔', warning: '⚠', error: '✖', info: 'ℹ' };
-const TEXT: Record<Status, string> = { ok: 'ok   ', warning: 'warn ', error: 'ERROR', info: 'info ' };
+// The text report's status column, in the display language, padded to one width (CJK takes two cells).
+function statusText(s: Status): string {
+  const words: Record<Status, string> = { ok: t('ok'), warning: t('warn'), error: t('ERROR'), info: t('info') };
+  const cells = (w: string) => [...w].reduce((n, ch) => n + (/[\u2e80-\u9fff\uff00-\uffef]/.test(ch) ? 2 : 1), 0);
+  const width = Math.max(...Object.values(words).map(cells));
+  return words[s] + ' '.repeat(width - cells(words[s]));
+}
 
 function fixText(c: Check): string | undefined {
   if (!c.fix) return undefined;
@@ -32,7 +38,15 @@ export function toMarkdown(checks: readonly Check[], python: string): string {
   for (const c of checks) {
     lines.push(`## ${ICON[c.status]} ${md(c.title)}`, '', md(c.detail), '');
     if (c.fix) {
-      if (c.fix.kind === 'shell') lines.push(`${md(c.fix.label)}:`, '', '```sh', c.fix.value, '```', '');
+      if (c.fix.kind === 'shell')
+        lines.push(
+          `${md(c.fix.label)}: [${md(t('Copy'))}](command:agentjet.copyInstallCommand?${encodeURIComponent(JSON.stringify([c.fix.value]))})`,
+          '',
+          '```sh',
+          c.fix.value,
+          '```',
+          '',
+        );
       else if (c.fix.kind === 'setting')
         lines.push(
           `${md(c.fix.label)}: [${md(c.fix.value)}](command:workbench.action.openSettings?${encodeURIComponent(JSON.stringify(c.fix.value))})`,
@@ -48,7 +62,7 @@ export function toText(checks: readonly Check[], python: string): string {
   const s = summary(checks);
   const out = [t('AgentJet environment (interpreter: {0})', python)];
   for (const c of checks) {
-    out.push(`  ${TEXT[c.status]} ${c.title}: ${c.detail}`);
+    out.push(`  ${statusText(c.status)} ${c.title}: ${c.detail}`);
     const f = fixText(c);
     if (f) out.push(`        ${t('fix')}: ${f}`);
   }

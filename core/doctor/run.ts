@@ -1,5 +1,6 @@
 // Gathers the facts the checks need: runs the probe in the chosen interpreter and asks
 // nvidia-smi. Never throws; every child is killed on timeout or cancellation.
+import { agentJetCheckout } from './install';
 import { execFile, spawn } from 'node:child_process';
 import { ALL_LAUNCHER_MODULES, parseNvidiaSmi, type DoctorInput, type GpuFacts, type ProbeFacts } from './checks';
 import { t } from '../l10n';
@@ -112,5 +113,6 @@ export async function gather(o: GatherOptions): Promise<DoctorInput> {
     gpu,
     ...(o.pythonSource ? { pythonSource: o.pythonSource } : {}),
     ...(o.trusted !== undefined ? { trusted: o.trusted } : {}),
+    checkout: agentJetCheckout(o.cwd),
   };
 }

@@ -202,7 +202,8 @@ export async function preflightLaunch(plan: LaunchPlan, wantDebugpy: boolean, op
       LAUNCH_ERRORS.preflight,
       kinds,
       t('Cannot start {0}; nothing was started:\n{1}', r.config, res.blocking.map((c) => `- ${c.detail}`).join('\n')),
-      kinds.includes('debugpy') ? installHint(facts.python) : undefined,
+      // The same install advice as Check Environment (core/doctor/install.ts), ready to copy.
+      res.blocking.find((c) => c.fix?.kind === 'shell')?.fix?.value ?? (kinds.includes('debugpy') ? installHint(facts.python) : undefined),
     );
   }
   const module = candidates.find((c) => facts.launchers?.[c]?.file);

@@ -1,8 +1,11 @@
 // Plain data shapes of run discovery and dashboard aggregation, shared with the dashboard webview.
 // The protocol layer owns them (it imports nothing); core/runs re-exports them.
 
-/** `ended`: the process exited and nothing shows whether it completed (see core/agentjet/status.ts). */
-export type RunStatus = 'running' | 'finished' | 'failed' | 'interrupted' | 'ended' | 'empty';
+/**
+ * `ended`: the process exited and nothing shows whether it completed (see core/agentjet/status.ts).
+ * `stopped`: the user asked for the stop (Stop in a debug session, Terminate Task, Ctrl+C in its terminal).
+ */
+export type RunStatus = 'running' | 'finished' | 'failed' | 'stopped' | 'interrupted' | 'ended' | 'empty';
 
 export interface StepPoint {
   step: number;
@@ -31,4 +34,9 @@ export interface ExceptionItem {
   detail: string;
   source: 'exception' | 'regular';
   file: string;
+  /**
+   * A note AgentJet writes to exception.json.log and carries on after (prompt token mismatch):
+   * the same rule as the Runs tree's "harmless notes" (core/agentjet/status.ts `isHarmlessException`).
+   */
+  harmless?: boolean;
 }

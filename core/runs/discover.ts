@@ -8,9 +8,9 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseHostFolder as parseHost } from '../agentjet/hosts';
 import { readLaunchRecords } from '../agentjet/launchRecord';
 import { layoutOfRun, type LayoutVersion } from '../agentjet/layout';
-import { combineStatus } from '../agentjet/status';
+import { combineStatus, reasonOf } from '../agentjet/status';
 import { mapLimit, type RunsFs } from './fs';
-import { decide, readSession, type HostRead } from './hostStatus';
+import { decide, decideLaunchOnly, readSession, type HostRead } from './hostStatus';
 import { latestStepReward, readTailRecords } from './records';
 import { listCheckpoints, readSnapshotFacts, type SnapshotFacts } from './snapshot';
 import { existingTracking, trackingCandidates } from './tracking';
@@ -128,6 +128,17 @@ export async function inspectExperiment(fs: RunsFs, entry: ExperimentEntry, opts
     if (host) info.evidence = host.evidence;
   } else if (entry.error) {
     info.reason = entry.error;
+  }
+  // The newest launch made no session (stopped or failed before the logger registered): it speaks.
+  const lastLaunch = launches.at(-1);
+  if (lastLaunch && !running && (!latest || (latest.timeMs !== undefined && lastLaunch.record.startMs > latest.timeMs + 60_000))) {
+    const d = await decideLaunchOnly(fs, lastLaunch, opts);
+    if (d.status !== 'empty') {
+      info.status = d.status;
+      info.evidence = d.evidence;
+      const reason = reasonOf(d);
+      if (reason) info.reason = reason;
+    }
   }
   info.exceptionCount = latest ? latest.hosts.reduce((n, h) => n + h.exceptions, 0) : 0;
   info.noteCount = latest ? latest.hosts.reduce((n, h) => n + h.notes, 0) : 0;

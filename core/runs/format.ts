@@ -2,7 +2,7 @@
 import type { ExperimentInfo, RunStatus } from './discover';
 import { t } from '../l10n';
 
-export const STATUSES: readonly RunStatus[] = ['running', 'finished', 'failed', 'interrupted', 'ended', 'empty'];
+export const STATUSES: readonly RunStatus[] = ['running', 'finished', 'failed', 'stopped', 'interrupted', 'ended', 'empty'];
 
 /** A status as shown to people (the JSON and the `--status` filter keep the English word). */
 export function statusLabel(s: RunStatus | string): string {
@@ -10,6 +10,7 @@ export function statusLabel(s: RunStatus | string): string {
     running: t('running'),
     finished: t('finished'),
     failed: t('failed'),
+    stopped: t('stopped'),
     interrupted: t('interrupted'),
     ended: t('ended'),
     empty: t('empty'),
@@ -17,8 +18,16 @@ export function statusLabel(s: RunStatus | string): string {
   return Object.hasOwn(labels, s) ? labels[s as RunStatus] : s;
 }
 
-/** A row's description: the status first (it survives a narrow sidebar), then step and reward. */
+/**
+ * A row's description: the status word alone, so it survives the default sidebar width beside a
+ * long experiment name (step, reward, age and size are in the tooltip, `runTooltip`).
+ */
 export function describeRun(info: ExperimentInfo): string {
+  return statusLabel(info.status);
+}
+
+/** Status, step and reward on one line (the tooltip's first line, the CLI's summary). */
+export function runSummary(info: ExperimentInfo): string {
   const parts: string[] = [statusLabel(info.status)];
   if (info.latestStep !== undefined) parts.push(t('step {0}', info.latestStep));
   if (info.latestReward !== undefined) parts.push(t('reward {0}', formatReward(info.latestReward)));
@@ -65,6 +74,9 @@ export function runTooltip(info: ExperimentInfo, size?: { bytes: number; complet
   const e = info.entry;
   const lines: string[] = [];
   lines.push(t('**{0}**: {1}', mdText(e.name), statusLabel(info.status)), '');
+  // What the row's description leaves out, at a glance.
+  const summary = [runSummary(info), formatAge(e.timeMs, now), size ? formatSize(size) : undefined].filter(Boolean).join(' · ');
+  lines.push(mdText(summary), '');
   if (info.evidence.length) {
     lines.push(t('Evidence:'));
     for (const ev of info.evidence) lines.push(`- ${mdText(ev.text)}${ev.file ? ` (${mdCode(ev.file)})` : ''}`);

@@ -6,7 +6,7 @@ import { isHostlessSession } from '../agentjet/layout';
 import { sameHost, parseHostFolder } from '../agentjet/hosts';
 import { EXCEPTION_LINE, lastTraceback, launchForSession, tracebackInOutput, type LaunchRecordFile } from '../agentjet/launchRecord';
 import { checkRecordedProcess, probeProcess, type ProcessProbe } from '../agentjet/liveness';
-import { combineStatus, decideHostStatus, isHarmlessException, reasonOf, type HostFacts } from '../agentjet/status';
+import { combineStatus, decideHostStatus, isHarmlessException, reasonOf, type HostFacts, type StatusDecision } from '../agentjet/status';
 import { mapLimit, tryReaddir, tryStat, type RunsFs } from './fs';
 import { completeLines, decodeRecord, splitRecords } from './records';
 import { parseSessionTime } from './roots';
@@ -104,6 +104,24 @@ export function decide(r: HostRead): void {
   const reason = r.info.error ?? reasonOf(d);
   if (reason) r.info.reason = reason;
   else delete r.info.reason;
+}
+
+/**
+ * A launch that wrote no session (yet): the Stop came before the logger registered, or the launcher
+ * failed first. Its record alone decides (running, stopped, failed, finished; `empty` when it says
+ * nothing).
+ */
+export async function decideLaunchOnly(fs: RunsFs, L: LaunchRecordFile, opts: DiscoverOptions = {}): Promise<StatusDecision> {
+  const facts: HostFacts = {
+    local: true,
+    host: '',
+    exceptions: { errors: 0, notes: 0 },
+    modules: [],
+    now: (opts.now ?? Date.now)(),
+    remoteFreshMs: opts.remoteFreshMs ?? DEFAULT_REMOTE_FRESH_MS,
+  };
+  await attachLaunch(fs, facts, L, probeOf(opts));
+  return decideHostStatus(facts);
 }
 
 async function attachLaunch(fs: RunsFs, facts: HostFacts, L: LaunchRecordFile, probe: ProcessProbe): Promise<void> {

@@ -5,6 +5,7 @@ import { num } from '../logs/decode';
 import { keyValueRows, oneLine, readRichTable } from '../logs/table';
 import { StepCurves } from '../logs/steps';
 import type { DecodedRecord } from './records';
+import { isHarmlessException } from '../agentjet/status';
 import type { EvalPoint, ExceptionItem, StepPoint } from './types';
 
 export type { EvalPoint, ExceptionItem, StepPoint } from './types';
@@ -98,5 +99,8 @@ export function exceptionItem(rec: DecodedRecord, file: string): ExceptionItem {
     const rows = parseRichTable(content);
     detail = rows.length ? rows.map(([k, v]) => `${k}: ${v}`).join('\n') : content.trim();
   }
-  return { time: rec.header.time, title, detail: detail.slice(0, 4000), source: 'exception', file };
+  const item: ExceptionItem = { time: rec.header.time, title, detail: detail.slice(0, 4000), source: 'exception', file };
+  // One classification for the tree, the CLI and the dashboard.
+  if (isHarmlessException(typeof rec.payload?.header === 'string' ? rec.payload.header : undefined)) item.harmless = true;
+  return item;
 }

@@ -12,6 +12,8 @@ import { pythonExtensionEnv } from '../python';
 import * as settings from '../settings';
 // The same cheap test the server, the CodeLens and the launch pickers use.
 import { looksLikeConfig } from '../../core/agentjet/dialect';
+import { readHead } from '../../core/config/workspaceScan';
+import { workspaceProbe } from './probe';
 
 export function isConfigDocument(doc: vscode.TextDocument): boolean {
   if (doc.languageId !== 'yaml' || (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'untitled')) return false;
@@ -44,6 +46,8 @@ async function folderSettings(scopeUri: string | undefined, services: Services):
 export function registerConfigFeature(context: vscode.ExtensionContext, services: Services): void {
   let client: LanguageClient | undefined;
   let starting: Promise<void> | undefined;
+  const watcher = vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}');
+  context.subscriptions.push(watcher);
 
   const start = (): Promise<void> => {
     if (starting) return starting;
@@ -52,8 +56,6 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
       run: { module: serverModule, transport: TransportKind.ipc },
       debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
     };
-    const watcher = vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}');
-    context.subscriptions.push(watcher);
     const clientOptions: LanguageClientOptions = {
       documentSelector: [
         { language: 'yaml', scheme: 'file' },
@@ -129,8 +131,35 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
       },
     },
   );
-  // Documents open before activation (activation itself stays free of process starts).
-  setTimeout(() => {
+  // A config created on disk in a workspace that had none yet (New Project, git checkout).
+  context.subscriptions.push(
+    watcher.onDidCreate((uri) => {
+      if (client || uri.scheme !== 'file') return;
+      void readHead(uri.fsPath).then((head) => {
+        if (head !== undefined && looksLikeConfig(head)) void start();
+      });
+    }),
+  );
+  // Documents open before activation (activation itself stays free of process starts), then the
+  // workspace's configs on disk: the server checks them in the background, so Problems lists them
+  // without the user opening one.
+  const timer = setTimeout(() => {
     for (const d of vscode.workspace.textDocuments) maybeStart(d);
+    if (!client) void startForWorkspace();
   }, 0);
+  context.subscriptions.push({ dispose: () => clearTimeout(timer) });
+
+  const startForWorkspace = async (): Promise<void> => {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    if (!folders.some((f) => settings.configProblems(f.uri) === 'workspace')) return;
+    try {
+      const r = await workspaceProbe();
+      services.log.info(
+        `workspace probe: ${r.files} YAML files searched in ${r.ms.toFixed(0)} ms, ${r.config ? `config found: ${r.config.fsPath}` : 'no AgentJet config'}`,
+      );
+      if (r.config && !client) await start();
+    } catch (err) {
+      services.log.warn(`workspace probe failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
 }

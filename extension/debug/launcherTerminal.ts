@@ -31,6 +31,8 @@ export class LauncherTerminal implements vscode.Pseudoterminal {
   private readonly parser = new OutputProblems();
   private readonly byFile = new Map<string, vscode.Diagnostic[]>();
   private closed = false;
+  /** When the user asked to stop (Terminate Task, closing the terminal, Ctrl+C). */
+  private stopRequestedMs: number | undefined;
 
   constructor(
     private readonly run: LauncherRun,
@@ -107,6 +109,7 @@ export class LauncherTerminal implements vscode.Pseudoterminal {
               exitCode: code,
               signal: signal ?? null,
               via: this.run.via,
+              ...(this.stopRequestedMs !== undefined ? { stopRequestedMs: this.stopRequestedMs } : {}),
             },
             output,
           );
@@ -124,6 +127,7 @@ export class LauncherTerminal implements vscode.Pseudoterminal {
   handleInput(data: string): void {
     // Ctrl+C interrupts the launcher's group, as in a shell.
     if (data === '\x03' && this.child?.pid) {
+      this.stopRequestedMs ??= Date.now();
       try {
         process.kill(-this.child.pid, 'SIGINT');
       } catch {
@@ -141,6 +145,7 @@ export class LauncherTerminal implements vscode.Pseudoterminal {
   private async stop(): Promise<void> {
     const pid = this.child?.pid;
     if (!pid || this.child?.exitCode !== null) return;
+    this.stopRequestedMs ??= Date.now();
     const procs = await listProcesses();
     const spare = sparedGroups(this.run.launch.cwd, false, mergedEnv(this.run.launch));
     await terminate(planKill(procs, [pid], [pid], spare), 2000);

@@ -15,7 +15,7 @@ import type { Services } from '../services';
 
 export interface RunsTreeState {
   roots: string[];
-  runs: { name: string; path: string; status?: RunStatus; description: string }[];
+  runs: { name: string; path: string; status?: RunStatus; description: string; tooltip: string }[];
   companions: { tag: string; alive?: boolean; description: string }[];
 }
 
@@ -23,6 +23,8 @@ export interface RunsTreeItem {
   path: string;
   label: string;
   description: string;
+  /** The tooltip's text (Markdown source when it is Markdown). */
+  tooltip: string;
   contextValue: string;
   command?: vscode.Command;
 }
@@ -104,7 +106,13 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
     return level.map((n) => {
       const item = tree.getTreeItem(n);
       const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
-      const out: RunsTreeItem = { path: n.path, label, description: String(item.description ?? ''), contextValue: item.contextValue ?? '' };
+      const out: RunsTreeItem = {
+        path: n.path,
+        label,
+        description: String(item.description ?? ''),
+        tooltip: tooltipText(item.tooltip),
+        contextValue: item.contextValue ?? '',
+      };
       if (item.command) out.command = item.command;
       return out;
     });
@@ -117,4 +125,8 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
     vscode.workspace.onDidChangeWorkspaceFolders(() => live.restart()),
   );
   return { treeState, treeItems };
+}
+
+function tooltipText(t: vscode.TreeItem['tooltip']): string {
+  return t === undefined ? '' : typeof t === 'string' ? t : t.value;
 }

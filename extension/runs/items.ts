@@ -2,7 +2,7 @@
 // trajectories, checkpoints, messages) as tree items; the experiment row itself is tree.ts's.
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
-import { formatBytes, formatLocalTime, mdCode, mdText } from '../../core/runs/format';
+import { formatBytes, formatLocalTime, mdCode, mdText, statusLabel } from '../../core/runs/format';
 import { trackingOpenCommand } from '../../core/runs/tracking';
 import { statusIcon, type RunNode } from './nodes';
 
@@ -28,11 +28,16 @@ export function treeItem(node: Exclude<RunNode, { kind: 'experiment' }>): vscode
       item.id = `session:${node.path}`;
       const hosts = s.hosts.map((h) => h.name);
       item.iconPath = statusIcon(s.status);
-      item.description = `${s.status} · ${hosts.length > 1 ? vscode.l10n.t('{0} hosts', hosts.length) : (hosts[0] ?? vscode.l10n.t('no host'))}`;
+      // The status word only (a narrow sidebar keeps it); hosts and evidence are in the tooltip.
+      item.description = statusLabel(s.status);
       item.tooltip = new vscode.MarkdownString(
-        s.hosts
-          .map((h) => `- **${mdText(h.name)}**: ${h.status}${h.evidence.map((ev) => `\n  - ${mdText(ev.text)}`).join('')}`)
-          .join('\n') || vscode.l10n.t('empty session'),
+        [
+          mdText(hosts.length > 1 ? vscode.l10n.t('{0} hosts', hosts.length) : (hosts[0] ?? vscode.l10n.t('no host'))),
+          '',
+          s.hosts
+            .map((h) => `- **${mdText(h.name)}**: ${statusLabel(h.status)}${h.evidence.map((ev) => `\n  - ${mdText(ev.text)}`).join('')}`)
+            .join('\n') || vscode.l10n.t('empty session'),
+        ].join('\n'),
       );
       item.contextValue = 'session folder';
       item.resourceUri = vscode.Uri.file(node.path);
@@ -42,10 +47,10 @@ export function treeItem(node: Exclude<RunNode, { kind: 'experiment' }>): vscode
       const h = node.host;
       const item = new vscode.TreeItem(h.name, vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `host:${node.path}`;
-      item.description = h.status;
+      item.description = statusLabel(h.status);
       item.tooltip = new vscode.MarkdownString(
         [
-          `**${mdText(h.name)}**: ${h.status}`,
+          `**${mdText(h.name)}**: ${statusLabel(h.status)}`,
           ...h.evidence.map((ev) => `- ${mdText(ev.text)}${ev.file ? ` (${mdCode(ev.file)})` : ''}`),
           '',
           mdCode(h.path),

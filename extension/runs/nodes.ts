@@ -28,6 +28,7 @@ const STATUS_ICON: Record<RunStatus, [string, string | undefined]> = {
   running: ['sync~spin', 'charts.blue'],
   finished: ['pass', 'testing.iconPassed'],
   failed: ['error', 'testing.iconFailed'],
+  stopped: ['debug-stop', 'descriptionForeground'],
   interrupted: ['debug-disconnect', 'charts.yellow'],
   ended: ['circle-large-filled', 'descriptionForeground'],
   empty: ['circle-outline', 'disabledForeground'],

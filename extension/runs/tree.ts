@@ -13,7 +13,7 @@ import {
   type HostInfo,
   type RunStatus,
 } from '../../core/runs/discover';
-import { describeRun, formatAge, formatSize, runTooltip } from '../../core/runs/format';
+import { describeRun, formatAge, runTooltip } from '../../core/runs/format';
 import { Limiter, mapLimit } from '../../core/runs/fs';
 import type { RunsModel } from '../../core/runs/model';
 import { decorateRunItem } from '../ray/runsRow';
@@ -284,13 +284,21 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
   }
 
   /** The row's data as the view shows it (used by the extension-host tests through a command). */
-  describe(node: RunNode & { kind: 'experiment' }): { name: string; path: string; status?: RunStatus; description: string } {
+  describe(node: RunNode & { kind: 'experiment' }): {
+    name: string;
+    path: string;
+    status?: RunStatus;
+    description: string;
+    tooltip: string;
+  } {
     const info = this.model.cachedInfo(node.path);
     const item = this.experimentItem(node);
-    const out: { name: string; path: string; status?: RunStatus; description: string } = {
+    const tip = item.tooltip;
+    const out: { name: string; path: string; status?: RunStatus; description: string; tooltip: string } = {
       name: node.entry.name,
       path: node.path,
       description: String(item.description ?? ''),
+      tooltip: tip === undefined ? '' : typeof tip === 'string' ? tip : tip.value,
     };
     if (info) out.status = info.status;
     return out;
@@ -306,13 +314,14 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     if (this.model.needsInspect(e)) this.loadDetails(e);
     if (!info) {
       item.iconPath = new vscode.ThemeIcon('loading~spin');
-      item.description = `… · ${age}`;
+      item.description = '…';
+      item.tooltip = age;
       item.contextValue = `experiment${e.snapshot ? ' snapshot' : ''}`;
       return item;
     }
     const size = this.sizes.get(e.path);
     item.iconPath = statusIcon(info.status);
-    item.description = [describeRun(info), age, size ? formatSize(size) : undefined].filter(Boolean).join(' · ');
+    item.description = describeRun(info);
     item.contextValue = `experiment ${info.status}${e.snapshot ? ' snapshot' : ''}`;
     const md = new vscode.MarkdownString(runTooltip(info, size), true);
     item.tooltip = md;

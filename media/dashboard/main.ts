@@ -5,7 +5,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { append, clear, el } from '../shared/dom';
 import { fmtNum, fmtPct, tickLabels, yRange, type AxisKind } from './scale';
-import { countsText, emptyPanelText, noEvaluationsText } from './text';
+import { countsText, emptyPanelText, noEvaluationsText, statusWord } from './text';
 import type { DashboardRun, DashboardState, DashboardToHost, HostToDashboard } from '../../core/protocol/dashboard';
 import { t } from '../shared/l10n';
 
@@ -149,7 +149,9 @@ function update(): void {
   const legend = root.querySelector('ul.runs');
   if (legend) legend.replaceWith(runList());
   const ex = root.querySelector('section.exceptions');
-  if (ex) ex.replaceWith(exceptionsTable());
+  if (ex) ex.replaceWith(exceptionsTable(false));
+  const notes = root.querySelector('section.notes');
+  if (notes) notes.replaceWith(exceptionsTable(true));
 }
 
 function runList(): HTMLElement {
@@ -175,8 +177,12 @@ function runList(): HTMLElement {
         { dataset: { id: r.id } },
         swatch,
         el('span', { className: 'label', title: r.id }, r.label),
-        el('span', { className: `status status-${r.status}` }, r.status),
-        el('span', { className: 'counts' }, ` · ${countsText(r.steps.length, r.evals.length, r.exceptions.length)}`),
+        el('span', { className: `status status-${r.status}` }, statusWord(r.status)),
+        el(
+          'span',
+          { className: 'counts' },
+          ` · ${countsText(r.steps.length, r.evals.length, r.exceptions.filter((e) => !e.harmless).length, r.exceptions.filter((e) => e.harmless).length)}`,
+        ),
         pending,
         r.error ? el('span', { className: 'error' }, ` · ${r.error}`) : null,
         el(
@@ -256,12 +262,28 @@ function render(): void {
   } else {
     append(grid, el('p', { className: 'empty' }, noEvaluationsText(runs.map((r) => r.status))));
   }
-  append(root, exceptionsTable());
+  append(root, exceptionsTable(false));
+  append(root, exceptionsTable(true));
 }
 
-function exceptionsTable(): HTMLElement {
-  const rows = runs.flatMap((r, i) => r.exceptions.map((e) => ({ run: r, i, e }))).sort((a, b) => a.e.time.localeCompare(b.e.time));
-  const section = el('section', { className: 'exceptions' }, el('h2', {}, t('Exceptions ({0})', rows.length)));
+/**
+ * Exceptions (errors, in the error colour), or the harmless notes AgentJet writes beside them and
+ * carries on after (listed apart, in the plain colour, as the Runs tree counts them).
+ */
+function exceptionsTable(notes: boolean): HTMLElement {
+  const rows = runs
+    .flatMap((r, i) => r.exceptions.filter((e) => !!e.harmless === notes).map((e) => ({ run: r, i, e })))
+    .sort((a, b) => a.e.time.localeCompare(b.e.time));
+  const heading = notes ? t('Harmless notes ({0})', rows.length) : t('Exceptions ({0})', rows.length);
+  const section = el('section', { className: notes ? 'exceptions notes' : 'exceptions' }, el('h2', {}, heading));
+  if (notes) {
+    if (!rows.length) section.hidden = true;
+    else
+      append(
+        section,
+        el('p', { className: 'hint' }, t('AgentJet wrote these to exception.json.log and carried on (prompt token mismatch): not errors.')),
+      );
+  }
   if (!rows.length) {
     append(section, el('p', { className: 'empty' }, t('None recorded.')));
     return section;

@@ -10,13 +10,25 @@ function numInput(id: string, label: string, placeholder: string, step = 'any'):
 /** Columns of the record list: label, sort key (if the header sorts), default width in px. */
 export const COLUMNS: { label: string; title: string; sort?: SortKey; width: number }[] = [
   { label: '#', title: t('Record number in the file'), sort: 'index', width: 48 },
-  { label: t('step'), title: t('Training step'), sort: 'step', width: 44 },
+  // Wide enough for a long training's step numbers: "123,456".
+  { label: t('step'), title: t('Training step'), sort: 'step', width: 60 },
   { label: t('task / title'), title: t('Task id (token records) or record title'), sort: 'task', width: 150 },
   { label: t('reward'), title: t('Reward'), sort: 'reward', width: 62 },
   { label: t('outcome'), title: t('Outcome of the first timeline'), width: 72 },
   { label: t('tl'), title: t('Timelines (training samples) in the record'), width: 24 },
   // Wide enough for AgentJet's long contexts: "99,999 (99,999)".
   { label: t('tokens'), title: t('Tokens (trained tokens)'), sort: 'tokens', width: 116 },
+];
+
+/**
+ * The columns of a list that holds no token records (tables, exceptions, text): what such a record
+ * has — kind, title, time — under headers of its own, not under the token columns' headers.
+ */
+export const OTHER_COLUMNS: { label: string; title: string; width: number }[] = [
+  { label: '#', title: t('Record number in the file'), width: 48 },
+  { label: t('kind'), title: t('Record kind: table, text or another record'), width: 64 },
+  { label: t('title'), title: t('Record title'), width: 150 },
+  { label: t('time'), title: t('Time the record was written'), width: 72 },
 ];
 
 /** A `<select>` of fixed choices: value and label of each option, in order. */

@@ -4,7 +4,7 @@
 import { clear, el } from '../shared/dom';
 import type { HostToView, Row } from '../../core/protocol/tokenlog';
 import { clock, count, score, stamp } from './format';
-import { COLUMNS } from './layout';
+import { COLUMNS, OTHER_COLUMNS } from './layout';
 import type { View } from './view';
 import { t } from '../shared/l10n';
 
@@ -39,6 +39,8 @@ export class RecordList {
   /** From a search result: the first match, shown once the record arrives. */
   jumpTo: { timeline: number; token: number } | undefined;
   private widths: number[];
+  /** Which columns the list shows: token columns, or those of tables and text when it holds no token record. */
+  private mode: 'tokens' | 'other' = 'tokens';
   /** The selected record whose place in a new list was asked for (a list change may exclude it). */
   private checkExcluded: number | undefined;
 
@@ -47,6 +49,11 @@ export class RecordList {
     this.widths = COLUMNS.map((c, i) => v.host.state.columns?.[i] ?? c.width);
     this.buildHead();
     this.applyWidths();
+    d.listHead.addEventListener('click', (e) => {
+      const cell = (e.target as HTMLElement).closest<HTMLElement>('.cell');
+      const key = cell && this.mode === 'tokens' ? COLUMNS[Number(cell.dataset.col)]?.sort : undefined;
+      if (key) this.v.filters.sortBy(key);
+    });
     if (v.host.state.listWidth) d.split.style.setProperty('--list-w', `${v.host.state.listWidth}px`);
     d.listViewport.addEventListener('scroll', () => {
       // The header follows the rows sideways (wide columns scroll horizontally, the pane clips).
@@ -67,16 +74,22 @@ export class RecordList {
   private buildHead(): void {
     const d = this.v.dom;
     clear(d.listHead);
+    d.listPane.classList.toggle('mode-other', this.mode === 'other');
+    if (this.mode === 'other') {
+      for (const c of OTHER_COLUMNS)
+        d.listHead.appendChild(el('span', { className: 'cell', title: c.title }, el('span', { className: 'label' }, c.label)));
+      return;
+    }
     COLUMNS.forEach((c, i) => {
       const grip = el('span', {
         className: 'grip',
-        attrs: { role: 'separator', 'aria-orientation': 'vertical', 'aria-label': `resize column ${c.label}` },
+        attrs: { role: 'separator', 'aria-orientation': 'vertical', 'aria-label': t('resize column {0}', c.label) },
       });
       const cell = el(
         'span',
         {
           className: `cell${c.sort ? ' sortable' : ''}`,
-          title: c.sort ? `${c.title} (click to sort)` : c.title,
+          title: c.sort ? t('{0} (click to sort)', c.title) : c.title,
           dataset: { col: String(i) },
         },
         el('span', { className: 'label' }, c.label),
@@ -91,11 +104,14 @@ export class RecordList {
         this.applyWidths(true);
       });
     });
-    d.listHead.addEventListener('click', (e) => {
-      const cell = (e.target as HTMLElement).closest<HTMLElement>('.cell');
-      const key = cell ? COLUMNS[Number(cell.dataset.col)]?.sort : undefined;
-      if (key) this.v.filters.sortBy(key);
-    });
+  }
+
+  /** Token columns while any token record is listed; the other kinds' own columns otherwise. */
+  private setMode(mode: 'tokens' | 'other'): void {
+    if (mode === this.mode) return;
+    this.mode = mode;
+    this.buildHead();
+    this.applyWidths();
   }
 
   private dragColumn(e: PointerEvent, i: number, grip: HTMLElement): void {
@@ -118,10 +134,11 @@ export class RecordList {
 
   /** Column widths go to a CSS variable every row's grid uses; the last column takes the rest. */
   private applyWidths(save = false): void {
-    const cols = this.widths.map((w, i) => (i === 2 ? `minmax(${w}px, 1fr)` : `${w}px`)).join(' ');
+    const widths = this.mode === 'other' ? OTHER_COLUMNS.map((c) => c.width) : this.widths;
+    const cols = widths.map((w, i) => (i === 2 ? `minmax(${w}px, 1fr)` : `${w}px`)).join(' ');
     this.v.dom.listPane.style.setProperty('--cols', cols);
     // Rows are at least as wide as their columns: past the pane's width the list scrolls sideways.
-    const rowMin = this.widths.reduce((a, b) => a + b, 0) + 4 * (this.widths.length - 1) + 16;
+    const rowMin = widths.reduce((a, b) => a + b, 0) + 4 * (widths.length - 1) + 16;
     this.v.dom.listPane.style.setProperty('--row-min', `${rowMin}px`);
     // Until the user drags the splitter, the list is wide enough for every column (up to 60 %).
     if (!this.v.host.state.listWidth) this.v.dom.split.style.setProperty('--list-w', `minmax(min(${rowMin + 2}px, 60%), 48%)`);
@@ -181,18 +198,28 @@ export class RecordList {
       row.appendChild(this.cell('…', 'loading'));
     } else if (other) {
       const kind = r.kind === 'table' ? 'table' : r.kind === 'text' ? 'text' : 'record';
-      row.append(
-        this.cell(count(r.index)),
-        el('span', { className: `cell kind kind-${kind}`, title: `A ${kind} record, not token timelines` }, kind),
-        this.cell(r.title ?? '', r.title ?? '', 'wide'),
-        this.cell(clock(r.time), stamp(r.time), 'time'),
-      );
+      const kindWord = kind === 'table' ? t('table') : kind === 'text' ? t('text') : t('record');
+      const kindTip =
+        kind === 'table'
+          ? t('A table record, not token timelines')
+          : kind === 'text'
+            ? t('A text record, not token timelines')
+            : t('A record without token timelines');
+      row.append(this.cell(count(r.index)), el('span', { className: `cell kind kind-${kind}`, title: kindTip }, kindWord));
+      if (this.mode === 'other')
+        row.append(this.cell(r.title ?? '', r.title ?? '', 'wide'), this.cell(clock(r.time), stamp(r.time), 'time'));
+      else {
+        // Among token records: the time leads the title (no column of its own under "tokens").
+        const title = this.cell('', `${stamp(r.time)}\n${r.title ?? ''}`.trim(), 'wide');
+        title.append(el('span', { className: 'time' }, clock(r.time)), document.createTextNode(r.title ?? ''));
+        row.append(title);
+      }
     } else {
       const tokens = r.tokens === undefined ? '' : `${count(r.tokens)}${r.trained !== undefined ? ` (${count(r.trained)})` : ''}`;
       const task = r.taskId ?? r.title ?? '';
       row.append(
         this.cell(count(r.index)),
-        this.cell(count(r.step)),
+        this.cell(count(r.step), count(r.step), 'num'),
         this.cell(task, r.title && r.title !== task ? `${task}\n${r.title}` : task),
         this.cell(score(r.reward), r.reward === undefined ? '' : String(r.reward), 'num'),
         this.cell(r.outcome ?? ''),
@@ -212,6 +239,8 @@ export class RecordList {
     const h = d.listViewport.clientHeight || 400;
     const first = Math.max(0, Math.floor(top / ROW_H) - 5);
     const last = Math.min(this.total, Math.ceil((top + h) / ROW_H) + 5);
+    // Columns per record kind: the token columns only where a token record is listed.
+    if (this.cache.size) this.setMode([...this.cache.values()].some((r) => !isOther(r)) ? 'tokens' : 'other');
     clear(d.listRows);
     let missing = false;
     for (let p = first; p < last; p++) {

@@ -113,8 +113,12 @@ test('token log viewer: tables, non-token rows, search counts, empty filter, col
     const tableRows = frame.locator('.viewport .row.other-kind');
     assert.equal(await tableRows.count(), 2);
     assert.equal(await tableRows.nth(0).locator('.kind').innerText(), 'table');
-    assert.match(await tableRows.nth(0).locator('.wide').innerText(), /^Prompt text mismatch/);
+    assert.match(await tableRows.nth(0).locator('.wide').innerText(), /Prompt text mismatch/);
     assert.match(await tableRows.nth(0).locator('.time').innerText(), /^\d\d:\d\d:\d\d$/);
+    // Issue 23 item 7: among token records a table row's time is not under the "tokens" header.
+    const tokensHead = (await frame.locator('.row.head .cell').nth(6).boundingBox())!;
+    const timeBox = (await tableRows.nth(0).locator('.time').boundingBox())!;
+    assert.ok(timeBox.x + timeBox.width <= tokensHead.x, `time ${timeBox.x}..${timeBox.x + timeBox.width} under tokens ${tokensHead.x}`);
     // Item 5: one number format for rewards, the full value in tooltips.
     const rewards = await frame.locator('.viewport .row:not(.other-kind) .cell:nth-child(4)').allInnerTexts();
     assert.deepEqual([...rewards].sort(), ['0.000', '0.000', '0.250', '0.500', '1.000', '1.000']);
@@ -150,6 +154,21 @@ test('token log viewer: tables, non-token rows, search counts, empty filter, col
         return { fits: need <= cell.clientWidth, need, have: cell.clientWidth };
       });
     assert.ok(tokensFit.fits, `tokens column ${tokensFit.have}px for ${tokensFit.need}px`);
+    // Issue 23 item 7: the step column holds a long training's step whole ("123,…" before).
+    const stepFit = await frame
+      .locator('.viewport .row:not(.other-kind) .cell:nth-child(2)')
+      .first()
+      .evaluate((cell) => {
+        const probe = cell.cloneNode() as HTMLElement;
+        probe.textContent = '123,456';
+        probe.style.position = 'absolute';
+        probe.style.visibility = 'hidden';
+        cell.parentElement!.append(probe);
+        const need = probe.scrollWidth;
+        probe.remove();
+        return { fits: need <= cell.clientWidth, need, have: cell.clientWidth };
+      });
+    assert.ok(stepFit.fits, `step column ${stepFit.have}px for ${stepFit.need}px`);
     await wb.screenshot('logs-viewer-list-default');
     // Columns resize: drag the task column's grip to the right.
     const head = frame.locator('.row.head .cell').nth(2);
@@ -242,6 +261,23 @@ test('token log viewer: tables, non-token rows, search counts, empty filter, col
     });
     assert.ok(fits, 'group columns run off the right edge');
     await wb.screenshot('logs-viewer-group');
+
+    // Issue 23 item 7: a log of tables only has the columns of tables (kind, title, time), not token headers.
+    const onlyTables = join(dir, 'tables.json.log');
+    writeFileSync(onlyTables, tables);
+    await wb.openFile(relative(wb.workspace, onlyTables));
+    const tf = await wb.webviewFrame('#root:has(.bar .title:text-is("tables.json.log")) .viewport .row[data-pos]', 60_000);
+    await tf.waitForFunction(() => document.querySelectorAll('.viewport .row[data-pos] .kind').length === 2, undefined, {
+      timeout: 30_000,
+    });
+    await tf.waitForFunction(() => document.querySelector('section.list')?.classList.contains('mode-other'), undefined, {
+      timeout: 10_000,
+    });
+    assert.deepEqual(await tf.locator('.row.head .cell').allInnerTexts(), ['#', 'kind', 'title', 'time']);
+    const timeHead = (await tf.locator('.row.head .cell').nth(3).boundingBox())!;
+    const tableTime = (await tf.locator('.viewport .row[data-pos] .time').first().boundingBox())!;
+    assert.ok(Math.abs(tableTime.x - timeHead.x) < 2, `time cell at ${tableTime.x}, its header at ${timeHead.x}`);
+    await wb.screenshot('logs-viewer-tables-only');
   } catch (err) {
     await wb.screenshot('logs-viewer-failure').catch(() => undefined);
     throw err;

@@ -18,11 +18,11 @@ test('the Runs view lists the demo runs with statuses, and the dashboard draws t
     await row('math_demo_2node_20260105_0900').waitFor({ state: 'visible', timeout: 60_000 });
     // Details arrive in the background: wait for the rendered descriptions.
     await runsPane
-      .locator('.monaco-list-row', { hasText: /math_demo_lr_sweep_20260104_1530.*failed · step/ })
+      .locator('.monaco-list-row', { hasText: /math_demo_lr_sweep_20260104_1530.*failed/ })
       .first()
       .waitFor({ state: 'visible', timeout: 30_000 });
     await runsPane
-      .locator('.monaco-list-row', { hasText: /math_demo_2node_20260105_0900.*finished · step/ })
+      .locator('.monaco-list-row', { hasText: /math_demo_2node_20260105_0900.*finished/ })
       .first()
       .waitFor({ state: 'visible', timeout: 30_000 });
     await row('astuner_math_20251220_1200').waitFor({ state: 'visible' });

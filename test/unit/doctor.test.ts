@@ -90,7 +90,11 @@ test('a complete environment has no errors; every check is present', () => {
     [],
   );
   assert.equal(c.verl?.status, 'info');
-  assert.equal(c.verl?.fix?.value, "/venv/bin/python -m pip install 'ajet[verl]'");
+  // AgentJet's installation guide: from a clone, editable, with the backbone extra (issue 23 item 4).
+  assert.equal(
+    c.verl?.fix?.value,
+    'git clone https://github.com/modelscope/AgentJet.git && cd AgentJet && /venv/bin/python -m pip install -e ".[verl]" && /venv/bin/python -m pip install --verbose flash-attn --no-deps --no-build-isolation --no-cache',
+  );
 });
 
 test('missing ajet, bad Python and untrusted workspace are errors; old debugpy and a busy port warnings; all with fixes', () => {

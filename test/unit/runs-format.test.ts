@@ -1,7 +1,8 @@
 // Words and numbers of the Runs tree, its tooltips and the CLI (issue 15 items 7, 9, 10).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeRun, formatReward, mdCode, plural, runTooltip } from '../../core/runs/format';
+import { describeRun, formatReward, mdCode, plural, runSummary, runTooltip, STATUSES } from '../../core/runs/format';
+import { setLocale } from '../../core/l10n';
 import type { ExperimentInfo } from '../../core/runs/discover';
 
 test('one reward format: three decimals, decimal rounding (0.375, 0.275 twice, 0 and 1 alike)', () => {
@@ -53,16 +54,32 @@ const info = (over: Partial<ExperimentInfo> = {}): ExperimentInfo => ({
   ...over,
 });
 
-test('status first in the description, the same reward format as the tooltip and the CLI', () => {
-  assert.equal(describeRun(info()), 'ended · step 3 · reward 0.375');
+test('the description is the status word alone (issue 23: "run…" at the default sidebar width); step and reward lead the tooltip', () => {
+  assert.equal(describeRun(info()), 'ended');
+  assert.equal(runSummary(info()), 'ended · step 3 · reward 0.375');
+  assert.ok(runTooltip(info(), undefined, 0).includes('ended · step 3 · reward 0.375 · '));
+  // Every status word is short in both languages: a long experiment name still leaves room for it.
+  for (const lang of ['en', 'zh-cn'] as const) {
+    setLocale(lang);
+    try {
+      for (const s of STATUSES) {
+        const w = describeRun(info({ status: s }));
+        const cells = [...w].reduce((n, ch) => n + (/[\u2e80-\u9fff]/.test(ch) ? 2 : 1), 0);
+        assert.ok(cells <= 11, `${lang} ${s}: "${w}" is ${cells} cells`);
+      }
+    } finally {
+      setLocale('en');
+    }
+  }
 });
 
 test('tooltip: status and its evidence first, singular words, plain paths, size labelled when estimated', () => {
   const md = runTooltip(info(), { bytes: 4096, complete: false }, 0);
   const lines = md.split('\n');
   assert.match(lines[0]!, /^\*\*math\\_agent\\_20260105\\_0900\*\*: ended$/);
-  assert.equal(lines[2], 'Evidence:');
-  assert.match(lines[3]!, /no lock/);
+  assert.match(lines[2]!, /^ended · step 3 · reward 0\.375 · /);
+  assert.equal(lines[4], 'Evidence:');
+  assert.match(lines[5]!, /no lock/);
   assert.ok(md.includes('(`/ws-runs/saved_experiments/x/exception/exception.json.log`)'), 'evidence file as a plain code span');
   assert.ok(md.includes('- 1 exception\n'), md);
   assert.ok(md.includes('- 1 harmless note'));

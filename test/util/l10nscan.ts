@@ -50,3 +50,25 @@ export function scan(files: readonly string[], callee: string, memberCall = fals
   }
   return { literals, dynamic };
 }
+
+/**
+ * English words left in text shown in another language: ASCII words of three letters or more that
+ * are neither kept on purpose (`allowed`: the technical names the translations themselves keep,
+ * and the words of the data shown) nor parts of identifiers, paths, flags or numbers.
+ */
+export function untranslatedWords(text: string, allowed: ReadonlySet<string>): string[] {
+  const out = new Set<string>();
+  for (const token of text.split(/[\s，。：；、（）()“”"'`[\]{}<>|·…,:;!?]+/)) {
+    // Identifiers, paths, file names, flags, URLs, numbers with units: shown as written.
+    if (!token || /[_/\\.=@#$%+\d-]/.test(token) || /^[A-Z]{2,}$/.test(token)) continue;
+    for (const w of token.match(/[A-Za-z]{3,}/g) ?? []) if (!allowed.has(w) && !allowed.has(w.toLowerCase())) out.add(w);
+  }
+  return [...out];
+}
+
+/** The ASCII words the Chinese translations keep (AgentJet, rollout, token…): shown untranslated on purpose. */
+export function keptWords(catalogue: Readonly<Record<string, string>>): Set<string> {
+  const out = new Set<string>();
+  for (const v of Object.values(catalogue)) for (const w of v.match(/[A-Za-z]{3,}/g) ?? []) out.add(w);
+  return out;
+}

@@ -4,12 +4,14 @@ import * as vscode from 'vscode';
 import { evaluate, summary, type Check } from '../../../core/doctor/checks';
 import { gather } from '../../../core/doctor/run';
 import { toMarkdown } from '../../../core/doctor/report';
+import { agentJetCheckout, frameworkInstallCommand } from '../../../core/doctor/install';
 import { normalizeLocale, setLocale } from '../../../core/l10n';
 import { resolvePython } from '../../debug/interpreter';
 import type { Services } from '../../services';
 
 const SCHEME = 'agentjet-doctor';
-const REPORT_URI = vscode.Uri.from({ scheme: SCHEME, path: '/AgentJet Environment.md' });
+// The tab reads "<preview> <name>": the name in the display language ("AgentJet 环境.md").
+const reportUri = () => vscode.Uri.from({ scheme: SCHEME, path: `/${vscode.l10n.t('AgentJet Environment')}.md` });
 const PORT_RE = /^\s*debug_vllm_port\s*:\s*(\d+)\s*$/m;
 
 export interface EnvironmentReport {
@@ -59,8 +61,8 @@ const changed = new vscode.EventEmitter<vscode.Uri>();
 
 async function showReport(report: EnvironmentReport): Promise<void> {
   latest = report.markdown;
-  changed.fire(REPORT_URI);
-  await vscode.commands.executeCommand('markdown.showPreview', REPORT_URI);
+  changed.fire(reportUri());
+  await vscode.commands.executeCommand('markdown.showPreview', reportUri());
   // The command ends here; the offer of the first fix stays open without holding it.
   void offerFix(report);
 }
@@ -90,8 +92,25 @@ async function offerFix(report: EnvironmentReport): Promise<void> {
   }
 }
 
+/**
+ * Copies an install command: the one given (a report's or refusal's), else AgentJet's own install
+ * for the folder's interpreter as its installation guide says (core/doctor/install.ts).
+ */
+async function copyInstallCommand(text?: unknown): Promise<string> {
+  let command = typeof text === 'string' && text.trim() ? text : undefined;
+  if (!command) {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const interp = await resolvePython(folder);
+    command = frameworkInstallCommand(interp.path, { checkout: agentJetCheckout(folder?.uri.fsPath) });
+  }
+  await vscode.env.clipboard.writeText(command);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Copied: {0}', command));
+  return command;
+}
+
 export function registerCheckEnvironment(context: vscode.ExtensionContext, services: Services): void {
   context.subscriptions.push(
+    vscode.commands.registerCommand('agentjet.copyInstallCommand', copyInstallCommand),
     changed,
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, { onDidChange: changed.event, provideTextDocumentContent: () => latest }),
     vscode.commands.registerCommand('agentjet.checkEnvironment', () =>

@@ -4,9 +4,9 @@ import * as vscode from 'vscode';
 import { ALL_TEMPLATES, conflicts, findTemplate, renderTemplate, type TemplateId } from '../../../core/templates';
 import { t as coreT, normalizeLocale, setLocale } from '../../../core/l10n';
 import type { Services } from '../../services';
+import { forgetProbe, workspaceProbe } from '../../config/probe';
 
 export const HAS_CONFIG_KEY = 'agentjet.workspaceHasConfig';
-const ROOT_RE = /^["']?(?:ajet|astuner|astune)["']?[ \t]*:/m;
 
 /** Arguments tests and the walkthrough may pass; missing ones are asked for. */
 export interface NewProjectArgs {
@@ -97,37 +97,16 @@ export async function newProject(services: Services, args: NewProjectArgs = {}):
   return folder;
 }
 
-/** Looks (once, after activation, off the activation path) for an AgentJet config in the workspace. */
-async function scanForConfig(token: vscode.CancellationToken): Promise<boolean> {
-  const files = await vscode.workspace.findFiles(
-    '**/*.{yaml,yml}',
-    '{**/node_modules/**,**/.git/**,**/saved_experiments/**,**/launcher_record/**,**/.venv/**}',
-    200,
-    token,
-  );
-  for (const f of files) {
-    if (token.isCancellationRequested) return false;
-    try {
-      const head = new TextDecoder().decode((await vscode.workspace.fs.readFile(f)).subarray(0, 64 * 1024));
-      if (ROOT_RE.test(head)) return true;
-    } catch {
-      /* unreadable: skip */
-    }
-  }
-  return false;
-}
-
 export function registerNewProject(context: vscode.ExtensionContext, services: Services): void {
   setLocale(normalizeLocale(vscode.env.language));
-  const cts = new vscode.CancellationTokenSource();
   let checking: Promise<void> | undefined;
   const refresh = (): void => {
     if (checking || !vscode.workspace.workspaceFolders?.length) {
       if (!vscode.workspace.workspaceFolders?.length) void vscode.commands.executeCommand('setContext', HAS_CONFIG_KEY, false);
       return;
     }
-    checking = scanForConfig(cts.token)
-      .then((has) => vscode.commands.executeCommand('setContext', HAS_CONFIG_KEY, has))
+    checking = workspaceProbe()
+      .then((r) => vscode.commands.executeCommand('setContext', HAS_CONFIG_KEY, !!r.config))
       .then(
         () => undefined,
         (e: unknown) => services.log.warn(`config scan failed: ${String(e)}`),
@@ -136,17 +115,21 @@ export function registerNewProject(context: vscode.ExtensionContext, services: S
         checking = undefined;
       });
   };
+  // YAML files came or went: the shared probe's answer is old.
+  const rescan = (): void => {
+    forgetProbe();
+    refresh();
+  };
   const watcher = vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}', false, true, false);
   context.subscriptions.push(
-    cts,
     watcher,
     vscode.commands.registerCommand('agentjet.newProject', (args?: NewProjectArgs) =>
       newProject(services, args && typeof args === 'object' ? args : {}),
     ),
-    watcher.onDidCreate(refresh),
-    watcher.onDidDelete(refresh),
-    vscode.workspace.onDidChangeWorkspaceFolders(refresh),
-    { dispose: () => cts.cancel() },
+    watcher.onDidCreate(rescan),
+    watcher.onDidDelete(rescan),
+    vscode.workspace.onDidChangeWorkspaceFolders(rescan),
+    { dispose: forgetProbe },
   );
   // Not during activation: the scan starts once the extension host is idle.
   const timer = setTimeout(refresh, 0);

@@ -1,0 +1,138 @@
+// One rule for "where AgentJet configs may be in a workspace", shared by the language server's
+// background pass and the extension's start-up probe (which decides whether the server starts at
+// all in a workspace nobody has opened a YAML file of yet).
+import { open, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { looksLikeConfig } from '../agentjet/dialect';
+
+/**
+ * Folders never searched: tooling, environments, and the run folders (their `yaml_backup.yaml`
+ * snapshots are records of past runs, not sources to fix).
+ */
+export const SKIP_DIRS: ReadonlySet<string> = new Set([
+  'node_modules',
+  '.git',
+  '__pycache__',
+  '.venv',
+  'venv',
+  'env',
+  '.tox',
+  'dist',
+  'build',
+  'saved_experiments',
+  'launcher_record',
+  'saved_checkpoints',
+]);
+
+/** The same folders as one glob for a file search (`vscode.workspace.findFiles`' exclude). */
+export function skipGlob(): string {
+  return `{${[...SKIP_DIRS].map((d) => `**/${d}/**`).join(',')},**/.*/**}`;
+}
+
+/** How much of a file the probe reads: a root key sits near the top (Hydra's `defaults:` list comes first). */
+export const PROBE_HEAD_BYTES = 16 * 1024;
+
+/** The first `PROBE_HEAD_BYTES` of a file, or undefined when it cannot be read. */
+export async function readHead(path: string, bytes = PROBE_HEAD_BYTES): Promise<string | undefined> {
+  let fh;
+  try {
+    fh = await open(path, 'r');
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
+    return buf.subarray(0, bytesRead).toString('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    await fh?.close().catch(() => undefined);
+  }
+}
+
+/**
+ * The first of `files` whose head looks like an AgentJet/ASTuner config, reading `parallel` heads
+ * at a time and stopping at the first hit (so a workspace with configs pays a few reads; one
+ * without pays one small read per YAML file, never a parse).
+ */
+export async function firstConfig<T>(
+  files: readonly T[],
+  head: (f: T) => Promise<string | undefined>,
+  isCancelled: () => boolean = () => false,
+  parallel = 8,
+): Promise<T | undefined> {
+  let next = 0;
+  const hits: { f: T; i: number }[] = [];
+  const worker = async (): Promise<void> => {
+    while (!hits.length && !isCancelled() && next < files.length) {
+      const i = next++;
+      const f = files[i]!;
+      const text = await head(f);
+      if (text !== undefined && looksLikeConfig(text)) hits.push({ f, i });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, files.length)) }, worker));
+  // Several workers may hit at once: the earliest in the given order wins.
+  return hits.sort((a, b) => a.i - b.i)[0]?.f;
+}
+
+/** Limits of one pass over a folder. */
+export const WORKSPACE_LIMITS = { maxYamlFiles: 2000, maxDepth: 12 } as const;
+
+/**
+ * Every `*.yaml`/`*.yml` under `root` within the limits (breadth first, names sorted). `onLevel`
+ * sees each depth's files as they are found and may stop the walk (returns true).
+ */
+export async function yamlFilesUnder(
+  root: string,
+  isCancelled: () => boolean,
+  onLevel?: (files: readonly string[]) => Promise<boolean>,
+): Promise<string[]> {
+  const out: string[] = [];
+  let level = [root];
+  for (let depth = 0; depth <= WORKSPACE_LIMITS.maxDepth && level.length && !isCancelled(); depth++) {
+    const next: string[] = [];
+    const found: string[] = [];
+    for (const dir of level) {
+      let entries;
+      try {
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      entries.sort((a, b) => a.name.localeCompare(b.name));
+      for (const e of entries) {
+        if (e.isDirectory()) {
+          if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) next.push(join(dir, e.name));
+        } else if (e.isFile() && /\.ya?ml$/i.test(e.name)) {
+          found.push(join(dir, e.name));
+          if (out.length + found.length >= WORKSPACE_LIMITS.maxYamlFiles) {
+            out.push(...found);
+            if (onLevel) await onLevel(found);
+            return out;
+          }
+        }
+      }
+      if (isCancelled()) return [...out, ...found];
+    }
+    out.push(...found);
+    if (onLevel && found.length && (await onLevel(found))) return out;
+    level = next;
+  }
+  return out;
+}
+
+/**
+ * The first config under `root`, shallow folders first, reading only file heads and stopping at
+ * the first hit (the walk too): what the start-up probe pays in a workspace.
+ */
+export async function firstConfigUnder(
+  root: string,
+  isCancelled: () => boolean = () => false,
+): Promise<{ config?: string; files: number }> {
+  let config: string | undefined;
+  let files = 0;
+  await yamlFilesUnder(root, isCancelled, async (level) => {
+    files += level.length;
+    config = await firstConfig(level, (f) => readHead(f), isCancelled);
+    return config !== undefined;
+  });
+  return { ...(config ? { config } : {}), files };
+}
