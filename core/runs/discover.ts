@@ -39,7 +39,15 @@ export {
 } from './roots';
 export { inspectSession, tracebackAtEnd, tracebackAtEndOf, countExceptionRecords } from './hostStatus';
 export { listCheckpoints, readSnapshotFacts, snapshotFacts, type SnapshotFacts } from './snapshot';
-export { folderSize, sizeIsStale, listHostArtefacts, listTrajectoryFiles, listTrajectorySteps, type HostArtefacts } from './artefacts';
+export {
+  folderSize,
+  RUN_SIZE_MAX_ENTRIES,
+  sizeIsStale,
+  listHostArtefacts,
+  listTrajectoryFiles,
+  listTrajectorySteps,
+  type HostArtefacts,
+} from './artefacts';
 export { combineStatus };
 
 /** `gpu-node-0` or `gpu-node-0_4242` (a second process on the same host). */
@@ -59,7 +67,7 @@ function layoutOf(entry: ExperimentEntry, snap: SnapshotFacts | undefined, hostl
 
 /** Status, sessions, hosts, latest step/reward and checkpoints of one experiment. */
 export async function inspectExperiment(fs: RunsFs, entry: ExperimentEntry, opts: DiscoverOptions = {}): Promise<ExperimentInfo> {
-  const launches = await readLaunchRecords(fs, entry.path);
+  const launches = entry.hasLaunchRecords === false ? [] : await readLaunchRecords(fs, entry.path);
   const reads = await mapLimit(entry.sessions, 4, (s) => readSession(fs, join(entry.path, s), opts, launches));
   const sessions = reads.map((r) => r.session);
   const info: ExperimentInfo = {
@@ -84,7 +92,7 @@ export async function inspectExperiment(fs: RunsFs, entry: ExperimentEntry, opts
       // The folder name is the experiment name the launcher used for both trees.
       const dir = join(isAbsolute(base) ? base : resolve(dirname(entry.root), base), snap.project, entry.name);
       info.checkpointDir = dir;
-      info.checkpoints = await listCheckpoints(fs, dir);
+      info.checkpoints = (await hasFolder(fs, dir, opts.listingMemo)) ? await listCheckpoints(fs, dir) : [];
     }
   }
   const layout = layoutOf(
@@ -121,6 +129,25 @@ export async function inspectExperiment(fs: RunsFs, entry: ExperimentEntry, opts
   return info;
 }
 
+/**
+ * Whether `dir` may exist, from one shared listing of its parent (a project's checkpoint folder
+ * holds every experiment's): without a memo, always "may" (the caller's readdir decides).
+ */
+async function hasFolder(fs: RunsFs, dir: string, memo: DiscoverOptions['listingMemo']): Promise<boolean> {
+  if (!memo) return true;
+  const parent = dirname(dir);
+  let names = memo.get(parent);
+  if (!names)
+    memo.set(
+      parent,
+      (names = fs.readdir(parent).then(
+        (es) => new Set(es.filter((e) => e.kind === 'dir').map((e) => e.name)),
+        () => undefined,
+      )),
+    );
+  return (await names)?.has(basename(dir)) ?? false;
+}
+
 /** Proof that the latest session completed: the last step its settings call for, or that step's checkpoint. */
 function addCompletion(info: ExperimentInfo, reads: readonly HostRead[]): void {
   const total = info.totalSteps;
@@ -147,7 +174,7 @@ async function sessionStepReward(fs: RunsFs, session: SessionInfo): Promise<{ st
     if (!h.modules.includes('rollout')) continue;
     let tail;
     try {
-      tail = await readTailRecords(fs, join(h.path, 'rollout', 'rollout.json.log'), { minRecords: 2 });
+      tail = await readTailRecords(fs, join(h.path, 'rollout', 'rollout.json.log'), { minRecords: 2, titles: true });
     } catch {
       continue;
     }
