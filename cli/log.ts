@@ -242,7 +242,8 @@ async function runSub(
     ac.abort();
   });
   let rows = 0,
-    corrupt = 0;
+    corrupt = 0,
+    errorsShown = 0;
   try {
     // Export output is about twice its input: tasks of half the usual size keep the lines in
     // flight (two tasks per worker at most) small.
@@ -253,6 +254,8 @@ async function runSub(
         if (r.kind !== 'export' || closed) return;
         rows += r.chunk.rows;
         corrupt += r.chunk.corrupt;
+        // Why records were skipped (a bomb: too large, where it is), the first few.
+        for (const e of r.chunk.errors) if (errorsShown++ < 10) process.stderr.write(`  #${e.index}: ${e.error}\n`);
         if (r.chunk.lines.byteLength) await write(out, r.chunk.lines);
       },
       { workers, signal: ac.signal, reuseExportBuffers: true },
