@@ -47,7 +47,14 @@ function tokenJson(tokens: string[]): string {
   return JSON.stringify({
     header: 'step 1 reward 0.5 task p',
     nested_json: {
-      'p.success.0': { content: { text: tokens, title: tokens.map(() => '-0.5'), count: tokens.map((_, k) => String(k)), color: tokens.map(() => '#09ABCF') } },
+      'p.success.0': {
+        content: {
+          text: tokens,
+          title: tokens.map(() => '-0.5'),
+          count: tokens.map((_, k) => String(k)),
+          color: tokens.map(() => '#09ABCF'),
+        },
+      },
     },
   });
 }
@@ -98,13 +105,18 @@ test('property: a payload of any size within a bound reads, one past it is "too 
 
 test('property: inflatePrefix never returns more than its cap, and what it returns starts the stream', async () => {
   await checkProperty(
-    fc.property(fc.integer({ min: 1, max: 200_000 }), fc.integer({ min: 16, max: 8192 }), fc.uint8Array({ minLength: 1, maxLength: 64 }), (len, want, seed) => {
-      const plain = Buffer.alloc(len, Buffer.from(seed));
-      const z = deflateSync(plain);
-      const out = inflatePrefix(z, want);
-      assert.ok(out.length <= Math.max(want * 4, 1 << 20));
-      assert.ok(out.equals(plain.subarray(0, out.length)));
-    }),
+    fc.property(
+      fc.integer({ min: 1, max: 200_000 }),
+      fc.integer({ min: 16, max: 8192 }),
+      fc.uint8Array({ minLength: 1, maxLength: 64 }),
+      (len, want, seed) => {
+        const plain = Buffer.alloc(len, Buffer.from(seed));
+        const z = deflateSync(plain);
+        const out = inflatePrefix(z, want);
+        assert.ok(out.length <= Math.max(want * 4, 1 << 20));
+        assert.ok(out.equals(plain.subarray(0, out.length)));
+      },
+    ),
     100,
   );
 });

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspectExperiment, listExperiments, readExperimentEntry } from '../../core/runs/discover';
 import { folderSize } from '../../core/runs/artefacts';
@@ -194,8 +194,14 @@ test('regression (item 8): an experiment named `..x_3` is listed; a name with a 
     assert.equal(r.status, 0, r.stderr);
     const lines = r.stdout.trimEnd().split('\n');
     assert.equal(lines.length, 4, r.stdout);
-    assert.ok(lines.some((l) => l.startsWith('two\\nlines ')), r.stdout);
-    assert.ok(lines.some((l) => l.startsWith('..x_3 ')), r.stdout);
+    assert.ok(
+      lines.some((l) => l.startsWith('two\\nlines ')),
+      r.stdout,
+    );
+    assert.ok(
+      lines.some((l) => l.startsWith('..x_3 ')),
+      r.stdout,
+    );
   } finally {
     tmp.dispose();
   }
