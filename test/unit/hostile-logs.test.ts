@@ -182,6 +182,7 @@ test('regression (item 1): a zlib bomb is reported as too large with its offset;
   await s.summarize();
   const r = await s.record(bomb.bombIndex);
   assert.ok(r && !r.ok && r.error.startsWith(TOO_LARGE));
+  assert.match(r.error, new RegExp(`at byte ${bomb.bombOffset} of`));
   assert.equal(s.row(bomb.bombIndex).title, 'step 7 reward 1 task bomb');
   for (const i of [0, bomb.records - 1]) assert.ok((await s.record(i))?.ok);
   // A higher bound lets the same record through.
