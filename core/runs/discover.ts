@@ -12,6 +12,7 @@ import { combineStatus } from '../agentjet/status';
 import { mapLimit, type RunsFs } from './fs';
 import { decide, readSession, type HostRead } from './hostStatus';
 import { latestStepReward, readTailRecords } from './records';
+import { parseRecordTitle } from '../logs/record';
 import { listCheckpoints, readSnapshotFacts, type SnapshotFacts } from './snapshot';
 import type { DiscoverOptions, ExperimentEntry, ExperimentInfo, SessionInfo } from './runTypes';
 import { t } from '../l10n';
@@ -174,7 +175,21 @@ async function sessionStepReward(fs: RunsFs, session: SessionInfo): Promise<{ st
     if (!h.modules.includes('rollout')) continue;
     let tail;
     try {
-      tail = await readTailRecords(fs, join(h.path, 'rollout', 'rollout.json.log'), { minRecords: 2, titles: true });
+      // A log's steps only grow: reading back, a record of a lower step means the latest step's
+      // records are all in hand (the earlier ones are not decoded).
+      let top = -Infinity;
+      tail = await readTailRecords(fs, join(h.path, 'rollout', 'rollout.json.log'), {
+        minRecords: 2,
+        titles: true,
+        stopBefore: (r) => {
+          const header = r.payload?.header;
+          const step = typeof header === 'string' ? parseRecordTitle(header).step : undefined;
+          if (step === undefined) return false;
+          if (step < top) return true;
+          top = Math.max(top, step);
+          return false;
+        },
+      });
     } catch {
       continue;
     }

@@ -96,6 +96,12 @@ export interface TailOptions {
   minRecords?: number;
   /** Only the records' titles are needed (payload `{ header }`): see decodeTitle. */
   titles?: boolean;
+  /**
+   * Records are decoded from the last one back, and the ones before the first for which this
+   * says true are left out (not decoded): e.g. once a lower step shows up, the latest step's
+   * records are all in hand.
+   */
+  stopBefore?: (r: DecodedRecord) => boolean;
 }
 
 /** The last complete records of a file, reading at most `maxBytes` from its end. Never throws on bad content. */
@@ -113,7 +119,19 @@ export async function readTailRecords(
     const start = Math.max(0, size - window);
     const buf = await fs.readRange(path, start, size - start);
     const lines = completeLines(buf.toString('utf8'), start === 0);
-    const records = splitRecords(lines).map(opts.titles ? decodeTitle : decodeRecord);
+    const raw = splitRecords(lines);
+    const decode = opts.titles ? decodeTitle : decodeRecord;
+    let records: DecodedRecord[];
+    if (opts.stopBefore) {
+      records = [];
+      for (let i = raw.length - 1; i >= 0; i--) {
+        const r = decode(raw[i]!);
+        records.push(r);
+        if (opts.stopBefore(r)) break;
+      }
+      records.reverse();
+      if (records.length < raw.length) return { records, size, mtimeMs: st.mtimeMs };
+    } else records = raw.map(decode);
     const good = records.filter((r) => r.payload).length;
     if (good >= want || start === 0 || window >= maxBytes) return { records, size, mtimeMs: st.mtimeMs };
     window = Math.min(window * 4, maxBytes);
