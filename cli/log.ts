@@ -1,6 +1,8 @@
 // `agentjet log stats|export|search`: token log statistics, per-timeline JSONL export and text
 // search over a log (with its rotated siblings) or a whole run folder, streaming, on all cores.
-import { createWriteStream, existsSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, statSync, type Stats } from 'node:fs';
+import { realpath, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import type { CliCommand } from './commands';
@@ -8,6 +10,7 @@ import { statsFromFacts, formatStats } from '../core/logs/stats';
 import { FactsCache, defaultCacheDir } from '../core/logs/cache';
 import { allTasks, collectFacts, findRunLogs, openLogs, searchTasks } from '../core/logs/wholelog';
 import { runTasks, TASK_BYTES } from '../core/logs/pool';
+import { FileChangedError } from '../core/logs/jobs';
 import { t } from '../core/l10n';
 
 const help = () =>
@@ -22,6 +25,9 @@ Options:
   --workers <n>     worker threads (default: the cores, at most 4; 0 = none)
   --no-cache        neither read nor write the facts cache
   --cache-dir <d>   where the facts cache lives (default: $AGENTJET_CACHE_DIR or ~/.cache/agentjet/tokenlog)
+  --max-record-mb <n>  the most one record's payload may inflate to (default 64; also
+                    $AGENTJET_MAX_RECORD_MB): a larger record is reported with its offset and
+                    skipped, the other records are read
 
 stats    records, timelines, tokens, trained tokens, records and mean reward per step,
          corrupt records. A second run on an unchanged file reads the cache only.
@@ -47,6 +53,24 @@ function write(out: Writable, data: Uint8Array): Promise<void> {
       else resolve();
     });
   });
+}
+
+/** What a path that is neither a file nor a folder is, for the message that refuses it. */
+function specialKind(st: Stats): string | undefined {
+  if (st.isFile() || st.isDirectory()) return undefined;
+  if (st.isFIFO()) return t('a named pipe (FIFO)');
+  if (st.isCharacterDevice()) return t('a character device');
+  if (st.isBlockDevice()) return t('a block device');
+  if (st.isSocket()) return t('a socket');
+  return t('not a regular file');
+}
+
+/** Same file: one real path, or one inode on one device (a hard link). */
+async function sameFile(a: string, b: string): Promise<boolean> {
+  const [ra, rb] = await Promise.all([realpath(a).catch(() => undefined), realpath(b).catch(() => undefined)]);
+  if (ra !== undefined && ra === rb) return true;
+  const [sa, sb] = await Promise.all([stat(a).catch(() => undefined), stat(b).catch(() => undefined)]);
+  return !!sa && !!sb && sa.ino === sb.ino && sa.dev === sb.dev;
 }
 
 export const logCommand: CliCommand = {
@@ -77,6 +101,7 @@ export const logCommand: CliCommand = {
           workers: { type: 'string' },
           'no-cache': { type: 'boolean' },
           'cache-dir': { type: 'string' },
+          'max-record-mb': { type: 'string' },
         },
       });
     } catch (err) {
@@ -92,6 +117,21 @@ export const logCommand: CliCommand = {
     if (!existsSync(target)) {
       process.stderr.write(`agentjet log: ${t('no such file or folder: {0}', target)}\n`);
       return 2;
+    }
+    // A FIFO would block the reader, /dev/zero never ends: only files and folders are logs.
+    const special = specialKind(statSync(target));
+    if (special) {
+      process.stderr.write(`agentjet log ${sub}: ${t('{0} is {1}, not a log file or a run folder', target, special)}\n`);
+      return 2;
+    }
+    if (v['max-record-mb'] !== undefined) {
+      const mb = Number(v['max-record-mb']);
+      if (!Number.isFinite(mb) || mb <= 0 || mb > 4096) {
+        process.stderr.write(`agentjet log ${sub}: ${t('--max-record-mb must be a number from 1 to 4096')}\n`);
+        return 2;
+      }
+      // The workers read it from the environment they inherit.
+      process.env.AGENTJET_MAX_RECORD_MB = String(mb);
     }
     const format = v.format ?? 'text';
     if (format !== 'text' && format !== 'json') {
@@ -117,76 +157,124 @@ export const logCommand: CliCommand = {
     } else {
       mains = [target];
     }
-    const cache = v['no-cache'] ? undefined : new FactsCache(v['cache-dir'] ?? defaultCacheDir());
-    const opened = await openLogs(mains, { siblings: !v['no-siblings'], cache: sub === 'stats' ? cache : undefined });
-
-    if (sub === 'stats') {
-      const facts = await collectFacts(opened, { cache, workers });
-      const st = statsFromFacts(opened, facts);
-      process.stdout.write(format === 'json' ? JSON.stringify(st, null, 2) + '\n' : formatStats(st));
-      return 0;
-    }
-
-    if (sub === 'search') {
-      const text = positionals[1];
-      if (text === undefined || text === '') {
-        process.stderr.write(`agentjet log search: ${t('missing <text>')}\n`);
-        return 2;
-      }
-      const { counts } = await searchTasks(allTasks(opened), text, {
-        workers,
-        onHits: (hits) => {
-          for (const h of hits) {
-            process.stdout.write(
-              format === 'json'
-                ? JSON.stringify(h) + '\n'
-                : `#${h.index}  ${h.where}${h.timeline !== undefined ? `  timeline ${h.timeline} token ${h.token} +${h.char}` : ''}  ${h.matches} match${h.matches === 1 ? '' : 'es'}\n`,
-            );
-          }
-        },
-      });
-      process.stderr.write(`${t('{0} records match ({1} matches in token text) of {2}', counts.hits, counts.matches, counts.total)}\n`);
-      return 0;
-    }
-
-    if (!v.jsonl) {
-      process.stderr.write(`agentjet log export: ${t('only --jsonl is supported; pass it explicitly')}\n`);
-      return 2;
-    }
-    const out: Writable = v.out ? createWriteStream(v.out) : process.stdout;
-    // A closed pipe (`| head`) ends the export quietly.
-    let closed = false;
-    const ac = new AbortController();
-    out.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') closed = true;
-      else process.stderr.write(`agentjet log export: ${e.message}\n`);
-      ac.abort();
-    });
-    let rows = 0,
-      corrupt = 0;
     try {
-      // Export output is about twice its input: tasks of half the usual size keep the lines in
-      // flight (two tasks per worker at most) small.
-      await runTasks(
-        allTasks(opened, TASK_BYTES / 2),
-        { kind: 'export' },
-        async (r) => {
-          if (r.kind !== 'export' || closed) return;
-          rows += r.chunk.rows;
-          corrupt += r.chunk.corrupt;
-          if (r.chunk.lines.byteLength) await write(out, r.chunk.lines);
-        },
-        { workers, signal: ac.signal, reuseExportBuffers: true },
-      );
+      return await runSub(sub, v, positionals, mains, format, workers);
     } catch (err) {
-      if (closed) return 0;
-      throw err;
+      if (!(err instanceof FileChangedError)) throw err;
+      process.stderr.write(`agentjet log ${sub}: ${err.message}\n`);
+      return 1;
     }
-    if (v.out) await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
-    const records = opened.indexes.reduce((a, ix) => a + ix.count, 0);
-    process.stderr.write(
-      `${corrupt ? t('exported {0} timelines from {1} records ({2} corrupt records skipped)', rows, records, corrupt) : t('exported {0} timelines from {1} records', rows, records)}\n`,
-    );
-    return 0;
   },
 };
+
+type LogValues = {
+  out?: string;
+  jsonl?: boolean;
+  'no-siblings'?: boolean;
+  'no-cache'?: boolean;
+  'cache-dir'?: string;
+};
+
+async function runSub(
+  sub: string,
+  v: LogValues,
+  positionals: string[],
+  mains: string[],
+  format: string,
+  workers: number | undefined,
+): Promise<number> {
+  const cache = v['no-cache'] ? undefined : new FactsCache(v['cache-dir'] ?? defaultCacheDir());
+  const opened = await openLogs(mains, { siblings: !v['no-siblings'], cache: sub === 'stats' ? cache : undefined });
+
+  if (sub === 'stats') {
+    const facts = await collectFacts(opened, { cache, workers });
+    const st = statsFromFacts(opened, facts);
+    process.stdout.write(format === 'json' ? JSON.stringify(st, null, 2) + '\n' : formatStats(st));
+    return 0;
+  }
+
+  if (sub === 'search') {
+    const text = positionals[1];
+    if (text === undefined || text === '') {
+      process.stderr.write(`agentjet log search: ${t('missing <text>')}\n`);
+      return 2;
+    }
+    const { counts } = await searchTasks(allTasks(opened), text, {
+      workers,
+      onHits: (hits) => {
+        for (const h of hits) {
+          process.stdout.write(
+            format === 'json'
+              ? JSON.stringify(h) + '\n'
+              : `#${h.index}  ${h.where}${h.timeline !== undefined ? `  timeline ${h.timeline} token ${h.token} +${h.char}` : ''}  ${h.matches} match${h.matches === 1 ? '' : 'es'}\n`,
+          );
+        }
+      },
+    });
+    process.stderr.write(`${t('{0} records match ({1} matches in token text) of {2}', counts.hits, counts.matches, counts.total)}\n`);
+    return 0;
+  }
+
+  if (!v.jsonl) {
+    process.stderr.write(`agentjet log export: ${t('only --jsonl is supported; pass it explicitly')}\n`);
+    return 2;
+  }
+  // The output is never one of the files read (it would be replaced mid-read), and it is
+  // written beside its final name and renamed there only once complete.
+  let outPath: string | undefined, tmpPath: string | undefined;
+  if (v.out) {
+    for (const ix of opened.indexes)
+      for (const f of ix.files)
+        if (await sameFile(v.out, f.path)) {
+          process.stderr.write(`agentjet log export: ${t('--out {0} is the log being read ({1}); choose another file', v.out, f.path)}\n`);
+          return 2;
+        }
+    outPath = await realpath(v.out).catch(() => v.out!);
+    tmpPath = join(dirname(outPath), `.${basename(outPath)}.${process.pid}.tmp`);
+  }
+  const out: Writable = tmpPath ? createWriteStream(tmpPath, { flags: 'wx' }) : process.stdout;
+  // A closed pipe (`| head`) ends the export quietly.
+  let closed = false;
+  const ac = new AbortController();
+  out.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') closed = true;
+    else process.stderr.write(`agentjet log export: ${e.message}\n`);
+    ac.abort();
+  });
+  let rows = 0,
+    corrupt = 0,
+    errorsShown = 0;
+  try {
+    // Export output is about twice its input: tasks of half the usual size keep the lines in
+    // flight (two tasks per worker at most) small.
+    await runTasks(
+      allTasks(opened, TASK_BYTES / 2),
+      { kind: 'export' },
+      async (r) => {
+        if (r.kind !== 'export' || closed) return;
+        rows += r.chunk.rows;
+        corrupt += r.chunk.corrupt;
+        // Why records were skipped (a bomb: too large, where it is), the first few.
+        for (const e of r.chunk.errors) if (errorsShown++ < 10) process.stderr.write(`  #${e.index}: ${e.error}\n`);
+        if (r.chunk.lines.byteLength) await write(out, r.chunk.lines);
+      },
+      { workers, signal: ac.signal, reuseExportBuffers: true },
+    );
+  } catch (err) {
+    if (tmpPath) {
+      out.destroy();
+      await unlink(tmpPath).catch(() => undefined);
+    }
+    if (closed) return 0;
+    throw err;
+  }
+  if (tmpPath && outPath) {
+    await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+    await rename(tmpPath, outPath);
+  }
+  const records = opened.indexes.reduce((a, ix) => a + ix.count, 0);
+  process.stderr.write(
+    `${corrupt ? t('exported {0} timelines from {1} records ({2} corrupt records skipped)', rows, records, corrupt) : t('exported {0} timelines from {1} records', rows, records)}\n`,
+  );
+  return 0;
+}

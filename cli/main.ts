@@ -1,5 +1,6 @@
 import { commands } from './commands';
 import { VERSION } from './version';
+import { quietOnClosedPipe } from './pipe';
 import { localeFromCli, setLocale, t } from '../core/l10n';
 
 const usage = (list: string) =>
@@ -41,6 +42,8 @@ export async function main(argv: string[]): Promise<number> {
   return command.run(rest);
 }
 
+quietOnClosedPipe(process.stdout);
+quietOnClosedPipe(process.stderr);
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

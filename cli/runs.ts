@@ -2,8 +2,9 @@
 import { trackingOpenCommand } from '../core/runs/tracking';
 import { resolve, sep } from 'node:path';
 import { candidateRoots, type Evidence, type ExperimentInfo } from '../core/runs/discover';
-import { formatLocalTime, formatReward, statusLabel } from '../core/runs/format';
-import { nodeFs, mapLimit } from '../core/runs/fs';
+import { formatLocalTime, formatReward, printable, statusLabel } from '../core/runs/format';
+import { syncNodeFs, mapLimit } from '../core/runs/fs';
+import { folderSize, RUN_SIZE_MAX_ENTRIES } from '../core/runs/artefacts';
 import { RunsModel } from '../core/runs/model';
 import type { CliCommand } from './commands';
 import { t } from '../core/l10n';
@@ -46,6 +47,10 @@ export interface RunRow {
   totalSteps?: number;
   /** SwanLab / TensorBoard log folders of the run that exist, and the command that opens each. */
   trackingLogs?: { logger: string; path: string; shared: boolean; open: string }[];
+  /** Bytes under the experiment folder (JSON only): the number the Runs view shows (folderSize). */
+  sizeBytes?: number;
+  /** False when the folder has more entries than are counted (sizeBytes is then a floor). */
+  sizeComplete?: boolean;
 }
 
 export function toRow(i: ExperimentInfo): RunRow {
@@ -75,12 +80,14 @@ export function toRow(i: ExperimentInfo): RunRow {
 
 export async function collectRuns(
   args: readonly string[],
+  opts: { sizes?: boolean } = {},
 ): Promise<{ rows: RunRow[]; infos: ExperimentInfo[]; rootsFound: string[]; errors: string[] }> {
-  const fs = nodeFs();
+  const fs = syncNodeFs();
   const folders = args.length ? args.map((a) => resolve(a)) : [process.cwd()];
   // A folder may be a project (holding saved_experiments/launcher_record) or a root itself.
   const roots = [...candidateRoots(folders), ...folders.map((p) => ({ path: p, source: 'configured' as const }))];
-  const model = new RunsModel(fs);
+  // One listing: shared folders (a project's checkpoints) are read once.
+  const model = new RunsModel(fs, { listingMemo: new Map() });
   model.setRoots(roots);
   const found = await model.roots();
   // A project folder given as a root would list saved_experiments itself as an experiment.
@@ -89,17 +96,24 @@ export async function collectRuns(
   const rootsFound = (await model.roots()).map((r) => r.path);
   const entries = await model.experiments();
   const infos = await mapLimit(entries, 16, (e) => model.info(e));
-  return { rows: infos.map(toRow), infos, rootsFound, errors: model.rootErrors().map((e) => `${e.root}: ${e.error}`) };
+  const rows = infos.map(toRow);
+  if (opts.sizes)
+    await mapLimit(rows, 16, async (r) => {
+      const s = await folderSize(fs, r.path, RUN_SIZE_MAX_ENTRIES);
+      r.sizeBytes = s.bytes;
+      if (!s.complete) r.sizeComplete = false;
+    });
+  return { rows, infos, rootsFound, errors: model.rootErrors().map((e) => `${e.root}: ${e.error}`) };
 }
 
 function table(rows: RunRow[], infos: ExperimentInfo[]): string {
   const head = [t('EXPERIMENT'), t('STATUS'), t('STARTED'), t('SESSIONS'), t('HOSTS'), t('STEP'), t('REWARD'), t('CKPTS')];
   const body = rows.map((r) => [
-    r.experiment,
+    printable(r.experiment),
     statusLabel(r.status),
     r.started,
     String(r.sessions.length),
-    r.hosts.join(',') || '-',
+    printable(r.hosts.join(',')) || '-',
     r.latestStep === undefined ? '-' : String(r.latestStep),
     r.latestReward === undefined ? '-' : formatReward(r.latestReward),
     r.checkpoints.length ? t('{0} (last {1})', r.checkpoints.length, r.checkpoints.at(-1) ?? '') : '-',
@@ -112,7 +126,7 @@ function table(rows: RunRow[], infos: ExperimentInfo[]): string {
   const lines = [fmt(head), ...body.map(fmt)];
   for (const i of infos)
     if (i.status === 'failed' || i.status === 'interrupted' || i.status === 'running')
-      lines.push(`  ${i.entry.name}: ${i.reason ?? statusLabel(i.status)}`);
+      lines.push(`  ${printable(i.entry.name)}: ${printable(i.reason ?? statusLabel(i.status))}`);
   for (const r of rows)
     for (const l of r.trackingLogs ?? [])
       lines.push(
@@ -153,7 +167,7 @@ export const runsCommand: CliCommand = {
       process.stderr.write(`agentjet runs: ${t('--format must be text or json')}\n`);
       return 2;
     }
-    const { rows, infos, rootsFound, errors } = await collectRuns(roots);
+    const { rows, infos, rootsFound, errors } = await collectRuns(roots, { sizes: format === 'json' });
     const keep = rows.map((r, i) => [r, infos[i]!] as const).filter(([r]) => !status || r.status === status);
     if (format === 'json') {
       process.stdout.write(`${JSON.stringify({ roots: rootsFound, runs: keep.map(([r]) => r), errors }, null, 2)}\n`);

@@ -76,6 +76,31 @@ export function existsBySignal(pid: number): boolean {
   }
 }
 
+/**
+ * The largest process id a system hands out: Linux's PID_MAX_LIMIT (2^22); elsewhere what
+ * `kill()` takes (a 32-bit int).
+ */
+export function maxPid(platform: NodeJS.Platform = process.platform): number {
+  return platform === 'linux' ? 4_194_304 : 2_147_483_647;
+}
+
+/** What a `.logger_lock` says: a process id, or why it does not name one (its text, quoted). */
+export type LockContent = { pid: number } | { invalid: string };
+
+/**
+ * Reads a `.logger_lock` exactly as beast-logger writes it (`str(os.getpid())`: decimal digits
+ * and nothing else). Anything else (`1e3`, `3.5`, `+7`, ` 1 `, a huge number) names no process;
+ * nor do 0 and 1 (init is never a run's process) or an id past the system's range.
+ */
+export function parseLockContent(bytes: Uint8Array, platform: NodeJS.Platform = process.platform): LockContent {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  const shown = JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+  if (!/^[0-9]{1,10}$/.test(text)) return { invalid: shown };
+  const pid = Number(text);
+  if (pid <= 1 || pid > maxPid(platform)) return { invalid: shown };
+  return { pid };
+}
+
 /** The platform's probe. */
 export function probeProcess(pid: number): ProcessFacts | undefined {
   if (!Number.isInteger(pid) || pid <= 0) return undefined;
@@ -117,7 +142,8 @@ const clock = (ms: number) => new Date(ms).toLocaleTimeString('en-GB', { hour12:
  * (a lock's mtime, a folder's newest file).
  */
 export function checkRecordedProcess(pid: number, wroteAtMs: number, probe: ProcessProbe = probeProcess): Liveness {
-  const f = Number.isInteger(pid) && pid > 0 ? probe(pid) : undefined;
+  // 0 and 1 (init) are never a run's process, nor an id past the system's range: no evidence.
+  const f = Number.isInteger(pid) && pid > 1 && pid <= maxPid() ? probe(pid) : undefined;
   if (!f || f.zombie) return { state: 'gone', verified: true, detail: `process ${pid} is gone` };
   if (f.startMs === undefined)
     return {

@@ -42,7 +42,7 @@ export interface HostFacts {
   local: boolean;
   host: string;
   /** The folder's own lock, when the lock is this folder's (see `lockOwner`). */
-  lock?: { path: string; pid?: number; mtimeMs: number; liveness?: Liveness };
+  lock?: { path: string; pid?: number; mtimeMs: number; liveness?: Liveness; invalid?: string };
   /** The lock names the process of a sibling `<host>_<pid>` folder: this folder's process is not recorded. */
   lockTakenBy?: { pid: number; folder: string };
   /** `<host>_<pid>` folders: the PID from the name and its liveness (the shared lock may be gone). */
@@ -113,7 +113,15 @@ export function decideHostStatus(f: HostFacts): StatusDecision {
         file: lk.path,
       });
     }
-    if (lk.pid === undefined) return done('interrupted', { kind: 'lock', text: t('lock file without a process id'), file: lk.path });
+    if (lk.pid === undefined)
+      return done('interrupted', {
+        kind: 'lock',
+        text:
+          lk.invalid !== undefined
+            ? t('lock file without a valid process id (it holds {0})', lk.invalid)
+            : t('lock file without a process id'),
+        file: lk.path,
+      });
     const lv = lk.liveness;
     if (lv?.state === 'alive')
       return done('running', {

@@ -1,10 +1,10 @@
 // Turns the bytes of one record into what the viewer, the CLI and search need: a cheap summary
 // from the first bytes of the payload, or the full record with its token timelines.
-import { inflateSync, constants as zc } from 'node:zlib';
 import { isUtf8 } from 'node:buffer';
 import { decodePayload, parseHeaderLine, parseNestedKey, parseRecordTitle, type HeaderLine, type Payload } from './record';
 import { maskFromColor, type MaskValue } from './color';
 import { keyValueRows, readRichTable } from './table';
+import { inflatePrefix } from './inflate';
 
 import type { RecordData, RecordKind, TimelineData } from '../protocol/tokenlog';
 export type { RecordKind };
@@ -70,7 +70,7 @@ export function summarizePrefix(bytes: Buffer): RecordSummary {
     b64 = b64.slice(0, b64.length - (b64.length % 4));
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64)) return { error: 'invalid base64' };
     try {
-      text = inflateSync(Buffer.from(b64, 'base64'), { finishFlush: zc.Z_SYNC_FLUSH }).toString('utf8');
+      text = inflatePrefix(Buffer.from(b64, 'base64'), 16_384).toString('utf8');
     } catch (err) {
       return { error: `invalid zlib data (${err instanceof Error ? err.message : String(err)})` };
     }

@@ -6,7 +6,7 @@
 //
 // Known difference, by design: raw control characters inside JSON strings (invalid JSON that no
 // writer produces) are accepted here but make the full decoder report the record as corrupt.
-import { inflateSync } from 'node:zlib';
+import { inflateBounded, RecordTooLargeError } from './inflate';
 import { isUtf8 } from 'node:buffer';
 import { parseHeaderLine, parseRecordTitle } from './record';
 import { decodeRecord, num, timelineIdentity, type DecodedRecord } from './decode';
@@ -66,7 +66,14 @@ export class FastScanner extends SearchColumns {
 
   /** Scans one record's bytes (header line + payload); falls back to the full decoder. */
   scanRecord(bytes: Buffer, want: ScanWant = {}): ScanResult {
-    const inflated = payloadJson(bytes);
+    let inflated: Buffer | undefined;
+    try {
+      inflated = payloadJson(bytes);
+    } catch (err) {
+      // Past the bound: the decoder would only inflate it again to the same end.
+      if (err instanceof RecordTooLargeError) return { ok: false, error: err.message };
+      throw err;
+    }
     if (inflated) {
       try {
         return this.scanPayload(inflated, want);
@@ -263,7 +270,8 @@ const ITEM_FIELDS: Record<string, true> = Object.assign(Object.create(null) as R
 
 /**
  * The inflated JSON of a record whose payload is `base64:<zlib>` (or plain JSON) on the line
- * after a valid header; undefined for anything else (left to the full decoder).
+ * after a valid header; undefined for anything else (left to the full decoder). Throws
+ * RecordTooLargeError when it inflates past the bound (inflate.ts).
  */
 export function payloadJson(bytes: Buffer): Buffer | undefined {
   const nl = bytes.indexOf(10);
@@ -287,8 +295,9 @@ export function payloadJson(bytes: Buffer): Buffer | undefined {
     // Node skips characters outside the alphabet: a short result means the text was not base64.
     if (raw.length !== Math.floor(len / 4) * 3 + (len % 4 ? (len % 4) - 1 : 0) - pad) return undefined;
     try {
-      return inflateSync(raw);
-    } catch {
+      return inflateBounded(raw);
+    } catch (err) {
+      if (err instanceof RecordTooLargeError) throw err;
       return undefined;
     }
   }

@@ -92,6 +92,13 @@ export class FileIndex {
       this.reset();
       return 'reset';
     }
+    if (!st.isFile()) {
+      // Opening a FIFO would block, a device never ends: nothing to index, and said so.
+      const had = this.count > 0;
+      this.reset();
+      this.problems = [{ offset: 0, length: 0, reason: 'not a regular file (a FIFO, device or folder): not read', file: this.path }];
+      return had ? 'reset' : 'unchanged';
+    }
     let outcome: 'grown' | 'reset' = 'grown';
     if (this.ino !== -1 && st.ino !== this.ino) {
       this.reset();

@@ -1,6 +1,7 @@
 // Whole-file work on a range of records (one task): the same code runs on a worker thread
 // (worker.ts) or inline. A task names a file, a byte range and the record starts inside it.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { TOO_LARGE } from './inflate';
 import { FastScanner, Out, exportLineInto, payloadJson, type ScanRecord, type ScanResult } from './fastscan';
 import { countTokens, type DecodedRecord, type RecordKind } from './decode';
 import { findInTokens } from './search';
@@ -14,7 +15,24 @@ export interface RangeTask {
   first: number;
   /** The last record of this task is the last of the log and the file ends mid-record. */
   partialLast: boolean;
+  /** The file's inode when it was indexed: another file under the same name is not read as this one. */
+  ino?: number;
 }
+
+/**
+ * The file a task reads is not the one that was indexed any more (replaced, truncated): what
+ * was read so far cannot be completed, and a result from it would be partial.
+ */
+export class FileChangedError extends Error {
+  constructor(
+    readonly path: string,
+    what: string,
+  ) {
+    super(`${path} changed while it was read (${what}); the result would be partial: run the command again`);
+    this.name = 'FileChangedError';
+  }
+}
+export const FILE_CHANGED = 'FileChangedError';
 
 /** `inflate` only reads and inflates every payload: the benchmark's floor. */
 export type Job = { kind: 'facts' } | { kind: 'export' } | { kind: 'search'; needle: string } | { kind: 'inflate' };
@@ -50,6 +68,8 @@ export interface ExportChunk {
   lines: Uint8Array;
   rows: number;
   corrupt: number;
+  /** The first corrupt records of the task, with why (a few: the count says how many in all). */
+  errors: { index: number; error: string }[];
 }
 export interface SearchChunk {
   hits: SearchHitData[];
@@ -66,20 +86,35 @@ export type TaskResult =
 let readBuf = Buffer.allocUnsafeSlow(0);
 const KEEP_READ_BYTES = 16 << 20;
 
-function readRange(path: string, start: number, end: number): Buffer {
+/**
+ * Reads [start, end) of the task's file through one handle, after checking that the handle is
+ * the file that was indexed (same inode, still long enough); a short read means it was cut.
+ */
+function readRange(task: RangeTask, start: number, end: number): Buffer {
   const len = end - start;
   if (readBuf.length < len && len <= KEEP_READ_BYTES)
     readBuf = Buffer.allocUnsafeSlow(Math.min(KEEP_READ_BYTES, Math.max(len, readBuf.length * 2)));
   const buf = len <= readBuf.length ? readBuf.subarray(0, len) : Buffer.allocUnsafe(len);
-  const fd = openSync(path, 'r');
+  let fd: number;
   try {
+    fd = openSync(task.path, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new FileChangedError(task.path, 'it was removed');
+    throw err;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (task.ino !== undefined && task.ino >= 0 && st.ino !== task.ino)
+      throw new FileChangedError(task.path, 'another file took its place');
+    if (st.size < end) throw new FileChangedError(task.path, `it was truncated to ${st.size} bytes`);
     let got = 0;
     while (got < buf.length) {
       const n = readSync(fd, buf, got, buf.length - got, start + got);
       if (n <= 0) break;
       got += n;
     }
-    return got === buf.length ? buf : buf.subarray(0, got);
+    if (got < buf.length) throw new FileChangedError(task.path, `it was truncated to ${start + got} bytes`);
+    return buf;
   } finally {
     closeSync(fd);
   }
@@ -141,7 +176,7 @@ export function recycleExportBuffer(buffer: ArrayBuffer): void {
 export function runTask(task: RangeTask, job: Job): TaskResult {
   const start = task.offsets[0]!,
     end = task.offsets[task.offsets.length - 1]!;
-  const buf = readRange(task.path, start, end);
+  const buf = readRange(task, start, end);
   const n = task.offsets.length - 1;
   const bytes = end - start;
   const rec = (k: number, want: Parameters<FastScanner['scanRecord']>[1]): ScanResult => {
@@ -152,11 +187,19 @@ export function runTask(task: RangeTask, job: Job): TaskResult {
     const last = k === n - 1 && (task.partialLast || (!r.ok && r.error === 'record has no payload'));
     if (!r.ok && k === n - 1 && task.partialLast) r = withTail(r, true);
     else if (!r.ok && last) r = withTail(r, true);
+    // Where the record is, so it can be found (and the rest of the log is still read).
+    if (!r.ok && r.error.startsWith(TOO_LARGE)) r = { ok: false, error: `${r.error} [record at byte ${task.offsets[k]} of ${task.path}]` };
     return r;
   };
   if (job.kind === 'inflate') {
     let inflated = 0;
-    for (let k = 0; k < n; k++) inflated += payloadJson(buf.subarray(task.offsets[k]! - start, task.offsets[k + 1]! - start))?.length ?? 0;
+    for (let k = 0; k < n; k++) {
+      try {
+        inflated += payloadJson(buf.subarray(task.offsets[k]! - start, task.offsets[k + 1]! - start))?.length ?? 0;
+      } catch {
+        // too large: counts nothing
+      }
+    }
     return { kind: 'inflate', inflated, bytes };
   }
   if (job.kind === 'facts') {
@@ -168,10 +211,12 @@ export function runTask(task: RangeTask, job: Job): TaskResult {
     const out = exportOut;
     let rows = 0,
       corrupt = 0;
+    const errors: ExportChunk['errors'] = [];
     for (let k = 0; k < n; k++) {
       const r = rec(k, { tokens: true });
       if (!r.ok) {
         corrupt++;
+        if (errors.length < 10) errors.push({ index: task.first + k, error: r.error });
         continue;
       }
       for (const t of r.timelines) {
@@ -181,7 +226,7 @@ export function runTask(task: RangeTask, job: Job): TaskResult {
     }
     // The task's output moves to the writer as it is (transferred from a worker, not copied).
     const lines = out.detach(spareOut.pop());
-    return { kind: 'export', chunk: { lines, rows, corrupt }, bytes };
+    return { kind: 'export', chunk: { lines, rows, corrupt, errors }, bytes };
   }
   const hits: SearchHitData[] = [];
   let matches = 0;

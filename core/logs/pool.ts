@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { CancelledError, type LogIndex } from './index';
-import { recycleExportBuffer, runTask, type Job, type RangeTask, type TaskResult } from './jobs';
+import { FILE_CHANGED, FileChangedError, recycleExportBuffer, runTask, type Job, type RangeTask, type TaskResult } from './jobs';
 import type { WorkerReply, WorkerRequest } from './worker';
 
 /** Target bytes per task: big enough to amortise a message, small enough to balance. */
@@ -21,7 +21,7 @@ export function planTasks(index: LogIndex, from = 0, to = index.count, target = 
     const loc = index.locate(i);
     if (!loc) break;
     if (!cur || loc.fileNo !== curFile || loc.end - cur.offsets[0]! > target) {
-      cur = { path: loc.file.path, offsets: [loc.offset], first: i, partialLast: false };
+      cur = { path: loc.file.path, offsets: [loc.offset], first: i, partialLast: false, ino: loc.file.ino };
       curFile = loc.fileNo;
       tasks.push(cur);
     }
@@ -162,7 +162,12 @@ export async function runTasks(
         workers.push(w);
         w.on('message', (m: WorkerReply) => {
           if (!m.ok) {
-            fail(new Error(`log worker: ${m.error}`));
+            // A changed file is the user's news, not a worker's failure.
+            fail(
+              m.name === FILE_CHANGED
+                ? Object.assign(new FileChangedError('', ''), { message: m.error })
+                : new Error(`log worker: ${m.error}`),
+            );
             return;
           }
           const r = m.result;

@@ -1,6 +1,6 @@
 // The beast-logger `.json.log` record format (a loguru header line, then a payload line that is
 // `base64:<zlib(JSON)>` or plain JSON). Shared by the token log engine and run discovery.
-import { inflateSync } from 'node:zlib';
+import { inflateBounded, RecordTooLargeError } from './inflate';
 import { isUtf8 } from 'node:buffer';
 
 /** `2026-01-05 10:00:00.123 | INFO     | module:function:123 - message` */
@@ -44,8 +44,9 @@ export function decodePayload(line: string): DecodeResult {
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 === 1) return { ok: false, error: 'invalid base64' };
     let inflated: Buffer;
     try {
-      inflated = inflateSync(Buffer.from(b64, 'base64'));
+      inflated = inflateBounded(Buffer.from(b64, 'base64'));
     } catch (err) {
+      if (err instanceof RecordTooLargeError) return { ok: false, error: err.message };
       return { ok: false, error: `invalid zlib data (${err instanceof Error ? err.message : String(err)})` };
     }
     json = inflated.toString('utf8');

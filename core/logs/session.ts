@@ -3,6 +3,7 @@
 // and the benchmark; no editor API here.
 import { CancelledError, FileIndex, LogIndex, type UpdateOptions } from './index';
 import { countTokens, decodeRecord, summarizePrefix, type RecordResult } from './decode';
+import { TOO_LARGE } from './inflate';
 import { RecordRows } from './rows';
 import { planTasks, runTasks } from './pool';
 import { searchRecords, type SearchOptions } from './sessionsearch';
@@ -226,6 +227,11 @@ export class LogSession {
     let r = decodeRecord(bytes);
     if (!r.ok && i === this.count - 1 && (this.index.tailPartial || r.error === 'record has no payload')) {
       r = { ok: false, error: `incomplete record: the file ends mid-record (still being written, or cut off): ${r.error}`, time: r.time };
+    }
+    if (!r.ok && r.error.startsWith(TOO_LARGE)) {
+      // Where it is, as the whole-file reads say it (jobs.ts).
+      const loc = this.index.locate(i);
+      if (loc) r = { ...r, error: `${r.error} [record at byte ${loc.offset} of ${loc.file.path}]` };
     }
     this.note(i, r);
     this.cache.set(i, r);

@@ -9,7 +9,7 @@ export interface WorkerRequest {
   /** An export result's buffer given back (transferred) to write the next results into. */
   reuse?: ArrayBuffer;
 }
-export type WorkerReply = { id: number; ok: true; result: TaskResult } | { id: number; ok: false; error: string };
+export type WorkerReply = { id: number; ok: true; result: TaskResult } | { id: number; ok: false; error: string; name?: string };
 
 parentPort?.on('message', (m: WorkerRequest) => {
   let reply: WorkerReply;
@@ -17,7 +17,12 @@ parentPort?.on('message', (m: WorkerRequest) => {
   try {
     reply = { id: m.id, ok: true, result: runTask(m.task, m.job) };
   } catch (err) {
-    reply = { id: m.id, ok: false, error: err instanceof Error ? err.message : String(err) };
+    reply = {
+      id: m.id,
+      ok: false,
+      error: err instanceof Error ? err.message : String(err),
+      ...(err instanceof Error ? { name: err.name } : {}),
+    };
   }
   const transfer: ArrayBuffer[] = [];
   if (reply.ok && reply.result.kind === 'export') {

@@ -73,27 +73,43 @@ export async function listTrajectoryFiles(fs: RunsFs, stepPath: string, limit = 
   return { files: files.slice(0, limit).map((f) => join(stepPath, f)), more: Math.max(0, files.length - limit) };
 }
 
-/** Bytes under a folder, without following links (so loops cannot recurse); capped by entry count. */
-export async function folderSize(fs: RunsFs, path: string, maxEntries = 5000): Promise<{ bytes: number; complete: boolean }> {
+/** Entries counted for a run's size, in the Runs view and in `agentjet runs --format json` alike. */
+export const RUN_SIZE_MAX_ENTRIES = 5000;
+
+/**
+ * Bytes under a folder, without following links (so loops cannot recurse); capped by entry count.
+ * Exact and the same on every call for an unchanged tree: folders are read level by level, each
+ * one's entries in name order, the sizes summed only once all of a level's stats are back (a sum
+ * updated inside concurrent callbacks loses updates), and the cap cuts the same entries each time.
+ */
+export async function folderSize(
+  fs: RunsFs,
+  path: string,
+  maxEntries = RUN_SIZE_MAX_ENTRIES,
+): Promise<{ bytes: number; complete: boolean }> {
   let bytes = 0;
   let seen = 0;
   let complete = true;
-  const queue = [path];
-  while (queue.length) {
-    const batch = queue.splice(0, 16);
-    await mapLimit(batch, 8, async (dir) => {
-      const { entries } = await tryReaddir(fs, dir);
+  let level = [path];
+  while (level.length && complete) {
+    const listed = await mapLimit(level, 8, (dir) => tryReaddir(fs, dir));
+    const next: string[] = [];
+    const files: string[] = [];
+    walk: for (let i = 0; i < level.length; i++) {
+      const entries = [...listed[i]!.entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const e of entries) {
         if (++seen > maxEntries) {
           complete = false;
-          return;
+          break walk;
         }
         if (e.symlink) continue;
-        if (e.kind === 'dir') queue.push(join(dir, e.name));
-        else if (e.kind === 'file') bytes += (await tryStat(fs, join(dir, e.name)))?.size ?? 0;
+        if (e.kind === 'dir') next.push(join(level[i]!, e.name));
+        else if (e.kind === 'file') files.push(join(level[i]!, e.name));
       }
-    });
-    if (!complete) break;
+    }
+    const sizes = await mapLimit(files, 16, async (f) => (await tryStat(fs, f))?.size ?? 0);
+    for (const n of sizes) bytes += n;
+    level = next;
   }
   return { bytes, complete };
 }

@@ -12,6 +12,7 @@ import { combineStatus, reasonOf } from '../agentjet/status';
 import { mapLimit, type RunsFs } from './fs';
 import { decide, decideLaunchOnly, readSession, type HostRead } from './hostStatus';
 import { latestStepReward, readTailRecords } from './records';
+import { parseRecordTitle } from '../logs/record';
 import { listCheckpoints, readSnapshotFacts, type SnapshotFacts } from './snapshot';
 import { existingTracking, trackingCandidates } from './tracking';
 import type { DiscoverOptions, ExperimentEntry, ExperimentInfo, SessionInfo } from './runTypes';
@@ -41,7 +42,15 @@ export {
 } from './roots';
 export { inspectSession, tracebackAtEnd, tracebackAtEndOf, countExceptionRecords } from './hostStatus';
 export { listCheckpoints, readSnapshotFacts, snapshotFacts, type SnapshotFacts } from './snapshot';
-export { folderSize, sizeIsStale, listHostArtefacts, listTrajectoryFiles, listTrajectorySteps, type HostArtefacts } from './artefacts';
+export {
+  folderSize,
+  RUN_SIZE_MAX_ENTRIES,
+  sizeIsStale,
+  listHostArtefacts,
+  listTrajectoryFiles,
+  listTrajectorySteps,
+  type HostArtefacts,
+} from './artefacts';
 export { combineStatus };
 
 /** `gpu-node-0` or `gpu-node-0_4242` (a second process on the same host). */
@@ -61,7 +70,7 @@ function layoutOf(entry: ExperimentEntry, snap: SnapshotFacts | undefined, hostl
 
 /** Status, sessions, hosts, latest step/reward and checkpoints of one experiment. */
 export async function inspectExperiment(fs: RunsFs, entry: ExperimentEntry, opts: DiscoverOptions = {}): Promise<ExperimentInfo> {
-  const launches = await readLaunchRecords(fs, entry.path);
+  const launches = entry.hasLaunchRecords === false ? [] : await readLaunchRecords(fs, entry.path);
   const reads = await mapLimit(entry.sessions, 4, (s) => readSession(fs, join(entry.path, s), opts, launches));
   const sessions = reads.map((r) => r.session);
   const info: ExperimentInfo = {
@@ -86,7 +95,7 @@ export async function inspectExperiment(fs: RunsFs, entry: ExperimentEntry, opts
       // The folder name is the experiment name the launcher used for both trees.
       const dir = join(isAbsolute(base) ? base : resolve(dirname(entry.root), base), snap.project, entry.name);
       info.checkpointDir = dir;
-      info.checkpoints = await listCheckpoints(fs, dir);
+      info.checkpoints = (await hasFolder(fs, dir, opts.listingMemo)) ? await listCheckpoints(fs, dir) : [];
     }
     if (snap.loggers?.length) {
       const candidates = trackingCandidates({
@@ -145,6 +154,25 @@ export async function inspectExperiment(fs: RunsFs, entry: ExperimentEntry, opts
   return info;
 }
 
+/**
+ * Whether `dir` may exist, from one shared listing of its parent (a project's checkpoint folder
+ * holds every experiment's): without a memo, always "may" (the caller's readdir decides).
+ */
+async function hasFolder(fs: RunsFs, dir: string, memo: DiscoverOptions['listingMemo']): Promise<boolean> {
+  if (!memo) return true;
+  const parent = dirname(dir);
+  let names = memo.get(parent);
+  if (!names)
+    memo.set(
+      parent,
+      (names = fs.readdir(parent).then(
+        (es) => new Set(es.filter((e) => e.kind === 'dir').map((e) => e.name)),
+        () => undefined,
+      )),
+    );
+  return (await names)?.has(basename(dir)) ?? false;
+}
+
 /** Proof that the latest session completed: the last step its settings call for, or that step's checkpoint. */
 function addCompletion(info: ExperimentInfo, reads: readonly HostRead[]): void {
   const total = info.totalSteps;
@@ -171,7 +199,21 @@ async function sessionStepReward(fs: RunsFs, session: SessionInfo): Promise<{ st
     if (!h.modules.includes('rollout')) continue;
     let tail;
     try {
-      tail = await readTailRecords(fs, join(h.path, 'rollout', 'rollout.json.log'), { minRecords: 2 });
+      // A log's steps only grow: reading back, a record of a lower step means the latest step's
+      // records are all in hand (the earlier ones are not decoded).
+      let top = -Infinity;
+      tail = await readTailRecords(fs, join(h.path, 'rollout', 'rollout.json.log'), {
+        minRecords: 2,
+        titles: true,
+        stopBefore: (r) => {
+          const header = r.payload?.header;
+          const step = typeof header === 'string' ? parseRecordTitle(header).step : undefined;
+          if (step === undefined) return false;
+          if (step < top) return true;
+          top = Math.max(top, step);
+          return false;
+        },
+      });
     } catch {
       continue;
     }

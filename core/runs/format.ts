@@ -147,3 +147,15 @@ export function formatLocalTime(ms: number): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
+
+/**
+ * A name as one line of a terminal table: control characters (a newline in a folder name, an
+ * escape sequence) are shown escaped (`\n`, `\x1b`), so no name can break or recolour the table.
+ */
+export function printable(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => {
+    const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+    const code = c.charCodeAt(0);
+    return named[c] ?? (code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+  });
+}

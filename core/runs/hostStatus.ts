@@ -5,7 +5,7 @@ import { basename, join } from 'node:path';
 import { isHostlessSession } from '../agentjet/layout';
 import { sameHost, parseHostFolder } from '../agentjet/hosts';
 import { EXCEPTION_LINE, lastTraceback, launchForSession, tracebackInOutput, type LaunchRecordFile } from '../agentjet/launchRecord';
-import { checkRecordedProcess, probeProcess, type ProcessProbe } from '../agentjet/liveness';
+import { checkRecordedProcess, parseLockContent, probeProcess, type ProcessProbe } from '../agentjet/liveness';
 import { combineStatus, decideHostStatus, isHarmlessException, reasonOf, type HostFacts, type StatusDecision } from '../agentjet/status';
 import { mapLimit, tryReaddir, tryStat, type RunsFs } from './fs';
 import { completeLines, decodeRecord, splitRecords } from './records';
@@ -196,14 +196,27 @@ export async function readHost(fs: RunsFs, path: string, opts: DiscoverOptions, 
     const st = await tryStat(fs, lockPath);
     if (st) {
       const lock: LockInfo = { path: lockPath, mtimeMs: st.mtimeMs };
-      try {
-        const pid = Number.parseInt((await fs.readRange(lockPath, 0, 64)).toString('utf8').trim(), 10);
-        if (Number.isInteger(pid) && pid > 0) lock.pid = pid;
-      } catch {
-        /* vanished between stat and read: treated as no pid */
+      let invalid: string | undefined;
+      if (!st.isFile()) invalid = st.isFIFO() ? 'a named pipe (FIFO)' : 'not a regular file';
+      else if (st.size > 64) invalid = `${st.size} bytes`;
+      else {
+        // Only a small regular file is read (readRange opens without blocking and checks again).
+        try {
+          const c = parseLockContent(await fs.readRange(lockPath, 0, 64));
+          if ('pid' in c) lock.pid = c.pid;
+          else invalid = c.invalid;
+        } catch {
+          /* vanished between stat and read: treated as no pid */
+        }
       }
+      if (invalid !== undefined) lock.invalid = invalid;
       info.lock = lock;
-      facts.lock = { path: lockPath, mtimeMs: st.mtimeMs, ...(lock.pid !== undefined ? { pid: lock.pid } : {}) };
+      facts.lock = {
+        path: lockPath,
+        mtimeMs: st.mtimeMs,
+        ...(lock.pid !== undefined ? { pid: lock.pid } : {}),
+        ...(invalid !== undefined ? { invalid } : {}),
+      };
       writes.push(st.mtimeMs);
     }
   }

@@ -2,6 +2,7 @@
 // experiment give.
 import { isAbsolute, join, resolve } from 'node:path';
 import { NOT_EXPERIMENTS } from '../agentjet/layout';
+import { LAUNCH_RECORD_DIR } from '../agentjet/launchRecord';
 import { mapLimit, tryReaddir, tryStat, type RunsFs } from './fs';
 import type { DiscoverOptions, ExperimentEntry, ExperimentRoot } from './runTypes';
 
@@ -64,7 +65,9 @@ export async function listExperiments(
 ): Promise<{ experiments: ExperimentEntry[]; error?: string }> {
   const { entries, error } = await tryReaddir(fs, root);
   if (error) return { experiments: [], error };
-  const dirs = entries.filter((e) => e.kind === 'dir' && !NOT_EXPERIMENTS.has(e.name) && !e.name.startsWith('.'));
+  // Any name is an experiment name (`..x_3` included): a folder without sessions or a snapshot
+  // (`.git`, `.ipynb_checkpoints`) is dropped by readExperimentEntry, not by its name.
+  const dirs = entries.filter((e) => e.kind === 'dir' && !NOT_EXPERIMENTS.has(e.name));
   const experiments = await mapLimit(dirs, opts.concurrency ?? 32, (d) => readExperimentEntry(fs, root, d.name));
   return { experiments: sortNewestFirst(experiments.filter((e): e is ExperimentEntry => e !== undefined)) };
 }
@@ -87,6 +90,7 @@ export async function readExperimentEntry(fs: RunsFs, root: string, name: string
   let timeMs = sessions.length ? parseSessionTime(sessions[sessions.length - 1]!) : undefined;
   if (timeMs === undefined) timeMs = (await tryStat(fs, path))?.mtimeMs ?? 0;
   const entry: ExperimentEntry = { name, path, root, sessions, timeMs };
+  if (!error) entry.hasLaunchRecords = entries.some((e) => e.name === LAUNCH_RECORD_DIR);
   if (snapshot) entry.snapshot = snapshot;
   if (error) entry.error = error;
   return entry;

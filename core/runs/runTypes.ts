@@ -23,11 +23,18 @@ export interface ExperimentEntry {
   /** Start of the latest session (local time), else the folder's mtime. */
   timeMs: number;
   error?: string;
+  /**
+   * False when the folder's listing showed no `.agentjet-vscode` folder (no launch records to
+   * read); undefined when not known.
+   */
+  hasLaunchRecords?: boolean;
 }
 
 export interface LockInfo {
   path: string;
   pid?: number;
+  /** What the lock holds instead of a process id (quoted text, or what kind of file it is). */
+  invalid?: string;
   mtimeMs: number;
   /** True/false when checked on this host; undefined for another host's folder. */
   alive?: boolean;
@@ -118,4 +125,10 @@ export interface DiscoverOptions {
   /** Existence only (no start time): answers are marked unverified. Prefer processProbe. */
   isAlive?: (pid: number) => boolean;
   concurrency?: number;
+  /**
+   * One listing of the run tree (the CLI): folder listings shared by many experiments (a
+   * project's checkpoint folder) are read once for the whole listing. The extension, which
+   * follows changes, leaves it unset.
+   */
+  listingMemo?: Map<string, Promise<Set<string> | undefined>>;
 }

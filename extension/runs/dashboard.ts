@@ -8,7 +8,8 @@ import { FactsCache } from '../../core/logs/cache';
 import { CancelledError } from '../../core/logs/index';
 import type { RunsModel } from '../../core/runs/model';
 import { DASHBOARD_VIEW_TYPE, type DashboardRun, type DashboardState, type HostToDashboard } from '../../core/protocol/dashboard';
-import { checkDashboardState, checkDashboardToHost, describeRefused } from '../../core/protocol/validate';
+import { checkDashboardToHost, describeRefused } from '../../core/protocol/validate';
+import { restoreDashboardRuns } from '../../core/runs/dashboardRuns';
 import { isInside, resolveInside } from '../../core/fs/inside';
 import { webviewHtml, webviewOptions } from '../webview';
 import type { Services } from '../services';
@@ -291,10 +292,16 @@ export class DashboardManager implements vscode.Disposable, vscode.WebviewPanelS
     return d;
   }
 
-  deserializeWebviewPanel(panel: vscode.WebviewPanel, state: DashboardState | undefined): Thenable<void> {
-    const checked = checkDashboardState(state);
-    this.attach(panel, checked.ok ? checked.value.runs : []);
-    return Promise.resolve();
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: DashboardState | undefined): Promise<void> {
+    // The saved list is the page's word: only runs the host itself lists are shown (and so are
+    // the only roots openFile accepts).
+    let known: string[] = [];
+    try {
+      known = (await this.model.experiments()).map((e) => e.path);
+    } catch {
+      // No listing: nothing restored.
+    }
+    this.attach(panel, restoreDashboardRuns(state, known).runs);
   }
 
   /** Tells dashboards showing a run under `path` that it changed on disk. */

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import {
   folderSize,
+  RUN_SIZE_MAX_ENTRIES,
   listHostArtefacts,
   sizeIsStale,
   listTrajectoryFiles,
@@ -353,7 +354,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     while (this.sizeActive < 2 && this.sizeQueue.length) {
       const path = this.sizeQueue.shift()!;
       this.sizeActive++;
-      void folderSize(this.model.fs, path, 5000)
+      void folderSize(this.model.fs, path, RUN_SIZE_MAX_ENTRIES)
         .then(
           (s) => {
             this.sizes.set(path, { ...s, at: Date.now() });

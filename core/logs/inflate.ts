@@ -1,0 +1,73 @@
+// Every zlib payload of a log is inflated here, with a bound on what it may inflate to: a record
+// of a few MB can hold a "decompression bomb" (gigabytes of repeated tokens). zlib stops as soon
+// as the output passes the bound, so memory stays at the bound whatever the payload claims.
+import { inflateSync, constants as zc } from 'node:zlib';
+
+/** Default bound on one record's inflated payload. */
+export const DEFAULT_MAX_RECORD_MB = 64;
+
+/** The bound in bytes: AGENTJET_MAX_RECORD_MB (the CLI's --max-record-mb sets it for its workers too). */
+export function maxRecordBytes(): number {
+  const v = Number(process.env.AGENTJET_MAX_RECORD_MB);
+  const mb = Number.isFinite(v) && v > 0 ? Math.min(v, 4096) : DEFAULT_MAX_RECORD_MB;
+  return Math.floor(mb * 1024 * 1024);
+}
+
+/** The marker all "too large" errors start with (callers add where the record is). */
+export const TOO_LARGE = 'record too large';
+
+export class RecordTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(
+      `${TOO_LARGE}: its payload inflates to more than ${formatMb(limit)} (the limit per record; raise it with --max-record-mb or AGENTJET_MAX_RECORD_MB)`,
+    );
+    this.name = 'RecordTooLargeError';
+  }
+}
+
+function formatMb(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
+}
+
+function isTooLarge(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === 'ERR_BUFFER_TOO_LARGE';
+}
+
+/**
+ * Inflates a whole zlib stream; throws RecordTooLargeError past `limit` bytes of output (zlib
+ * stops there), and zlib's own error for corrupt data.
+ */
+export function inflateBounded(raw: Uint8Array, limit = maxRecordBytes()): Buffer {
+  try {
+    return inflateSync(raw, { maxOutputLength: limit });
+  } catch (err) {
+    if (isTooLarge(err)) throw new RecordTooLargeError(limit);
+    throw err;
+  }
+}
+
+/**
+ * The first bytes of what a (possibly cut) zlib stream inflates to, at most about `want` of them:
+ * for summaries, which need only the start of the JSON. The input is fed in growing slices so a
+ * bomb in the first bytes costs at most a slice's worth of output (deflate expands ~1000x at most).
+ */
+export function inflatePrefix(raw: Uint8Array, want: number): Buffer {
+  const cap = Math.max(want * 4, 1 << 20);
+  let slice = Math.min(raw.length, 1024);
+  let last: Buffer | undefined;
+  for (;;) {
+    try {
+      last = inflateSync(raw.subarray(0, slice), { finishFlush: zc.Z_SYNC_FLUSH, maxOutputLength: cap });
+    } catch (err) {
+      if (!isTooLarge(err)) throw err;
+      if (last) return last;
+      // Even the first slice is too much: a smaller one.
+      if (slice <= 64) throw new RecordTooLargeError(cap);
+      slice = Math.max(64, slice >> 3);
+      continue;
+    }
+    if (last.length >= want || slice >= raw.length) return last;
+    slice = Math.min(raw.length, slice * 4);
+  }
+}
