@@ -5,7 +5,7 @@ import { ClassResolver } from './classref';
 import { CachedFs } from './fs';
 import { PythonLocator } from './pythonenv';
 import { parseConfig, looksLikeConfig, tooLargeDiagnostic, MAX_SEMANTIC_BYTES, type ParsedConfig } from './parse';
-import { validateParsed } from './validate';
+import { validateSteps } from './validate';
 import type { ConfigDiagnostic } from './diagnostics';
 import type { FeatureContext } from './features';
 
@@ -88,15 +88,21 @@ export class ConfigService {
 
   /** Parses (cached by version) when the text is an AgentJet/ASTuner config; undefined otherwise. */
   parse(uri: string, version: number, text: string): ParsedConfig | undefined {
+    const parsed = this.parseAny(uri, version, text);
+    return parsed?.doc ? parsed : undefined;
+  }
+
+  /** The cached parse, with or without a document of ours; undefined when the text is not a config. */
+  private parseAny(uri: string, version: number, text: string): ParsedConfig | undefined {
     const c = this.cache.get(uri);
-    if (c && c.version === version && c.text.length === text.length) return c.parsed.doc ? c.parsed : undefined;
+    if (c && c.version === version && c.text.length === text.length) return c.parsed;
     if (text.length > MAX_SEMANTIC_BYTES || !looksLikeConfig(text)) {
       this.cache.delete(uri);
       return undefined;
     }
     const parsed = parseConfig(text);
     this.cache.set(uri, { version, text, parsed });
-    return parsed.doc ? parsed : undefined;
+    return parsed;
   }
 
   forget(uri: string): void {
@@ -104,16 +110,57 @@ export class ConfigService {
   }
 
   diagnose(uri: string, version: number, text: string, file: string | undefined): { ours: boolean; diagnostics: ConfigDiagnostic[] } {
-    const r = this.diagnoseAll(uri, version, text, file);
-    return this.reportSyntax ? r : { ours: r.ours, diagnostics: r.diagnostics.filter((d) => d.code !== 'yaml-syntax') };
+    const steps = this.diagnoseSteps(uri, version, text, file);
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+    }
   }
 
-  private diagnoseAll(
+  /**
+   * `diagnose` in slices of about `sliceMs`, giving the event loop back in between (requests about
+   * other documents are answered meanwhile). Returns undefined, having stopped early, once `stale()`
+   * says the text is no longer current (a keystroke came in).
+   */
+  async diagnoseAsync(
     uri: string,
     version: number,
     text: string,
     file: string | undefined,
-  ): { ours: boolean; diagnostics: ConfigDiagnostic[] } {
+    stale: () => boolean,
+    sliceMs = 15,
+  ): Promise<{ ours: boolean; diagnostics: ConfigDiagnostic[] } | undefined> {
+    const steps = this.diagnoseSteps(uri, version, text, file);
+    let until = performance.now() + sliceMs;
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      if (performance.now() < until) continue;
+      await new Promise<void>((res) => setImmediate(res));
+      if (stale()) {
+        steps.return({ ours: false, diagnostics: [] });
+        return undefined;
+      }
+      until = performance.now() + sliceMs;
+    }
+  }
+
+  private *diagnoseSteps(
+    uri: string,
+    version: number,
+    text: string,
+    file: string | undefined,
+  ): Generator<void, { ours: boolean; diagnostics: ConfigDiagnostic[] }, void> {
+    const r = yield* this.diagnoseAll(uri, version, text, file);
+    return this.reportSyntax ? r : { ours: r.ours, diagnostics: r.diagnostics.filter((d) => d.code !== 'yaml-syntax') };
+  }
+
+  private *diagnoseAll(
+    uri: string,
+    version: number,
+    text: string,
+    file: string | undefined,
+  ): Generator<void, { ours: boolean; diagnostics: ConfigDiagnostic[] }, void> {
     if (text.length > MAX_SEMANTIC_BYTES) {
       if (!looksLikeConfig(text.slice(0, 65536))) return { ours: false, diagnostics: [] };
       return {
@@ -121,17 +168,17 @@ export class ConfigService {
         diagnostics: [tooLargeDiagnostic(text.length)],
       };
     }
-    const parsed = this.parse(uri, version, text);
-    if (!parsed) {
+    const parsed = this.parseAny(uri, version, text);
+    if (!parsed) return { ours: false, diagnostics: [] };
+    // The parse is one piece of work (the yaml library); a pause after it lets a newer text win.
+    yield;
+    if (!parsed.doc) {
       // Broken YAML that still names a root key: show the syntax errors.
-      if (looksLikeConfig(text)) {
-        const p = parseConfig(text);
-        const d = validateParsed(p, {});
-        return { ours: d.length > 0, diagnostics: d };
-      }
-      return { ours: false, diagnostics: [] };
+      const d = yield* validateSteps(parsed, {});
+      return { ours: d.length > 0, diagnostics: d };
     }
     const ctx = this.context(file);
-    return { ours: true, diagnostics: validateParsed(parsed, { root: ctx.root, fs: this.fs, resolver: ctx.resolver, fileName: file }) };
+    const diagnostics = yield* validateSteps(parsed, { root: ctx.root, fs: this.fs, resolver: ctx.resolver, fileName: file });
+    return { ours: true, diagnostics };
   }
 }
