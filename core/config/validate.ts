@@ -177,11 +177,20 @@ function checkRoot(ctx: Ctx): void {
   }
 }
 
-/** Labels of the keys under a schema node that exist in this dialect. */
+const knownKeyLists = new WeakMap<SchemaNode, Map<Family, string[]>>();
+
+/** Labels of the keys under a schema node that exist in this dialect (memoised: asked per unknown key). */
 function knownKeys(node: SchemaNode, dialect: Family): string[] {
-  return Object.entries(resolveRef(node).properties ?? {})
-    .filter(([, v]) => inDialect(v, dialect))
-    .map(([k]) => k);
+  let byDialect = knownKeyLists.get(node);
+  if (!byDialect) knownKeyLists.set(node, (byDialect = new Map()));
+  let keys = byDialect.get(dialect);
+  if (!keys) {
+    keys = Object.entries(resolveRef(node).properties ?? {})
+      .filter(([, v]) => inDialect(v, dialect))
+      .map(([k]) => k);
+    byDialect.set(dialect, keys);
+  }
+  return keys;
 }
 
 let stepCount = 0;
