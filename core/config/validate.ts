@@ -345,7 +345,8 @@ function* checkValue(ctx: Ctx, value: Node | null, sch: SchemaNode, path: string
       if (++stepCount % STEP === 0) yield;
       const n = deref(value.items[i], ctx.doc);
       if (item) yield* checkValue(ctx, n, item, [...path, String(i)], undefined);
-      if (isScalar(n) && typeof n.value === 'string' && n.value.includes('${')) checkInterpolations(ctx, n as Scalar, path);
+      // With an item schema, checkValue has checked the item's interpolations (relative to the item).
+      if (!item && isScalar(n) && typeof n.value === 'string' && n.value.includes('${')) checkInterpolations(ctx, n as Scalar, path);
       if (
         isScalar(n) &&
         typeof n.value === 'string' &&
