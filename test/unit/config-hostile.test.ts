@@ -12,7 +12,7 @@ import { ConfigService } from '../../core/config/service';
 import { DOCUMENT_SUGGEST_BUDGET } from '../../core/config/validateContext';
 import { findUpstream } from '../util/upstream';
 import { repoRoot } from '../util/paths';
-import { check, fc, mutatedConfig } from '../util/fc';
+import { check, checkAsync, fc, mutatedConfig } from '../util/fc';
 import { demoConfig, demoDir, yamlFiles } from './config-helpers';
 
 /** The demo config and, when present, the upstream tutorial configs. */
@@ -69,7 +69,7 @@ test('property: aliases resolve to the node the yaml library resolves them to', 
 });
 
 test('property: validation in steps gives the same diagnostics; a stale document stops early', async () => {
-  await check(
+  await checkAsync(
     fc.asyncProperty(mutatedConfig(bases), fc.nat(20), async (text, stopAfter) => {
       const p = parseConfig(text);
       const whole = validateParsed(p, { root: demoDir });

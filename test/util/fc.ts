@@ -4,19 +4,33 @@ import fc from 'fast-check';
 
 export { fc };
 
-/** Runs a property with a fixed budget; the failure report names the seed and the shrunk case. */
-export function check<Ts>(prop: fc.IProperty<Ts> | fc.IAsyncProperty<Ts>, numRuns: number): Promise<void> | void {
+function params<Ts>(numRuns: number): { seed: number; p: fc.Parameters<Ts> } {
   const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : Date.now() ^ (Math.random() * 0x100000000);
-  const params: fc.Parameters<Ts> = { numRuns: process.env.FC_RUNS ? Number(process.env.FC_RUNS) : numRuns, seed, endOnFailure: false };
-  const report = (err: unknown) => {
-    const cause = err instanceof Error && err.cause instanceof Error ? `\n${err.cause.message}` : '';
-    throw new Error(`property failed (replay with FC_SEED=${seed}): ${err instanceof Error ? err.message : String(err)}${cause}`);
-  };
-  if ('isAsync' in prop && prop.isAsync()) return (fc.assert(prop, params) as Promise<void>).catch(report);
+  return { seed, p: { numRuns: process.env.FC_RUNS ? Number(process.env.FC_RUNS) : numRuns, seed } };
+}
+
+function report(seed: number, err: unknown): never {
+  const cause = err instanceof Error && err.cause instanceof Error ? `\n${err.cause.message}` : '';
+  throw new Error(`property failed (replay with FC_SEED=${seed}): ${err instanceof Error ? err.message : String(err)}${cause}`);
+}
+
+/** Runs a property with a fixed budget; the failure report names the seed and the shrunk case. */
+export function check<Ts>(prop: fc.IProperty<Ts>, numRuns: number): void {
+  const { seed, p } = params<Ts>(numRuns);
   try {
-    fc.assert(prop as fc.IProperty<Ts>, params);
+    fc.assert(prop, p);
   } catch (err) {
-    report(err);
+    report(seed, err);
+  }
+}
+
+/** `check` for an async property. */
+export async function checkAsync<Ts>(prop: fc.IAsyncProperty<Ts>, numRuns: number): Promise<void> {
+  const { seed, p } = params<Ts>(numRuns);
+  try {
+    await fc.assert(prop, p);
+  } catch (err) {
+    report(seed, err);
   }
 }
 
