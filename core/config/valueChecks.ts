@@ -78,6 +78,10 @@ export function checkClassRef(ctx: Ctx, n: Scalar, str: string): void {
   const sub = (a: number, b: number) => (exact ? ctx.p.index.range(base + a, base + b) : whole);
   const r = ctx.resolver.resolve(ref, ctx.root);
   if (r.ok === true || r.ok === 'skip') return;
+  if (r.ok === 'unchecked') {
+    push(ctx, 'class-ref/unchecked', 'information', r.message, sub(ref.classStart, ref.classEnd));
+    return;
+  }
   const fixes: Fix[] = [];
   if (r.code === 'class-ref/missing-class') {
     const file =
