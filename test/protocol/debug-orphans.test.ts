@@ -83,40 +83,42 @@ describe('the launch tree dies with its owner', { timeout: 180_000 }, () => {
     }
   });
 
-  // Checked: without the watchdog the launcher, debugpy's adapter and the grandchild run on under PID 1.
-  test('issue 22 #14: SIGKILL of the adapter (debug run): launcher, debugpy and children end; the companion stays', async () => {
-    const marker = 'ajorphan14';
-    const dc = client();
-    await dc.start();
-    const outputs: DebugProtocol.OutputEvent[] = [];
-    dc.on('output', (e: DebugProtocol.OutputEvent) => outputs.push(e));
-    const adapter = (await listProcesses()).filter((p) => p.ppid === process.pid && p.args.includes('adapter.js')).at(-1);
-    assert.ok(adapter, 'the adapter runs');
-    let killed = false;
-    try {
-      await Promise.all([
-        dc.waitForEvent('initialized').then(() => dc.configurationDoneRequest()),
-        dc.launch({ config: slowConfig(w, marker), cwd: w.dir, python, env: { PYTHONPATH: standInBackbone } }),
-      ]);
-      await waitFor(() => outputs.some((o) => o.body.output.includes('slow workflow running')), 'the workflow to run', 30_000);
-      const before = await alive(w.dir);
-      assert.ok(before.length > 0, 'the launch runs');
-      const companions = readCompanions(companionFolder(w.dir, 'saved_experiments')).filter((c) => c.alive);
-      process.kill(adapter.pid, 'SIGKILL');
-      killed = true;
-      const spare = new Set(companions.map((c) => c.pgid));
-      const ours = async () => [...(await alive(w.dir)), ...(await alive(marker))].filter((p) => !spare.has(p.pgid));
-      await waitFor(async () => (await ours()).length === 0, 'the launch tree to end', 15_000).catch(async (e: Error) =>
-        assert.fail(`${e.message}: ${JSON.stringify(await ours())}`),
-      );
-      assert.ok(
-        readCompanions(companionFolder(w.dir, 'saved_experiments')).some((c) => c.alive),
-        'the companion is spared',
-      );
-    } finally {
-      // A killed adapter answers nothing: stop() would wait forever.
-      if (!killed) await dc.stop();
-      for (const p of await alive(marker)) process.kill(p.pid, 'SIGKILL');
-    }
-  });
+  // Checked: without the watchdog the launcher and its grandchild run on under PID 1 (Run Without
+  // Debugging; a debug run happened to end with debugpy's adapter here, kept as a guard).
+  for (const noDebug of [true, false])
+    test(`issue 22 #14: SIGKILL of the adapter (${noDebug ? 'run without debugging' : 'debug run'}): the launch tree ends; the companion stays`, async () => {
+      const marker = `ajorphan14${noDebug ? 'n' : 'd'}`;
+      const dc = client();
+      await dc.start();
+      const outputs: DebugProtocol.OutputEvent[] = [];
+      dc.on('output', (e: DebugProtocol.OutputEvent) => outputs.push(e));
+      const adapter = (await listProcesses()).filter((p) => p.ppid === process.pid && p.args.includes('adapter.js')).at(-1);
+      assert.ok(adapter, 'the adapter runs');
+      let killed = false;
+      try {
+        await Promise.all([
+          dc.waitForEvent('initialized').then(() => dc.configurationDoneRequest()),
+          dc.launch({ config: slowConfig(w, marker), cwd: w.dir, python, env: { PYTHONPATH: standInBackbone }, noDebug }),
+        ]);
+        await waitFor(() => outputs.some((o) => o.body.output.includes('slow workflow running')), 'the workflow to run', 30_000);
+        const before = await alive(w.dir);
+        assert.ok(before.length > 0, 'the launch runs');
+        const companions = readCompanions(companionFolder(w.dir, 'saved_experiments')).filter((c) => c.alive);
+        process.kill(adapter.pid, 'SIGKILL');
+        killed = true;
+        const spare = new Set(companions.map((c) => c.pgid));
+        const ours = async () => [...(await alive(w.dir)), ...(await alive(marker))].filter((p) => !spare.has(p.pgid));
+        await waitFor(async () => (await ours()).length === 0, 'the launch tree to end', 15_000).catch(async (e: Error) =>
+          assert.fail(`${e.message}: ${JSON.stringify(await ours())}`),
+        );
+        assert.ok(
+          readCompanions(companionFolder(w.dir, 'saved_experiments')).some((c) => c.alive),
+          'the companion is spared',
+        );
+      } finally {
+        // A killed adapter answers nothing: stop() would wait forever.
+        if (!killed) await dc.stop();
+        for (const p of await alive(marker)) process.kill(p.pid, 'SIGKILL');
+      }
+    });
 });
