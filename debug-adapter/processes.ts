@@ -92,7 +92,7 @@ export class LaunchProcesses {
       trace(`cleanup done, ${left.length} left`);
       if (r?.autokill) await stopCompanions(companionsOf(r.cwd));
       // Everything of ours has ended: the watchdog has nothing left to guard.
-      if (includeDebugpy) this.watchdog?.release();
+      if (includeDebugpy) this.releaseWatchdog();
     };
     if (includeDebugpy) return (this.stopping ??= run());
     return run();
@@ -103,5 +103,12 @@ export class LaunchProcesses {
     const procs = await listProcesses();
     const roots = [this.debugpy?.pid].filter((p): p is number => !!p);
     await terminate(planKill(procs, roots, roots, includeCompanions ? [] : this.companionGroups()), 2000);
+    // A refused launch: nothing of ours runs any more.
+    if (!this.launcher) this.releaseWatchdog();
+  }
+
+  private releaseWatchdog(): void {
+    this.watchdog?.release();
+    this.watchdog = undefined;
   }
 }
