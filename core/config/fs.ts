@@ -18,7 +18,7 @@ export interface ConfigFs {
 }
 
 /** Largest file `findLine` scans (a generated module of that size is already an oddity). */
-export const MAX_SCAN_BYTES = 256 * 1024 * 1024;
+const MAX_SCAN_BYTES = 256 * 1024 * 1024;
 
 /** Streams `path` line by line for the first match of `re` (see ConfigFs.findLine). */
 export function scanLines(

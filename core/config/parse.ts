@@ -77,7 +77,7 @@ export function parseConfig(text: string, opts: { dialect?: Family } = {}): Pars
  * Adds the library's own "Map keys must be unique" error (same code, message and position) for each
  * scalar key a map already holds, in one pass over the document.
  */
-export function addDuplicateKeyErrors(doc: Document.Parsed): void {
+function addDuplicateKeyErrors(doc: Document.Parsed): void {
   const found: YAMLParseError[] = [];
   const stack: unknown[] = [doc.contents];
   let budget = 0;
@@ -159,7 +159,7 @@ export function keyString(pair: Pair): string | undefined {
   return undefined;
 }
 
-export interface MapEntry {
+interface MapEntry {
   pair: Pair;
   merged: boolean;
 }
@@ -191,7 +191,7 @@ export function mapPairs(map: YAMLMap, doc: Document): readonly MapEntry[] {
 }
 
 /** The entry of `key` in a map (the last one, as the loader keeps), through a per-map index. */
-export function mapEntry(map: YAMLMap, doc: Document, key: string): MapEntry | undefined {
+function mapEntry(map: YAMLMap, doc: Document, key: string): MapEntry | undefined {
   const e = pairsEntry(map, doc);
   if (!e.byKey) {
     const byKey = new Map<string, MapEntry>();
