@@ -1,15 +1,15 @@
 // `agentjet lint <files|folders> [--root DIR] [--format text|json] [--python PATH]`
-import { readdirSync, statSync } from 'node:fs';
-import { join, resolve, relative } from 'node:path';
+import { resolve, relative } from 'node:path';
 import type { CliCommand } from './commands';
 import { lintFileResult } from '../core/config/lint';
+import { collectYamlFiles } from '../core/config/walk';
 import { ClassResolver } from '../core/config/classref';
 import { CachedFs } from '../core/config/fs';
 import { PythonLocator } from '../core/config/pythonenv';
 import type { ConfigDiagnostic } from '../core/config/diagnostics';
 import { FRAMEWORK_VERSIONS, isFrameworkVersion, type FrameworkVersion } from '../core/agentjet/dialect';
 import { t } from '../core/l10n';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { AgentJetFactsService, defaultCacheDir } from '../core/config/agentjetFacts';
 import { parseConfig, MAX_SEMANTIC_BYTES } from '../core/config/parse';
 import { readFile } from 'node:fs/promises';
@@ -32,23 +32,6 @@ Options:
 
 Exit status: 0 when no errors, 1 when any error was found, 2 on bad usage.
 `);
-
-const SKIP = new Set(['node_modules', '.git', '__pycache__', '.venv', 'venv']);
-
-function collect(p: string, out: string[], explicit: boolean): void {
-  let st;
-  try {
-    st = statSync(p);
-  } catch {
-    throw new Error(t('no such file or folder: {0}', p));
-  }
-  if (st.isDirectory()) {
-    for (const name of readdirSync(p).sort()) {
-      if (SKIP.has(name) || name.startsWith('.')) continue;
-      collect(join(p, name), out, false);
-    }
-  } else if (explicit || /\.ya?ml$/i.test(p)) out.push(p);
-}
 
 export async function runLint(
   args: string[],
@@ -97,13 +80,13 @@ export async function runLint(
     writeErr(help());
     return 2;
   }
-  const files: string[] = [];
-  try {
-    for (const target of targets) collect(resolve(target), files, true);
-  } catch (err) {
-    writeErr(`agentjet lint: ${err instanceof Error ? err.message : String(err)}\n`);
+  const { files, special, missing } = collectYamlFiles(targets.map((x) => resolve(x)));
+  if (missing.length) {
+    writeErr(`agentjet lint: ${t('no such file or folder: {0}', missing.join(', '))}\n`);
     return 2;
   }
+  // A FIFO, socket or device named *.yaml is no config: said, not counted as a problem.
+  for (const f of special) writeErr(`${t('{0}: skipped, not a regular file', relative(process.cwd(), f) || f)}\n`);
   // The AgentJet that judges the files: a checkout at --root, else the one installed in the
   // interpreter (--python, else the folder's .venv/venv or python3), else the bundled facts.
   const agentjets = new AgentJetFactsService({ cacheDir: process.env.AGENTJET_FACTS_CACHE ?? defaultCacheDir(), fallbackPython: '' });

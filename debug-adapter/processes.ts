@@ -5,7 +5,9 @@ import type { ChildProcess } from 'node:child_process';
 import { mergedEnv, type ResolvedLaunch } from '../core/launch/attributes';
 import { sparedGroups } from '../core/launch/lifecycle';
 import { listProcesses, planKill, terminate } from '../core/launch/processes';
-import { companionsOf, stopCompanions } from '../core/launch/companions';
+import { companionFolder, companionsOf, stopCompanions } from '../core/launch/companions';
+import { FIXED_LOG_ROOTS } from '../core/launch/plan';
+import { Watchdog } from '../core/launch/watchdog';
 import { trace } from './debugpy';
 
 export class LaunchProcesses {
@@ -20,9 +22,21 @@ export class LaunchProcesses {
   private readonly seenGroups = new Set<number>();
   private stopping: Promise<void> | undefined;
 
-  /** Notes a process group (the leader's pid) to end at Stop. */
+  private watchdog: Watchdog | undefined;
+
+  /** Notes a process group (the leader's pid) to end at Stop, or when this adapter dies (watchdog). */
   addGroup(pgid: number): void {
     this.seenGroups.add(pgid);
+    if (!this.watchdog) {
+      this.watchdog = new Watchdog();
+      if (this.launch) for (const root of FIXED_LOG_ROOTS) this.watchdog.spare(companionFolder(this.launch.cwd, root));
+    }
+    this.watchdog.guard(pgid);
+  }
+
+  /** Pid of the watchdog that ends the launch's groups if this adapter dies (tests). */
+  get watchdogPid(): number | undefined {
+    return this.watchdog?.pid;
   }
 
   /** The pid of the launch's process for the launch record: the launcher (noDebug) or the debuggee. */
@@ -49,7 +63,7 @@ export class LaunchProcesses {
       for (const p of procs)
         if (p.ppid === pid) {
           stack.push(p.pid);
-          if (!spare.has(p.pgid)) this.seenGroups.add(p.pgid);
+          if (!spare.has(p.pgid)) this.addGroup(p.pgid);
         }
     }
   }
@@ -77,6 +91,8 @@ export class LaunchProcesses {
       const left = await terminate(plan, 1500);
       trace(`cleanup done, ${left.length} left`);
       if (r?.autokill) await stopCompanions(companionsOf(r.cwd));
+      // Everything of ours has ended: the watchdog has nothing left to guard.
+      if (includeDebugpy) this.releaseWatchdog();
     };
     if (includeDebugpy) return (this.stopping ??= run());
     return run();
@@ -87,5 +103,12 @@ export class LaunchProcesses {
     const procs = await listProcesses();
     const roots = [this.debugpy?.pid].filter((p): p is number => !!p);
     await terminate(planKill(procs, roots, roots, includeCompanions ? [] : this.companionGroups()), 2000);
+    // A refused launch: nothing of ours runs any more.
+    if (!this.launcher) this.releaseWatchdog();
+  }
+
+  private releaseWatchdog(): void {
+    this.watchdog?.release();
+    this.watchdog = undefined;
   }
 }

@@ -23,6 +23,7 @@ import { rayLaunchAdditions } from '../core/ray/tags';
 import { t } from '../core/l10n';
 import { ADAPTER_BOOT, LauncherShim, debugpyLaunch, localCapabilities, trace } from './debugpy';
 import { LaunchProcesses } from './processes';
+import { isAlive } from '../core/launch/processes';
 import { LaunchRecorder } from './record';
 
 const ERR = LAUNCH_ERRORS;
@@ -42,6 +43,7 @@ export class AgentJetDebugSession extends DebugSession {
   private readonly shim = new LauncherShim();
   private finished = false;
   private sweepTimer: NodeJS.Timeout | undefined;
+  private debuggeeGone = false;
   private launchSent = false;
   private attachRelay: AttachRelay | undefined;
 
@@ -150,13 +152,31 @@ export class AgentJetDebugSession extends DebugSession {
     child.stdout?.on('data', (b: Buffer) => this.onOutput(b.toString(), 'stdout', true));
     child.stderr?.on('data', (b: Buffer) => this.onOutput(b.toString(), 'stderr', true));
     child.on('error', (e) => this.onOutput(`AgentJet: ${e.message}\n`, 'stderr', true));
-    child.on('close', (code, sig) => {
+    let ended = false;
+    const onEnd = (code: number | null, sig: NodeJS.Signals | null) => {
+      if (ended) return;
+      ended = true;
       this.record.exitCode = code ?? (sig ? 128 : 1);
       if (sig) this.record.exitSignal = sig;
       void this.finish().then(() => {
         this.sendEvent(new ExitedEvent(this.record.exitCode ?? 1));
         this.sendEvent(new TerminatedEvent());
       });
+    };
+    child.on('close', onEnd);
+    // The launcher is gone but its pipes stay open: a child of it (killed launcher, or one that
+    // outlived it) still holds them. The launch's tree goes with its launcher (companions aside),
+    // and the session ends now rather than when that child does.
+    child.on('exit', (code, sig) => {
+      setTimeout(() => {
+        if (ended) return;
+        trace('launcher exited with its pipes still held: ending the rest of its tree');
+        void this.procs.cleanup(false).finally(() => {
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          onEnd(code, sig);
+        });
+      }, 500).unref();
     });
     if (child.pid) {
       this.procs.addGroup(child.pid);
@@ -224,7 +244,7 @@ export class AgentJetDebugSession extends DebugSession {
     this.launchSent = true;
     const seq = this.upstream!.send({ type: 'request', command: 'launch', arguments: launchArgs });
     this.requests.relayed.set(seq, request);
-    this.sweepTimer = setInterval(() => void this.procs.noteGroups(), 2000);
+    this.sweepTimer = setInterval(() => void this.sweep(), 2000);
   }
 
   // ---- relay --------------------------------------------------------------------------------
@@ -324,6 +344,18 @@ export class AgentJetDebugSession extends DebugSession {
       this.sendEvent(new Event(EVENT_FINISHED, body));
     } else {
       this.shim.remove();
+    }
+  }
+
+  /** Every 2 s of a debug run: note new process groups; when the debuggee died (killed) and debugpy
+   * still waits on pipes its children hold, end the rest of its tree so debugpy can report the end. */
+  private async sweep(): Promise<void> {
+    await this.procs.noteGroups();
+    const pid = this.procs.debuggeePid;
+    if (pid && !this.debuggeeGone && !isAlive(pid) && !this.finished) {
+      this.debuggeeGone = true;
+      trace('debuggee gone: ending what is left of its tree');
+      await this.procs.cleanup(false);
     }
   }
 

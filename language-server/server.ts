@@ -59,8 +59,10 @@ const checker = new WorkspaceChecker({
     if (isOpenPath(path)) return;
     const uri = URI.file(path).toString();
     const key = `workspace:${uri}`;
-    const r = service.diagnose(key, 0, text, path);
+    // In slices: a big file on disk never holds up the editor's requests.
+    const r = await service.diagnoseAsync(key, 0, text, path, () => isOpenPath(path));
     service.forget(key);
+    if (!r) return;
     void connection.sendDiagnostics({ uri, diagnostics: r.ours ? r.diagnostics.map((d) => toLsp(d, r.facts)) : [] });
   },
   clear(path) {
@@ -193,7 +195,10 @@ async function validate(doc: TextDocument): Promise<void> {
   if (file) checker.published.delete(file); // the editor's text owns this file's problems now
   let result;
   try {
-    result = service.diagnose(doc.uri, doc.version, doc.getText(), filePath(doc.uri));
+    // In slices, dropped as soon as a newer version of the document arrives: one big document never
+    // blocks requests about another, and stale work does not run to the end.
+    result = await service.diagnoseAsync(doc.uri, doc.version, doc.getText(), file, () => documents.get(doc.uri)?.version !== doc.version);
+    if (!result) return;
   } catch (err) {
     connection.console.error(
       `agentjet: validation failed for ${doc.uri}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,

@@ -7,11 +7,16 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
+import { TEST_RUN_ENV, endLeftovers } from './test-processes.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
 const only = argv.flatMap((a, i) => (a === '--layer' ? [argv[i + 1]] : []));
 const want = (layer) => only.length === 0 || only.includes(layer);
+// Every process of this run carries the mark (inherited), so leftovers can be found at the end.
+const runId = randomUUID();
+process.env[TEST_RUN_ENV] = runId;
 
 function walk(dir, pred, out = []) {
   if (!existsSync(dir)) return out;
@@ -147,6 +152,14 @@ if (upstreamSkips > 0) {
   );
   if (process.env.AGENTJET_REQUIRE_UPSTREAM === '1')
     layers.push({ name: 'upstream', passed: 0, failed: 1, note: 'AGENTJET_REQUIRE_UPSTREAM=1 but upstream-dependent tests were skipped' });
+}
+
+// A test that does not end what it started fails the run: its processes are listed and ended.
+const leftovers = await endLeftovers(runId);
+if (leftovers.length) {
+  console.log(`\n## leftovers\n${leftovers.length} process(es) started by the tests were still running (now killed):`);
+  for (const p of leftovers) console.log(`  pid ${p.pid} in ${p.cwd}: ${p.cmdline}`);
+  layers.push({ name: 'leftovers', passed: 0, failed: leftovers.length, note: 'processes the tests did not end' });
 }
 
 console.log('\n## summary');

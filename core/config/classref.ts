@@ -2,7 +2,7 @@
 // folder the launcher runs in, and framework built-ins against the installed package when known.
 import { isAbsolute, join, dirname, basename, relative } from 'node:path';
 import type { ConfigFs } from './fs';
-import { parsePython, type PyClass, type PyModule } from './python';
+import { parsePython, MAX_PYTHON_CHARS, type PyClass, type PyModule } from './python';
 import { t } from '../l10n';
 
 export interface ClassRef {
@@ -63,7 +63,9 @@ export type Resolution =
       message: string;
       severity: 'error' | 'warning';
     }
-  | { ok: 'skip'; reason: string };
+  | { ok: 'skip'; reason: string }
+  /** The file exists but is too large to read whole, and its class could not be confirmed: no error is claimed. */
+  | { ok: 'unchecked'; file: string; message: string };
 
 type Unresolved = Extract<Resolution, { ok: false }>;
 
@@ -85,7 +87,8 @@ export class ClassResolver {
 
   module(file: string): PyModule | undefined {
     const text = this.fs.read(file);
-    if (text === undefined) return undefined;
+    // Above the reader's limit the parse would be empty: treated as unreadable, never as "no classes".
+    if (text === undefined || text.length > MAX_PYTHON_CHARS) return undefined;
     const c = this.parsed.get(file);
     if (c && c.text === text) return c.mod;
     const mod = parsePython(text);
@@ -157,6 +160,7 @@ export class ClassResolver {
     const found = this.findClass(file, ref.className, 0);
     if (found) return { ok: true, ...found };
     const mod = this.module(file);
+    if (!mod && this.fs.kind(file) === 'file') return this.largeFile(file, ref.className, root);
     const names = mod ? [...mod.classes.keys()] : [];
     const shownFile = basename(file) === '__init__.py' ? dirname(file) : file;
     const rel = relative(root, shownFile);
@@ -168,6 +172,35 @@ export class ClassResolver {
         ? t('`{0}` is not defined in {1} (classes: {2}).', ref.className, shown, names.slice(0, 8).join(', '))
         : t('`{0}` is not defined in {1}.', ref.className, shown),
     );
+  }
+
+  /**
+   * A module too large to read whole (over the fs's read limit): a streamed scan for the class's
+   * top-level `class Name` line confirms it; otherwise nothing is claimed (it may be re-exported),
+   * and the reference is reported as not checked.
+   */
+  private largeFile(file: string, className: string, root: string): Resolution {
+    const rel = relative(root, file);
+    const shown = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
+    const mb = ((this.fs.size?.(file) ?? 0) / 1048576).toFixed(1);
+    const hit = this.fs.findLine?.(file, new RegExp(`^class\\s+${className}\\b`));
+    if (hit) {
+      const cls: PyClass = { name: className, line: hit.line, character: hit.character, bases: [] };
+      return { ok: true, file, cls, module: { classes: new Map([[className, cls]]), imports: [], starImports: [], names: new Map() } };
+    }
+    return {
+      ok: 'unchecked',
+      file,
+      message:
+        hit === null
+          ? t(
+              '`{0}` was not checked: {1} is {2} MB, too large to read whole, and no top-level `class {0}` line was found in it (it may be imported there).',
+              className,
+              shown,
+              mb,
+            )
+          : t('`{0}` was not checked: {1} is {2} MB, too large to read.', className, shown, mb),
+    };
   }
 
   /** Finds a class defined in or re-exported by `file`. */

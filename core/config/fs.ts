@@ -1,11 +1,69 @@
 // File-system access for the validator, behind an interface so tests and the server can cache.
-import { readFileSync, statSync, readdirSync } from 'node:fs';
+import { readFileSync, statSync, readdirSync, openSync, readSync, closeSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 
 export interface ConfigFs {
   /** 'file', 'dir' or undefined when missing. */
   kind(path: string): 'file' | 'dir' | undefined;
   read(path: string): string | undefined;
   list(dir: string): string[];
+  /** Size of a regular file in bytes (undefined when missing or not a regular file). */
+  size?(path: string): number | undefined;
+  /**
+   * The first line of a file (of any size up to `maxBytes`) that `re` matches, read in chunks: for
+   * files too large for `read`. Null when no line matches; undefined when the file cannot be read
+   * or is larger than `maxBytes`.
+   */
+  findLine?(path: string, re: RegExp, maxBytes?: number): { line: number; character: number } | null | undefined;
+}
+
+/** Largest file `findLine` scans (a generated module of that size is already an oddity). */
+const MAX_SCAN_BYTES = 256 * 1024 * 1024;
+
+/** Streams `path` line by line for the first match of `re` (see ConfigFs.findLine). */
+export function scanLines(
+  path: string,
+  re: RegExp,
+  maxBytes = MAX_SCAN_BYTES,
+  chunkBytes = 1 << 20,
+): { line: number; character: number } | null | undefined {
+  let fd: number;
+  try {
+    const st = statSync(path);
+    if (!st.isFile() || st.size > maxBytes) return undefined;
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const buf = Buffer.alloc(chunkBytes);
+    const dec = new StringDecoder('utf8');
+    let carry = '';
+    let line = 0;
+    let total = 0;
+    const test = (text: string): { line: number; character: number } | undefined => {
+      const m = re.exec(text);
+      return m ? { line, character: m.index } : undefined;
+    };
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      total += n;
+      if (total > maxBytes) return undefined; // grew while being read
+      const chunk = n > 0 ? carry + dec.write(buf.subarray(0, n)) : carry + dec.end();
+      const parts = chunk.split('\n');
+      carry = n > 0 ? (parts.pop() ?? '') : '';
+      for (const part of parts) {
+        const hit = test(part.endsWith('\r') ? part.slice(0, -1) : part);
+        if (hit) return hit;
+        line++;
+      }
+      if (n === 0) return null;
+    }
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Node fs with a short-lived cache (validation runs on every keystroke). */
@@ -13,6 +71,7 @@ export class CachedFs implements ConfigFs {
   private kinds = new Map<string, { t: number; v: 'file' | 'dir' | undefined }>();
   private texts = new Map<string, { t: number; mtime: number; v: string | undefined }>();
   private lists = new Map<string, { t: number; v: string[] }>();
+  private scans = new Map<string, { stamp: string; v: { line: number; character: number } | null | undefined }>();
   constructor(
     private readonly ttlMs = 2000,
     private readonly maxReadBytes = 4_000_000,
@@ -50,6 +109,31 @@ export class CachedFs implements ConfigFs {
       v = undefined;
     }
     this.texts.set(path, { t: now, mtime, v });
+    return v;
+  }
+  size(path: string): number | undefined {
+    try {
+      const s = statSync(path);
+      return s.isFile() ? s.size : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  /** Memoised per file, pattern, size and modification time: the scan of a huge file runs once. */
+  findLine(path: string, re: RegExp, maxBytes = MAX_SCAN_BYTES): { line: number; character: number } | null | undefined {
+    let stamp: string;
+    try {
+      const s = statSync(path);
+      stamp = `${s.size}:${s.mtimeMs}`;
+    } catch {
+      return undefined;
+    }
+    const key = `${path}\0${re.source}\0${re.flags}\0${maxBytes}`;
+    const c = this.scans.get(key);
+    if (c && c.stamp === stamp) return c.v;
+    const v = scanLines(path, re, maxBytes);
+    if (this.scans.size > 256) this.scans.clear();
+    this.scans.set(key, { stamp, v });
     return v;
   }
   list(dir: string): string[] {

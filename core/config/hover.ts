@@ -34,6 +34,7 @@ export function hover(p: ParsedConfig, offset: number, ctx: FeatureContext): Hov
         return { markdown: parts.join('\n\n'), range };
       }
       if (r.ok === 'skip') return { markdown: t('`{0}` from `{1}`: {2}.', ref.className, ref.target, r.reason), range };
+      if (r.ok === 'unchecked') return { markdown: r.message, range };
     }
   }
   if (!sch) return undefined;

@@ -1,5 +1,19 @@
 // Parsing a config with exact ranges; deciding whether a YAML document is ours and its dialect.
-import { parseAllDocuments, isMap, isScalar, isPair, isAlias, type Document, type YAMLMap, type Pair, type Node } from 'yaml';
+import {
+  parseAllDocuments,
+  isMap,
+  isScalar,
+  isPair,
+  isAlias,
+  isCollection,
+  visit,
+  YAMLParseError,
+  type Alias,
+  type Document,
+  type YAMLMap,
+  type Pair,
+  type Node,
+} from 'yaml';
 import { LineIndex } from './text';
 import type { ConfigDiagnostic } from './diagnostics';
 import { t } from '../l10n';
@@ -32,8 +46,11 @@ export function parseConfig(text: string, opts: { dialect?: Family } = {}): Pars
   const index = new LineIndex(text);
   let docs: Document.Parsed[] = [];
   try {
-    const all = parseAllDocuments(text, { merge: true, prettyErrors: false, strict: false });
+    // The yaml library finds duplicate keys by scanning the map for every key it adds: quadratic in a
+    // map's size (40,000 keys took 20 s). Off there, the same check is made here with one hash per map.
+    const all = parseAllDocuments(text, { merge: true, prettyErrors: false, strict: false, uniqueKeys: false });
     docs = Array.isArray(all) ? all : [];
+    for (const d of docs) addDuplicateKeyErrors(d);
   } catch {
     docs = [];
   }
@@ -56,15 +73,82 @@ export function parseConfig(text: string, opts: { dialect?: Family } = {}): Pars
   return out;
 }
 
+/**
+ * Adds the library's own "Map keys must be unique" error (same code, message and position) for each
+ * scalar key a map already holds, in one pass over the document.
+ */
+function addDuplicateKeyErrors(doc: Document.Parsed): void {
+  const found: YAMLParseError[] = [];
+  const stack: unknown[] = [doc.contents];
+  let budget = 0;
+  while (stack.length) {
+    const n = stack.pop();
+    if (!isCollection(n)) continue;
+    if (++budget > 5_000_000) break; // a pathological tree: the checks below stay bounded anyway
+    const seen = isMap(n) ? new Set<unknown>() : undefined;
+    for (const it of n.items as unknown[]) {
+      if (isPair(it)) {
+        const k = it.key;
+        if (seen && isScalar(k) && !(typeof k.value === 'number' && Number.isNaN(k.value))) {
+          if (seen.has(k.value) && k.range)
+            found.push(new YAMLParseError([k.range[0], k.range[0] + 1], 'DUPLICATE_KEY', 'Map keys must be unique'));
+          seen.add(k.value);
+        }
+        stack.push(it.value, it.key);
+      } else stack.push(it);
+    }
+  }
+  if (!found.length) return;
+  // In source order among the parser's own errors, as the library reports them.
+  found.sort((a, b) => a.pos[0] - b.pos[0]);
+  const merged: YAMLParseError[] = [];
+  let i = 0;
+  for (const e of doc.errors) {
+    while (i < found.length && (found[i] as YAMLParseError).pos[0] < e.pos[0]) merged.push(found[i++] as YAMLParseError);
+    merged.push(e);
+  }
+  while (i < found.length) merged.push(found[i++] as YAMLParseError);
+  doc.errors.length = 0;
+  for (const e of merged) doc.errors.push(e);
+}
+
+/**
+ * Alias -> anchored node for a whole document, built in one walk. The library's `Alias.resolve(doc)`
+ * walks the whole document on every call: quadratic in the number of aliases.
+ */
+const aliasTargets = new WeakMap<Document, Map<Alias, Node | null>>();
+
+function aliasIndex(doc: Document): Map<Alias, Node | null> {
+  let idx = aliasTargets.get(doc);
+  if (idx) return idx;
+  idx = new Map();
+  const latest = new Map<string, Node>();
+  const index = idx;
+  // The same order as the library: the last node with the anchor before the alias.
+  visit(doc, {
+    Node: (_k, node) => {
+      if (isAlias(node)) index.set(node, latest.get(node.source) ?? null);
+      else if ((isScalar(node) || isCollection(node)) && node.anchor) latest.set(node.anchor, node);
+    },
+  });
+  aliasTargets.set(doc, idx);
+  return idx;
+}
+
 /** Follows aliases to the anchored node. */
 export function deref(node: unknown, doc: Document): Node | null {
   let n = node as Node | null;
+  if (!isAlias(n)) return n ?? null;
+  const idx = aliasIndex(doc);
   for (let i = 0; i < 16 && isAlias(n); i++) {
-    try {
-      n = n.resolve(doc) ?? null;
-    } catch {
-      return null;
-    }
+    if (!idx.has(n)) {
+      // Not part of this document (built by hand): ask the library.
+      try {
+        n = n.resolve(doc) ?? null;
+      } catch {
+        return null;
+      }
+    } else n = idx.get(n) ?? null;
   }
   return n ?? null;
 }
@@ -75,9 +159,16 @@ export function keyString(pair: Pair): string | undefined {
   return undefined;
 }
 
-/** Pairs of a map including those merged in with `<<` (one level of merge sources). */
-export function mapPairs(map: YAMLMap, doc: Document): { pair: Pair; merged: boolean }[] {
-  const out: { pair: Pair; merged: boolean }[] = [];
+interface MapEntry {
+  pair: Pair;
+  merged: boolean;
+}
+const pairsOf = new WeakMap<YAMLMap, { doc: Document; pairs: MapEntry[]; byKey?: Map<string, MapEntry> }>();
+
+function pairsEntry(map: YAMLMap, doc: Document): { doc: Document; pairs: MapEntry[]; byKey?: Map<string, MapEntry> } {
+  const hit = pairsOf.get(map);
+  if (hit && hit.doc === doc) return hit;
+  const out: MapEntry[] = [];
   for (const p of map.items) {
     if (!isPair(p)) continue;
     if (isScalar(p.key) && p.key.value === '<<') {
@@ -88,7 +179,41 @@ export function mapPairs(map: YAMLMap, doc: Document): { pair: Pair; merged: boo
     }
     out.push({ pair: p, merged: false });
   }
-  return out;
+  const e = { doc, pairs: out };
+  pairsOf.set(map, e);
+  return e;
+}
+
+/** Pairs of a map including those merged in with `<<` (one level of merge sources). Memoised per
+ * map: the parse tree is not changed after parsing. Do not modify the returned array. */
+export function mapPairs(map: YAMLMap, doc: Document): readonly MapEntry[] {
+  return pairsEntry(map, doc).pairs;
+}
+
+/** The entry of `key` in a map (the last one, as the loader keeps), through a per-map index. */
+function mapEntry(map: YAMLMap, doc: Document, key: string): MapEntry | undefined {
+  const e = pairsEntry(map, doc);
+  if (!e.byKey) {
+    const byKey = new Map<string, MapEntry>();
+    for (const x of e.pairs) {
+      const k = keyString(x.pair);
+      if (k !== undefined) byKey.set(k, x);
+    }
+    e.byKey = byKey;
+  }
+  return e.byKey.get(key);
+}
+
+/** Number of distinct keys of a map (merges included). */
+export function mapKeyCount(map: YAMLMap, doc: Document): number {
+  mapEntry(map, doc, '');
+  return pairsEntry(map, doc).byKey?.size ?? 0;
+}
+
+/** The distinct keys of a map (merges included). */
+export function mapKeys(map: YAMLMap, doc: Document): Iterable<string> {
+  mapEntry(map, doc, '');
+  return pairsEntry(map, doc).byKey?.keys() ?? [];
 }
 
 /** Value of a dotted path in the document (following aliases and merges), or undefined. */
@@ -97,9 +222,7 @@ export function nodeAt(map: YAMLMap | undefined, doc: Document, path: readonly s
   let hit: { pair: Pair; node: Node | null } | undefined;
   for (const seg of path) {
     if (!cur) return undefined;
-    const found = mapPairs(cur, doc)
-      .reverse()
-      .find((e) => keyString(e.pair) === seg);
+    const found = mapEntry(cur, doc, seg);
     if (!found) return undefined;
     const node = deref(found.pair.value, doc);
     hit = { pair: found.pair, node };

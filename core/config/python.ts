@@ -79,9 +79,12 @@ function dedent(s: string): string {
     .trim();
 }
 
+/** Longest source parsePython reads (ClassResolver scans larger files for the class header only). */
+export const MAX_PYTHON_CHARS = 4_000_000;
+
 export function parsePython(src: string): PyModule {
   const mod: PyModule = { classes: new Map(), imports: [], starImports: [], names: new Map() };
-  if (src.length > 4_000_000) return mod;
+  if (src.length > MAX_PYTHON_CHARS) return mod;
   const blank = blankStrings(src);
   const lines = blank.split('\n');
   const offsets: number[] = [];

@@ -6,7 +6,7 @@ import { ClassResolver } from './classref';
 import { CachedFs } from './fs';
 import { PythonLocator } from './pythonenv';
 import { parseConfig, looksLikeConfig, tooLargeDiagnostic, MAX_SEMANTIC_BYTES, type ParsedConfig } from './parse';
-import { validateParsed } from './validate';
+import { validateSteps } from './validate';
 import type { ConfigDiagnostic } from './diagnostics';
 import type { FeatureContext } from './features';
 import { AgentJetFactsService, type FactsServiceOptions } from './agentjetFacts';
@@ -102,15 +102,21 @@ export class ConfigService {
 
   /** Parses (cached by version) when the text is an AgentJet/ASTuner config; undefined otherwise. */
   parse(uri: string, version: number, text: string): ParsedConfig | undefined {
+    const parsed = this.parseAny(uri, version, text);
+    return parsed?.doc ? parsed : undefined;
+  }
+
+  /** The cached parse, with or without a document of ours; undefined when the text is not a config. */
+  private parseAny(uri: string, version: number, text: string): ParsedConfig | undefined {
     const c = this.cache.get(uri);
-    if (c && c.version === version && c.text.length === text.length) return c.parsed.doc ? c.parsed : undefined;
+    if (c && c.version === version && c.text.length === text.length) return c.parsed;
     if (text.length > MAX_SEMANTIC_BYTES || !looksLikeConfig(text)) {
       this.cache.delete(uri);
       return undefined;
     }
     const parsed = parseConfig(text);
     this.cache.set(uri, { version, text, parsed });
-    return parsed.doc ? parsed : undefined;
+    return parsed;
   }
 
   forget(uri: string): void {
@@ -123,16 +129,57 @@ export class ConfigService {
     text: string,
     file: string | undefined,
   ): { ours: boolean; diagnostics: ConfigDiagnostic[]; facts?: JudgingFacts } {
-    const r = this.diagnoseAll(uri, version, text, file);
-    return this.reportSyntax ? r : { ...r, diagnostics: r.diagnostics.filter((d) => d.code !== 'yaml-syntax') };
+    const steps = this.diagnoseSteps(uri, version, text, file);
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+    }
   }
 
-  private diagnoseAll(
+  /**
+   * `diagnose` in slices of about `sliceMs`, giving the event loop back in between (requests about
+   * other documents are answered meanwhile). Returns undefined, having stopped early, once `stale()`
+   * says the text is no longer current (a keystroke came in).
+   */
+  async diagnoseAsync(
     uri: string,
     version: number,
     text: string,
     file: string | undefined,
-  ): { ours: boolean; diagnostics: ConfigDiagnostic[]; facts?: JudgingFacts } {
+    stale: () => boolean,
+    sliceMs = 15,
+  ): Promise<{ ours: boolean; diagnostics: ConfigDiagnostic[]; facts?: JudgingFacts } | undefined> {
+    const steps = this.diagnoseSteps(uri, version, text, file);
+    let until = performance.now() + sliceMs;
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      if (performance.now() < until) continue;
+      await new Promise<void>((res) => setImmediate(res));
+      if (stale()) {
+        steps.return({ ours: false, diagnostics: [] });
+        return undefined;
+      }
+      until = performance.now() + sliceMs;
+    }
+  }
+
+  private *diagnoseSteps(
+    uri: string,
+    version: number,
+    text: string,
+    file: string | undefined,
+  ): Generator<void, { ours: boolean; diagnostics: ConfigDiagnostic[]; facts?: JudgingFacts }, void> {
+    const r = yield* this.diagnoseAll(uri, version, text, file);
+    return this.reportSyntax ? r : { ...r, diagnostics: r.diagnostics.filter((d) => d.code !== 'yaml-syntax') };
+  }
+
+  private *diagnoseAll(
+    uri: string,
+    version: number,
+    text: string,
+    file: string | undefined,
+  ): Generator<void, { ours: boolean; diagnostics: ConfigDiagnostic[]; facts?: JudgingFacts }, void> {
     // AgentJet 0.0.4's patched copy of a config: shown as generated, not checked (core/agentjet/generated.ts).
     if (file && isGeneratedPatchConfig(file, text) && looksLikeConfig(text))
       return { ours: true, diagnostics: [generatedConfigDiagnostic(file)] };
@@ -143,22 +190,18 @@ export class ConfigService {
         diagnostics: [tooLargeDiagnostic(text.length)],
       };
     }
-    const parsed = this.parse(uri, version, text);
-    if (!parsed) {
+    const parsed = this.parseAny(uri, version, text);
+    if (!parsed) return { ours: false, diagnostics: [] };
+    // The parse is one piece of work (the yaml library); a pause after it lets a newer text win.
+    yield;
+    if (!parsed.doc) {
       // Broken YAML that still names a root key: show the syntax errors.
-      if (looksLikeConfig(text)) {
-        const p = parseConfig(text);
-        const d = validateParsed(p, {});
-        return { ours: d.length > 0, diagnostics: d };
-      }
-      return { ours: false, diagnostics: [] };
+      const d = yield* validateSteps(parsed, {});
+      return { ours: d.length > 0, diagnostics: d };
     }
     const ctx = this.context(file);
     const facts = this.factsFor(file, parsed);
-    return {
-      ours: true,
-      facts,
-      diagnostics: validateParsed(parsed, { root: ctx.root, fs: this.fs, resolver: ctx.resolver, fileName: file, facts }),
-    };
+    const diagnostics = yield* validateSteps(parsed, { root: ctx.root, fs: this.fs, resolver: ctx.resolver, fileName: file, facts });
+    return { ours: true, facts, diagnostics };
   }
 }

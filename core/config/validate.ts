@@ -35,6 +35,22 @@ export interface ValidateOptions {
 const sharedFs = new CachedFs();
 
 export function validateParsed(p: ParsedConfig, opts: ValidateOptions = {}): ConfigDiagnostic[] {
+  const steps = validateSteps(p, opts);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** Checks made between two pauses of `validateSteps`. */
+const STEP = 256;
+
+/**
+ * The validation as steps: it pauses (yields) every few hundred keys, so the language server can
+ * answer other requests in between and drop the work when the document changed. `validateParsed`
+ * runs it to the end.
+ */
+export function* validateSteps(p: ParsedConfig, opts: ValidateOptions = {}): Generator<void, ConfigDiagnostic[], void> {
   const out: ConfigDiagnostic[] = [];
   // Syntax errors of every document are reported, ours or not only when the file is ours.
   if (!p.doc) {
@@ -85,7 +101,9 @@ export function validateParsed(p: ParsedConfig, opts: ValidateOptions = {}): Con
       (!inheritsDefaults && !setsAnyEssential(p, doc)),
   };
   checkFileName(ctx, opts.fileName);
-  checkMap(ctx, rootMap, schema, []);
+  yield;
+  yield* checkMap(ctx, rootMap, schema, []);
+  yield;
   checkRoot(ctx);
   checkEssentials(ctx);
   checkCrossFields(ctx);
@@ -166,19 +184,31 @@ function checkRoot(ctx: Ctx): void {
   }
 }
 
-/** Labels of the keys under a schema node that exist in this dialect. */
+const knownKeyLists = new WeakMap<SchemaNode, Map<Family, string[]>>();
+
+/** Labels of the keys under a schema node that exist in this dialect (memoised: asked per unknown key). */
 function knownKeys(node: SchemaNode, dialect: Family): string[] {
-  return Object.entries(resolveRef(node).properties ?? {})
-    .filter(([, v]) => inDialect(v, dialect))
-    .map(([k]) => k);
+  let byDialect = knownKeyLists.get(node);
+  if (!byDialect) knownKeyLists.set(node, (byDialect = new Map()));
+  let keys = byDialect.get(dialect);
+  if (!keys) {
+    keys = Object.entries(resolveRef(node).properties ?? {})
+      .filter(([, v]) => inDialect(v, dialect))
+      .map(([k]) => k);
+    byDialect.set(dialect, keys);
+  }
+  return keys;
 }
 
-function checkMap(ctx: Ctx, map: YAMLMap, sch: SchemaNode, path: string[]): void {
+let stepCount = 0;
+
+function* checkMap(ctx: Ctx, map: YAMLMap, sch: SchemaNode, path: string[]): Generator<void, void, void> {
   const s = resolveRef(sch);
   const open = s['x-open'];
   const fullyOpen = open === true || (!s.properties && s.additionalProperties !== false);
   const seen = new Map<string, Pair>();
   for (const { pair, merged } of mapPairs(map, ctx.doc)) {
+    if (++stepCount % STEP === 0) yield;
     const key = keyString(pair);
     if (key === undefined) continue;
     if (!merged) seen.set(key, pair);
@@ -243,12 +273,12 @@ function checkMap(ctx: Ctx, map: YAMLMap, sch: SchemaNode, path: string[]): void
     }
     if (!merged && !(versionKnows && child['x-dialect'])) checkKeyDialect(ctx, key, child, keyRange, path);
     if (!merged && child['x-unread'] && !ctx.standalone) push(ctx, 'unread-key', 'warning', t(child['x-unread']), keyRange);
-    checkValue(ctx, value, child, [...path, key], pair);
+    yield* checkValue(ctx, value, child, [...path, key], pair);
   }
   void seen;
 }
 
-function checkValue(ctx: Ctx, value: Node | null, sch: SchemaNode, path: string[], pair?: Pair): void {
+function* checkValue(ctx: Ctx, value: Node | null, sch: SchemaNode, path: string[], pair?: Pair): Generator<void, void, void> {
   const s = resolveRef(sch);
   const raw = pair ? (pair.value as Node | null) : value;
   const range = raw?.range ? nodeRange(ctx, raw) : pair ? nodeRange(ctx, pair.key as Node) : nodeRange(ctx, value);
@@ -333,13 +363,15 @@ function checkValue(ctx: Ctx, value: Node | null, sch: SchemaNode, path: string[
     else if (s['x-pathKind']) checkPath(ctx, value as Scalar, str, s['x-pathKind']);
   }
   if (isMap(value)) {
-    if (types.length === 0 || types.includes('object') || s.properties) checkMap(ctx, value, s, path);
+    if (types.length === 0 || types.includes('object') || s.properties) yield* checkMap(ctx, value, s, path);
   } else if (isSeq(value)) {
     const item = s.items ? resolveRef(s.items) : undefined;
-    value.items.forEach((it, i) => {
-      const n = deref(it, ctx.doc);
-      if (item) checkValue(ctx, n, item, [...path, String(i)], undefined);
-      if (isScalar(n) && typeof n.value === 'string' && n.value.includes('${')) checkInterpolations(ctx, n as Scalar, path);
+    for (let i = 0; i < value.items.length; i++) {
+      if (++stepCount % STEP === 0) yield;
+      const n = deref(value.items[i], ctx.doc);
+      if (item) yield* checkValue(ctx, n, item, [...path, String(i)], undefined);
+      // With an item schema, checkValue has checked the item's interpolations (relative to the item).
+      if (!item && isScalar(n) && typeof n.value === 'string' && n.value.includes('${')) checkInterpolations(ctx, n as Scalar, path);
       if (
         isScalar(n) &&
         typeof n.value === 'string' &&
@@ -348,7 +380,7 @@ function checkValue(ctx: Ctx, value: Node | null, sch: SchemaNode, path: string[
         !isTemplate(ctx, n)
       )
         checkPath(ctx, n as Scalar, n.value, 'file');
-    });
+    }
   }
 }
 

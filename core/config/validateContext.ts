@@ -28,6 +28,25 @@ export interface Ctx {
   /** A piece merged into or read by something else (defaults file, Hydra piece, data-generation
    * config): the launch essentials are not demanded of it. */
   fragment: boolean;
+  /** Key names from the document left to compare for "Did you mean" (keeps a huge map linear). */
+  suggestBudget?: number;
+}
+
+/** Names the document holds compared per validation for suggestions; a real config uses a few hundred. */
+export const DOCUMENT_SUGGEST_BUDGET = 50_000;
+
+/**
+ * May `count` names from the document be compared for a suggestion? Spends the pass's budget, so a
+ * document with thousands of misses into a huge map stays linear (no suggestion once it is spent).
+ */
+export function spendSuggest(ctx: Ctx, count: number): boolean {
+  const left = ctx.suggestBudget ?? DOCUMENT_SUGGEST_BUDGET;
+  if (count > left) {
+    ctx.suggestBudget = 0;
+    return false;
+  }
+  ctx.suggestBudget = left - count;
+  return true;
 }
 
 export function nodeRange(ctx: Ctx, n: { range?: [number, number, number?] | null } | null | undefined, fallback?: Range): Range {

@@ -3,12 +3,12 @@
 import { isMap, type Scalar } from 'yaml';
 import { isAbsolute, join } from 'node:path';
 import { childSchema, resolveRef, type SchemaNode } from './schema';
-import { keyString, mapPairs, nodeAt } from './parse';
+import { mapKeyCount, mapKeys, nodeAt } from './parse';
 import { suggest, type Range } from './text';
 import type { Fix } from './diagnostics';
 import { parseClassRef } from './classref';
 import { frameworkName } from '../agentjet/dialect';
-import { nodeRange, push, type Ctx } from './validateContext';
+import { nodeRange, push, spendSuggest, type Ctx } from './validateContext';
 import { t } from '../l10n';
 
 export function checkEnum(ctx: Ctx, value: Scalar, s: SchemaNode, name: string, range: Range): void {
@@ -78,6 +78,10 @@ export function checkClassRef(ctx: Ctx, n: Scalar, str: string): void {
   const sub = (a: number, b: number) => (exact ? ctx.p.index.range(base + a, base + b) : whole);
   const r = ctx.resolver.resolve(ref, ctx.root);
   if (r.ok === true || r.ok === 'skip') return;
+  if (r.ok === 'unchecked') {
+    push(ctx, 'class-ref/unchecked', 'information', r.message, sub(ref.classStart, ref.classEnd));
+    return;
+  }
   const fixes: Fix[] = [];
   if (r.code === 'class-ref/missing-class') {
     const file =
@@ -172,11 +176,8 @@ export function checkInterpolations(ctx: Ctx, n: Scalar, path: string[]): void {
       const last = target.at(-1) ?? '';
       const parentNode = parent.length ? nodeAt(ctx.p.rootMap, ctx.doc, parent) : undefined;
       const cands = new Set<string>();
-      if (parentNode && isMap(parentNode.node))
-        for (const e of mapPairs(parentNode.node, ctx.doc)) {
-          const k = keyString(e.pair);
-          if (k) cands.add(k);
-        }
+      if (parentNode && isMap(parentNode.node) && spendSuggest(ctx, mapKeyCount(parentNode.node, ctx.doc)))
+        for (const k of mapKeys(parentNode.node, ctx.doc)) if (k) cands.add(k);
       const ps = parent.reduce<SchemaNode | undefined>((acc, seg) => (acc ? childSchema(acc, seg) : undefined), ctx.schema);
       for (const k of Object.keys(ps?.properties ?? {})) cands.add(k);
       const sugg = suggest(last, cands);

@@ -18,6 +18,8 @@ export interface Diag {
 
 export interface Published {
   uri: string;
+  /** The document version the diagnostics are for, when the server says. */
+  version?: number;
   diagnostics: Diag[];
 }
 

@@ -1,0 +1,94 @@
+// A launch's process groups die with the session that started them. The launcher, debugpy's adapter
+// and their children run detached (own process groups, so Stop can end each tree whole); when the
+// adapter itself dies (SIGKILL, a crashed extension host), nothing would end them. The watchdog is a
+// tiny node process holding a pipe from the adapter: when the pipe closes without a "done" line, the
+// adapter is gone, and the watchdog ends every group it was told about, sparing the companions
+// listed in the companion folders (their .pgid files) at that moment.
+import { spawn, type ChildProcess } from 'node:child_process';
+
+/** The watchdog's program (run with `node -e`); lines on stdin: `g <pgid>`, `s <companion folder>`, `d` (done). */
+export const WATCHDOG_SCRIPT = `
+const fs = require('fs'), path = require('path');
+const groups = new Set(), dirs = new Set();
+let done = false, buf = '', fired = false;
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (d) => {
+  buf += d;
+  for (let i = buf.indexOf('\\n'); i >= 0; i = buf.indexOf('\\n')) {
+    const l = buf.slice(0, i); buf = buf.slice(i + 1);
+    if (l[0] === 'g') { const g = Number(l.slice(2)); if (Number.isInteger(g) && g > 1) groups.add(g); }
+    else if (l[0] === 's') dirs.add(l.slice(2));
+    else if (l[0] === 'd') done = true;
+  }
+});
+const fire = () => {
+  if (fired) return; fired = true;
+  if (done) process.exit(0);
+  const spare = new Set();
+  for (const d of dirs) {
+    try { for (const f of fs.readdirSync(d)) if (f.endsWith('.pgid')) spare.add(parseInt(fs.readFileSync(path.join(d, f), 'utf8'), 10)); } catch {}
+  }
+  const gs = [...groups].filter((g) => !spare.has(g) && g !== process.pid);
+  const sig = (s) => { for (const g of gs) { try { process.kill(-g, s); } catch {} } };
+  sig('SIGTERM');
+  setTimeout(() => { sig('SIGKILL'); process.exit(0); }, 1500);
+};
+process.stdin.on('end', fire);
+process.stdin.on('close', fire);
+process.stdin.on('error', fire);
+`;
+
+export class Watchdog {
+  private child: ChildProcess | undefined;
+  private readonly sent = new Set<string>();
+  private released = false;
+
+  /** Starts the watchdog process (POSIX only: Windows has no process groups to end). */
+  constructor(spawnIt = process.platform !== 'win32') {
+    if (!spawnIt) return;
+    try {
+      this.child = spawn(process.execPath, ['-e', WATCHDOG_SCRIPT], {
+        // In the extension host process.execPath is Electron: run it as plain node.
+        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+        detached: true,
+        stdio: ['pipe', 'ignore', 'ignore'],
+      });
+      this.child.on('error', () => (this.child = undefined));
+      this.child.stdin?.on('error', () => undefined);
+      this.child.unref();
+      // The pipe must not keep the adapter's event loop alive.
+      (this.child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+    } catch {
+      this.child = undefined;
+    }
+  }
+
+  /** Pid of the watchdog process (tests). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  private send(line: string): void {
+    if (this.released || !this.child?.stdin || this.sent.has(line)) return;
+    this.sent.add(line);
+    this.child.stdin.write(line + '\n');
+  }
+
+  /** A process group to end if the adapter dies. */
+  guard(pgid: number | undefined): void {
+    if (pgid && pgid > 1) this.send(`g ${pgid}`);
+  }
+
+  /** A companion folder: groups named by its .pgid files are spared. */
+  spare(folder: string): void {
+    if (!folder.includes('\n')) this.send(`s ${folder}`);
+  }
+
+  /** The session ended its own processes: the watchdog exits without touching anything. */
+  release(): void {
+    if (this.released) return;
+    this.send('d');
+    this.released = true;
+    this.child?.stdin?.end();
+  }
+}
