@@ -3,6 +3,7 @@ import { logCommand } from './log';
 import { runsCommand } from './runs';
 import { newCommand } from './new';
 import { doctorCommand } from './doctor';
+import { debugTaskCommand } from './debugTask';
 /** A subcommand of the `agentjet` CLI. Each feature adds one entry below. */
 export interface CliCommand {
   readonly name: string;
@@ -18,4 +19,5 @@ export const commands: CliCommand[] = [
   runsCommand,
   newCommand,
   doctorCommand,
+  debugTaskCommand,
 ];

@@ -6,6 +6,7 @@ import { registerRunsFeature, type RunsProbe } from './runs';
 import { registerDebugFeature } from './debug';
 import { registerRayFeature, type RayProbe } from './ray';
 import { registerOnboarding } from './onboarding';
+import { registerDebugTaskFeature } from './debugTask';
 import { normalizeLocale, setLocale } from '../core/l10n';
 
 /** What activate() returns; tests and other extensions read it through `extension.exports`. */
@@ -28,6 +29,7 @@ export function activate(context: vscode.ExtensionContext): AgentJetApi {
   const runs = registerRunsFeature(context, services);
   registerDebugFeature(context, services);
   const ray = registerRayFeature(context, services);
+  registerDebugTaskFeature(context, services);
   registerOnboarding(context, services);
   const activationMs = performance.now() - started;
   services.log.info(`AgentJet activated in ${activationMs.toFixed(1)} ms`);
