@@ -84,7 +84,9 @@ export function selectWorkers(
   const out: Selection = { attach: [], skipped: [] };
   let free = cap - attached;
   for (const w of workers) {
-    if (decided.has(w.key) || !w.names.length) continue;
+    // `key`: attached for good; `key|names`: skipped for these names (a pooled worker that later
+    // runs a matching task is looked at again).
+    if (decided.has(w.key) || decided.has(nameKey(w)) || !w.names.length) continue;
     if (!w.names.some((n) => res.some((r) => r.test(n)))) {
       out.skipped.push({ worker: w, reason: 'name' });
       continue;
@@ -97,6 +99,11 @@ export function selectWorkers(
     out.attach.push(w);
   }
   return out;
+}
+
+/** The `decided` entry for a worker skipped because of its names so far. */
+export function nameKey(w: ListeningWorker): string {
+  return `${w.key}|${w.names.join(',')}`;
 }
 
 /** Where the hook module is written for the launch's PYTHONPATH: a folder named by its content. */

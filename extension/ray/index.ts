@@ -24,7 +24,7 @@ import { validPathMappings, type PathMapping, type PausedWorker } from '../../co
 import { RayRun, wantsRay } from './rayRun';
 import { EVENT_EXPERIMENT, type ExperimentEventBody } from '../../core/protocol/debug';
 import { EVENT_RAY_PAUSE, REQUEST_CONSOLE, type ConsoleRequestArguments, type RayPauseEventBody } from '../../core/protocol/ray';
-import { maxSessions, selectWorkers, workerPatterns, type ListeningWorker } from '../../core/ray/breakpoints';
+import { maxSessions, nameKey, selectWorkers, workerPatterns, type ListeningWorker } from '../../core/ray/breakpoints';
 import { DEBUG_TYPE, debugConfigurationFor, findAgentJetConfigs, type AgentJetDebugConfiguration } from '../debug/configs';
 
 /** What the extension-host tests see of the Ray feature (on the API, not in the command list). */
@@ -86,7 +86,10 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
       config,
       parent ? { parentSession: parent, lifecycleManagedByParent: false } : undefined,
     );
-    if (!ok) run?.attached.delete(key);
+    if (!ok) {
+      run?.attached.delete(key);
+      services.log.info(`ray: attaching to ${key} failed`);
+    }
     return ok;
   };
 
@@ -117,7 +120,7 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
     }
     for (const { worker: w, reason } of sel.skipped) {
       if (reason === 'name') {
-        run.decided.add(w.key);
+        run.decided.add(nameKey(w));
         say(
           vscode.l10n.t(
             'AgentJet: Ray worker pid {0} ({1}) not attached: no name matches {2} (launch attribute "rayBreakpointWorkers").',

@@ -55,6 +55,10 @@ test('selection: matching names attach up to the cap, others are skipped with th
     again.attach.map((x) => x.key),
     ['5'],
   );
+  // A worker skipped for its names is looked at again once it runs something else.
+  const skipped = new Set([`2|helper_task`]);
+  assert.equal(selectWorkers([w('2', ['helper_task'])], DEFAULT_WORKER_PATTERNS, 8, 0, skipped).skipped.length, 0);
+  assert.equal(selectWorkers([w('2', ['helper_task', 'rollout_task'])], DEFAULT_WORKER_PATTERNS, 8, 0, skipped).attach.length, 1);
   // A pooled worker that ran a non-matching task and then a matching one is attached.
   assert.equal(selectWorkers([w('6', ['helper_task', 'rollout_task'])], DEFAULT_WORKER_PATTERNS, 8, 0, new Set()).attach.length, 1);
 });
