@@ -380,6 +380,18 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
         }
       }
     }),
+    // A worker session is ready once its configuration is done (the editor's breakpoints are set by then).
+    vscode.debug.registerDebugAdapterTrackerFactory(DEBUG_TYPE, {
+      createDebugAdapterTracker(s) {
+        if (typeof s.configuration.agentjetRayWorker !== 'string') return undefined;
+        return {
+          onDidSendMessage(m: { type?: string; command?: string; success?: boolean }) {
+            if (m.type === 'response' && m.command === 'configurationDone')
+              services.log.info(`ray: breakpoints set in ${s.name} (${String(s.configuration.agentjetRayWorker)})`);
+          },
+        };
+      },
+    }),
     // The launch's console: where Ray says which session and dashboard it uses.
     vscode.debug.registerDebugAdapterTrackerFactory(DEBUG_TYPE, {
       createDebugAdapterTracker(s) {

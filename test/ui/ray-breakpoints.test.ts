@@ -68,10 +68,15 @@ if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
 
         await wb.runCommand('Debug Training with Editor Breakpoints (Ray Workers)');
         await wb.press('Control+Shift+D');
-        // The rollout worker is attached as a child session of the launch (named after its task).
+        // The rollout worker is attached as a child session (named after its tasks) and has the
+        // editor's breakpoints: the extension logs it (the Call Stack list is virtual: rows below
+        // the parent's threads are not in the DOM).
         await waitFor(
-          async () => (await wb.page.locator('.monaco-list-row', { hasText: /Ray: .*rollout_task/ }).count()) > 0,
-          'the rollout worker attached as a child session',
+          () => {
+            const log = findFile(wb.server.dataDir, (p) => p.endsWith('AgentJet.log'));
+            return !!log && /ray: breakpoints set in Ray: [^\n]*rollout_task/.test(readFileSync(log, 'utf8'));
+          },
+          'the rollout worker attached as a child session with the breakpoints',
           300_000,
           300,
         );
