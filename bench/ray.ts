@@ -15,6 +15,16 @@ import { loopbackOnly, NETNS_ENV, netnsUnavailable, startFixtureRun } from '../t
 import { SessionLogWatcher } from '../core/ray/watcher';
 import type { PausedWorker } from '../core/ray/types';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  DEFAULT_WORKER_PATTERNS,
+  ensureHookDir,
+  hookSource,
+  rayBreakpointsEnv,
+  selectWorkers,
+  type ListeningWorker,
+} from '../core/ray/breakpoints';
+import { lineIn, rayFixture } from '../test/util/rayLocal';
 
 const N = 5;
 
@@ -101,6 +111,92 @@ async function main(): Promise<void> {
     watcher?.dispose();
     await run.dispose();
   }
+  await breakpointsMode(py.python);
+}
+
+/** Median step time (ms) the loop program prints. */
+const stepMs = (out: string): number => Number(/step ms: median ([\d.]+)/.exec(out)![1]);
+
+/**
+ * Editor-breakpoints mode (rayBreakpoints) on a small CPU loop with 4 rollout actors: the step time
+ * with the mode off, with listeners on and nothing attached, and with the 4 workers attached and a
+ * breakpoint (never hit during the steps) in the loop's own file; then the time from the worker
+ * reaching the breakpoint line (the time it stamps just before) to the paused frame over DAP.
+ */
+async function breakpointsMode(python: string): Promise<void> {
+  const loopPy = join(rayFixture, 'train', 'loop.py');
+  const hitLine = lineIn(readFileSync(loopPy, 'utf8'), '# bench: hit');
+  const hookEnv = rayBreakpointsEnv(ensureHookDir(await hookSource()), { PYTHONPATH: rayFixture });
+  const base = { AJ_RAY_PROGRAM: 'loop', AJ_LOOP_STEPS: '8' };
+  const once = async (env: Record<string, string>): Promise<number> => {
+    const r = startFixtureRun(python, { env: { ...base, ...env } });
+    try {
+      await r.waitOutput(/training step done/, 300_000);
+      return stepMs(r.output());
+    } finally {
+      await r.dispose();
+    }
+  };
+  const off = await once({});
+  const listening = await once(hookEnv);
+  // Attached: the 4 workers as child sessions with a breakpoint in loop.py, then one hit.
+  const goDir = mkdtempSync('/tmp/ajr-go-');
+  const go = join(goDir, 'go');
+  const r = startFixtureRun(python, { env: { ...base, ...hookEnv, AJ_RAY_GO: go, AJ_RAY_HIT: '1' } });
+  const clients: DebugClient[] = [];
+  let attachedMs = NaN;
+  let hitToFrame = NaN;
+  let w: SessionLogWatcher | undefined;
+  try {
+    const dir = (await r.waitOutput(/ray session: (\S+)/))[1]!;
+    w = new SessionLogWatcher(dir, { intervalMs: 50 }).start();
+    const chosen = await new Promise<ListeningWorker[]>((res) => {
+      const check = (): boolean => {
+        const sel = selectWorkers(w!.hookListeners, DEFAULT_WORKER_PATTERNS, 8, 0, new Set()).attach;
+        if (sel.length >= 4) res(sel);
+        return sel.length >= 4;
+      };
+      if (!check()) w!.on('listeners', check);
+    });
+    for (const x of chosen) {
+      const dc = new DebugClient('node', adapterJs, 'agentjet');
+      dc.defaultTimeout = 60_000;
+      await dc.start();
+      await dc.initializeRequest({ adapterID: 'agentjet', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
+      const initialized = dc.waitForEvent('initialized');
+      const attached = dc.attachRequest({ connect: { host: x.host, port: x.port } } as DebugProtocol.AttachRequestArguments);
+      await initialized;
+      await dc.setBreakpointsRequest({ source: { path: loopPy }, breakpoints: [{ line: hitLine }] });
+      await dc.configurationDoneRequest();
+      await attached;
+      clients.push(dc);
+    }
+    const stops = clients.map((dc) => dc.waitForEvent('stopped', 300_000) as Promise<DebugProtocol.StoppedEvent>);
+    writeFileSync(go, 'go');
+    const first = await Promise.race(stops.map((p, i) => p.then((ev) => ({ ev, i }))));
+    const dc = clients[first.i]!;
+    const st = await dc.stackTraceRequest({ threadId: first.ev.body.threadId!, startFrame: 0, levels: 20 });
+    const t2 = Date.now();
+    const frame = st.body.stackFrames[0]!;
+    if (frame.line !== hitLine) throw new Error(`stopped at ${frame.source?.path}:${frame.line}`);
+    const stamp = Number((await dc.evaluateRequest({ expression: 'stamp', frameId: frame.id, context: 'watch' })).body.result);
+    hitToFrame = t2 - stamp * 1000;
+    attachedMs = stepMs(r.output());
+    await dc.continueRequest({ threadId: first.ev.body.threadId! });
+    await r.waitOutput(/training step done/, 120_000);
+  } finally {
+    for (const dc of clients) await dc.stop().catch(() => undefined);
+    w?.dispose();
+    await r.dispose();
+    rmSync(goDir, { recursive: true, force: true });
+  }
+  console.log('bench:ray editor breakpoints (rayBreakpoints), real Ray, 4 rollout actors, CPU loop, median of 8 steps:');
+  console.log(`  mode off:                                   ${off.toFixed(0)} ms/step`);
+  console.log(`  listeners on, nothing attached:             ${listening.toFixed(0)} ms/step (${(listening / off).toFixed(2)}x)`);
+  console.log(
+    `  4 sessions attached, breakpoint not hit:    ${attachedMs.toFixed(0)} ms/step (${(attachedMs / off).toFixed(2)}x; target <= 1.3x)`,
+  );
+  console.log(`  breakpoint hit -> paused frame over DAP:    ${hitToFrame.toFixed(0)} ms`);
 }
 
 void main().catch((e: unknown) => {

@@ -4,6 +4,7 @@ import { runsCommand } from './runs';
 import { newCommand } from './new';
 import { doctorCommand } from './doctor';
 import { swarmCommand } from './swarm';
+import { debugTaskCommand } from './debugTask';
 /** A subcommand of the `agentjet` CLI. Each feature adds one entry below. */
 export interface CliCommand {
   readonly name: string;
@@ -20,4 +21,5 @@ export const commands: CliCommand[] = [
   newCommand,
   doctorCommand,
   swarmCommand,
+  debugTaskCommand,
 ];

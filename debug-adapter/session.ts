@@ -20,6 +20,9 @@ import { AUTOKILL_GUARD, commandLine, describeTarget, planLaunch, preflightLaunc
 import { EVENT_EXPERIMENT, EVENT_FINISHED, LAUNCH_ERRORS, SUBPROCESS_FLAG, type ExperimentEventBody } from '../core/protocol/debug';
 import { AttachRelay } from './attach';
 import { rayLaunchAdditions } from '../core/ray/tags';
+import { ensureHookDir, hookSource, rayBreakpointsEnv } from '../core/ray/breakpoints';
+import { mergedEnv } from '../core/launch/attributes';
+import { REQUEST_CONSOLE } from '../core/protocol/ray';
 import { t } from '../core/l10n';
 import { ADAPTER_BOOT, LauncherShim, debugpyLaunch, localCapabilities, trace } from './debugpy';
 import { LaunchProcesses } from './processes';
@@ -28,7 +31,8 @@ import { LaunchRecorder } from './record';
 
 const ERR = LAUNCH_ERRORS;
 
-type LaunchArgs = DebugProtocol.LaunchRequestArguments & AgentJetLaunchAttributes & { rayDebug?: boolean; debugTags?: string[] };
+type LaunchArgs = DebugProtocol.LaunchRequestArguments &
+  AgentJetLaunchAttributes & { rayDebug?: boolean; debugTags?: string[]; rayBreakpoints?: boolean };
 
 export class AgentJetDebugSession extends DebugSession {
   private initializeArgs: DebugProtocol.InitializeRequestArguments | undefined;
@@ -58,6 +62,12 @@ export class AgentJetDebugSession extends DebugSession {
     // Ray: attach to a paused worker's debugpy listener (debug-adapter/attach.ts).
     if (this.attachRelay) {
       this.attachRelay.handle(request);
+      return;
+    }
+    if (request.command === REQUEST_CONSOLE) {
+      const text = (request.arguments as { text?: unknown } | undefined)?.text;
+      if (typeof text === 'string') this.sendEvent(new OutputEvent(text.endsWith('\n') ? text : `${text}\n`, 'console'));
+      this.reply(request);
       return;
     }
     if (request.command === 'attach') {
@@ -92,6 +102,16 @@ export class AgentJetDebugSession extends DebugSession {
     const ray = rayLaunchAdditions(a.rayDebug, a.debugTags, r.args);
     Object.assign(r.envAdditions, ray.env);
     r.args.push(...ray.args);
+    // Editor breakpoints in Ray workers: the start-up hook on the driver's path (core/ray/breakpoints.ts).
+    if (a.rayBreakpoints === true) {
+      try {
+        const add = rayBreakpointsEnv(ensureHookDir(await hookSource()), mergedEnv(r));
+        Object.assign(r.envAdditions, add);
+        r.envRemovals = r.envRemovals.filter((k) => !(k in add));
+      } catch (e) {
+        this.sendEvent(new OutputEvent(`AgentJet: ${t('Editor breakpoints in Ray workers are off: {0}', String(e))}\n`, 'important'));
+      }
+    }
     this.launch = r;
     this.procs.launch = r;
     // 1. config, dialect, interpreter

@@ -7,6 +7,7 @@ import { registerDebugFeature } from './debug';
 import { registerRayFeature, type RayProbe } from './ray';
 import { registerOnboarding } from './onboarding';
 import { registerSwarmFeature, type SwarmProbe } from './swarm';
+import { registerDebugTaskFeature } from './debugTask';
 import { normalizeLocale, setLocale } from '../core/l10n';
 
 /** What activate() returns; tests and other extensions read it through `extension.exports`. */
@@ -29,6 +30,7 @@ export function activate(context: vscode.ExtensionContext): AgentJetApi {
   const runs = registerRunsFeature(context, services);
   registerDebugFeature(context, services);
   const ray = registerRayFeature(context, services);
+  registerDebugTaskFeature(context, services);
   registerOnboarding(context, services);
   const swarm = registerSwarmFeature(context, services);
   const activationMs = performance.now() - started;

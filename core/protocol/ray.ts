@@ -12,3 +12,9 @@ export interface RayPauseEventBody {
   /** debugpy's stopped reason. */
   reason: string;
 }
+
+/** Request to the launch session: print `text` in its Debug Console (e.g. which Ray workers were skipped). */
+export const REQUEST_CONSOLE = 'agentjet.console';
+export interface ConsoleRequestArguments {
+  text: string;
+}

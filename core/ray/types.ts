@@ -1,7 +1,8 @@
 // Ray debugging: the records the log watcher and the state-API client produce. Pure data.
 
 /** Why a worker waits: a breakpoint (`breakpoint()`, AgentJet's `bp("TAG")`) or an uncaught exception. */
-export type PauseKind = 'breakpoint' | 'post-mortem' | 'unknown';
+/** `attached`: a worker with an editor-breakpoints listener that a session is attached to (not paused). */
+export type PauseKind = 'breakpoint' | 'post-mortem' | 'unknown' | 'attached';
 
 /** One Ray worker waiting in Ray's debugpy-based debugger for a client to attach. */
 export interface PausedWorker {

@@ -5,8 +5,9 @@
 import { closeSync, openSync, readdirSync, readSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { EventEmitter } from 'node:events';
-import { parseWorkerLogName, pausedFromLog, WorkerLogState, type WorkerLogName } from './workerLog';
+import { listenerFromLog, parseWorkerLogName, pausedFromLog, WorkerLogState, type WorkerLogName } from './workerLog';
 import type { PausedWorker } from './types';
+import type { ListeningWorker } from './breakpoints';
 import { existsBySignal } from '../agentjet/liveness';
 
 interface Tracked {
@@ -26,13 +27,18 @@ export interface WatcherOptions {
   now?: () => number;
 }
 
-/** Emits `change` (PausedWorker[]) whenever the paused set changes. */
+/**
+ * Emits `change` (PausedWorker[]) whenever the paused set changes, and `listeners`
+ * (ListeningWorker[]) whenever the workers with an editor-breakpoints listener, or their names, change.
+ */
 export class SessionLogWatcher extends EventEmitter {
   private readonly files = new Map<string, Tracked>();
   private timer: NodeJS.Timeout | undefined;
   private fsw: FSWatcher | undefined;
   private last = '';
   private current: PausedWorker[] = [];
+  private listening: ListeningWorker[] = [];
+  private lastListening = '';
   private disposed = false;
   private firstScan = true;
   readonly logsDir: string;
@@ -47,6 +53,11 @@ export class SessionLogWatcher extends EventEmitter {
 
   get paused(): readonly PausedWorker[] {
     return this.current;
+  }
+
+  /** Live workers whose listener the editor-breakpoints hook opened. */
+  get hookListeners(): readonly ListeningWorker[] {
+    return this.listening;
   }
 
   start(): this {
@@ -106,6 +117,27 @@ export class SessionLogWatcher extends EventEmitter {
       if (!p || !alive(t.log.pid)) continue;
       const prev = byWorker.get(t.log.workerId);
       if (!prev || p.since > prev.since) byWorker.set(t.log.workerId, { ...p, name: p.name ?? prev?.name, role: p.role ?? prev?.role });
+    }
+    const byListener = new Map<string, ListeningWorker>();
+    for (const t of this.files.values()) {
+      const l = listenerFromLog(t.state, t.log);
+      if (!l || !alive(t.log.pid)) continue;
+      // The .out and .err files of one worker: the names may be split between them.
+      const prev = byListener.get(t.log.workerId);
+      byListener.set(t.log.workerId, prev ? { ...prev, names: [...new Set([...prev.names, ...l.names])], role: prev.role ?? l.role } : l);
+    }
+    for (const t of this.files.values()) {
+      const l = byListener.get(t.log.workerId);
+      if (l && !t.state.hookListener) {
+        const names = [...new Set([...l.names, ...t.state.names])];
+        byListener.set(t.log.workerId, { ...l, names, role: l.role ?? t.state.role });
+      }
+    }
+    this.listening = [...byListener.values()];
+    const lkey = this.listening.map((l) => `${l.key}=${l.names.join(',')}`).join('|');
+    if (lkey !== this.lastListening) {
+      this.lastListening = lkey;
+      this.emit('listeners', this.listening);
     }
     const next = [...byWorker.values()].sort((a, b) => a.since - b.since);
     const key = next.map((p) => `${p.id}@${p.since}`).join('|');

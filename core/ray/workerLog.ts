@@ -9,6 +9,7 @@
 // `parseDriverLine` reads. Matching is by substring so added log prefixes (timestamps, levels) or
 // small rewordings around the address do not break it.
 import type { PausedWorker } from './types';
+import { LISTENER_MARKER, type ListeningWorker } from './breakpoints';
 
 const LISTENING = /Ray debugger is listening on (\[[0-9a-fA-F:.]+\]|[^\s:]+):(\d{1,5})/;
 const ALREADY_OPEN = /Ray debugger is already open on (?:(\[[0-9a-fA-F:.]+\]|[^\s:]+):)?(\d{1,5})/;
@@ -40,18 +41,28 @@ export class WorkerLogState {
   port: number | undefined;
   /** Epoch ms of the "Waiting for debugger" line still unanswered, else undefined. */
   waitingSince: number | undefined;
+  /** The listener was opened at start-up by the editor-breakpoints hook (it does not wait). */
+  hookListener = false;
+  /** Every task/actor name seen, in order (a pooled worker runs many tasks). */
+  readonly names: string[] = [];
+
+  private addName(n: string): void {
+    if (n && !this.names.includes(n) && this.names.length < 64) this.names.push(n);
+  }
 
   feed(rawLine: string, seenAt: number): void {
     const line = rawLine.replace(ANSI, '').replace(/\r$/, '');
     let m: RegExpExecArray | null;
     if ((m = TASK.exec(line))) {
       this.name = m[1]!.trim() || this.name;
+      this.addName(m[1]!.trim());
       this.role = 'task';
       this.waitingSince = undefined;
       return;
     }
     if ((m = ACTOR.exec(line))) {
       this.name = m[1]!.trim() || this.name;
+      this.addName(m[1]!.trim());
       this.role = 'actor';
       this.waitingSince = undefined;
       return;
@@ -59,6 +70,7 @@ export class WorkerLogState {
     if ((m = LISTENING.exec(line))) {
       this.host = stripBrackets(m[1]!);
       this.port = Number(m[2]);
+      if (line.includes(LISTENER_MARKER)) this.hookListener = true;
       return;
     }
     if ((m = ALREADY_OPEN.exec(line))) {
@@ -100,6 +112,13 @@ export function pausedFromLog(state: WorkerLogState, log: WorkerLogName, origin:
     since: state.waitingSince!,
     origin,
   };
+}
+
+/** The ListeningWorker for a worker whose listener the editor-breakpoints hook opened. */
+export function listenerFromLog(state: WorkerLogState, log: WorkerLogName): ListeningWorker | undefined {
+  if (!state.hookListener || state.host === undefined || state.port === undefined) return undefined;
+  const host = state.host.includes(':') ? `[${state.host}]` : state.host;
+  return { key: `${host}:${state.port}`, host: state.host, port: state.port, pid: log.pid, names: [...state.names], role: state.role };
 }
 
 export interface DriverLine {

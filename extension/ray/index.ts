@@ -23,7 +23,8 @@ import { debugTagsArg } from '../../core/ray/tags';
 import { validPathMappings, type PathMapping, type PausedWorker } from '../../core/ray/types';
 import { RayRun, wantsRay } from './rayRun';
 import { EVENT_EXPERIMENT, type ExperimentEventBody } from '../../core/protocol/debug';
-import { EVENT_RAY_PAUSE, type RayPauseEventBody } from '../../core/protocol/ray';
+import { EVENT_RAY_PAUSE, REQUEST_CONSOLE, type ConsoleRequestArguments, type RayPauseEventBody } from '../../core/protocol/ray';
+import { maxSessions, nameKey, selectWorkers, workerPatterns, type ListeningWorker } from '../../core/ray/breakpoints';
 import { DEBUG_TYPE, debugConfigurationFor, findAgentJetConfigs, type AgentJetDebugConfiguration } from '../debug/configs';
 
 /** What the extension-host tests see of the Ray feature (on the API, not in the command list). */
@@ -54,7 +55,11 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
         ));
   };
 
-  const attach = async (w: PausedWorker, parent?: vscode.DebugSession, run?: RayRun): Promise<boolean> => {
+  const attach = async (
+    w: Pick<PausedWorker, 'host' | 'port' | 'name' | 'pid'>,
+    parent?: vscode.DebugSession,
+    run?: RayRun,
+  ): Promise<boolean> => {
     if (!services.isTrusted()) {
       void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: attaching a debugger needs a trusted workspace.'));
       return false;
@@ -68,7 +73,9 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
       request: 'attach',
       name: vscode.l10n.t('Ray: {0} (pid {1})', w.name ?? 'worker', String(w.pid ?? '?')),
       connect: { host: w.host, port: w.port },
-      pathMappings: pathMappings(),
+      pathMappings: validPathMappings(parent?.configuration.pathMappings).length
+        ? validPathMappings(parent?.configuration.pathMappings)
+        : pathMappings(),
       justMyCode: false,
       rayWorker: w.name ?? undefined,
       agentjetRayWorker: key,
@@ -79,7 +86,10 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
       config,
       parent ? { parentSession: parent, lifecycleManagedByParent: false } : undefined,
     );
-    if (!ok) run?.attached.delete(key);
+    if (!ok) {
+      run?.attached.delete(key);
+      services.log.info(`ray: attaching to ${key} failed`);
+    }
     return ok;
   };
 
@@ -90,6 +100,69 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
     if (cfg().get<boolean>('ray.autoAttach') ?? true) {
       for (const w of workers) void attach(w, run.session, run);
     }
+  };
+
+  /** Editor-breakpoints mode: attach to the workers whose names match, up to the cap; say which were skipped. */
+  const onListeners = (run: RayRun, workers: ListeningWorker[]): void => {
+    const c = run.session.configuration;
+    if (c.rayBreakpoints !== true) return;
+    const cap = maxSessions(c.rayMaxSessions);
+    const patterns = workerPatterns(c.rayBreakpointWorkers);
+    const live = [...run.hookAttached].filter((k) => run.attached.has(k)).length;
+    const sel = selectWorkers(workers, patterns, cap, live, run.decided);
+    const say = (text: string): void => {
+      run.session.customRequest(REQUEST_CONSOLE, { text } satisfies ConsoleRequestArguments).then(undefined, () => undefined);
+    };
+    for (const w of sel.attach) {
+      run.decided.add(w.key);
+      run.hookAttached.add(w.key);
+      void attach({ host: w.host, port: w.port, name: w.names.join(', '), pid: w.pid }, run.session, run);
+    }
+    for (const { worker: w, reason } of sel.skipped) {
+      if (reason === 'name') {
+        run.decided.add(nameKey(w));
+        say(
+          vscode.l10n.t(
+            'AgentJet: Ray worker pid {0} ({1}) not attached: no name matches {2} (launch attribute "rayBreakpointWorkers").',
+            String(w.pid ?? '?'),
+            w.names.join(', '),
+            patterns.join(', '),
+          ),
+        );
+      } else if (!run.capNoted.has(w.key)) {
+        run.capNoted.add(w.key);
+        say(
+          vscode.l10n.t(
+            'AgentJet: Ray worker pid {0} ({1}) not attached yet: {2} sessions already attached (launch attribute "rayMaxSessions").',
+            String(w.pid ?? '?'),
+            w.names.join(', '),
+            cap,
+          ),
+        );
+      }
+    }
+    const now = Date.now();
+    view.set(
+      `${run.session.id}:bp`,
+      workers
+        .filter((w) => run.hookAttached.has(w.key))
+        .map((w) => ({
+          id: `bp:${w.key}`,
+          source: 'log' as const,
+          name: w.names.join(', '),
+          role: w.role,
+          node: w.host,
+          pid: w.pid,
+          workerId: undefined,
+          host: w.host,
+          port: w.port,
+          kind: 'attached' as const,
+          tag: undefined,
+          since: now,
+          origin: run.sessionDir ?? '',
+        })),
+    );
+    updateMessage();
   };
 
   const startIdle = (): void => {
@@ -129,6 +202,62 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
     view.set('idle:api', []);
   };
 
+  /** The launch to start: our launch.json entry (asked when several), else a config of the workspace with backbone verl. */
+  const chooseBase = async (folder: vscode.WorkspaceFolder | undefined, what: string): Promise<vscode.DebugConfiguration | undefined> => {
+    // A launch.json entry of ours first, else a config found in the workspace.
+    const launches = (vscode.workspace.getConfiguration('launch', folder).get<vscode.DebugConfiguration[]>('configurations') ?? []).filter(
+      (c) => c.type === DEBUG_TYPE && c.request === 'launch',
+    );
+    let base: vscode.DebugConfiguration | undefined;
+    if (launches.length === 1) base = launches[0];
+    else if (launches.length > 1) {
+      const p = await vscode.window.showQuickPick(
+        launches.map((c) => ({ label: String(c.name), c })),
+        { title: vscode.l10n.t('Launch which configuration with {0}?', what) },
+      );
+      base = p?.c;
+      if (!base) return undefined;
+    } else {
+      const found = await findAgentJetConfigs(folder);
+      const uri =
+        found.length === 1
+          ? found[0]
+          : (
+              await vscode.window.showQuickPick(
+                found.map((u) => ({ label: vscode.workspace.asRelativePath(u), u })),
+                { title: vscode.l10n.t('Train which config with {0}?', what) },
+              )
+            )?.u;
+      if (!uri) {
+        if (!found.length)
+          void vscode.window.showErrorMessage(
+            vscode.l10n.t('AgentJet: no AgentJet config (YAML with an `ajet:` root) in the workspace to train.'),
+          );
+        return undefined;
+      }
+      const c: AgentJetDebugConfiguration = { ...debugConfigurationFor(uri, folder), backbone: 'verl', openTokenLogOnFinish: false };
+      base = c;
+    }
+    return base;
+  };
+
+  const debugWithBreakpoints = async (from?: vscode.Uri): Promise<boolean> => {
+    if (!services.isTrusted()) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: launching needs a trusted workspace.'));
+      return false;
+    }
+    const folder = (from && vscode.workspace.getWorkspaceFolder(from)) ?? vscode.workspace.workspaceFolders?.[0];
+    const base = await chooseBase(folder, vscode.l10n.t('editor breakpoints in Ray workers'));
+    if (!base) return false;
+    const config: vscode.DebugConfiguration = {
+      ...base,
+      name: vscode.l10n.t('{0} (Ray breakpoints)', String(base.name)),
+      rayBreakpoints: true,
+    };
+    services.log.info(`ray: launching ${config.name} with editor breakpoints in Ray workers`);
+    return vscode.debug.startDebugging(folder, config);
+  };
+
   const debugWithTag = async (tag?: string, from?: vscode.Uri): Promise<boolean> => {
     if (!services.isTrusted()) {
       void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: launching needs a trusted workspace.'));
@@ -155,40 +284,7 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
     }
     if (!chosen) return false;
     const folder = (from && vscode.workspace.getWorkspaceFolder(from)) ?? vscode.workspace.workspaceFolders?.[0];
-    // A launch.json entry of ours first, else a config found in the workspace.
-    const launches = (vscode.workspace.getConfiguration('launch', folder).get<vscode.DebugConfiguration[]>('configurations') ?? []).filter(
-      (c) => c.type === DEBUG_TYPE && c.request === 'launch',
-    );
-    let base: vscode.DebugConfiguration | undefined;
-    if (launches.length === 1) base = launches[0];
-    else if (launches.length > 1) {
-      const p = await vscode.window.showQuickPick(
-        launches.map((c) => ({ label: String(c.name), c })),
-        { title: vscode.l10n.t('Launch which configuration with tag {0}?', chosen) },
-      );
-      base = p?.c;
-      if (!base) return false;
-    } else {
-      const found = await findAgentJetConfigs(folder);
-      const uri =
-        found.length === 1
-          ? found[0]
-          : (
-              await vscode.window.showQuickPick(
-                found.map((u) => ({ label: vscode.workspace.asRelativePath(u), u })),
-                { title: vscode.l10n.t('Train which config with tag {0}?', chosen) },
-              )
-            )?.u;
-      if (!uri) {
-        if (!found.length)
-          void vscode.window.showErrorMessage(
-            vscode.l10n.t('AgentJet: no AgentJet config (YAML with an `ajet:` root) in the workspace to train.'),
-          );
-        return false;
-      }
-      const c: AgentJetDebugConfiguration = { ...debugConfigurationFor(uri, folder), backbone: 'verl', openTokenLogOnFinish: false };
-      base = c;
-    }
+    const base = await chooseBase(folder, vscode.l10n.t('tag {0}', chosen));
     if (!base) return false;
     const tags = [...new Set([...((base.debugTags as string[] | undefined) ?? []), chosen])];
     const config: vscode.DebugConfiguration = {
@@ -224,6 +320,9 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
       idleWatcher?.scan();
       updateMessage();
     }),
+    vscode.commands.registerCommand('agentjet.ray.debugWithBreakpoints', (uri?: vscode.Uri) =>
+      debugWithBreakpoints(uri instanceof vscode.Uri ? uri : undefined),
+    ),
     vscode.commands.registerCommand('agentjet.ray.debugWithTag', (tag?: string, uri?: vscode.Uri) =>
       debugWithTag(typeof tag === 'string' ? tag : undefined, uri),
     ),
@@ -243,7 +342,7 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
       const env = { ...process.env, ...((s.configuration.env as Record<string, string> | undefined) ?? {}) };
       const args = (s.configuration.args as string[] | undefined) ?? [];
       const joins = !!env.RAY_ADDRESS || args.includes('--with-ray-cluster');
-      runs.set(s.id, new RayRun(s, env, joins, onPaused));
+      runs.set(s.id, new RayRun(s, env, joins, onPaused, onListeners));
       services.log.info(
         `ray: following Ray for ${s.name} (temp root ${rayTempRoot(env)}${env.RAY_ADDRESS ? `, RAY_ADDRESS ${env.RAY_ADDRESS}` : ''})`,
       );
@@ -253,7 +352,9 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
       if (run) {
         run.dispose();
         runs.delete(s.id);
-        for (const src of [run.sessionDir, run.dashboard]) if (src) view.set(`${s.id}:${src}`, []);
+        // Stop detaches every worker session of the launch (workers of a cluster go on).
+        for (const child of run.attached.values()) if (child !== 'starting') void vscode.debug.stopDebugging(child);
+        for (const src of [run.sessionDir, run.dashboard, 'bp']) if (src) view.set(`${s.id}:${src}`, []);
         updateMessage();
         if (tree.visible && !runs.size) startIdle();
         return;
@@ -278,6 +379,18 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
           setRayRunInfo(run.experiment, run.info(run.watcher?.paused.length ?? 0));
         }
       }
+    }),
+    // A worker session is ready once its configuration is done (the editor's breakpoints are set by then).
+    vscode.debug.registerDebugAdapterTrackerFactory(DEBUG_TYPE, {
+      createDebugAdapterTracker(s) {
+        if (typeof s.configuration.agentjetRayWorker !== 'string') return undefined;
+        return {
+          onDidSendMessage(m: { type?: string; command?: string; success?: boolean }) {
+            if (m.type === 'response' && m.command === 'configurationDone')
+              services.log.info(`ray: breakpoints set in ${s.name} (${String(s.configuration.agentjetRayWorker)})`);
+          },
+        };
+      },
     }),
     // The launch's console: where Ray says which session and dashboard it uses.
     vscode.debug.registerDebugAdapterTrackerFactory(DEBUG_TYPE, {

@@ -55,7 +55,9 @@ export class PausedWorkersView implements vscode.TreeDataProvider<PausedWorker>,
           ? vscode.l10n.t('tag {0}', w.tag)
           : w.kind === 'breakpoint'
             ? vscode.l10n.t('breakpoint')
-            : vscode.l10n.t('paused');
+            : w.kind === 'attached'
+              ? vscode.l10n.t('attached (editor breakpoints)')
+              : vscode.l10n.t('paused');
     item.description = [
       why,
       w.node && w.node !== w.host ? w.node.slice(0, 8) : w.host,
@@ -66,18 +68,25 @@ export class PausedWorkersView implements vscode.TreeDataProvider<PausedWorker>,
       .join(' · ');
     const md = new vscode.MarkdownString();
     md.appendText(
-      vscode.l10n.t(
-        '{0} {1} waits for a debugger at {2}',
-        w.role === 'actor' ? vscode.l10n.t('Actor') : vscode.l10n.t('Task'),
-        label,
-        listenerAddress(w),
-      ),
+      w.kind === 'attached'
+        ? vscode.l10n.t(
+            "{0} {1}: the debugger is attached at {2} and stops at the editor's breakpoints",
+            w.role === 'actor' ? vscode.l10n.t('Actor') : vscode.l10n.t('Task'),
+            label,
+            listenerAddress(w),
+          )
+        : vscode.l10n.t(
+            '{0} {1} waits for a debugger at {2}',
+            w.role === 'actor' ? vscode.l10n.t('Actor') : vscode.l10n.t('Task'),
+            label,
+            listenerAddress(w),
+          ),
     );
     md.appendMarkdown('\n\n');
     md.appendText(vscode.l10n.t('Since {0} ({1}). Found in {2}.', new Date(w.since).toLocaleTimeString(), waitedFor(w.since), w.origin));
     item.tooltip = md;
     item.iconPath = new vscode.ThemeIcon(
-      w.kind === 'post-mortem' ? 'bug' : 'debug-pause',
+      w.kind === 'post-mortem' ? 'bug' : w.kind === 'attached' ? 'debug-alt' : 'debug-pause',
       new vscode.ThemeColor(w.kind === 'post-mortem' ? 'testing.iconFailed' : 'debugIcon.pauseForeground'),
     );
     item.contextValue = 'rayPausedWorker';

@@ -7,6 +7,7 @@ import { listPausedWorkers, nodesAlive, StateApiError } from '../../core/ray/sta
 import { defaultDashboardFor, parseRayAddress, rayTempRoot, sessionForRun } from '../../core/ray/session';
 import { debugTagsArg } from '../../core/ray/tags';
 import type { PausedWorker, RayClusterInfo } from '../../core/ray/types';
+import type { ListeningWorker } from '../../core/ray/breakpoints';
 
 /** What we follow for one launch that debugs Ray. */
 export class RayRun implements vscode.Disposable {
@@ -21,12 +22,19 @@ export class RayRun implements vscode.Disposable {
   private timer: NodeJS.Timeout | undefined;
   private polling = false;
   readonly attached = new Map<string, vscode.DebugSession | 'starting'>();
+  /** Editor-breakpoint listeners already attached or skipped (by `host:port`). */
+  readonly decided = new Set<string>();
+  /** Listener keys attached through the editor-breakpoints mode. */
+  readonly hookAttached = new Set<string>();
+  /** Listeners already reported as over the session cap. */
+  readonly capNoted = new Set<string>();
 
   constructor(
     readonly session: vscode.DebugSession,
     private readonly env: NodeJS.ProcessEnv,
     private readonly joinsExisting: boolean,
     private readonly onPaused: (run: RayRun, workers: PausedWorker[], source: string) => void,
+    private readonly onListeners?: (run: RayRun, workers: ListeningWorker[]) => void,
   ) {
     const addr = parseRayAddress(env.RAY_ADDRESS || vscode.workspace.getConfiguration('agentjet').get<string>('ray.dashboardAddress'));
     this.dashboard = addr.dashboard;
@@ -46,6 +54,7 @@ export class RayRun implements vscode.Disposable {
     this.watcher?.dispose();
     this.watcher = new SessionLogWatcher(dir).start();
     this.watcher.on('change', (w: PausedWorker[]) => this.onPaused(this, w, dir));
+    if (this.onListeners) this.watcher.on('listeners', (w: ListeningWorker[]) => this.onListeners?.(this, w));
   }
 
   useDashboard(url: string): void {
@@ -88,5 +97,8 @@ export class RayRun implements vscode.Disposable {
 
 /** A launch that asks for Ray debugging (`rayDebug`, `debugTags`). */
 export function wantsRay(c: vscode.DebugConfiguration): boolean {
-  return c.request === 'launch' && (c.rayDebug === true || !!debugTagsArg((c.debugTags as unknown[] | undefined) ?? []));
+  return (
+    c.request === 'launch' &&
+    (c.rayDebug === true || c.rayBreakpoints === true || !!debugTagsArg((c.debugTags as unknown[] | undefined) ?? []))
+  );
 }

@@ -194,6 +194,8 @@ export class RecordList {
       attrs: { role: 'option', 'aria-selected': String(sel), id: `row-${pos}` },
       dataset: { pos: String(pos) },
     });
+    // Right-click: "Debug This Task" (a webview/context menu of the extension) gets the task id.
+    if (r?.taskId) row.dataset.vscodeContext = JSON.stringify({ agentjetTaskId: r.taskId });
     if (!r) {
       row.appendChild(this.cell('…', 'loading'));
     } else if (other) {

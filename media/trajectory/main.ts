@@ -56,6 +56,8 @@ function render(msg: Extract<TrajectoryHostToView, { type: 'trajectory' }>): voi
     return;
   }
   const d = msg.data;
+  // Right-click anywhere in the view: "Debug This Task" (webview/context menu) gets the task id.
+  document.body.dataset.vscodeContext = JSON.stringify({ agentjetTaskId: d.taskId });
   append(
     head,
     el('span', { className: 'title' }, t('Task {0}', d.taskId)),

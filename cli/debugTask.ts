@@ -1,0 +1,122 @@
+// `agentjet debug-task --config C --task-id ID`: the shell side of "Debug this task". Writes the
+// derived config restricted to that task beside the run (core/debugTask/prepare.ts), then starts
+// AgentJet's launcher on it with the debug backbone (the same plan and preflight as F5), or only
+// prints what it would run with --prepare-only.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { CliCommand } from './commands';
+import { debugTaskDir, prepareDebugTask, readerInfo } from '../core/debugTask/prepare';
+import { resolveAttributes } from '../core/launch/attributes';
+import { commandLine, planLaunch, preflightLaunch } from '../core/launch/lifecycle';
+import { resolveInterpreter } from '../core/launch/interpreter';
+import { t } from '../core/l10n';
+import { readFileSync } from 'node:fs';
+
+function help(): string {
+  return t(
+    "Usage: agentjet debug-task --config CONFIG --task-id ID [options]\n\nRuns AgentJet's debug backbone on one task: CONFIG (a run's yaml_backup.yaml or your config) is copied\ninto a derived config whose task reader holds only that task (JSONL and Hugging Face readers), next\nto the run; your files are not changed.\n\nOptions:\n  --run DIR          the run the task came from (default: the folder of CONFIG when it is a yaml_backup.yaml)\n  --cwd DIR          the launcher's working directory (default: the folder holding saved_experiments, else .)\n  --num-repeat N     rollouts of the task (default 1)\n  --python PATH      interpreter (default: .venv/venv in the folder, else python3)\n  --prepare-only     write the derived config and print the command, start nothing\n  --json             print the result as JSON\n",
+  );
+}
+
+export async function runDebugTask(
+  args: string[],
+  write: (s: string) => void = (s) => process.stdout.write(s),
+  writeErr: (s: string) => void = (s) => process.stderr.write(s),
+): Promise<number> {
+  const o: Record<string, string> = {};
+  const flags = new Set<string>();
+  const queue = [...args];
+  for (let a = queue.shift(); a !== undefined; a = queue.shift()) {
+    if (a === '-h' || a === '--help') {
+      write(help());
+      return 0;
+    }
+    if (a === '--prepare-only' || a === '--json') {
+      flags.add(a);
+      continue;
+    }
+    if (['--config', '--task-id', '--run', '--cwd', '--num-repeat', '--python'].includes(a)) {
+      const v = queue.shift();
+      if (v === undefined) {
+        writeErr(t('agentjet debug-task: {0} needs a value', a) + '\n');
+        return 2;
+      }
+      o[a] = v;
+      continue;
+    }
+    writeErr(t("agentjet debug-task: unknown option '{0}'", a) + '\n');
+    return 2;
+  }
+  if (!o['--config'] || o['--task-id'] === undefined) {
+    writeErr(t('agentjet debug-task: --config and --task-id are required') + '\n');
+    return 2;
+  }
+  const config = resolve(o['--config']);
+  const numRepeat = o['--num-repeat'] === undefined ? 1 : Number(o['--num-repeat']);
+  if (!Number.isInteger(numRepeat) || numRepeat < 1) {
+    writeErr(t('agentjet debug-task: --num-repeat must be a whole number of at least 1') + '\n');
+    return 2;
+  }
+  const run = o['--run'] ? resolve(o['--run']) : /[\\/]yaml_backup\.ya?ml$/.test(config) ? dirname(config) : undefined;
+  // A run lives in <cwd>/saved_experiments/<name>: the launcher ran from <cwd>.
+  const cwd = o['--cwd']
+    ? resolve(o['--cwd'])
+    : run && /[\\/](saved_experiments|launcher_record)$/.test(dirname(run))
+      ? dirname(dirname(run))
+      : process.cwd();
+  if (!existsSync(config)) {
+    writeErr(t('agentjet debug-task: {0} does not exist', config) + '\n');
+    return 2;
+  }
+  const python = o['--python'] ?? resolveInterpreter({ folder: cwd }, existsSync).path;
+  const info = readerInfo(readFileSync(config, 'utf8'));
+  if (!info.selectable) {
+    writeErr(`agentjet debug-task: ${info.why}\n`);
+    return 1;
+  }
+  const prepared = await prepareDebugTask({
+    sourceConfig: config,
+    cwd,
+    taskId: o['--task-id'],
+    numRepeat,
+    outDir: debugTaskDir(run, cwd),
+    python,
+    sourceRun: run,
+  });
+  if (!prepared.ok) {
+    writeErr(`agentjet debug-task: ${prepared.message}\n`);
+    return 1;
+  }
+  const r = resolveAttributes({ config: prepared.config, cwd, python, backbone: 'debug', noDebug: true });
+  const planned = await planLaunch(r, { lint: false });
+  if (!planned.ok) {
+    writeErr(`agentjet debug-task: ${planned.refusal.message}\n`);
+    return 1;
+  }
+  const pre = flags.has('--prepare-only') ? undefined : await preflightLaunch(planned.plan, false);
+  if (pre && !pre.ok) {
+    writeErr(`agentjet debug-task: ${pre.refusal.message}\n`);
+    return 1;
+  }
+  const cmd = pre?.ok
+    ? commandLine(planned.plan, pre.target)
+    : { command: python, args: ['-m', 'ajet.launcher', '--backbone', 'debug', '--conf', prepared.config] };
+  if (flags.has('--json'))
+    write(
+      `${JSON.stringify({ config: prepared.config, taskFile: prepared.taskFile, link: prepared.link, cwd, command: [cmd.command, ...cmd.args] })}\n`,
+    );
+  else
+    write(
+      t('Derived config: {0}\nTask file: {1}\nCommand: {2}\n', prepared.config, prepared.taskFile, [cmd.command, ...cmd.args].join(' ')),
+    );
+  if (flags.has('--prepare-only')) return 0;
+  const child = spawn(cmd.command, cmd.args, { cwd, env: planned.plan.env, stdio: 'inherit' });
+  return new Promise((res) => child.on('close', (code) => res(code ?? 1)));
+}
+
+export const debugTaskCommand: CliCommand = {
+  name: 'debug-task',
+  summary: 'run the debug backbone on one task of a run (agentjet debug-task --help)',
+  run: (args) => runDebugTask(args),
+};

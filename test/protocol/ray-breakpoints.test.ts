@@ -1,0 +1,199 @@
+// Editor (gutter) breakpoints in Ray workers on the REAL Ray (pip), inside a loopback-only network
+// namespace: the launch environment of `rayBreakpoints` (core/ray/breakpoints.ts, the same function
+// the debug adapter uses) makes every worker open a debugpy listener at start-up without pausing.
+// The session-log watcher lists the listeners with their task/actor names; the selection attaches
+// the rollout and reward workers; our adapter attaches to each (DebugClient over DAP, attach path).
+// The program is test/fixtures/ray-training/train/gutter.py: NO bp() or breakpoint() in it. The
+// breakpoints are set only after the workers started and the sessions attached; then two rollout
+// tasks (two workers) and an actor method hit them at once.
+import { test, describe, before, after } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DebugClient } from '@vscode/debugadapter-testsupport';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { adapterJs } from '../util/debugWorkspace';
+import { ensureTestPython } from '../harness/python';
+import { SessionLogWatcher } from '../../core/ray/watcher';
+import {
+  DEFAULT_WORKER_PATTERNS,
+  ensureHookDir,
+  hookSource,
+  rayBreakpointsEnv,
+  selectWorkers,
+  type ListeningWorker,
+} from '../../core/ray/breakpoints';
+import { listProcesses } from '../../core/launch/processes';
+import { waitFor } from '../util/poll';
+import {
+  killRayProcesses,
+  lineIn,
+  loopbackOnly,
+  netnsUnavailable,
+  NETNS_ENV,
+  rayFixture,
+  rerunInNetns,
+  startFixtureRun,
+  type RayRun,
+} from '../util/rayLocal';
+
+const TIMEOUT = 90_000;
+const gutterPy = join(rayFixture, 'train', 'gutter.py');
+
+async function attach(w: ListeningWorker): Promise<DebugClient> {
+  const dc = new DebugClient('node', adapterJs, 'agentjet');
+  dc.defaultTimeout = TIMEOUT;
+  await dc.start();
+  await dc.initializeRequest({ adapterID: 'agentjet', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
+  const initialized = dc.waitForEvent('initialized');
+  const attached = dc.attachRequest({
+    connect: { host: w.host, port: w.port },
+    justMyCode: false,
+    rayWorker: w.names.join(', '),
+  } as DebugProtocol.AttachRequestArguments);
+  await initialized;
+  await dc.configurationDoneRequest();
+  await attached;
+  return dc;
+}
+
+async function topFrame(dc: DebugClient, threadId: number): Promise<DebugProtocol.StackFrame> {
+  const st = await dc.stackTraceRequest({ threadId, startFrame: 0, levels: 5 });
+  return st.body.stackFrames[0]!;
+}
+
+async function locals(dc: DebugClient, frameId: number): Promise<Map<string, string>> {
+  const scopes = await dc.scopesRequest({ frameId });
+  const vars = await dc.variablesRequest({ variablesReference: scopes.body.scopes[0]!.variablesReference });
+  return new Map(vars.body.variables.map((v) => [v.name, v.value]));
+}
+
+if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
+  test(
+    'editor breakpoints in Ray workers on the real Ray (re-run in a loopback-only network namespace)',
+    { timeout: 600_000 },
+    async (t) => {
+      const why = netnsUnavailable();
+      if (why) {
+        t.skip(why);
+        return;
+      }
+      ensureTestPython();
+      const before = new Set((await listProcesses()).map((p) => p.pid));
+      const code = await rerunInNetns(__filename);
+      const strays = (await listProcesses()).filter(
+        (p) => !before.has(p.pid) && /ray::|raylet|gcs_server|ajr-|agentjet-vscode-raybp/.test(p.args) && !/<defunct>\s*$/.test(p.args),
+      );
+      assert.deepEqual(
+        strays.map((p) => p.args),
+        [],
+        'no Ray process is left running',
+      );
+      assert.equal(code, 0, 'the tests passed inside the namespace (see their output above)');
+    },
+  );
+} else {
+  describe('gutter breakpoints in Ray workers, no debug call in the code (real Ray, loopback only)', { timeout: 400_000 }, () => {
+    let run: RayRun;
+    let watcher: SessionLogWatcher | undefined;
+    let go = '';
+    let goDir = '';
+    const clients: DebugClient[] = [];
+    const src = readFileSync(gutterPy, 'utf8');
+    const rolloutLine = lineIn(src, '# gutter: rollout');
+    const rewardLine = lineIn(src, '# gutter: reward');
+    let chosen: ListeningWorker[] = [];
+
+    before(async () => {
+      const py = ensureTestPython();
+      goDir = mkdtempSync('/tmp/ajr-go-');
+      go = join(goDir, 'go');
+      const hookDir = ensureHookDir(await hookSource());
+      run = startFixtureRun(py.python, {
+        env: { ...rayBreakpointsEnv(hookDir, { PYTHONPATH: rayFixture }), AJ_RAY_PROGRAM: 'gutter', AJ_RAY_GO: go, AJ_RAY_ROLLOUTS: '2' },
+      });
+      const dir = (await run.waitOutput(/ray session: (\S+)/))[1]!;
+      watcher = new SessionLogWatcher(dir, { intervalMs: 200 }).start();
+    });
+    after(async () => {
+      for (const dc of clients) await dc.stop().catch(() => undefined);
+      watcher?.dispose();
+      if (run) {
+        await run.dispose();
+        assert.deepEqual(await killRayProcesses(run.tempDir), [], 'every process of the test Ray instance ended');
+      }
+      rmSync(goDir, { recursive: true, force: true });
+    });
+
+    test('each worker announces a listener that does not wait; the rollout and reward workers are chosen', async () => {
+      chosen = await waitFor(
+        () => {
+          const sel = selectWorkers(watcher!.hookListeners, DEFAULT_WORKER_PATTERNS, 8, 0, new Set());
+          const rollouts = sel.attach.filter((w) => w.names.includes('rollout_task'));
+          const actor = sel.attach.find((w) => w.names.includes('RewardWorker'));
+          return rollouts.length >= 2 && actor && sel.attach;
+        },
+        () => `two rollout_task workers and the RewardWorker among ${JSON.stringify(watcher!.hookListeners)}`,
+        TIMEOUT,
+        100,
+      );
+      for (const w of chosen) assert.equal(w.host, '127.0.0.1');
+      assert.equal(watcher!.paused.length, 0, 'nothing is paused: the listeners do not wait');
+      assert.match(run.output(), /reward worker pid: \d+/);
+    });
+
+    test('breakpoints set after the workers started bind; two rollout workers and the actor stop at once; Continue resumes', async () => {
+      for (const w of chosen) clients.push(await attach(w));
+      const stops = clients.map((dc) => dc.waitForEvent('stopped', TIMEOUT) as Promise<DebugProtocol.StoppedEvent>);
+      for (const dc of clients) {
+        const r = await dc.setBreakpointsRequest({
+          source: { path: gutterPy },
+          breakpoints: [{ line: rolloutLine }, { line: rewardLine }],
+        });
+        assert.ok(
+          r.body.breakpoints.every((b) => b.verified),
+          `verified: ${JSON.stringify(r.body.breakpoints)}`,
+        );
+      }
+      writeFileSync(go, 'go');
+      const stopped = await Promise.all(stops);
+      const seen: string[] = [];
+      for (let i = 0; i < clients.length; i++) {
+        const dc = clients[i]!;
+        assert.equal(stopped[i]!.body.reason, 'breakpoint');
+        const f = await topFrame(dc, stopped[i]!.body.threadId!);
+        assert.equal(f.source?.path, gutterPy);
+        const vars = await locals(dc, f.id);
+        if (f.line === rolloutLine) {
+          assert.equal(f.name, 'score_of');
+          seen.push(`rollout:${vars.get('task_id')}`);
+        } else {
+          assert.equal(f.line, rewardLine);
+          assert.equal(vars.get('x'), '1');
+          seen.push('reward');
+        }
+      }
+      assert.deepEqual(seen.sort(), ['reward', 'rollout:0', 'rollout:1'], 'two rollout workers and the actor stopped at the same time');
+      for (let i = 0; i < clients.length; i++) await clients[i]!.continueRequest({ threadId: stopped[i]!.body.threadId! });
+      await run.waitOutput(/scores: \[1, 3\]/);
+      await run.waitOutput(/reward: 1\.5/);
+    });
+
+    test('detaching leaves the run to finish; no worker or debugpy adapter is left', async () => {
+      for (const dc of clients) {
+        await dc.disconnectRequest({});
+        await dc.stop();
+      }
+      clients.length = 0;
+      await run.waitOutput(/training step done/);
+      assert.equal(await run.exited, 0, run.output().slice(-2000));
+      const ports = chosen.map((w) => w.port);
+      await waitFor(
+        async () => !(await listProcesses()).some((p) => /debugpy/.test(p.args) && ports.some((port) => p.args.includes(`--port ${port}`))),
+        "the workers' debugpy adapters to end",
+        30_000,
+        200,
+      );
+    });
+  });
+}

@@ -1,0 +1,124 @@
+// As a user: set a gutter breakpoint (F9) in Ray code that has no bp()/breakpoint() in it, run
+// "Debug Training with Editor Breakpoints (Ray Workers)"; the Ray workers open listeners, the
+// extension attaches to the rollout/reward workers as child sessions of the launch, and the editor
+// stops at the breakpoint in a Ray task with its variables. Stop ends the launch and leaves nothing
+// running. Real workbench, packaged .vsix, the REAL Ray (pip), in a loopback-only network namespace;
+// the launched module is the Ray fixture's stand-in launcher (test/fixtures/ray-training/README.md).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openWorkbench } from '../harness/workbench';
+import { ensureTestPython } from '../harness/python';
+import { listProcesses } from '../../core/launch/processes';
+import { waitFor } from '../util/poll';
+import { findFile } from '../util/findFile';
+import { killRayProcesses, lineIn, loopbackOnly, netnsUnavailable, NETNS_ENV, rayFixture, rerunInNetns } from '../util/rayLocal';
+
+if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
+  test(
+    'UI: gutter breakpoints in Ray workers on the real Ray (re-run in a loopback-only network namespace)',
+    { timeout: 900_000 },
+    async (t) => {
+      const why = netnsUnavailable();
+      if (why) {
+        t.skip(why);
+        return;
+      }
+      ensureTestPython();
+      const code = await rerunInNetns(__filename);
+      assert.equal(code, 0, 'the UI test passed inside the namespace (see its output above)');
+    },
+  );
+} else {
+  test(
+    'a gutter breakpoint in a Ray task (no debug call in the code) stops the editor there; Stop leaves nothing running',
+    { timeout: 600_000 },
+    async () => {
+      const ws = mkdtempSync(join(tmpdir(), 'aj-ui-raybp-'));
+      cpSync(rayFixture, ws, { recursive: true });
+      const rayTemp = mkdtempSync('/tmp/ajr-');
+      const go = join(rayTemp, 'go');
+      const py = ensureTestPython().python;
+      const wb = await openWorkbench({
+        workspace: ws,
+        env: {
+          PYTHONPATH: ws,
+          AJ_RAY_TEMP: rayTemp,
+          AJ_RAY_PROGRAM: 'gutter',
+          AJ_RAY_GO: go,
+          AJ_RAY_ROLLOUTS: '1',
+          RAY_DEDUP_LOGS: '0',
+          RAY_USAGE_STATS_ENABLED: '0',
+        },
+        settings: { 'agentjet.pythonPath': py, 'debug.openDebug': 'openOnDebugBreak' },
+      });
+      const config = join(ws, 'ray_train.yaml');
+      try {
+        const line = lineIn(readFileSync(join(ws, 'train', 'gutter.py'), 'utf8'), '# gutter: rollout');
+        await wb.openFile('ray_train.yaml');
+        await wb.openFile('train/gutter.py');
+        // The gutter breakpoint, as a user sets it: go to the line, F9.
+        await wb.press('Control+G');
+        await wb.page.keyboard.type(String(line));
+        await wb.press('Enter');
+        await wb.press('F9');
+        await wb.page.locator('.codicon-debug-breakpoint').first().waitFor({ state: 'visible', timeout: 30_000 });
+
+        await wb.runCommand('Debug Training with Editor Breakpoints (Ray Workers)');
+        await wb.press('Control+Shift+D');
+        // The rollout worker is attached as a child session (named after its tasks) and has the
+        // editor's breakpoints: the extension logs it (the Call Stack list is virtual: rows below
+        // the parent's threads are not in the DOM).
+        await waitFor(
+          () => {
+            const log = findFile(wb.server.dataDir, (p) => p.endsWith('AgentJet.log'));
+            return !!log && /ray: breakpoints set in Ray: [^\n]*rollout_task/.test(readFileSync(log, 'utf8'));
+          },
+          'the rollout worker attached as a child session with the breakpoints',
+          300_000,
+          300,
+        );
+        // Now the task may go on to the line (the fixture's tasks wait for this file).
+        writeFileSync(go, 'go');
+        const stopped = wb.page.locator('.debug-top-stack-frame-line, .debug-focused-stack-frame-line').first();
+        await stopped.waitFor({ state: 'visible', timeout: 120_000 });
+        await wb.page.locator('.monaco-list-row', { hasText: 'task_id' }).first().waitFor({ state: 'visible', timeout: 60_000 });
+        const current = wb.page.locator('.monaco-editor .line-numbers.active-line-number').first();
+        assert.equal((await current.textContent())?.trim(), String(line), 'the editor is at the gutter breakpoint');
+        assert.ok(
+          await wb.page.locator('.monaco-list-row', { hasText: 'score_of' }).first().isVisible(),
+          'the call stack shows the task frame',
+        );
+        const shot = await wb.screenshot('ray-gutter-breakpoint');
+        assert.ok(existsSync(shot));
+
+        // Stop on the launch: the launcher, Ray and the workers (and their debugpy adapters) go.
+        await wb.press('Shift+F5');
+        let left: string[] = [];
+        await waitFor(
+          async () =>
+            (left = (await listProcesses())
+              .filter((p) => (p.args.includes(config) || p.args.includes(rayTemp)) && !/<defunct>\s*$/.test(p.args))
+              .map((p) => p.args)).length === 0,
+          () => `nothing of the launch left running; left: ${left.join(' | ')}`,
+          120_000,
+          300,
+        );
+        await wb.page.locator('.debug-toolbar').first().waitFor({ state: 'hidden', timeout: 60_000 });
+      } catch (e) {
+        await wb.screenshot('ray-bp-failure').catch(() => undefined);
+        // The extension's own log says what it attached and why not.
+        const log = findFile(wb.server.dataDir, (p) => p.endsWith('AgentJet.log'));
+        if (log) process.stderr.write(`--- ${log}\n${readFileSync(log, 'utf8').slice(-6000)}\n`);
+        throw e;
+      } finally {
+        await wb.close();
+        await killRayProcesses(rayTemp);
+        rmSync(rayTemp, { recursive: true, force: true });
+        rmSync(ws, { recursive: true, force: true });
+      }
+    },
+  );
+}

@@ -1,0 +1,115 @@
+// Editor breakpoints in Ray workers: the pure parts (core/ray/breakpoints.ts, the listener lines in
+// core/ray/workerLog.ts). The real-Ray path is test/protocol/ray-breakpoints.test.ts.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  DEFAULT_WORKER_PATTERNS,
+  ensureHookDir,
+  globToRegExp,
+  HOOK_FUNCTION,
+  LISTENER_MARKER,
+  maxSessions,
+  rayBreakpointsEnv,
+  selectWorkers,
+  workerPatterns,
+  type ListeningWorker,
+} from '../../core/ray/breakpoints';
+import { listenerFromLog, WorkerLogState } from '../../core/ray/workerLog';
+
+const w = (key: string, names: string[]): ListeningWorker => ({ key, host: '10.0.0.1', port: Number(key), pid: 1, names, role: 'task' });
+
+test('globs: whole name, case-insensitive, regex characters literal', () => {
+  assert.ok(globToRegExp('*rollout*').test('Env_Rollout_Worker'));
+  assert.ok(globToRegExp('TaskRunner*').test('TaskRunner'));
+  assert.ok(!globToRegExp('TaskRunner').test('MyTaskRunner'));
+  assert.ok(globToRegExp('a.b?').test('a.bc'));
+  assert.ok(!globToRegExp('a.b').test('axb'));
+});
+
+test('patterns and cap from launch attributes: defaults for absent or invalid values', () => {
+  assert.deepEqual(workerPatterns(undefined), [...DEFAULT_WORKER_PATTERNS]);
+  assert.deepEqual(workerPatterns(['', 3]), [...DEFAULT_WORKER_PATTERNS]);
+  assert.deepEqual(workerPatterns([' Foo* ']), ['Foo*']);
+  assert.equal(maxSessions(2), 2);
+  assert.equal(maxSessions(0), 8);
+  assert.equal(maxSessions('3'), 8);
+});
+
+test('selection: matching names attach up to the cap, others are skipped with the reason, unnamed wait', () => {
+  const list = [w('1', ['rollout_task']), w('2', ['helper_task']), w('3', []), w('4', ['RewardWorker']), w('5', ['TaskRunner'])];
+  const sel = selectWorkers(list, DEFAULT_WORKER_PATTERNS, 2, 0, new Set());
+  assert.deepEqual(
+    sel.attach.map((x) => x.key),
+    ['1', '4'],
+  );
+  assert.deepEqual(
+    sel.skipped.map((s) => `${s.worker.key}:${s.reason}`),
+    ['2:name', '5:cap'],
+  );
+  // Already decided workers are not looked at again; live sessions count against the cap.
+  const again = selectWorkers(list, DEFAULT_WORKER_PATTERNS, 2, 1, new Set(['1', '2', '4']));
+  assert.deepEqual(
+    again.attach.map((x) => x.key),
+    ['5'],
+  );
+  // A worker skipped for its names is looked at again once it runs something else.
+  const skipped = new Set([`2|helper_task`]);
+  assert.equal(selectWorkers([w('2', ['helper_task'])], DEFAULT_WORKER_PATTERNS, 8, 0, skipped).skipped.length, 0);
+  assert.equal(selectWorkers([w('2', ['helper_task', 'rollout_task'])], DEFAULT_WORKER_PATTERNS, 8, 0, skipped).attach.length, 1);
+  // A pooled worker that ran a non-matching task and then a matching one is attached.
+  assert.equal(selectWorkers([w('6', ['helper_task', 'rollout_task'])], DEFAULT_WORKER_PATTERNS, 8, 0, new Set()).attach.length, 1);
+});
+
+test('the launch environment: hook first on PYTHONPATH, a user RAY_RUNTIME_ENV_HOOK chained', () => {
+  const env = rayBreakpointsEnv('/h', { PYTHONPATH: '/a:/b', RAY_RUNTIME_ENV_HOOK: 'mine.hook' }, ':');
+  assert.equal(env.PYTHONPATH, '/h:/a:/b');
+  assert.equal(env.RAY_RUNTIME_ENV_HOOK, HOOK_FUNCTION);
+  assert.equal(env.AGENTJET_RAY_BP_PREV_HOOK, 'mine.hook');
+  assert.equal(rayBreakpointsEnv('/h', {}, ':').PYTHONPATH, '/h');
+  assert.equal(rayBreakpointsEnv('/h', { RAY_RUNTIME_ENV_HOOK: HOOK_FUNCTION }, ':').AGENTJET_RAY_BP_PREV_HOOK, undefined);
+});
+
+test('the hook file is written once per content, in a folder AgentJet --autokill spares', () => {
+  const root = mkdtempSync(join(tmpdir(), 'aj-hook-'));
+  try {
+    const a = ensureHookDir('print(1)\n', root);
+    assert.equal(ensureHookDir('print(1)\n', root), a);
+    assert.match(a, /agentjet-vscode-raybp-/);
+    assert.equal(readFileSync(join(a, 'agentjet_ray_breakpoints.py'), 'utf8'), 'print(1)\n');
+    assert.notEqual(ensureHookDir('print(2)\n', root), a);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test("worker log: the hook's listener line (not Ray's own) and every task/actor name", () => {
+  const s = new WorkerLogState();
+  const log = { workerId: 'ab', jobId: '01', pid: 7, stream: 'err' as const };
+  s.feed(`Ray debugger is listening on 127.0.0.1:4567`, 1);
+  assert.equal(listenerFromLog(s, log), undefined, "Ray's own listener (a bp() pause) is not the hook's");
+  s.feed(`\x1b[36mRay debugger is listening on 127.0.0.1:4567 ${LISTENER_MARKER}\x1b[0m`, 1);
+  s.feed(':task_name:helper_task', 2);
+  s.feed(':task_name:rollout_task', 3);
+  s.feed(':task_name:rollout_task', 4);
+  assert.deepEqual(listenerFromLog(s, log), {
+    key: '127.0.0.1:4567',
+    host: '127.0.0.1',
+    port: 4567,
+    pid: 7,
+    names: ['helper_task', 'rollout_task'],
+    role: 'task',
+  });
+  assert.equal(s.paused, false, 'a hook listener is not a paused worker');
+  const v6 = new WorkerLogState();
+  v6.feed(`Ray debugger is listening on [::1]:99 ${LISTENER_MARKER}`, 1);
+  assert.equal(listenerFromLog(v6, log)?.key, '[::1]:99');
+});
+
+test('the hook source ends up in the bundle and as a file for tsx', () => {
+  const py = readFileSync(join(__dirname, '..', '..', 'core', 'ray', 'hook', 'agentjet_ray_breakpoints.py'), 'utf8');
+  assert.ok(py.includes(LISTENER_MARKER), 'the worker prints the marker the log parser looks for');
+  assert.ok(py.includes('def runtime_env_hook('));
+});
