@@ -194,7 +194,9 @@ for (const tpl of TEMPLATES) {
       assert.match(all, /Debug rollout finished: 2 task\(s\)/, all.slice(-1500));
       assert.ok(readdirSync(join(dir, 'out')).length > 0);
     } finally {
+      // The launcher puts companions under the working folder's saved_experiments, whatever --exp-dir says.
       killCompanions(join(dir, 'out'));
+      killCompanions(join(dir, 'saved_experiments'));
       rmSync(dir, { recursive: true, force: true });
     }
   });
