@@ -97,10 +97,14 @@ export type ServerChecked = { ok: true; status: SwarmStatus } | { ok: false; mes
 
 /** Asks the server for its engine state and rollout pool; refusal text when it cannot be reached. */
 export async function checkSwarmServer(url: string, timeoutMs = 3000): Promise<ServerChecked> {
+  let api: SwarmApi | undefined;
   try {
-    return { ok: true, status: await fetchStatus(new SwarmApi(url, { timeoutMs })) };
+    api = new SwarmApi(url, { timeoutMs });
+    return { ok: true, status: await fetchStatus(api) };
   } catch (e) {
-    const why = e instanceof SwarmError || e instanceof Error ? e.message : String(e);
+    // The reason without SwarmApi's own "swarm server URL: " prefix (the message names the URL).
+    const raw = e instanceof SwarmError || e instanceof Error ? e.message : String(e);
+    const why = api && raw.startsWith(`swarm server ${api.url}: `) ? raw.slice(`swarm server ${api.url}: `.length) : raw;
     return {
       ok: false,
       message: t(
