@@ -14,7 +14,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { DebugSession, Event, OutputEvent, InitializedEvent, TerminatedEvent, ExitedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { DapChannel, PendingRequests, dialogFormat, isStopRequest, okResponse, relayReverseRequest } from './channel';
-import { resolveAttributes, type AgentJetLaunchAttributes, type ResolvedLaunch } from '../core/launch/attributes';
+import { mergedEnv, resolveAttributes, type AgentJetLaunchAttributes, type ResolvedLaunch } from '../core/launch/attributes';
+import {
+  checkSwarmServer,
+  isSwarmClientLaunch,
+  planSwarmClient,
+  swarmClientCommand,
+  type SwarmClientAttributes,
+} from '../core/launch/swarmClient';
+import { statusText } from '../core/swarm/format';
 import { shellQuote, type LauncherTarget } from '../core/launch/plan';
 import { AUTOKILL_GUARD, commandLine, describeTarget, planLaunch, preflightLaunch, type LaunchPlan } from '../core/launch/lifecycle';
 import { EVENT_EXPERIMENT, EVENT_FINISHED, LAUNCH_ERRORS, SUBPROCESS_FLAG, type ExperimentEventBody } from '../core/protocol/debug';
@@ -93,6 +101,10 @@ export class AgentJetDebugSession extends DebugSession {
 
   private async onLaunch(request: DebugProtocol.Request): Promise<void> {
     const a = (request.arguments ?? {}) as LaunchArgs;
+    if (isSwarmClientLaunch(request.arguments as Record<string, unknown>)) {
+      await this.onSwarmClientLaunch(request, request.arguments as SwarmClientAttributes);
+      return;
+    }
     if (typeof a.config !== 'string' || !a.config.trim()) {
       this.fail(request, ERR.args, t('The launch configuration has no "config" (the AgentJet YAML file to run).'));
       return;
@@ -152,6 +164,50 @@ export class AgentJetDebugSession extends DebugSession {
     const launcherOwnArgs = cmd.args.slice(pre.target.kind === 'script' ? 1 : 2);
     if (r.noDebug || !adapterReady) this.startWithoutDebugger(request, r, cmd.command, cmd.args, plan.env);
     else await this.startDebugpy(request, r, pre.target, launcherOwnArgs, await adapterReady, pre.probe.debugpy);
+  }
+
+  /** `swarmClient`: the server checked first (its state in the Debug Console), then `python <client.py>` under debugpy. */
+  private async onSwarmClientLaunch(request: DebugProtocol.Request, a: SwarmClientAttributes): Promise<void> {
+    const planned = planSwarmClient(a);
+    if (!planned.ok) {
+      this.fail(request, ERR.args, planned.message);
+      return;
+    }
+    const r = planned.launch;
+    this.launch = r;
+    this.procs.launch = r;
+    const env = mergedEnv(r);
+    // debugpy's adapter starts while the server is asked (it ends again if the server is not there).
+    const adapterReady = r.noDebug ? undefined : this.spawnDebugpy(r, env);
+    if (r.url) {
+      const checked = await checkSwarmServer(r.url);
+      if (!checked.ok) {
+        if (adapterReady) {
+          await adapterReady;
+          await this.procs.killDebugpy(false);
+        }
+        this.fail(request, ERR.preflight, checked.message);
+        return;
+      }
+      this.sendEvent(new OutputEvent(`AgentJet: ${statusText(checked.status)}`, 'console'));
+    } else {
+      this.sendEvent(
+        new OutputEvent(
+          `AgentJet: ${t('no swarm server URL found (no "swarmUrl", no AJET_SWARM_URL, no SwarmClient("http://…") in the script): the server was not checked.')}\n`,
+          'important',
+        ),
+      );
+    }
+    const cmd = swarmClientCommand(r);
+    this.record.command = [cmd.command, ...cmd.args];
+    this.sendEvent(
+      new OutputEvent(
+        `AgentJet: ${this.record.command.map(shellQuote).join(' ')}  (cwd ${r.cwd}${r.envFile ? `, env from ${r.envFile}` : ''})\n`,
+        'console',
+      ),
+    );
+    if (r.noDebug || !adapterReady) this.startWithoutDebugger(request, r, cmd.command, cmd.args, env);
+    else await this.startDebugpy(request, r, { kind: 'script', path: r.script }, r.args, await adapterReady, null);
   }
 
   private startWithoutDebugger(

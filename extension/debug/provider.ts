@@ -10,7 +10,8 @@ import { resolvePython } from './interpreter';
 import type { Services } from '../services';
 import { resolveAttributes } from '../../core/launch/attributes';
 import { planLaunch, preflightLaunch, type Refusal } from '../../core/launch/lifecycle';
-import { subprocessAttach } from '../../core/protocol/debug';
+import { LAUNCH_ERRORS, subprocessAttach } from '../../core/protocol/debug';
+import { checkSwarmServer, isSwarmClientLaunch, planSwarmClient, type SwarmClientAttributes } from '../../core/launch/swarmClient';
 
 /** How a refused launch is told to the user; tests pass their own to see it. */
 export type RefusalNotifier = (refusal: Refusal) => void;
@@ -80,6 +81,11 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
       }
       return debugConfigurationFor(doc!.uri, vscode.workspace.getWorkspaceFolder(doc!.uri) ?? folder);
     }
+    if (isSwarmClientLaunch(config)) {
+      if (!config.cwd && folder) config.cwd = folder.uri.fsPath;
+      config.justMyCode ??= true;
+      return config;
+    }
     const c = config as AgentJetDebugConfiguration;
     if (!c.config) {
       const doc = vscode.window.activeTextEditor?.document;
@@ -105,6 +111,7 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
       );
       return undefined;
     }
+    if (isSwarmClientLaunch(config)) return this.resolveSwarmClient(folder, config, token);
     if (!c.config) {
       void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: the launch configuration has no "config" (the YAML file to run).'));
       return undefined;
@@ -153,6 +160,37 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
       this.notify(pre.refusal);
       return undefined;
     }
+    return c;
+  }
+
+  /** `swarmClient`: interpreter, attributes and the server checked; a refusal is said here, nothing starts. */
+  private async resolveSwarmClient(
+    folder: vscode.WorkspaceFolder | undefined,
+    config: vscode.DebugConfiguration,
+    token?: vscode.CancellationToken,
+  ): Promise<vscode.DebugConfiguration | undefined> {
+    const c = config as vscode.DebugConfiguration & SwarmClientAttributes;
+    c.cwd ??= folder?.uri.fsPath;
+    if (!c.python) {
+      const where =
+        folder ?? (typeof c.swarmClient === 'string' ? vscode.workspace.getWorkspaceFolder(vscode.Uri.file(c.swarmClient)) : undefined);
+      const py = await resolvePython(where, token);
+      c.python = py.path;
+      this.services.log.info(`debug: interpreter ${py.path} (from ${py.source})`);
+    }
+    const planned = planSwarmClient(c);
+    const refusal = !planned.ok
+      ? planned.message
+      : planned.launch.url
+        ? await checkSwarmServer(planned.launch.url).then((x) => (x.ok ? undefined : x.message))
+        : undefined;
+    if (token?.isCancellationRequested) return undefined;
+    if (refusal) {
+      this.services.log.warn(`debug: refused swarm client ${String(c.swarmClient)}: ${refusal}`);
+      this.notify({ code: LAUNCH_ERRORS.preflight, kinds: ['args'], message: refusal });
+      return undefined;
+    }
+    if (planned.ok) c.swarmClient = planned.launch.script;
     return c;
   }
 }

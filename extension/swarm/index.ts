@@ -180,6 +180,7 @@ export function registerSwarmFeature(context: vscode.ExtensionContext, services:
       const s = typeof arg === 'string' ? servers.add(arg, 'panel') : await pickServer(servers, arg);
       if (s) panels.open(s);
     }),
+    vscode.commands.registerCommand('agentjet.swarm.debugClient', (arg?: unknown, url?: unknown) => debugSwarmClient(arg, url)),
     vscode.commands.registerCommand('agentjet.swarm.stopEngine', async (arg?: unknown) => {
       const s = await pickServer(servers, arg);
       if (s) await actions.stopEngine(s);
@@ -265,6 +266,11 @@ export function registerSwarmFeature(context: vscode.ExtensionContext, services:
             const range = new vscode.Range(c.line, c.column, c.line, c.endColumn);
             const lenses = [
               new vscode.CodeLens(range, {
+                title: vscode.l10n.t('Debug this swarm client'),
+                command: 'agentjet.swarm.debugClient',
+                arguments: [doc.uri, c.url],
+              }),
+              new vscode.CodeLens(range, {
                 title: vscode.l10n.t('Open swarm overwatch'),
                 command: 'agentjet.swarm.openOverwatch',
                 arguments: [c.url ?? DEFAULT_SWARM_URL],
@@ -319,4 +325,22 @@ export function registerSwarmFeature(context: vscode.ExtensionContext, services:
       servers.add(url, 'panel');
     },
   };
+}
+
+/** Starts the `swarmClient` launch of a client script (the CodeLens passes its `SwarmClient("…")` URL). */
+async function debugSwarmClient(arg: unknown, url: unknown): Promise<boolean> {
+  const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+  if (!uri || uri.scheme !== 'file' || !uri.fsPath.endsWith('.py')) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: open a swarm client script (a .py file using SwarmClient) to debug it.'));
+    return false;
+  }
+  const folder = vscode.workspace.getWorkspaceFolder(uri);
+  return vscode.debug.startDebugging(folder, {
+    type: 'agentjet',
+    request: 'launch',
+    name: vscode.l10n.t('AgentJet: swarm client {0}', vscode.workspace.asRelativePath(uri, false)),
+    swarmClient: uri.fsPath,
+    ...(typeof url === 'string' ? { swarmUrl: url } : {}),
+    ...(folder ? { cwd: folder.uri.fsPath } : {}),
+  });
 }
