@@ -29,7 +29,6 @@ import { EVENT_EXPERIMENT, EVENT_FINISHED, LAUNCH_ERRORS, SUBPROCESS_FLAG, type 
 import { AttachRelay } from './attach';
 import { rayLaunchAdditions } from '../core/ray/tags';
 import { ensureHookDir, hookSource, rayBreakpointsEnv } from '../core/ray/breakpoints';
-import { mergedEnv } from '../core/launch/attributes';
 import { REQUEST_CONSOLE } from '../core/protocol/ray';
 import { t } from '../core/l10n';
 import { ADAPTER_BOOT, LauncherShim, debugpyLaunch, localCapabilities, trace } from './debugpy';
