@@ -14,7 +14,7 @@ import { delimiter, join } from 'node:path';
 export const HOOK_MODULE = 'agentjet_ray_breakpoints';
 export const HOOK_FUNCTION = `${HOOK_MODULE}.runtime_env_hook`;
 /** What the worker hook appends to Ray's "listening" line. */
-export const LISTENER_MARKER = '(agentjet: editor breakpoints, not waiting)';
+export const LISTENER_MARKER = '(agentjet: editor breakpoints, doorbell)';
 
 /**
  * Task/actor names AgentJet's Ray code runs user code in: verl's TaskRunner (the trainer actor whose

@@ -24,6 +24,7 @@ import {
   type ListeningWorker,
 } from '../../core/ray/breakpoints';
 import { listProcesses } from '../../core/launch/processes';
+import { ringDoorbell } from '../../core/ray/doorbell';
 import { waitFor } from '../util/poll';
 import {
   killRayProcesses,
@@ -48,6 +49,7 @@ async function attach(w: ListeningWorker): Promise<DebugClient> {
   const initialized = dc.waitForEvent('initialized');
   const attached = dc.attachRequest({
     connect: { host: w.host, port: w.port },
+    rayDoorbell: true,
     justMyCode: false,
     rayWorker: w.names.join(', '),
   } as DebugProtocol.AttachRequestArguments);
@@ -140,6 +142,13 @@ if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
       for (const w of chosen) assert.equal(w.host, '127.0.0.1');
       assert.equal(watcher!.paused.length, 0, 'nothing is paused: the listeners do not wait');
       assert.match(run.output(), /reward worker pid: \d+/);
+      // Idle workers run no debugger: no debugpy adapter under any worker until its doorbell rings.
+      const pids = new Set(chosen.map((w) => w.pid));
+      assert.deepEqual(
+        (await listProcesses()).filter((p) => pids.has(p.ppid) && /debugpy/.test(p.args)).map((p) => p.args),
+        [],
+        'no debugpy in a worker before the doorbell rings',
+      );
     });
 
     test('breakpoints set after the workers started bind; two rollout workers and the actor stop at once; Continue resumes', async () => {
@@ -180,6 +189,12 @@ if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
     });
 
     test('detaching leaves the run to finish; no worker or debugpy adapter is left', async () => {
+      // Ringing again answers the port debugpy already listens on (the one each session attached to).
+      const ports = await Promise.all(chosen.map((w) => ringDoorbell(w.host, w.port, 10_000)));
+      assert.ok(
+        ports.every((p, i) => p !== chosen[i]!.port),
+        'the debugpy port is not the doorbell',
+      );
       for (const dc of clients) {
         await dc.disconnectRequest({});
         await dc.stop();
@@ -187,7 +202,6 @@ if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
       clients.length = 0;
       await run.waitOutput(/training step done/);
       assert.equal(await run.exited, 0, run.output().slice(-2000));
-      const ports = chosen.map((w) => w.port);
       await waitFor(
         async () => !(await listProcesses()).some((p) => /debugpy/.test(p.args) && ports.some((port) => p.args.includes(`--port ${port}`))),
         "the workers' debugpy adapters to end",
