@@ -1,8 +1,9 @@
 // Editor (gutter) breakpoints in Ray workers on the REAL Ray (pip), inside a loopback-only network
 // namespace: the launch environment of `rayBreakpoints` (core/ray/breakpoints.ts, the same function
-// the debug adapter uses) makes every worker open a debugpy listener at start-up without pausing.
-// The session-log watcher lists the listeners with their task/actor names; the selection attaches
-// the rollout and reward workers; our adapter attaches to each (DebugClient over DAP, attach path).
+// the debug adapter uses) makes every worker open a doorbell at start-up (no debugger yet, no pause).
+// The session-log watcher lists the doorbells with their task/actor names; the selection attaches
+// the rollout and reward workers; our adapter rings each doorbell (the worker then starts debugpy)
+// and attaches to it (DebugClient over DAP, attach path with rayDoorbell).
 // The program is test/fixtures/ray-training/train/gutter.py: NO bp() or breakpoint() in it. The
 // breakpoints are set only after the workers started and the sessions attached; then two rollout
 // tasks (two workers) and an actor method hit them at once.
@@ -105,6 +106,7 @@ if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
     const rolloutLine = lineIn(src, '# gutter: rollout');
     const rewardLine = lineIn(src, '# gutter: reward');
     let chosen: ListeningWorker[] = [];
+    let debugpyPorts: number[] = [];
 
     before(async () => {
       const py = ensureTestPython();
@@ -153,6 +155,12 @@ if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
 
     test('breakpoints set after the workers started bind; two rollout workers and the actor stop at once; Continue resumes', async () => {
       for (const w of chosen) clients.push(await attach(w));
+      // Ringing again answers the port debugpy already listens on (the one each session attached to).
+      debugpyPorts = await Promise.all(chosen.map((w) => ringDoorbell(w.host, w.port, 10_000)));
+      assert.ok(
+        debugpyPorts.every((p, i) => p !== chosen[i]!.port),
+        'the debugpy port is not the doorbell',
+      );
       const stops = clients.map((dc) => dc.waitForEvent('stopped', TIMEOUT) as Promise<DebugProtocol.StoppedEvent>);
       for (const dc of clients) {
         const r = await dc.setBreakpointsRequest({
@@ -189,12 +197,6 @@ if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
     });
 
     test('detaching leaves the run to finish; no worker or debugpy adapter is left', async () => {
-      // Ringing again answers the port debugpy already listens on (the one each session attached to).
-      const ports = await Promise.all(chosen.map((w) => ringDoorbell(w.host, w.port, 10_000)));
-      assert.ok(
-        ports.every((p, i) => p !== chosen[i]!.port),
-        'the debugpy port is not the doorbell',
-      );
       for (const dc of clients) {
         await dc.disconnectRequest({});
         await dc.stop();
@@ -203,7 +205,8 @@ if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
       await run.waitOutput(/training step done/);
       assert.equal(await run.exited, 0, run.output().slice(-2000));
       await waitFor(
-        async () => !(await listProcesses()).some((p) => /debugpy/.test(p.args) && ports.some((port) => p.args.includes(`--port ${port}`))),
+        async () =>
+          !(await listProcesses()).some((p) => /debugpy/.test(p.args) && debugpyPorts.some((port) => p.args.includes(`--port ${port}`))),
         "the workers' debugpy adapters to end",
         30_000,
         200,
