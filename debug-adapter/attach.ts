@@ -11,6 +11,7 @@ import { DapChannel, PendingRequests, dialogFormat, isStopRequest, okResponse, r
 import { EVENT_RAY_PAUSE, type RayPauseEventBody } from '../core/protocol/ray';
 import { tagOnLine } from '../core/ray/tags';
 import { validPathMappings, type PathMapping } from '../core/ray/types';
+import { ringDoorbell } from '../core/ray/doorbell';
 import { t } from '../core/l10n';
 
 /** `attach` attributes of the agentjet type. */
@@ -26,6 +27,11 @@ export interface AgentJetAttachAttributes {
   rayWorker?: string;
   /** ms to wait for the TCP connection (default 5000). */
   connectTimeout?: number;
+  /**
+   * `connect` is the doorbell of the editor-breakpoints hook (core/ray/doorbell.ts), not debugpy: ring
+   * it first, and connect to the debugpy port the worker answers, on the same host.
+   */
+  rayDoorbell?: boolean;
 }
 
 const HELPER_FRAMES = [
@@ -82,7 +88,7 @@ export class AttachRelay {
   private async onAttach(request: DebugProtocol.Request): Promise<void> {
     const a = (request.arguments ?? {}) as AgentJetAttachAttributes;
     const hostName = a.connect?.host ?? a.host ?? '127.0.0.1';
-    const port = Number(a.connect?.port ?? a.port);
+    let port = Number(a.connect?.port ?? a.port);
     this.label = a.rayWorker ? `${a.rayWorker} at ${hostName}:${port}` : `${hostName}:${port}`;
     if (!Number.isInteger(port) || port <= 0 || port > 65535) {
       this.fail(
@@ -92,6 +98,21 @@ export class AttachRelay {
         ),
       );
       return;
+    }
+    if (a.rayDoorbell === true) {
+      try {
+        port = await ringDoorbell(hostName, port);
+      } catch (e) {
+        this.fail(
+          request,
+          t(
+            'Could not start the debugger in the Ray worker {0}: {1}. The worker may have ended, or the address is not reachable from here.',
+            this.label,
+            e instanceof Error ? e.message : String(e),
+          ),
+        );
+        return;
+      }
     }
     const socket = await new Promise<Socket | string>((res) => {
       const s = connect({ host: hostName, port });

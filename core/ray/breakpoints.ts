@@ -1,11 +1,13 @@
 // Editor (gutter) breakpoints in Ray workers, with no debug call in the user's code. The launch puts
 // core/ray/hook/agentjet_ray_breakpoints.py on the driver's PYTHONPATH and names it in
 // RAY_RUNTIME_ENV_HOOK: each ray.init() of the run then adds a worker_process_setup_hook (pickled by
-// value, so cluster nodes need no copy of the file) that opens a debugpy listener in every worker at
-// start-up without waiting, and logs `Ray debugger is listening on HOST:PORT (agentjet: editor
-// breakpoints, not waiting)`. The extension reads that from the worker logs (core/ray/watcher.ts),
-// attaches to the workers whose task/actor names match, up to a cap, and VS Code sends the editor's
-// breakpoints to each attached session (and again whenever they change).
+// value, so cluster nodes need no copy of the file) that opens a plain-socket doorbell in every
+// worker at start-up (no debugger: an idle worker runs untraced), and logs `Ray debugger is listening
+// on HOST:PORT (agentjet: editor breakpoints, doorbell)`. The extension reads that from the worker
+// logs (core/ray/watcher.ts), and for the workers whose task/actor names match, up to a cap, the
+// adapter rings the doorbell (core/ray/doorbell.ts: the worker starts debugpy and answers its port)
+// and attaches; VS Code sends the editor's breakpoints to each attached session (and again whenever
+// they change).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +16,7 @@ import { delimiter, join } from 'node:path';
 export const HOOK_MODULE = 'agentjet_ray_breakpoints';
 export const HOOK_FUNCTION = `${HOOK_MODULE}.runtime_env_hook`;
 /** What the worker hook appends to Ray's "listening" line. */
-export const LISTENER_MARKER = '(agentjet: editor breakpoints, not waiting)';
+export const LISTENER_MARKER = '(agentjet: editor breakpoints, doorbell)';
 
 /**
  * Task/actor names AgentJet's Ray code runs user code in: verl's TaskRunner (the trainer actor whose
@@ -51,7 +53,7 @@ export function maxSessions(v: unknown): number {
   return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : DEFAULT_MAX_SESSIONS;
 }
 
-/** A worker with a listener that does not wait (the hook's), as the worker logs tell it. */
+/** A worker with the hook's doorbell, as the worker logs tell it (`host`/`port`: the doorbell). */
 export interface ListeningWorker {
   /** `host:port`: the key of its attach session. */
   key: string;

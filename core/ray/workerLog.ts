@@ -43,6 +43,9 @@ export class WorkerLogState {
   waitingSince: number | undefined;
   /** The listener was opened at start-up by the editor-breakpoints hook (it does not wait). */
   hookListener = false;
+  /** The hook's doorbell address (its own line), kept apart from host/port, which a later Ray debugger line may change. */
+  doorbellHost: string | undefined;
+  doorbellPort: number | undefined;
   /** Every task/actor name seen, in order (a pooled worker runs many tasks). */
   readonly names: string[] = [];
 
@@ -70,7 +73,11 @@ export class WorkerLogState {
     if ((m = LISTENING.exec(line))) {
       this.host = stripBrackets(m[1]!);
       this.port = Number(m[2]);
-      if (line.includes(LISTENER_MARKER)) this.hookListener = true;
+      if (line.includes(LISTENER_MARKER)) {
+        this.hookListener = true;
+        this.doorbellHost = this.host;
+        this.doorbellPort = this.port;
+      }
       return;
     }
     if ((m = ALREADY_OPEN.exec(line))) {
@@ -116,9 +123,10 @@ export function pausedFromLog(state: WorkerLogState, log: WorkerLogName, origin:
 
 /** The ListeningWorker for a worker whose listener the editor-breakpoints hook opened. */
 export function listenerFromLog(state: WorkerLogState, log: WorkerLogName): ListeningWorker | undefined {
-  if (!state.hookListener || state.host === undefined || state.port === undefined) return undefined;
-  const host = state.host.includes(':') ? `[${state.host}]` : state.host;
-  return { key: `${host}:${state.port}`, host: state.host, port: state.port, pid: log.pid, names: [...state.names], role: state.role };
+  const { doorbellHost: h, doorbellPort: port } = state;
+  if (!state.hookListener || h === undefined || port === undefined) return undefined;
+  const host = h.includes(':') ? `[${h}]` : h;
+  return { key: `${host}:${port}`, host: h, port, pid: log.pid, names: [...state.names], role: state.role };
 }
 
 export interface DriverLine {

@@ -56,7 +56,7 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
   };
 
   const attach = async (
-    w: Pick<PausedWorker, 'host' | 'port' | 'name' | 'pid'>,
+    w: Pick<PausedWorker, 'host' | 'port' | 'name' | 'pid'> & { doorbell?: boolean },
     parent?: vscode.DebugSession,
     run?: RayRun,
   ): Promise<boolean> => {
@@ -79,6 +79,8 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
       justMyCode: false,
       rayWorker: w.name ?? undefined,
       agentjetRayWorker: key,
+      // An editor-breakpoints worker: `connect` is its doorbell; the adapter rings it to start debugpy.
+      ...(w.doorbell ? { rayDoorbell: true } : {}),
     };
     services.log.info(`ray: attaching to ${w.name ?? 'worker'} at ${key}${parent ? ` under ${parent.name}` : ''}`);
     const ok = await vscode.debug.startDebugging(
@@ -116,7 +118,7 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
     for (const w of sel.attach) {
       run.decided.add(w.key);
       run.hookAttached.add(w.key);
-      void attach({ host: w.host, port: w.port, name: w.names.join(', '), pid: w.pid }, run.session, run);
+      void attach({ host: w.host, port: w.port, name: w.names.join(', '), pid: w.pid, doorbell: true }, run.session, run);
     }
     for (const { worker: w, reason } of sel.skipped) {
       if (reason === 'name') {
@@ -312,8 +314,14 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
           )
         )?.p;
       if (!target) return false;
-      const run = [...runs.values()].find((r) => r.watcher?.paused.some((p) => p.port === target.port && p.host === target.host));
-      return attach(target, run?.session, run);
+      // An editor-breakpoints row (`bp:`) gives the worker's doorbell, not debugpy's port.
+      const doorbell = target.id.startsWith('bp:');
+      const run = [...runs.values()].find(
+        (r) =>
+          r.watcher?.paused.some((p) => p.port === target.port && p.host === target.host) ||
+          (doorbell && r.hookAttached.has(`${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`)),
+      );
+      return attach({ ...target, doorbell }, run?.session, run);
     }),
     vscode.commands.registerCommand('agentjet.ray.refresh', () => {
       for (const r of runs.values()) r.watcher?.scan();

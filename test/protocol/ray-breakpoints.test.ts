@@ -1,8 +1,9 @@
 // Editor (gutter) breakpoints in Ray workers on the REAL Ray (pip), inside a loopback-only network
 // namespace: the launch environment of `rayBreakpoints` (core/ray/breakpoints.ts, the same function
-// the debug adapter uses) makes every worker open a debugpy listener at start-up without pausing.
-// The session-log watcher lists the listeners with their task/actor names; the selection attaches
-// the rollout and reward workers; our adapter attaches to each (DebugClient over DAP, attach path).
+// the debug adapter uses) makes every worker open a doorbell at start-up (no debugger yet, no pause).
+// The session-log watcher lists the doorbells with their task/actor names; the selection attaches
+// the rollout and reward workers; our adapter rings each doorbell (the worker then starts debugpy)
+// and attaches to it (DebugClient over DAP, attach path with rayDoorbell).
 // The program is test/fixtures/ray-training/train/gutter.py: NO bp() or breakpoint() in it. The
 // breakpoints are set only after the workers started and the sessions attached; then two rollout
 // tasks (two workers) and an actor method hit them at once.
@@ -24,6 +25,7 @@ import {
   type ListeningWorker,
 } from '../../core/ray/breakpoints';
 import { listProcesses } from '../../core/launch/processes';
+import { ringDoorbell } from '../../core/ray/doorbell';
 import { waitFor } from '../util/poll';
 import {
   killRayProcesses,
@@ -48,6 +50,7 @@ async function attach(w: ListeningWorker): Promise<DebugClient> {
   const initialized = dc.waitForEvent('initialized');
   const attached = dc.attachRequest({
     connect: { host: w.host, port: w.port },
+    rayDoorbell: true,
     justMyCode: false,
     rayWorker: w.names.join(', '),
   } as DebugProtocol.AttachRequestArguments);
@@ -103,6 +106,7 @@ if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
     const rolloutLine = lineIn(src, '# gutter: rollout');
     const rewardLine = lineIn(src, '# gutter: reward');
     let chosen: ListeningWorker[] = [];
+    let debugpyPorts: number[] = [];
 
     before(async () => {
       const py = ensureTestPython();
@@ -140,10 +144,23 @@ if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
       for (const w of chosen) assert.equal(w.host, '127.0.0.1');
       assert.equal(watcher!.paused.length, 0, 'nothing is paused: the listeners do not wait');
       assert.match(run.output(), /reward worker pid: \d+/);
+      // Idle workers run no debugger: no debugpy adapter under any worker until its doorbell rings.
+      const pids = new Set(chosen.map((w) => w.pid));
+      assert.deepEqual(
+        (await listProcesses()).filter((p) => pids.has(p.ppid) && /debugpy/.test(p.args)).map((p) => p.args),
+        [],
+        'no debugpy in a worker before the doorbell rings',
+      );
     });
 
     test('breakpoints set after the workers started bind; two rollout workers and the actor stop at once; Continue resumes', async () => {
       for (const w of chosen) clients.push(await attach(w));
+      // Ringing again answers the port debugpy already listens on (the one each session attached to).
+      debugpyPorts = await Promise.all(chosen.map((w) => ringDoorbell(w.host, w.port, 10_000)));
+      assert.ok(
+        debugpyPorts.every((p, i) => p !== chosen[i]!.port),
+        'the debugpy port is not the doorbell',
+      );
       const stops = clients.map((dc) => dc.waitForEvent('stopped', TIMEOUT) as Promise<DebugProtocol.StoppedEvent>);
       for (const dc of clients) {
         const r = await dc.setBreakpointsRequest({
@@ -187,9 +204,9 @@ if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
       clients.length = 0;
       await run.waitOutput(/training step done/);
       assert.equal(await run.exited, 0, run.output().slice(-2000));
-      const ports = chosen.map((w) => w.port);
       await waitFor(
-        async () => !(await listProcesses()).some((p) => /debugpy/.test(p.args) && ports.some((port) => p.args.includes(`--port ${port}`))),
+        async () =>
+          !(await listProcesses()).some((p) => /debugpy/.test(p.args) && debugpyPorts.some((port) => p.args.includes(`--port ${port}`))),
         "the workers' debugpy adapters to end",
         30_000,
         200,

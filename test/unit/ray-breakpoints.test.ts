@@ -18,6 +18,8 @@ import {
   type ListeningWorker,
 } from '../../core/ray/breakpoints';
 import { listenerFromLog, WorkerLogState } from '../../core/ray/workerLog';
+import { parseDoorbellAnswer, ringDoorbell } from '../../core/ray/doorbell';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 
 const w = (key: string, names: string[]): ListeningWorker => ({ key, host: '10.0.0.1', port: Number(key), pid: 1, names, role: 'task' });
 
@@ -106,6 +108,64 @@ test("worker log: the hook's listener line (not Ray's own) and every task/actor 
   const v6 = new WorkerLogState();
   v6.feed(`Ray debugger is listening on [::1]:99 ${LISTENER_MARKER}`, 1);
   assert.equal(listenerFromLog(v6, log)?.key, '[::1]:99');
+});
+
+test("worker log: a later Ray debugger line (bp() after the doorbell) leaves the doorbell as the worker's key", () => {
+  const s = new WorkerLogState();
+  const log = { workerId: 'ab', jobId: '01', pid: 7, stream: 'err' as const };
+  s.feed(`Ray debugger is listening on 127.0.0.1:4567 ${LISTENER_MARKER}`, 1);
+  s.feed(':task_name:rollout_task', 2);
+  s.feed('Ray debugger is already open on 5555', 3);
+  s.feed('Waiting for debugger to attach...', 4);
+  assert.equal(listenerFromLog(s, log)?.key, '127.0.0.1:4567');
+  assert.equal(s.paused, true);
+  assert.equal(s.port, 5555, "the paused worker is attached on debugpy's port");
+});
+
+test('doorbell answers: a port, an error, anything else', () => {
+  assert.deepEqual(parseDoorbellAnswer('41234\n'), { port: 41234 });
+  assert.deepEqual(parseDoorbellAnswer('error RuntimeError()'), { error: 'RuntimeError()' });
+  assert.ok('error' in parseDoorbellAnswer('70000'));
+  assert.ok('error' in parseDoorbellAnswer(''));
+  assert.ok('error' in parseDoorbellAnswer('HTTP/1.1 400'));
+});
+
+async function serve(onLine: (line: string, reply: (s: string) => void) => void): Promise<{ server: Server; port: number }> {
+  const server = createServer((c) => {
+    let buf = '';
+    c.setEncoding('utf8');
+    c.on('data', (d: string) => {
+      buf += d;
+      if (buf.includes('\n')) onLine(buf.split('\n')[0]!, (x) => c.end(x));
+    });
+    c.on('error', () => undefined);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+test('ringing the doorbell: asks for debugpy, resolves with the port, rejects on an error, silence or no listener', async () => {
+  const seen: string[] = [];
+  const ok = await serve((line, reply) => {
+    seen.push(line);
+    reply('5678\n');
+  });
+  const bad = await serve((_l, reply) => reply("error RuntimeError('no')\n"));
+  const mute = await serve(() => undefined);
+  try {
+    assert.equal(await ringDoorbell('127.0.0.1', ok.port), 5678);
+    assert.deepEqual(seen, ['debugpy']);
+    await assert.rejects(ringDoorbell('127.0.0.1', bad.port), /RuntimeError\('no'\)/);
+    await assert.rejects(ringDoorbell('127.0.0.1', mute.port, 300), /within 300 ms/);
+    const closed = mute.port;
+    mute.server.close();
+    await new Promise((r) => setTimeout(r, 50));
+    await assert.rejects(ringDoorbell('127.0.0.1', closed, 2000));
+  } finally {
+    ok.server.close();
+    bad.server.close();
+    mute.server.close();
+  }
 });
 
 test('the hook source ends up in the bundle and as a file for tsx', () => {

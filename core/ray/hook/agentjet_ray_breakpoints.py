@@ -5,10 +5,11 @@ RAY_RUNTIME_ENV_HOOK=agentjet_ray_breakpoints.runtime_env_hook. Every ray.init()
 driver (AgentJet's main_verl, trinity's, or any script) then passes its runtime_env through
 runtime_env_hook, which adds worker_process_setup_hook=_worker_setup. Ray pickles that function
 *by value* into the cluster's GCS, so workers on any node run it at start-up without this file:
-they only need debugpy>=1.8. The worker opens a debugpy listener on its node address, does NOT
-wait for a client, and prints the line Ray's own debugger prints (plus a marker) to its log; the
-extension reads worker logs, attaches to the workers whose task/actor names it wants, and sends
-the editor's breakpoints.
+they only need debugpy>=1.8. The worker opens a plain TCP "doorbell" on its node address (no
+debugger, so an idle worker runs at full speed) and prints the line Ray's own debugger prints (plus a
+marker) to its log; the extension reads worker logs, rings the doorbell of the workers whose
+task/actor names it wants (the worker then calls debugpy.listen() and answers its port), attaches
+and sends the editor's breakpoints.
 """
 import os
 import sys
@@ -18,41 +19,96 @@ _PREV_HOOK = "AGENTJET_RAY_BP_PREV_HOOK"
 
 def _worker_setup():
     # Runs in every Ray worker process of the job at start-up (pickled by value: keep it
-    # self-contained, imports inside).
+    # self-contained, imports inside). It opens only a "doorbell": a plain TCP listener served by a
+    # daemon thread. debugpy is neither imported nor started here, because debugpy.listen() turns
+    # pydevd's tracing on for every call (Python < 3.12), with or without a client, which made idle
+    # workers several times slower. When the extension wants to attach, it connects and sends
+    # "debugpy\n"; only then is debugpy.listen() called, and the answer is its port ("PORT\n").
     import os as _os
     import sys as _sys
+    import socket
+    import threading
 
     # The "frozen modules" notice would otherwise fill every worker's log.
     _os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
     try:
-        import debugpy
-    except ImportError:
+        import importlib.util
+
+        if importlib.util.find_spec("debugpy") is None:
+            raise ImportError
+    except Exception:
         print(
             "AgentJet: editor breakpoints: debugpy>=1.8 is not installed in this worker's environment",
             file=_sys.stderr,
             flush=True,
         )
         return
+    lock = threading.Lock()
+
+    def open_debugpy(worker, host):
+        # Ray's own debugger (breakpoint(), bp()) may have opened debugpy already: reuse it.
+        with lock:
+            if worker.debugger_port:
+                return worker.debugger_port
+            import debugpy
+
+            _h, port = debugpy.listen((host, 0))
+            # Ray's own breakpoint()/bp() then reuses this listener instead of opening another.
+            worker.set_debugger_port(port)
+            print("AgentJet: editor breakpoints: debugpy listening on port %d (doorbell rung)" % port, file=_sys.stderr, flush=True)
+            return port
+
+    def serve(srv, worker, host):
+        while True:
+            try:
+                conn, _addr = srv.accept()
+            except Exception:
+                return
+            try:
+                conn.settimeout(10)
+                data = b""
+                while b"\n" not in data and len(data) < 64:
+                    chunk = conn.recv(64)
+                    if not chunk:
+                        break
+                    data += chunk
+                if data.strip() == b"debugpy":
+                    try:
+                        answer = "%d\n" % open_debugpy(worker, host)
+                    except Exception as e:
+                        answer = "error %r\n" % (e,)
+                else:
+                    answer = "error unknown request\n"
+                conn.sendall(answer.encode("utf-8", "replace"))
+            except Exception:
+                pass
+            finally:
+                try:
+                    conn.close()
+                except Exception:
+                    pass
+
     try:
         import ray
 
         worker = ray._private.worker.global_worker
         host = _os.environ.get("AGENTJET_RAY_BP_HOST") or worker.node_ip_address
-        if worker.debugger_port:
-            port = worker.debugger_port
-        else:
-            # Not as a subprocess: debugpy's adapter would otherwise follow nothing we want.
-            host, port = debugpy.listen((host, 0))
-            # Ray's own breakpoint()/bp() then reuses this listener instead of opening another.
-            worker.set_debugger_port(port)
+        srv = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+        srv.bind((host, 0))
+        srv.listen(8)
+        port = srv.getsockname()[1]
+        t = threading.Thread(target=serve, args=(srv, worker, host), name="agentjet-doorbell", daemon=True)
+        # pydevd must not trace this thread once debugpy runs.
+        t.pydev_do_not_trace = True
+        t.start()
         shown = "[%s]" % host if ":" in host else host
         print(
-            "Ray debugger is listening on %s:%d %s" % (shown, port, "(agentjet: editor breakpoints, not waiting)"),
+            "Ray debugger is listening on %s:%d %s" % (shown, port, "(agentjet: editor breakpoints, doorbell)"),
             file=_sys.stderr,
             flush=True,
         )
     except Exception as e:  # never break the worker
-        print("AgentJet: editor breakpoints: no listener in this worker: %r" % (e,), file=_sys.stderr, flush=True)
+        print("AgentJet: editor breakpoints: no doorbell in this worker: %r" % (e,), file=_sys.stderr, flush=True)
     prev = _os.environ.get("AGENTJET_RAY_BP_USER_SETUP")
     if prev:
         import importlib
