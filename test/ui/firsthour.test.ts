@@ -131,7 +131,7 @@ async function runsRows(wb: Workbench, viewName: string, rows: Array<[string, st
       .waitFor({ state: 'visible', timeout: 60_000 });
 }
 
-test('stopped runs read "stopped" in the tree and the dashboard; a row describes itself by the status word alone', async (t) => {
+test('stopped runs read "stopped" in the tree and the dashboard; the status word leads the row and stays whole at the default width', async (t) => {
   const { dir, workspace } = demoWorkspace('agentjet-ui-stop-');
   const { withLogs, noLogs } = addStoppedRuns(workspace);
   const wb = await openWorkbench({ workspace });
