@@ -11,6 +11,7 @@ import {
   type FrameworkInstall,
 } from './install';
 import { LAUNCHER_ENTRIES } from '../launch/plan';
+import { recognisePortHolder, REUSE_COMPANION_ENV, type PortCompanion } from '../agentjet/portHolder';
 
 export type Status = 'ok' | 'warning' | 'error' | 'info';
 
@@ -60,6 +61,8 @@ export interface LaunchContext {
   companionPgids: readonly number[];
   /** The config key of the port, for the message (`ajet.debug.debug_vllm_port`). */
   portKey: string;
+  /** Companions of other folders the user chose to reuse (AGENTJET_REUSE_COMPANION): their port is fine. */
+  reusePgids?: readonly number[];
 }
 
 /** Every launcher module of every version, for the doctor's probe (it has no config to choose by). */
@@ -83,6 +86,11 @@ export interface DoctorInput {
   trusted?: boolean;
   /** A companion (vLLM server) of ours holds the port: not a problem. */
   portHeldByCompanion?: boolean;
+  /**
+   * The port's holder recognised as one of AgentJet's companions started elsewhere (null: looked,
+   * it is not). Default: looked up from the probe's holder (core/agentjet/portHolder.ts).
+   */
+  portCompanion?: PortCompanion | null;
   /** Set for a launch preflight: the launcher is judged for this config, a port held by a stranger is an error. */
   launch?: LaunchContext;
   /** The working folder when it is a clone of AgentJet (install advice then runs there). */
@@ -320,6 +328,44 @@ function portCheck(port: ProbeFacts['port'], input: DoctorInput): Check {
       status: 'ok',
       detail: t('Port {0} is held by the vLLM server a previous debug launch left running (it is reused).', port.port),
     };
+  const theirs =
+    input.portCompanion !== undefined
+      ? input.portCompanion
+      : port.holderPid != null
+        ? recognisePortHolder({ pid: port.holderPid, pgid: port.holderPgid, args: port.holderArgs })
+        : undefined;
+  if (theirs) {
+    const where = theirs.cwd ?? t('another folder');
+    if (input.launch?.reusePgids?.includes(theirs.pgid))
+      return {
+        id: 'port',
+        title: t('vLLM port'),
+        status: 'ok',
+        detail: t(
+          "Port {0} is held by AgentJet's companion {1} (process group {2}) started in {3}: this launch reuses it.",
+          port.port,
+          theirs.what,
+          theirs.pgid,
+          where,
+        ),
+      };
+    return {
+      id: 'port',
+      title: t('vLLM port'),
+      status: input.launch ? 'error' : 'warning',
+      detail: t(
+        "port {0} ({1}) is held by AgentJet's own companion {2} (process {3}, group {4}) started in {5}. Stop it (kill -- -{4}), reuse it (set {6}={4} in the launch's environment) or set {1} to a free port.",
+        port.port,
+        key,
+        theirs.what,
+        theirs.pid,
+        theirs.pgid,
+        where,
+        REUSE_COMPANION_ENV,
+      ),
+      // The launch refusal offers Stop It / Reuse It (extension/debug/provider.ts).
+    };
+  }
   const who =
     port.holderPid != null ? `${t('process {0}', port.holderPid)}${port.holderArgs ? ` (${port.holderArgs})` : ''}` : t('another program');
   // A debug launch would start its vLLM server on this port: an error there; for the doctor a warning.

@@ -5,6 +5,7 @@ import { blockingForLaunch, evaluate, warningsForLaunch, type Check, type Doctor
 import { runProbeScript } from './run';
 import { agentJetCheckout } from './install';
 import { probeScript } from './probeText';
+import { recognisePortHolder, type PortCompanion } from '../agentjet/portHolder';
 
 export interface LaunchCheckOptions {
   python: string;
@@ -32,6 +33,8 @@ export interface LaunchChecks {
   /** What the launch prints and goes on (an old debugpy). */
   warnings: Check[];
   probe: DoctorInput['probe'];
+  /** The port's holder when it is AgentJet's companion of another folder (the refusal offers Stop/Reuse). */
+  portCompanion?: PortCompanion;
 }
 
 /** Runs the probe (no nvidia-smi: GPUs never block a launch) and judges it. */
@@ -46,6 +49,11 @@ export async function checkForLaunch(o: LaunchCheckOptions): Promise<LaunchCheck
     ...(o.signal ? { signal: o.signal } : {}),
     ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
   });
+  const held = probe.ok ? probe.facts.port : undefined;
+  const portCompanion =
+    held?.inUse && held.holderPid != null
+      ? (recognisePortHolder({ pid: held.holderPid, pgid: held.holderPgid, args: held.holderArgs }) ?? null)
+      : null;
   const checks = evaluate({
     python: o.python,
     probe,
@@ -54,6 +62,13 @@ export async function checkForLaunch(o: LaunchCheckOptions): Promise<LaunchCheck
     ...(o.portHeldByCompanion ? { portHeldByCompanion: true } : {}),
     ...(o.launch ? { launch: o.launch } : {}),
     checkout: agentJetCheckout(o.cwd),
+    portCompanion,
   });
-  return { checks, blocking: blockingForLaunch(checks, o.wantDebugpy), warnings: warningsForLaunch(checks, o.wantDebugpy), probe };
+  return {
+    checks,
+    blocking: blockingForLaunch(checks, o.wantDebugpy),
+    warnings: warningsForLaunch(checks, o.wantDebugpy),
+    probe,
+    ...(portCompanion ? { portCompanion } : {}),
+  };
 }

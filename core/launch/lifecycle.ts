@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { layoutOfPackageCode, type LayoutVersion } from '../agentjet/layout';
+import { reusedCompanionPgids } from '../agentjet/portHolder';
 import { lintFile } from '../config/lint';
 import { mergedEnv, type ResolvedLaunch } from './attributes';
 import { companionsOf, type Companion } from './companions';
@@ -38,6 +39,11 @@ export interface Refusal {
   message: string;
   /** `<python> -m pip install --upgrade "debugpy>=1.8.0"` when debugpy is missing. */
   installCommand?: string;
+  /**
+   * The port is held by AgentJet's companion of another folder: the editor offers to stop it (its
+   * process group) or reuse it (the launch again with AGENTJET_REUSE_COMPANION=<pgid>).
+   */
+  portCompanion?: { pid: number; pgid: number; what: string; cwd?: string };
 }
 
 export interface LaunchPlan {
@@ -191,6 +197,7 @@ export async function preflightLaunch(plan: LaunchPlan, wantDebugpy: boolean, op
       consoleScript: plan.consoleScript,
       companionPgids: companions.map((c) => c.pgid),
       portKey: `${plan.facts.dialect}.debug.debug_vllm_port`,
+      reusePgids: reusedCompanionPgids(plan.env),
     },
     ...(opts.signal ? { signal: opts.signal } : {}),
   });
@@ -198,13 +205,17 @@ export async function preflightLaunch(plan: LaunchPlan, wantDebugpy: boolean, op
   const facts = res.probe.facts;
   if (res.blocking.length) {
     const kinds = [...new Set(res.blocking.map((c) => KIND_OF[c.id]).filter((k): k is RefusalKind => !!k))];
-    return refuse(
+    const refused = refuse(
       LAUNCH_ERRORS.preflight,
       kinds,
       t('Cannot start {0}; nothing was started:\n{1}', r.config, res.blocking.map((c) => `- ${c.detail}`).join('\n')),
       // The same install advice as Check Environment (core/doctor/install.ts), ready to copy.
       res.blocking.find((c) => c.fix?.kind === 'shell')?.fix?.value ?? (kinds.includes('debugpy') ? installHint(facts.python) : undefined),
     );
+    const pc = res.portCompanion;
+    if (pc && kinds.includes('port'))
+      refused.refusal.portCompanion = { pid: pc.pid, pgid: pc.pgid, what: pc.what, ...(pc.cwd ? { cwd: pc.cwd } : {}) };
+    return refused;
   }
   const module = candidates.find((c) => facts.launchers?.[c]?.file);
   const target: LauncherTarget = plan.consoleScript ? { kind: 'script', path: plan.consoleScript } : { kind: 'module', module: module! };

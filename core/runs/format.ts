@@ -26,6 +26,14 @@ export function describeRun(info: ExperimentInfo): string {
   return statusLabel(info.status);
 }
 
+/**
+ * A Runs row's label: the status word, then the run's name (`stopped · math_agent_20261125_0130`).
+ * The status comes first so a narrow sidebar cuts the name, never the status (issue 23 item 3).
+ */
+export function runRowLabel(status: string, name: string): string {
+  return `${status} · ${name}`;
+}
+
 /** Status, step and reward on one line (the tooltip's first line, the CLI's summary). */
 export function runSummary(info: ExperimentInfo): string {
   const parts: string[] = [statusLabel(info.status)];

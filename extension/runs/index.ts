@@ -15,7 +15,7 @@ import type { Services } from '../services';
 
 export interface RunsTreeState {
   roots: string[];
-  runs: { name: string; path: string; status?: RunStatus; description: string; tooltip: string }[];
+  runs: { name: string; path: string; status?: RunStatus; label: string; description: string; tooltip: string }[];
   companions: { tag: string; alive?: boolean; description: string }[];
 }
 

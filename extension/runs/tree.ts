@@ -14,7 +14,7 @@ import {
   type HostInfo,
   type RunStatus,
 } from '../../core/runs/discover';
-import { describeRun, formatAge, runTooltip } from '../../core/runs/format';
+import { describeRun, formatAge, runRowLabel, runTooltip } from '../../core/runs/format';
 import { Limiter, mapLimit } from '../../core/runs/fs';
 import type { RunsModel } from '../../core/runs/model';
 import { decorateRunItem } from '../ray/runsRow';
@@ -289,15 +289,17 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     name: string;
     path: string;
     status?: RunStatus;
+    label: string;
     description: string;
     tooltip: string;
   } {
     const info = this.model.cachedInfo(node.path);
     const item = this.experimentItem(node);
     const tip = item.tooltip;
-    const out: { name: string; path: string; status?: RunStatus; description: string; tooltip: string } = {
+    const out: { name: string; path: string; status?: RunStatus; label: string; description: string; tooltip: string } = {
       name: node.entry.name,
       path: node.path,
+      label: typeof item.label === 'string' ? item.label : (item.label?.label ?? ''),
       description: String(item.description ?? ''),
       tooltip: tip === undefined ? '' : typeof tip === 'string' ? tip : tip.value,
     };
@@ -322,7 +324,11 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     }
     const size = this.sizes.get(e.path);
     item.iconPath = statusIcon(info.status);
-    item.description = describeRun(info);
+    // The status word first, in the label, so the default sidebar width never cuts it (issue 23
+    // item 3: "stopp…" beside `math_agent_20261125_0130`); the name follows and may be cut, the
+    // tooltip has it whole with everything else.
+    item.label = runRowLabel(describeRun(info), e.name);
+    item.description = '';
     item.contextValue = `experiment ${info.status}${e.snapshot ? ' snapshot' : ''}`;
     const md = new vscode.MarkdownString(runTooltip(info, size), true);
     item.tooltip = md;

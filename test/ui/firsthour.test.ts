@@ -90,15 +90,33 @@ function addStoppedRuns(workspace: string): { withLogs: string; noLogs: string }
   return { withLogs, noLogs };
 }
 
-/** How many pixels each experiment row's label+description overflows (0: nothing cut). */
-async function overflow(wb: Workbench, names: string[]): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const n of names) {
+/**
+ * For each experiment row: how many pixels the row overflows (0: nothing cut) and whether its
+ * status word is wholly inside the visible part of the row.
+ */
+async function overflow(wb: Workbench, rows: Array<[string, string]>): Promise<Record<string, { px: number; statusVisible: boolean }>> {
+  const out: Record<string, { px: number; statusVisible: boolean }> = {};
+  for (const [n, status] of rows) {
     const row = wb.page.locator('.pane .monaco-list-row', { hasText: n }).first();
-    out[n] = await row.evaluate((r) => {
+    out[n] = await row.evaluate((r, word) => {
       const c = r.querySelector('.monaco-icon-label-container') as HTMLElement | null;
-      return c ? Math.max(0, c.scrollWidth - c.clientWidth) : -1;
-    });
+      if (!c) return { px: -1, statusVisible: false };
+      const box = c.getBoundingClientRect();
+      // Find the status word's text and measure where it ends on screen.
+      const walker = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
+      let statusVisible = false;
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const i = (node.textContent ?? '').indexOf(word);
+        if (i < 0) continue;
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + word.length);
+        const rect = range.getBoundingClientRect();
+        statusVisible = rect.width > 0 && rect.left >= box.left - 0.5 && rect.right <= box.right + 0.5;
+        break;
+      }
+      return { px: Math.max(0, c.scrollWidth - c.clientWidth), statusVisible };
+    }, status);
   }
   return out;
 }
@@ -108,12 +126,12 @@ async function runsRows(wb: Workbench, viewName: string, rows: Array<[string, st
   const pane = wb.page.locator('.pane', { has: wb.page.locator('.pane-header', { hasText: viewName }) }).first();
   for (const [name, status] of rows)
     await pane
-      .locator('.monaco-list-row', { hasText: new RegExp(`${name}.*${status}`) })
+      .locator('.monaco-list-row', { hasText: new RegExp(`${status} · ${name}`) })
       .first()
       .waitFor({ state: 'visible', timeout: 60_000 });
 }
 
-test('stopped runs read "stopped" in the tree and the dashboard; a row describes itself by the status word alone', async (t) => {
+test('stopped runs read "stopped" in the tree and the dashboard; the status word leads the row and stays whole at the default width', async (t) => {
   const { dir, workspace } = demoWorkspace('agentjet-ui-stop-');
   const { withLogs, noLogs } = addStoppedRuns(workspace);
   const wb = await openWorkbench({ workspace });
@@ -125,11 +143,15 @@ test('stopped runs read "stopped" in the tree and the dashboard; a row describes
       ['math_demo_2node_20260105_0900', 'finished'],
     ]);
     await wb.screenshot('firsthour-2-3-runs-stopped');
-    // The description is the status word alone ("running · step 12 · reward…" was cut to "run…").
-    const desc = await wb.page.locator('.pane .monaco-list-row', { hasText: withLogs }).first().locator('.label-description').innerText();
-    assert.equal(desc.trim(), 'stopped');
-    // What is still cut at the default width with AgentJet's own names (reported, see the issue note).
-    t.diagnostic(`overflow at the default sidebar width (px): ${JSON.stringify(await overflow(wb, [withLogs, noLogs]))}`);
+    // The status word comes first in the label ("stopp…" was cut at the end of the row before).
+    const label = await wb.page.locator('.pane .monaco-list-row', { hasText: withLogs }).first().locator('.label-name').innerText();
+    assert.equal(label.trim(), `stopped · ${withLogs}`);
+    const cut = await overflow(wb, [
+      [withLogs, 'stopped'],
+      [noLogs, 'stopped'],
+    ]);
+    t.diagnostic(`at the default sidebar width: ${JSON.stringify(cut)}`);
+    for (const [n, r] of Object.entries(cut)) assert.ok(r.statusVisible, `${n}: the status word is cut (${JSON.stringify(r)})`);
     await wb.page.locator('.pane .monaco-list-row', { hasText: withLogs }).first().click();
     await wb.runCommand('AgentJet: Open Run Dashboard');
     const frame = await wb.webviewFrame('.status', 60_000);
@@ -153,7 +175,9 @@ test('in Chinese: run rows, dashboard badges and the environment report tab tran
       ['math_demo_2node_20260105_0900', '已完成'],
     ]);
     await wb.screenshot('firsthour-3-5-runs-zh');
-    t.diagnostic(`overflow at the default sidebar width (px): ${JSON.stringify(await overflow(wb, [withLogs]))}`);
+    const cutZh = await overflow(wb, [[withLogs, '已停止']]);
+    t.diagnostic(`at the default sidebar width: ${JSON.stringify(cutZh)}`);
+    assert.ok(cutZh[withLogs]!.statusVisible, `the status word is cut (${JSON.stringify(cutZh)})`);
     await wb.page.locator('.pane .monaco-list-row', { hasText: 'math_demo_2node_20260105_0900' }).first().click();
     await wb.page
       .locator('.pane .monaco-list-row', { hasText: withLogs })
@@ -174,24 +198,73 @@ test('in Chinese: run rows, dashboard badges and the environment report tab tran
   }
 });
 
-// Item 8 is open: in this fresh window the walkthrough was not listed within 30 s (it is found by
-// "Welcome: Open Walkthrough…"). Kept as a todo so the layer stays green until it is fixed.
-test('a fresh window lists the walkthrough in Help > Welcome', { todo: 'issue 23 item 8: not listed in a fresh window yet' }, async () => {
-  const tmp = mkdtempSync(join(tmpdir(), 'agentjet-ui-welcome-'));
-  const ws = join(tmp, 'empty');
-  mkdirSync(ws);
-  writeFileSync(join(ws, 'README.md'), '# empty\n');
-  const wb = await openWorkbench({ workspace: ws });
-  try {
-    await wb.runCommand('Help: Welcome');
-    const entry = wb.page.locator('.getting-started-category', { hasText: 'Get started with AgentJet' }).first();
-    await entry.waitFor({ state: 'visible', timeout: 30_000 }).catch(async (err: unknown) => {
-      await wb.screenshot('firsthour-8-welcome-missing');
-      throw err;
-    });
-    await wb.screenshot('firsthour-8-welcome');
-  } finally {
-    await wb.close();
-    rmSync(tmp, { recursive: true, force: true });
-  }
-});
+/**
+ * Help > Welcome's list of walkthroughs. A fresh window may open Welcome on VS Code's own "Setup"
+ * walkthrough (seen in VS Code 1.100 web): its "Welcome" back link shows the list.
+ */
+async function showWelcomeList(wb: Workbench): Promise<void> {
+  await wb.runCommand('Help: Welcome');
+  const list = wb.page.locator('.getting-started-category').first();
+  const back = wb.page.locator('.gettingStartedContainer .prev-button').first();
+  await waitFor(async () => (await list.isVisible()) || (await back.isVisible()), 'the Welcome page', 30_000);
+  // The list's slide stays in the DOM (moved aside) while a walkthrough is shown: go back when a back link is there.
+  if (await back.isVisible()) await back.click();
+}
+
+// Item 8 (open). What VS Code 1.100.3 does (out/vs/code/browser/workbench/workbench.js, from
+// gettingStarted.ts): Help > Welcome lists at most 5 walkthroughs (limit: 5), ranked by `order`
+// + 7 when featured + 3 when new (first seen within a week, never opened) + 2 with new steps + up to
+// 4 for recency; built-in "Setup" walkthroughs are featured. An extension's walkthrough is registered
+// only after its extension point is read and its `featuredFor` globs searched in the workspace
+// (cancelled after 2 s), then the list is re-rendered: so whether ours is among the 5 depends on
+// timing and on the other walkthroughs. `featuredFor` (package.json: AgentJet's default configs and
+// run folders) makes it featured (+7) in AgentJet workspaces. In this harness a fresh window opens
+// Welcome on "Walkthrough: Setup VS Code Web" (screenshot firsthour-8-welcome-runs-missing.png) and
+// the list was not seen within 30 s in two runs (the back-link step below was not exercised yet).
+test(
+  'a workspace with AgentJet runs lists the walkthrough in Help > Welcome',
+  { todo: 'issue 23 item 8: not seen in the list yet (a fresh window opens Welcome on "Setup VS Code Web")' },
+  async (t) => {
+    const { dir, workspace } = demoWorkspace('agentjet-ui-welcome-runs-');
+    const wb = await openWorkbench({ workspace });
+    try {
+      await showWelcomeList(wb);
+      const entry = wb.page.locator('.getting-started-category', { hasText: 'Get started with AgentJet' }).first();
+      await entry.waitFor({ state: 'visible', timeout: 30_000 }).catch(async (err: unknown) => {
+        await wb.screenshot('firsthour-8-welcome-runs-missing');
+        throw err;
+      });
+      t.diagnostic(`entry class: ${(await entry.getAttribute('class')) ?? ''}`);
+      await wb.screenshot('firsthour-8-welcome-runs');
+    } finally {
+      await wb.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
+
+// In a workspace that is not AgentJet's nothing raises the rank: listed or not depends on the other
+// walkthroughs (still found by "Welcome: Open Walkthrough…"). Kept as a todo.
+test(
+  'a fresh window lists the walkthrough in Help > Welcome',
+  { todo: 'issue 23 item 8: not featured outside AgentJet workspaces' },
+  async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'agentjet-ui-welcome-'));
+    const ws = join(tmp, 'empty');
+    mkdirSync(ws);
+    writeFileSync(join(ws, 'README.md'), '# empty\n');
+    const wb = await openWorkbench({ workspace: ws });
+    try {
+      await wb.runCommand('Help: Welcome');
+      const entry = wb.page.locator('.getting-started-category', { hasText: 'Get started with AgentJet' }).first();
+      await entry.waitFor({ state: 'visible', timeout: 30_000 }).catch(async (err: unknown) => {
+        await wb.screenshot('firsthour-8-welcome-missing');
+        throw err;
+      });
+      await wb.screenshot('firsthour-8-welcome');
+    } finally {
+      await wb.close();
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  },
+);

@@ -18,11 +18,11 @@ test('the Runs view lists the demo runs with statuses, and the dashboard draws t
     await row('math_demo_2node_20260105_0900').waitFor({ state: 'visible', timeout: 60_000 });
     // Details arrive in the background: wait for the rendered descriptions.
     await runsPane
-      .locator('.monaco-list-row', { hasText: /math_demo_lr_sweep_20260104_1530.*failed/ })
+      .locator('.monaco-list-row', { hasText: /failed · math_demo_lr_sweep_20260104_1530/ })
       .first()
       .waitFor({ state: 'visible', timeout: 30_000 });
     await runsPane
-      .locator('.monaco-list-row', { hasText: /math_demo_2node_20260105_0900.*finished/ })
+      .locator('.monaco-list-row', { hasText: /finished · math_demo_2node_20260105_0900/ })
       .first()
       .waitFor({ state: 'visible', timeout: 30_000 });
     await row('astuner_math_20251220_1200').waitFor({ state: 'visible' });
@@ -52,7 +52,7 @@ test('the Runs view lists the demo runs with statuses, and the dashboard draws t
       legend.join(' | '),
     );
     // The failed run's exception record is listed with its time.
-    assert.match((await frame.locator('.exceptions h2').textContent()) ?? '', /Exceptions \([1-9]\d*\)/);
+    assert.match((await frame.locator('.exceptions h2', { hasText: 'Exceptions' }).textContent()) ?? '', /Exceptions \([1-9]\d*\)/);
     assert.ok((await frame.locator('.exceptions tbody tr').count()) >= 1);
     assert.equal(await frame.locator('select.metric').inputValue(), 'TGC@1');
     const shot = await wb.screenshot('runs-dashboard');
@@ -71,7 +71,7 @@ test('a run that is being written shows as running, and its dashboard grows whil
     const { page } = wb;
     await wb.activityItem('AgentJet').click();
     const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
-    const row = runsPane.locator('.monaco-list-row', { hasText: /live_ui_20260201_1200.*running/ }).first();
+    const row = runsPane.locator('.monaco-list-row', { hasText: /running · live_ui_20260201_1200/ }).first();
     await row.waitFor({ state: 'visible', timeout: 60_000 });
     await wb.contextAction(row, 'Open Run Dashboard');
     const frame = await wb.webviewFrame('ul.runs li', 60_000);
@@ -84,7 +84,7 @@ test('a run that is being written shows as running, and its dashboard grows whil
     // The writer removed its lock; nothing shows it completed: "ended" (core/agentjet/status.ts).
     await frame.locator('ul.runs li .status', { hasText: 'ended' }).first().waitFor({ state: 'visible', timeout: 30_000 });
     await runsPane
-      .locator('.monaco-list-row', { hasText: /live_ui_20260201_1200.*ended/ })
+      .locator('.monaco-list-row', { hasText: /ended · live_ui_20260201_1200/ })
       .first()
       .waitFor({ state: 'visible', timeout: 30_000 });
   } finally {
@@ -143,7 +143,7 @@ test('a dashboard comes back with its runs after the window reloads', async () =
     const { page } = wb;
     await wb.activityItem('AgentJet').click();
     const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
-    const row = runsPane.locator('.monaco-list-row', { hasText: /math_demo_20260103_1010.*finished/ }).first();
+    const row = runsPane.locator('.monaco-list-row', { hasText: /finished · math_demo_20260103_1010/ }).first();
     await row.waitFor({ state: 'visible', timeout: 60_000 });
     await wb.contextAction(row, 'Open Run Dashboard');
     await wb.webviewFrame('.uplot canvas', 60_000);
@@ -170,7 +170,7 @@ test('Delete Run asks first, then removes the run folder and its row', async (t)
     const exp = join(wb.workspace, 'saved_experiments', 'math_demo_lr_sweep_20260104_1530');
     await wb.activityItem('AgentJet').click();
     const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
-    const row = runsPane.locator('.monaco-list-row', { hasText: /math_demo_lr_sweep_20260104_1530.*failed/ }).first();
+    const row = runsPane.locator('.monaco-list-row', { hasText: /failed · math_demo_lr_sweep_20260104_1530/ }).first();
     await row.waitFor({ state: 'visible', timeout: 60_000 });
     await wb.contextAction(row, 'Delete Run');
     const dialog = page.locator('.monaco-dialog-box');

@@ -1,7 +1,7 @@
 // Words and numbers of the Runs tree, its tooltips and the CLI (issue 15 items 7, 9, 10).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeRun, formatReward, mdCode, plural, runSummary, runTooltip, STATUSES } from '../../core/runs/format';
+import { describeRun, formatReward, runRowLabel, mdCode, plural, runSummary, runTooltip, STATUSES } from '../../core/runs/format';
 import { setLocale } from '../../core/l10n';
 import type { ExperimentInfo } from '../../core/runs/discover';
 
@@ -133,4 +133,9 @@ test('dashboard words: singular counts; "yet" only for runs that may still write
   assert.equal(emptyPanelText('Success rate per step', ['ended']), 'Success rate per step: nothing recorded.');
   assert.equal(noEvaluationsText(['ended']), 'No evaluation tables (evaluation/evaluation.json.log).');
   assert.equal(noEvaluationsText(['running']), 'No evaluation tables yet (evaluation/evaluation.json.log).');
+});
+
+test('issue 23 item 3: a Runs row label starts with the status word, then the name', () => {
+  assert.equal(runRowLabel(describeRun(info({ status: 'stopped' })), 'math_agent_20261125_0130'), 'stopped · math_agent_20261125_0130');
+  assert.ok(runRowLabel('已停止', 'math_agent_20261125_0130').startsWith('已停止 · '));
 });

@@ -47,8 +47,10 @@ suite('runs view', () => {
       s.runs.slice(0, 4).map((r) => r.name),
       ['math_demo_2node_20260105_0900', 'math_demo_lr_sweep_20260104_1530', 'math_demo_20260103_1010', 'astuner_math_20251220_1200'],
     );
-    // The row keeps the status word only (it survives a narrow sidebar); step and reward are in the tooltip.
-    assert.equal(by('math_demo_2026')!.description, 'finished');
+    // The row starts with the status word (it survives a narrow sidebar: issue 23 item 3), then the
+    // name; step and reward are in the tooltip.
+    assert.equal(by('math_demo_2026')!.label, 'finished · math_demo_20260103_1010');
+    assert.equal(by('math_demo_2026')!.description, '');
     assert.match(by('math_demo_2026')!.tooltip, /finished · step \d+ · reward \d\.\d{3} · /);
     // The demo companion belongs to another host (gpu-node-0): its state cannot be checked from here.
     const companion = s.companions.find((c) => c.tag === 'external_vllm_server');
@@ -140,7 +142,7 @@ suite('runs view', () => {
       200,
     );
     assert.equal((await state()).runs[0]!.path, exp, 'newest first');
-    assert.equal(running.description, 'running');
+    assert.equal(running.label, 'running · live_demo_20260201_1200');
     await waitFor(
       async () => /step [1-9]/.test((await state()).runs.find((r) => r.path === exp)?.tooltip ?? ''),
       'the step to advance while it writes',
@@ -156,7 +158,7 @@ suite('runs view', () => {
       30_000,
       200,
     );
-    assert.equal(done.description, 'ended');
+    assert.equal(done.label, 'ended · live_demo_20260201_1200');
     assert.match(done.tooltip, /ended · step \d+ · reward/);
   });
 
