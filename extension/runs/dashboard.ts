@@ -292,11 +292,15 @@ export class DashboardManager implements vscode.Disposable, vscode.WebviewPanelS
     return d;
   }
 
+  /** Set by the runs feature: configures the model's roots (a restored dashboard may come before the tree loads). */
+  beforeRestore: (() => void) | undefined;
+
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: DashboardState | undefined): Promise<void> {
     // The saved list is the page's word: only runs the host itself lists are shown (and so are
     // the only roots openFile accepts).
     let known: string[] = [];
     try {
+      this.beforeRestore?.();
       known = (await this.model.experiments()).map((e) => e.path);
     } catch {
       // No listing: nothing restored.

@@ -59,6 +59,7 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
   const live = new LiveUpdates(model, tree, companions, dashboards, services);
   context.subscriptions.push(live);
   tree.onFirstLoad = () => live.start();
+  dashboards.beforeRestore = () => live.start();
   companions.onFirstLoad = () => live.start();
 
   const showFilterState = () => {
