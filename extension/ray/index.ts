@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { PausedWorkersView } from './pausedView';
-import { BpCodeLensProvider, workspaceTags } from './bpCodeLens';
+import { BpCodeLensProvider, RayConfigCodeLensProvider, workspaceTags } from './bpCodeLens';
 import { onDidChangeRayRunInfo, setRayRunInfo } from './runsRow';
 import { DebugTagCompletionProvider } from './tagCompletion';
 import { SessionLogWatcher } from '../../core/ray/watcher';
@@ -249,7 +249,11 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
       return false;
     }
     const folder = (from && vscode.workspace.getWorkspaceFolder(from)) ?? vscode.workspace.workspaceFolders?.[0];
-    const base = await chooseBase(folder, vscode.l10n.t('editor breakpoints in Ray workers'));
+    // From a config's CodeLens: that config, trained with verl; otherwise ask.
+    const base =
+      from && /\.ya?ml$/i.test(from.fsPath)
+        ? ({ ...debugConfigurationFor(from, folder), backbone: 'verl', openTokenLogOnFinish: false } as AgentJetDebugConfiguration)
+        : await chooseBase(folder, vscode.l10n.t('editor breakpoints in Ray workers'));
     if (!base) return false;
     const config: vscode.DebugConfiguration = {
       ...base,
@@ -299,10 +303,13 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
     return vscode.debug.startDebugging(folder, config);
   };
 
+  const rayConfigLens = new RayConfigCodeLensProvider();
   context.subscriptions.push(
     view,
     tree,
     vscode.languages.registerCodeLensProvider({ language: 'python', scheme: 'file' }, new BpCodeLensProvider()),
+    rayConfigLens,
+    vscode.languages.registerCodeLensProvider({ language: 'yaml', scheme: 'file' }, rayConfigLens),
     vscode.languages.registerCompletionItemProvider({ pattern: '**/.vscode/launch.json' }, new DebugTagCompletionProvider(), '"', '['),
     vscode.commands.registerCommand('agentjet.ray.attach', async (w?: PausedWorker) => {
       const target =

@@ -49,6 +49,23 @@ suite('Ray debugging', () => {
     assert.deepEqual(lenses[0]!.command!.arguments?.[0], 'ROLLOUT');
   });
 
+  test('an AgentJet config gets a "Train with editor breakpoints (Ray workers)" CodeLens on its root key', async () => {
+    const file = join(root(), 'ray_lens_config.yaml');
+    made.push(file);
+    writeFileSync(file, '# training\najet:\n  project_name: p\n');
+    const uri = vscode.Uri.file(file);
+    await vscode.window.showTextDocument(uri);
+    const lenses = await waitFor(async () => {
+      const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
+      const ray = l.filter((c) => c.command?.command === 'agentjet.ray.debugWithBreakpoints');
+      return ray.length ? ray : undefined;
+    }, 'the Ray breakpoints CodeLens');
+    assert.equal(lenses.length, 1);
+    assert.equal(lenses[0]!.range.start.line, 1);
+    assert.match(lenses[0]!.command!.title, /Train with editor breakpoints \(Ray workers\)/);
+    assert.equal((lenses[0]!.command!.arguments?.[0] as vscode.Uri).fsPath, uri.fsPath);
+  });
+
   test('inside "debugTags" of launch.json, completion offers the workspace\'s bp() tags', async () => {
     const dir = join(root(), '.vscode');
     mkdirSync(dir, { recursive: true });
