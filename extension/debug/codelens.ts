@@ -2,10 +2,10 @@
 import * as vscode from 'vscode';
 import { findRootLine } from '../../core/agentjet/dialect';
 
-export class AgentJetCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
+/** Launch lenses on the root key of a config; they need trust, and appear once the user grants it. */
+export abstract class ConfigRootLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
-  // Launch lenses need trust: they appear once the user trusts the workspace.
   private readonly trustSub = vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire());
 
   dispose(): void {
@@ -14,12 +14,18 @@ export class AgentJetCodeLensProvider implements vscode.CodeLensProvider, vscode
   }
 
   provideCodeLenses(doc: vscode.TextDocument, token: vscode.CancellationToken): vscode.CodeLens[] {
-    if (!vscode.workspace.isTrusted) return [];
-    const text = doc.getText();
-    const root = token.isCancellationRequested ? undefined : findRootLine(text);
+    if (!vscode.workspace.isTrusted || token.isCancellationRequested) return [];
+    const root = findRootLine(doc.getText());
     if (!root) return [];
     const pos = doc.positionAt(root.offset);
-    const range = new vscode.Range(pos, pos);
+    return this.lenses(doc, new vscode.Range(pos, pos));
+  }
+
+  protected abstract lenses(doc: vscode.TextDocument, range: vscode.Range): vscode.CodeLens[];
+}
+
+export class AgentJetCodeLensProvider extends ConfigRootLensProvider {
+  protected lenses(doc: vscode.TextDocument, range: vscode.Range): vscode.CodeLens[] {
     return [
       new vscode.CodeLens(range, {
         title: vscode.l10n.t('$(debug-alt) Debug rollout'),

@@ -1,7 +1,7 @@
 // "Debug training with this tag" above each `bp("TAG")` call in Python files.
 import * as vscode from 'vscode';
 import { findBpCalls } from '../../core/ray/tags';
-import { findRootLine } from '../../core/agentjet/dialect';
+import { ConfigRootLensProvider } from '../debug/codelens';
 
 export class BpCodeLensProvider implements vscode.CodeLensProvider {
   provideCodeLenses(doc: vscode.TextDocument, token: vscode.CancellationToken): vscode.CodeLens[] {
@@ -19,24 +19,10 @@ export class BpCodeLensProvider implements vscode.CodeLensProvider {
 }
 
 /** "Train with editor breakpoints (Ray workers)" on the root key of an AgentJet config. */
-export class RayConfigCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
-  readonly onDidChangeCodeLenses = this.changed.event;
-  // A launch lens: shown once the workspace is trusted.
-  private readonly trustSub = vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire());
-
-  dispose(): void {
-    this.trustSub.dispose();
-    this.changed.dispose();
-  }
-
-  provideCodeLenses(doc: vscode.TextDocument, token: vscode.CancellationToken): vscode.CodeLens[] {
-    if (!vscode.workspace.isTrusted || token.isCancellationRequested) return [];
-    const root = findRootLine(doc.getText());
-    if (!root) return [];
-    const pos = doc.positionAt(root.offset);
+export class RayConfigCodeLensProvider extends ConfigRootLensProvider {
+  protected lenses(doc: vscode.TextDocument, range: vscode.Range): vscode.CodeLens[] {
     return [
-      new vscode.CodeLens(new vscode.Range(pos, pos), {
+      new vscode.CodeLens(range, {
         title: vscode.l10n.t('$(debug-breakpoint) Train with editor breakpoints (Ray workers)'),
         tooltip: vscode.l10n.t(
           'Train this config (verl) with the gutter breakpoints you set in code that runs in Ray workers; no bp() needed.',
