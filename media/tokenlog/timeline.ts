@@ -260,8 +260,11 @@ export class TokenTimeline {
 
   hoverToken(i: number): void {
     this.scrollToToken(i);
-    const span = this.v.dom.tokenBlocks.querySelector<HTMLElement>(`span[data-i="${i}"]`);
-    if (span) this.showHover(span);
+    // Scrolling hides the card when its event arrives (before the next frame): show it after that.
+    requestAnimationFrame(() => {
+      const span = this.v.dom.tokenBlocks.querySelector<HTMLElement>(`span[data-i="${i}"]`);
+      if (span) this.showHover(span);
+    });
   }
 
   hideHover(): void {

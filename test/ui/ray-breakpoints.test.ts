@@ -14,7 +14,7 @@ import { ensureTestPython } from '../harness/python';
 import { listProcesses } from '../../core/launch/processes';
 import { waitFor } from '../util/poll';
 import { findFile } from '../util/findFile';
-import { killRayProcesses, lineIn, loopbackOnly, netnsUnavailable, NETNS_ENV, rayFixture, rerunInNetns } from '../util/rayLocal';
+import { fixtureEnv, killRayProcesses, lineIn, loopbackOnly, netnsUnavailable, NETNS_ENV, rayFixture, rerunInNetns } from '../util/rayLocal';
 
 if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
   test(
@@ -44,6 +44,7 @@ if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
       const wb = await openWorkbench({
         workspace: ws,
         env: {
+          ...fixtureEnv(),
           PYTHONPATH: ws,
           AJ_RAY_TEMP: rayTemp,
           AJ_RAY_PROGRAM: 'gutter',
@@ -71,8 +72,11 @@ if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
         // The rollout worker is attached as a child session (named after its tasks) and has the
         // editor's breakpoints: the extension logs it (the Call Stack list is virtual: rows below
         // the parent's threads are not in the DOM).
+        const exception = wb.page.locator('.exception-widget').first();
         await waitFor(
-          () => {
+          async () => {
+            // A launch that stopped on an exception never attaches a worker: say so at once.
+            if (await exception.isVisible()) throw new Error(`the launch stopped on an exception: ${await exception.innerText()}`);
             const log = findFile(wb.server.dataDir, (p) => p.endsWith('AgentJet.log'));
             return !!log && /ray: breakpoints set in Ray: [^\n]*rollout_task/.test(readFileSync(log, 'utf8'));
           },
