@@ -47,13 +47,19 @@ export class TokenTimeline {
   cursor = -1;
   hoverText = '';
   private raf = 0;
+  /** Where hoverToken scrolled to: the scroll event of that move must not hide the card it shows. */
+  private ownScrollTop: number | undefined;
 
   constructor(private readonly v: View) {
     const d = v.dom;
     d.tokenViewport.addEventListener('scroll', () => {
       v.host.state.tokenScroll = d.tokenViewport.scrollTop;
       v.host.save();
-      this.hideHover();
+      // A scroll made to show a hovered token (hoverToken) keeps its card; any other scroll hides it.
+      if (this.ownScrollTop === undefined || Math.abs(d.tokenViewport.scrollTop - this.ownScrollTop) >= 1) {
+        this.ownScrollTop = undefined;
+        this.hideHover();
+      }
       if (!this.raf)
         this.raf = requestAnimationFrame(() => {
           this.raf = 0;
@@ -260,11 +266,9 @@ export class TokenTimeline {
 
   hoverToken(i: number): void {
     this.scrollToToken(i);
-    // Scrolling hides the card when its event arrives (before the next frame): show it after that.
-    requestAnimationFrame(() => {
-      const span = this.v.dom.tokenBlocks.querySelector<HTMLElement>(`span[data-i="${i}"]`);
-      if (span) this.showHover(span);
-    });
+    this.ownScrollTop = this.v.dom.tokenViewport.scrollTop;
+    const span = this.v.dom.tokenBlocks.querySelector<HTMLElement>(`span[data-i="${i}"]`);
+    if (span) this.showHover(span);
   }
 
   hideHover(): void {

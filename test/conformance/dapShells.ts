@@ -1,7 +1,7 @@
 // The two shells of the agentjet debug adapter as a DAP client test drives them (the session class
 // served in this process, as the extension runs it inline, and dist/adapter.js), with VS Code's part
 // in reverse requests played by the test.
-import { createServer, type AddressInfo, type Server } from 'node:net';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { AgentJetDebugSession } from '../../debug-adapter/session';
@@ -53,7 +53,10 @@ export interface Shell {
 
 /** The session class served in this process over TCP (the inline adapter's code path). */
 export async function inlineShell(): Promise<Shell> {
+  const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
     const session = new AgentJetDebugSession();
     session.setRunAsServer(true);
     session.start(socket, socket);
@@ -68,7 +71,12 @@ export async function inlineShell(): Promise<Shell> {
       await dc.start(port);
       return dc;
     },
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    // server.close() waits for open connections: a session a failed test left open would hang it.
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        for (const s of sockets) s.destroy();
+      }),
   };
 }
 

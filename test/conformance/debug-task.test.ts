@@ -38,7 +38,17 @@ async function stopAndReadTaskId(w: RealWorkspace, config: string, file: string,
       dc.waitForEvent('initialized').then(() => dc.configurationDoneRequest()),
       dc.launchRequest({ config, cwd: w.dir, python: w.python, env: { PYTHONPATH: w.pythonPath } } as DebugProtocol.LaunchRequestArguments),
     ]);
-    const req = await waitFor(() => children[0], "debugpy to report the launcher's child process", TIMEOUT, 100);
+    const said = (): string =>
+      outputs
+        .map((o) => (o.body as { output: string }).output)
+        .join('')
+        .slice(-3000);
+    const req = await waitFor(
+      () => children[0],
+      () => `debugpy to report the launcher's child process; the launch said:\n${said()}`,
+      TIMEOUT,
+      100,
+    );
     const cfg = req.configuration as Record<string, unknown> & { connect: { port: number } };
     child = new DebugClient('node', '', 'python');
     child.defaultTimeout = TIMEOUT;
@@ -51,8 +61,7 @@ async function stopAndReadTaskId(w: RealWorkspace, config: string, file: string,
       child.configurationDoneRequest(),
       attached,
       (child.waitForEvent('stopped', TIMEOUT) as Promise<DebugProtocol.StoppedEvent>).catch((e: unknown) => {
-        const out = outputs.map((o) => (o.body as { output: string }).output).join('');
-        throw new Error(`${String(e)}; the launch said:\n${out.slice(-3000)}`);
+        throw new Error(`${String(e)}; the launch said:\n${said()}`);
       }),
     ]);
     const frame = (await child.stackTraceRequest({ threadId: stopped.body.threadId! })).body.stackFrames[0]!;
@@ -124,11 +133,8 @@ describe('Debug this task through the real AgentJet launcher', { timeout: 600_00
     }),
   );
 
-  // Known open defect: on the merged main this launch never reaches the breakpoint (it passed on
-  // its own branch); skipped so it does not hold CI for ten minutes, until it is found.
   test(
     "AgentJet's math-agent tutorial (Hugging Face reader): row N of the split is the task that stops",
-    { skip: 'open defect: the tutorial launch hangs before the breakpoint on the merged main (issue 24 follow-up)' },
     withUpstream('agentjet-d20cce0', async (dir, t) => {
       if (why || !w) {
         t.skip(why ?? 'upstream trees missing');
@@ -167,6 +173,8 @@ describe('Debug this task through the real AgentJet launcher', { timeout: 600_00
         else process.env.PYTHONPATH = prev;
       }
       assert.ok(prepared.ok, JSON.stringify(prepared));
+      // The demo's vLLM companion holds the port; AgentJet starts another for another config.
+      await w.stopCompanions();
       const workflow = join(w.dir, 'tutorial', 'example_math_agent', 'math_agent.py');
       const line = lineOf(workflow, 'from agentscope.agent import ReActAgent');
       const got = await stopAndReadTaskId(w, prepared.config, workflow, line);

@@ -34,6 +34,8 @@ export interface RealWorkspace {
   python: string;
   /** PYTHONPATH for launches in this workspace. */
   pythonPath: string;
+  /** Stops the companions started here (another config's launch needs the port). */
+  stopCompanions(): Promise<void>;
   /** Stops the companions started here and removes the folder. */
   dispose(): Promise<void>;
 }
@@ -116,6 +118,9 @@ export async function realWorkspace(tree: UpstreamName = 'agentjet-d20cce0', tag
     port,
     python: ensureTestPython().python,
     pythonPath: [stubsDir, beast, deps].join(':'),
+    async stopCompanions() {
+      await stopCompanions(companionsOf(dir));
+    },
     async dispose() {
       await stopCompanions(companionsOf(dir));
       rmSync(dir, { recursive: true, force: true });

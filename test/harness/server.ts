@@ -127,7 +127,9 @@ export async function startServer(opts: ServerOptions = {}): Promise<VSCodeServe
         await exited;
         clearTimeout(timer);
       }
-      rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
+      // AGENTJET_HARNESS_KEEP=1 keeps the logs (user/logs/…/AgentJet.log) for a failure's post-mortem.
+      if (process.env.AGENTJET_HARNESS_KEEP === '1') console.log(`harness: kept ${dataDir}`);
+      else rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
     },
   };
 }

@@ -14,7 +14,16 @@ import { ensureTestPython } from '../harness/python';
 import { listProcesses } from '../../core/launch/processes';
 import { waitFor } from '../util/poll';
 import { findFile } from '../util/findFile';
-import { fixtureEnv, killRayProcesses, lineIn, loopbackOnly, netnsUnavailable, NETNS_ENV, rayFixture, rerunInNetns } from '../util/rayLocal';
+import {
+  fixtureEnv,
+  killRayProcesses,
+  lineIn,
+  loopbackOnly,
+  netnsUnavailable,
+  NETNS_ENV,
+  rayFixture,
+  rerunInNetns,
+} from '../util/rayLocal';
 
 if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
   test(
