@@ -211,60 +211,51 @@ async function showWelcomeList(wb: Workbench): Promise<void> {
   if (await back.isVisible()) await back.click();
 }
 
-// Item 8 (open). What VS Code 1.100.3 does (out/vs/code/browser/workbench/workbench.js, from
-// gettingStarted.ts): Help > Welcome lists at most 5 walkthroughs (limit: 5), ranked by `order`
-// + 7 when featured + 3 when new (first seen within a week, never opened) + 2 with new steps + up to
-// 4 for recency; built-in "Setup" walkthroughs are featured. An extension's walkthrough is registered
-// only after its extension point is read and its `featuredFor` globs searched in the workspace
-// (cancelled after 2 s), then the list is re-rendered: so whether ours is among the 5 depends on
-// timing and on the other walkthroughs. `featuredFor` (package.json: AgentJet's default configs and
-// run folders) makes it featured (+7) in AgentJet workspaces. In this harness a fresh window opens
-// Welcome on "Walkthrough: Setup VS Code Web" (screenshot firsthour-8-welcome-runs-missing.png) and
-// the list was not seen within 30 s in two runs (the back-link step below was not exercised yet).
-test(
-  'a workspace with AgentJet runs lists the walkthrough in Help > Welcome',
-  { todo: 'issue 23 item 8: not seen in the list yet (a fresh window opens Welcome on "Setup VS Code Web")' },
-  async (t) => {
-    const { dir, workspace } = demoWorkspace('agentjet-ui-welcome-runs-');
-    const wb = await openWorkbench({ workspace });
-    try {
-      await showWelcomeList(wb);
-      const entry = wb.page.locator('.getting-started-category', { hasText: 'Get started with AgentJet' }).first();
-      await entry.waitFor({ state: 'visible', timeout: 30_000 }).catch(async (err: unknown) => {
-        await wb.screenshot('firsthour-8-welcome-runs-missing');
-        throw err;
-      });
-      t.diagnostic(`entry class: ${(await entry.getAttribute('class')) ?? ''}`);
-      await wb.screenshot('firsthour-8-welcome-runs');
-    } finally {
-      await wb.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  },
-);
+// Item 8. What VS Code does (gettingStarted.ts): Help > Welcome lists at most 5 walkthroughs, ranked
+// by `order` + 7 when featured + 3 when new (first seen within a week, never opened) + recency; an
+// extension's walkthrough joins the list once its extension point is read, and the list is drawn
+// again. The "missing" walkthrough of a fresh window was VS Code opening Welcome on its own "Setup"
+// walkthrough: the list is behind that page's "Welcome" back link (showWelcomeList). `featuredFor`
+// (AgentJet's default configs and run folders) ranks ours among the featured in AgentJet workspaces.
+test('a workspace with AgentJet runs lists the walkthrough in Help > Welcome', async (t) => {
+  const { dir, workspace } = demoWorkspace('agentjet-ui-welcome-runs-');
+  const wb = await openWorkbench({ workspace });
+  try {
+    await showWelcomeList(wb);
+    const entry = wb.page.locator('.getting-started-category', { hasText: 'Get started with AgentJet' }).first();
+    await entry.waitFor({ state: 'visible', timeout: 30_000 }).catch(async (err: unknown) => {
+      await wb.screenshot('firsthour-8-welcome-runs-missing');
+      throw err;
+    });
+    // Featured only when VS Code's search for the featuredFor globs ends within its 2 s: not asserted.
+    t.diagnostic(`entry class: ${(await entry.getAttribute('class')) ?? ''}`);
+    await wb.screenshot('firsthour-8-welcome-runs');
+  } finally {
+    await wb.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
-// In a workspace that is not AgentJet's nothing raises the rank: listed or not depends on the other
-// walkthroughs (still found by "Welcome: Open Walkthrough…"). Kept as a todo.
-test(
-  'a fresh window lists the walkthrough in Help > Welcome',
-  { todo: 'issue 23 item 8: not featured outside AgentJet workspaces' },
-  async () => {
-    const tmp = mkdtempSync(join(tmpdir(), 'agentjet-ui-welcome-'));
-    const ws = join(tmp, 'empty');
-    mkdirSync(ws);
-    writeFileSync(join(ws, 'README.md'), '# empty\n');
-    const wb = await openWorkbench({ workspace: ws });
-    try {
-      await wb.runCommand('Help: Welcome');
-      const entry = wb.page.locator('.getting-started-category', { hasText: 'Get started with AgentJet' }).first();
-      await entry.waitFor({ state: 'visible', timeout: 30_000 }).catch(async (err: unknown) => {
-        await wb.screenshot('firsthour-8-welcome-missing');
-        throw err;
-      });
-      await wb.screenshot('firsthour-8-welcome');
-    } finally {
-      await wb.close();
-      rmSync(tmp, { recursive: true, force: true });
-    }
-  },
-);
+// A window on a folder that is not AgentJet's: listed (new, with the extension's icon), not featured.
+test('a fresh window lists the walkthrough in Help > Welcome', async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'agentjet-ui-welcome-'));
+  const ws = join(tmp, 'empty');
+  mkdirSync(ws);
+  writeFileSync(join(ws, 'README.md'), '# empty\n');
+  const wb = await openWorkbench({ workspace: ws });
+  try {
+    await showWelcomeList(wb);
+    const entry = wb.page.locator('.getting-started-category', { hasText: 'Get started with AgentJet' }).first();
+    await entry.waitFor({ state: 'visible', timeout: 30_000 }).catch(async (err: unknown) => {
+      await wb.screenshot('firsthour-8-welcome-missing');
+      throw err;
+    });
+    // The extension's own icon (package.json "icon"), not the placeholder square.
+    const icon = entry.locator('img').first();
+    assert.match((await icon.getAttribute('src')) ?? '', /agentjet\.png/);
+    await wb.screenshot('firsthour-8-welcome');
+  } finally {
+    await wb.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
