@@ -69,6 +69,14 @@ async function nodeTestLayer(name, dir, extraEnv = {}) {
 
 const layers = [];
 const started = Date.now();
+// Each layer's wall time, for the summary (CI has a budget; this shows where it goes).
+let layerStart = Date.now();
+const pushLayer = layers.push.bind(layers);
+layers.push = (...ls) => {
+  for (const l of ls) l.seconds ??= (Date.now() - layerStart) / 1000;
+  layerStart = Date.now();
+  return pushLayer(...ls);
+};
 
 if (want('static')) {
   let passed = 0,
@@ -165,7 +173,7 @@ if (leftovers.length) {
 console.log('\n## summary');
 for (const l of layers)
   console.log(
-    `${l.name.padEnd(12)} ${l.passed} passed, ${l.failed} failed${l.skipped ? `, ${l.skipped} skipped` : ''}${l.note ? ` (${l.note})` : ''}`,
+    `${l.name.padEnd(12)} ${l.passed} passed, ${l.failed} failed${l.skipped ? `, ${l.skipped} skipped` : ''}${l.note ? ` (${l.note})` : ''} [${l.seconds.toFixed(0)} s]`,
   );
 const passed = layers.reduce((a, l) => a + l.passed, 0);
 const failed = layers.reduce((a, l) => a + l.failed, 0);
