@@ -37,6 +37,17 @@ async function prepared(version: DriverArgs['version'], section: string, ws: str
   return { run, said, config, name: said.name! };
 }
 
+/** The CLI and the core list the same, one run: `name`, ended at step 2, with these hosts. */
+async function oneEndedRun(root: string, name: string, layout: string, hosts: string[]): Promise<ReturnType<typeof cliRuns>> {
+  const cli = cliRuns(root);
+  assert.deepEqual(summary(cli), summary(await coreRuns(root)), 'the CLI and the core agree');
+  assert.deepEqual(
+    cli.map((r) => [r.experiment, r.layout, r.hosts, r.status, r.latestStep]),
+    [[name, layout, hosts, 'ended', 2]],
+  );
+  return cli;
+}
+
 test(
   'read_yaml_name (AgentJet): the folder is <config stem>_<YYYYmmdd_HHMM>, as core/agentjet predicts and the launcher announces',
   needs('agentjet-d20cce0', async () => {
@@ -55,13 +66,7 @@ test(
       assert.equal(said.backup, p.backupDir);
       const session = readdirSync(p.logExperiment).find((n) => /^\d{4}_\d\d_\d\d_\d\d_\d\d$/.test(n))!;
       assert.ok(isDir(join(p.logExperiment, session, HOST, 'rollout')));
-      const cli = cliRuns(ws.path);
-      assert.deepEqual(summary(cli), summary(await coreRuns(ws.path)));
-      assert.deepEqual(
-        cli.map((r) => [r.experiment, r.layout, r.hosts]),
-        [[name, 'agentjet', [HOST]]],
-      );
-      assert.equal(cli[0]!.status, 'ended');
+      await oneEndedRun(ws.path, name, 'agentjet', [HOST]);
     } finally {
       ws.dispose();
     }
@@ -117,12 +122,7 @@ test(
       assert.equal(said.backup, p.backupDir);
       const session = readdirSync(p.logExperiment).find((n) => /^\d{4}_\d\d_\d\d_\d\d_\d\d$/.test(n))!;
       assert.ok(isDir(join(p.logExperiment, session, HOST, 'rollout')));
-      const cli = cliRuns(ws.path);
-      assert.deepEqual(summary(cli), summary(await coreRuns(ws.path)));
-      assert.deepEqual(
-        cli.map((r) => [r.experiment, r.layout, r.hosts, r.status, r.latestStep]),
-        [[name, 'agentjet-0.0.4', [HOST], 'ended', 2]],
-      );
+      await oneEndedRun(ws.path, name, 'agentjet-0.0.4', [HOST]);
     } finally {
       ws.dispose();
     }
@@ -165,12 +165,7 @@ test(
       assert.match(name, derivedNamePattern(config, 'astuner-2025-12'));
       const p = launchPaths({ cwd: ws.path, version: 'astuner-2025-12', experiment: name });
       assert.ok(existsSync(p.yamlBackup));
-      const cli = cliRuns(ws.path);
-      assert.deepEqual(summary(cli), summary(await coreRuns(ws.path)));
-      assert.deepEqual(
-        cli.map((r) => [r.experiment, r.layout, r.hosts, r.status, r.latestStep]),
-        [[name, 'astuner-2025-12', [HOST], 'ended', 2]],
-      );
+      await oneEndedRun(ws.path, name, 'astuner-2025-12', [HOST]);
     } finally {
       ws.dispose();
     }
@@ -189,13 +184,7 @@ test(
       assert.ok(existsSync(p.yamlBackup));
       const session = readdirSync(p.logExperiment).find((n) => /^\d{4}_/.test(n))!;
       assert.ok(isDir(join(p.logExperiment, session, 'rollout')), 'modules directly in the session folder');
-      const core = await coreRuns(ws.path);
-      const cli = cliRuns(ws.path);
-      assert.deepEqual(summary(cli), summary(core));
-      assert.deepEqual(
-        cli.map((r) => [r.experiment, r.layout, r.hosts, r.status, r.latestStep]),
-        [[name, 'astuner-2025-11', [], 'ended', 2]],
-      );
+      const cli = await oneEndedRun(ws.path, name, 'astuner-2025-11', []);
       assert.deepEqual(
         cli[0]!.latestSession!.hosts.map((h) => h.name),
         ['(session)'],

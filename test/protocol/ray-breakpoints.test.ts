@@ -30,13 +30,11 @@ import { waitFor } from '../util/poll';
 import {
   killRayProcesses,
   lineIn,
-  loopbackOnly,
-  netnsUnavailable,
-  NETNS_ENV,
   rayFixture,
-  rerunInNetns,
   startFixtureRun,
   type RayRun,
+  outsideLoopbackNetns,
+  testInLoopbackNetns,
 } from '../util/rayLocal';
 
 const TIMEOUT = 90_000;
@@ -71,30 +69,8 @@ async function locals(dc: DebugClient, frameId: number): Promise<Map<string, str
   return new Map(vars.body.variables.map((v) => [v.name, v.value]));
 }
 
-if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
-  test(
-    'editor breakpoints in Ray workers on the real Ray (re-run in a loopback-only network namespace)',
-    { timeout: 600_000 },
-    async (t) => {
-      const why = netnsUnavailable();
-      if (why) {
-        t.skip(why);
-        return;
-      }
-      ensureTestPython();
-      const before = new Set((await listProcesses()).map((p) => p.pid));
-      const code = await rerunInNetns(__filename);
-      const strays = (await listProcesses()).filter(
-        (p) => !before.has(p.pid) && /ray::|raylet|gcs_server|ajr-|agentjet-vscode-raybp/.test(p.args) && !/<defunct>\s*$/.test(p.args),
-      );
-      assert.deepEqual(
-        strays.map((p) => p.args),
-        [],
-        'no Ray process is left running',
-      );
-      assert.equal(code, 0, 'the tests passed inside the namespace (see their output above)');
-    },
-  );
+if (outsideLoopbackNetns()) {
+  testInLoopbackNetns(__filename, 'editor breakpoints in Ray workers on the real Ray', 600_000);
 } else {
   describe('gutter breakpoints in Ray workers, no debug call in the code (real Ray, loopback only)', { timeout: 400_000 }, () => {
     let run: RayRun;

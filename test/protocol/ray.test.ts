@@ -14,20 +14,15 @@ import { ensureTestPython } from '../harness/python';
 import { SessionLogWatcher } from '../../core/ray/watcher';
 import type { PausedWorker } from '../../core/ray/types';
 import { EVENT_RAY_PAUSE, type RayPauseEventBody } from '../../core/protocol/ray';
-import { listProcesses } from '../../core/launch/processes';
 import { waitFor } from '../util/poll';
-import { UPSTREAM_SKIP, UPSTREAM_SKIP_TAG } from '../util/upstream';
 import {
-  agentJetUtils,
   killRayProcesses,
   lineIn,
-  loopbackOnly,
-  netnsUnavailable,
-  NETNS_ENV,
   rayFixtureRollout,
-  rerunInNetns,
   startFixtureRun,
   type RayRun,
+  outsideLoopbackNetns,
+  testInLoopbackNetns,
 } from '../util/rayLocal';
 
 const TIMEOUT = 90_000;
@@ -66,32 +61,8 @@ async function frameVars(dc: DebugClient, frameId: number): Promise<Map<string, 
   return new Map(vars.body.variables.map((v) => [v.name, v.value]));
 }
 
-if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
-  // Outer run: the real tests run in a loopback-only namespace (Ray's listener uses the node address).
-  test('Ray debugging on the real Ray (re-run in a loopback-only network namespace)', { timeout: 600_000 }, async (t) => {
-    const why = netnsUnavailable();
-    if (why) {
-      t.skip(why);
-      return;
-    }
-    if (!agentJetUtils()) {
-      t.skip(`${UPSTREAM_SKIP_TAG} AgentJet's ajet/utils/vsdb.py missing; ${UPSTREAM_SKIP}`);
-      return;
-    }
-    ensureTestPython();
-    const before = new Set((await listProcesses()).map((p) => p.pid));
-    const code = await rerunInNetns(__filename);
-    // A zombie ("<defunct>") has exited and only waits for its parent to reap it: it is not running.
-    const strays = (await listProcesses()).filter(
-      (p) => !before.has(p.pid) && /ray::|raylet|gcs_server|ajr-/.test(p.args) && !/<defunct>\s*$/.test(p.args),
-    );
-    assert.deepEqual(
-      strays.map((p) => p.args),
-      [],
-      'no Ray process is left running',
-    );
-    assert.equal(code, 0, 'the Ray tests passed inside the namespace (see their output above)');
-  });
+if (outsideLoopbackNetns()) {
+  testInLoopbackNetns(__filename, 'Ray debugging on the real Ray', 600_000);
 } else {
   describe('Ray workers paused in the debugger (real Ray, loopback only)', { timeout: 400_000 }, () => {
     let run: RayRun;

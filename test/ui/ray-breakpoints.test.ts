@@ -14,32 +14,10 @@ import { ensureTestPython } from '../harness/python';
 import { listProcesses } from '../../core/launch/processes';
 import { waitFor } from '../util/poll';
 import { findFile } from '../util/findFile';
-import {
-  fixtureEnv,
-  killRayProcesses,
-  lineIn,
-  loopbackOnly,
-  netnsUnavailable,
-  NETNS_ENV,
-  rayFixture,
-  rerunInNetns,
-} from '../util/rayLocal';
+import { fixtureEnv, killRayProcesses, lineIn, rayFixture, outsideLoopbackNetns, testInLoopbackNetns } from '../util/rayLocal';
 
-if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
-  test(
-    'UI: gutter breakpoints in Ray workers on the real Ray (re-run in a loopback-only network namespace)',
-    { timeout: 900_000 },
-    async (t) => {
-      const why = netnsUnavailable();
-      if (why) {
-        t.skip(why);
-        return;
-      }
-      ensureTestPython();
-      const code = await rerunInNetns(__filename);
-      assert.equal(code, 0, 'the UI test passed inside the namespace (see its output above)');
-    },
-  );
+if (outsideLoopbackNetns()) {
+  testInLoopbackNetns(__filename, 'UI: gutter breakpoints in Ray workers on the real Ray', 900_000);
 } else {
   test(
     'a gutter breakpoint in a Ray task (no debug call in the code) stops the editor there; Stop leaves nothing running',

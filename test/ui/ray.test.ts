@@ -14,38 +14,10 @@ import { openWorkbench } from '../harness/workbench';
 import { ensureTestPython } from '../harness/python';
 import { listProcesses } from '../../core/launch/processes';
 import { waitFor } from '../util/poll';
-import {
-  agentJetUtils,
-  fixtureEnv,
-  killRayProcesses,
-  lineIn,
-  loopbackOnly,
-  netnsUnavailable,
-  NETNS_ENV,
-  rayFixture,
-  rerunInNetns,
-} from '../util/rayLocal';
-import { UPSTREAM_SKIP, UPSTREAM_SKIP_TAG } from '../util/upstream';
+import { fixtureEnv, killRayProcesses, lineIn, rayFixture, outsideLoopbackNetns, testInLoopbackNetns } from '../util/rayLocal';
 
-if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
-  test(
-    'UI: debug training with a bp() tag on the real Ray (re-run in a loopback-only network namespace)',
-    { timeout: 900_000 },
-    async (t) => {
-      const why = netnsUnavailable();
-      if (why) {
-        t.skip(why);
-        return;
-      }
-      if (!agentJetUtils()) {
-        t.skip(`${UPSTREAM_SKIP_TAG} AgentJet's ajet/utils/vsdb.py missing; ${UPSTREAM_SKIP}`);
-        return;
-      }
-      ensureTestPython();
-      const code = await rerunInNetns(__filename);
-      assert.equal(code, 0, 'the UI test passed inside the namespace (see its output above)');
-    },
-  );
+if (outsideLoopbackNetns()) {
+  testInLoopbackNetns(__filename, 'UI: debug training with a bp() tag on the real Ray', 900_000);
 } else {
   test(
     'Debug training with this tag: a Ray worker pauses at bp("ROLLOUT"), the editor shows it with variables, Continue resumes',

@@ -4,12 +4,15 @@
 // outer test re-runs its own file there. Everything a run starts is found by its private temp dir
 // and killed at the end, even on failure; `ray stop` is not used because it would stop every Ray
 // on the machine.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './paths';
-import { findUpstream, UPSTREAM_SKIP } from './upstream';
+import { findUpstream, UPSTREAM_SKIP, UPSTREAM_SKIP_TAG } from './upstream';
+import { ensureTestPython } from '../harness/python';
 import { descendants, listProcesses, terminate } from '../../core/launch/processes';
 
 export const rayFixture = join(repoRoot, 'test', 'fixtures', 'ray-training');
@@ -54,6 +57,43 @@ export function rerunInNetns(file: string, extraEnv: Record<string, string> = {}
   delete env.NODE_TEST_CONTEXT;
   const child = spawn('unshare', ['--net', 'sh', '-c', cmd], { cwd: repoRoot, env, stdio: ['ignore', 'inherit', 'inherit'] });
   return new Promise((res) => child.on('close', (code) => res(code ?? 1)));
+}
+
+/** True in the outer run of a file whose real tests need the loopback-only namespace. */
+export function outsideLoopbackNetns(): boolean {
+  return !loopbackOnly() && process.env[NETNS_ENV] !== '1';
+}
+
+/** Processes of a Ray instance (or a test's temp folders) that must not outlive a run. */
+const RAY_STRAY = /ray::|raylet|gcs_server|ajr-|agentjet-vscode-raybp/;
+
+/**
+ * The outer test of such a file: skips, saying why, when no namespace can be made or AgentJet's
+ * vsdb.py (the fixture's bp()) is missing; else re-runs the file inside the namespace and fails when
+ * that run failed or left a Ray process running. A zombie ("<defunct>") has exited: it does not count.
+ */
+export function testInLoopbackNetns(file: string, title: string, timeoutMs: number): void {
+  test(`${title} (re-run in a loopback-only network namespace)`, { timeout: timeoutMs }, async (t) => {
+    const why = netnsUnavailable();
+    if (why) {
+      t.skip(why);
+      return;
+    }
+    if (!agentJetUtils()) {
+      t.skip(`${UPSTREAM_SKIP_TAG} AgentJet's ajet/utils/vsdb.py missing; ${UPSTREAM_SKIP}`);
+      return;
+    }
+    ensureTestPython();
+    const before = new Set((await listProcesses()).map((p) => p.pid));
+    const code = await rerunInNetns(file);
+    const strays = (await listProcesses()).filter((p) => !before.has(p.pid) && RAY_STRAY.test(p.args) && !/<defunct>\s*$/.test(p.args));
+    assert.deepEqual(
+      strays.map((p) => p.args),
+      [],
+      'no Ray process is left running',
+    );
+    assert.equal(code, 0, 'the tests passed inside the namespace (see their output above)');
+  });
 }
 
 export interface RayRun {
