@@ -3,6 +3,7 @@
 // search counts and progress with the active filters named, a prominent empty-filter notice that
 // clears the detail pane, resizable columns with full-value tooltips and one number format.
 import { test } from 'node:test';
+import type { Frame } from 'playwright-core';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -74,6 +75,23 @@ print_dict({'expected_prompt_text': sys.argv[3], 'current_prompt_text': sys.argv
 print_dict({'target dataset name': '/data/datasets/gsm8k/test-00000-of-00001.parquet', 'pass_n': 1, 'num_pass_n_tasks(pass@1)': 7, 'TGC@1': 0.175, 'mean_reward': 0.2375}, narrow=True, header='gsm8k_test', mod='mixed')
 `;
 
+/** Whether `text` fits whole in column `nth` of the first token record row (measured with a hidden copy of the cell). */
+function textFits(frame: Frame, nth: number, text: string): Promise<{ fits: boolean; need: number; have: number }> {
+  return frame
+    .locator(`.viewport .row:not(.other-kind) .cell:nth-child(${nth})`)
+    .first()
+    .evaluate((cell, text) => {
+      const probe = cell.cloneNode() as HTMLElement;
+      probe.textContent = text;
+      probe.style.position = 'absolute';
+      probe.style.visibility = 'hidden';
+      cell.parentElement!.append(probe);
+      const need = probe.scrollWidth;
+      probe.remove();
+      return { fits: need <= cell.clientWidth, need, have: cell.clientWidth };
+    }, text);
+}
+
 test('token log viewer: tables, non-token rows, search counts, empty filter, columns', async (t) => {
   const beast = findUpstream('beast-logger-6ba1ca5');
   if (!beast) {
@@ -140,34 +158,10 @@ test('token log viewer: tables, non-token rows, search counts, empty filter, col
     );
     assert.deepEqual(cut, [], 'headers cut or outside the list');
     // The tokens cell holds a long context's counts whole ("3,443 (2,2…" was cut on a real log).
-    const tokensFit = await frame
-      .locator('.viewport .row:not(.other-kind) .cell:nth-child(7)')
-      .first()
-      .evaluate((cell) => {
-        const probe = cell.cloneNode() as HTMLElement;
-        probe.textContent = '99,999 (99,999)';
-        probe.style.position = 'absolute';
-        probe.style.visibility = 'hidden';
-        cell.parentElement!.append(probe);
-        const need = probe.scrollWidth;
-        probe.remove();
-        return { fits: need <= cell.clientWidth, need, have: cell.clientWidth };
-      });
+    const tokensFit = await textFits(frame, 7, '99,999 (99,999)');
     assert.ok(tokensFit.fits, `tokens column ${tokensFit.have}px for ${tokensFit.need}px`);
     // Issue 23 item 7: the step column holds a long training's step whole ("123,…" before).
-    const stepFit = await frame
-      .locator('.viewport .row:not(.other-kind) .cell:nth-child(2)')
-      .first()
-      .evaluate((cell) => {
-        const probe = cell.cloneNode() as HTMLElement;
-        probe.textContent = '123,456';
-        probe.style.position = 'absolute';
-        probe.style.visibility = 'hidden';
-        cell.parentElement!.append(probe);
-        const need = probe.scrollWidth;
-        probe.remove();
-        return { fits: need <= cell.clientWidth, need, have: cell.clientWidth };
-      });
+    const stepFit = await textFits(frame, 2, '123,456');
     assert.ok(stepFit.fits, `step column ${stepFit.have}px for ${stepFit.need}px`);
     await wb.screenshot('logs-viewer-list-default');
     // Columns resize: drag the task column's grip to the right.

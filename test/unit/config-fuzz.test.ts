@@ -11,6 +11,7 @@ import { complete, hover, definition, documentLinks, codeActions } from '../../c
 import { ClassResolver } from '../../core/config/classref';
 import { CachedFs } from '../../core/config/fs';
 import { demoConfig, demoDir, yamlFiles } from './config-helpers';
+import { YAML_JUNK } from '../util/fc';
 
 // Small deterministic PRNG so failures reproduce.
 function rng(seed: number): () => number {
@@ -20,41 +21,6 @@ function rng(seed: number): () => number {
     return s / 0x100000000;
   };
 }
-
-const JUNK = [
-  '\t',
-  '\r\n',
-  '\uFEFF',
-  '\u0000',
-  ':',
-  '- ',
-  '{',
-  '}',
-  '[',
-  ']',
-  '&a ',
-  '*a',
-  '<<: *a',
-  '${',
-  '${ajet.',
-  '}',
-  '"',
-  "'",
-  '#',
-  '---\n',
-  '\n',
-  '  ',
-  '->',
-  '|',
-  '>',
-  '!!str ',
-  '%YAML 1.1\n',
-  '\uD800',
-  'ajet:',
-  '  rollout:\n    ',
-  'user_workflow: ',
-  '\x07\xff\xfe',
-];
 
 function mutate(text: string, r: () => number): string {
   let t = text;
@@ -66,7 +32,7 @@ function mutate(text: string, r: () => number): string {
         t = t.slice(0, at) + t.slice(at + 1 + Math.floor(r() * 20));
         break; // delete
       case 1:
-        t = t.slice(0, at) + (JUNK[Math.floor(r() * JUNK.length)] as string) + t.slice(at);
+        t = t.slice(0, at) + (YAML_JUNK[Math.floor(r() * YAML_JUNK.length)] as string) + t.slice(at);
         break; // insert junk
       case 2: {
         const lines = t.split('\n');

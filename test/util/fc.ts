@@ -34,10 +34,12 @@ export async function checkAsync<Ts>(prop: fc.IAsyncProperty<Ts>, numRuns: numbe
   }
 }
 
-/** Tokens that break YAML structure in interesting ways. */
-const JUNK = [
+/** Tokens that break YAML structure in interesting ways (the fuzz and property tests of configs share them). */
+export const YAML_JUNK: readonly string[] = [
   '\t',
   '\r\n',
+  '\uFEFF',
+  '\u0000',
   ':',
   '- ',
   '{',
@@ -60,9 +62,16 @@ const JUNK = [
   '\n',
   '  ',
   '? ',
+  '->',
+  '|',
+  '>',
   '!!str ',
+  '%YAML 1.1\n',
+  '\uD800',
   'ajet:',
+  '  rollout:\n    ',
   'user_workflow: ',
+  '\x07\xff\xfe',
 ];
 
 type Edit =
@@ -73,7 +82,7 @@ type Edit =
   | { op: 'char'; at: number; code: number };
 
 const edit: fc.Arbitrary<Edit> = fc.oneof(
-  fc.record({ op: fc.constant('insert' as const), at: fc.nat(), junk: fc.nat(JUNK.length - 1) }),
+  fc.record({ op: fc.constant('insert' as const), at: fc.nat(), junk: fc.nat(YAML_JUNK.length - 1) }),
   fc.record({ op: fc.constant('delete' as const), at: fc.nat(), len: fc.integer({ min: 1, max: 30 }) }),
   fc.record({ op: fc.constant('dupLine' as const), line: fc.nat(), to: fc.nat() }),
   fc.record({ op: fc.constant('swap' as const), a: fc.nat(), b: fc.nat() }),
@@ -85,7 +94,7 @@ function apply(text: string, e: Edit): string {
   const lines = text.split('\n');
   switch (e.op) {
     case 'insert':
-      return text.slice(0, at(e.at)) + (JUNK[e.junk] as string) + text.slice(at(e.at));
+      return text.slice(0, at(e.at)) + (YAML_JUNK[e.junk] as string) + text.slice(at(e.at));
     case 'delete':
       return text.slice(0, at(e.at)) + text.slice(at(e.at) + e.len);
     case 'dupLine': {
