@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { layoutOfPackageCode, type LayoutVersion } from '../agentjet/layout';
 import { reusedCompanionPgids } from '../agentjet/portHolder';
-import { lintFile } from '../config/lint';
+import { lintForLaunch } from './judge';
 import { mergedEnv, type ResolvedLaunch } from './attributes';
 import { companionsOf, type Companion } from './companions';
 import { whichSync } from './interpreter';
@@ -67,7 +67,7 @@ export async function planLaunch(r: ResolvedLaunch, opts: { lint?: boolean } = {
     return refuse(LAUNCH_ERRORS.args, ['args'], t('The launch configuration has no "config" (the AgentJet YAML file to run).'));
   if (opts.lint !== false) {
     // Class references resolve from where the launcher will run.
-    const problems = (await lintFile(r.config, { root: r.cwd })).filter((d) => d.severity === 'error');
+    const problems = (await lintForLaunch(r.config, r.cwd, r.python)).filter((d) => d.severity === 'error');
     if (problems.length) {
       const list = problems
         .slice(0, 10)

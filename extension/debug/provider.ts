@@ -4,7 +4,7 @@
 // (returning undefined), instead of VS Code's dialog offering to open launch.json.
 import * as vscode from 'vscode';
 import { isAbsolute, join } from 'node:path';
-import { lintFile } from '../../core/config/lint';
+import { lintForLaunch } from '../../core/launch/judge';
 import { findAgentJetConfigs, debugConfigurationFor, isAgentJetDocument, DEBUG_TYPE, type AgentJetDebugConfiguration } from './configs';
 import { resolvePython } from './interpreter';
 import type { Services } from '../services';
@@ -141,7 +141,7 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
       this.services.log.info(`debug: interpreter ${py.path} (from ${py.source})`);
     }
     // The adapter refuses broken configs too; here the user can jump to Problems.
-    const errors = (await lintFile(configPath, cwd ? { root: cwd } : {})).filter((d) => d.severity === 'error');
+    const errors = (await lintForLaunch(configPath, cwd, c.python)).filter((d) => d.severity === 'error');
     if (errors.length) {
       const openProblems = vscode.l10n.t('Open Problems');
       const openConfig = vscode.l10n.t('Open Config');

@@ -13,6 +13,8 @@ import { parseConfig } from '../../core/config/parse';
 import { locate } from '../../core/config/context';
 import { conversionKeys, dataclassKeys, yamlKeys } from '../../core/config/codefacts';
 import { findCheckout, findInstalled } from '../../core/config/agentjetFacts';
+import { planLaunch } from '../../core/launch/lifecycle';
+import { resolveAttributes } from '../../core/launch/attributes';
 import { repoRoot } from '../util/paths';
 import { withUpstream } from '../util/upstream';
 
@@ -318,6 +320,19 @@ test(
       const asCheckout = await lintJson([join(future, 'exp.yaml'), '--root', future], future);
       assert.deepEqual(asCheckout.out.judgedBy, [`AgentJet 0.0.9 at ${join(future, 'ajet')}`]);
       assert.deepEqual(keyDiags(asCheckout.out), []);
+      // F5's own check judges by the same AgentJet: the future's conversion table makes a verl key
+      // beside the new ajet key an overlap error, and the launch is refused for it before anything starts.
+      const fine = text.replace('    load_format: safetensors\n', '    load_format: safetensors\n    layered_summon: true\n');
+      const clashText = fine + 'actor_rollout_ref:\n  actor:\n    ppo_max_token_len_per_gpu: 4096\n';
+      writeFileSync(join(future, 'clash.yaml'), clashText);
+      const none = join(work, 'none');
+      const refused = await planLaunch(resolveAttributes({ config: join(future, 'clash.yaml'), cwd: future, python: none }));
+      assert.ok(!refused.ok && refused.refusal.kinds.includes('config'), JSON.stringify(refused));
+      assert.match(refused.refusal.message, /AgentJet sets it from `ajet\.rollout\.ppo_max_token_len_per_gpu`/);
+      // The new key alone is no reason to refuse (the launch then stops at the missing interpreter).
+      writeFileSync(join(future, 'fine.yaml'), fine);
+      const plain = await planLaunch(resolveAttributes({ config: join(future, 'fine.yaml'), cwd: future, python: none }));
+      assert.ok(!plain.ok && !plain.refusal.kinds.includes('config'), JSON.stringify(plain));
 
       // Installed (editable) in a venv.
       const venv = venvWith(future, join(work, 'venv'));
