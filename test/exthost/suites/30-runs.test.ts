@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { extension, waitFor, workspaceRoot } from '../util';
 import type { RunsTreeItem, RunsTreeState } from '../../../extension/runs';
+import { rankSources } from '../../../core/runs/source';
 import { LIVE_WRITER } from '../../util/livewriter';
 
 const state = (): Promise<RunsTreeState> => extension().exports.testing.runs.treeState();
@@ -167,6 +168,14 @@ suite('runs view', () => {
     const [snapshot] = await items([exp]);
     assert.equal(snapshot?.label, 'config snapshot');
     const node: unknown = snapshot.command?.arguments?.[0];
+    // With two equally likely sources the command asks (a quick pick nobody answers here): say which
+    // files an earlier suite left instead of timing out.
+    const files = await vscode.workspace.findFiles('**/*.{yaml,yml}', '{**/saved_experiments/**,**/launcher_record/**}', 500);
+    const candidates = await Promise.all(
+      files.map(async (u) => ({ path: u.fsPath, text: Buffer.from(await vscode.workspace.fs.readFile(u)).toString('utf8') })),
+    );
+    const ranked = rankSources('math_demo_20260103_1010', readFileSync(join(exp, 'yaml_backup.yaml'), 'utf8'), candidates);
+    assert.ok(ranked.best, `no single source config: ${JSON.stringify(ranked.ranked)}`);
     await vscode.commands.executeCommand('agentjet.runs.compareWithSource', node);
     const tab = await waitFor(
       () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff),
