@@ -91,13 +91,86 @@ export function runningEpisodes(pool: PoolInfo): RunningEpisode[] {
   return out;
 }
 
-/** Episodes per client: running ones and completed ones in this batch. */
-export function episodesByClient(pool: PoolInfo): { client: string; running: number; completed: number }[] {
-  const m = new Map<string, { running: number; completed: number }>();
-  const get = (c: string) => m.get(c) ?? (m.set(c, { running: 0, completed: 0 }), m.get(c)!);
-  for (const r of runningEpisodes(pool)) get(r.client).running++;
-  for (const cs of Object.values(pool.completed_tasks_client_uuids)) for (const c of cs) get(c).completed++;
-  return [...m.entries()].map(([client, v]) => ({ client, ...v })).sort((a, b) => b.completed + b.running - (a.completed + a.running));
+/** One client's share of the current batch, from the rollout pool. */
+export interface ClientRow {
+  client: string;
+  /** Episodes it holds open now. */
+  running: number;
+  /** Episodes it ended in this batch. */
+  completed: number;
+  /** Distinct tasks of those episodes (running ones with a task id, and completed ones). */
+  tasks: number;
+  /** LLM calls of its running episodes. */
+  llmCalls: number;
+  /** Mean reward over the tasks only this client completed (the pool gives no per-episode client of a shared task). */
+  mean?: number;
+  /** Rewards that mean is over. */
+  rewarded: number;
+  /** In the server's active-client list (ended a rewarded episode since the last weight sync). */
+  active: boolean;
+  /** Agreed to the next weight sync. */
+  agreed: boolean;
+}
+
+/**
+ * Episodes per client: running ones and completed ones in this batch, tasks, LLM calls and the
+ * rewards that can be attributed. The server reports a client per running episode
+ * (`running_episode_details`) and, per task, one client uuid per ended episode
+ * (`completed_tasks_client_uuids`); rewards are per task and in the trainer's order, so a reward
+ * belongs to a client only when its task had that one client.
+ */
+export function episodesByClient(pool: PoolInfo): ClientRow[] {
+  const m = new Map<string, ClientRow & { taskSet: Set<string>; rewards: number[] }>();
+  const get = (c: string) => {
+    let r = m.get(c);
+    if (!r) {
+      r = {
+        client: c,
+        running: 0,
+        completed: 0,
+        tasks: 0,
+        llmCalls: 0,
+        rewarded: 0,
+        active: false,
+        agreed: false,
+        taskSet: new Set(),
+        rewards: [],
+      };
+      m.set(c, r);
+    }
+    return r;
+  };
+  for (const r of runningEpisodes(pool)) {
+    const row = get(r.client);
+    row.running++;
+    row.llmCalls += r.llmCalls;
+    if (r.taskId) row.taskSet.add(r.taskId);
+  }
+  for (const [task, cs] of Object.entries(pool.completed_tasks_client_uuids)) {
+    for (const c of cs) {
+      const row = get(c);
+      row.completed++;
+      row.taskSet.add(task);
+    }
+    const only = new Set(cs);
+    if (only.size === 1) {
+      const rs = (pool.completed_tasks_rewards[task] ?? []).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
+      get([...only][0]!).rewards.push(...rs);
+    }
+  }
+  for (const a of pool.swarm_client_instruction.active_clients) {
+    const row = get(a.client_uuid);
+    row.active = true;
+    row.agreed = a.allowed_sync_weight;
+  }
+  return [...m.values()]
+    .map(({ taskSet, rewards, ...row }) => ({
+      ...row,
+      tasks: taskSet.size,
+      rewarded: rewards.length,
+      ...(rewards.length ? { mean: rewards.reduce((a, b) => a + b, 0) / rewards.length } : {}),
+    }))
+    .sort((a, b) => b.completed + b.running - (a.completed + a.running) || a.client.localeCompare(b.client));
 }
 
 export interface Progress {
