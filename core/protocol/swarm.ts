@@ -24,11 +24,13 @@ export interface OverwatchData {
   byClient: {
     client: string;
     running: number;
-    completed: number;
+    /** Undefined: the server does not say (episodes claimed without a throttle policy). */
+    completed?: number;
     tasks: number;
     llmCalls: number;
     mean?: number;
     rewarded: number;
+    lastReward?: number;
     active: boolean;
     agreed: boolean;
     mine?: boolean;

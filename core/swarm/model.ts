@@ -96,81 +96,112 @@ export interface ClientRow {
   client: string;
   /** Episodes it holds open now. */
   running: number;
-  /** Episodes it ended in this batch. */
-  completed: number;
-  /** Distinct tasks of those episodes (running ones with a task id, and completed ones). */
+  /** Episodes it ended in this batch; undefined when the server does not say (see episodesByClient). */
+  completed?: number;
+  /** Distinct tasks of its running and completed episodes, as far as known. */
   tasks: number;
   /** LLM calls of its running episodes. */
   llmCalls: number;
-  /** Mean reward over the tasks only this client completed (the pool gives no per-episode client of a shared task). */
+  /** Mean reward of its completed episodes that the pool attributes to it. */
   mean?: number;
   /** Rewards that mean is over. */
   rewarded: number;
+  /** The reward of the last of its episodes the trainer scored, when its episodes are known. */
+  lastReward?: number;
   /** In the server's active-client list (ended a rewarded episode since the last weight sync). */
   active: boolean;
   /** Agreed to the next weight sync. */
   agreed: boolean;
 }
 
+const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+
 /**
- * Episodes per client: running ones and completed ones in this batch, tasks, LLM calls and the
- * rewards that can be attributed. The server reports a client per running episode
- * (`running_episode_details`) and, per task, one client uuid per ended episode
- * (`completed_tasks_client_uuids`); rewards are per task and in the trainer's order, so a reward
- * belongs to a client only when its task had that one client.
+ * Episodes per client in the current batch. What AgentJet 0.0.4's server reports per client:
+ *   - running episodes, each with its client (`running_episode_details[e].client_uuid`);
+ *   - per task, one client uuid per ended episode (`completed_tasks_client_uuids`), but only for
+ *     episodes claimed with a throttle policy (the server records a task id at claim time only
+ *     then); the list is in the server's order, not the trainer's, so rewards are attributed only
+ *     for tasks with a single client;
+ *   - the active clients (ended a rewarded episode since the last weight sync) and their sync vote.
+ * The trainer reports each ended episode's uuid and reward per task (`completed_tasks_details`,
+ * `completed_tasks_rewards`, same order). For a client whose episode uuids are known (`known`: the
+ * editor's client, from its log or from its running episodes seen earlier), its completed
+ * episodes, tasks, rewards and last reward are exact.
  */
-export function episodesByClient(pool: PoolInfo): ClientRow[] {
-  const m = new Map<string, ClientRow & { taskSet: Set<string>; rewards: number[] }>();
-  const get = (c: string) => {
+export function episodesByClient(pool: PoolInfo, known: ReadonlyMap<string, readonly string[]> = new Map()): ClientRow[] {
+  interface Acc {
+    row: ClientRow;
+    taskSet: Set<string>;
+    rewards: number[];
+    byServer: number;
+  }
+  const m = new Map<string, Acc>();
+  const get = (c: string): Acc => {
     let r = m.get(c);
     if (!r) {
       r = {
-        client: c,
-        running: 0,
-        completed: 0,
-        tasks: 0,
-        llmCalls: 0,
-        rewarded: 0,
-        active: false,
-        agreed: false,
+        row: { client: c, running: 0, tasks: 0, llmCalls: 0, rewarded: 0, active: false, agreed: false },
         taskSet: new Set(),
         rewards: [],
+        byServer: 0,
       };
       m.set(c, r);
     }
     return r;
   };
   for (const r of runningEpisodes(pool)) {
-    const row = get(r.client);
-    row.running++;
-    row.llmCalls += r.llmCalls;
-    if (r.taskId) row.taskSet.add(r.taskId);
+    const a = get(r.client);
+    a.row.running++;
+    a.row.llmCalls += r.llmCalls;
+    if (r.taskId) a.taskSet.add(r.taskId);
   }
+  const serverSays = Object.keys(pool.completed_tasks_client_uuids).length > 0;
   for (const [task, cs] of Object.entries(pool.completed_tasks_client_uuids)) {
     for (const c of cs) {
-      const row = get(c);
-      row.completed++;
-      row.taskSet.add(task);
+      if (known.has(c)) continue;
+      const a = get(c);
+      a.byServer++;
+      a.taskSet.add(task);
     }
     const only = new Set(cs);
-    if (only.size === 1) {
-      const rs = (pool.completed_tasks_rewards[task] ?? []).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
-      get([...only][0]!).rewards.push(...rs);
-    }
+    if (only.size === 1 && !known.has([...only][0]!))
+      get([...only][0]!).rewards.push(...(pool.completed_tasks_rewards[task] ?? []).filter(finite));
   }
-  for (const a of pool.swarm_client_instruction.active_clients) {
-    const row = get(a.client_uuid);
-    row.active = true;
-    row.agreed = a.allowed_sync_weight;
+  // Episode uuid -> [task, reward] from the trainer's report.
+  const scored = new Map<string, [string, number | undefined]>();
+  for (const [task, eps] of Object.entries(pool.completed_tasks_details)) {
+    const rs = pool.completed_tasks_rewards[task] ?? [];
+    eps.forEach((e, i) => scored.set(e, [task, finite(rs[i]) ? rs[i] : undefined]));
+  }
+  for (const [client, eps] of known) {
+    const a = get(client);
+    let n = 0;
+    for (const e of eps) {
+      const hit = scored.get(e);
+      if (!hit) continue;
+      n++;
+      a.taskSet.add(hit[0]);
+      if (hit[1] !== undefined) {
+        a.rewards.push(hit[1]);
+        a.row.lastReward = hit[1];
+      }
+    }
+    a.row.completed = n;
+  }
+  for (const c of pool.swarm_client_instruction.active_clients) {
+    const a = get(c.client_uuid);
+    a.row.active = true;
+    a.row.agreed = c.allowed_sync_weight;
   }
   return [...m.values()]
-    .map(({ taskSet, rewards, ...row }) => ({
-      ...row,
-      tasks: taskSet.size,
-      rewarded: rewards.length,
-      ...(rewards.length ? { mean: rewards.reduce((a, b) => a + b, 0) / rewards.length } : {}),
-    }))
-    .sort((a, b) => b.completed + b.running - (a.completed + a.running) || a.client.localeCompare(b.client));
+    .map(({ row, taskSet, rewards, byServer }) => {
+      const out: ClientRow = { ...row, tasks: taskSet.size, rewarded: rewards.length };
+      if (out.completed === undefined && (serverSays || pool.completed_episodes === 0)) out.completed = byServer;
+      if (rewards.length) out.mean = rewards.reduce((x, y) => x + y, 0) / rewards.length;
+      return out;
+    })
+    .sort((a, b) => (b.completed ?? 0) + b.running - ((a.completed ?? 0) + a.running) || a.client.localeCompare(b.client));
 }
 
 export interface Progress {

@@ -42,7 +42,7 @@ class Overwatch implements vscode.Disposable {
   private timer?: ReturnType<typeof setInterval>;
   private ready = false;
   /** Client uuids resolved per editor session: kept while it runs (a weight sync empties the pool). */
-  private readonly resolved = new Map<string, Set<string>>();
+  private readonly resolved = new Map<string, { ids: Set<string>; episodes: Set<string> }>();
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -116,22 +116,35 @@ class Overwatch implements vscode.Disposable {
     }
   }
 
-  /** The editor's swarm-client sessions on this server and the client uuids they have here. */
-  private editorClients(pool: PoolInfo | undefined): { info: OverwatchData['editorClients']; ids: string[]; prefixes: string[] } {
+  /** The editor's swarm-client sessions on this server, the client uuids and episode uuids known of each. */
+  private editorClients(pool: PoolInfo | undefined): {
+    info: OverwatchData['editorClients'];
+    ids: string[];
+    prefixes: string[];
+    known: Map<string, string[]>;
+  } {
     const list = this.sessions?.forServer(this.server.url) ?? [];
     for (const k of [...this.resolved.keys()]) if (!list.some((s) => s.sessionId === k)) this.resolved.delete(k);
     const ids: string[] = [];
     const prefixes: string[] = [];
+    const known = new Map<string, string[]>();
+    const running = pool ? runningEpisodes(pool) : [];
     const info = list.map((s) => {
-      const known = this.resolved.get(s.sessionId) ?? new Set<string>();
-      if (pool) for (const c of resolveEditorClients(pool, s)) known.add(c);
-      this.resolved.set(s.sessionId, known);
-      ids.push(...known);
+      const mem = this.resolved.get(s.sessionId) ?? { ids: new Set<string>(), episodes: new Set<string>() };
+      this.resolved.set(s.sessionId, mem);
+      if (pool) for (const c of resolveEditorClients(pool, s)) mem.ids.add(c);
+      for (const e of s.episodes) mem.episodes.add(e);
+      // Episodes seen running under its client: their rewards are its own once the trainer scores them.
+      const mine = running.filter((r) => isEditorClient(r.client, [...mem.ids], s.prefixes));
+      for (const r of mine) mem.episodes.add(r.episode);
+      if (mem.episodes.size > 2000) mem.episodes = new Set([...mem.episodes].slice(-1000));
+      ids.push(...mem.ids);
       prefixes.push(...s.prefixes);
-      const running = pool ? runningEpisodes(pool).filter((r) => isEditorClient(r.client, [...known], s.prefixes)).length : 0;
-      return { session: s.sessionName, clients: [...known], runningEpisodes: running };
+      // One client per session in practice; several SwarmClients in one script share its episodes.
+      for (const c of mem.ids) known.set(c, [...(known.get(c) ?? []), ...mem.episodes]);
+      return { session: s.sessionName, clients: [...mem.ids], runningEpisodes: mine.length };
     });
-    return { info, ids, prefixes };
+    return { info, ids, prefixes, known };
   }
 
   data(): OverwatchData {
@@ -165,7 +178,7 @@ class Overwatch implements vscode.Disposable {
             .slice(0, 200)
             .map((r) => ({ ...r, mine: r.clients.some(mine) }))
         : [],
-      byClient: pool ? episodesByClient(pool).map((c) => ({ ...c, mine: mine(c.client) })) : [],
+      byClient: pool ? episodesByClient(pool, ed.known).map((c) => ({ ...c, mine: mine(c.client) })) : [],
       // The editor's episodes first, so a long list does not hide them.
       running: pool
         ? runningEpisodes(pool)

@@ -177,14 +177,15 @@ function render(d: OverwatchData): void {
     section(
       t('Episodes by client'),
       table(
-        [t('Client'), t('Running'), t('Completed'), t('Tasks'), t('LLM calls (running)'), t('Reward (own tasks)'), t('Status')],
+        [t('Client'), t('Running'), t('Completed'), t('Tasks'), t('LLM calls (running)'), t('Mean reward'), t('Last reward'), t('Status')],
         d.byClient.map((c) => [
           c.client,
           c.running,
-          c.completed,
+          c.completed ?? t('not reported'),
           c.tasks,
           c.llmCalls,
           c.mean === undefined ? '-' : t('{0} over {1}', c.mean.toFixed(3), c.rewarded),
+          c.lastReward === undefined ? '-' : c.lastReward.toFixed(3),
           c.agreed ? t('active, agreed to sync') : c.active ? t('active') : '-',
         ]),
         d.byClient.map((c) => c.mine),
