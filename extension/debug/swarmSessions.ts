@@ -27,6 +27,8 @@ const MAX_EPISODES = 500;
 
 export class SwarmSessions implements SwarmSessionsService, vscode.Disposable {
   private readonly entries = new Map<string, Entry>();
+  /** Sessions planned once and found without a server URL: not planned again on every message. */
+  private readonly skipped = new Set<string>();
   private readonly changed = new vscode.EventEmitter<string>();
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.changed];
@@ -59,9 +61,12 @@ export class SwarmSessions implements SwarmSessionsService, vscode.Disposable {
 
   private entry(s: vscode.DebugSession): Entry | undefined {
     const had = this.entries.get(s.id);
-    if (had || !isSwarmClientLaunch(s.configuration)) return had;
+    if (had || this.skipped.has(s.id) || !isSwarmClientLaunch(s.configuration)) return had;
     const planned = planSwarmClient(s.configuration as vscode.DebugConfiguration & SwarmClientAttributes);
-    if (!planned.ok || !planned.launch.url) return undefined;
+    if (!planned.ok || !planned.launch.url) {
+      this.skipped.add(s.id);
+      return undefined;
+    }
     const e: Entry = {
       sessionId: s.id,
       sessionName: s.name,
@@ -84,6 +89,7 @@ export class SwarmSessions implements SwarmSessionsService, vscode.Disposable {
   }
 
   private onEnd(s: vscode.DebugSession): void {
+    this.skipped.delete(s.id);
     const e = this.entries.get(s.id);
     if (!e) return;
     this.entries.delete(s.id);
