@@ -150,6 +150,24 @@ if (!swarmTrees()) {
       }
     });
 
+    test("Run Without Debugging: the client's claim log reaches the Debug Console (what names the client without debugpy)", async () => {
+      assert.ok((await engine.send({ op: 'register', n: 1 })).episodes?.length === 1);
+      const script = clientScript(dir, server.url);
+      const dc = client();
+      const outputs: DebugProtocol.OutputEvent[] = [];
+      dc.on('output', (e: DebugProtocol.OutputEvent) => outputs.push(e));
+      await dc.start();
+      try {
+        await Promise.all([dc.launch({ swarmClient: script, cwd: dir, python, noDebug: true }), dc.waitForEvent('terminated')]);
+        const text = outputs.map((o) => o.body.output).join('');
+        const ended = /ENDED (\S+) 1\.0/.exec(text)?.[1];
+        assert.ok(ended, text.slice(-3000));
+        assert.deepEqual(claimedEpisodesFromOutput(text), [ended]);
+      } finally {
+        await dc.stop();
+      }
+    });
+
     test('a server that is not there: the launch is refused with the URL and the reason, and nothing starts', async () => {
       const port = await freePort();
       const script = clientScript(dir, `http://127.0.0.1:${port}`);
