@@ -25,11 +25,32 @@ export interface LaunchService {
   train(config: vscode.Uri, backbone?: Backbone): Promise<vscode.TaskExecution | undefined>;
 }
 
+/** A swarm client launched from the editor (a `swarmClient` debug session) and what it showed of itself. */
+export interface SwarmClientSession {
+  readonly sessionId: string;
+  readonly sessionName: string;
+  /** The swarm server it talks to (normalised URL). */
+  readonly url: string;
+  /** 8-character client-uuid prefixes from its `SwarmClient-EngineStatusPoll-…` thread names (debugpy). */
+  readonly prefixes: readonly string[];
+  /** Episodes it logged as claimed (`Claimed episode …`), newest last. */
+  readonly episodes: readonly string[];
+}
+
+/** The swarm clients the editor runs, as the swarm feature sees them (extension/debug/swarmSessions.ts). */
+export interface SwarmSessionsService {
+  /** Running swarm-client sessions whose server is `url`. */
+  forServer(url: string): SwarmClientSession[];
+  /** Fires with the server URL when a session starts, shows a clue or ends. */
+  readonly onDidChange: vscode.Event<string>;
+}
+
 /** The services features give each other; each is provided by its feature during activation. */
 export interface FeatureServices {
   readonly runs: RunsService;
   readonly logs: LogsService;
   readonly launch: LaunchService;
+  readonly swarmSessions: SwarmSessionsService;
 }
 
 /** Shared, cheap objects every feature may use. Nothing here starts work on creation. */

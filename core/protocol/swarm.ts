@@ -19,14 +19,46 @@ export interface OverwatchData {
   method?: string;
   local: boolean;
   progress: { label: string; current: number; target: number }[];
-  activeClients: { id: string; agreed: boolean }[];
-  tasks: { taskId: string; episodes: number; mean?: number; std?: number; clients: string[] }[];
-  byClient: { client: string; running: number; completed: number }[];
-  running: { episode: string; client: string; llmCalls: number; sinceActivity: string; timeout: string; taskId?: string }[];
+  activeClients: { id: string; agreed: boolean; mine?: boolean }[];
+  tasks: { taskId: string; episodes: number; mean?: number; std?: number; clients: string[]; mine?: boolean }[];
+  byClient: {
+    client: string;
+    running: number;
+    /** Undefined: the server does not say (episodes claimed without a throttle policy). */
+    completed?: number;
+    tasks: number;
+    llmCalls: number;
+    mean?: number;
+    rewarded: number;
+    lastReward?: number;
+    active: boolean;
+    agreed: boolean;
+    mine?: boolean;
+  }[];
+  running: {
+    episode: string;
+    client: string;
+    llmCalls: number;
+    sinceActivity: string;
+    timeout: string;
+    taskId?: string;
+    mine?: boolean;
+  }[];
+  /** The swarm clients launched from the editor against this server (debug sessions), while they run. */
+  editorClients: EditorClientInfo[];
   rewards: { step: number; mean: number; episodes: number }[];
   logs: { time: string; tag: string; message: string }[];
   /** The latest LLM call, pretty-printed JSON (untrusted text). */
   llmCall?: { input: string; output: string };
+}
+
+export interface EditorClientInfo {
+  /** The debug session's name (e.g. "AgentJet: swarm client client.py"). */
+  session: string;
+  /** The client uuids it has on this server (empty until the client shows itself). */
+  clients: string[];
+  /** Its episodes on the server now (running). */
+  runningEpisodes: number;
 }
 
 export type HostToOverwatch = { type: 'data'; data: OverwatchData };

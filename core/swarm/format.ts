@@ -46,7 +46,7 @@ export function statusText(s: SwarmStatus, since?: number): string {
   if (byClient.length) {
     lines.push(`  ${t('episodes by client')}:`);
     for (const c of byClient.slice(0, 10))
-      lines.push(`    ${c.client.slice(0, 36).padEnd(36)} ${t('{0} running, {1} completed', c.running, c.completed)}`);
+      lines.push(`    ${c.client.slice(0, 36).padEnd(36)} ${t('{0} running, {1} completed', c.running, c.completed ?? '?')}`);
   }
   return lines.join('\n') + '\n';
 }

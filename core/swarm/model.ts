@@ -91,13 +91,117 @@ export function runningEpisodes(pool: PoolInfo): RunningEpisode[] {
   return out;
 }
 
-/** Episodes per client: running ones and completed ones in this batch. */
-export function episodesByClient(pool: PoolInfo): { client: string; running: number; completed: number }[] {
-  const m = new Map<string, { running: number; completed: number }>();
-  const get = (c: string) => m.get(c) ?? (m.set(c, { running: 0, completed: 0 }), m.get(c)!);
-  for (const r of runningEpisodes(pool)) get(r.client).running++;
-  for (const cs of Object.values(pool.completed_tasks_client_uuids)) for (const c of cs) get(c).completed++;
-  return [...m.entries()].map(([client, v]) => ({ client, ...v })).sort((a, b) => b.completed + b.running - (a.completed + a.running));
+/** One client's share of the current batch, from the rollout pool. */
+export interface ClientRow {
+  client: string;
+  /** Episodes it holds open now. */
+  running: number;
+  /** Episodes it ended in this batch; undefined when the server does not say (see episodesByClient). */
+  completed?: number;
+  /** Distinct tasks of its running and completed episodes, as far as known. */
+  tasks: number;
+  /** LLM calls of its running episodes. */
+  llmCalls: number;
+  /** Mean reward of its completed episodes that the pool attributes to it. */
+  mean?: number;
+  /** Rewards that mean is over. */
+  rewarded: number;
+  /** The reward of the last of its episodes the trainer scored, when its episodes are known. */
+  lastReward?: number;
+  /** In the server's active-client list (ended a rewarded episode since the last weight sync). */
+  active: boolean;
+  /** Agreed to the next weight sync. */
+  agreed: boolean;
+}
+
+const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+
+/**
+ * Episodes per client in the current batch. What AgentJet 0.0.4's server reports per client:
+ *   - running episodes, each with its client (`running_episode_details[e].client_uuid`);
+ *   - per task, one client uuid per ended episode (`completed_tasks_client_uuids`), but only for
+ *     episodes claimed with a throttle policy (the server records a task id at claim time only
+ *     then); the list is in the server's order, not the trainer's, so rewards are attributed only
+ *     for tasks with a single client;
+ *   - the active clients (ended a rewarded episode since the last weight sync) and their sync vote.
+ * The trainer reports each ended episode's uuid and reward per task (`completed_tasks_details`,
+ * `completed_tasks_rewards`, same order). For a client whose episode uuids are known (`known`: the
+ * editor's client, from its log or from its running episodes seen earlier), its completed
+ * episodes, tasks, rewards and last reward are exact.
+ */
+export function episodesByClient(pool: PoolInfo, known: ReadonlyMap<string, readonly string[]> = new Map()): ClientRow[] {
+  interface Acc {
+    row: ClientRow;
+    taskSet: Set<string>;
+    rewards: number[];
+    byServer: number;
+  }
+  const m = new Map<string, Acc>();
+  const get = (c: string): Acc => {
+    let r = m.get(c);
+    if (!r) {
+      r = {
+        row: { client: c, running: 0, tasks: 0, llmCalls: 0, rewarded: 0, active: false, agreed: false },
+        taskSet: new Set(),
+        rewards: [],
+        byServer: 0,
+      };
+      m.set(c, r);
+    }
+    return r;
+  };
+  for (const r of runningEpisodes(pool)) {
+    const a = get(r.client);
+    a.row.running++;
+    a.row.llmCalls += r.llmCalls;
+    if (r.taskId) a.taskSet.add(r.taskId);
+  }
+  const serverSays = Object.keys(pool.completed_tasks_client_uuids).length > 0;
+  for (const [task, cs] of Object.entries(pool.completed_tasks_client_uuids)) {
+    for (const c of cs) {
+      if (known.has(c)) continue;
+      const a = get(c);
+      a.byServer++;
+      a.taskSet.add(task);
+    }
+    const only = new Set(cs);
+    if (only.size === 1 && !known.has([...only][0]!))
+      get([...only][0]!).rewards.push(...(pool.completed_tasks_rewards[task] ?? []).filter(finite));
+  }
+  // Episode uuid -> [task, reward] from the trainer's report.
+  const scored = new Map<string, [string, number | undefined]>();
+  for (const [task, eps] of Object.entries(pool.completed_tasks_details)) {
+    const rs = pool.completed_tasks_rewards[task] ?? [];
+    eps.forEach((e, i) => scored.set(e, [task, finite(rs[i]) ? rs[i] : undefined]));
+  }
+  for (const [client, eps] of known) {
+    const a = get(client);
+    let n = 0;
+    for (const e of eps) {
+      const hit = scored.get(e);
+      if (!hit) continue;
+      n++;
+      a.taskSet.add(hit[0]);
+      if (hit[1] !== undefined) {
+        a.rewards.push(hit[1]);
+        a.row.lastReward = hit[1];
+      }
+    }
+    a.row.completed = n;
+  }
+  for (const c of pool.swarm_client_instruction.active_clients) {
+    const a = get(c.client_uuid);
+    a.row.active = true;
+    a.row.agreed = c.allowed_sync_weight;
+  }
+  return [...m.values()]
+    .map(({ row, taskSet, rewards, byServer }) => {
+      const out: ClientRow = { ...row, tasks: taskSet.size, rewarded: rewards.length };
+      if (out.completed === undefined && (serverSays || pool.completed_episodes === 0)) out.completed = byServer;
+      if (rewards.length) out.mean = rewards.reduce((x, y) => x + y, 0) / rewards.length;
+      return out;
+    })
+    .sort((a, b) => (b.completed ?? 0) + b.running - ((a.completed ?? 0) + a.running) || a.client.localeCompare(b.client));
 }
 
 export interface Progress {

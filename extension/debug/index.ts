@@ -5,6 +5,7 @@ import type { Services } from '../services';
 import { AgentJetDebugConfigurationProvider } from './provider';
 import { AgentJetTaskProvider, buildTask, TASK_TYPE } from './tasks';
 import { AgentJetCodeLensProvider } from './codelens';
+import { SwarmSessions } from './swarmSessions';
 import { debugConfigurationFor, isAgentJetDocument, DEBUG_TYPE } from './configs';
 import { companionsOf, stopCompanions } from '../../core/launch/companions';
 import type { Backbone } from '../../core/launch/plan';
@@ -98,6 +99,10 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
     debug: (config, noDebug) => startDebug(config, noDebug),
     train: (config, backbone) => train(config, backbone),
   });
+  // Swarm clients launched from here: the overwatch marks their episodes (extension/swarm/overwatch.ts).
+  const swarmSessions = new SwarmSessions(services);
+  context.subscriptions.push(swarmSessions);
+  services.provide('swarmSessions', swarmSessions);
 
   /** AgentJet sessions being stopped or restarted (their children's disconnects follow from it). */
   const stoppingParents = new Set<string>();

@@ -119,7 +119,7 @@ export function registerSwarmFeature(context: vscode.ExtensionContext, services:
       void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0}', s.url), 3000);
     },
   };
-  const panels = new OverwatchPanels(servers, actions, services.extensionUri);
+  const panels = new OverwatchPanels(servers, actions, services.extensionUri, () => services.get('swarmSessions'));
 
   let pending: ReturnType<typeof setTimeout> | undefined;
   const refreshTree = () => {

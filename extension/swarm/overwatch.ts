@@ -10,7 +10,9 @@ import {
   type OverwatchState,
 } from '../../core/protocol/swarm';
 import { episodesByClient, formatDuration, progress, runningEpisodes, taskRows } from '../../core/swarm/model';
-import type { LlmCall, VerboseLogEntry } from '../../core/swarm/api';
+import type { LlmCall, PoolInfo, VerboseLogEntry } from '../../core/swarm/api';
+import { isEditorClient, resolveEditorClients, serverKey } from '../../core/swarm/editorClient';
+import type { SwarmSessionsService } from '../services';
 import { webviewHtml, webviewOptions } from '../webview';
 import type { SwarmServers, WatchedServer } from './servers';
 import { progressLabel } from './tree';
@@ -39,6 +41,8 @@ class Overwatch implements vscode.Disposable {
   private extrasBusy = false;
   private timer?: ReturnType<typeof setInterval>;
   private ready = false;
+  /** Client uuids resolved per editor session: kept while it runs (a weight sync empties the pool). */
+  private readonly resolved = new Map<string, { ids: Set<string>; episodes: Set<string> }>();
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -47,6 +51,7 @@ class Overwatch implements vscode.Disposable {
     private readonly actions: OverwatchActions,
     extensionUri: vscode.Uri,
     onDispose: () => void,
+    private readonly sessions: SwarmSessionsService | undefined,
   ) {
     panel.webview.options = webviewOptions(extensionUri);
     panel.webview.html = webviewHtml(panel.webview, extensionUri, 'swarm', {
@@ -66,6 +71,13 @@ class Overwatch implements vscode.Disposable {
       servers.onDidChange((m) => {
         if (!m || m.url === server.url) this.post();
       }),
+      ...(sessions
+        ? [
+            sessions.onDidChange((url) => {
+              if (serverKey(url) === serverKey(server.url)) this.post();
+            }),
+          ]
+        : []),
       panel.onDidDispose(() => {
         this.servers.look(key, false);
         this.dispose();
@@ -104,10 +116,43 @@ class Overwatch implements vscode.Disposable {
     }
   }
 
+  /** The editor's swarm-client sessions on this server, the client uuids and episode uuids known of each. */
+  private editorClients(pool: PoolInfo | undefined): {
+    info: OverwatchData['editorClients'];
+    ids: string[];
+    prefixes: string[];
+    known: Map<string, string[]>;
+  } {
+    const list = this.sessions?.forServer(this.server.url) ?? [];
+    for (const k of [...this.resolved.keys()]) if (!list.some((s) => s.sessionId === k)) this.resolved.delete(k);
+    const ids: string[] = [];
+    const prefixes: string[] = [];
+    const known = new Map<string, string[]>();
+    const running = pool ? runningEpisodes(pool) : [];
+    const info = list.map((s) => {
+      const mem = this.resolved.get(s.sessionId) ?? { ids: new Set<string>(), episodes: new Set<string>() };
+      this.resolved.set(s.sessionId, mem);
+      if (pool) for (const c of resolveEditorClients(pool, s)) mem.ids.add(c);
+      for (const e of s.episodes) mem.episodes.add(e);
+      // Episodes seen running under its client: their rewards are its own once the trainer scores them.
+      const mine = running.filter((r) => isEditorClient(r.client, [...mem.ids], s.prefixes));
+      for (const r of mine) mem.episodes.add(r.episode);
+      if (mem.episodes.size > 2000) mem.episodes = new Set([...mem.episodes].slice(-1000));
+      ids.push(...mem.ids);
+      prefixes.push(...s.prefixes);
+      // One client per session in practice; several SwarmClients in one script share its episodes.
+      for (const c of mem.ids) known.set(c, [...(known.get(c) ?? []), ...mem.episodes]);
+      return { session: s.sessionName, clients: [...mem.ids], runningEpisodes: mine.length };
+    });
+    return { info, ids, prefixes, known };
+  }
+
   data(): OverwatchData {
     const m = this.server.watcher.model;
     const st = m.status;
     const pool = st?.pool;
+    const ed = this.editorClients(pool);
+    const mine = (c: string) => isEditorClient(c, ed.ids, ed.prefixes);
     return {
       url: this.server.url,
       reachability: m.reachability,
@@ -122,11 +167,26 @@ class Overwatch implements vscode.Disposable {
       local: !!this.server.task,
       progress: pool ? progress(pool).map((p) => ({ label: progressLabel(p.label), current: p.current, target: p.target })) : [],
       activeClients: pool
-        ? pool.swarm_client_instruction.active_clients.map((c) => ({ id: c.client_uuid, agreed: c.allowed_sync_weight }))
+        ? pool.swarm_client_instruction.active_clients.map((c) => ({
+            id: c.client_uuid,
+            agreed: c.allowed_sync_weight,
+            mine: mine(c.client_uuid),
+          }))
         : [],
-      tasks: pool ? taskRows(pool).slice(0, 200) : [],
-      byClient: pool ? episodesByClient(pool) : [],
-      running: pool ? runningEpisodes(pool).slice(0, 200) : [],
+      tasks: pool
+        ? taskRows(pool)
+            .slice(0, 200)
+            .map((r) => ({ ...r, mine: r.clients.some(mine) }))
+        : [],
+      byClient: pool ? episodesByClient(pool, ed.known).map((c) => ({ ...c, mine: mine(c.client) })) : [],
+      // The editor's episodes first, so a long list does not hide them.
+      running: pool
+        ? runningEpisodes(pool)
+            .map((r) => ({ ...r, mine: mine(r.client) }))
+            .sort((a, b) => Number(b.mine) - Number(a.mine))
+            .slice(0, 200)
+        : [],
+      editorClients: ed.info,
       rewards: m.rewards.points(),
       logs: this.logs.map((e) => ({
         time: new Date(e.timestamp * 1000).toLocaleTimeString(),
@@ -156,6 +216,8 @@ export class OverwatchPanels implements vscode.Disposable, vscode.WebviewPanelSe
     private readonly servers: SwarmServers,
     private readonly actions: OverwatchActions,
     private readonly extensionUri: vscode.Uri,
+    /** The debug feature's swarm-client sessions (absent when that feature is not there). */
+    private readonly sessions: () => SwarmSessionsService | undefined = () => undefined,
   ) {}
 
   open(s: WatchedServer): Overwatch {
@@ -172,7 +234,7 @@ export class OverwatchPanels implements vscode.Disposable, vscode.WebviewPanelSe
   }
 
   private attach(panel: vscode.WebviewPanel, s: WatchedServer): Overwatch {
-    const o = new Overwatch(panel, s, this.servers, this.actions, this.extensionUri, () => this.panels.delete(s.url));
+    const o = new Overwatch(panel, s, this.servers, this.actions, this.extensionUri, () => this.panels.delete(s.url), this.sessions());
     this.panels.set(s.url, o);
     return o;
   }

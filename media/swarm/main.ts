@@ -31,10 +31,15 @@ function section(title: string, ...body: (Node | string)[]): HTMLElement {
   return el('div', { className: 'sw-section' }, el('h3', {}, title), ...body);
 }
 
-function table(headers: string[], rows: (string | number)[][]): HTMLElement {
+/** A table; rows flagged in `mine` belong to the client launched from the editor (marked, with a word saying so). */
+function table(headers: string[], rows: (string | number)[][], mine: (boolean | undefined)[] = []): HTMLElement {
   if (!rows.length) return el('div', { className: 'sw-muted' }, t('None'));
   const tb = el('tbody');
-  rows.forEach((r) => tb.appendChild(el('tr', {}, ...r.map((c) => el('td', {}, String(c))))));
+  rows.forEach((r, i) => {
+    const cells = r.map((c) => el('td', {}, String(c)));
+    if (mine[i] && cells[0]) cells[0].appendChild(el('span', { className: 'sw-badge' }, t('editor')));
+    tb.appendChild(el('tr', mine[i] ? { className: 'sw-mine', attrs: { 'aria-label': t('launched from the editor') } } : {}, ...cells));
+  });
   return el('table', { className: 'sw-table' }, el('thead', {}, el('tr', {}, ...headers.map((h) => el('th', {}, h)))), tb);
 }
 
@@ -100,7 +105,23 @@ function render(d: OverwatchData): void {
       'div',
       {},
       t('Active clients: {0}', d.activeClients.length),
-      d.activeClients.length ? `  [${d.activeClients.map((c) => short(c.id) + (c.agreed ? '✓' : '')).join(', ')}]` : '',
+      d.activeClients.length
+        ? `  [${d.activeClients.map((c) => short(c.id) + (c.agreed ? '✓' : '') + (c.mine ? ` (${t('editor')})` : '')).join(', ')}]`
+        : '',
+    ),
+    ...d.editorClients.map((e) =>
+      el(
+        'div',
+        { className: 'sw-editor-client' },
+        e.clients.length
+          ? t(
+              'Launched from the editor: {0}, client {1}; {2} running episodes, marked below.',
+              e.session,
+              e.clients.map(short).join(', '),
+              e.runningEpisodes,
+            )
+          : t('Launched from the editor: {0}; its client id shows once its SwarmClient starts or claims an episode.', e.session),
+      ),
     ),
     d.logs.length
       ? el(
@@ -150,20 +171,32 @@ function render(d: OverwatchData): void {
           r.mean === undefined ? '-' : `${r.mean.toFixed(3)} ± ${(r.std ?? 0).toFixed(3)}`,
           r.clients.map(short).join(', '),
         ]),
+        d.tasks.map((r) => r.mine),
       ),
     ),
     section(
       t('Episodes by client'),
       table(
-        [t('Client'), t('Running'), t('Completed')],
-        d.byClient.map((c) => [c.client, c.running, c.completed]),
+        [t('Client'), t('Running'), t('Completed'), t('Tasks'), t('LLM calls (running)'), t('Mean reward'), t('Last reward'), t('Status')],
+        d.byClient.map((c) => [
+          c.client,
+          c.running,
+          c.completed ?? t('not reported'),
+          c.tasks,
+          c.llmCalls,
+          c.mean === undefined ? '-' : t('{0} over {1}', c.mean.toFixed(3), c.rewarded),
+          c.lastReward === undefined ? '-' : c.lastReward.toFixed(3),
+          c.agreed ? t('active, agreed to sync') : c.active ? t('active') : '-',
+        ]),
+        d.byClient.map((c) => c.mine),
       ),
     ),
     section(
       t('Running episodes'),
       table(
-        [t('Episode'), t('Client'), t('LLM calls'), t('Last request / patience')],
-        d.running.map((r) => [short(r.episode), short(r.client), r.llmCalls, `${r.sinceActivity} / ${r.timeout}`]),
+        [t('Episode'), t('Client'), t('Task'), t('LLM calls'), t('Last request / patience')],
+        d.running.map((r) => [short(r.episode), short(r.client), r.taskId ?? '-', r.llmCalls, `${r.sinceActivity} / ${r.timeout}`]),
+        d.running.map((r) => r.mine),
       ),
     ),
     section(

@@ -16,6 +16,8 @@ import { listProcesses } from '../../core/launch/processes';
 import { loopbackOnly, netnsUnavailable, NETNS_ENV, rerunInNetns } from '../util/rayLocal';
 import { freePort } from '../util/net';
 import { UPSTREAM_SKIP, UPSTREAM_SKIP_TAG } from '../util/upstream';
+import { SwarmApi } from '../../core/swarm/api';
+import { claimedEpisodesFromOutput, clientPrefixesFromThreads, resolveEditorClients } from '../../core/swarm/editorClient';
 import { startEngine, startSwarmServer, swarmFixture, swarmTrees, SWARM_TREE, type Engine, type SwarmServer } from '../util/swarmLocal';
 
 const TIMEOUT = 60_000;
@@ -100,6 +102,8 @@ if (!swarmTrees()) {
       const dc = client();
       const outputs: DebugProtocol.OutputEvent[] = [];
       dc.on('output', (e: DebugProtocol.OutputEvent) => outputs.push(e));
+      const threadEvents: DebugProtocol.ThreadEvent[] = [];
+      dc.on('thread', (e: DebugProtocol.ThreadEvent) => threadEvents.push(e));
       await dc.start();
       try {
         await dc.hitBreakpoint({ swarmClient: script, cwd: dir, python }, { path: script, line });
@@ -119,9 +123,46 @@ if (!swarmTrees()) {
           completed_episodes: number;
         };
         assert.equal(pool.completed_episodes, 0);
+        // Which client is this session's (what the overwatch marks): debugpy's thread list names
+        // SwarmClient's poll thread with the uuid prefix, the client logged its claim, and the
+        // server's pool names the client of the running episode; all three agree.
+        const threads = (await dc.threadsRequest()).body.threads;
+        const prefixes = clientPrefixesFromThreads(threads.map((x) => x.name));
+        assert.equal(prefixes.length, 1, JSON.stringify(threads.map((x) => x.name)));
+        assert.ok(
+          threadEvents.some((e) => e.body.reason === 'started'),
+          'debugpy reports thread starts (the extension asks for names then)',
+        );
+        const live = await new SwarmApi(server.url).pool();
+        const running = Object.entries(live.running_episode_details ?? {});
+        assert.equal(running.length, 1);
+        const [episode, detail] = running[0]!;
+        assert.ok(String(detail.client_uuid).startsWith(prefixes[0]!));
+        assert.deepEqual(resolveEditorClients(live, { prefixes, episodes: [] }), [detail.client_uuid]);
+        const claimed = claimedEpisodesFromOutput(outputs.map((o) => o.body.output).join(''));
+        assert.deepEqual(claimed, [episode], 'the client logged its claim');
+        assert.deepEqual(resolveEditorClients(live, { prefixes: [], episodes: claimed }), [detail.client_uuid]);
         await Promise.all([dc.continueRequest({ threadId }), dc.waitForEvent('terminated')]);
         assert.equal((await engine.send({ op: 'wait_done', n: 1, timeout: 30 })).done, 1);
         assert.match(outputs.map((o) => o.body.output).join(''), /ENDED \S+ 1\.0/);
+      } finally {
+        await dc.stop();
+      }
+    });
+
+    test("Run Without Debugging: the client's claim log reaches the Debug Console (what names the client without debugpy)", async () => {
+      assert.ok((await engine.send({ op: 'register', n: 1 })).episodes?.length === 1);
+      const script = clientScript(dir, server.url);
+      const dc = client();
+      const outputs: DebugProtocol.OutputEvent[] = [];
+      dc.on('output', (e: DebugProtocol.OutputEvent) => outputs.push(e));
+      await dc.start();
+      try {
+        await Promise.all([dc.launch({ swarmClient: script, cwd: dir, python, noDebug: true }), dc.waitForEvent('terminated')]);
+        const text = outputs.map((o) => o.body.output).join('');
+        const ended = /ENDED (\S+) 1\.0/.exec(text)?.[1];
+        assert.ok(ended, text.slice(-3000));
+        assert.deepEqual(claimedEpisodesFromOutput(text), [ended]);
       } finally {
         await dc.stop();
       }

@@ -15,7 +15,8 @@ import { ensureTestPython } from '../harness/python';
 import { runSwarm } from '../../cli/swarm';
 import { ENGINE_STATES, SwarmApi, type SwarmStatus } from '../../core/swarm/api';
 import { SwarmWatcher } from '../../core/swarm/watcher';
-import { taskRows } from '../../core/swarm/model';
+import { episodesByClient, taskRows } from '../../core/swarm/model';
+import { claimedEpisodesFromOutput, clientOfEpisode, resolveEditorClients } from '../../core/swarm/editorClient';
 import { loopbackOnly, netnsUnavailable, NETNS_ENV, rerunInNetns } from '../util/rayLocal';
 import { freePort } from '../util/net';
 import { waitFor } from '../util/poll';
@@ -192,6 +193,60 @@ if (!swarmTrees()) {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+    });
+
+    test('two real SwarmClients at once: episodes by client, and each client found from its own log or its uuid prefix', async () => {
+      await engine.state('ENGINE.ROLLING', 3);
+      // Targets above what the clients complete: the batch stays open and the pool keeps its episodes.
+      assert.ok((await engine.send({ op: 'batch', method: 'rollout_until_finish_enough_tasks', tasks: 4, repeat: 2 })).ok);
+      const before = (await engine.send({ op: 'wait_done', n: 0, timeout: 0 })).done ?? 0;
+      assert.equal((await engine.send({ op: 'register', n: 4 })).episodes?.length, 4);
+      const [ours, theirs] = await Promise.all([
+        runSwarmClient(python, a.url, 2, 'ours').done,
+        runSwarmClient(python, a.url, 2, 'theirs').done,
+      ]);
+      assert.equal(ours.code, 0, ours.output.slice(-3000));
+      assert.equal(theirs.code, 0, theirs.output.slice(-3000));
+      assert.notEqual(ours.clientUuid, theirs.clientUuid);
+      assert.equal((await engine.send({ op: 'wait_done', n: before + 4, timeout: 30 })).done, before + 4);
+      const s = await waitFor(
+        async () => {
+          const x = await statusJson(a.url);
+          return x.pool.completed_episodes === 4 ? x : undefined;
+        },
+        'the pool to show the 4 episodes',
+        20_000,
+        100,
+      );
+      // The client's verbose log names the episodes it claimed; the pool names their client.
+      const claimed = claimedEpisodesFromOutput(ours.output);
+      assert.equal(claimed.length, 2, ours.output.slice(-3000));
+      assert.deepEqual(
+        claimed.map((e) => clientOfEpisode(s.pool, e)),
+        [undefined, undefined],
+        'without a throttle policy the server keeps no client of an ended episode',
+      );
+      assert.deepEqual(s.pool.completed_tasks_client_uuids, {});
+      // Per client, what the server reports: both active, nothing running, completions not said.
+      const rows = episodesByClient(s.pool);
+      for (const c of [ours, theirs]) {
+        const row = rows.find((r) => r.client === c.clientUuid);
+        assert.ok(row, `a row for ${c.clientUuid}: ${JSON.stringify(rows)}`);
+        assert.deepEqual(
+          { running: row.running, completed: row.completed, active: row.active, mean: row.mean },
+          { running: 0, completed: undefined, active: true, mean: undefined },
+        );
+      }
+      // The editor's client, its episodes known from its log: completions, task and rewards are exact
+      // (the trainer's episode uuids and rewards per task), rewards 1 then 0.
+      const mine = episodesByClient(s.pool, new Map([[ours.clientUuid, claimed]])).find((r) => r.client === ours.clientUuid);
+      assert.deepEqual(
+        { completed: mine?.completed, tasks: mine?.tasks, mean: mine?.mean, rewarded: mine?.rewarded, lastReward: mine?.lastReward },
+        { completed: 2, tasks: 1, mean: 0.5, rewarded: 2, lastReward: 0 },
+      );
+      // The uuid prefix in the name of its poll thread (what debugpy reports) finds the same client.
+      assert.deepEqual(resolveEditorClients(s.pool, { prefixes: [ours.clientUuid.slice(0, 8)], episodes: [] }), [ours.clientUuid]);
+      assert.deepEqual(resolveEditorClients(s.pool, { prefixes: ['00000000'], episodes: ['not-an-episode'] }), []);
     });
 
     test('stop engine brings the server back to ENGINE.OFFLINE', async () => {

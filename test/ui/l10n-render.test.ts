@@ -14,6 +14,7 @@ import { keptWords, untranslatedWords } from '../util/l10nscan';
 import { setLocale, webviewCatalogue } from '../../core/l10n';
 import type { DashboardRun } from '../../core/protocol/dashboard';
 import type { HostToView, Row, TrajectoryHostToView } from '../../core/protocol/tokenlog';
+import type { HostToOverwatch } from '../../core/protocol/swarm';
 // Imported before the language is set, as the extension's bundle loads before activate() sets it:
 // text made at module load would stay English.
 import { evaluate, type Check, type DoctorInput } from '../../core/doctor/checks';
@@ -139,6 +140,60 @@ test('every webview rendered in zh-CN shows no untranslated English', async () =
     const tr = await renderWebview(page, 'trajectory', [], [TRAJECTORY], '.msg');
     found.trajectory = untranslatedWords(tr, new Set([...KEPT, ...dataWords(TRAJECTORY)]));
     assert.deepEqual(found, { dashboard: [], tokenlog: [], trajectory: [] });
+  } finally {
+    await browser.close();
+  }
+});
+
+const A = '1a2b3c4d-0000-4000-8000-00000000000a';
+const OVERWATCH: HostToOverwatch = {
+  type: 'data',
+  data: {
+    url: 'http://127.0.0.1:10086',
+    reachability: 'ok',
+    engineState: 'ENGINE.ROLLING',
+    stateFor: '持续 3 分 5 秒',
+    globalStep: 3,
+    model: '/models/qwen',
+    experimentDir: '/w/exp',
+    method: 'rollout_until_finish_enough_tasks',
+    local: false,
+    progress: [{ label: '任务', current: 1, target: 4 }],
+    activeClients: [{ id: A, agreed: true, mine: true }],
+    tasks: [{ taskId: 'task-0', episodes: 2, mean: 0.5, std: 0.5, clients: [A], mine: true }],
+    byClient: [
+      {
+        client: A,
+        running: 1,
+        completed: 2,
+        tasks: 1,
+        llmCalls: 2,
+        mean: 0.5,
+        rewarded: 2,
+        lastReward: 0,
+        active: true,
+        agreed: true,
+        mine: true,
+      },
+      { client: 'b', running: 1, tasks: 0, llmCalls: 1, rewarded: 0, active: true, agreed: false },
+    ],
+    running: [{ episode: 'e1', client: A, llmCalls: 2, sinceActivity: '1.0s', timeout: '60.0s', taskId: 'task-1', mine: true }],
+    editorClients: [
+      { session: 'my_swarm_client.py', clients: [A], runningEpisodes: 1 },
+      { session: 'other_client.py', clients: [], runningEpisodes: 0 },
+    ],
+    rewards: [{ step: 1, mean: 0.5, episodes: 4 }],
+    logs: [],
+  },
+};
+
+test("the swarm overwatch rendered in zh-CN, with the editor's client marked, shows no untranslated English", async () => {
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage({ locale: 'zh-CN' });
+    const text = await renderWebview(page, 'swarm', ['swarm/swarm.css'], [OVERWATCH], 'tr.sw-mine');
+    assert.deepEqual(untranslatedWords(text, new Set([...KEPT, ...dataWords(OVERWATCH)])), []);
+    assert.ok(text.includes('从编辑器启动') && text.includes('未报告'), 'the editor line and "not reported" are in Chinese');
   } finally {
     await browser.close();
   }
