@@ -145,6 +145,7 @@ export function registerDebugTaskFeature(context: vscode.ExtensionContext, servi
     return ok;
   };
 
+  services.provide('debugTask', { debugTask: (args) => debugTask(args) });
   context.subscriptions.push(
     vscode.commands.registerCommand('agentjet.debugTask', (arg?: DebugTaskArgs | string) => debugTask(arg)),
     vscode.debug.onDidReceiveDebugSessionCustomEvent((e) => {
