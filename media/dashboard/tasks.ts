@@ -4,7 +4,7 @@
 // untrusted log text: they only ever become text nodes and data attributes.
 import { append, clear, el } from '../shared/dom';
 import { t } from '../shared/l10n';
-import { fmtNum, fmtPct } from './scale';
+import { fmtPct } from './scale';
 import type { DashboardRun, DashboardState, DashboardToHost, TaskRow, TaskSortKey } from '../../core/protocol/dashboard';
 
 export const TASK_PAGE = 100;
@@ -20,7 +20,8 @@ interface Column {
   numeric: boolean;
 }
 
-const reward = (v: number | undefined): string => (v === undefined ? '–' : fmtNum(v));
+/** Rewards as AgentJet writes them in a record's title (3 decimals). */
+const reward = (v: number | undefined): string => (v === undefined ? '–' : Math.abs(v) >= 1e6 ? v.toExponential(3) : v.toFixed(3));
 
 /** "0, 1, 2" or "0–3, 7" for the steps of a row (the count when only the first are listed). */
 export function stepsText(r: TaskRow): string {
