@@ -15,6 +15,9 @@ export interface CurvesProgress {
   total: number;
 }
 
+/** Least time between two versions of the per-task table while a run is read. */
+const TASKS_BUMP_MS = 2000;
+
 export class RolloutCurves {
   points: StepPoint[] = [];
   /** The per-task table, read in the same pass as the curves (grows while a refresh reads). */
@@ -69,6 +72,7 @@ export class RolloutCurves {
     const tasks = new TaskTable();
     this.tasks = tasks;
     this.tasksVersion++;
+    let lastTasksBump = Date.now();
     const points = await stepCurves(opened, {
       onRecord: (f, time, log) => {
         // Token (rollout) records only; the title's reward, as the curves use.
@@ -88,7 +92,13 @@ export class RolloutCurves {
       workers: this.opts.workers,
       onPoints: (p, done, all) => {
         this.progress = { done, total: all };
-        this.tasksVersion++;
+        // While a big run is read the page asks for its rows again at most every few seconds
+        // (each new version costs the host a sort of the whole table).
+        const now = Date.now();
+        if (now - lastTasksBump >= TASKS_BUMP_MS) {
+          lastTasksBump = now;
+          this.tasksVersion++;
+        }
         onPoints?.(p, this.progress);
       },
     });

@@ -179,7 +179,12 @@ export class TaskTable {
     const k = `${key}:${desc}`;
     const have = this.orders.get(k);
     if (have?.version === this.version) return have.rows;
-    const out = sortTaskRows(rows, key, desc);
+    let rank: Map<TaskRow, number> | undefined;
+    if (key !== 'id' || desc) {
+      const byId = this.sorted('id', false);
+      rank = new Map(byId.map((r, i) => [r, i]));
+    }
+    const out = sortTaskRows(rows, key, desc, rank);
     this.orders.set(k, { version: this.version, rows: out });
     return out;
   }
@@ -197,7 +202,7 @@ const collator = new Intl.Collator('en', { numeric: true });
  * directions: a user sorting for the worst tasks wants the known-worst first, not the unknowns.
  * Ties are broken by task id so that pages are stable.
  */
-export function sortTaskRows(rows: readonly TaskRow[], key: TaskSortKey, desc: boolean): TaskRow[] {
+export function sortTaskRows(rows: readonly TaskRow[], key: TaskSortKey, desc: boolean, rank?: ReadonlyMap<TaskRow, number>): TaskRow[] {
   const sign = desc ? -1 : 1;
   const value = (r: TaskRow): number | string | undefined => {
     switch (key) {
@@ -226,7 +231,10 @@ export function sortTaskRows(rows: readonly TaskRow[], key: TaskSortKey, desc: b
     } else if (a.v !== b.v) {
       return sign * (typeof a.v === 'string' || typeof b.v === 'string' ? collator.compare(String(a.v), String(b.v)) : a.v < b.v ? -1 : 1);
     }
-    return collator.compare(a.r.id, b.r.id) || (a.r.id < b.r.id ? -1 : a.r.id > b.r.id ? 1 : 0);
+    // Ties by id: by its rank in the id order when given (one collator sort per change, not one
+    // collator call per tie), else in plain code-unit order. Either is total, so pages are stable.
+    if (rank) return rank.get(a.r)! - rank.get(b.r)!;
+    return a.r.id < b.r.id ? -1 : a.r.id > b.r.id ? 1 : 0;
   });
   return keyed.map((k) => k.r);
 }

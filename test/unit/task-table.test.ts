@@ -49,17 +49,32 @@ test('sorting: lowest reward first, rows without a reward last in both direction
     { id: 't2', rollouts: 1, meanReward: 0.5, steps: [], stepCount: 0 },
     { id: 'low', rollouts: 1, meanReward: -1, steps: [], stepCount: 0 },
   ];
+  // Ties in natural id order (t2 before t10), through the id order's ranks as the table uses them.
+  const byId = sortTaskRows(rows, 'id', false);
   assert.deepEqual(
-    sortTaskRows(rows, 'meanReward', false).map((r) => r.id),
+    byId.map((r) => r.id),
+    ['low', 'none', 't2', 't10'],
+  );
+  const rank = new Map(byId.map((r, i) => [r, i]));
+  assert.deepEqual(
+    sortTaskRows(rows, 'meanReward', false, rank).map((r) => r.id),
     ['low', 't2', 't10', 'none'],
   );
   assert.deepEqual(
-    sortTaskRows(rows, 'meanReward', true).map((r) => r.id),
+    sortTaskRows(rows, 'meanReward', true, rank).map((r) => r.id),
     ['t2', 't10', 'low', 'none'],
   );
+  // Without ranks, ties in code-unit order (still total).
   assert.deepEqual(
-    sortTaskRows(rows, 'id', false).map((r) => r.id),
-    ['low', 'none', 't2', 't10'],
+    sortTaskRows(rows, 'meanReward', false).map((r) => r.id),
+    ['low', 't10', 't2', 'none'],
+  );
+  // The table: the same, from records.
+  const t = new TaskTable();
+  for (const r of rows) t.add({ taskId: r.id, reward: r.meanReward });
+  assert.deepEqual(
+    t.sorted('meanReward', false).map((r) => r.id),
+    ['low', 't2', 't10', 'none'],
   );
 });
 
@@ -108,6 +123,7 @@ const oddValue = fc.oneof(
   fc.constant(undefined),
   fc.constant(null),
   fc.double(),
+  fc.constantFrom(Infinity, -Infinity, NaN, -0, Number.MAX_VALUE),
   fc.integer({ min: -1e6, max: 1e6 }),
   fc.constantFrom('0.0', '1.0', '0.5', 'nan', 'inf', '', ' ', 'x', '1e308', '-0'),
   fc.constant({}),
@@ -160,6 +176,16 @@ test('property: on odd input the table matches the reference, never throws, and 
         const sorted = t.sorted(key, desc);
         assert.equal(sorted.length, rows.length);
         assert.equal(t.sorted(key, desc), sorted, 'an order is computed once per change');
+        // The order holds: values monotone in the asked direction, rows without one last.
+        if (key !== 'id') {
+          const val = (r: TaskRow): number | undefined =>
+            key === 'step' ? (r.steps.length ? r.steps[r.steps.length - 1] : undefined) : (r[key] as number | undefined);
+          const vals = sorted.map(val);
+          const known = vals.filter((v) => v !== undefined);
+          assert.deepEqual(vals.slice(0, known.length), known, 'unknown values last');
+          for (let i = 1; i < known.length; i++)
+            assert.ok(desc ? known[i - 1]! >= known[i]! : known[i - 1]! <= known[i]!, `${key} order at ${i}`);
+        }
         const page = t.query({ sort: key, desc, text, offset: 0, limit: 7 });
         const want = sorted.filter((r) => r.id.toLowerCase().includes(text.trim().toLowerCase()));
         assert.equal(page.total, want.length);
