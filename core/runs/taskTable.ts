@@ -224,7 +224,8 @@ export function sortTaskRows(rows: readonly TaskRow[], key: TaskSortKey, desc: b
         return r.steps.length ? r.steps[r.steps.length - 1] : undefined;
     }
   };
-  const keyed = rows.map((r) => ({ r, v: value(r) }));
+  // The value and the tie rank looked up once per row, not once per comparison.
+  const keyed = rows.map((r) => ({ r, v: value(r), k: rank?.get(r) ?? 0 }));
   keyed.sort((a, b) => {
     if (a.v === undefined || b.v === undefined) {
       if (a.v !== b.v) return a.v === undefined ? 1 : -1;
@@ -233,7 +234,7 @@ export function sortTaskRows(rows: readonly TaskRow[], key: TaskSortKey, desc: b
     }
     // Ties by id: by its rank in the id order when given (one collator sort per change, not one
     // collator call per tie), else in plain code-unit order. Either is total, so pages are stable.
-    if (rank) return rank.get(a.r)! - rank.get(b.r)!;
+    if (rank) return a.k - b.k;
     return a.r.id < b.r.id ? -1 : a.r.id > b.r.id ? 1 : 0;
   });
   return keyed.map((k) => k.r);
