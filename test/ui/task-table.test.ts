@@ -121,8 +121,39 @@ test(
       await dash.locator('.tasks h2').evaluate((h) => h.scrollIntoView({ block: 'start' }));
       await wb.screenshot('dashboard-task-table');
 
+      // Open in token log: the rollout log opens filtered by the task's id.
+      await meanHeader.click();
+      await rowsAre([...lowestFirst].reverse());
+      await dash.locator('.tasks tbody tr', { hasText: 'demo-007' }).locator('button.open-task-log').click();
+      await page.locator('.tabs-container .tab', { hasText: 'rollout.json.log' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+      const search = 'input[aria-label="search token text"]';
+      const tokenLog = await wb.webviewFrame(search, 30_000);
+      let searched = '';
+      await waitFor(
+        async () => (searched = await tokenLog.locator(search).inputValue()) === 'demo-007',
+        () => `the token log's filter holds demo-007, has ${JSON.stringify(searched)}`,
+        30_000,
+      );
+      // Back on the dashboard (its page was unloaded while hidden): the sort is restored.
+      await page
+        .locator('.tabs-container .tab', { hasText: `Run: ${RUN}` })
+        .first()
+        .click();
+      const dash2 = await wb.webviewFrame('.tasks tbody tr', 60_000);
+      const ids2 = async () => (seen = await dash2.locator('.tasks tbody tr td.task-id').allTextContents());
+      await waitFor(
+        async () => (await ids2()).join() === [...lowestFirst].reverse().join(),
+        () => `highest first after the reload, seen ${JSON.stringify(seen)}`,
+        30_000,
+      );
+      await dash2.locator('.tasks th button.sort', { hasText: 'mean reward' }).click();
+      await waitFor(
+        async () => (await ids2()).join() === lowestFirst.join(),
+        () => `lowest first again, seen ${JSON.stringify(seen)}`,
+      );
+
       // Debug this task on the worst row: the run's config snapshot, num_repeat 1.
-      await first.locator('button.debug-task').click();
+      await dash2.locator('.tasks tbody tr').first().locator('button.debug-task').click();
       const snapshot = page.locator('.quick-input-list .monaco-list-row', { hasText: "The run's config snapshot" }).first();
       await snapshot.waitFor({ state: 'visible', timeout: 30_000 });
       await snapshot.click();
