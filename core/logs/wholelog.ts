@@ -195,7 +195,7 @@ export async function stepCurves(
     cache?: FactsCache;
     onPoints?: (points: StepPoint[], done: number, total: number) => void;
     /** Sees every record's facts too (with its header time, ms): the per-task table reads them in the same pass. */
-    onRecord?: (facts: RecordFacts, time: number | undefined, log: string) => void;
+    onRecord?: (facts: RecordFacts, time: number | undefined, log: string, order: number) => void;
   } = {},
 ): Promise<StepPoint[]> {
   const curves = new StepCurves();
@@ -207,7 +207,8 @@ export async function stepCurves(
       const index = opened.indexes[ix]!;
       facts.forEach((f, k) => {
         const time = index.time(first + k);
-        opts.onRecord?.(f, time, index.mainPath);
+        // The record's place in the run (log group, then record): chunks arrive in any order.
+        opts.onRecord?.(f, time, index.mainPath, ix * 2 ** 40 + first + k);
         if (f.step === undefined) return;
         // As the dashboard: the reward in the title (not a timeline's raw reward when the title has none).
         curves.add(f.step, {

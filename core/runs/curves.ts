@@ -74,7 +74,7 @@ export class RolloutCurves {
     this.tasksVersion++;
     let lastTasksBump = Date.now();
     const points = await stepCurves(opened, {
-      onRecord: (f, time, log) => {
+      onRecord: (f, time, log, order) => {
         // Token (rollout) records only; the title's reward, as the curves use.
         if (f.kind !== undefined && f.kind !== 'tokens') return;
         if (f.error !== undefined) return;
@@ -85,6 +85,7 @@ export class RolloutCurves {
           outcome: f.outcome,
           time,
           log,
+          order,
         });
       },
       cache: this.opts.cache,

@@ -18,6 +18,8 @@ export interface TaskSample {
   time?: unknown;
   /** The log file (group) the record is in: "Open in token log" opens the one of the latest record. */
   log?: string;
+  /** The record's place in the run, for "last" among records of the same time; else arrival order. */
+  order?: number;
 }
 
 interface Acc {
@@ -35,6 +37,7 @@ interface Acc {
   steps: Set<number>;
   /** Index into TaskTable.logs of the latest record's log. */
   log: number;
+  logSeq: number;
 }
 
 /** Steps listed per row at most (the count says how many in all). */
@@ -89,12 +92,14 @@ export class TaskTable {
         successSum: 0,
         steps: new Set(),
         log: -1,
+        logSeq: -Infinity,
       };
       this.tasks.set(id, a);
     }
     this.records++;
     this.version++;
-    const seq = this.seq++;
+    const arrived = this.seq++;
+    const seq = typeof s.order === 'number' && Number.isFinite(s.order) ? s.order : arrived;
     a.n++;
     let log = -1;
     if (typeof s.log === 'string') {
@@ -104,7 +109,10 @@ export class TaskTable {
         this.logIndex.set(s.log, log);
       }
     }
-    if (log >= 0) a.log = log;
+    if (log >= 0 && seq >= a.logSeq) {
+      a.log = log;
+      a.logSeq = seq;
+    }
     const r = num(s.reward);
     if (r !== undefined) {
       a.rewardN++;
