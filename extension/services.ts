@@ -11,8 +11,11 @@ export interface RunsService {
 
 /** The log views as other features use them (extension/logs). */
 export interface LogsService {
-  /** Opens the token log for a file, run or experiment folder (asks when several); the file opened. */
-  openTokenLog(target?: vscode.Uri): Promise<vscode.Uri | undefined>;
+  /**
+   * Opens the token log for a file, run or experiment folder (asks when several); the file opened.
+   * `text` filters its list (as typing it in the view's filter box does), e.g. a task id.
+   */
+  openTokenLog(target?: vscode.Uri, opts?: { text?: string }): Promise<vscode.Uri | undefined>;
   /** Opens a trajectory file in the transcript view (asks when none given); the file opened. */
   openTrajectory(target?: vscode.Uri): Promise<vscode.Uri | undefined>;
 }
@@ -45,12 +48,22 @@ export interface SwarmSessionsService {
   readonly onDidChange: vscode.Event<string>;
 }
 
+/** "Debug this task" as other features use it (extension/debugTask). */
+export interface DebugTaskService {
+  /**
+   * Starts the debug backbone on one task of a run (asks for the config and num_repeat, as the
+   * command does). `run` is the experiment folder the caller itself knows, never a webview's word.
+   */
+  debugTask(args: { taskId: string; run?: string }): Promise<boolean>;
+}
+
 /** The services features give each other; each is provided by its feature during activation. */
 export interface FeatureServices {
   readonly runs: RunsService;
   readonly logs: LogsService;
   readonly launch: LaunchService;
   readonly swarmSessions: SwarmSessionsService;
+  readonly debugTask: DebugTaskService;
 }
 
 /** Shared, cheap objects every feature may use. Nothing here starts work on creation. */

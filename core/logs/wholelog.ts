@@ -191,7 +191,12 @@ export async function totalBytes(opened: OpenedLogs): Promise<number> {
  */
 export async function stepCurves(
   opened: OpenedLogs,
-  opts: RunOptions & { cache?: FactsCache; onPoints?: (points: StepPoint[], done: number, total: number) => void } = {},
+  opts: RunOptions & {
+    cache?: FactsCache;
+    onPoints?: (points: StepPoint[], done: number, total: number) => void;
+    /** Sees every record's facts too (with its header time, ms): the per-task table reads them in the same pass. */
+    onRecord?: (facts: RecordFacts, time: number | undefined, log: string, order: number) => void;
+  } = {},
 ): Promise<StepPoint[]> {
   const curves = new StepCurves();
   const total = opened.indexes.reduce((a, ix) => a + ix.count, 0);
@@ -201,9 +206,11 @@ export async function stepCurves(
     onFacts: (ix, first, facts) => {
       const index = opened.indexes[ix]!;
       facts.forEach((f, k) => {
+        const time = index.time(first + k);
+        // The record's place in the run (log group, then record): chunks arrive in any order.
+        opts.onRecord?.(f, time, index.mainPath, ix * 2 ** 40 + first + k);
         if (f.step === undefined) return;
         // As the dashboard: the reward in the title (not a timeline's raw reward when the title has none).
-        const time = index.time(first + k);
         curves.add(f.step, {
           reward: f.title !== undefined ? parseRecordTitle(f.title).reward : undefined,
           responseLength: f.meanLenResponse,

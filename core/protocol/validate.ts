@@ -4,7 +4,7 @@
 // and its type drift apart. Webviews are not trusted: a message that does not fit is refused.
 import * as v from 'valibot';
 import type { Filter, Sort, SortKey, TrajectoryViewToHost, ViewReport, ViewState, ViewToHost } from './tokenlog';
-import type { DashboardState, DashboardToHost } from './dashboard';
+import { MAX_TASK_ID, MAX_TASK_PAGE, TASK_SORT_KEYS, type DashboardState, type DashboardToHost } from './dashboard';
 
 /** Longest string a webview may send where a name or path is expected. */
 const MAX_NAME = 4096;
@@ -86,14 +86,38 @@ const trajectoryViewToHost = v.variant('type', [
   v.object({ type: v.literal('report'), messages: count, timelines: count, error: v.optional(v.pipe(v.string(), v.maxLength(100_000))) }),
 ]);
 
+const taskId = v.pipe(v.string(), v.maxLength(MAX_TASK_ID));
+const taskQuery = v.object({
+  sort: v.picklist(TASK_SORT_KEYS),
+  desc: v.boolean(),
+  text: v.pipe(v.string(), v.maxLength(1000)),
+  offset: count,
+  limit: v.pipe(count, v.minValue(1), v.maxValue(MAX_TASK_PAGE)),
+});
+
 const dashboardToHost = v.variant('type', [
   v.object({ type: v.literal('ready') }),
   v.object({ type: v.literal('openFile'), path: name }),
   v.object({ type: v.literal('removeRun'), id: name }),
   v.object({ type: v.literal('addRuns') }),
+  v.object({ type: v.literal('tasks'), run: name, seq: count, query: taskQuery }),
+  v.object({ type: v.literal('debugTask'), run: name, taskId }),
+  v.object({ type: v.literal('openTaskLog'), run: name, taskId }),
 ]);
 
-const dashboardState = v.object({ runs: v.pipe(v.array(name), v.maxLength(1000)), evalMetric: v.optional(name) });
+const dashboardState = v.object({
+  runs: v.pipe(v.array(name), v.maxLength(1000)),
+  evalMetric: v.optional(name),
+  taskTable: v.optional(
+    v.object({
+      run: v.optional(name),
+      sort: v.picklist(TASK_SORT_KEYS),
+      desc: v.boolean(),
+      text: v.pipe(v.string(), v.maxLength(1000)),
+      offset: count,
+    }),
+  ),
+});
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
 

@@ -7,14 +7,23 @@ import { findRunLogs, openLogs, stepCurves } from '../logs/wholelog';
 import { LogIndex } from '../logs/index';
 import type { FactsCache } from '../logs/cache';
 import type { StepPoint } from './types';
+import { parseRecordTitle } from '../logs/record';
+import { TaskTable } from './taskTable';
 
 export interface CurvesProgress {
   done: number;
   total: number;
 }
 
+/** Least time between two versions of the per-task table while a run is read. */
+const TASKS_BUMP_MS = 2000;
+
 export class RolloutCurves {
   points: StepPoint[] = [];
+  /** The per-task table, read in the same pass as the curves (grows while a refresh reads). */
+  tasks = new TaskTable();
+  /** Bumped whenever `tasks` changes (a page the webview holds is then out of date). */
+  tasksVersion = 0;
   /** Records read / to read while a refresh runs; undefined when the curves are complete. */
   progress: CurvesProgress | undefined;
   private signature = '';
@@ -60,17 +69,43 @@ export class RolloutCurves {
     const opened = await openLogs(mains, { cache: this.opts.cache, signal });
     const total = opened.indexes.reduce((a, ix) => a + ix.count, 0);
     this.progress = { done: 0, total };
+    const tasks = new TaskTable();
+    this.tasks = tasks;
+    this.tasksVersion++;
+    let lastTasksBump = Date.now();
     const points = await stepCurves(opened, {
+      onRecord: (f, time, log, order) => {
+        // Token (rollout) records only; the title's reward, as the curves use.
+        if (f.kind !== undefined && f.kind !== 'tokens') return;
+        if (f.error !== undefined) return;
+        tasks.add({
+          taskId: f.taskId,
+          step: f.step,
+          reward: f.title !== undefined ? parseRecordTitle(f.title).reward : f.reward,
+          outcome: f.outcome,
+          time,
+          log,
+          order,
+        });
+      },
       cache: this.opts.cache,
       signal,
       workers: this.opts.workers,
       onPoints: (p, done, all) => {
         this.progress = { done, total: all };
+        // While a big run is read the page asks for its rows again at most every few seconds
+        // (each new version costs the host a sort of the whole table).
+        const now = Date.now();
+        if (now - lastTasksBump >= TASKS_BUMP_MS) {
+          lastTasksBump = now;
+          this.tasksVersion++;
+        }
         onPoints?.(p, this.progress);
       },
     });
     this.points = points;
     this.progress = undefined;
+    this.tasksVersion++;
     this.signature = sig;
     return true;
   }

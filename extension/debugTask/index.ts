@@ -87,7 +87,11 @@ export function registerDebugTaskFeature(context: vscode.ExtensionContext, servi
       const picked =
         items.length === 1
           ? items[0]
-          : await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Debug task {0} with which config?', taskId) });
+          : // Kept open when the focus moves: asked from a webview (the dashboard), the page may take it back.
+            await vscode.window.showQuickPick(items, {
+              title: vscode.l10n.t('Debug task {0} with which config?', taskId),
+              ignoreFocusOut: true,
+            });
       config = picked?.path;
     }
     if (!config) return false;
@@ -104,6 +108,7 @@ export function registerDebugTaskFeature(context: vscode.ExtensionContext, servi
       const v = await vscode.window.showInputBox({
         title: vscode.l10n.t('How many rollouts of task {0} (num_repeat)?', taskId),
         value: '1',
+        ignoreFocusOut: true,
         validateInput: (s) => (/^[1-9]\d{0,3}$/.test(s.trim()) ? undefined : vscode.l10n.t('A whole number from 1')),
       });
       if (v === undefined) return false;
@@ -145,6 +150,7 @@ export function registerDebugTaskFeature(context: vscode.ExtensionContext, servi
     return ok;
   };
 
+  services.provide('debugTask', { debugTask: (args) => debugTask(args) });
   context.subscriptions.push(
     vscode.commands.registerCommand('agentjet.debugTask', (arg?: DebugTaskArgs | string) => debugTask(arg)),
     vscode.debug.onDidReceiveDebugSessionCustomEvent((e) => {

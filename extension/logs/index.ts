@@ -105,9 +105,10 @@ export function registerLogsFeature(context: vscode.ExtensionContext, services: 
   const tokenLogs = new TokenLogEditorProvider(services);
   const trajectories = new TrajectoryEditorProvider(services);
   const logs: LogsService = {
-    async openTokenLog(uri) {
+    async openTokenLog(uri, opts) {
       const target = await resolveLogTarget(uri);
       if (!target) return undefined;
+      if (opts?.text !== undefined) tokenLogs.filterOnOpen(target.fsPath, opts.text);
       await vscode.commands.executeCommand('vscode.openWith', target, TOKEN_LOG_VIEW_TYPE);
       return target;
     },

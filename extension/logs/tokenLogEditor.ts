@@ -71,6 +71,11 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
         panel.post({ type: 'init', name: basename(doc.uri.fsPath), files: s.index.files.map((f) => f.path) });
         panel.post(doc.status());
         panel.refreshList(true);
+        const text = this.pendingFilter.get(doc.uri.fsPath);
+        if (text !== undefined) {
+          this.pendingFilter.delete(doc.uri.fsPath);
+          panel.post({ type: 'command', command: { kind: 'filter', filter: { text } } });
+        }
         await doc.ensureIndexed();
         // Again, now that rotated siblings are known (the title's tooltip lists them).
         panel.post({ type: 'init', name: basename(doc.uri.fsPath), files: s.index.files.map((f) => f.path) });
@@ -168,6 +173,27 @@ export class TokenLogEditorProvider implements vscode.CustomReadonlyEditorProvid
         facts: { known: d.session.factsKnown, count: d.session.count, finished: d.factsFinished },
       })),
     );
+  }
+
+  /** Filters waiting for the view of a path to start (openTokenLog with a text). */
+  private readonly pendingFilter = new Map<string, string>();
+
+  /**
+   * Filters the view of `path` by `text`: the views already showing it at once, a view about to
+   * open when its page is ready (its own saved filter would otherwise replace it).
+   */
+  filterOnOpen(path: string, text: string): void {
+    const command: ViewCommand = { kind: 'filter', filter: { text } };
+    let ready = 0;
+    for (const d of this.docs) {
+      if (d.uri.fsPath !== path) continue;
+      for (const p of d.panels) {
+        if (!p.ready) continue;
+        p.post({ type: 'command', command });
+        ready++;
+      }
+    }
+    if (!ready) this.pendingFilter.set(path, text);
   }
 
   /** Test hook: drives the views of `path` (or all) as a user would. */

@@ -1,6 +1,7 @@
 // Run dashboards: one webview per selection of runs, fed by incremental collectors (only what a
 // run appended since the last poll is read). Restored after a reload by a serializer.
 import * as vscode from 'vscode';
+import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { RunCollector } from '../../core/runs/collector';
 import { RolloutCurves } from '../../core/runs/curves';
@@ -84,6 +85,8 @@ class Dashboard implements vscode.Disposable {
       status: (this.sentStatus.get(path) ?? 'unknown') as DashboardRun['status'],
     };
     if (f.curves.progress) run.stepsRead = { ...f.curves.progress };
+    run.tasks = f.curves.tasks.size;
+    run.tasksVersion = f.curves.tasksVersion;
     return run;
   }
 
@@ -172,6 +175,34 @@ class Dashboard implements vscode.Disposable {
       case 'addRuns':
         this.addRuns(await this.pickRuns());
         return;
+      case 'tasks': {
+        // Only this dashboard's runs; the table is the host's (read with the curves, cached per run).
+        const f = this.collectors.get(m.run);
+        if (!f) {
+          this.services.log.warn(`dashboard: refused a task table query for a run not on this dashboard`);
+          return;
+        }
+        const page = f.curves.tasks.query(m.query);
+        await this.post({ type: 'tasks', run: m.run, seq: m.seq, ...page, reading: f.reading !== undefined });
+        return;
+      }
+      case 'debugTask':
+      case 'openTaskLog': {
+        // The run folder is the host's own (a run on this dashboard), the task one its table lists.
+        const f = this.collectors.get(m.run);
+        if (!f || !f.curves.tasks.has(m.taskId)) {
+          this.services.log.warn(`dashboard: refused ${m.type} for a run or task this dashboard does not list`);
+          return;
+        }
+        if (m.type === 'debugTask') {
+          await this.services.get('debugTask').debugTask({ taskId: m.taskId, run: m.run });
+          return;
+        }
+        // The log of the task's latest record; a group whose live file rotated away opens from the run.
+        const log = f.curves.tasks.logOf(m.taskId);
+        await this.services.get('logs').openTokenLog(vscode.Uri.file(log && existsSync(log) ? log : m.run), { text: m.taskId });
+        return;
+      }
     }
   }
 

@@ -8,6 +8,7 @@ import { fmtNum, fmtPct, tickLabels, yRange, type AxisKind } from './scale';
 import { countsText, emptyPanelText, noEvaluationsText, statusWord } from './text';
 import type { DashboardRun, DashboardState, DashboardToHost, HostToDashboard } from '../../core/protocol/dashboard';
 import { t } from '../shared/l10n';
+import { DEFAULT_TABLE, TasksTable } from './tasks';
 
 interface VsCodeApi {
   postMessage(msg: DashboardToHost): void;
@@ -21,6 +22,14 @@ const root = document.getElementById('root')!;
 let runs: DashboardRun[] = [];
 let state: DashboardState = vscode.getState() ?? { runs: [] };
 const charts: { u: uPlot; data: () => uPlot.AlignedData }[] = [];
+const tasks = new TasksTable({
+  post: (m) => vscode.postMessage(m),
+  state: () => state.taskTable ?? DEFAULT_TABLE,
+  save: (s) => {
+    state = { ...state, taskTable: s };
+    vscode.setState(state);
+  },
+});
 /** What the charts are built for; when only the numbers change, charts get new data in place. */
 let layout = '';
 
@@ -203,6 +212,7 @@ function runList(): HTMLElement {
 
 function render(): void {
   for (const c of charts.splice(0)) c.u.destroy();
+  const refocus = tasks.hadFocus();
   clear(root);
   layout = layoutKey();
   const header = el(
@@ -262,6 +272,9 @@ function render(): void {
   } else {
     append(grid, el('p', { className: 'empty' }, noEvaluationsText(runs.map((r) => r.status))));
   }
+  // The same table element across renders: its rows, filter text and focus stay.
+  append(root, tasks.section);
+  if (refocus) tasks.focus();
   append(root, exceptionsTable(false));
   append(root, exceptionsTable(true));
 }
@@ -334,6 +347,10 @@ root.addEventListener('change', (ev) => {
 
 window.addEventListener('message', (ev: MessageEvent<HostToDashboard>) => {
   const m = ev.data;
+  if (m.type === 'tasks') {
+    tasks.page(m);
+    return;
+  }
   if (m.type === 'runs') runs = m.runs;
   else if (m.type === 'run') {
     const i = runs.findIndex((r) => r.id === m.run.id);
@@ -344,6 +361,7 @@ window.addEventListener('message', (ev: MessageEvent<HostToDashboard>) => {
   vscode.setState(state);
   if (m.type === 'runs') render();
   else update();
+  tasks.update(runs);
   document.body.dataset.rendered = String(runs.reduce((a, r) => a + r.steps.length, 0));
 });
 

@@ -126,7 +126,36 @@ test('every webview rendered in zh-CN shows no untranslated English', async () =
   try {
     const page = await browser.newPage({ locale: 'zh-CN' });
     const found: Record<string, string[]> = {};
-    const dash = await renderWebview(page, 'dashboard', ['dashboard/dashboard.css'], [{ type: 'runs', runs: [RUN, stopped] }], '.status');
+    // With a page of the per-task table (the page's first question has seq 1).
+    const taskPage = {
+      type: 'tasks',
+      run: RUN.id,
+      seq: 1,
+      total: 2,
+      offset: 0,
+      reading: true,
+      rows: [
+        {
+          id: '任务_1',
+          rollouts: 4,
+          meanReward: 0.25,
+          minReward: 0,
+          maxReward: 1,
+          lastReward: 0,
+          successRate: 0.25,
+          steps: [1, 2, 3],
+          stepCount: 3,
+        },
+        { id: '', rollouts: 1, steps: [], stepCount: 0 },
+      ],
+    };
+    const dash = await renderWebview(
+      page,
+      'dashboard',
+      ['dashboard/dashboard.css'],
+      [{ type: 'runs', runs: [{ ...RUN, tasks: 3 }, stopped] }, taskPage],
+      '.tasks tbody tr',
+    );
     found.dashboard = untranslatedWords(dash, new Set([...KEPT, ...dataWords(RUN, stopped)]));
     assert.ok(dash.includes('已结束') && dash.includes('已停止'), 'the status badges are in Chinese');
     const tl = await renderWebview(
