@@ -95,8 +95,11 @@ export type LockContent = { pid: number } | { invalid: string };
 export function parseLockContent(bytes: Uint8Array, platform: NodeJS.Platform = process.platform): LockContent {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   const shown = JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
-  if (!/^[0-9]{1,10}$/.test(text)) return { invalid: shown };
-  const pid = Number(text);
+  // Decimal digits, leading zeros allowed (Python's int() reads "0042" as 42); no more than a PID's 10 digits.
+  if (!/^[0-9]+$/.test(text)) return { invalid: shown };
+  const digits = text.replace(/^0+(?=[0-9])/, '');
+  if (digits.length > 10) return { invalid: shown };
+  const pid = Number(digits);
   if (pid <= 1 || pid > maxPid(platform)) return { invalid: shown };
   return { pid };
 }

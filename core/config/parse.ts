@@ -99,12 +99,13 @@ function addDuplicateKeyErrors(doc: Document.Parsed): void {
     }
   }
   if (!found.length) return;
-  // In source order among the parser's own errors, as the library reports them.
+  // In source order among the parser's own errors, as the library reports them: at the same place a
+  // key's duplicate comes first (it is checked before the key's missing value is).
   found.sort((a, b) => a.pos[0] - b.pos[0]);
   const merged: YAMLParseError[] = [];
   let i = 0;
   for (const e of doc.errors) {
-    while (i < found.length && (found[i] as YAMLParseError).pos[0] < e.pos[0]) merged.push(found[i++] as YAMLParseError);
+    while (i < found.length && (found[i] as YAMLParseError).pos[0] <= e.pos[0]) merged.push(found[i++] as YAMLParseError);
     merged.push(e);
   }
   while (i < found.length) merged.push(found[i++] as YAMLParseError);
