@@ -6,6 +6,7 @@ import { formatLocalTime, formatReward, printable, statusLabel } from '../core/r
 import { syncNodeFs, mapLimit } from '../core/runs/fs';
 import { folderSize, RUN_SIZE_MAX_ENTRIES } from '../core/runs/artefacts';
 import { RunsModel } from '../core/runs/model';
+import { inspectAll } from '../core/runs/parallel';
 import type { CliCommand } from './commands';
 import { t } from '../core/l10n';
 
@@ -95,7 +96,8 @@ export async function collectRuns(
   model.setRoots(found.filter((r) => !projectDirs.has(r.path)));
   const rootsFound = (await model.roots()).map((r) => r.path);
   const entries = await model.experiments();
-  const infos = await mapLimit(entries, 16, (e) => model.info(e));
+  // Thousands of experiments are inspected on two threads (core/runs/parallel.ts).
+  const infos = await inspectAll(fs, entries, model.opts);
   const rows = infos.map(toRow);
   if (opts.sizes)
     await mapLimit(rows, 16, async (r) => {

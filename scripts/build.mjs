@@ -19,6 +19,8 @@ const nodeEntries = [
   ['cli/main.ts', 'dist/cli.js'],
   // Token log whole-file work (stats, export, search) on worker threads; core/logs/pool.ts finds it beside the bundle.
   ['core/logs/worker.ts', 'dist/logworker.js'],
+  // `agentjet runs` inspects large run trees on two threads; core/runs/parallel.ts finds it beside the bundle.
+  ['core/runs/inspectWorker.ts', 'dist/runsworker.js'],
 ].filter(([src]) => existsSync(join(root, src)));
 
 function walk(dir, out = []) {

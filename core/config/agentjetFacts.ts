@@ -4,7 +4,7 @@
 // never imported), else the bundled facts (core/config/releases.ts). Reading happens off the
 // request path; results are cached in memory and on disk by content hash.
 import { createHash } from 'node:crypto';
-import { execFile } from 'node:child_process';
+import { runProcess } from '../process/run';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -102,31 +102,28 @@ for n in ('ajet', 'astuner', 'astune'):
 print(json.dumps(out))`;
 
 /** The framework package installed in an interpreter (not imported), or undefined. */
-export function findInstalled(python: string, timeoutMs = 8000, env?: NodeJS.ProcessEnv): Promise<FoundAgentJet | undefined> {
-  return new Promise((resolve) => {
-    execFile(
-      python,
-      ['-c', LOCATE],
-      { encoding: 'utf8', timeout: timeoutMs, cwd: tmpdir(), windowsHide: true, env: env ?? process.env, maxBuffer: 1 << 20 },
-      (err, stdout) => {
-        if (err || !stdout) return resolve(undefined);
-        let res: Record<string, { dir: string; version?: string }>;
-        try {
-          res = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as Record<string, { dir: string; version?: string }>;
-        } catch {
-          return resolve(undefined);
-        }
-        for (const pkg of ['ajet', 'astuner', 'astune'] as const) {
-          const hit = res[pkg];
-          if (!hit || !existsSync(join(hit.dir, DEFAULTS_OF[pkg]))) continue;
-          // An editable install points into a checkout: its pyproject.toml is the truth.
-          const release = pyprojectRelease(dirname(hit.dir)) ?? hit.version;
-          return resolve({ pkgDir: hit.dir, pkg, origin: 'installed', ...(release ? { release } : {}) });
-        }
-        resolve(undefined);
-      },
-    );
-  });
+export async function findInstalled(python: string, timeoutMs = 8000, env?: NodeJS.ProcessEnv): Promise<FoundAgentJet | undefined> {
+  let stdout: string;
+  try {
+    ({ stdout } = await runProcess(python, ['-c', LOCATE], { timeoutMs, cwd: tmpdir(), env: env ?? process.env, maxBuffer: 1 << 20 }));
+  } catch {
+    return undefined;
+  }
+  if (!stdout) return undefined;
+  let res: Record<string, { dir: string; version?: string }>;
+  try {
+    res = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as Record<string, { dir: string; version?: string }>;
+  } catch {
+    return undefined;
+  }
+  for (const pkg of ['ajet', 'astuner', 'astune'] as const) {
+    const hit = res[pkg];
+    if (!hit || !existsSync(join(hit.dir, DEFAULTS_OF[pkg]))) continue;
+    // An editable install points into a checkout: its pyproject.toml is the truth.
+    const release = pyprojectRelease(dirname(hit.dir)) ?? hit.version;
+    return { pkgDir: hit.dir, pkg, origin: 'installed', ...(release ? { release } : {}) };
+  }
+  return undefined;
 }
 
 const VERSION_OF: Record<FrameworkPackage, 'agentjet' | 'astuner-2025-12' | 'astune'> = {

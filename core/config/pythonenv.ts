@@ -2,7 +2,8 @@
 // The language server must never block: there the probe runs asynchronously, `locate` answers
 // "unknown" (and `pending` true) until it is done, and `onResolved` says when to check again.
 // The CLI may wait: it asks in `sync` mode.
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { ProcessError, runProcess } from '../process/run';
 import { tmpdir } from 'node:os';
 import type { PackageLocator } from './classref';
 
@@ -89,25 +90,28 @@ export class PythonLocator implements PackageLocator {
       return Promise.resolve();
     }
     const key = todo.join(' ');
-    const p = new Promise<void>((resolve) => {
-      execFile(this.python, ['-c', PROBE, ...todo], opts, (err, stdout) => {
-        if (err || !stdout)
-          this.failure = err
-            ? (err as NodeJS.ErrnoException).code === 'ENOENT'
+    const p = runProcess(this.python, ['-c', PROBE, ...todo], { timeoutMs: this.timeoutMs, cwd: tmpdir(), env: this.env ?? process.env })
+      .then(
+        (r) => {
+          if (!r.stdout) this.failure = 'no answer';
+          else
+            try {
+              this.store(todo, r.stdout);
+            } catch {
+              this.failure = 'unreadable answer';
+            }
+        },
+        (err: unknown) => {
+          this.failure =
+            err instanceof ProcessError && err.failure === 'not-found'
               ? `${this.python} does not exist`
-              : err.message.split('\n')[0]
-            : 'no answer';
-        else
-          try {
-            this.store(todo, stdout);
-          } catch {
-            this.failure = 'unreadable answer';
-          }
+              : ((err instanceof Error ? err.message : String(err)).split('\n')[0] ?? 'failed');
+        },
+      )
+      .finally(() => {
         this.inflight.delete(key);
-        resolve();
         this.onResolved?.();
       });
-    });
     this.inflight.set(key, p);
     return p;
   }

@@ -9,7 +9,7 @@
 import { createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { execFile } from 'node:child_process';
+import { ProcessError, runProcess } from '../process/run';
 import { parseDocument, isMap, type Document } from 'yaml';
 import { t } from '../l10n';
 
@@ -127,7 +127,7 @@ print("AGENTJET_TASK " + json.dumps(dict(ds[idx]), default=str))
 `;
 
 /** Row `idx` of a Hugging Face split, through the user's interpreter (AgentJet's task_id is the row index). */
-function hfRow(
+async function hfRow(
   python: string,
   path: string,
   name: string,
@@ -135,25 +135,24 @@ function hfRow(
   idx: number,
   cwd: string,
 ): Promise<Record<string, unknown> | string> {
-  return new Promise((res) => {
-    execFile(
-      python,
-      ['-c', HF_EXPORT, path, name, split, String(idx)],
-      { cwd, timeout: 300_000, maxBuffer: 64 << 20 },
-      (err, stdout, stderr) => {
-        const line = stdout.split('\n').find((l) => l.startsWith('AGENTJET_TASK '));
-        if (line) {
-          try {
-            res(JSON.parse(line.slice('AGENTJET_TASK '.length)) as Record<string, unknown>);
-            return;
-          } catch {
-            /* fall through */
-          }
-        }
-        res((stderr || err?.message || 'no output').trim().split('\n').slice(-3).join(' '));
-      },
-    );
-  });
+  let stdout: string, why: string;
+  try {
+    const r = await runProcess(python, ['-c', HF_EXPORT, path, name, split, String(idx)], { cwd, timeoutMs: 300_000 });
+    stdout = r.stdout;
+    why = r.stderr || 'no output';
+  } catch (err) {
+    stdout = err instanceof ProcessError ? err.stdout : '';
+    why = err instanceof ProcessError ? err.stderr || err.message : String(err);
+  }
+  const line = stdout.split('\n').find((l) => l.startsWith('AGENTJET_TASK '));
+  if (line) {
+    try {
+      return JSON.parse(line.slice('AGENTJET_TASK '.length)) as Record<string, unknown>;
+    } catch {
+      /* fall through */
+    }
+  }
+  return why.trim().split('\n').slice(-3).join(' ');
 }
 
 /** Writes the derived config and the one-task file; the user's files are only read. */

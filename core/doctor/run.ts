@@ -1,7 +1,8 @@
 // Gathers the facts the checks need: runs the probe in the chosen interpreter and asks
-// nvidia-smi. Never throws; every child is killed on timeout or cancellation.
+// nvidia-smi. Never throws; every child is stopped on timeout or cancellation (core/process/run.ts:
+// SIGTERM, then SIGKILL).
 import { agentJetCheckout } from './install';
-import { execFile, spawn } from 'node:child_process';
+import { ProcessError, runProcess } from '../process/run';
 import { ALL_LAUNCHER_MODULES, parseNvidiaSmi, type DoctorInput, type GpuFacts, type ProbeFacts } from './checks';
 import { t } from '../l10n';
 
@@ -20,89 +21,59 @@ export interface GatherOptions {
   signal?: AbortSignal;
 }
 
-export function runProbeScript(o: GatherOptions): Promise<DoctorInput['probe']> {
-  return new Promise((resolve) => {
-    let out = '',
-      err = '',
-      settled = false;
-    const done = (v: DoctorInput['probe']): void => {
-      if (!settled) {
-        settled = true;
-        clearTimeout(timer);
-        o.signal?.removeEventListener('abort', onAbort);
-        resolve(v);
-      }
-    };
-    const child = spawn(o.python, ['-c', o.script, String(o.port), (o.launchers ?? ALL_LAUNCHER_MODULES).join(',')], {
+export async function runProbeScript(o: GatherOptions): Promise<DoctorInput['probe']> {
+  const ms = o.timeoutMs ?? 20_000;
+  let ended: { stdout: string; stderr: string; code: string };
+  try {
+    const r = await runProcess(o.python, ['-c', o.script, String(o.port), (o.launchers ?? ALL_LAUNCHER_MODULES).join(',')], {
       cwd: o.cwd,
       env: o.env ?? process.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      timeoutMs: ms,
+      ...(o.signal ? { signal: o.signal } : {}),
     });
-    const onAbort = (): void => {
-      child.kill('SIGKILL');
-      done({ ok: false, error: t('cancelled') });
+    ended = { stdout: r.stdout, stderr: r.stderr, code: '0' };
+  } catch (err) {
+    if (!(err instanceof ProcessError)) return { ok: false, error: String(err) };
+    if (err.failure === 'cancelled') return { ok: false, error: t('cancelled') };
+    if (err.failure === 'timed-out')
+      return { ok: false, error: t('The interpreter {0} did not answer within {1} s.', o.python, ms / 1000) };
+    if (err.failure === 'not-found') return { ok: false, error: t('The Python interpreter {0} does not exist.', o.python) };
+    if (err.failure === 'spawn-failed') return { ok: false, error: t('Cannot run {0}: {1}', o.python, err.code ?? err.message) };
+    // A probe that printed its line and then failed still answered.
+    ended = { stdout: err.stdout, stderr: err.stderr, code: String(err.exitCode ?? null) };
+  }
+  const line = ended.stdout.split('\n').find((l) => l.startsWith('AGENTJET_DOCTOR '));
+  if (!line)
+    return {
+      ok: false,
+      error: t(
+        '{0} could not run the environment probe ({1}).',
+        o.python,
+        ended.stderr.trim().split('\n').slice(-2).join(' ') || `exit code ${ended.code}`,
+      ),
     };
-    o.signal?.addEventListener('abort', onAbort);
-    const ms = o.timeoutMs ?? 20_000;
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      done({ ok: false, error: t('The interpreter {0} did not answer within {1} s.', o.python, ms / 1000) });
-    }, ms);
-    child.stdout.on('data', (b: Buffer) => {
-      out += b.toString();
-    });
-    child.stderr.on('data', (b: Buffer) => {
-      err += b.toString();
-    });
-    child.on('error', (e: NodeJS.ErrnoException) => {
-      done({
-        ok: false,
-        error:
-          e.code === 'ENOENT' ? t('The Python interpreter {0} does not exist.', o.python) : t('Cannot run {0}: {1}', o.python, e.message),
-      });
-    });
-    child.on('close', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith('AGENTJET_DOCTOR '));
-      if (!line) {
-        done({
-          ok: false,
-          error: t(
-            '{0} could not run the environment probe ({1}).',
-            o.python,
-            err.trim().split('\n').slice(-2).join(' ') || `exit code ${String(code)}`,
-          ),
-        });
-        return;
-      }
-      try {
-        done({ ok: true, facts: JSON.parse(line.slice('AGENTJET_DOCTOR '.length)) as ProbeFacts });
-      } catch (e) {
-        done({ ok: false, error: String(e) });
-      }
-    });
-  });
+  try {
+    return { ok: true, facts: JSON.parse(line.slice('AGENTJET_DOCTOR '.length)) as ProbeFacts };
+  } catch (e) {
+    return { ok: false, error: String(e) };
+  }
 }
 
-export function queryGpus(timeoutMs = 10_000, signal?: AbortSignal): Promise<GpuFacts> {
-  return new Promise((resolve) => {
-    execFile(
-      'nvidia-smi',
-      ['--query-gpu=name,memory.total', '--format=csv,noheader,nounits'],
-      { timeout: timeoutMs, signal, encoding: 'utf8' },
-      (err, stdout) => {
-        if (err) {
-          const e = err as NodeJS.ErrnoException;
-          resolve({
-            available: false,
-            gpus: [],
-            error: e.code === 'ENOENT' ? t('nvidia-smi not found') : (e.message.split('\n')[0] ?? String(e)),
-          });
-          return;
-        }
-        resolve({ available: true, gpus: parseNvidiaSmi(stdout), error: null });
-      },
-    );
-  });
+export async function queryGpus(timeoutMs = 10_000, signal?: AbortSignal): Promise<GpuFacts> {
+  try {
+    const r = await runProcess('nvidia-smi', ['--query-gpu=name,memory.total', '--format=csv,noheader,nounits'], {
+      timeoutMs,
+      ...(signal ? { signal } : {}),
+    });
+    return { available: true, gpus: parseNvidiaSmi(r.stdout), error: null };
+  } catch (err) {
+    const e = err instanceof ProcessError ? err : undefined;
+    return {
+      available: false,
+      gpus: [],
+      error: e?.failure === 'not-found' ? t('nvidia-smi not found') : ((e ? e.message : String(err)).split('\n')[0] ?? String(err)),
+    };
+  }
 }
 
 export async function gather(o: GatherOptions): Promise<DoctorInput> {

@@ -1,5 +1,5 @@
 // Process trees and process groups, for Stop: end everything a launch started, spare companions.
-import { execFile } from 'node:child_process';
+import { runProcess } from '../process/run';
 import { existsBySignal } from '../agentjet/liveness';
 
 export interface ProcInfo {
@@ -19,13 +19,13 @@ export function parsePs(text: string): ProcInfo[] {
 }
 
 /** All processes (POSIX `ps`); empty on failure or on Windows. */
-export function listProcesses(): Promise<ProcInfo[]> {
-  if (process.platform === 'win32') return Promise.resolve([]);
-  return new Promise((resolve) => {
-    execFile('ps', ['-eo', 'pid=,ppid=,pgid=,args='], { maxBuffer: 16 * 1024 * 1024, timeout: 5000 }, (err, stdout) => {
-      resolve(err ? [] : parsePs(stdout));
-    });
-  });
+export async function listProcesses(): Promise<ProcInfo[]> {
+  if (process.platform === 'win32') return [];
+  try {
+    return parsePs((await runProcess('ps', ['-eo', 'pid=,ppid=,pgid=,args='], { maxBuffer: 16 * 1024 * 1024, timeoutMs: 5000 })).stdout);
+  } catch {
+    return [];
+  }
 }
 
 /** `root` and all its descendants. */

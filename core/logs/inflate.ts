@@ -47,6 +47,8 @@ export function inflateBounded(raw: Uint8Array, limit = maxRecordBytes()): Buffe
   }
 }
 
+const PREFIX_CHUNK = (want: number) => Math.min(16 * 1024, Math.max(1024, want));
+
 /**
  * The first bytes of what a (possibly cut) zlib stream inflates to, at most about `want` of them:
  * for summaries, which need only the start of the JSON. The input is fed in growing slices so a
@@ -58,7 +60,9 @@ export function inflatePrefix(raw: Uint8Array, want: number): Buffer {
   let last: Buffer | undefined;
   for (;;) {
     try {
-      last = inflateSync(raw.subarray(0, slice), { finishFlush: zc.Z_SYNC_FLUSH, maxOutputLength: cap });
+      // Output chunks about the size wanted: zlib's default 16 KB chunk, allocated per call, costs
+      // three times the inflation of a small record (the runs listing reads thousands of titles).
+      last = inflateSync(raw.subarray(0, slice), { finishFlush: zc.Z_SYNC_FLUSH, maxOutputLength: cap, chunkSize: PREFIX_CHUNK(want) });
     } catch (err) {
       if (!isTooLarge(err)) throw err;
       if (last) return last;

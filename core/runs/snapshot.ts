@@ -3,6 +3,7 @@ import { readConfigFacts, type Dialect } from '../agentjet/dialect';
 import { layoutOfRun } from '../agentjet/layout';
 import { isNode, parseDocument } from 'yaml';
 import { loggerNames } from './tracking';
+import { scanSnapshot } from './snapshotScan';
 import { fsErrorText, numberedDirs, type RunsFs } from './fs';
 import type { CheckpointInfo } from './runTypes';
 import { t } from '../l10n';
@@ -42,6 +43,26 @@ export async function readSnapshotFacts(fs: RunsFs, path: string): Promise<Snaps
 }
 
 export function snapshotFacts(text: string): SnapshotFacts {
+  // The line scan answers for what PyYAML writes; anything else is parsed in full.
+  const s = scanSnapshot(text);
+  if (!s?.dialect) return parsedSnapshotFacts(text);
+  const out: SnapshotFacts = { dialect: s.dialect };
+  if (s.project !== undefined) out.project = s.project;
+  if (s.experimentName !== undefined) out.experimentName = s.experimentName;
+  if (s.checkpointBase !== undefined) out.checkpointBase = s.checkpointBase;
+  if (s.totalSteps !== undefined) out.totalSteps = s.totalSteps;
+  if (s.dialect === 'ajet') out.ajetLayout = layoutOfRun('', text);
+  if (LOGGER_LINE.test(text)) {
+    const loggers = loggerNames(s.logger);
+    if (loggers.length) out.loggers = loggers;
+  }
+  return out;
+}
+
+const LOGGER_LINE = /^[ \t]+logger[ \t]*:/m;
+
+/** The same facts from a full YAML parse (any YAML; some 20 ms for a resolved config). */
+export function parsedSnapshotFacts(text: string): SnapshotFacts {
   const f = readConfigFacts(text);
   if (!f.dialect) return { error: f.error ?? 'no ajet:/astuner: section' };
   if (f.error) return { error: f.error };
@@ -51,7 +72,7 @@ export function snapshotFacts(text: string): SnapshotFacts {
   if (f.checkpointBase !== undefined) out.checkpointBase = f.checkpointBase;
   if (f.totalSteps !== undefined) out.totalSteps = f.totalSteps;
   if (f.dialect === 'ajet') out.ajetLayout = layoutOfRun('', text);
-  if (/^[ \t]+logger[ \t]*:/m.test(text)) {
+  if (LOGGER_LINE.test(text)) {
     try {
       const v = parseDocument(text, { uniqueKeys: false }).getIn([f.dialect, 'trainer_common', 'logger']);
       const loggers = loggerNames(isNode(v) ? v.toJSON() : v);

@@ -1,0 +1,129 @@
+// Short-lived processes (probes, doctor, pip, Ray state queries) through execa, the project's
+// process library: a time limit, a stop that escalates (SIGTERM, then SIGKILL after a grace
+// period, for a process that ignores the first), cancellation by AbortSignal, and one error that
+// says what ran, how it ended and the end of what it wrote to stderr. The promise settles only
+// once the process is gone, so nothing outlives its caller. Long-lived processes (launches,
+// companions, servers, debug adapters) are not run here.
+import { execa, type ExecaError } from 'execa';
+
+export interface RunProcessOptions {
+  cwd?: string;
+  /** The whole environment of the child (not added to this process's). Default: this process's. */
+  env?: NodeJS.ProcessEnv;
+  /** Text written to stdin (then closed); without it stdin is closed at once. */
+  input?: string;
+  /** Stopped after this long (SIGTERM, then SIGKILL after `killGraceMs`). Default: no limit. */
+  timeoutMs?: number;
+  /** How long a stopped process has between SIGTERM and SIGKILL. Default 2000 ms. */
+  killGraceMs?: number;
+  /** Stops the process (as a time-out does) when aborted. */
+  signal?: AbortSignal;
+  /** Bytes kept of stdout and of stderr each. Default 64 MB. */
+  maxBuffer?: number;
+}
+
+export interface ProcessResult {
+  command: string;
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export type ProcessFailure = 'not-found' | 'spawn-failed' | 'exit-code' | 'signal' | 'timed-out' | 'cancelled';
+
+/** Bytes of stderr an error message quotes (the end, where the reason usually is). */
+export const STDERR_TAIL_CHARS = 2000;
+
+/** How a short-lived process failed: the command, the exit code or signal, and stderr's end. */
+export class ProcessError extends Error {
+  constructor(
+    readonly failure: ProcessFailure,
+    readonly command: string,
+    readonly exitCode: number | undefined,
+    readonly signal: string | undefined,
+    readonly stdout: string,
+    readonly stderr: string,
+    /** The error the spawn itself gave (ENOENT, EACCES, ...), if any. */
+    readonly code?: string,
+  ) {
+    super(describe(failure, command, exitCode, signal, stderr, code));
+    this.name = 'ProcessError';
+  }
+
+  /** The last STDERR_TAIL_CHARS characters of stderr, trimmed. */
+  get stderrTail(): string {
+    return tail(this.stderr);
+  }
+}
+
+function tail(s: string): string {
+  const t = s.trim();
+  return t.length > STDERR_TAIL_CHARS ? `…${t.slice(-STDERR_TAIL_CHARS)}` : t;
+}
+
+function describe(failure: ProcessFailure, command: string, exitCode?: number, signal?: string, stderr = '', code?: string): string {
+  const how =
+    failure === 'not-found'
+      ? 'not found'
+      : failure === 'spawn-failed'
+        ? `could not start (${code ?? 'error'})`
+        : failure === 'timed-out'
+          ? 'timed out'
+          : failure === 'cancelled'
+            ? 'cancelled'
+            : failure === 'signal'
+              ? `killed by ${signal ?? 'a signal'}`
+              : `exited with code ${exitCode ?? '?'}`;
+  const err = tail(stderr);
+  return `${command}: ${how}${err ? `\n${err}` : ''}`;
+}
+
+/** Runs `file` with `args` (no shell) to completion; rejects with a ProcessError unless it exits 0. */
+export async function runProcess(file: string, args: readonly string[], o: RunProcessOptions = {}): Promise<ProcessResult> {
+  const child = execa(file, args, {
+    ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
+    env: o.env ?? process.env,
+    extendEnv: false,
+    ...(o.input !== undefined ? { input: o.input } : { stdin: 'ignore' }),
+    stripFinalNewline: false,
+    maxBuffer: o.maxBuffer ?? 64 * 1024 * 1024,
+    windowsHide: true,
+  });
+  const command = [file, ...args].join(' ');
+  let stopped: 'timed-out' | 'cancelled' | undefined;
+  const stop = (why: 'timed-out' | 'cancelled') => {
+    if (stopped) return;
+    stopped = why;
+    // execa's kill sends SIGTERM and SIGKILL after the grace period if the process is still there.
+    child.kill('SIGTERM', { forceKillAfterTimeout: o.killGraceMs ?? 2000 });
+  };
+  const timer = o.timeoutMs !== undefined ? setTimeout(() => stop('timed-out'), o.timeoutMs) : undefined;
+  const onAbort = () => stop('cancelled');
+  if (o.signal?.aborted) onAbort();
+  else o.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const r = await child;
+    if (stopped) throw new ProcessError(stopped, command, r.exitCode, undefined, r.stdout, r.stderr);
+    return { command, stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode };
+  } catch (err) {
+    if (err instanceof ProcessError) throw err;
+    const e = err as ExecaError & { code?: string };
+    const stdout = typeof e.stdout === 'string' ? e.stdout : '';
+    const stderr = typeof e.stderr === 'string' ? e.stderr : '';
+    const signal = e.signal ?? undefined;
+    const exitCode = typeof e.exitCode === 'number' ? e.exitCode : undefined;
+    const failure: ProcessFailure = stopped
+      ? stopped
+      : e.code === 'ENOENT'
+        ? 'not-found'
+        : e.code && exitCode === undefined && !signal
+          ? 'spawn-failed'
+          : signal
+            ? 'signal'
+            : 'exit-code';
+    throw new ProcessError(failure, command, exitCode, signal, stdout, stderr, e.code);
+  } finally {
+    if (timer) clearTimeout(timer);
+    o.signal?.removeEventListener('abort', onAbort);
+  }
+}
