@@ -108,7 +108,8 @@ export function recognisePortHolder(
 
 /**
  * The environment variable a launch reads to reuse a companion of another folder that holds its
- * port (the editor's "Reuse It" sets it; on the command line: `AGENTJET_REUSE_COMPANION=<pgid>`).
+ * port on purpose: our check does not refuse it (`AGENTJET_REUSE_COMPANION=<pgid>`; AgentJet itself
+ * cannot share a companion across folders, see docs/debug.md).
  */
 export const REUSE_COMPANION_ENV = 'AGENTJET_REUSE_COMPANION';
 

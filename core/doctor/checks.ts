@@ -11,7 +11,7 @@ import {
   type FrameworkInstall,
 } from './install';
 import { LAUNCHER_ENTRIES } from '../launch/plan';
-import { recognisePortHolder, REUSE_COMPANION_ENV, type PortCompanion } from '../agentjet/portHolder';
+import { recognisePortHolder, type PortCompanion } from '../agentjet/portHolder';
 
 export type Status = 'ok' | 'warning' | 'error' | 'info';
 
@@ -354,16 +354,15 @@ function portCheck(port: ProbeFacts['port'], input: DoctorInput): Check {
       title: t('vLLM port'),
       status: input.launch ? 'error' : 'warning',
       detail: t(
-        "port {0} ({1}) is held by AgentJet's own companion {2} (process {3}, group {4}) started in {5}. Stop it (kill -- -{4}), reuse it (set {6}={4} in the launch's environment) or set {1} to a free port.",
+        "port {0} ({1}) is held by AgentJet's own companion {2} (process {3}, group {4}) started in {5}. AgentJet's launcher keeps a companion per folder and starts its own here: stop that one (kill -- -{4}) or set {1} to a free port.",
         port.port,
         key,
         theirs.what,
         theirs.pid,
         theirs.pgid,
         where,
-        REUSE_COMPANION_ENV,
       ),
-      // The launch refusal offers Stop It / Reuse It (extension/debug/provider.ts).
+      // The launch refusal offers Stop It and Launch (extension/debug/provider.ts).
     };
   }
   const who =

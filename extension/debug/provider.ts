@@ -13,33 +13,30 @@ import { planLaunch, preflightLaunch, type Refusal } from '../../core/launch/lif
 import { LAUNCH_ERRORS, subprocessAttach } from '../../core/protocol/debug';
 import { checkSwarmServer, isSwarmClientLaunch, planSwarmClient, type SwarmClientAttributes } from '../../core/launch/swarmClient';
 import { stopGroup } from '../../core/agentjet/companions';
-import { REUSE_COMPANION_ENV } from '../../core/agentjet/portHolder';
 
 /**
  * How a refused launch is told to the user; tests pass their own to see it. `retry` starts the same
- * launch again, with `env` added (Reuse It).
+ * launch again (Stop It and Launch).
  */
 export type RefusalNotifier = (refusal: Refusal, retry?: (env?: Record<string, string>) => void) => void;
 
 const SELECT_INTERPRETER = vscode.l10n.t('Select Interpreter');
 const COPY_INSTALL = vscode.l10n.t('Copy Install Command');
 const STOP_IT = vscode.l10n.t('Stop It and Launch');
-const REUSE_IT = vscode.l10n.t('Reuse It');
 
 /** Our message with our actions (not VS Code's "Open 'launch.json'"). Not awaited: the start ends at once. */
 export function showRefusal(refusal: Refusal, retry?: (env?: Record<string, string>) => void): void {
   const actions: string[] = [];
   if (refusal.installCommand) actions.push(COPY_INSTALL);
-  // The port is held by AgentJet's companion of another folder (issue 22 item 16).
+  // The port is held by AgentJet's companion of another folder (issue 22 item 16). No "reuse": AgentJet's
+  // launcher finds companions by a record under its own folder and would start another on the port.
   const held = refusal.portCompanion;
-  if (held && retry) actions.push(STOP_IT, REUSE_IT);
+  if (held && retry) actions.push(STOP_IT);
   if (refusal.kinds.some((k) => k === 'python' || k === 'debugpy' || k === 'framework')) actions.push(SELECT_INTERPRETER);
   void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: {0}', refusal.message), ...actions).then(async (pick) => {
     if (pick === STOP_IT && held && retry) {
       await stopGroup(held.pgid);
       retry();
-    } else if (pick === REUSE_IT && held && retry) {
-      retry({ [REUSE_COMPANION_ENV]: String(held.pgid) });
     } else if (pick === COPY_INSTALL && refusal.installCommand) {
       await vscode.env.clipboard.writeText(refusal.installCommand);
     } else if (pick === SELECT_INTERPRETER) {

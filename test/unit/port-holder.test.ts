@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { companionCommand, recognisePortHolder, REUSE_COMPANION_ENV } from '../../core/agentjet/portHolder';
+import { companionCommand, recognisePortHolder } from '../../core/agentjet/portHolder';
 import { evaluate, type DoctorInput, type ProbeFacts } from '../../core/doctor/checks';
 import { checkForLaunch } from '../../core/doctor/preflight';
 
@@ -81,15 +81,15 @@ test(
       assert.equal(who.what, 'external_vllm_server');
       assert.equal(who.pgid, l.pid);
       assert.equal(who.cwd, first);
-      // The second project's launch check: refused with the companion named (and the way to reuse it).
+      // The second project's launch check: refused with the companion named and how to free the port.
       const port = { port: l.port, inUse: true, holderPid: l.pid, holderPgid: l.pid, holderArgs: 'python3 -c …' };
       const check = evaluate(input(port)).find((c) => c.id === 'port')!;
       assert.equal(check.status, 'error');
       assert.doesNotMatch(check.detail, /not an AgentJet companion/);
       assert.match(check.detail, /AgentJet's own companion external_vllm_server/);
       assert.ok(check.detail.includes(first), check.detail);
-      assert.ok(check.detail.includes(`${REUSE_COMPANION_ENV}=${l.pid}`), check.detail);
-      // Reused (the editor's "Reuse It"): not an error.
+      assert.ok(check.detail.includes(`kill -- -${l.pid}`), check.detail);
+      // Named in AGENTJET_REUSE_COMPANION (a companion the user means to share): not an error.
       assert.equal(evaluate(input(port, true, [l.pid])).find((c) => c.id === 'port')!.status, 'ok');
       // The doctor says the same as a warning.
       const doc = evaluate(input(port, false)).find((c) => c.id === 'port')!;
