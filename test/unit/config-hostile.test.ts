@@ -36,13 +36,17 @@ test('property: duplicate keys are reported as the yaml library reports them (sa
       const words = (l: { code: string; message: string }[]) => l.map((e) => `${e.code}:${e.message}`).sort();
       assert.deepEqual(words(ours), words(theirs));
       const left = [...theirs];
+      // In a document with other errors the library's recovery may place a duplicate anywhere in the
+      // broken structure (seen: at a broken key's start, 900 characters before the key); ours stays at
+      // the duplicate key itself. Places are compared where duplicates are the only errors.
+      const broken = theirs.some((x) => x.code !== 'DUPLICATE_KEY');
       for (const e of ours) {
         // The library points before a mis-indented key's indentation; ours points at the key itself.
         const i = left.findIndex(
           (x) =>
             x.code === e.code &&
             x.message === e.message &&
-            (x.at === e.at || (e.code === 'DUPLICATE_KEY' && e.at > x.at && /^\s*$/.test(text.slice(x.at, e.at)))),
+            (x.at === e.at || (e.code === 'DUPLICATE_KEY' && (broken || (e.at > x.at && /^\s*$/.test(text.slice(x.at, e.at)))))),
         );
         assert.ok(i >= 0, `${e.code} at ${e.at} is not among the library's errors`);
         left.splice(i, 1);
