@@ -1,12 +1,15 @@
 // fast-check settings shared by the property tests: a fixed budget per run, and the seed printed on
-// failure (fast-check's report starts with it). FC_SEED=<n> replays a failing run; FC_RUNS=<n> widens it.
+// failure (fast-check's report starts with it). FC_SEED=<n> replays a failing run; FC_RUNS=<n> widens it
+// (AGENTJET_FC_SEED / AGENTJET_FC_RUNS are read too).
 import fc from 'fast-check';
 
 export { fc };
 
 function params<Ts>(numRuns: number): { seed: number; p: fc.Parameters<Ts> } {
-  const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : Date.now() ^ (Math.random() * 0x100000000);
-  return { seed, p: { numRuns: process.env.FC_RUNS ? Number(process.env.FC_RUNS) : numRuns, seed } };
+  const seedText = process.env.FC_SEED ?? process.env.AGENTJET_FC_SEED;
+  const runsText = process.env.FC_RUNS ?? process.env.AGENTJET_FC_RUNS;
+  const seed = seedText ? Number(seedText) : Date.now() ^ (Math.random() * 0x100000000);
+  return { seed, p: { numRuns: runsText ? Number(runsText) : numRuns, seed } };
 }
 
 function report(seed: number, err: unknown): never {
