@@ -3,6 +3,29 @@
 // every action applies to the server its panel was opened for. Checked with valibot below.
 import * as v from 'valibot';
 
+/** One client's share of the current batch, from the rollout pool. */
+export interface ClientRow {
+  client: string;
+  /** Episodes it holds open now. */
+  running: number;
+  /** Episodes it ended in this batch; undefined when the server does not say (see core/swarm/model.ts episodesByClient). */
+  completed?: number;
+  /** Distinct tasks of its running and completed episodes, as far as known. */
+  tasks: number;
+  /** LLM calls of its running episodes. */
+  llmCalls: number;
+  /** Mean reward of its completed episodes that the pool attributes to it. */
+  mean?: number;
+  /** Rewards that mean is over. */
+  rewarded: number;
+  /** The reward of the last of its episodes the trainer scored, when its episodes are known. */
+  lastReward?: number;
+  /** In the server's active-client list (ended a rewarded episode since the last weight sync). */
+  active: boolean;
+  /** Agreed to the next weight sync. */
+  agreed: boolean;
+}
+
 export const OVERWATCH_VIEW_TYPE = 'agentjet.swarmOverwatch';
 
 export interface OverwatchData {
@@ -21,20 +44,7 @@ export interface OverwatchData {
   progress: { label: string; current: number; target: number }[];
   activeClients: { id: string; agreed: boolean; mine?: boolean }[];
   tasks: { taskId: string; episodes: number; mean?: number; std?: number; clients: string[]; mine?: boolean }[];
-  byClient: {
-    client: string;
-    running: number;
-    /** Undefined: the server does not say (episodes claimed without a throttle policy). */
-    completed?: number;
-    tasks: number;
-    llmCalls: number;
-    mean?: number;
-    rewarded: number;
-    lastReward?: number;
-    active: boolean;
-    agreed: boolean;
-    mine?: boolean;
-  }[];
+  byClient: (ClientRow & { mine?: boolean })[];
   running: {
     episode: string;
     client: string;

@@ -1,6 +1,7 @@
 // What the editor knows about one swarm server between polls: the latest rollout pool, since when
 // the engine has been in its state, the reason it cannot be reached, and the reward per global
 // step. The server forgets a batch's rewards at every weight sync; the history here keeps them.
+import type { ClientRow } from '../protocol/swarm';
 import type { PoolInfo, SwarmStatus } from './api';
 
 export interface RewardPoint {
@@ -89,29 +90,6 @@ export function runningEpisodes(pool: PoolInfo): RunningEpisode[] {
     });
   }
   return out;
-}
-
-/** One client's share of the current batch, from the rollout pool. */
-export interface ClientRow {
-  client: string;
-  /** Episodes it holds open now. */
-  running: number;
-  /** Episodes it ended in this batch; undefined when the server does not say (see episodesByClient). */
-  completed?: number;
-  /** Distinct tasks of its running and completed episodes, as far as known. */
-  tasks: number;
-  /** LLM calls of its running episodes. */
-  llmCalls: number;
-  /** Mean reward of its completed episodes that the pool attributes to it. */
-  mean?: number;
-  /** Rewards that mean is over. */
-  rewarded: number;
-  /** The reward of the last of its episodes the trainer scored, when its episodes are known. */
-  lastReward?: number;
-  /** In the server's active-client list (ended a rewarded episode since the last weight sync). */
-  active: boolean;
-  /** Agreed to the next weight sync. */
-  agreed: boolean;
 }
 
 const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
