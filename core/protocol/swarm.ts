@@ -3,6 +3,16 @@
 // every action applies to the server its panel was opened for. Checked with valibot below.
 import * as v from 'valibot';
 
+/** An episode a client holds open now, from the rollout pool. */
+export interface RunningEpisode {
+  episode: string;
+  client: string;
+  llmCalls: number;
+  sinceActivity: string;
+  timeout: string;
+  taskId?: string;
+}
+
 /** One client's share of the current batch, from the rollout pool. */
 export interface ClientRow {
   client: string;
@@ -45,15 +55,7 @@ export interface OverwatchData {
   activeClients: { id: string; agreed: boolean; mine?: boolean }[];
   tasks: { taskId: string; episodes: number; mean?: number; std?: number; clients: string[]; mine?: boolean }[];
   byClient: (ClientRow & { mine?: boolean })[];
-  running: {
-    episode: string;
-    client: string;
-    llmCalls: number;
-    sinceActivity: string;
-    timeout: string;
-    taskId?: string;
-    mine?: boolean;
-  }[];
+  running: (RunningEpisode & { mine?: boolean })[];
   /** The swarm clients launched from the editor against this server (debug sessions), while they run. */
   editorClients: EditorClientInfo[];
   rewards: { step: number; mean: number; episodes: number }[];

@@ -1,7 +1,7 @@
 // What the editor knows about one swarm server between polls: the latest rollout pool, since when
 // the engine has been in its state, the reason it cannot be reached, and the reward per global
 // step. The server forgets a batch's rewards at every weight sync; the history here keeps them.
-import type { ClientRow } from '../protocol/swarm';
+import type { ClientRow, RunningEpisode } from '../protocol/swarm';
 import type { PoolInfo, SwarmStatus } from './api';
 
 export interface RewardPoint {
@@ -62,15 +62,6 @@ export function taskRows(pool: PoolInfo): TaskRow[] {
     rows.push(row);
   }
   return rows.sort((a, b) => b.episodes - a.episodes || a.taskId.localeCompare(b.taskId));
-}
-
-export interface RunningEpisode {
-  episode: string;
-  client: string;
-  llmCalls: number;
-  sinceActivity: string;
-  timeout: string;
-  taskId?: string;
 }
 
 export function runningEpisodes(pool: PoolInfo): RunningEpisode[] {
