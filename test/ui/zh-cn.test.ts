@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { openWorkbench, type Workbench } from '../harness/workbench';
 import { repoRoot } from '../util/paths';
 import { WORKFLOW_TYPO, demoWorkspace } from '../util/demoWorkspace';
+import { waitFor } from '../util/poll';
 import { descriptionCatalogue } from '../../core/l10n/schemaDescriptions';
 
 const zh = JSON.parse(readFileSync(join(repoRoot, 'package.nls.zh-cn.json'), 'utf8')) as Record<string, string>;
@@ -58,16 +59,28 @@ test('with the display language zh-cn, AgentJet command titles, views, diagnosti
     assert.ok(existsSync(await wb.screenshot('zh-cn-views')));
 
     // The language server's diagnostic and its hover, in Chinese (math_agent.yaml is open).
-    const hoverText = await wb.hoverFirstError(WORKFLOW_TYPO);
+    await wb.hoverFirstError(WORKFLOW_TYPO);
+    // Under the diagnostic, the key's own description (core/l10n/schema.zh-cn.json); Markdown drops the backticks.
+    const workflowDoc = descriptionCatalogue()['ajet.rollout.user_workflow'];
+    assert.ok(workflowDoc);
+    const flat = (s: string) => s.replace(/`/g, '').replace(/\s+/g, ' ');
+    // VS Code draws the marker's part of the hover first and adds the language server's hover when
+    // it answers: wait for the description to be in it.
+    const hover = wb.page.locator('.monaco-hover:not(.hidden)', { hasText: WORKFLOW_TYPO }).first();
+    const hoverText = await waitFor(
+      async () => {
+        const t = await hover.innerText().catch(() => '');
+        return flat(t).includes(flat(workflowDoc['zh-cn'])) ? t : undefined;
+      },
+      'the key description in the hover',
+      20_000,
+      100,
+    ).catch(async () => hover.innerText());
     // "{1} 中没有定义 `{0}`（其中的类：…）。" with the module file and the classes it has.
     assert.ok(zhCore['`{0}` is not defined in {1} (classes: {2}).']?.includes('中没有定义'));
     assert.match(hoverText, /workflow\.py 中没有定义 `MathWorkflo`（其中的类：[^）]*MathWorkflow[^）]*）。/);
     assert.doesNotMatch(hoverText, /is not defined in/);
     assert.match(hoverText, /class-ref\/missing-class/);
-    // Under the diagnostic, the key's own description (core/l10n/schema.zh-cn.json); Markdown drops the backticks.
-    const workflowDoc = descriptionCatalogue()['ajet.rollout.user_workflow'];
-    assert.ok(workflowDoc);
-    const flat = (s: string) => s.replace(/`/g, '').replace(/\s+/g, ' ');
     assert.ok(flat(hoverText).includes(flat(workflowDoc['zh-cn'])), hoverText);
     assert.ok(!flat(hoverText).includes(flat(workflowDoc.en)), hoverText);
     assert.ok(existsSync(await wb.screenshot('zh-cn-diagnostic-hover')));
