@@ -9,7 +9,7 @@ import { parseHostFolder as parseHost } from '../agentjet/hosts';
 import { readLaunchRecords } from '../agentjet/launchRecord';
 import { layoutOfRun, type LayoutVersion } from '../agentjet/layout';
 import { combineStatus, reasonOf } from '../agentjet/status';
-import { mapLimit, type RunsFs } from './fs';
+import { mapLimit, statOnce, type RunsFs } from './fs';
 import { decide, decideLaunchOnly, readSession, type HostRead } from './hostStatus';
 import { latestStepReward, readTailRecords } from './records';
 import { parseRecordTitle } from '../logs/record';
@@ -69,7 +69,8 @@ function layoutOf(entry: ExperimentEntry, snap: SnapshotFacts | undefined, hostl
 }
 
 /** Status, sessions, hosts, latest step/reward and checkpoints of one experiment. */
-export async function inspectExperiment(fs: RunsFs, entry: ExperimentEntry, opts: DiscoverOptions = {}): Promise<ExperimentInfo> {
+export async function inspectExperiment(outerFs: RunsFs, entry: ExperimentEntry, opts: DiscoverOptions = {}): Promise<ExperimentInfo> {
+  const fs = statOnce(outerFs);
   const launches = entry.hasLaunchRecords === false ? [] : await readLaunchRecords(fs, entry.path);
   const reads = await mapLimit(entry.sessions, 4, (s) => readSession(fs, join(entry.path, s), opts, launches));
   const sessions = reads.map((r) => r.session);

@@ -299,3 +299,29 @@ export async function numberedDirs(fs: RunsFs, dir: string, prefix: string): Pro
   }
   return out.sort((a, b) => a.step - b.step);
 }
+
+/**
+ * `fs` whose `stat` answers each path once: one experiment's read asks about its logs from several
+ * places (status, step and reward). Use it for one experiment's read, never longer, so a later read
+ * still sees files grow.
+ */
+export function statOnce(fs: RunsFs): RunsFs {
+  const seen = new Map<string, Promise<Stats>>();
+  return {
+    get ops() {
+      return fs.ops;
+    },
+    readdir: (path) => fs.readdir(path),
+    stat(path) {
+      let p = seen.get(path);
+      if (!p) {
+        p = fs.stat(path);
+        seen.set(path, p);
+      }
+      return p;
+    },
+    readRange: (path, position, length) => fs.readRange(path, position, length),
+    readFile: (path) => fs.readFile(path),
+    realpath: (path) => fs.realpath(path),
+  };
+}

@@ -1,6 +1,6 @@
 // Sessions and hosts: reads what a host folder holds (lock, logs, exception records, traceback)
 // and hands the facts to the one set of status rules in core/agentjet/status.ts.
-import { hostname } from 'node:os';
+import { hostname as osHostname } from 'node:os';
 import { basename, join } from 'node:path';
 import { isHostlessSession } from '../agentjet/layout';
 import { sameHost, parseHostFolder } from '../agentjet/hosts';
@@ -10,6 +10,12 @@ import { combineStatus, decideHostStatus, isHarmlessException, reasonOf, type Ho
 import { mapLimit, tryReaddir, tryStat, type RunsFs } from './fs';
 import { completeLines, decodeRecord, splitRecords } from './records';
 import { parseSessionTime } from './roots';
+
+let hostName: string | undefined;
+/** The machine's name, asked once: it was a `uname` per host folder, 10,000 of them in a big tree. */
+function thisHost(): string {
+  return (hostName ??= osHostname());
+}
 import type { DiscoverOptions, HostInfo, LockInfo, SessionInfo } from './runTypes';
 
 const DEFAULT_REMOTE_FRESH_MS = 5 * 60_000;
@@ -150,7 +156,7 @@ async function readTail(fs: RunsFs, path: string, bytes: number): Promise<string
 
 /** One host folder (or a host-less session folder): lock, modules, exception records, traceback. */
 export async function readHost(fs: RunsFs, path: string, opts: DiscoverOptions, hostless: boolean): Promise<HostRead> {
-  const localHost = opts.localHost ?? hostname();
+  const localHost = opts.localHost ?? thisHost();
   const name = hostless ? '(session)' : basename(path);
   const parsed = hostless ? { host: '' } : parseHostFolder(name, localHost);
   // A host-less layout does not say which machine wrote it: read as this one (the PID check guards).
