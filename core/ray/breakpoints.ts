@@ -17,6 +17,8 @@ export const HOOK_MODULE = 'agentjet_ray_breakpoints';
 export const HOOK_FUNCTION = `${HOOK_MODULE}.runtime_env_hook`;
 /** What the worker hook appends to Ray's "listening" line. */
 export const LISTENER_MARKER = '(agentjet: editor breakpoints, doorbell)';
+/** A regex (Python `re`) for the hook's console lines, which Ray must relay one by one. */
+export const DEDUP_ALLOW = 'agentjet: editor breakpoints';
 
 /**
  * Task/actor names AgentJet's Ray code runs user code in: verl's TaskRunner (the trainer actor whose
@@ -144,5 +146,9 @@ export function rayBreakpointsEnv(hookDir: string, env: NodeJS.ProcessEnv, sep: 
   };
   const prev = env.RAY_RUNTIME_ENV_HOOK;
   if (prev && prev !== HOOK_FUNCTION) out.AGENTJET_RAY_BP_PREV_HOOK = prev;
+  // Ray's console relay folds lines that differ only in numbers ("[repeated 4x across cluster]"),
+  // which would hide all doorbells but one; workers on other nodes are found only there.
+  const allow = env.RAY_DEDUP_LOGS_ALLOW_REGEX;
+  out.RAY_DEDUP_LOGS_ALLOW_REGEX = allow && !allow.includes(DEDUP_ALLOW) ? `(?:${allow})|${DEDUP_ALLOW}` : (allow ?? DEDUP_ALLOW);
   return out;
 }

@@ -129,6 +129,24 @@ export function listenerFromLog(state: WorkerLogState, log: WorkerLogName): List
   return { key: `${host}:${port}`, host: h, port, pid: log.pid, names: [...state.names], role: state.role };
 }
 
+export interface DriverPrefix {
+  /** Task or actor name; absent on lines a worker wrote before its first task. */
+  name: string | undefined;
+  pid: number;
+  /** Node IP Ray prints for workers on another node than the driver's: `(name pid=N, ip=A)`. */
+  ip: string | undefined;
+  /** The worker's line after the prefix. */
+  rest: string;
+}
+
+/** The `(name pid=N, ip=A)` prefix Ray puts on worker lines it relays to the driver's console. */
+export function driverPrefix(raw: string): DriverPrefix | undefined {
+  const line = raw.replace(ANSI, '').replace(/\r$/, '');
+  const pre = /\((?:([^()\s]+)\s+)?pid=(\d+)(?:,\s*ip=([^)\s]+))?\)\s*(.*)$/.exec(line);
+  if (!pre) return undefined;
+  return { name: pre[1], pid: Number(pre[2]), ip: pre[3], rest: pre[4]! };
+}
+
 export interface DriverLine {
   name: string | undefined;
   pid: number | undefined;
@@ -137,18 +155,26 @@ export interface DriverLine {
   event: 'listening' | 'waiting' | 'connected';
   host?: string;
   port?: number;
+  /** The editor-breakpoints hook's doorbell (not a debugger). */
+  doorbell?: true;
 }
 
 /** A worker line relayed to the driver's console: `(paused pid=10754) Ray debugger is listening on ...`. */
 export function parseDriverLine(raw: string): DriverLine | undefined {
-  const line = raw.replace(ANSI, '');
-  const pre = /\(([^()\s]+)\s+pid=(\d+)(?:,\s*ip=([^)\s]+))?\)\s*(.*)$/.exec(line);
+  const pre = driverPrefix(raw);
   if (!pre) return undefined;
-  const rest = pre[4]!;
-  const base = { name: pre[1], pid: Number(pre[2]), ip: pre[3] };
+  const { rest } = pre;
+  const base = { name: pre.name, pid: pre.pid, ip: pre.ip };
   let m: RegExpExecArray | null;
-  if ((m = LISTENING.exec(rest))) return { ...base, event: 'listening', host: stripBrackets(m[1]!), port: Number(m[2]) };
-  if ((m = ALREADY_OPEN.exec(rest))) return { ...base, event: 'listening', host: m[1] ? stripBrackets(m[1]) : pre[3], port: Number(m[2]) };
+  if ((m = LISTENING.exec(rest)))
+    return {
+      ...base,
+      event: 'listening',
+      host: stripBrackets(m[1]!),
+      port: Number(m[2]),
+      ...(rest.includes(LISTENER_MARKER) ? { doorbell: true as const } : {}),
+    };
+  if ((m = ALREADY_OPEN.exec(rest))) return { ...base, event: 'listening', host: m[1] ? stripBrackets(m[1]) : pre.ip, port: Number(m[2]) };
   if (WAITING.test(rest)) return { ...base, event: 'waiting' };
   if (CONNECTED.test(rest)) return { ...base, event: 'connected' };
   return undefined;

@@ -425,6 +425,7 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
               const dash = dashboardFromOutput(line);
               if (dash) run.useDashboard(dash);
               if (parseDriverLine(line)?.event === 'waiting') run.watcher?.scan();
+              run.feedOutput(line);
             }
           },
         };

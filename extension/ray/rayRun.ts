@@ -8,6 +8,7 @@ import { defaultDashboardFor, parseRayAddress, rayTempRoot, sessionForRun } from
 import { debugTagsArg } from '../../core/ray/tags';
 import type { PausedWorker, RayClusterInfo } from '../../core/ray/types';
 import type { ListeningWorker } from '../../core/ray/breakpoints';
+import { DriverDoorbells, mergeListeners } from '../../core/ray/driverDoorbells';
 
 /** What we follow for one launch that debugs Ray. */
 export class RayRun implements vscode.Disposable {
@@ -28,6 +29,9 @@ export class RayRun implements vscode.Disposable {
   readonly hookAttached = new Set<string>();
   /** Listeners already reported as over the session cap. */
   readonly capNoted = new Set<string>();
+  /** Doorbells announced in the launch's console: the only trace of workers on other nodes. */
+  private readonly doorbells = new DriverDoorbells();
+  private lastListeners = '';
 
   constructor(
     readonly session: vscode.DebugSession,
@@ -54,7 +58,26 @@ export class RayRun implements vscode.Disposable {
     this.watcher?.dispose();
     this.watcher = new SessionLogWatcher(dir).start();
     this.watcher.on('change', (w: PausedWorker[]) => this.onPaused(this, w, dir));
-    if (this.onListeners) this.watcher.on('listeners', (w: ListeningWorker[]) => this.onListeners?.(this, w));
+    this.watcher.on('listeners', () => this.emitListeners());
+  }
+
+  private get breakpointsMode(): boolean {
+    return !!this.onListeners && this.session.configuration.rayBreakpoints === true;
+  }
+
+  /** A line of the launch's console (Ray relays the workers' lines of every node there). */
+  feedOutput(line: string): void {
+    if (this.breakpointsMode && this.doorbells.feed(line)) this.emitListeners();
+  }
+
+  /** The workers with a doorbell, from the log files here and from the console, once per change. */
+  private emitListeners(): void {
+    if (!this.onListeners) return;
+    const all = mergeListeners(this.watcher?.hookListeners ?? [], this.doorbells.list());
+    const key = all.map((l) => `${l.key}=${l.names.join(',')}`).join('|');
+    if (key === this.lastListeners) return;
+    this.lastListeners = key;
+    this.onListeners(this, all);
   }
 
   useDashboard(url: string): void {
@@ -65,6 +88,13 @@ export class RayRun implements vscode.Disposable {
     if (!this.sessionDir) {
       const dir = sessionForRun(this.tempRoot, this.startedAt, this.joinsExisting);
       if (dir) this.useSession(dir);
+    }
+    if (this.breakpointsMode) {
+      // Workers whose logs are here are named by their logs; attached ones are settled.
+      const settled = new Set([...this.attached.keys(), ...(this.watcher?.hookListeners ?? []).map((l) => l.key)]);
+      void this.doorbells.refresh(settled).then((changed) => {
+        if (changed) this.emitListeners();
+      });
     }
     if (this.dashboard && !this.polling) {
       this.polling = true;

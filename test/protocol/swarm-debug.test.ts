@@ -74,7 +74,7 @@ if (!swarmTrees()) {
       t.skip(why);
       return;
     }
-    assert.equal(await rerunInNetns(__filename), 0, 'the swarm client debug tests failed in the namespace (output above)');
+    assert.equal((await rerunInNetns(__filename)).code, 0, 'the swarm client debug tests failed in the namespace (output above)');
   });
 } else {
   describe('debugging a swarm client (real AgentJet 0.0.4 server)', { timeout: 150_000 }, () => {

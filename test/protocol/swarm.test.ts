@@ -59,7 +59,7 @@ if (!swarmTrees()) {
       t.skip(why);
       return;
     }
-    assert.equal(await rerunInNetns(__filename), 0, 'the swarm tests failed in the namespace (output above)');
+    assert.equal((await rerunInNetns(__filename)).code, 0, 'the swarm tests failed in the namespace (output above)');
   });
 } else {
   describe('swarm server (real AgentJet 0.0.4)', { timeout: 240_000 }, () => {

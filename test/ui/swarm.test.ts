@@ -64,7 +64,7 @@ if (!swarmTrees()) {
       return;
     }
     ensureTestPython();
-    assert.equal(await rerunInNetns(__filename), 0, 'the UI test passed inside the namespace (see its output above)');
+    assert.equal((await rerunInNetns(__filename)).code, 0, 'the UI test passed inside the namespace (see its output above)');
   });
 } else {
   test(

@@ -13,12 +13,14 @@ import {
   LISTENER_MARKER,
   maxSessions,
   rayBreakpointsEnv,
+  DEDUP_ALLOW,
   selectWorkers,
   workerPatterns,
   type ListeningWorker,
 } from '../../core/ray/breakpoints';
-import { listenerFromLog, WorkerLogState } from '../../core/ray/workerLog';
-import { parseDoorbellAnswer, ringDoorbell } from '../../core/ray/doorbell';
+import { driverPrefix, listenerFromLog, parseDriverLine, WorkerLogState } from '../../core/ray/workerLog';
+import { parseDoorbellAnswer, parseNamesAnswer, ringDoorbell, type WorkerNames } from '../../core/ray/doorbell';
+import { DriverDoorbells, mergeListeners } from '../../core/ray/driverDoorbells';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 
 const w = (key: string, names: string[]): ListeningWorker => ({ key, host: '10.0.0.1', port: Number(key), pid: 1, names, role: 'task' });
@@ -172,4 +174,108 @@ test('the hook source ends up in the bundle and as a file for tsx', () => {
   const py = readFileSync(join(__dirname, '..', '..', 'core', 'ray', 'hook', 'agentjet_ray_breakpoints.py'), 'utf8');
   assert.ok(py.includes(LISTENER_MARKER), 'the worker prints the marker the log parser looks for');
   assert.ok(py.includes('def runtime_env_hook('));
+});
+
+test("the launch environment keeps the hook's console lines out of Ray's de-duplication, with a user's own pattern kept", () => {
+  assert.equal(rayBreakpointsEnv('/h', {}, ':').RAY_DEDUP_LOGS_ALLOW_REGEX, DEDUP_ALLOW);
+  assert.equal(
+    rayBreakpointsEnv('/h', { RAY_DEDUP_LOGS_ALLOW_REGEX: 'keep me' }, ':').RAY_DEDUP_LOGS_ALLOW_REGEX,
+    `(?:keep me)|${DEDUP_ALLOW}`,
+  );
+  const twice = rayBreakpointsEnv('/h', { RAY_DEDUP_LOGS_ALLOW_REGEX: `(?:keep me)|${DEDUP_ALLOW}` }, ':');
+  assert.equal(twice.RAY_DEDUP_LOGS_ALLOW_REGEX, `(?:keep me)|${DEDUP_ALLOW}`, 'not added twice');
+  // The doorbell line itself matches it (Python `re.search` and JS agree on this plain text).
+  assert.ok(new RegExp(DEDUP_ALLOW).test(`Ray debugger is listening on 10.0.0.5:4242 ${LISTENER_MARKER}`));
+});
+
+test('console lines: a doorbell relayed before the first task has no name; the prefix of later lines names the worker', () => {
+  const door = parseDriverLine(`\x1b[36m(pid=19821, ip=10.0.0.5)\x1b[0m Ray debugger is listening on 10.0.0.5:36263 ${LISTENER_MARKER}`);
+  assert.deepEqual(door, {
+    name: undefined,
+    pid: 19821,
+    ip: '10.0.0.5',
+    event: 'listening',
+    host: '10.0.0.5',
+    port: 36263,
+    doorbell: true,
+  });
+  assert.equal(parseDriverLine('(rollout pid=7) Ray debugger is listening on 127.0.0.1:5')?.doorbell, undefined, "Ray's own listener");
+  assert.deepEqual(driverPrefix('(rollout_task pid=7, ip=10.0.0.5) hello'), {
+    name: 'rollout_task',
+    pid: 7,
+    ip: '10.0.0.5',
+    rest: 'hello',
+  });
+  assert.equal(driverPrefix('no prefix here'), undefined);
+});
+
+test('names answers: JSON of names, role and pid; anything else is an error, never a throw', () => {
+  assert.deepEqual(parseNamesAnswer('names {"names": ["rollout_task", 3, ""], "role": "task", "pid": 12}'), {
+    names: ['rollout_task'],
+    role: 'task',
+    pid: 12,
+  });
+  assert.deepEqual(parseNamesAnswer('names {"names": "x", "role": "boss", "pid": -1}'), { names: [], role: undefined, pid: undefined });
+  assert.deepEqual(parseNamesAnswer('error boom'), { error: 'boom' });
+  for (const bad of ['names {', 'names 3', '4242', '']) assert.ok('error' in parseNamesAnswer(bad), bad);
+});
+
+test('console doorbells: found once each, named by the prefix and by asking the doorbell; attached ones are not asked; dead ones go', async () => {
+  let now = 0;
+  const asked: string[] = [];
+  const answers = new Map<string, WorkerNames | Error>([
+    ['10.0.0.5:1', { names: ['rollout_task'], role: 'task', pid: 11 }],
+    ['10.0.0.5:2', { names: ['RewardWorker'], role: 'actor', pid: 12 }],
+    ['10.0.0.6:3', new Error('ECONNREFUSED')],
+  ]);
+  const d = new DriverDoorbells(
+    async (host, port) => {
+      asked.push(`${host}:${port}`);
+      const a = answers.get(`${host}:${port}`)!;
+      if (a instanceof Error) throw a;
+      return a;
+    },
+    () => now,
+  );
+  const line = (pid: number, host: string, port: number) =>
+    `(pid=${pid}, ip=${host}) Ray debugger is listening on ${host}:${port} ${LISTENER_MARKER}`;
+  assert.equal(d.feed(line(11, '10.0.0.5', 1)), true);
+  assert.equal(d.feed(line(11, '10.0.0.5', 1)), false, 'the same doorbell again');
+  d.feed(line(12, '10.0.0.5', 2));
+  d.feed(line(13, '10.0.0.6', 3));
+  d.feed('(pid=99) Ray debugger is listening on 10.0.0.9:9'); // Ray's own debugger: not a doorbell
+  assert.deepEqual(
+    d.list().map((w) => w.key),
+    ['10.0.0.5:1', '10.0.0.5:2', '10.0.0.6:3'],
+  );
+  assert.equal(d.feed('(helper_task pid=11, ip=10.0.0.5) some output'), true);
+  assert.deepEqual(d.list()[0]!.names, ['helper_task']);
+  assert.equal(await d.refresh(new Set(['10.0.0.5:2'])), true);
+  assert.deepEqual(asked.sort(), ['10.0.0.5:1', '10.0.0.6:3'], 'the attached doorbell is not asked');
+  assert.deepEqual(d.list()[0], {
+    key: '10.0.0.5:1',
+    host: '10.0.0.5',
+    port: 1,
+    pid: 11,
+    names: ['helper_task', 'rollout_task'],
+    role: 'task',
+  });
+  asked.length = 0;
+  assert.equal(await d.refresh(new Set(['10.0.0.5:2'])), false, 'asked again only after a while');
+  assert.deepEqual(asked, []);
+  for (let i = 0; i < 3; i++) {
+    now += 10_000;
+    await d.refresh(new Set());
+  }
+  assert.deepEqual(
+    d.list().map((w) => w.key),
+    ['10.0.0.5:1', '10.0.0.5:2'],
+    'a doorbell that refused three times in a row is gone',
+  );
+});
+
+test('merging the workers of the logs here and of the console: one per doorbell, names of both', () => {
+  const a = w('1', ['rollout_task']);
+  const b = { ...w('1', ['helper_task', 'rollout_task']), pid: undefined };
+  assert.deepEqual(mergeListeners([a], [b, w('2', [])]), [{ ...a, names: ['rollout_task', 'helper_task'] }, w('2', [])]);
 });

@@ -7,8 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { networkInterfaces } from 'node:os';
+import { mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './paths';
 import { findUpstream, UPSTREAM_SKIP, UPSTREAM_SKIP_TAG } from './upstream';
@@ -49,14 +49,40 @@ export function netnsUnavailable(): string | undefined {
   return undefined;
 }
 
-/** Runs `node --import tsx --test <file>` inside a loopback-only namespace; resolves with its exit code. */
-export function rerunInNetns(file: string, extraEnv: Record<string, string> = {}): Promise<number> {
-  const cmd = `ip link set lo up && exec "${process.execPath}" --import tsx --test --test-reporter=spec "${file}"`;
+/**
+ * Runs `node --import tsx --test <file>` inside a loopback-only namespace; resolves with its exit
+ * code and the namespace (`net:[inode]`), which tells its processes from those of other test files
+ * running at the same time.
+ */
+export async function rerunInNetns(
+  file: string,
+  extraEnv: Record<string, string> = {},
+): Promise<{ code: number; netns: string | undefined }> {
+  const nsDir = mkdtempSync(join(tmpdir(), 'aj-netns-'));
+  const nsFile = join(nsDir, 'ns');
+  const cmd = `readlink /proc/self/ns/net > "${nsFile}"; ip link set lo up && exec "${process.execPath}" --import tsx --test --test-reporter=spec "${file}"`;
   const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv, [NETNS_ENV]: '1' };
   // Otherwise the inner node:test sees it runs under a parent runner and skips the file.
   delete env.NODE_TEST_CONTEXT;
   const child = spawn('unshare', ['--net', 'sh', '-c', cmd], { cwd: repoRoot, env, stdio: ['ignore', 'inherit', 'inherit'] });
-  return new Promise((res) => child.on('close', (code) => res(code ?? 1)));
+  const code = await new Promise<number>((res) => child.on('close', (c) => res(c ?? 1)));
+  let netns: string | undefined;
+  try {
+    netns = readFileSync(nsFile, 'utf8').trim() || undefined;
+  } catch {
+    netns = undefined;
+  }
+  rmSync(nsDir, { recursive: true, force: true });
+  return { code, netns };
+}
+
+/** The network namespace of a process (`net:[inode]`), undefined when it has gone or is not ours to read. */
+function netnsOf(pid: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/ns/net`);
+  } catch {
+    return undefined;
+  }
 }
 
 /** True in the outer run of a file whose real tests need the loopback-only namespace. */
@@ -85,8 +111,11 @@ export function testInLoopbackNetns(file: string, title: string, timeoutMs: numb
     }
     ensureTestPython();
     const before = new Set((await listProcesses()).map((p) => p.pid));
-    const code = await rerunInNetns(file);
-    const strays = (await listProcesses()).filter((p) => !before.has(p.pid) && RAY_STRAY.test(p.args) && !/<defunct>\s*$/.test(p.args));
+    const { code, netns } = await rerunInNetns(file);
+    // Only this run's namespace: other test files may run Ray at the same time.
+    const strays = (await listProcesses()).filter(
+      (p) => !before.has(p.pid) && RAY_STRAY.test(p.args) && !/<defunct>\s*$/.test(p.args) && (!netns || netnsOf(p.pid) === netns),
+    );
     assert.deepEqual(
       strays.map((p) => p.args),
       [],
@@ -195,4 +224,48 @@ export function lineIn(text: string, needle: string): number {
   const i = text.split('\n').findIndex((l) => l.includes(needle));
   if (i < 0) throw new Error(`"${needle}" not found`);
   return i + 1;
+}
+
+export interface TwoNodeRay {
+  /** GCS address of the head node, for RAY_ADDRESS. */
+  address: string;
+  /** The head node's temp dir (its session holds the driver's and the head workers' logs). */
+  headTemp: string;
+  /** The second node's temp dir: its worker logs are kept apart, as on another machine. */
+  farTemp: string;
+  /** Kills every process of both nodes and removes their temp dirs. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * A two-node Ray cluster on this machine (`ray start --head`, then `ray start --address`), each node
+ * with its own temp dir, so the second node's worker logs are not where the head's session is, as
+ * on another machine. The second node has the custom resource `far` to pin work to it.
+ */
+export function startTwoNodeRay(python: string): TwoNodeRay {
+  const ray = join(python, '..', process.platform === 'win32' ? 'ray.exe' : 'ray');
+  const headTemp = mkdtempSync('/tmp/ajr-h-');
+  const farTemp = mkdtempSync('/tmp/ajr-f-');
+  const address = '127.0.0.1:6379';
+  const env = { ...process.env, RAY_USAGE_STATS_ENABLED: '0' };
+  const dispose = async (): Promise<void> => {
+    await killRayProcesses(headTemp);
+    await killRayProcesses(farTemp);
+    rmSync(headTemp, { recursive: true, force: true });
+    rmSync(farTemp, { recursive: true, force: true });
+  };
+  const start = (args: string[]): void => {
+    const r = spawnSync(ray, ['start', ...args, '--node-ip-address=127.0.0.1', '--disable-usage-stats'], {
+      env,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    if (r.status !== 0) {
+      void dispose();
+      throw new Error(`ray start ${args.join(' ')} failed (${r.status ?? r.signal}):\n${r.stdout}\n${r.stderr}`);
+    }
+  };
+  start(['--head', '--port=6379', `--temp-dir=${headTemp}`, '--num-cpus=1', '--include-dashboard=false']);
+  start([`--address=${address}`, `--temp-dir=${farTemp}`, '--num-cpus=3', '--resources={"far": 8}']);
+  return { address, headTemp, farTemp, dispose };
 }

@@ -58,6 +58,43 @@ def _worker_setup():
             print("AgentJet: editor breakpoints: debugpy listening on port %d (doorbell rung)" % port, file=_sys.stderr, flush=True)
             return port
 
+    # What this worker has run, from the ":task_name:" / ":actor_name:" lines Ray writes to its own
+    # log files. On another node the extension cannot read those files, so it asks ("names\n").
+    seen = {"names": [], "role": None, "offsets": {}}
+
+    def own_names(worker):
+        import glob
+        import json
+
+        try:
+            logs = ray._private.worker._global_node.get_logs_dir_path()
+            wid = worker.worker_id.hex()
+        except Exception:
+            return json.dumps(seen_answer())
+        for path in sorted(glob.glob(_os.path.join(logs, "worker-%s-*-%d.*" % (wid, _os.getpid())))):
+            if not (path.endswith(".out") or path.endswith(".err")):
+                continue
+            try:
+                with open(path, "rb") as f:
+                    f.seek(seen["offsets"].get(path, 0))
+                    data = f.read(1 << 20)
+                    # Only whole lines: the rest is read on the next question.
+                    end = data.rfind(b"\n") + 1
+                    seen["offsets"][path] = f.tell() - len(data) + end
+            except Exception:
+                continue
+            for line in data[:end].decode("utf-8", "replace").splitlines():
+                for prefix, role in ((":task_name:", "task"), (":actor_name:", "actor")):
+                    if line.startswith(prefix):
+                        name = line[len(prefix):].strip()
+                        if name and name not in seen["names"] and len(seen["names"]) < 64:
+                            seen["names"].append(name)
+                        seen["role"] = role
+        return json.dumps(seen_answer())
+
+    def seen_answer():
+        return {"names": seen["names"], "role": seen["role"], "pid": _os.getpid()}
+
     def serve(srv, worker, host):
         while True:
             try:
@@ -77,6 +114,9 @@ def _worker_setup():
                         answer = "%d\n" % open_debugpy(worker, host)
                     except Exception as e:
                         answer = "error %r\n" % (e,)
+                elif data.strip() == b"names":
+                    with lock:
+                        answer = "names %s\n" % own_names(worker)
                 else:
                     answer = "error unknown request\n"
                 conn.sendall(answer.encode("utf-8", "replace"))

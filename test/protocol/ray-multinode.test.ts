@@ -1,0 +1,189 @@
+// Editor breakpoints in Ray workers on ANOTHER NODE, on the real Ray (pip), in a loopback-only
+// network namespace. A two-node cluster runs on this machine with one temp dir per node, so the
+// second node's worker logs are not in the session the extension watches, as on another machine.
+// The rollout and reward workers are pinned to that node. They are found the way the extension finds
+// them there: from the doorbell lines Ray relays to the launch's console (core/ray/driverDoorbells.ts,
+// with Ray's log de-duplication left on: the launch environment keeps those lines apart), their
+// names asked of their doorbells; then our adapter rings and attaches, and gutter breakpoints set
+// afterwards stop both, with no debug call in the code (test/fixtures/ray-training/train/gutter.py).
+import { test, describe, before, after } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DebugClient } from '@vscode/debugadapter-testsupport';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { adapterJs } from '../util/debugWorkspace';
+import { ensureTestPython } from '../harness/python';
+import { SessionLogWatcher } from '../../core/ray/watcher';
+import {
+  DEFAULT_WORKER_PATTERNS,
+  ensureHookDir,
+  hookSource,
+  rayBreakpointsEnv,
+  selectWorkers,
+  type ListeningWorker,
+} from '../../core/ray/breakpoints';
+import { DriverDoorbells, mergeListeners } from '../../core/ray/driverDoorbells';
+import { waitFor } from '../util/poll';
+import {
+  killRayProcesses,
+  lineIn,
+  rayFixture,
+  startFixtureRun,
+  startTwoNodeRay,
+  type RayRun,
+  type TwoNodeRay,
+  outsideLoopbackNetns,
+  testInLoopbackNetns,
+} from '../util/rayLocal';
+
+const TIMEOUT = 90_000;
+const gutterPy = join(rayFixture, 'train', 'gutter.py');
+
+if (outsideLoopbackNetns()) {
+  testInLoopbackNetns(__filename, 'editor breakpoints in Ray workers on another node of a real Ray cluster', 600_000);
+} else {
+  describe(
+    'gutter breakpoints in Ray workers of another node, found through the console (real Ray, two nodes)',
+    { timeout: 400_000 },
+    () => {
+      let cluster: TwoNodeRay | undefined;
+      let run: RayRun | undefined;
+      let watcher: SessionLogWatcher | undefined;
+      const doorbells = new DriverDoorbells();
+      let fed = 0;
+      let goDir = '';
+      let go = '';
+      const clients: DebugClient[] = [];
+      const src = readFileSync(gutterPy, 'utf8');
+      const rolloutLine = lineIn(src, '# gutter: rollout');
+      const rewardLine = lineIn(src, '# gutter: reward');
+      let chosen: ListeningWorker[] = [];
+
+      /** Feeds the console lines printed since the last call, as the extension's output tracker does. */
+      const feedConsole = (): void => {
+        const lines = run!.output().split('\n');
+        lines.pop();
+        for (; fed < lines.length; fed++) doorbells.feed(lines[fed]!);
+      };
+
+      before(async () => {
+        const py = ensureTestPython();
+        cluster = startTwoNodeRay(py.python);
+        goDir = mkdtempSync('/tmp/ajr-go-');
+        go = join(goDir, 'go');
+        const hookDir = ensureHookDir(await hookSource());
+        run = startFixtureRun(py.python, {
+          env: {
+            ...rayBreakpointsEnv(hookDir, { PYTHONPATH: rayFixture }),
+            RAY_ADDRESS: cluster.address,
+            // Ray's default: lines that differ only in numbers are folded in the console.
+            RAY_DEDUP_LOGS: '1',
+            AJ_RAY_PROGRAM: 'gutter',
+            AJ_RAY_PIN: 'far',
+            AJ_RAY_GO: go,
+            AJ_RAY_ROLLOUTS: '2',
+          },
+        });
+        const dir = (await run.waitOutput(/ray session: (\S+)/))[1]!;
+        assert.ok(dir.startsWith(cluster.headTemp), `the driver joined the head node's session (${dir})`);
+        watcher = new SessionLogWatcher(dir, { intervalMs: 200 }).start();
+      });
+      after(async () => {
+        for (const dc of clients) await dc.stop().catch(() => undefined);
+        watcher?.dispose();
+        if (run) {
+          await run.dispose();
+          assert.deepEqual(await killRayProcesses(run.tempDir), [], 'the driver ended');
+        }
+        if (cluster) {
+          await cluster.dispose();
+          assert.deepEqual(await killRayProcesses(cluster.headTemp), [], 'every process of the head node ended');
+          assert.deepEqual(await killRayProcesses(cluster.farTemp), [], 'every process of the second node ended');
+        }
+        if (goDir) rmSync(goDir, { recursive: true, force: true });
+      });
+
+      test("the far node's rollout and reward workers are found in the console and named by their doorbells, not in the logs here", async () => {
+        chosen = await waitFor(
+          async () => {
+            feedConsole();
+            await doorbells.refresh(new Set(), { timeoutMs: 5_000 });
+            const all = mergeListeners(watcher!.hookListeners, doorbells.list());
+            const sel = selectWorkers(all, DEFAULT_WORKER_PATTERNS, 8, 0, new Set());
+            const rollouts = sel.attach.filter((w) => w.names.includes('rollout_task'));
+            const actor = sel.attach.find((w) => w.names.includes('RewardWorker'));
+            return rollouts.length >= 2 && actor && [...rollouts, actor];
+          },
+          () =>
+            `two rollout_task workers and the RewardWorker among ${JSON.stringify(doorbells.list())} (console:\n${run!.output().slice(-3000)})`,
+          TIMEOUT,
+          250,
+        );
+        const here = new Set(watcher!.hookListeners.map((w) => w.key));
+        for (const w of chosen) {
+          assert.ok(!here.has(w.key), `${w.key} (${w.names.join(', ')}) is not in the logs of this machine's session`);
+          assert.ok(w.pid && w.pid > 1, 'the console gives the worker pid');
+        }
+        assert.equal(new Set(chosen.map((w) => w.key)).size, 3, 'three different doorbells (none folded by de-duplication)');
+      });
+
+      test('breakpoints set after attaching stop both rollout tasks and the actor on the far node; Continue lets the run finish', async () => {
+        for (const w of chosen) {
+          const dc = new DebugClient('node', adapterJs, 'agentjet');
+          dc.defaultTimeout = TIMEOUT;
+          await dc.start();
+          clients.push(dc);
+          await dc.initializeRequest({ adapterID: 'agentjet', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
+          const initialized = dc.waitForEvent('initialized');
+          const attached = dc.attachRequest({
+            connect: { host: w.host, port: w.port },
+            rayDoorbell: true,
+            justMyCode: false,
+            rayWorker: w.names.join(', '),
+          } as DebugProtocol.AttachRequestArguments);
+          await initialized;
+          await dc.configurationDoneRequest();
+          await attached;
+        }
+        const stops = clients.map((dc) => dc.waitForEvent('stopped', TIMEOUT) as Promise<DebugProtocol.StoppedEvent>);
+        for (const dc of clients) {
+          const r = await dc.setBreakpointsRequest({
+            source: { path: gutterPy },
+            breakpoints: [{ line: rolloutLine }, { line: rewardLine }],
+          });
+          assert.ok(
+            r.body.breakpoints.every((b) => b.verified),
+            JSON.stringify(r.body.breakpoints),
+          );
+        }
+        writeFileSync(go, 'go');
+        const stopped = await Promise.all(stops);
+        const seen: string[] = [];
+        for (let i = 0; i < clients.length; i++) {
+          const dc = clients[i]!;
+          const st = await dc.stackTraceRequest({ threadId: stopped[i]!.body.threadId!, startFrame: 0, levels: 1 });
+          const f = st.body.stackFrames[0]!;
+          assert.equal(f.source?.path, gutterPy);
+          const scopes = await dc.scopesRequest({ frameId: f.id });
+          const vars = await dc.variablesRequest({ variablesReference: scopes.body.scopes[0]!.variablesReference });
+          const v = new Map(vars.body.variables.map((x) => [x.name, x.value]));
+          seen.push(
+            f.line === rolloutLine ? `rollout:${v.get('task_id')}` : f.line === rewardLine ? `reward:${v.get('x')}` : `line ${f.line}`,
+          );
+        }
+        assert.deepEqual(seen.sort(), ['reward:1', 'rollout:0', 'rollout:1']);
+        for (let i = 0; i < clients.length; i++) await clients[i]!.continueRequest({ threadId: stopped[i]!.body.threadId! });
+        await run!.waitOutput(/scores: \[1, 3\]/);
+        await run!.waitOutput(/reward: 1\.5/);
+        for (const dc of clients) {
+          await dc.disconnectRequest({});
+          await dc.stop();
+        }
+        clients.length = 0;
+        await run!.waitOutput(/training step done/);
+        assert.equal(await run!.exited, 0, run!.output().slice(-2000));
+      });
+    },
+  );
+}
