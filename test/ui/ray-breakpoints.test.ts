@@ -2,8 +2,12 @@
 // "Debug Training with Editor Breakpoints (Ray Workers)"; the Ray workers open listeners, the
 // extension attaches to the rollout/reward workers as child sessions of the launch, and the editor
 // stops at the breakpoint in a Ray task with its variables. Stop ends the launch and leaves nothing
-// running. Real workbench, packaged .vsix, the REAL Ray (pip), in a loopback-only network namespace;
-// the launched module is the Ray fixture's stand-in launcher (test/fixtures/ray-training/README.md).
+// of it running. Real workbench, packaged .vsix, the REAL Ray (pip), in a loopback-only network
+// namespace; the launched module is the Ray fixture's stand-in launcher
+// (test/fixtures/ray-training/README.md). The run joins a two-node cluster whose second node keeps
+// its logs apart (as another machine would), and the rollout and reward workers run there: the
+// extension finds them only through the launch's console. (Workers found in local logs: the
+// protocol test test/protocol/ray-breakpoints.test.ts and the bp() UI test test/ui/ray.test.ts.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,31 +17,32 @@ import { openWorkbench } from '../harness/workbench';
 import { ensureTestPython } from '../harness/python';
 import { listProcesses } from '../../core/launch/processes';
 import { waitFor } from '../util/poll';
-import { findFile } from '../util/findFile';
-import { fixtureEnv, killRayProcesses, lineIn, rayFixture, outsideLoopbackNetns, testInLoopbackNetns } from '../util/rayLocal';
+import { findFile, findFiles } from '../util/findFile';
+import { fixtureEnv, lineIn, rayFixture, outsideLoopbackNetns, startTwoNodeRay, testInLoopbackNetns } from '../util/rayLocal';
 
 if (outsideLoopbackNetns()) {
   testInLoopbackNetns(__filename, 'UI: gutter breakpoints in Ray workers on the real Ray', 900_000);
 } else {
   test(
-    'a gutter breakpoint in a Ray task (no debug call in the code) stops the editor there; Stop leaves nothing running',
+    'a gutter breakpoint in a Ray task on another node (no debug call in the code) stops the editor there; Stop leaves nothing of the launch running',
     { timeout: 600_000 },
     async () => {
       const ws = mkdtempSync(join(tmpdir(), 'aj-ui-raybp-'));
       cpSync(rayFixture, ws, { recursive: true });
-      const rayTemp = mkdtempSync('/tmp/ajr-');
-      const go = join(rayTemp, 'go');
+      const goDir = mkdtempSync('/tmp/ajr-go-');
+      const go = join(goDir, 'go');
       const py = ensureTestPython().python;
+      const cluster = startTwoNodeRay(py);
       const wb = await openWorkbench({
         workspace: ws,
         env: {
           ...fixtureEnv(),
           PYTHONPATH: ws,
-          AJ_RAY_TEMP: rayTemp,
+          RAY_ADDRESS: cluster.address,
+          AJ_RAY_PIN: 'far',
           AJ_RAY_PROGRAM: 'gutter',
           AJ_RAY_GO: go,
           AJ_RAY_ROLLOUTS: '1',
-          RAY_DEDUP_LOGS: '0',
           RAY_USAGE_STATS_ENABLED: '0',
         },
         settings: { 'agentjet.pythonPath': py, 'debug.openDebug': 'openOnDebugBreak' },
@@ -71,6 +76,12 @@ if (outsideLoopbackNetns()) {
           300_000,
           300,
         );
+        // It runs on the second node: no log of this machine's session says rollout_task.
+        const here = findFiles(cluster.headTemp, (p) => /worker-.*\.(out|err)$/.test(p));
+        assert.ok(
+          here.every((f) => !readFileSync(f, 'utf8').includes(':task_name:rollout_task')),
+          "the rollout worker's log is not on this machine",
+        );
         // Now the task may go on to the line (the fixture's tasks wait for this file).
         writeFileSync(go, 'go');
         const stopped = wb.page.locator('.debug-top-stack-frame-line, .debug-focused-stack-frame-line').first();
@@ -85,13 +96,14 @@ if (outsideLoopbackNetns()) {
         const shot = await wb.screenshot('ray-gutter-breakpoint');
         assert.ok(existsSync(shot));
 
-        // Stop on the launch: the launcher, Ray and the workers (and their debugpy adapters) go.
+        // Stop on the launch: the launcher and the job's workers (and their debugpy adapters) go; the
+        // cluster, which is not the launch's, stays.
         await wb.press('Shift+F5');
         let left: string[] = [];
         await waitFor(
           async () =>
             (left = (await listProcesses())
-              .filter((p) => (p.args.includes(config) || p.args.includes(rayTemp)) && !/<defunct>\s*$/.test(p.args))
+              .filter((p) => (p.args.includes(config) || /ray::(rollout_task|RewardWorker)/.test(p.args)) && !/<defunct>\s*$/.test(p.args))
               .map((p) => p.args)).length === 0,
           () => `nothing of the launch left running; left: ${left.join(' | ')}`,
           120_000,
@@ -106,8 +118,8 @@ if (outsideLoopbackNetns()) {
         throw e;
       } finally {
         await wb.close();
-        await killRayProcesses(rayTemp);
-        rmSync(rayTemp, { recursive: true, force: true });
+        await cluster.dispose();
+        rmSync(goDir, { recursive: true, force: true });
         rmSync(ws, { recursive: true, force: true });
       }
     },

@@ -1,5 +1,5 @@
 // The first file below `dir` (depth first, names in order) that satisfies `pred`.
-import { readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export function findFile(dir: string, pred: (p: string) => boolean): string | undefined {
@@ -11,4 +11,16 @@ export function findFile(dir: string, pred: (p: string) => boolean): string | un
     } else if (pred(p)) return p;
   }
   return undefined;
+}
+
+/** Every file below `dir` that satisfies `pred` (links not followed). */
+export function findFiles(dir: string, pred: (p: string) => boolean): string[] {
+  const out: string[] = [];
+  for (const n of readdirSync(dir).sort()) {
+    const p = join(dir, n);
+    const st = lstatSync(p);
+    if (st.isDirectory()) out.push(...findFiles(p, pred));
+    else if (st.isFile() && pred(p)) out.push(p);
+  }
+  return out;
 }
