@@ -110,7 +110,7 @@ export class AgentJetDebugSession extends DebugSession {
     }
     const r = resolveAttributes(a);
     // Ray debugging (`rayDebug`, `debugTags`): RAY_DEBUG=1 and AgentJet's --debug tags.
-    const ray = rayLaunchAdditions(a.rayDebug, a.debugTags, r.args);
+    const ray = rayLaunchAdditions(a.rayDebug, a.debugTags, r.args, mergedEnv(r));
     Object.assign(r.envAdditions, ray.env);
     r.args.push(...ray.args);
     // Editor breakpoints in Ray workers: the start-up hook on the driver's path (core/ray/breakpoints.ts).

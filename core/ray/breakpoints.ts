@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { allowInConsole } from './dedup';
 
 export const HOOK_MODULE = 'agentjet_ray_breakpoints';
 export const HOOK_FUNCTION = `${HOOK_MODULE}.runtime_env_hook`;
@@ -148,7 +149,6 @@ export function rayBreakpointsEnv(hookDir: string, env: NodeJS.ProcessEnv, sep: 
   if (prev && prev !== HOOK_FUNCTION) out.AGENTJET_RAY_BP_PREV_HOOK = prev;
   // Ray's console relay folds lines that differ only in numbers ("[repeated 4x across cluster]"),
   // which would hide all doorbells but one; workers on other nodes are found only there.
-  const allow = env.RAY_DEDUP_LOGS_ALLOW_REGEX;
-  out.RAY_DEDUP_LOGS_ALLOW_REGEX = allow && !allow.includes(DEDUP_ALLOW) ? `(?:${allow})|${DEDUP_ALLOW}` : (allow ?? DEDUP_ALLOW);
+  out.RAY_DEDUP_LOGS_ALLOW_REGEX = allowInConsole(env.RAY_DEDUP_LOGS_ALLOW_REGEX, DEDUP_ALLOW);
   return out;
 }

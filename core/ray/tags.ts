@@ -1,6 +1,7 @@
 // AgentJet's conditional breakpoints in Python source: `bp("TAG")` (from `from ajet import bp`) and
 // `vscode_conditional_breakpoint("TAG")` (ajet/utils/vsdb.py). A launch with `--debug "A|B"` arms
 // tags A and B (the launcher sets DEBUG_TAGS and RAY_DEBUG_POST_MORTEM; vsdb splits on `|`).
+import { allowInConsole, DEBUGGER_LINES } from './dedup';
 
 export interface BpCall {
   tag: string;
@@ -64,10 +65,15 @@ export function rayLaunchAdditions(
   rayDebug: unknown,
   debugTags: readonly unknown[] | string | undefined,
   args: readonly string[],
+  launchEnv: NodeJS.ProcessEnv = {},
 ): RayLaunchAdditions {
   const tags = debugTagsArg(debugTags ?? []);
   if (rayDebug !== true && !tags) return { env: {}, args: [] };
-  const env: Record<string, string> = { RAY_DEBUG: '1' };
+  const env: Record<string, string> = {
+    RAY_DEBUG: '1',
+    // Paused workers on other nodes are found in the console: each debugger line must reach it.
+    RAY_DEDUP_LOGS_ALLOW_REGEX: allowInConsole(launchEnv.RAY_DEDUP_LOGS_ALLOW_REGEX, DEBUGGER_LINES),
+  };
   const extra: string[] = [];
   if (tags) {
     env.DEBUG_TAGS = tags;

@@ -70,7 +70,7 @@ export class WorkerLogState {
       this.waitingSince = undefined;
       return;
     }
-    if ((m = LISTENING.exec(line))) {
+    if ((m = LISTENING.exec(line)) && validPort(m[2]!)) {
       this.host = stripBrackets(m[1]!);
       this.port = Number(m[2]);
       if (line.includes(LISTENER_MARKER)) {
@@ -80,7 +80,7 @@ export class WorkerLogState {
       }
       return;
     }
-    if ((m = ALREADY_OPEN.exec(line))) {
+    if ((m = ALREADY_OPEN.exec(line)) && validPort(m[2]!)) {
       if (m[1]) this.host = stripBrackets(m[1]);
       this.port = Number(m[2]);
       return;
@@ -95,6 +95,11 @@ export class WorkerLogState {
   get paused(): boolean {
     return this.waitingSince !== undefined && this.port !== undefined && this.host !== undefined;
   }
+}
+
+function validPort(p: string): boolean {
+  const n = Number(p);
+  return n >= 1 && n <= 65535;
 }
 
 function stripBrackets(h: string): string {
@@ -166,7 +171,7 @@ export function parseDriverLine(raw: string): DriverLine | undefined {
   const { rest } = pre;
   const base = { name: pre.name, pid: pre.pid, ip: pre.ip };
   let m: RegExpExecArray | null;
-  if ((m = LISTENING.exec(rest)))
+  if ((m = LISTENING.exec(rest)) && validPort(m[2]!))
     return {
       ...base,
       event: 'listening',
@@ -174,7 +179,8 @@ export function parseDriverLine(raw: string): DriverLine | undefined {
       port: Number(m[2]),
       ...(rest.includes(LISTENER_MARKER) ? { doorbell: true as const } : {}),
     };
-  if ((m = ALREADY_OPEN.exec(rest))) return { ...base, event: 'listening', host: m[1] ? stripBrackets(m[1]) : pre.ip, port: Number(m[2]) };
+  if ((m = ALREADY_OPEN.exec(rest)) && validPort(m[2]!))
+    return { ...base, event: 'listening', host: m[1] ? stripBrackets(m[1]) : pre.ip, port: Number(m[2]) };
   if (WAITING.test(rest)) return { ...base, event: 'waiting' };
   if (CONNECTED.test(rest)) return { ...base, event: 'connected' };
   return undefined;

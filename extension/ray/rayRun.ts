@@ -9,6 +9,7 @@ import { debugTagsArg } from '../../core/ray/tags';
 import type { PausedWorker, RayClusterInfo } from '../../core/ray/types';
 import type { ListeningWorker } from '../../core/ray/breakpoints';
 import { DriverDoorbells, mergeListeners } from '../../core/ray/driverDoorbells';
+import { ConsolePaused } from '../../core/ray/consolePaused';
 
 /** What we follow for one launch that debugs Ray. */
 export class RayRun implements vscode.Disposable {
@@ -31,6 +32,8 @@ export class RayRun implements vscode.Disposable {
   readonly capNoted = new Set<string>();
   /** Doorbells announced in the launch's console: the only trace of workers on other nodes. */
   private readonly doorbells = new DriverDoorbells();
+  /** Workers paused at bp() as the console tells it (workers on other nodes, no dashboard needed). */
+  private readonly consolePaused = new ConsolePaused('console');
   private lastListeners = '';
 
   constructor(
@@ -68,6 +71,7 @@ export class RayRun implements vscode.Disposable {
   /** A line of the launch's console (Ray relays the workers' lines of every node there). */
   feedOutput(line: string): void {
     if (this.breakpointsMode && this.doorbells.feed(line)) this.emitListeners();
+    if (this.consolePaused.feed(line)) this.onPaused(this, this.consolePaused.list(), 'console');
   }
 
   /** The workers with a doorbell, from the log files here and from the console, once per change. */

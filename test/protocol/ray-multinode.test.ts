@@ -6,6 +6,8 @@
 // with Ray's log de-duplication left on: the launch environment keeps those lines apart), their
 // names asked of their doorbells; then our adapter rings and attaches, and gutter breakpoints set
 // afterwards stop both, with no debug call in the code (test/fixtures/ray-training/train/gutter.py).
+// Then the same for AgentJet's bp("ROLLOUT") (--debug ROLLOUT): two rollout workers of the far node
+// pause, and the console alone (core/ray/consolePaused.ts) says where they wait.
 import { test, describe, before, after } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,11 +26,14 @@ import {
   type ListeningWorker,
 } from '../../core/ray/breakpoints';
 import { DriverDoorbells, mergeListeners } from '../../core/ray/driverDoorbells';
+import { ConsolePaused } from '../../core/ray/consolePaused';
+import { rayLaunchAdditions } from '../../core/ray/tags';
 import { waitFor } from '../util/poll';
 import {
   killRayProcesses,
   lineIn,
   rayFixture,
+  rayFixtureRollout,
   startFixtureRun,
   startTwoNodeRay,
   type RayRun,
@@ -186,4 +191,98 @@ if (outsideLoopbackNetns()) {
       });
     },
   );
+
+  describe('workers paused at bp() on another node, found through the console (real Ray, two nodes)', { timeout: 400_000 }, () => {
+    let cluster: TwoNodeRay | undefined;
+    let run: RayRun | undefined;
+    let watcher: SessionLogWatcher | undefined;
+    const consolePaused = new ConsolePaused('console');
+    let fed = 0;
+    const clients: DebugClient[] = [];
+    const bpLine = lineIn(readFileSync(rayFixtureRollout, 'utf8'), '    bp("ROLLOUT")');
+
+    before(async () => {
+      const py = ensureTestPython();
+      cluster = startTwoNodeRay(py.python);
+      run = startFixtureRun(py.python, {
+        tags: 'ROLLOUT',
+        env: {
+          ...rayLaunchAdditions(true, ['ROLLOUT'], []).env,
+          RAY_ADDRESS: cluster.address,
+          RAY_DEDUP_LOGS: '1',
+          AJ_RAY_PIN: 'far',
+          AJ_RAY_ROLLOUTS: '2',
+        },
+      });
+      const dir = (await run.waitOutput(/ray session: (\S+)/))[1]!;
+      watcher = new SessionLogWatcher(dir, { intervalMs: 200 }).start();
+    });
+    after(async () => {
+      for (const dc of clients) await dc.stop().catch(() => undefined);
+      watcher?.dispose();
+      if (run) await run.dispose();
+      if (cluster) {
+        await cluster.dispose();
+        assert.deepEqual(await killRayProcesses(cluster.headTemp), [], 'every process of the head node ended');
+        assert.deepEqual(await killRayProcesses(cluster.farTemp), [], 'every process of the second node ended');
+      }
+    });
+
+    test('both paused rollout workers of the far node are listed from the console, none from the logs here; each attaches and stops at bp()', async () => {
+      const paused = await waitFor(
+        () => {
+          const lines = run!.output().split('\n');
+          lines.pop();
+          for (; fed < lines.length; fed++) consolePaused.feed(lines[fed]!);
+          const list = consolePaused.list();
+          return list.length >= 2 && list;
+        },
+        () => `two paused workers in the console:\n${run!.output().slice(-3000)}`,
+        TIMEOUT,
+        200,
+      );
+      assert.equal(new Set(paused.map((w) => `${w.host}:${w.port}`)).size, 2, 'two listeners (no line folded by de-duplication)');
+      assert.deepEqual(watcher!.scan(), [], "no log of this machine's session has them");
+      const seen: string[] = [];
+      for (const w of paused) {
+        assert.equal(w.source, 'output');
+        assert.equal(w.name, 'rollout');
+        const dc = new DebugClient('node', adapterJs, 'agentjet');
+        dc.defaultTimeout = TIMEOUT;
+        await dc.start();
+        clients.push(dc);
+        await dc.initializeRequest({ adapterID: 'agentjet', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
+        const initialized = dc.waitForEvent('initialized');
+        const stoppedP = dc.waitForEvent('stopped') as Promise<DebugProtocol.StoppedEvent>;
+        const attached = dc.attachRequest({
+          connect: { host: w.host, port: w.port },
+          justMyCode: false,
+          rayWorker: w.name,
+        } as DebugProtocol.AttachRequestArguments);
+        await initialized;
+        // What VS Code sends by default (debugpy's "uncaught" filter).
+        await dc.setExceptionBreakpointsRequest({ filters: ['uncaught'] });
+        await dc.configurationDoneRequest();
+        await attached;
+        const stopped = await stoppedP;
+        const st = await dc.stackTraceRequest({ threadId: stopped.body.threadId!, startFrame: 0, levels: 5 });
+        const f = st.body.stackFrames.find((x) => x.source?.path === rayFixtureRollout)!;
+        assert.ok(f, JSON.stringify(st.body.stackFrames.map((x) => `${x.name} ${x.source?.path}:${x.line}`)));
+        assert.equal(stopped.body.reason, 'bp("ROLLOUT")');
+        assert.equal(f.line, bpLine);
+        const scopes = await dc.scopesRequest({ frameId: f.id });
+        const vars = await dc.variablesRequest({ variablesReference: scopes.body.scopes[0]!.variablesReference });
+        seen.push(vars.body.variables.find((v) => v.name === 'task_id')?.value ?? '?');
+        await dc.continueRequest({ threadId: stopped.body.threadId! });
+      }
+      assert.deepEqual(seen.sort(), ['3', '4']);
+      await run!.waitOutput(/training step done/);
+      for (const dc of clients) {
+        await dc.disconnectRequest({}).catch(() => undefined);
+        await dc.stop();
+      }
+      clients.length = 0;
+      assert.equal(await run!.exited, 0, run!.output().slice(-2000));
+    });
+  });
 }

@@ -10,6 +10,11 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDriverLine, parseWorkerLogName, WorkerLogState } from '../../core/ray/workerLog';
+import { DEBUGGER_LINES } from '../../core/ray/dedup';
+import { ConsolePaused } from '../../core/ray/consolePaused';
+import { DriverDoorbells } from '../../core/ray/driverDoorbells';
+import { LISTENER_MARKER } from '../../core/ray/breakpoints';
+import { check, fc } from '../util/fc';
 import { SessionLogWatcher } from '../../core/ray/watcher';
 import {
   dashboardFromOutput,
@@ -155,11 +160,17 @@ test('bp() tags in Python source and what a Ray debug launch adds', () => {
   assert.equal(tagOnLine('    bp("ROLLOUT")'), 'ROLLOUT');
   assert.equal(debugTagsArg(['A', 'B', 'A', ' ', 'x|y', 3]), 'A|B');
   assert.equal(debugTagsArg('A|B'), 'A|B');
-  assert.deepEqual(rayLaunchAdditions(true, undefined, []), { env: { RAY_DEBUG: '1' }, args: [] });
+  const allow = { RAY_DEDUP_LOGS_ALLOW_REGEX: DEBUGGER_LINES };
+  assert.deepEqual(rayLaunchAdditions(true, undefined, []), { env: { RAY_DEBUG: '1', ...allow }, args: [] });
   assert.deepEqual(rayLaunchAdditions(undefined, ['T1', 'T2'], []), {
-    env: { RAY_DEBUG: '1', DEBUG_TAGS: 'T1|T2', RAY_DEBUG_POST_MORTEM: '1' },
+    env: { RAY_DEBUG: '1', ...allow, DEBUG_TAGS: 'T1|T2', RAY_DEBUG_POST_MORTEM: '1' },
     args: ['--debug', 'T1|T2'],
   });
+  assert.equal(
+    rayLaunchAdditions(true, [], [], { RAY_DEDUP_LOGS_ALLOW_REGEX: 'mine' }).env.RAY_DEDUP_LOGS_ALLOW_REGEX,
+    `(?:mine)|${DEBUGGER_LINES}`,
+    "the user's own pattern is kept",
+  );
   assert.deepEqual(rayLaunchAdditions(true, ['T'], ['--debug=X']).args, [], 'an explicit --debug wins');
   assert.deepEqual(rayLaunchAdditions(false, [], []), { env: {}, args: [] });
   const launch = '{ "configurations": [{ "rayDebug": true, "debugTags": ["A", ';
@@ -303,4 +314,80 @@ test('state API (stand-in dashboard): paused workers joined with their tasks, no
   await assert.rejects(nodesAlive('http://127.0.0.1:1', { timeoutMs: 1000 }), /not reachable/);
   assert.match(String(rowsOf({ result: false, msg: 'DataSourceUnavailable' })), /refused: DataSourceUnavailable/);
   assert.match(String(rowsOf({ result: true, data: {} })), /no data.result list/);
+});
+
+test('console: a worker paused at bp() on another node, from the lines Ray relays; it resumes on "connected" or a new task', () => {
+  let now = 1000;
+  const c = new ConsolePaused('console', () => now);
+  const ip = ', ip=10.0.0.7';
+  assert.equal(c.feed(`\x1b[36m(rollout pid=42${ip})\x1b[0m Ray debugger is listening on 10.0.0.7:5678`), false, 'listening is not paused');
+  assert.equal(c.feed(`(rollout pid=42${ip}) Waiting for debugger to attach (see https://docs.ray.io/...)...`), true);
+  assert.deepEqual(c.list(), [
+    {
+      id: 'output:42:10.0.0.7:5678',
+      source: 'output',
+      name: 'rollout',
+      role: undefined,
+      node: '10.0.0.7',
+      pid: 42,
+      workerId: undefined,
+      host: '10.0.0.7',
+      port: 5678,
+      kind: 'unknown',
+      tag: undefined,
+      since: 1000,
+      origin: 'console',
+    },
+  ]);
+  assert.equal(c.feed(`(rollout pid=42${ip}) some print while waiting`), false);
+  assert.equal(c.feed(`(rollout pid=42${ip}) Debugger client is connected`), true);
+  assert.deepEqual(c.list(), []);
+  // Paused again later: "already open on PORT" (no host: the prefix's ip).
+  now = 2000;
+  c.feed(`(judge pid=42${ip}) Ray debugger is already open on 5678`);
+  assert.equal(c.feed(`(judge pid=42${ip}) Waiting for debugger to attach...`), true);
+  assert.equal(c.list()[0]!.name, 'judge');
+  assert.equal(c.list()[0]!.since, 2000);
+  assert.equal(c.feed(`(next_task pid=42${ip}) hello`), true, 'a line under another task: it runs again');
+  assert.deepEqual(c.list(), []);
+  // Workers on the driver's node have no ip; doorbells and unprefixed lines are not paused workers.
+  c.feed(`(rollout pid=7) Ray debugger is listening on 127.0.0.1:4000 (agentjet: editor breakpoints, doorbell)`);
+  c.feed('Waiting for debugger to attach');
+  assert.deepEqual(c.list(), []);
+});
+
+test('property: any console lines (relayed Ray lines mixed with junk) never throw; paused rows and doorbells are well-formed', () => {
+  const piece = fc.oneof(
+    fc.constantFrom(
+      '(rollout pid=42) ',
+      '(pid=7, ip=10.0.0.7) ',
+      '\x1b[36m(judge pid=9, ip=[::1])\x1b[0m ',
+      'Ray debugger is listening on 10.0.0.7:5678',
+      'Ray debugger is listening on [::1]:99999',
+      'Ray debugger is already open on 5678',
+      'Waiting for debugger to attach',
+      'Debugger client is connected',
+      ` ${LISTENER_MARKER}`,
+      ' [repeated 3x across cluster]',
+      '\r',
+    ),
+    fc.string({ maxLength: 20 }),
+  );
+  const line = fc.array(piece, { maxLength: 6 }).map((p) => p.join(''));
+  check(
+    fc.property(fc.array(line, { maxLength: 60 }), (lines) => {
+      const paused = new ConsolePaused('console', () => 1);
+      const doors = new DriverDoorbells(async () => ({ names: [], role: undefined, pid: undefined }));
+      for (const l of lines) {
+        paused.feed(l);
+        doors.feed(l);
+      }
+      for (const w of paused.list())
+        assert.ok(Number.isInteger(w.port) && w.port >= 1 && w.port <= 65535 && w.host !== '' && w.pid! >= 0, JSON.stringify(w));
+      for (const d of doors.list()) assert.ok(d.port >= 1 && d.port <= 65535, JSON.stringify(d));
+      const keys = doors.list().map((d) => d.key);
+      assert.equal(new Set(keys).size, keys.length, 'one row per doorbell');
+    }),
+    300,
+  );
 });
