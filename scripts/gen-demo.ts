@@ -2,7 +2,7 @@
 // demo/saved_checkpoints) in AgentJet's on-disk format: yaml_backup.yaml, session folders per
 // host, beast-logger .json.log records (base64 + zlib payloads), text logs, trajectories.
 // Deterministic; run `npx tsx scripts/gen-demo.ts` after changing it and commit the output.
-import { mkdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { logTime, prng, sessionName, shade } from '../test/gen/rollout';
@@ -56,16 +56,16 @@ function timeline(rand: () => number, segments: Segment[]) {
   return { content, prompt, response };
 }
 
-const PROBLEMS = [
-  { q: 'What is 37 * 12 + 37?', a: '481' },
-  { q: 'A shop sells 14 boxes of 9 pens. How many pens?', a: '126' },
-  { q: 'What is 256 / 8 - 5?', a: '27' },
-  { q: 'Tom has 45 apples and gives away 17. How many are left?', a: '28' },
-];
+/** The demo's own dataset: each rollout is one of its tasks, so "Debug this task" on a demo rollout finds it. */
+const DATASET = readFileSync(join(demo, 'data', 'train.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as { task_id: string; main_query: string; metadata: { answer: string } });
 
 function rolloutRecord(rand: () => number, step: number, taskNo: number, skill: number) {
-  const p = PROBLEMS[taskNo % PROBLEMS.length]!;
-  const taskId = (0x1a2b3c0 + taskNo * 7919 + step * 104729).toString(16).slice(-7);
+  const task = DATASET[taskNo % DATASET.length]!;
+  const p = { q: task.main_query, a: task.metadata.answer };
+  const taskId = task.task_id;
   const right = rand() < skill;
   const answer = right ? p.a : String(Number(p.a) + 1 + Math.floor(rand() * 9));
   const useTool = rand() < 0.5;
@@ -224,7 +224,8 @@ function writeRun(spec: RunSpec): void {
         n = 0;
       for (let task = 0; task < 3; task++) {
         for (let rep = 0; rep < 4; rep++) {
-          const r = rolloutRecord(rand, step, task + 3 * h, skill);
+          // A batch of three tasks per host and step, taken in turn from the dataset (as a sampler would).
+          const r = rolloutRecord(rand, step, (step * spec.hosts.length + h) * 3 + task, skill);
           const when = new Date(t0.getTime() + (task * 4 + rep) * 7_000);
           logRecord(session, 'rollout', {
             when,
