@@ -63,6 +63,11 @@ interface MenuClock {
   MutationObserver: new (callback: () => void) => { observe(target: unknown, options: { childList: boolean; subtree: boolean }): void };
 }
 
+/** What openFile's page script uses of the DOM. */
+interface EditorDom {
+  document: { querySelector(selector: string): { children: { length: number }; querySelector(selector: string): unknown } | null };
+}
+
 export function vsixPath(): string {
   const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string };
   const p = join(repoRoot, `${pkg.name}-${pkg.version}.vsix`);
@@ -136,11 +141,29 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
         await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible' });
         await page.keyboard.press('Enter');
         await page.locator(`.tabs-container .tab[aria-label^="${name}"]`).first().waitFor({ state: 'visible' });
-        await page
-          .locator('.editor-group-container.active .monaco-editor .view-lines .view-line')
-          .first()
-          .waitFor({ state: 'visible' })
-          .catch(() => undefined);
+        // A text editor: wait until it has drawn its lines. Any other editor (a custom editor's
+        // webview) has no lines to wait for: that wait ran out its 30 s on every custom editor.
+        const textEditor = await page
+          .waitForFunction(
+            () => {
+              const { document } = globalThis as unknown as EditorDom;
+              const pane = document.querySelector('.editor-group-container.active .editor-container .editor-instance');
+              if (!pane || pane.children.length === 0) return undefined;
+              return pane.querySelector('.monaco-editor') ? 'text' : 'other';
+            },
+            undefined,
+            { timeout: 30_000 },
+          )
+          .then(
+            async (h) => (await h.jsonValue()) === 'text',
+            () => true,
+          );
+        if (textEditor)
+          await page
+            .locator('.editor-group-container.active .monaco-editor .view-lines .view-line')
+            .first()
+            .waitFor({ state: 'visible' })
+            .catch(() => undefined);
       },
       async contextAction(target, label) {
         await watchMenus();
