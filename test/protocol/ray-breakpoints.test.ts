@@ -11,9 +11,8 @@ import { test, describe, before, after } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DebugClient } from '@vscode/debugadapter-testsupport';
-import type { DebugProtocol } from '@vscode/debugprotocol';
-import { adapterJs } from '../util/debugWorkspace';
+import type { DebugClient } from '@vscode/debugadapter-testsupport';
+import { attachDoorbells, frameLocals, stopAllAt, topFrame } from '../util/rayDap';
 import { ensureTestPython } from '../harness/python';
 import { SessionLogWatcher } from '../../core/ray/watcher';
 import {
@@ -39,35 +38,6 @@ import {
 
 const TIMEOUT = 90_000;
 const gutterPy = join(rayFixture, 'train', 'gutter.py');
-
-async function attach(w: ListeningWorker): Promise<DebugClient> {
-  const dc = new DebugClient('node', adapterJs, 'agentjet');
-  dc.defaultTimeout = TIMEOUT;
-  await dc.start();
-  await dc.initializeRequest({ adapterID: 'agentjet', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
-  const initialized = dc.waitForEvent('initialized');
-  const attached = dc.attachRequest({
-    connect: { host: w.host, port: w.port },
-    rayDoorbell: true,
-    justMyCode: false,
-    rayWorker: w.names.join(', '),
-  } as DebugProtocol.AttachRequestArguments);
-  await initialized;
-  await dc.configurationDoneRequest();
-  await attached;
-  return dc;
-}
-
-async function topFrame(dc: DebugClient, threadId: number): Promise<DebugProtocol.StackFrame> {
-  const st = await dc.stackTraceRequest({ threadId, startFrame: 0, levels: 5 });
-  return st.body.stackFrames[0]!;
-}
-
-async function locals(dc: DebugClient, frameId: number): Promise<Map<string, string>> {
-  const scopes = await dc.scopesRequest({ frameId });
-  const vars = await dc.variablesRequest({ variablesReference: scopes.body.scopes[0]!.variablesReference });
-  return new Map(vars.body.variables.map((v) => [v.name, v.value]));
-}
 
 if (outsideLoopbackNetns()) {
   testInLoopbackNetns(__filename, 'editor breakpoints in Ray workers on the real Ray', 600_000);
@@ -130,33 +100,21 @@ if (outsideLoopbackNetns()) {
     });
 
     test('breakpoints set after the workers started bind; two rollout workers and the actor stop at once; Continue resumes', async () => {
-      for (const w of chosen) clients.push(await attach(w));
+      clients.push(...(await attachDoorbells(chosen)));
       // Ringing again answers the port debugpy already listens on (the one each session attached to).
       debugpyPorts = await Promise.all(chosen.map((w) => ringDoorbell(w.host, w.port, 10_000)));
       assert.ok(
         debugpyPorts.every((p, i) => p !== chosen[i]!.port),
         'the debugpy port is not the doorbell',
       );
-      const stops = clients.map((dc) => dc.waitForEvent('stopped', TIMEOUT) as Promise<DebugProtocol.StoppedEvent>);
-      for (const dc of clients) {
-        const r = await dc.setBreakpointsRequest({
-          source: { path: gutterPy },
-          breakpoints: [{ line: rolloutLine }, { line: rewardLine }],
-        });
-        assert.ok(
-          r.body.breakpoints.every((b) => b.verified),
-          `verified: ${JSON.stringify(r.body.breakpoints)}`,
-        );
-      }
-      writeFileSync(go, 'go');
-      const stopped = await Promise.all(stops);
+      const stopped = await stopAllAt(clients, gutterPy, [rolloutLine, rewardLine], () => writeFileSync(go, 'go'));
       const seen: string[] = [];
       for (let i = 0; i < clients.length; i++) {
         const dc = clients[i]!;
         assert.equal(stopped[i]!.body.reason, 'breakpoint');
         const f = await topFrame(dc, stopped[i]!.body.threadId!);
         assert.equal(f.source?.path, gutterPy);
-        const vars = await locals(dc, f.id);
+        const vars = await frameLocals(dc, f.id);
         if (f.line === rolloutLine) {
           assert.equal(f.name, 'score_of');
           seen.push(`rollout:${vars.get('task_id')}`);

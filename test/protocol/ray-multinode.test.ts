@@ -12,9 +12,8 @@ import { test, describe, before, after } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DebugClient } from '@vscode/debugadapter-testsupport';
-import type { DebugProtocol } from '@vscode/debugprotocol';
-import { adapterJs } from '../util/debugWorkspace';
+import type { DebugClient } from '@vscode/debugadapter-testsupport';
+import { attachDoorbells, attachWorker, frameLocals, stopAllAt, topFrame } from '../util/rayDap';
 import { ensureTestPython } from '../harness/python';
 import { SessionLogWatcher } from '../../core/ray/watcher';
 import {
@@ -134,45 +133,14 @@ if (outsideLoopbackNetns()) {
       });
 
       test('breakpoints set after attaching stop both rollout tasks and the actor on the far node; Continue lets the run finish', async () => {
-        for (const w of chosen) {
-          const dc = new DebugClient('node', adapterJs, 'agentjet');
-          dc.defaultTimeout = TIMEOUT;
-          await dc.start();
-          clients.push(dc);
-          await dc.initializeRequest({ adapterID: 'agentjet', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
-          const initialized = dc.waitForEvent('initialized');
-          const attached = dc.attachRequest({
-            connect: { host: w.host, port: w.port },
-            rayDoorbell: true,
-            justMyCode: false,
-            rayWorker: w.names.join(', '),
-          } as DebugProtocol.AttachRequestArguments);
-          await initialized;
-          await dc.configurationDoneRequest();
-          await attached;
-        }
-        const stops = clients.map((dc) => dc.waitForEvent('stopped', TIMEOUT) as Promise<DebugProtocol.StoppedEvent>);
-        for (const dc of clients) {
-          const r = await dc.setBreakpointsRequest({
-            source: { path: gutterPy },
-            breakpoints: [{ line: rolloutLine }, { line: rewardLine }],
-          });
-          assert.ok(
-            r.body.breakpoints.every((b) => b.verified),
-            JSON.stringify(r.body.breakpoints),
-          );
-        }
-        writeFileSync(go, 'go');
-        const stopped = await Promise.all(stops);
+        clients.push(...(await attachDoorbells(chosen)));
+        const stopped = await stopAllAt(clients, gutterPy, [rolloutLine, rewardLine], () => writeFileSync(go, 'go'));
         const seen: string[] = [];
         for (let i = 0; i < clients.length; i++) {
           const dc = clients[i]!;
-          const st = await dc.stackTraceRequest({ threadId: stopped[i]!.body.threadId!, startFrame: 0, levels: 1 });
-          const f = st.body.stackFrames[0]!;
+          const f = await topFrame(dc, stopped[i]!.body.threadId!);
           assert.equal(f.source?.path, gutterPy);
-          const scopes = await dc.scopesRequest({ frameId: f.id });
-          const vars = await dc.variablesRequest({ variablesReference: scopes.body.scopes[0]!.variablesReference });
-          const v = new Map(vars.body.variables.map((x) => [x.name, x.value]));
+          const v = await frameLocals(dc, f.id);
           seen.push(
             f.line === rolloutLine ? `rollout:${v.get('task_id')}` : f.line === rewardLine ? `reward:${v.get('x')}` : `line ${f.line}`,
           );
@@ -247,32 +215,16 @@ if (outsideLoopbackNetns()) {
       for (const w of paused) {
         assert.equal(w.source, 'output');
         assert.equal(w.name, 'rollout');
-        const dc = new DebugClient('node', adapterJs, 'agentjet');
-        dc.defaultTimeout = TIMEOUT;
-        await dc.start();
+        const a = await attachWorker(w, { uncaught: true });
+        const dc = a.dc;
         clients.push(dc);
-        await dc.initializeRequest({ adapterID: 'agentjet', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
-        const initialized = dc.waitForEvent('initialized');
-        const stoppedP = dc.waitForEvent('stopped') as Promise<DebugProtocol.StoppedEvent>;
-        const attached = dc.attachRequest({
-          connect: { host: w.host, port: w.port },
-          justMyCode: false,
-          rayWorker: w.name,
-        } as DebugProtocol.AttachRequestArguments);
-        await initialized;
-        // What VS Code sends by default (debugpy's "uncaught" filter).
-        await dc.setExceptionBreakpointsRequest({ filters: ['uncaught'] });
-        await dc.configurationDoneRequest();
-        await attached;
-        const stopped = await stoppedP;
+        const stopped = await a.stopped;
         const st = await dc.stackTraceRequest({ threadId: stopped.body.threadId!, startFrame: 0, levels: 5 });
         const f = st.body.stackFrames.find((x) => x.source?.path === rayFixtureRollout)!;
         assert.ok(f, JSON.stringify(st.body.stackFrames.map((x) => `${x.name} ${x.source?.path}:${x.line}`)));
         assert.equal(stopped.body.reason, 'bp("ROLLOUT")');
         assert.equal(f.line, bpLine);
-        const scopes = await dc.scopesRequest({ frameId: f.id });
-        const vars = await dc.variablesRequest({ variablesReference: scopes.body.scopes[0]!.variablesReference });
-        seen.push(vars.body.variables.find((v) => v.name === 'task_id')?.value ?? '?');
+        seen.push((await frameLocals(dc, f.id)).get('task_id') ?? '?');
         await dc.continueRequest({ threadId: stopped.body.threadId! });
       }
       assert.deepEqual(seen.sort(), ['3', '4']);

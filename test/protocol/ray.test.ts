@@ -7,9 +7,9 @@
 import { test, describe, before, after } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { DebugClient } from '@vscode/debugadapter-testsupport';
+import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { adapterJs } from '../util/debugWorkspace';
+import { attachWorker, frameLocals } from '../util/rayDap';
 import { ensureTestPython } from '../harness/python';
 import { SessionLogWatcher } from '../../core/ray/watcher';
 import type { PausedWorker } from '../../core/ray/types';
@@ -29,36 +29,18 @@ const TIMEOUT = 90_000;
 
 const until = <T>(probe: () => T | undefined | false, what: string): Promise<T> => waitFor(probe, what, TIMEOUT, 100);
 
-/** Attaches our adapter to a paused worker; resolves with the client and the first stop. */
+/** Attaches our adapter to a paused worker; resolves with the client, its first stop and the pause event. */
 async function attach(
   w: PausedWorker,
 ): Promise<{ dc: DebugClient; stopped: DebugProtocol.StoppedEvent; pause: Promise<RayPauseEventBody> }> {
-  const dc = new DebugClient('node', adapterJs, 'agentjet');
-  dc.defaultTimeout = TIMEOUT;
-  await dc.start();
-  const pause = dc.waitForEvent(EVENT_RAY_PAUSE, TIMEOUT).then((e) => e.body as RayPauseEventBody);
-  await dc.initializeRequest({ adapterID: 'agentjet', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
-  const initialized = dc.waitForEvent('initialized');
-  const stoppedP = dc.waitForEvent('stopped');
-  const attached = dc.attachRequest({
-    connect: { host: w.host, port: w.port },
-    justMyCode: false,
-    rayWorker: w.name,
-  } as DebugProtocol.AttachRequestArguments);
-  await initialized;
-  // What VS Code sends by default (debugpy's "uncaught" filter): post-mortem stops need it.
-  await dc.setExceptionBreakpointsRequest({ filters: ['uncaught'] });
-  await dc.configurationDoneRequest();
-  await attached;
-  const stopped = (await stoppedP) as DebugProtocol.StoppedEvent;
-  return { dc, stopped, pause };
-}
-
-async function frameVars(dc: DebugClient, frameId: number): Promise<Map<string, string>> {
-  const scopes = await dc.scopesRequest({ frameId });
-  const locals = scopes.body.scopes[0]!;
-  const vars = await dc.variablesRequest({ variablesReference: locals.variablesReference });
-  return new Map(vars.body.variables.map((v) => [v.name, v.value]));
+  let pause: Promise<RayPauseEventBody> | undefined;
+  const a = await attachWorker(w, {
+    uncaught: true,
+    before: (dc) => {
+      pause = dc.waitForEvent(EVENT_RAY_PAUSE, TIMEOUT).then((e) => e.body as RayPauseEventBody);
+    },
+  });
+  return { dc: a.dc, stopped: await a.stopped, pause: pause! };
 }
 
 if (outsideLoopbackNetns()) {
@@ -114,7 +96,7 @@ if (outsideLoopbackNetns()) {
         assert.equal(first.source?.path, rayFixtureRollout);
         assert.equal(first.line, lineIn(rolloutSrc, `    bp("ROLLOUT")`));
         assert.ok(frames.indexOf(first) > 0, 'the helper frame above it is there, deemphasized');
-        const vars = await frameVars(dc, first.id);
+        const vars = await frameLocals(dc, first.id);
         assert.equal(vars.get('task_id'), '3');
         assert.equal(vars.get('reward'), '0.75');
         assert.equal(vars.get('trajectory'), "['obs-3', 'act-3']");
@@ -139,7 +121,7 @@ if (outsideLoopbackNetns()) {
         const judge = stack.body.stackFrames.find((f) => f.name === 'judge' && f.source?.path === rayFixtureRollout);
         assert.ok(judge, `a judge frame in ${stack.body.stackFrames.map((f) => `${f.name}@${f.source?.path}:${f.line}`).join(', ')}`);
         assert.equal(judge.line, lineIn(rolloutSrc, 'raise ValueError'));
-        const vars = await frameVars(dc, judge.id);
+        const vars = await frameLocals(dc, judge.id);
         assert.equal(vars.get('verdict'), "'wrong:42'");
         const info = await dc.customRequest('exceptionInfo', { threadId: stopped.body.threadId });
         assert.match(JSON.stringify(info.body), /ValueError/);
