@@ -5,7 +5,6 @@ import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import * as assert from 'node:assert/strict';
 import { adapterJs } from './debugWorkspace';
-import type { ListeningWorker } from '../../core/ray/breakpoints';
 
 export const RAY_DAP_TIMEOUT = 90_000;
 
@@ -59,7 +58,7 @@ export async function topFrame(dc: DebugClient, threadId: number): Promise<Debug
 }
 
 /** Attaches to each editor-breakpoints worker, as the extension does (the adapter rings its doorbell). */
-export async function attachDoorbells(workers: readonly ListeningWorker[]): Promise<DebugClient[]> {
+export async function attachDoorbells(workers: readonly { host: string; port: number; names: string[] }[]): Promise<DebugClient[]> {
   const out: DebugClient[] = [];
   for (const w of workers) out.push((await attachWorker({ host: w.host, port: w.port, name: w.names.join(', ') }, { doorbell: true })).dc);
   return out;
