@@ -3,7 +3,7 @@
 //   node scripts/test-all.mjs [--layer static|unit|protocol|conformance|exthost|ui]...
 // Tests that need the upstream AgentJet trees skip (never fail) when they are missing; their skip
 // reasons start with "upstream:". With AGENTJET_REQUIRE_UPSTREAM=1 (CI) such a skip fails the run.
-// AGENTJET_TEST_CONCURRENCY=N runs N test files at once in the unit, protocol and conformance layers.
+// AGENTJET_TEST_CONCURRENCY=N runs N test files at once in the unit and conformance layers.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, dirname, relative } from 'node:path';
@@ -59,10 +59,13 @@ function nodeTestCounts(output) {
 async function nodeTestLayer(name, dir, extraEnv = {}) {
   const files = walk(join(root, dir), (p) => p.endsWith('.test.ts')).map((p) => relative(root, p));
   if (files.length === 0) return { name, passed: 0, failed: 0, note: 'no test files' };
-  // node:test runs availableParallelism() - 1 files at once: one on CI's 2 cores, although most
-  // files mostly wait on child processes (Python, debugpy, Ray): two at once there (unit 292 -> 235 s,
-  // conformance 430 -> 278 s measured on 2 cores). UI files each drive a whole VS Code: one at a time.
-  const n = name === 'ui' ? 1 : Number(process.env.AGENTJET_TEST_CONCURRENCY) || Math.max(2, availableParallelism() - 1);
+  // node:test runs availableParallelism() - 1 files at once: one on CI's 2 cores, although unit and
+  // conformance files mostly wait on child processes: two at once there (unit 292 -> 235 s,
+  // conformance 430 -> 278 s measured on 2 cores). Protocol and UI files one at a time: they run real
+  // debuggers, Ray clusters, swarm servers and VS Code windows with timeouts, and two protocol files
+  // at once made launch and swarm tests time out in a full run.
+  const n =
+    name === 'ui' || name === 'protocol' ? 1 : Number(process.env.AGENTJET_TEST_CONCURRENCY) || Math.max(2, availableParallelism() - 1);
   const concurrency = [`--test-concurrency=${n}`];
   const { code, output } = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...concurrency, ...files], {
     env: extraEnv,
