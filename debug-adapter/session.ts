@@ -87,10 +87,10 @@ export class AgentJetDebugSession extends DebugSession {
         this.reply(request, { body: localCapabilities() });
         return;
       case 'launch':
-        void this.onLaunch(request);
+        this.answerFailure(request, this.onLaunch(request));
         return;
       default:
-        if (isStopRequest(request)) void this.onStop(request);
+        if (isStopRequest(request)) this.answerFailure(request, this.onStop(request));
         else if (this.upstream && this.launchSent) this.forward(request);
         else this.answerLocally(request);
     }
@@ -487,6 +487,14 @@ export class AgentJetDebugSession extends DebugSession {
 
   private reply(request: DebugProtocol.Request, extra: Partial<DebugProtocol.Response> = {}): void {
     this.sendResponse(okResponse(request, extra));
+  }
+
+  /** An unexpected error answers the request; left unhandled, the rejection would end the adapter. */
+  private answerFailure(request: DebugProtocol.Request, work: Promise<void>): void {
+    work.catch((e: unknown) => {
+      const why = e instanceof Error ? e.message : String(e);
+      this.fail(request, ERR.start, t('AgentJet could not complete "{0}": {1}', request.command, why));
+    });
   }
 
   private fail(request: DebugProtocol.Request, id: number, message: string): void {
