@@ -4,6 +4,7 @@
 // .vsix, AgentJet 0.0.4's REAL swarm server (test/fixtures/swarm) inside a loopback-only network
 // namespace (it binds 0.0.0.0). The screenshot is docs/images/swarm.png.
 import { test } from 'node:test';
+import type { Locator } from 'playwright-core';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -208,11 +209,20 @@ if (!swarmTrees()) {
             await wb.runCommand('View: Hide Panel').catch(() => wb.press('Escape'));
             await bottom.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
           }
-          await frame.locator('h3', { hasText: 'Episodes by client' }).first().scrollIntoViewIfNeeded();
-          await frame
-            .locator('tr.sw-mine', { hasText: episode.slice(0, 8) })
-            .first()
-            .scrollIntoViewIfNeeded();
+          // The panel redraws its tables on each poll: an element can go between finding and scrolling.
+          const scrollTo = (what: string, loc: Locator) =>
+            waitFor(
+              async () =>
+                loc.scrollIntoViewIfNeeded({ timeout: 2_000 }).then(
+                  () => true,
+                  () => false,
+                ),
+              what,
+              20_000,
+              100,
+            );
+          await scrollTo('the episodes heading', frame.locator('h3', { hasText: 'Episodes by client' }).first());
+          await scrollTo('the marked episode row', frame.locator('tr.sw-mine', { hasText: episode.slice(0, 8) }).first());
           const shot = await wb.screenshot('swarm-editor-client');
           copyFileSync(shot, join(repoRoot, 'docs', 'images', 'swarm-editor-client.png'));
 
