@@ -106,6 +106,11 @@ export function selectWorkers(
   return out;
 }
 
+/** What identifies a list of workers with their names: a change of it is worth telling. */
+export function listenersKey(workers: readonly ListeningWorker[]): string {
+  return workers.map((l) => `${l.key}=${l.names.join(',')}`).join('|');
+}
+
 /** The `decided` entry for a worker skipped because of its names so far. */
 export function nameKey(w: ListeningWorker): string {
   return `${w.key}|${w.names.join(',')}`;

@@ -4,7 +4,7 @@
 // no dashboard to ask, is found here. Workers on this machine are also found in their log files
 // (core/ray/watcher.ts); the Paused workers view keeps one row per listener, the log's first.
 import type { PausedWorker } from './types';
-import { parseDriverLine, driverPrefix } from './workerLog';
+import { driverLineOf, driverPrefix } from './workerLog';
 
 interface State {
   name: string | undefined;
@@ -33,7 +33,7 @@ export class ConsolePaused {
     if (!p) return false;
     const id = `${p.pid}|${p.ip ?? ''}`;
     let s = this.workers.get(id);
-    const d = parseDriverLine(line);
+    const d = driverLineOf(p);
     if (!s) {
       if (!d || d.doorbell || this.workers.size >= MAX_WORKERS) return false;
       s = { name: p.name, pid: p.pid, ip: p.ip, host: undefined, port: undefined, waitingSince: undefined };

@@ -6,7 +6,8 @@
 // their log files (core/ray/watcher.ts); `mergeListeners` joins the two by doorbell address.
 import { askWorkerNames, type WorkerNames } from './doorbell';
 import type { ListeningWorker } from './breakpoints';
-import { parseDriverLine, driverPrefix } from './workerLog';
+import { driverLineOf, driverPrefix } from './workerLog';
+import { listenerAddress } from './types';
 
 /** Ask a worker again after this long: a pooled worker may run a matching task later. */
 const ASK_AGAIN_MS = 5_000;
@@ -37,10 +38,11 @@ export class DriverDoorbells {
 
   /** One console line; true when the list of workers or their names changed. */
   feed(line: string): boolean {
-    const d = parseDriverLine(line);
+    const p = driverPrefix(line);
+    if (!p) return false;
+    const d = driverLineOf(p);
     if (d?.doorbell && d.host !== undefined && d.port !== undefined && d.pid !== undefined) {
-      const host = d.host.includes(':') ? `[${d.host}]` : d.host;
-      const key = `${host}:${d.port}`;
+      const key = listenerAddress({ host: d.host, port: d.port });
       if (this.entries.has(key) || this.entries.size >= MAX_WORKERS) return false;
       const names = d.name ? [d.name] : [];
       const e: Entry = {
@@ -54,8 +56,7 @@ export class DriverDoorbells {
       return true;
     }
     // Any later line of a known worker carries the name of what it runs now.
-    const p = driverPrefix(line);
-    if (!p?.name) return false;
+    if (!p.name) return false;
     const e = this.byRelay.get(`${p.pid}|${p.ip ?? ''}`);
     if (!e || e.worker.names.includes(p.name) || e.worker.names.length >= 64) return false;
     e.worker = { ...e.worker, names: [...e.worker.names, p.name] };

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { EventEmitter } from 'node:events';
 import { listenerFromLog, parseWorkerLogName, pausedFromLog, WorkerLogState, type WorkerLogName } from './workerLog';
 import type { PausedWorker } from './types';
-import type { ListeningWorker } from './breakpoints';
+import { listenersKey, type ListeningWorker } from './breakpoints';
 import { existsBySignal } from '../agentjet/liveness';
 
 interface Tracked {
@@ -134,7 +134,7 @@ export class SessionLogWatcher extends EventEmitter {
       }
     }
     this.listening = [...byListener.values()];
-    const lkey = this.listening.map((l) => `${l.key}=${l.names.join(',')}`).join('|');
+    const lkey = listenersKey(this.listening);
     if (lkey !== this.lastListening) {
       this.lastListening = lkey;
       this.emit('listeners', this.listening);

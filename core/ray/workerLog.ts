@@ -8,7 +8,7 @@
 // The same lines reach the driver's console with a `(name pid=N)` prefix (maybe coloured), which
 // `parseDriverLine` reads. Matching is by substring so added log prefixes (timestamps, levels) or
 // small rewordings around the address do not break it.
-import type { PausedWorker } from './types';
+import { listenerAddress, type PausedWorker } from './types';
 import { LISTENER_MARKER, type ListeningWorker } from './breakpoints';
 
 const LISTENING = /Ray debugger is listening on (\[[0-9a-fA-F:.]+\]|[^\s:]+):(\d{1,5})/;
@@ -130,8 +130,7 @@ export function pausedFromLog(state: WorkerLogState, log: WorkerLogName, origin:
 export function listenerFromLog(state: WorkerLogState, log: WorkerLogName): ListeningWorker | undefined {
   const { doorbellHost: h, doorbellPort: port } = state;
   if (!state.hookListener || h === undefined || port === undefined) return undefined;
-  const host = h.includes(':') ? `[${h}]` : h;
-  return { key: `${host}:${port}`, host: h, port, pid: log.pid, names: [...state.names], role: state.role };
+  return { key: listenerAddress({ host: h, port }), host: h, port, pid: log.pid, names: [...state.names], role: state.role };
 }
 
 export interface DriverPrefix {
@@ -167,7 +166,11 @@ export interface DriverLine {
 /** A worker line relayed to the driver's console: `(paused pid=10754) Ray debugger is listening on ...`. */
 export function parseDriverLine(raw: string): DriverLine | undefined {
   const pre = driverPrefix(raw);
-  if (!pre) return undefined;
+  return pre && driverLineOf(pre);
+}
+
+/** `parseDriverLine` for a line whose prefix is already read (the console trackers read it once). */
+export function driverLineOf(pre: DriverPrefix): DriverLine | undefined {
   const { rest } = pre;
   const base = { name: pre.name, pid: pre.pid, ip: pre.ip };
   let m: RegExpExecArray | null;

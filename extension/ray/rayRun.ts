@@ -7,7 +7,7 @@ import { listPausedWorkers, nodesAlive, StateApiError } from '../../core/ray/sta
 import { defaultDashboardFor, parseRayAddress, rayTempRoot, sessionForRun } from '../../core/ray/session';
 import { debugTagsArg } from '../../core/ray/tags';
 import type { PausedWorker, RayClusterInfo } from '../../core/ray/types';
-import type { ListeningWorker } from '../../core/ray/breakpoints';
+import { listenersKey, type ListeningWorker } from '../../core/ray/breakpoints';
 import { DriverDoorbells, mergeListeners } from '../../core/ray/driverDoorbells';
 import { ConsolePaused } from '../../core/ray/consolePaused';
 
@@ -78,7 +78,7 @@ export class RayRun implements vscode.Disposable {
   private emitListeners(): void {
     if (!this.onListeners) return;
     const all = mergeListeners(this.watcher?.hookListeners ?? [], this.doorbells.list());
-    const key = all.map((l) => `${l.key}=${l.names.join(',')}`).join('|');
+    const key = listenersKey(all);
     if (key === this.lastListeners) return;
     this.lastListeners = key;
     this.onListeners(this, all);
