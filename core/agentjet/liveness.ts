@@ -87,21 +87,71 @@ export function maxPid(platform: NodeJS.Platform = process.platform): number {
 /** What a `.logger_lock` says: a process id, or why it does not name one (its text, quoted). */
 export type LockContent = { pid: number } | { invalid: string };
 
+/** The most of a lock that is read (beast-logger reads it whole; its own lock is a few bytes). */
+export const MAX_LOCK_BYTES = 64 * 1024;
+
+// Python's str.isspace() (what str.strip() and int() skip): Unicode White_Space less U+180E and
+// U+FEFF, plus the C0 separators 0x1C-0x1F and NEL, which JavaScript's \s leaves out.
+const PY_SPACE = /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/u;
+const ND = /^\p{Nd}$/u;
+
+/** The value of a Unicode decimal digit: Nd digits come in runs of ten from 0 (a Unicode stability rule). */
+function digitValue(cp: number): number {
+  let before = 0;
+  while (cp - before - 1 >= 0 && ND.test(String.fromCodePoint(cp - before - 1))) before++;
+  return before % 10;
+}
+
 /**
- * Reads a `.logger_lock` exactly as beast-logger writes it (`str(os.getpid())`: decimal digits
- * and nothing else). Anything else (`1e3`, `3.5`, `+7`, ` 1 `, a huge number) names no process;
- * nor do 0 and 1 (init is never a run's process) or an id past the system's range.
+ * Python's `int(text.strip())` for base 10, or undefined where Python raises ValueError: an
+ * optional sign, then decimal digits of any script with single underscores between them. Only
+ * the first 40 digits are kept exactly (more name no process anyway).
+ */
+export function pythonInt(text: string): bigint | undefined {
+  const cps = Array.from(text);
+  let a = 0,
+    b = cps.length;
+  while (a < b && PY_SPACE.test(cps[a]!)) a++;
+  while (b > a && PY_SPACE.test(cps[b - 1]!)) b--;
+  let i = a;
+  let neg = false;
+  if (cps[i] === '+' || cps[i] === '-') neg = cps[i++] === '-';
+  let digits = '';
+  let lastWasDigit = false;
+  for (; i < b; i++) {
+    const c = cps[i]!;
+    if (c === '_') {
+      if (!lastWasDigit) return undefined;
+      lastWasDigit = false;
+      continue;
+    }
+    if (!ND.test(c)) return undefined;
+    digits += String(digitValue(c.codePointAt(0)!));
+    lastWasDigit = true;
+  }
+  if (!lastWasDigit) return undefined; // empty, a lone sign, or a trailing underscore
+  const n = BigInt(digits);
+  return neg ? -n : n;
+}
+
+/**
+ * Reads a `.logger_lock` exactly as beast-logger does (`int(f.read().strip())` after opening it as
+ * UTF-8 text): ` 4242\n` (what `echo $$ >` writes), `+4242`, `4_242` and full-width digits name
+ * process 4242. What Python refuses (`1e3`, `3.5`, bytes that are not UTF-8) names none; nor do
+ * 0 and 1 (init is never a run's process), negative ids or ids past the system's range.
  */
 export function parseLockContent(bytes: Uint8Array, platform: NodeJS.Platform = process.platform): LockContent {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  let text: string;
+  try {
+    // Python keeps a BOM (U+FEFF is no space to it, so int() refuses it): ignoreBOM keeps it too.
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return { invalid: 'not UTF-8 text' };
+  }
   const shown = JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
-  // Decimal digits, leading zeros allowed (Python's int() reads "0042" as 42); no more than a PID's 10 digits.
-  if (!/^[0-9]+$/.test(text)) return { invalid: shown };
-  const digits = text.replace(/^0+(?=[0-9])/, '');
-  if (digits.length > 10) return { invalid: shown };
-  const pid = Number(digits);
-  if (pid <= 1 || pid > maxPid(platform)) return { invalid: shown };
-  return { pid };
+  const n = pythonInt(text);
+  if (n === undefined || n <= 1n || n > BigInt(maxPid(platform))) return { invalid: shown };
+  return { pid: Number(n) };
 }
 
 /** The platform's probe. */

@@ -5,7 +5,7 @@ import { basename, join } from 'node:path';
 import { isHostlessSession } from '../agentjet/layout';
 import { sameHost, parseHostFolder } from '../agentjet/hosts';
 import { EXCEPTION_LINE, lastTraceback, launchForSession, tracebackInOutput, type LaunchRecordFile } from '../agentjet/launchRecord';
-import { checkRecordedProcess, parseLockContent, probeProcess, type ProcessProbe } from '../agentjet/liveness';
+import { checkRecordedProcess, MAX_LOCK_BYTES, parseLockContent, probeProcess, type ProcessProbe } from '../agentjet/liveness';
 import { combineStatus, decideHostStatus, isHarmlessException, reasonOf, type HostFacts, type StatusDecision } from '../agentjet/status';
 import { mapLimit, tryReaddir, tryStat, type RunsFs } from './fs';
 import { completeLines, decodeRecord, splitRecords } from './records';
@@ -204,11 +204,11 @@ export async function readHost(fs: RunsFs, path: string, opts: DiscoverOptions, 
       const lock: LockInfo = { path: lockPath, mtimeMs: st.mtimeMs };
       let invalid: string | undefined;
       if (!st.isFile()) invalid = st.isFIFO() ? 'a named pipe (FIFO)' : 'not a regular file';
-      else if (st.size > 64) invalid = `${st.size} bytes`;
+      else if (st.size > MAX_LOCK_BYTES) invalid = `${st.size} bytes`;
       else {
         // Only a small regular file is read (readRange opens without blocking and checks again).
         try {
-          const c = parseLockContent(await fs.readRange(lockPath, 0, 64));
+          const c = parseLockContent(await fs.readRange(lockPath, 0, MAX_LOCK_BYTES));
           if ('pid' in c) lock.pid = c.pid;
           else invalid = c.invalid;
         } catch {

@@ -54,30 +54,129 @@ function jitteryFs(seed: number): RunsFs {
 
 // ---- properties ----
 
-test('property: a lock names a process only when it is decimal digits naming a PID from 2 to pid_max', async () => {
-  await checkProperty(
-    fc.property(
-      fc.oneof(
-        fc.string({ maxLength: 30 }),
-        fc.stringMatching(/^[0-9]{1,30}$/),
-        fc.constantFrom('1e3', '3.5', '+7', ' 1 ', '1', '0', '4242\n', '0x10', '١٢٣', '100000000000000000000000000'),
-      ),
-      fc.constantFrom<NodeJS.Platform>('linux', 'darwin', 'win32'),
-      (text, platform) => {
-        const c = parseLockContent(Buffer.from(text), platform);
-        const digits = /^[0-9]+$/.test(text);
-        const n = Number(text);
-        if (digits && n >= 2 && n <= maxPid(platform)) assert.deepEqual(c, { pid: n });
-        else {
-          assert.ok('invalid' in c, `${JSON.stringify(text)} read as ${JSON.stringify(c)}`);
-          // Shown as the quoted text itself (one line; a huge number as its digits, not 1e+26).
-          assert.ok(!/\n/.test(c.invalid), c.invalid);
-          if (text.length <= 40) assert.equal(c.invalid, JSON.stringify(text));
-        }
-      },
-    ),
-    500,
+// Python's own reading of each text, asked of the test's Python once for a whole batch: the
+// `int(text.strip())` beast-logger applies to its lock (register.py, install_lock_file), after
+// opening the file as UTF-8 text (a BOM kept, bytes that are not UTF-8 refused).
+function pythonReads(samples: Uint8Array[]): (string | null)[] {
+  const prog = [
+    'import sys, json',
+    'out = []',
+    'for h in json.load(sys.stdin):',
+    '    try:',
+    '        t = bytes.fromhex(h).decode("utf-8")',
+    '        out.append(str(int(t.strip())))',
+    '    except (ValueError, UnicodeDecodeError):',
+    '        out.append(None)',
+    'print(json.dumps(out))',
+  ].join('\n');
+  const r = spawnSync('python3', ['-c', prog], {
+    input: JSON.stringify(samples.map((b) => Buffer.from(b).toString('hex'))),
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  assert.equal(r.status, 0, r.stderr || String(r.error));
+  return JSON.parse(r.stdout) as (string | null)[];
+}
+
+/** The decimal digit sets the test's Python knows (the zero of each run of ten), asked once. */
+function pythonDigitZeros(): number[] {
+  const prog =
+    'import sys, unicodedata, json; print(json.dumps([c for c in range(sys.maxunicode + 1) if unicodedata.decimal(chr(c), None) == 0]))';
+  const r = spawnSync('python3', ['-c', prog], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr || String(r.error));
+  return JSON.parse(r.stdout) as number[];
+}
+
+test("property: the pid read from a lock is what Python's int(text.strip()) gives (beast-logger's read), asked of Python", async () => {
+  const zeros = pythonDigitZeros();
+  assert.ok(zeros.length > 50, `Python knows ${zeros.length} digit sets`);
+  const digit = fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: 0, max: 9 }).map(String) },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(fc.constantFrom(...zeros), fc.integer({ min: 0, max: 9 })).map(([z, d]) => String.fromCodePoint(z + d)),
+    },
   );
+  const space = fc.constantFrom(
+    ' ',
+    '\t',
+    '\n',
+    '\r',
+    '\r\n',
+    '\v',
+    '\f',
+    '\x1c',
+    '\x1f',
+    '\x85',
+    '\xa0',
+    '\u2003',
+    '\u3000',
+    '\u180e',
+    '\ufeff',
+    '\u200b',
+  );
+  const body = fc
+    .array(fc.oneof({ weight: 8, arbitrary: digit }, { weight: 1, arbitrary: fc.constant('_') }), { maxLength: 12 })
+    .map((a) => a.join(''));
+  const text = fc.oneof(
+    {
+      weight: 6,
+      arbitrary: fc
+        .tuple(fc.array(space, { maxLength: 3 }), fc.constantFrom('', '', '+', '-', '++'), body, fc.array(space, { maxLength: 3 }))
+        .map(([a, s, d, b]) => a.join('') + s + d + b.join('')),
+    },
+    { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '1e3',
+        '3.5',
+        '0x10',
+        '4_',
+        '_4',
+        '4__2',
+        '4 2',
+        '\ufeff42',
+        '0042',
+        '4242\x00',
+        '100000000000000000000000000',
+      ),
+    },
+  );
+  const sample = fc.oneof(
+    { weight: 9, arbitrary: text.map((s) => new Uint8Array(Buffer.from(s, 'utf8'))) },
+    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 8 }) },
+  );
+  // Python is asked once for the whole draw (one process for 2000 samples); FC_SEED replays a draw.
+  const seed = Number(process.env.FC_SEED ?? process.env.AGENTJET_FC_SEED ?? Date.now() % 2 ** 31);
+  const draw = fc.sample(fc.tuple(sample, fc.constantFrom<NodeJS.Platform>('linux', 'darwin', 'win32')), {
+    seed,
+    numRuns: Number(process.env.FC_RUNS ?? 2000),
+  });
+  const py = pythonReads(draw.map(([b]) => b));
+  let pids = 0;
+  draw.forEach(([bytes, plat], i) => {
+    const c = parseLockContent(bytes, plat);
+    const n = py[i] === null ? undefined : BigInt(py[i]!);
+    const shown = `${JSON.stringify(Buffer.from(bytes).toString('utf8'))} (FC_SEED=${seed})`;
+    if (n !== undefined && n >= 2n && n <= BigInt(maxPid(plat))) {
+      pids++;
+      assert.deepEqual(c, { pid: Number(n) }, `${shown}: Python reads ${n}`);
+    } else {
+      assert.ok('invalid' in c, `${shown} read as ${JSON.stringify(c)}, Python: ${String(py[i])}`);
+      assert.ok(!/\n/.test(c.invalid), c.invalid);
+    }
+  });
+  // The draw must hold both kinds, or the property proves little.
+  assert.ok(pids > draw.length / 10 && pids < draw.length, `${pids} of ${draw.length} samples name a process`);
+});
+
+test('the lock texts beast-logger takes as a live process are read as that process', () => {
+  for (const t of ['4062\n', ' 4062 ', '\t4062\r\n', '+4062', '40_62', '４０６２', '٤٠٦٢', '0004062', '4062\u3000'])
+    assert.deepEqual(parseLockContent(Buffer.from(t)), { pid: 4062 }, JSON.stringify(t));
+  for (const t of ['', '\n', '-4062', '4062.0', '4062_', '\ufeff4062', '40 62', '1', '0'])
+    assert.ok('invalid' in parseLockContent(Buffer.from(t)), JSON.stringify(t));
+  assert.deepEqual(parseLockContent(Buffer.from([0xff, 0x34])), { invalid: 'not UTF-8 text' });
 });
 
 test('property: folderSize is the exact byte count of any tree, the same on every call, whatever order calls finish in', async () => {
@@ -153,8 +252,10 @@ test('regression (item 7): loose lock contents name no process; PID 1 is not "al
     const cases: [string, number | undefined][] = [
       ['1e3', undefined],
       ['3.5', undefined],
-      ['+7', undefined],
+      ['+7', 7],
       [' 1 ', undefined],
+      ['4242\n', 4242],
+      ['\t2_4062\r\n', 24062],
       ['1', undefined],
       ['0', undefined],
       ['100000000000000000000000000', undefined],
