@@ -4,7 +4,15 @@
 // says what ran, how it ended and the end of what it wrote to stderr. The promise settles only
 // once the process is gone, so nothing outlives its caller. Long-lived processes (launches,
 // companions, servers, debug adapters) are not run here.
+//
+// The stop ends the whole process tree, not only the direct child: a pyenv/conda shim or any
+// `#!/bin/sh` wrapper runs Python as its child, and that grandchild would keep the output pipe
+// open (so the wait never ended) and live on. On POSIX the child leads a process group of its own
+// (execa's `detached`) and the group is signalled; on Windows `taskkill /T /F` ends the tree.
+// `detached` turns execa's `cleanup` off, so the groups still running when this process exits are
+// killed from signal-exit's hook (the library execa itself uses for `cleanup`).
 import { execa, type ExecaError } from 'execa';
+import { onExit } from 'signal-exit';
 
 export interface RunProcessOptions {
   cwd?: string;
@@ -20,6 +28,47 @@ export interface RunProcessOptions {
   signal?: AbortSignal;
   /** Bytes kept of stdout and of stderr each. Default 64 MB. */
   maxBuffer?: number;
+}
+
+/** The command that ends a process and all its descendants on Windows (pure, for the tests). */
+export function windowsTreeKill(pid: number): { file: string; args: string[] } {
+  return { file: 'taskkill', args: ['/PID', String(pid), '/T', '/F'] };
+}
+
+/** How long a stopped tree may keep its pipes open after SIGKILL before they are closed on it. */
+const PIPE_GRACE_MS = 1000;
+
+/** Process groups of running children (POSIX), killed if this process exits first. */
+const liveGroups = new Set<number>();
+let exitHookSet = false;
+function trackGroup(pid: number): void {
+  if (!exitHookSet) {
+    exitHookSet = true;
+    onExit(() => {
+      for (const g of liveGroups) signalGroup(g, 'SIGKILL');
+    });
+  }
+  liveGroups.add(pid);
+}
+
+function signalGroup(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, sig);
+  } catch {
+    /* the group is gone */
+  }
+}
+
+/** Ends the tree of `pid`: its process group on POSIX, taskkill /T /F on Windows. */
+function signalTree(pid: number, sig: NodeJS.Signals, platform: NodeJS.Platform = process.platform): void {
+  if (platform === 'win32') {
+    // Windows has no graceful signal for a console program: the tree is ended at once.
+    if (sig !== 'SIGKILL') return signalTree(pid, 'SIGKILL', platform);
+    const { file, args } = windowsTreeKill(pid);
+    execa(file, args, { reject: false, windowsHide: true, timeout: 10_000, stdio: 'ignore' }).catch(() => undefined);
+    return;
+  }
+  signalGroup(pid, sig);
 }
 
 export interface ProcessResult {
@@ -80,6 +129,7 @@ function describe(failure: ProcessFailure, command: string, exitCode?: number, s
 
 /** Runs `file` with `args` (no shell) to completion; rejects with a ProcessError unless it exits 0. */
 export async function runProcess(file: string, args: readonly string[], o: RunProcessOptions = {}): Promise<ProcessResult> {
+  const posix = process.platform !== 'win32';
   const child = execa(file, args, {
     ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
     env: o.env ?? process.env,
@@ -88,14 +138,32 @@ export async function runProcess(file: string, args: readonly string[], o: RunPr
     stripFinalNewline: false,
     maxBuffer: o.maxBuffer ?? 64 * 1024 * 1024,
     windowsHide: true,
+    // Its own process group (POSIX), so a stop reaches its children too.
+    detached: posix,
   });
+  const pid = child.pid;
+  if (posix && pid !== undefined) trackGroup(pid);
   const command = [file, ...args].join(' ');
   let stopped: 'timed-out' | 'cancelled' | undefined;
+  const timers: NodeJS.Timeout[] = [];
   const stop = (why: 'timed-out' | 'cancelled') => {
     if (stopped) return;
     stopped = why;
-    // execa's kill sends SIGTERM and SIGKILL after the grace period if the process is still there.
-    child.kill('SIGTERM', { forceKillAfterTimeout: o.killGraceMs ?? 2000 });
+    if (pid === undefined) {
+      child.kill('SIGKILL');
+      return;
+    }
+    // SIGTERM to the tree, SIGKILL after the grace period; a process that left the group (setsid)
+    // and still holds the pipes gets them closed, so the wait ends whatever it does.
+    signalTree(pid, 'SIGTERM');
+    const grace = o.killGraceMs ?? 2000;
+    timers.push(setTimeout(() => signalTree(pid, 'SIGKILL'), grace));
+    timers.push(
+      setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+      }, grace + PIPE_GRACE_MS),
+    );
   };
   const timer = o.timeoutMs !== undefined ? setTimeout(() => stop('timed-out'), o.timeoutMs) : undefined;
   const onAbort = () => stop('cancelled');
@@ -124,6 +192,12 @@ export async function runProcess(file: string, args: readonly string[], o: RunPr
     throw new ProcessError(failure, command, exitCode, signal, stdout, stderr, e.code);
   } finally {
     if (timer) clearTimeout(timer);
+    for (const t of timers) clearTimeout(t);
     o.signal?.removeEventListener('abort', onAbort);
+    if (posix && pid !== undefined) {
+      // What the child left in its group (a wrapper's background child) ends with it.
+      signalGroup(pid, 'SIGKILL');
+      liveGroups.delete(pid);
+    }
   }
 }

@@ -3,7 +3,11 @@
 // and that nothing is left running after the promise settles.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ProcessError, runProcess, STDERR_TAIL_CHARS } from '../../core/process/run';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ProcessError, runProcess, STDERR_TAIL_CHARS, windowsTreeKill } from '../../core/process/run';
+import { waitFor } from '../util/poll';
 
 const node = process.execPath;
 
@@ -99,4 +103,76 @@ test('cancellation by AbortSignal stops the process; an aborted signal stops it 
     assert.equal(err.failure, 'cancelled');
     return true;
   });
+});
+
+// Issue 27 item 4: a wrapper (a pyenv or conda shim, any `#!/bin/sh`) runs the real program as its
+// child. The stop must reach that child, or the child keeps the pipe open and the wait never ends.
+
+/** A `#!/bin/sh` wrapper that prints its child's pid and waits for it (the child sleeps). */
+function wrapper(body: string): { path: string; dispose: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'aj-run-wrap-'));
+  const path = join(dir, 'python');
+  writeFileSync(path, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+  return { path, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+test(
+  'time limit: a wrapper whose child keeps running ends with its child, and the wait ends',
+  { skip: process.platform === 'win32', timeout: 20_000 },
+  async () => {
+    const w = wrapper('sleep 600 &\necho $!\nwait');
+    try {
+      let child = 0;
+      await assert.rejects(runProcess(w.path, ['-c', 'print(1)'], { timeoutMs: 500, killGraceMs: 500 }), (err: unknown) => {
+        assert.ok(err instanceof ProcessError);
+        assert.equal(err.failure, 'timed-out');
+        child = Number(err.stdout.trim());
+        return true;
+      });
+      assert.ok(child > 0, 'the wrapper printed its child');
+      await waitFor(() => !alive(child), `the wrapper's child ${child} to end`, 5000);
+    } finally {
+      w.dispose();
+    }
+  },
+);
+
+test(
+  'a child that left the group and holds the pipe: the wait still ends (its pipes are closed on it)',
+  { skip: process.platform === 'win32', timeout: 20_000 },
+  async () => {
+    const w = wrapper('setsid sleep 30 &\necho $!\nwait');
+    let child = 0;
+    try {
+      await assert.rejects(runProcess(w.path, [], { timeoutMs: 300, killGraceMs: 300 }), (err: unknown) => {
+        assert.ok(err instanceof ProcessError);
+        assert.equal(err.failure, 'timed-out');
+        child = Number(err.stdout.trim());
+        return true;
+      });
+    } finally {
+      if (child > 0 && alive(child)) process.kill(child, 'SIGKILL');
+      w.dispose();
+    }
+  },
+);
+
+test(
+  'a process that ends and leaves a background child behind: the child ends with it',
+  { skip: process.platform === 'win32', timeout: 20_000 },
+  async () => {
+    const w = wrapper('sleep 600 >/dev/null 2>&1 &\necho $!');
+    try {
+      const r = await runProcess(w.path, []);
+      const child = Number(r.stdout.trim());
+      assert.ok(child > 0);
+      await waitFor(() => !alive(child), `background child ${child} to end`, 5000);
+    } finally {
+      w.dispose();
+    }
+  },
+);
+
+test('Windows: the tree is ended with taskkill /T /F', () => {
+  assert.deepEqual(windowsTreeKill(4242), { file: 'taskkill', args: ['/PID', '4242', '/T', '/F'] });
 });
