@@ -56,6 +56,10 @@ export async function runDoctor(
   const cwd = process.cwd();
   const interp = python ? { path: python, source: 'setting' as const } : resolveInterpreter({ folder: cwd }, existsSync);
   const { DOCTOR_PROBE } = await import('../core/doctor/script');
+  // Which AgentJet judges configs here: the folder's checkout, else the interpreter's package, else
+  // bundled facts. Asked alongside the probe: an interpreter that does not answer costs one deadline.
+  const agentjets = new AgentJetFactsService({ cacheDir: process.env.AGENTJET_FACTS_CACHE ?? defaultCacheDir(), fallbackPython: '' });
+  agentjets.setFolder(resolve(cwd), interp.path);
   const input = await gather({
     python: interp.path,
     pythonSource: python ? '--python' : interp.source,
@@ -64,15 +68,16 @@ export async function runDoctor(
     port,
   });
   const checks = evaluate(input);
-  // Which AgentJet judges configs here: the folder's checkout, else the interpreter's package, else bundled facts.
-  const agentjets = new AgentJetFactsService({ cacheDir: process.env.AGENTJET_FACTS_CACHE ?? defaultCacheDir(), fallbackPython: '' });
-  agentjets.setFolder(resolve(cwd), interp.path);
   const bundled = bundledReleases()
     .map((f) => `AgentJet ${f.release ?? '?'}${f.date ? ` (${f.date})` : ''}`)
     .join(', ');
+  const own = (await agentjets.ready(resolve(cwd)))?.label;
+  const why = agentjets.problem(resolve(cwd));
   const judge =
-    (await agentjets.ready(resolve(cwd)))?.label ??
-    t("bundled facts of {0}, the newest that knows a file's keys (no AgentJet found here or in {1})", bundled, interp.path);
+    own ??
+    (why
+      ? t("bundled facts of {0}, the newest that knows a file's keys ({1})", bundled, why)
+      : t("bundled facts of {0}, the newest that knows a file's keys (no AgentJet found here or in {1})", bundled, interp.path));
   if (format === 'json') write(JSON.stringify({ python: interp.path, configsJudgedBy: judge, checks, ...summary(checks) }, null, 2) + '\n');
   else write(toText(checks, interp.path) + t('Configs are judged by {0}.', judge) + '\n');
   return summary(checks).errors > 0 ? 1 : 0;

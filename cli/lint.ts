@@ -129,9 +129,19 @@ export async function runLint(
       for (const d of diags)
         write(`${shown}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${d.code} ${d.message}\n`);
   }
-  if (format === 'json') write(JSON.stringify({ files: json, errors, warnings, checked, judgedBy: [...judged] }, null, 2) + '\n');
+  // Why the interpreter's AgentJet was not used, when it could not be asked (said, never silent).
+  const why = version ? undefined : agentjets.problem(root);
+  if (format === 'json')
+    write(
+      JSON.stringify(
+        { files: json, errors, warnings, checked, judgedBy: [...judged], ...(why ? { interpreterProblem: why } : {}) },
+        null,
+        2,
+      ) + '\n',
+    );
   else {
-    if (judged.size) writeErr(`${t('judged by {0}', [...judged].join('; '))}\n`);
+    if (judged.size && why) writeErr(`${t('{0}: judged by {1}', why, [...judged].join('; '))}\n`);
+    else if (judged.size) writeErr(`${t('judged by {0}', [...judged].join('; '))}\n`);
     writeErr(
       `${t('{0} checked: {1}, {2}', checked === 1 ? t('1 config') : t('{0} configs', checked), errors === 1 ? t('1 error') : t('{0} errors', errors), warnings === 1 ? t('1 warning') : t('{0} warnings', warnings))}\n`,
     );

@@ -4,7 +4,8 @@
 // never imported), else the bundled facts (core/config/releases.ts). Reading happens off the
 // request path; results are cached in memory and on disk by content hash.
 import { createHash } from 'node:crypto';
-import { runProcess } from '../process/run';
+import { askInterpreter, INTERPRETER_ANSWER_MS } from '../process/interpreter';
+import { ProcessError } from '../process/run';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,6 +17,7 @@ import type { CodeFactsByVersion } from './codefacts';
 import type { ConfigSchema } from './schema';
 import { baseFacts, bundledFor, labelOf, type JudgingFacts } from './releases';
 import type { ParsedConfig } from './parse';
+import { t } from '../l10n';
 
 /** Bumped when the generator's output changes, so old cache entries are not reused. */
 const GENERATOR_VERSION = '2';
@@ -102,28 +104,45 @@ for n in ('ajet', 'astuner', 'astune'):
 print(json.dumps(out))`;
 
 /** The framework package installed in an interpreter (not imported), or undefined. */
-export async function findInstalled(python: string, timeoutMs = 8000, env?: NodeJS.ProcessEnv): Promise<FoundAgentJet | undefined> {
+export async function findInstalled(
+  python: string,
+  timeoutMs = INTERPRETER_ANSWER_MS,
+  env?: NodeJS.ProcessEnv,
+): Promise<FoundAgentJet | undefined> {
+  return (await locateInstalled(python, timeoutMs, env)).found;
+}
+
+/**
+ * The framework package installed in an interpreter, and when the interpreter could not be asked,
+ * why in words ("`/x/python` did not answer within 8 s"), for the "judged by" lines.
+ */
+export async function locateInstalled(
+  python: string,
+  timeoutMs = INTERPRETER_ANSWER_MS,
+  env?: NodeJS.ProcessEnv,
+): Promise<{ found?: FoundAgentJet; problem?: string }> {
   let stdout: string;
   try {
-    ({ stdout } = await runProcess(python, ['-c', LOCATE], { timeoutMs, cwd: tmpdir(), env: env ?? process.env, maxBuffer: 1 << 20 }));
-  } catch {
-    return undefined;
+    ({ stdout } = await askInterpreter(python, ['-c', LOCATE], { timeoutMs, cwd: tmpdir(), env: env ?? process.env, maxBuffer: 1 << 20 }));
+  } catch (err) {
+    if (err instanceof ProcessError && err.failure === 'not-found') return { problem: t('`{0}` does not exist', python) };
+    return { problem: (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? String(err) };
   }
-  if (!stdout) return undefined;
+  if (!stdout) return {};
   let res: Record<string, { dir: string; version?: string }>;
   try {
     res = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as Record<string, { dir: string; version?: string }>;
   } catch {
-    return undefined;
+    return {};
   }
   for (const pkg of ['ajet', 'astuner', 'astune'] as const) {
     const hit = res[pkg];
     if (!hit || !existsSync(join(hit.dir, DEFAULTS_OF[pkg]))) continue;
     // An editable install points into a checkout: its pyproject.toml is the truth.
     const release = pyprojectRelease(dirname(hit.dir)) ?? hit.version;
-    return { pkgDir: hit.dir, pkg, origin: 'installed', ...(release ? { release } : {}) };
+    return { found: { pkgDir: hit.dir, pkg, origin: 'installed', ...(release ? { release } : {}) } };
   }
-  return undefined;
+  return {};
 }
 
 const VERSION_OF: Record<FrameworkPackage, 'agentjet' | 'astuner-2025-12' | 'astune'> = {
@@ -213,6 +232,8 @@ export function defaultCacheDir(): string {
 interface FolderState {
   python: string | undefined;
   found?: FoundAgentJet;
+  /** Why the interpreter told nothing (it did not answer, does not exist), in words. */
+  problem?: string;
   facts?: JudgingFacts;
   pending?: Promise<JudgingFacts | undefined>;
 }
@@ -271,7 +292,8 @@ export class AgentJetFactsService {
   private async resolve(folder: string, state: FolderState): Promise<JudgingFacts | undefined> {
     let found = findCheckout(folder);
     const python = state.python ?? (this.opts.fallbackPython === '' ? undefined : (this.opts.fallbackPython ?? 'python3'));
-    if (!found && python) found = await findInstalled(python);
+    let problem: string | undefined;
+    if (!found && python) ({ found, problem } = await locateInstalled(python));
     let facts: JudgingFacts | undefined;
     if (found) {
       try {
@@ -285,6 +307,7 @@ export class AgentJetFactsService {
     }
     if (this.folders.get(folder) !== state) return facts; // superseded
     state.found = found;
+    if (problem) state.problem = problem;
     state.facts = facts;
     state.pending = undefined;
     this.opts.onChange?.(folder);
@@ -296,6 +319,11 @@ export class AgentJetFactsService {
     const s = this.folders.get(folder);
     if (!s) return undefined;
     return s.pending ? await s.pending : s.facts;
+  }
+
+  /** Why a folder's interpreter told nothing ("`/x/python` did not answer within 8 s"), if it did not. */
+  problem(folder: string): string | undefined {
+    return this.folders.get(folder)?.problem;
   }
 
   /** What was found for a folder (undefined while reading or when nothing was). */

@@ -2,8 +2,8 @@
 // The language server must never block: there the probe runs asynchronously, `locate` answers
 // "unknown" (and `pending` true) until it is done, and `onResolved` says when to check again.
 // The CLI may wait: it asks in `sync` mode.
-import { spawnSync } from 'node:child_process';
-import { ProcessError, runProcess } from '../process/run';
+import { ProcessError } from '../process/run';
+import { askInterpreter, askInterpreterSync, INTERPRETER_ANSWER_MS } from '../process/interpreter';
 import { tmpdir } from 'node:os';
 import type { PackageLocator } from './classref';
 
@@ -52,7 +52,7 @@ export class PythonLocator implements PackageLocator {
     env?: NodeJS.ProcessEnv,
   ) {
     const o: PythonLocatorOptions = typeof opts === 'number' ? { timeoutMs: opts, env, sync: true } : opts;
-    this.timeoutMs = o.timeoutMs ?? 8000;
+    this.timeoutMs = o.timeoutMs ?? INTERPRETER_ANSWER_MS;
     this.env = o.env;
     this.sync = o.sync ?? false;
     this.onResolved = o.onResolved;
@@ -77,10 +77,14 @@ export class PythonLocator implements PackageLocator {
   prime(names: string[]): Promise<void> {
     const todo = names.filter((n) => !this.cache.has(n) && !this.pending(n));
     if (!todo.length || this.failure) return Promise.all(names.map((n) => this.waitFor(n))).then(() => undefined);
-    const opts = { encoding: 'utf8' as const, timeout: this.timeoutMs, cwd: tmpdir(), windowsHide: true, env: this.env ?? process.env };
     if (this.sync) {
-      const r = spawnSync(this.python, ['-c', PROBE, ...todo], opts);
-      if (r.status !== 0 || !r.stdout) this.failure = r.error ? r.error.message : `exit status ${String(r.status)}`;
+      // One deadline per interpreter (core/process/interpreter.ts): a silent one is not asked twice.
+      const r = askInterpreterSync(this.python, ['-c', PROBE, ...todo], {
+        timeoutMs: this.timeoutMs,
+        cwd: tmpdir(),
+        env: this.env ?? process.env,
+      });
+      if (r.problem || !r.stdout) this.failure = r.problem ?? 'no answer';
       else
         try {
           this.store(todo, r.stdout);
@@ -90,7 +94,11 @@ export class PythonLocator implements PackageLocator {
       return Promise.resolve();
     }
     const key = todo.join(' ');
-    const p = runProcess(this.python, ['-c', PROBE, ...todo], { timeoutMs: this.timeoutMs, cwd: tmpdir(), env: this.env ?? process.env })
+    const p = askInterpreter(this.python, ['-c', PROBE, ...todo], {
+      timeoutMs: this.timeoutMs,
+      cwd: tmpdir(),
+      env: this.env ?? process.env,
+    })
       .then(
         (r) => {
           if (!r.stdout) this.failure = 'no answer';

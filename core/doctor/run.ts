@@ -3,6 +3,7 @@
 // SIGTERM, then SIGKILL).
 import { agentJetCheckout } from './install';
 import { ProcessError, runProcess } from '../process/run';
+import { askInterpreter, InterpreterSilentError } from '../process/interpreter';
 import { ALL_LAUNCHER_MODULES, parseNvidiaSmi, type DoctorInput, type GpuFacts, type ProbeFacts } from './checks';
 import { t } from '../l10n';
 
@@ -25,7 +26,9 @@ export async function runProbeScript(o: GatherOptions): Promise<DoctorInput['pro
   const ms = o.timeoutMs ?? 20_000;
   let ended: { stdout: string; stderr: string; code: string };
   try {
-    const r = await runProcess(o.python, ['-c', o.script, String(o.port), (o.launchers ?? ALL_LAUNCHER_MODULES).join(',')], {
+    // Through the interpreter's one deadline: when another question to it (where AgentJet is
+    // installed) found it silent, this one ends too, so the waits do not add up.
+    const r = await askInterpreter(o.python, ['-c', o.script, String(o.port), (o.launchers ?? ALL_LAUNCHER_MODULES).join(',')], {
       cwd: o.cwd,
       env: o.env ?? process.env,
       timeoutMs: ms,
@@ -33,6 +36,7 @@ export async function runProbeScript(o: GatherOptions): Promise<DoctorInput['pro
     });
     ended = { stdout: r.stdout, stderr: r.stderr, code: '0' };
   } catch (err) {
+    if (err instanceof InterpreterSilentError) return { ok: false, error: err.reason };
     if (!(err instanceof ProcessError)) return { ok: false, error: String(err) };
     if (err.failure === 'cancelled') return { ok: false, error: t('cancelled') };
     if (err.failure === 'timed-out')
