@@ -8,8 +8,10 @@
 //   POST /replay_latest_llm_call                     {input, output} or 404 before the first call
 //   POST /stop_engine                                {success}: kills the training process, back to OFFLINE
 // Every answer is validated (valibot); unknown fields are ignored, so a newer server still reads.
-// Every request has a timeout; a failure becomes a SwarmError with a one-line reason.
+// Every request has one deadline over connect, read and parse, and a byte cap on the answer; a
+// failure becomes a SwarmError with a one-line reason (a bad answer never reads as "cannot connect").
 import * as v from 'valibot';
+import { httpJson, HttpJsonError } from '../net/httpJson';
 
 /** The engine states the server moves through (interchange_utils.VALID_STATUSES). */
 export const ENGINE_STATES = [
@@ -24,6 +26,8 @@ export type EngineState = (typeof ENGINE_STATES)[number];
 
 export const DEFAULT_SWARM_URL = 'http://localhost:10086';
 export const DEFAULT_TIMEOUT_MS = 2500;
+/** The most of one answer read: a pool of ten thousand tasks is about 1 MB. */
+export const SWARM_MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 const nullableStr = v.optional(v.nullable(v.string()));
 const nullableInt = v.optional(v.nullable(v.pipe(v.number(), v.finite())));
@@ -90,6 +94,8 @@ export class SwarmError extends Error {
 
 export interface SwarmApiOptions {
   timeoutMs?: number;
+  /** Bytes of one answer read at most (default SWARM_MAX_ANSWER_BYTES). */
+  maxBytes?: number;
   /** Injected for tests; the global fetch otherwise. */
   fetchImpl?: typeof fetch;
 }
@@ -107,20 +113,11 @@ export function normalizeSwarmUrl(raw: string): string {
   return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
 }
 
-function causeCode(e: unknown): string | undefined {
-  let c: unknown = e;
-  for (let i = 0; i < 4 && c && typeof c === 'object'; i++) {
-    const code = (c as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    c = (c as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
 export class SwarmApi {
   readonly url: string;
   private readonly timeoutMs: number;
   private readonly fetchImpl: typeof fetch;
+  private readonly maxBytes: number;
   /** Requests sent (for the polling-cost benchmark and tests). */
   requests = 0;
 
@@ -128,38 +125,43 @@ export class SwarmApi {
     this.url = normalizeSwarmUrl(url);
     this.timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.fetchImpl = o.fetchImpl ?? fetch;
+    this.maxBytes = o.maxBytes ?? SWARM_MAX_ANSWER_BYTES;
   }
 
   private async call(method: 'GET' | 'POST', path: string, signal?: AbortSignal): Promise<{ status: number; body: unknown }> {
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    const s = signal ? AbortSignal.any([timeout, signal]) : timeout;
     this.requests++;
-    let resp: Response;
-    let text: string;
     try {
-      resp = await this.fetchImpl(`${this.url}${path}`, {
+      // One deadline over connect, read and parse; a byte cap on the body (core/net/httpJson.ts).
+      return await httpJson(`${this.url}${path}`, {
         method,
-        signal: s,
-        headers: { accept: 'application/json', ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
-        body: method === 'POST' ? '{}' : undefined,
+        ...(method === 'POST' ? { body: '{}' } : {}),
+        timeoutMs: this.timeoutMs,
+        maxBytes: this.maxBytes,
+        ...(signal ? { signal } : {}),
+        fetchImpl: this.fetchImpl,
       });
-      text = await resp.text();
     } catch (e) {
-      if (timeout.aborted) throw new SwarmError('timeout', `swarm server ${this.url}: no answer within ${this.timeoutMs} ms`);
-      if (signal?.aborted) throw new SwarmError('unreachable', `swarm server ${this.url}: cancelled`);
-      const code = causeCode(e);
-      if (code === 'ECONNREFUSED')
-        throw new SwarmError('refused', `swarm server ${this.url}: connection refused (is \`ajet-swarm start\` running?)`);
-      const why = code ?? (e instanceof Error ? e.message : String(e));
-      throw new SwarmError('unreachable', `swarm server ${this.url}: cannot connect (${why})`);
+      if (!(e instanceof HttpJsonError)) throw e;
+      switch (e.failure) {
+        case 'timeout':
+          throw new SwarmError('timeout', `swarm server ${this.url}: no answer within ${this.timeoutMs} ms`);
+        case 'cancelled':
+          throw new SwarmError('unreachable', `swarm server ${this.url}: cancelled`);
+        case 'refused':
+          throw new SwarmError('refused', `swarm server ${this.url}: connection refused (is \`ajet-swarm start\` running?)`);
+        case 'unreachable':
+          throw new SwarmError('unreachable', `swarm server ${this.url}: ${e.message}`);
+        case 'redirect':
+          throw new SwarmError('http', `swarm server ${this.url}${path}: ${e.message}`);
+        case 'not-json':
+          throw new SwarmError(
+            'invalid',
+            `swarm server ${this.url}${path}: HTTP ${e.status ?? '?'}, the answer is not JSON (not a swarm server?)`,
+          );
+        default:
+          throw new SwarmError('invalid', `swarm server ${this.url}${path}: ${e.message}`);
+      }
     }
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      throw new SwarmError('invalid', `swarm server ${this.url}${path}: HTTP ${resp.status}, the answer is not JSON (not a swarm server?)`);
-    }
-    return { status: resp.status, body };
   }
 
   private async getValid<S extends v.GenericSchema>(
