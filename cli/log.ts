@@ -5,6 +5,8 @@ import { realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
+import { getHeapStatistics } from 'node:v8';
+import { DECODE_COST_FACTOR, honourableRecordBytes } from '../core/logs/inflate';
 import type { CliCommand } from './commands';
 import { statsFromFacts, formatStats } from '../core/logs/stats';
 import { FactsCache, defaultCacheDir } from '../core/logs/cache';
@@ -130,8 +132,21 @@ export const logCommand: CliCommand = {
         process.stderr.write(`agentjet log ${sub}: ${t('--max-record-mb must be a number from 1 to 4096')}\n`);
         return 2;
       }
+      // A bound the heap cannot hold is not honoured: said once, and the largest that fits is used.
+      const fits = honourableRecordBytes() / (1024 * 1024);
+      if (mb > fits) {
+        process.stderr.write(
+          `agentjet log ${sub}: ${t(
+            '--max-record-mb {0} is more than this process can decode (a record costs up to {1} times its size, in a heap of {2} MB): records up to {3} MB are read. NODE_OPTIONS=--max-old-space-size=<MB> raises the heap.',
+            String(mb),
+            String(DECODE_COST_FACTOR),
+            String(Math.round(getHeapStatistics().heap_size_limit / (1024 * 1024))),
+            String(fits),
+          )}\n`,
+        );
+      }
       // The workers read it from the environment they inherit.
-      process.env.AGENTJET_MAX_RECORD_MB = String(mb);
+      process.env.AGENTJET_MAX_RECORD_MB = String(Math.min(mb, fits));
     }
     const format = v.format ?? 'text';
     if (format !== 'text' && format !== 'json') {

@@ -2,15 +2,37 @@
 // of a few MB can hold a "decompression bomb" (gigabytes of repeated tokens). zlib stops as soon
 // as the output passes the bound, so memory stays at the bound whatever the payload claims.
 import { inflateSync, constants as zc } from 'node:zlib';
+import { getHeapStatistics } from 'node:v8';
+import { constants as bufferConstants } from 'node:buffer';
 
 /** Default bound on one record's inflated payload. */
 export const DEFAULT_MAX_RECORD_MB = 64;
 
-/** The bound in bytes: AGENTJET_MAX_RECORD_MB (the CLI's --max-record-mb sets it for its workers too). */
+/**
+ * What turning a record into rows costs per inflated byte, with room to spare: a 128 MB record of
+ * one-character tokens peaked at 1.5 GB (the string, the parsed JSON, one object per token).
+ */
+export const DECODE_COST_FACTOR = 24;
+
+/**
+ * The largest record this process can decode without running out of heap: its V8 heap limit over
+ * the decode cost, and never more than V8's longest string. A bound above it is not honoured (a
+ * 2 GB record under a 3000 MB bound ended the process with a V8 fatal error).
+ */
+export function honourableRecordBytes(): number {
+  const byHeap = Math.floor(getHeapStatistics().heap_size_limit / DECODE_COST_FACTOR);
+  const mb = Math.floor(Math.min(byHeap, bufferConstants.MAX_STRING_LENGTH) / (1024 * 1024));
+  return Math.max(1, mb) * 1024 * 1024;
+}
+
+/**
+ * The bound in bytes: AGENTJET_MAX_RECORD_MB (the CLI's --max-record-mb sets it for its workers
+ * too), at most what this process can honour.
+ */
 export function maxRecordBytes(): number {
   const v = Number(process.env.AGENTJET_MAX_RECORD_MB);
   const mb = Number.isFinite(v) && v > 0 ? Math.min(v, 4096) : DEFAULT_MAX_RECORD_MB;
-  return Math.floor(mb * 1024 * 1024);
+  return Math.min(Math.floor(mb * 1024 * 1024), honourableRecordBytes());
 }
 
 /** The marker all "too large" errors start with (callers add where the record is). */

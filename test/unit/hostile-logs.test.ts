@@ -269,3 +269,26 @@ test('regression (item 5): a FIFO, /dev/zero or a special file is refused (exit 
   assert.equal(z.status, 2);
   assert.match(z.stderr, /character device/);
 });
+
+test(
+  'round 3: export of a 2 GB-token bomb with --max-record-mb 3000 honours only what the heap holds: a clear message, no V8 fatal',
+  { timeout: 120_000 },
+  async () => {
+    const bomb = await writeBombLog(join(dir, 'bomb2g.json.log'), 2 * 1024 ** 3, 3, 3, true);
+    // With the default heap, and with a 1 GB heap (where an unhonoured 3000 MB bound is fatal at once).
+    for (const heap of [undefined, 1024]) {
+      const out = join(dir, `bomb2g-${heap ?? 'default'}.jsonl`);
+      const ex = cli(['log', 'export', bomb.path, '--jsonl', '--out', out, '--no-cache', '--max-record-mb', '3000'], {
+        AGENTJET_MAX_RECORD_MB: '',
+        NODE_OPTIONS: heap ? `--max-old-space-size=${heap}` : '',
+      });
+      assert.equal(ex.status, 0, `heap ${heap ?? 'default'}: exit ${ex.status} ${ex.signal ?? ''}\n${ex.stderr.slice(-2000)}`);
+      assert.doesNotMatch(ex.stderr, /FATAL|heap out of memory|RangeError/);
+      const m = /--max-record-mb 3000 is more than this process can decode .*: records up to (\d+) MB are read/.exec(ex.stderr);
+      assert.ok(m, ex.stderr);
+      if (heap) assert.ok(Number(m[1]) <= heap / 16, `${m[1]} MB allowed in a ${heap} MB heap`);
+      assert.match(ex.stderr, new RegExp(`#${bomb.bombIndex}: record too large: its payload inflates to more than ${m[1]} MB`));
+      assert.equal(readFileSync(out, 'utf8').trim().split('\n').length, bomb.records - 1);
+    }
+  },
+);
