@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { CliCommand } from './commands';
 import { debugTaskDir, prepareDebugTask, readerInfo } from '../core/debugTask/prepare';
+import { fileProblem } from '../core/debugTask/dataset';
 import { resolveAttributes } from '../core/launch/attributes';
 import { commandLine, planLaunch, preflightLaunch } from '../core/launch/lifecycle';
 import { resolveInterpreter } from '../core/launch/interpreter';
@@ -67,6 +68,12 @@ export async function runDebugTask(
       : process.cwd();
   if (!existsSync(config)) {
     writeErr(t('agentjet debug-task: {0} does not exist', config) + '\n');
+    return 2;
+  }
+  // A FIFO or a device as the config would block the read or never end.
+  const bad = fileProblem(config);
+  if (bad) {
+    writeErr(`agentjet debug-task: ${bad}\n`);
     return 2;
   }
   const python = o['--python'] ?? resolveInterpreter({ folder: cwd }, existsSync).path;

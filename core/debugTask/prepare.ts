@@ -6,9 +6,9 @@
 // AgentJet's debug backbone (ajet/backbone/main_vllm.py) reads the *validation* tasks, so both splits
 // point at the one-task file. Readers where one task cannot be picked (env_service, data_generation,
 // random_dummy, tracing, ...) are refused with the reason, before anything starts.
-import { createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { fileProblem, searchJsonlTask, uniqueNamePart } from './dataset';
 import { ProcessError, runProcess } from '../process/run';
 import { parseDocument, isMap, type Document } from 'yaml';
 import { t } from '../l10n';
@@ -82,37 +82,15 @@ export type PrepareResult =
     }
   | { ok: false; code: 'reader' | 'not-found' | 'no-ids' | 'unreadable'; message: string };
 
-const safe = (s: string): string => s.replace(/[^A-Za-z0-9_.-]+/g, '-').slice(0, 40) || 'task';
-
 /** Finds the record whose task_id is `id` in JSONL files (streamed, first match wins). */
 export async function findJsonlTask(
   files: readonly string[],
   id: string,
-): Promise<{ record: Record<string, unknown> | undefined; anyIds: boolean }> {
-  let anyIds = false;
-  for (const f of files) {
-    if (!existsSync(f)) continue;
-    const rl = createInterface({ input: createReadStream(f, 'utf8'), crlfDelay: Infinity });
-    try {
-      for await (const line of rl) {
-        if (!line.trim()) continue;
-        let obj: unknown;
-        try {
-          obj = JSON.parse(line);
-        } catch {
-          continue;
-        }
-        if (!obj || typeof obj !== 'object' || Array.isArray(obj)) continue;
-        const rec = obj as Record<string, unknown>;
-        // AgentJet's JsonlTaskReader: task_id = task_data.get("task_id", "").
-        if (rec.task_id !== undefined && rec.task_id !== '') anyIds = true;
-        if (String(rec.task_id ?? '') === id) return { record: rec, anyIds: true };
-      }
-    } finally {
-      rl.close();
-    }
-  }
-  return { record: undefined, anyIds };
+): Promise<{ record: Record<string, unknown> | undefined; anyIds: boolean; problem?: string }> {
+  const r = await searchJsonlTask(files, id);
+  if (r.found) return { record: r.found, anyIds: true };
+  if ('problem' in r) return { record: undefined, anyIds: false, problem: r.problem };
+  return { record: undefined, anyIds: r.anyIds };
 }
 
 const HF_EXPORT = `
@@ -158,6 +136,8 @@ async function hfRow(
 /** Writes the derived config and the one-task file; the user's files are only read. */
 export async function prepareDebugTask(req: DebugTaskRequest): Promise<PrepareResult> {
   let text: string;
+  const bad = fileProblem(req.sourceConfig);
+  if (bad) return { ok: false, code: 'unreadable', message: bad };
   try {
     text = readFileSync(req.sourceConfig, 'utf8');
   } catch (e) {
@@ -174,7 +154,14 @@ export async function prepareDebugTask(req: DebugTaskRequest): Promise<PrepareRe
       abs(doc.getIn([R, 'task_reader', 'jsonl_dataset_file', 'training', 'file_path'])),
       abs(doc.getIn([R, 'task_reader', 'jsonl_dataset_file', 'validation', 'file_path'])),
     ].filter((f): f is string => !!f);
+    if (!files.length)
+      return {
+        ok: false,
+        code: 'unreadable',
+        message: t('The config names no dataset file (task_reader.jsonl_dataset_file.training.file_path).'),
+      };
     const found = await findJsonlTask([...new Set(files)], req.taskId);
+    if (found.problem) return { ok: false, code: 'unreadable', message: t('The dataset cannot be read: {0}', found.problem) };
     if (!found.record) {
       return found.anyIds
         ? { ok: false, code: 'not-found', message: t('No task with task_id "{0}" in {1}.', req.taskId, files.join(', ')) }
@@ -215,7 +202,8 @@ export async function prepareDebugTask(req: DebugTaskRequest): Promise<PrepareRe
   // Named after the run for a snapshot (yaml_backup.yaml), else after the config: the new run is `<stem>_<time>`.
   const base = req.sourceConfig.replace(/^.*[\\/]/, '').replace(/\.ya?ml$/i, '');
   const from = base === 'yaml_backup' ? (req.sourceRun?.replace(/[\\/]+$/, '').replace(/^.*[\\/]/, '') ?? 'debug') : base;
-  const stem = `${safe(from)}_task_${safe(req.taskId)}`;
+  // Unique per task id: a name cut or changed by sanitising carries a hash of the original.
+  const stem = `${uniqueNamePart(from)}_task_${uniqueNamePart(req.taskId)}`;
   const taskFile = join(req.outDir, `${stem}.jsonl`);
   writeFileSync(taskFile, `${JSON.stringify(task)}\n`);
   doc.setIn([R, 'task_reader', 'type'], 'jsonl_dataset_file');
