@@ -18,6 +18,7 @@ import type { ConfigSchema } from './schema';
 import { baseFacts, bundledFor, labelOf, type JudgingFacts } from './releases';
 import type { ParsedConfig } from './parse';
 import { t } from '../l10n';
+import { overBudget, type FactsBudget } from './factsBudget';
 
 /** Bumped when the generator's output changes, so old cache entries are not reused. */
 const GENERATOR_VERSION = '2';
@@ -183,12 +184,27 @@ export class FactsDiskCache {
 export interface ReadFactsOptions {
   cache?: FactsDiskCache;
   limits?: ReadLimits;
+  budget?: FactsBudget;
+}
+
+/** A user's AgentJet not read because its files cost more than the budget (core/config/factsBudget.ts). */
+export class FactsBudgetError extends Error {
+  constructor(
+    readonly pkgDir: string,
+    readonly reason: string,
+  ) {
+    super(t('the AgentJet at {0} was not read: {1}', pkgDir, reason));
+    this.name = 'FactsBudgetError';
+  }
 }
 
 /** Reads a found AgentJet into judging facts (cached by the content of the files read). */
 export async function readFacts(found: FoundAgentJet, opts: ReadFactsOptions = {}): Promise<JudgingFacts | undefined> {
   const snap = await readPackage(found.pkgDir, opts.limits);
   if (!snap.files.length) return undefined;
+  // Measured before anything is parsed: an AgentJet whose files cost more than the budget is not read.
+  const over = overBudget(snap.texts, opts.budget);
+  if (over) throw new FactsBudgetError(found.pkgDir, over);
   const key = createHash('sha1')
     .update(`${generatorStamp()}\0${found.pkg}\0${found.release ?? ''}\0${snap.hash}`)
     .digest('hex');
@@ -301,8 +317,10 @@ export class AgentJetFactsService {
           ...(this.cache ? { cache: this.cache } : {}),
           ...(this.opts.limits ? { limits: this.opts.limits } : {}),
         });
-      } catch {
+      } catch (err) {
         facts = undefined;
+        // Said where the judging AgentJet is named ("...: judged by bundled facts of ...").
+        if (err instanceof FactsBudgetError) problem = err.message;
       }
     }
     if (this.folders.get(folder) !== state) return facts; // superseded
@@ -338,6 +356,7 @@ export class AgentJetFactsService {
     const pkg = own && s?.found?.pkg;
     if (own && pkg && p.rootKey === pkg) return own;
     const bundled = bundledFor(p);
-    return s?.pending ? { ...bundled, provisional: true } : bundled;
+    if (s?.pending) return { ...bundled, provisional: true };
+    return s?.problem ? { ...bundled, notUsed: s.problem } : bundled;
   }
 }

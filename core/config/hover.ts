@@ -42,6 +42,7 @@ export function hover(p: ParsedConfig, offset: number, ctx: FeatureContext): Hov
   if (loc.part === 'value' && isScalar(loc.node) && sch.enum && sch.enum.includes(loc.node.value as string))
     md = t('`{0}` \u2014 one of {1}', String(loc.node.value), sch.enum.map(fmt).join(', ')) + '\n\n' + md;
   if (ctx.facts) md += '\n\n' + t('_Judged by {0}._', ctx.facts.label + (ctx.facts.provisional ? t(' (still reading your AgentJet)') : ''));
+  if (ctx.facts?.notUsed) md += '\n\n' + t('_Your AgentJet is not used: {0}._', ctx.facts.notUsed);
   return { markdown: md, range };
 }
 

@@ -44,6 +44,8 @@ export interface JudgingFacts {
   label: string;
   /** Bundled facts standing in while the user's AgentJet is still being read. */
   provisional?: boolean;
+  /** Why the user's AgentJet does not judge (its interpreter did not answer, its files are over the budget). */
+  notUsed?: string;
 }
 
 export function labelOf(f: Pick<JudgingFacts, 'origin' | 'release' | 'date' | 'location'>): string {
