@@ -156,6 +156,8 @@ export async function runProcess(file: string, args: readonly string[], o: RunPr
     // SIGTERM to the tree, SIGKILL after the grace period; a process that left the group (setsid)
     // and still holds the pipes gets them closed, so the wait ends whatever it does.
     signalTree(pid, 'SIGTERM');
+    // Windows: the direct child too, should taskkill be missing or refused.
+    if (!posix) child.kill('SIGKILL');
     const grace = o.killGraceMs ?? 2000;
     timers.push(setTimeout(() => signalTree(pid, 'SIGKILL'), grace));
     timers.push(
