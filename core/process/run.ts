@@ -60,12 +60,13 @@ function signalGroup(pid: number, sig: NodeJS.Signals): void {
 }
 
 /** Ends the tree of `pid`: its process group on POSIX, taskkill /T /F on Windows. */
-function signalTree(pid: number, sig: NodeJS.Signals, platform: NodeJS.Platform = process.platform): void {
+function signalTree(pid: number, sig: NodeJS.Signals, platform: NodeJS.Platform = process.platform, then?: () => void): void {
   if (platform === 'win32') {
     // Windows has no graceful signal for a console program: the tree is ended at once.
-    if (sig !== 'SIGKILL') return signalTree(pid, 'SIGKILL', platform);
     const { file, args } = windowsTreeKill(pid);
-    execa(file, args, { reject: false, windowsHide: true, timeout: 10_000, stdio: 'ignore' }).catch(() => undefined);
+    execa(file, args, { reject: false, windowsHide: true, timeout: 10_000, stdio: 'ignore' })
+      .catch(() => undefined)
+      .finally(() => then?.());
     return;
   }
   signalGroup(pid, sig);
@@ -155,9 +156,8 @@ export async function runProcess(file: string, args: readonly string[], o: RunPr
     }
     // SIGTERM to the tree, SIGKILL after the grace period; a process that left the group (setsid)
     // and still holds the pipes gets them closed, so the wait ends whatever it does.
-    signalTree(pid, 'SIGTERM');
-    // Windows: the direct child too, should taskkill be missing or refused.
-    if (!posix) child.kill('SIGKILL');
+    // Windows: the direct child too once taskkill has walked the tree (taskkill may be missing).
+    signalTree(pid, 'SIGTERM', process.platform, () => child.kill('SIGKILL'));
     const grace = o.killGraceMs ?? 2000;
     timers.push(setTimeout(() => signalTree(pid, 'SIGKILL'), grace));
     timers.push(
