@@ -16,6 +16,7 @@ import type { CodeFactsByVersion } from './codefacts';
 import type { ConfigSchema } from './schema';
 import { baseFacts, bundledFor, labelOf, type JudgingFacts } from './releases';
 import type { ParsedConfig } from './parse';
+import type { WorkspaceTrust } from '../trust/policy';
 
 /** Bumped when the generator's output changes, so old cache entries are not reused. */
 const GENERATOR_VERSION = '2';
@@ -212,6 +213,8 @@ export function defaultCacheDir(): string {
 
 interface FolderState {
   python: string | undefined;
+  /** The installed package was not asked about: the workspace is not trusted yet. */
+  waitedForTrust?: boolean;
   found?: FoundAgentJet;
   facts?: JudgingFacts;
   pending?: Promise<JudgingFacts | undefined>;
@@ -224,6 +227,11 @@ export interface FactsServiceOptions {
   limits?: ReadLimits;
   /** The interpreter tried when a folder has none (default `python3`; '' for none). */
   fallbackPython?: string;
+  /**
+   * The workspace's trust: until it is granted no interpreter is asked (a checkout in the folder is
+   * still read, as text); `trustGranted()` then asks. Default: trusted.
+   */
+  trust?: WorkspaceTrust;
 }
 
 /**
@@ -240,7 +248,8 @@ export class AgentJetFactsService {
   /** Registers a folder (or changes its interpreter); reading starts in the background. */
   setFolder(folder: string, python: string | undefined): void {
     const cur = this.folders.get(folder);
-    if (cur && cur.python === python) return;
+    // The same interpreter again is nothing new, unless its probe waited for a trust granted since.
+    if (cur && cur.python === python && !(cur.waitedForTrust && this.mayProbe())) return;
     const state: FolderState = { python };
     this.folders.set(folder, state);
     state.pending = this.resolve(folder, state);
@@ -268,10 +277,17 @@ export class AgentJetFactsService {
     return out;
   }
 
+  private mayProbe(): boolean {
+    return !this.opts.trust || this.opts.trust.allows('probe-packages');
+  }
+
   private async resolve(folder: string, state: FolderState): Promise<JudgingFacts | undefined> {
     let found = findCheckout(folder);
     const python = state.python ?? (this.opts.fallbackPython === '' ? undefined : (this.opts.fallbackPython ?? 'python3'));
-    if (!found && python) found = await findInstalled(python);
+    if (!found && python) {
+      if (!this.mayProbe()) state.waitedForTrust = true;
+      else found = await findInstalled(python);
+    }
     let facts: JudgingFacts | undefined;
     if (found) {
       try {
