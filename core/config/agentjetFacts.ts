@@ -282,6 +282,9 @@ export class AgentJetFactsService {
   }
 
   private async resolve(folder: string, state: FolderState): Promise<JudgingFacts | undefined> {
+    // The caller stores this promise as `state.pending` after the call returns: with nothing to
+    // wait for (no checkout, no probe in Restricted Mode) the end below must still come after that.
+    await Promise.resolve();
     let found = findCheckout(folder);
     const python = state.python ?? (this.opts.fallbackPython === '' ? undefined : (this.opts.fallbackPython ?? 'python3'));
     if (!found && python) {
