@@ -175,7 +175,18 @@ test('Restricted Mode runs nothing of the folder (start, Problems, hover, comple
     await page.keyboard.press('Control+.');
     const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Trust this folder…' }).first();
     await fix.waitFor({ state: 'visible', timeout: 30_000 });
-    await fix.click();
+    // Chosen from the keyboard (the menu's pointer guard swallows a click this soon after it opens).
+    await waitFor(
+      async () => {
+        if (await page.locator('.action-widget .monaco-list-row.focused', { hasText: 'Trust this folder…' }).count()) return true;
+        await page.keyboard.press('ArrowDown');
+        return false;
+      },
+      'the Trust quick fix focused',
+      15_000,
+      0,
+    );
+    await page.keyboard.press('Enter');
     const trustButton = page.locator('.workspace-trust-editor .monaco-button', { hasText: /^Trust$/ }).first();
     await trustButton.waitFor({ state: 'visible', timeout: 30_000 });
     await trustButton.click();

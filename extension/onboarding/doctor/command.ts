@@ -118,11 +118,12 @@ async function offerFix(report: EnvironmentReport): Promise<void> {
  * Copies an install command: the one given (a report's or refusal's), else AgentJet's own install
  * for the folder's interpreter as its installation guide says (core/doctor/install.ts).
  */
-async function copyInstallCommand(text?: unknown): Promise<string> {
+async function copyInstallCommand(services: Services, text?: unknown): Promise<string> {
   let command = typeof text === 'string' && text.trim() ? text : undefined;
   if (!command) {
     const folder = vscode.workspace.workspaceFolders?.[0];
-    const interp = await resolvePython(folder);
+    // Only text is made here; in Restricted Mode the interpreter is named without asking anyone.
+    const interp = services.trust.allows('resolve-interpreter') ? await resolvePython(folder) : describePython(folder);
     command = frameworkInstallCommand(interp.path, { checkout: agentJetCheckout(folder?.uri.fsPath) });
   }
   await vscode.env.clipboard.writeText(command);
@@ -132,7 +133,7 @@ async function copyInstallCommand(text?: unknown): Promise<string> {
 
 export function registerCheckEnvironment(context: vscode.ExtensionContext, services: Services): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand('agentjet.copyInstallCommand', copyInstallCommand),
+    vscode.commands.registerCommand('agentjet.copyInstallCommand', (text?: unknown) => copyInstallCommand(services, text)),
     changed,
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, { onDidChange: changed.event, provideTextDocumentContent: () => latest }),
     vscode.commands.registerCommand('agentjet.checkEnvironment', () =>
