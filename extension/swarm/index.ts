@@ -143,6 +143,10 @@ export function registerSwarmFeature(context: vscode.ExtensionContext, services:
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('agentjet.swarm.servers') && settingRead) servers.syncSetting();
     }),
+    // Trust granted: the workspace's SwarmClient(...) servers are looked for now, without a reload.
+    services.trust.onDidGrant(() => {
+      if (settingRead) void servers.scanWorkspace(true).catch((e) => services.report('scan SwarmClient(...) literals', e));
+    }),
     vscode.workspace.onDidSaveTextDocument((d) => {
       if (settingRead && services.isTrusted() && d.languageId === 'python' && d.getText().includes('SwarmClient'))
         void servers.scanWorkspace(true);

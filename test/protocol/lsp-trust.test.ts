@@ -12,6 +12,7 @@ import type { MessageConnection } from 'vscode-jsonrpc/node';
 import { URI } from 'vscode-uri';
 import { LspClient, type Diag } from '../util/lspClient';
 import { WORKSPACE_TRUST_NOTIFICATION } from '../../core/protocol/config';
+import { waitFor } from '../util/poll';
 
 let dir: string;
 let ws: string;
@@ -40,7 +41,11 @@ before(async () => {
   writeFileSync(join(site, 'ajet', 'task_judge', 'env_service_as_judge.py'), 'class EnvServiceJudge:\n    pass\n');
   marker = join(dir, 'ran.log');
   const python = join(ws, '.venv', 'bin', 'python');
-  writeFileSync(python, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${marker}'\nPYTHONPATH='${site}' exec python3 "$@"\n`);
+  // Says when it starts and when it ends, so the test can wait for every run to be over.
+  writeFileSync(
+    python,
+    `#!/bin/sh\nprintf 'start %s\\n' "$*" >> '${marker}'\nPYTHONPATH='${site}' python3 "$@"\nrc=$?\nprintf 'end\\n' >> '${marker}'\nexit $rc\n`,
+  );
   chmodSync(python, 0o755);
   writeFileSync(join(ws, 'my_workflow.py'), 'class MyWorkflow:\n    pass\n');
   writeFileSync(join(ws, 'exp.yaml'), CONFIG);
@@ -127,5 +132,15 @@ test('untrusted: the server checks the folder and runs nothing of it; after the 
     },
     60_000,
   );
-  assert.match(ran(), /-c/);
+  assert.match(ran(), /^start -c/m);
+  // Both probes (packages for the reference, the installed AgentJet for the facts) ran, and ended.
+  await waitFor(
+    () => {
+      const starts = ran().match(/^start /gm)?.length ?? 0;
+      return starts >= 2 && starts === (ran().match(/^end$/gm)?.length ?? 0);
+    },
+    () => `both probes of the trusted .venv over:\n${ran()}`,
+    60_000,
+    100,
+  );
 });

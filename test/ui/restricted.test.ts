@@ -93,7 +93,8 @@ test('Restricted Mode runs nothing of the folder (start, Problems, hover, comple
   const venvPython = join(workspace, '.venv', 'bin', 'python');
   writeFileSync(
     venvPython,
-    `#!/bin/sh\n# Leaves a marker each time anything runs it, then behaves as a Python with AgentJet installed.\nprintf '%s\\n' "$*" >> '${marker}'\nPYTHONPATH='${site}' exec '${python}' "$@"\n`,
+    // Leaves a marker each time anything runs it (and when that run ends), and behaves as a Python with AgentJet installed.
+    `#!/bin/sh\nprintf 'start %s\\n' "$*" >> '${marker}'\nPYTHONPATH='${site}' '${python}' "$@"\nrc=$?\nprintf 'end\\n' >> '${marker}'\nexit $rc\n`,
   );
   chmodSync(venvPython, 0o755);
   writeFileSync(join(workspace, 'trust_demo.yaml'), CONFIG);
@@ -202,6 +203,13 @@ test('Restricted Mode runs nothing of the folder (start, Problems, hover, comple
       .first()
       .waitFor({ state: 'detached', timeout: 60_000 });
     assert.ok(existsSync(await wb.screenshot('restricted-mode-trusted')));
+    // Every run of the folder's python is over before the folder is removed.
+    await waitFor(
+      () => (ran(marker).match(/^start /gm)?.length ?? 0) === (ran(marker).match(/^end$/gm)?.length ?? 0),
+      () => `the .venv python's runs to end:\n${ran(marker)}`,
+      60_000,
+      100,
+    );
   } catch (err) {
     await wb.screenshot('restricted-mode-failure').catch(() => undefined);
     throw err;

@@ -136,6 +136,8 @@ test('config service in Restricted Mode: no interpreter runs; the built-in refer
     assert.match(f.ran(), /venv/);
     assert.equal(svc.context(file).waitingForTrust, undefined);
   } finally {
+    // The folder's installed AgentJet is being looked for too: that probe ends before the folder goes.
+    await svc.agentjets.ready(f.ws);
     rmSync(f.dir, { recursive: true, force: true });
   }
 });
@@ -193,6 +195,7 @@ test('a .venv nobody chose, without ajet: built-in references are unchecked info
         assert.equal(d[0]!.severity, 'information');
         assert.ok(d[0]!.message.includes(`${f.venv} has no \`ajet\` package`), d[0]!.message);
       }
+      await svc.agentjets.ready(f.ws);
     }
   } finally {
     rmSync(f.dir, { recursive: true, force: true });
