@@ -66,7 +66,7 @@ before(async () => {
     processId: process.pid,
     rootUri: URI.file(ws).toString(),
     workspaceFolders: [{ uri: URI.file(ws).toString(), name: 'ws' }],
-    capabilities: { workspace: { configuration: true } },
+    capabilities: { workspace: { configuration: true, workspaceFolders: true } },
     initializationOptions: { reportSyntaxErrors: true, factsCacheDir: '', trusted: false },
   });
   await conn.sendNotification('initialized', {});
