@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Backbone } from '../core/launch/plan';
+import { createTrustService, type TrustService } from './trust';
 
 /** The Runs feature as other features use it (extension/runs). */
 export interface RunsService {
@@ -72,8 +73,10 @@ export interface Services {
   readonly extensionUri: vscode.Uri;
   /** The extension's global storage folder on disk (caches), when it is a local path. */
   readonly storageDir?: string;
-  /** True when the user trusts the workspace; launching and process control require it. */
+  /** True when the user trusts the workspace; launching and process control require it (same as `trust.isTrusted()`). */
   isTrusted(): boolean;
+  /** The one owner of workspace trust (extension/trust.ts): ask it before running anything of the workspace. */
+  readonly trust: TrustService;
   /** Another feature's service. Features call this when they act, never while activating. */
   get<K extends keyof FeatureServices>(name: K): FeatureServices[K];
   /** Called once by the feature that owns `name`, during activation. */
@@ -89,11 +92,13 @@ export function createServices(context: vscode.ExtensionContext): Services {
     vscode.commands.registerCommand('agentjet.showOutput', () => log.show(true)),
   );
   const provided: Partial<{ -readonly [K in keyof FeatureServices]: FeatureServices[K] }> = {};
+  const trust = createTrustService(context);
   return {
     log,
     extensionUri: context.extensionUri,
     storageDir: context.globalStorageUri.scheme === 'file' ? context.globalStorageUri.fsPath : undefined,
-    isTrusted: () => vscode.workspace.isTrusted,
+    isTrusted: () => trust.isTrusted(),
+    trust,
     get(name) {
       const service = provided[name];
       // Every feature provides its service during activate(): missing means a wiring bug.

@@ -2,7 +2,8 @@
 // `agentjet`, scoped to the folder) and cached until `workspace/didChangeConfiguration`; and the
 // interpreter each folder's class references are checked with, resolved exactly as launching
 // resolves it (core/launch/interpreter.ts: `${workspaceFolder}`, `~`, the Python extension's
-// interpreter, `.venv`/`venv`).
+// interpreter, `.venv`/`venv`). In Restricted Mode no interpreter is chosen at all (the folder's
+// `.venv` is the workspace's code): the trust policy (core/trust/policy.ts) is asked first.
 import { existsSync } from 'node:fs';
 import { URI } from 'vscode-uri';
 import type { Connection } from 'vscode-languageserver/node';
@@ -10,6 +11,7 @@ import { resolveInterpreter, type Interpreter } from '../core/launch/interpreter
 import { readFolderSettings, type ConfigFolderSettings } from '../core/protocol/config';
 import type { ConfigService } from '../core/config/service';
 import { t } from '../core/l10n';
+import type { WorkspaceTrust } from '../core/trust/policy';
 
 export class FolderSettings {
   private cache = new Map<string, Promise<ConfigFolderSettings>>();
@@ -20,6 +22,7 @@ export class FolderSettings {
     private readonly connection: Connection,
     private readonly service: ConfigService,
     private fallback: ConfigFolderSettings,
+    private readonly trust: WorkspaceTrust,
   ) {}
 
   setFallback(f: ConfigFolderSettings): void {
@@ -53,10 +56,20 @@ export class FolderSettings {
     const key = folder ?? '';
     let p = this.interpreters.get(key);
     if (!p) {
+      if (!this.trust.allows('resolve-interpreter')) {
+        if (folder) this.service.setInterpreter(folder, undefined);
+        this.connection.console.info(
+          `agentjet: ${t('Restricted Mode: no interpreter of {0} is used; installed packages are checked once you trust this folder.', folder ?? '-')}`,
+        );
+        p = Promise.resolve(undefined);
+        this.interpreters.set(key, p);
+        return p;
+      }
       p = this.get(folder).then((s) => {
         const it = resolveInterpreter({ setting: s.pythonPath, pythonExtension: s.pythonExtensionInterpreter, folder }, existsSync);
         const chosen = it.source === 'path' ? undefined : it;
-        if (folder) this.service.setInterpreter(folder, chosen?.path);
+        // Only an interpreter the user set is a claim about AgentJet's; a .venv is found for them.
+        if (folder) this.service.setInterpreter(folder, chosen?.path, chosen?.source === 'setting');
         if (chosen)
           this.connection.console.info(
             `agentjet: ${folder ? t('class references in {0} are checked with {1} ({2})', folder, chosen.path, chosen.source) : t('class references in files outside folders are checked with {0} ({1})', chosen.path, chosen.source)}`,

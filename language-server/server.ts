@@ -28,15 +28,25 @@ import { hover, definition, documentLinks } from '../core/config/hover';
 import { codeActions } from '../core/config/codeActions';
 import type { ConfigDiagnostic, Fix } from '../core/config/diagnostics';
 import type { JudgingFacts } from '../core/config/releases';
-import type { ConfigServerInitOptions, ConfigCompletionData, ConfigProblemsScope } from '../core/protocol/config';
+import {
+  readInitialTrust,
+  readTrustGrant,
+  WORKSPACE_TRUST_NOTIFICATION,
+  type ConfigServerInitOptions,
+  type ConfigCompletionData,
+  type ConfigProblemsScope,
+} from '../core/protocol/config';
+import { TRUST_COMMAND, trustActionTitle, WorkspaceTrust } from '../core/trust/policy';
 import { FolderSettings } from './folders';
 import { WorkspaceChecker } from './workspaceCheck';
 import { localeFromInitialize, setLocale, t } from '../core/l10n';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
-let service = new ConfigService();
-let folders = new FolderSettings(connection, service, { pythonPath: '', problems: 'openFiles' });
+// Restricted Mode until the client says otherwise at initialize (nothing runs before that anyway).
+let trust = new WorkspaceTrust(false);
+let service = new ConfigService({ trust });
+let folders = new FolderSettings(connection, service, { pythonPath: '', problems: 'openFiles' }, trust);
 let roots: string[] = [];
 const published = new Set<string>();
 const timers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -104,19 +114,35 @@ connection.onInitialize((params): InitializeResult => {
     if (r) roots.push(r);
   }
   const canAsk = !!params.capabilities.workspace?.configuration;
+  trust = new WorkspaceTrust(readInitialTrust(params.initializationOptions));
+  if (!trust.trusted)
+    connection.console.info(`agentjet: ${t('Restricted Mode: the workspace is read as text; nothing of it runs until you trust it.')}`);
   // Clients that cannot answer workspace/configuration give one interpreter for every folder.
   service = new ConfigService({
     pythonPath: canAsk ? undefined : opts.pythonPath || undefined,
     roots,
     reportSyntaxErrors: opts.reportSyntaxErrors !== false,
     onInterpreterAnswer: recheckAll,
+    trust,
     ...(opts.factsCacheDir !== undefined ? { agentjet: { cacheDir: opts.factsCacheDir } } : {}),
   });
-  folders = new FolderSettings(connection, service, {
-    pythonPath: opts.pythonPath ?? '',
-    problems: opts.problems === 'workspace' ? 'workspace' : 'openFiles',
-  });
+  folders = new FolderSettings(
+    connection,
+    service,
+    {
+      pythonPath: opts.pythonPath ?? '',
+      problems: opts.problems === 'workspace' ? 'workspace' : 'openFiles',
+    },
+    trust,
+  );
   folders.canAsk = canAsk;
+  // On grant the folders' interpreters are chosen and asked, without a restart (ConfigService
+  // primes what waited and re-checks; the cleared folder settings choose the interpreters afresh).
+  trust.onGrant(() => {
+    connection.console.info(`agentjet: ${t('The workspace is trusted now: installed packages are checked.')}`);
+    folders.clear();
+    recheckAll();
+  });
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -144,6 +170,10 @@ connection.onInitialized(() => {
     );
   });
   void workspacePass();
+});
+
+connection.onNotification(WORKSPACE_TRUST_NOTIFICATION, (params: unknown) => {
+  if (readTrustGrant(params)) trust.grant();
 });
 
 connection.onDidChangeConfiguration(() => {
@@ -343,7 +373,17 @@ connection.onCodeAction((params): CodeAction[] => {
       fixes: (d.data as { fixes?: Fix[] } | undefined)?.fixes ?? [],
     }));
   const only = params.context.only;
-  return codeActions(s.p, diags, s.ctx.facts)
+  // What waits for trust offers VS Code's trust editor (the one place trust is granted).
+  const trustActions: CodeAction[] = params.context.diagnostics
+    .filter((d) => d.code === 'class-ref/waits-for-trust')
+    .slice(0, 1)
+    .map((d) => ({
+      title: trustActionTitle(),
+      kind: CodeActionKind.QuickFix,
+      diagnostics: [d],
+      command: { title: trustActionTitle(), command: TRUST_COMMAND },
+    }));
+  const fixes = codeActions(s.p, diags, s.ctx.facts)
     .filter((a) => !only || only.some((k) => a.kind === k || a.kind.startsWith(k + '.')))
     .map((a) => {
       const action: CodeAction = { title: a.title, kind: a.kind, edit: { changes: { [params.textDocument.uri]: a.edits } } };
@@ -352,6 +392,7 @@ connection.onCodeAction((params): CodeAction[] => {
       if (d) action.diagnostics = [d];
       return action;
     });
+  return [...fixes, ...(only && !only.some((k) => CodeActionKind.QuickFix.startsWith(k)) ? [] : trustActions)];
 });
 
 documents.listen(connection);

@@ -19,6 +19,7 @@ import { baseFacts, bundledFor, labelOf, type JudgingFacts } from './releases';
 import type { ParsedConfig } from './parse';
 import { t } from '../l10n';
 import { overBudget, type FactsBudget } from './factsBudget';
+import type { WorkspaceTrust } from '../trust/policy';
 
 /** Bumped when the generator's output changes, so old cache entries are not reused. */
 const GENERATOR_VERSION = '2';
@@ -247,6 +248,8 @@ export function defaultCacheDir(): string {
 
 interface FolderState {
   python: string | undefined;
+  /** The installed package was not asked about: the workspace is not trusted yet. */
+  waitedForTrust?: boolean;
   found?: FoundAgentJet;
   /** Why the interpreter told nothing (it did not answer, does not exist), in words. */
   problem?: string;
@@ -261,6 +264,11 @@ export interface FactsServiceOptions {
   limits?: ReadLimits;
   /** The interpreter tried when a folder has none (default `python3`; '' for none). */
   fallbackPython?: string;
+  /**
+   * The workspace's trust: until it is granted no interpreter is asked (a checkout in the folder is
+   * still read, as text); `trustGranted()` then asks. Default: trusted.
+   */
+  trust?: WorkspaceTrust;
 }
 
 /**
@@ -277,7 +285,8 @@ export class AgentJetFactsService {
   /** Registers a folder (or changes its interpreter); reading starts in the background. */
   setFolder(folder: string, python: string | undefined): void {
     const cur = this.folders.get(folder);
-    if (cur && cur.python === python) return;
+    // The same interpreter again is nothing new, unless its probe waited for a trust granted since.
+    if (cur && cur.python === python && !(cur.waitedForTrust && this.mayProbe())) return;
     const state: FolderState = { python };
     this.folders.set(folder, state);
     state.pending = this.resolve(folder, state);
@@ -305,11 +314,21 @@ export class AgentJetFactsService {
     return out;
   }
 
+  private mayProbe(): boolean {
+    return !this.opts.trust || this.opts.trust.allows('probe-packages');
+  }
+
   private async resolve(folder: string, state: FolderState): Promise<JudgingFacts | undefined> {
+    // The caller stores this promise as `state.pending` after the call returns: with nothing to
+    // wait for (no checkout, no probe in Restricted Mode) the end below must still come after that.
+    await Promise.resolve();
     let found = findCheckout(folder);
     const python = state.python ?? (this.opts.fallbackPython === '' ? undefined : (this.opts.fallbackPython ?? 'python3'));
     let problem: string | undefined;
-    if (!found && python) ({ found, problem } = await locateInstalled(python));
+    if (!found && python) {
+      if (!this.mayProbe()) state.waitedForTrust = true;
+      else ({ found, problem } = await locateInstalled(python));
+    }
     let facts: JudgingFacts | undefined;
     if (found) {
       try {

@@ -4,6 +4,7 @@ import { isAbsolute, join, dirname, basename, relative } from 'node:path';
 import type { ConfigFs } from './fs';
 import { parsePython, MAX_PYTHON_CHARS, type PyClass, type PyModule } from './python';
 import { t } from '../l10n';
+import { referenceWaitsForTrust } from '../trust/policy';
 
 export interface ClassRef {
   form: 'module' | 'file';
@@ -50,6 +51,15 @@ export interface PackageLocator {
   pending?(name: string): boolean;
   /** Why the interpreter could not be asked at all. */
   problem?(): string | undefined;
+  /** True in Restricted Mode: nothing is asked of any interpreter until the user trusts the folder. */
+  waitingForTrust?(): boolean;
+  /**
+   * False when nobody chose this interpreter for AgentJet (the folder's `.venv` or the Python
+   * extension's pick, found for the user): a framework package missing there is not an error then.
+   */
+  readonly configured?: boolean;
+  /** The interpreter asked (for messages). */
+  readonly python?: string;
 }
 
 export const BUILTIN_ROOTS = new Set(['ajet', 'astuner', 'astune']);
@@ -64,8 +74,11 @@ export type Resolution =
       severity: 'error' | 'warning';
     }
   | { ok: 'skip'; reason: string }
-  /** The file exists but is too large to read whole, and its class could not be confirmed: no error is claimed. */
-  | { ok: 'unchecked'; file: string; message: string };
+  /**
+   * Not confirmed and no error claimed: the file is too large to read whole, or the installed
+   * packages could not be asked (`trust`: Restricted Mode; the check waits for the user's trust).
+   */
+  | { ok: 'unchecked'; file?: string; message: string; trust?: boolean };
 
 type Unresolved = Extract<Resolution, { ok: false }>;
 
@@ -126,6 +139,7 @@ export class ClassResolver {
       const builtin = BUILTIN_ROOTS.has(top);
       const base = this.baseFor(top, root);
       if (base === undefined) {
+        if (this.locator?.waitingForTrust?.()) return { ok: 'unchecked', message: referenceWaitsForTrust(ref.target), trust: true };
         if (this.locator?.pending?.(top)) return { ok: 'skip', reason: t('still asking the interpreter') };
         if (builtin) return { ok: 'skip', reason: t('framework built-in; no Python configured to check it') };
         const problem = this.locator?.problem?.();
@@ -146,6 +160,18 @@ export class ClassResolver {
               ),
         );
       }
+      // A built-in of the framework, missing from an interpreter the user never chose for AgentJet
+      // (the folder's .venv may be any project's): the reference is fine for AgentJet's own Python.
+      if (base === null && builtin && this.locator?.configured === false)
+        return {
+          ok: 'unchecked',
+          message: t(
+            '`{0}` was not checked: {1} has no `{2}` package, and no interpreter is set for AgentJet (set `agentjet.pythonPath` to the Python that runs AgentJet to check it).',
+            ref.target,
+            this.locator.python ?? 'python',
+            top,
+          ),
+        };
       if (base === null)
         return unresolved(
           'class-ref/missing-module',

@@ -13,6 +13,8 @@ export interface FeatureContext {
   resolver: ClassResolver;
   /** The AgentJet that judges the document: its schema drives completion and hover, its label is shown. */
   facts?: JudgingFacts;
+  /** Restricted Mode: installed packages were not asked about (the hover says so). */
+  waitingForTrust?: boolean;
 }
 
 // ---------------------------------------------------------------- locating the cursor

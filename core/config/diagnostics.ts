@@ -45,7 +45,9 @@ export const CODES = {
   'class-ref/missing-module': 'the module of a class reference is missing',
   'class-ref/missing-file': 'the file of a class reference is missing',
   'class-ref/missing-class': 'the class of a class reference is missing',
-  'class-ref/unchecked': 'the class is in a Python file too large to read whole and could not be confirmed',
+  'class-ref/unchecked':
+    'the class could not be confirmed: its Python file is too large to read whole, or a framework built-in is missing from an interpreter nobody chose for AgentJet',
+  'class-ref/waits-for-trust': 'Restricted Mode: installed packages are checked once the user trusts the folder',
   'path-missing': 'a local path that does not exist',
   'cross-field/max-model-len': 'prompt + response longer than the model length',
   'cross-field/gpus': 'more inference GPUs than the job has',

@@ -7,6 +7,16 @@ import { parseClassRef } from './classref';
 import type { Range } from './text';
 import { locate, schemaForPath, fmt, describeKey, type FeatureContext } from './context';
 import { t } from '../l10n';
+import { TRUST_COMMAND, trustActionTitle, waitsForTrustMessage } from '../trust/policy';
+
+/** The Trust action in a hover (the client allows this one command in hover links). */
+function trustLink(): string {
+  return `[${trustActionTitle()}](command:${TRUST_COMMAND})`;
+}
+
+function trustNote(): string {
+  return `_${waitsForTrustMessage()}_ ${trustLink()}`;
+}
 
 // ---------------------------------------------------------------- hover
 
@@ -34,7 +44,7 @@ export function hover(p: ParsedConfig, offset: number, ctx: FeatureContext): Hov
         return { markdown: parts.join('\n\n'), range };
       }
       if (r.ok === 'skip') return { markdown: t('`{0}` from `{1}`: {2}.', ref.className, ref.target, r.reason), range };
-      if (r.ok === 'unchecked') return { markdown: r.message, range };
+      if (r.ok === 'unchecked') return { markdown: r.trust ? `${r.message}\n\n${trustLink()}` : r.message, range };
     }
   }
   if (!sch) return undefined;
@@ -43,6 +53,7 @@ export function hover(p: ParsedConfig, offset: number, ctx: FeatureContext): Hov
     md = t('`{0}` \u2014 one of {1}', String(loc.node.value), sch.enum.map(fmt).join(', ')) + '\n\n' + md;
   if (ctx.facts) md += '\n\n' + t('_Judged by {0}._', ctx.facts.label + (ctx.facts.provisional ? t(' (still reading your AgentJet)') : ''));
   if (ctx.facts?.notUsed) md += '\n\n' + t('_Your AgentJet is not used: {0}._', ctx.facts.notUsed);
+  if (ctx.waitingForTrust) md += '\n\n' + trustNote();
   return { markdown: md, range };
 }
 

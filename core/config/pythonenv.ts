@@ -6,6 +6,7 @@ import { ProcessError } from '../process/run';
 import { askInterpreter, askInterpreterSync, INTERPRETER_ANSWER_MS } from '../process/interpreter';
 import { tmpdir } from 'node:os';
 import type { PackageLocator } from './classref';
+import type { WorkspaceTrust } from '../trust/policy';
 
 // The working directory (sys.path[0] for `-c`) is dropped, so a stray folder there named like a
 // package cannot answer for the installed one.
@@ -35,6 +36,10 @@ export interface PythonLocatorOptions {
   sync?: boolean;
   /** Called after an asynchronous probe answered new names (or failed). */
   onResolved?: () => void;
+  /** The workspace's trust: nothing runs while it is not granted (default: trusted, as in the CLI). */
+  trust?: WorkspaceTrust;
+  /** False when the interpreter was found for the user rather than chosen (default true). */
+  configured?: boolean;
 }
 
 export class PythonLocator implements PackageLocator {
@@ -44,6 +49,8 @@ export class PythonLocator implements PackageLocator {
   private readonly timeoutMs: number;
   private readonly env: NodeJS.ProcessEnv | undefined;
   private readonly sync: boolean;
+  private readonly trust: WorkspaceTrust | undefined;
+  readonly configured: boolean;
   onResolved: (() => void) | undefined;
 
   constructor(
@@ -56,6 +63,12 @@ export class PythonLocator implements PackageLocator {
     this.env = o.env;
     this.sync = o.sync ?? false;
     this.onResolved = o.onResolved;
+    this.trust = o.trust;
+    this.configured = o.configured ?? true;
+  }
+
+  waitingForTrust(): boolean {
+    return !!this.trust && !this.trust.allows('probe-packages');
   }
 
   /** Why the interpreter could not be asked, once it failed (e.g. it does not exist). */
@@ -75,6 +88,7 @@ export class PythonLocator implements PackageLocator {
 
   /** Resolves several names at once (one process), e.g. the framework roots at startup. */
   prime(names: string[]): Promise<void> {
+    if (this.waitingForTrust()) return Promise.resolve();
     const todo = names.filter((n) => !this.cache.has(n) && !this.pending(n));
     if (!todo.length || this.failure) return Promise.all(names.map((n) => this.waitFor(n))).then(() => undefined);
     if (this.sync) {
@@ -131,6 +145,7 @@ export class PythonLocator implements PackageLocator {
 
   locate(name: string): string | null | undefined {
     if (!/^[A-Za-z_]\w*$/.test(name)) return null;
+    if (this.waitingForTrust()) return undefined;
     if (this.cache.has(name)) return this.cache.get(name);
     if (this.failure) return undefined;
     if (!this.pending(name)) void this.prime([name]);

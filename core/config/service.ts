@@ -11,6 +11,7 @@ import type { ConfigDiagnostic } from './diagnostics';
 import type { FeatureContext } from './features';
 import { AgentJetFactsService, type FactsServiceOptions } from './agentjetFacts';
 import type { JudgingFacts } from './releases';
+import { WorkspaceTrust } from '../trust/policy';
 
 export interface ServiceOptions {
   /** One interpreter for every folder (clients without per-folder settings, tests). */
@@ -22,6 +23,12 @@ export interface ServiceOptions {
   onInterpreterAnswer?: () => void;
   /** Finding and reading the user's AgentJet (cache folder, limits); onChange defaults to onInterpreterAnswer. */
   agentjet?: FactsServiceOptions;
+  /**
+   * The workspace's trust (core/trust/policy.ts). While it is not granted no interpreter is run:
+   * installed packages are not probed and class references outside the workspace say they wait
+   * for trust. On grant the probes run and `onInterpreterAnswer` follows. Default: trusted.
+   */
+  trust?: WorkspaceTrust;
 }
 
 const FRAMEWORK_ROOTS = ['ajet', 'astuner', 'astune'];
@@ -33,7 +40,11 @@ export class ConfigService {
   private roots: string[];
   private cache = new Map<string, { version: number; text: string; parsed: ParsedConfig }>();
   private readonly reportSyntax: boolean;
-  private readonly perRoot = new Map<string, { python: string; resolver: ClassResolver }>();
+  private readonly perRoot = new Map<string, { python: string; configured: boolean; resolver: ClassResolver; locator: PythonLocator }>();
+  readonly trust: WorkspaceTrust;
+  /** Every resolver's stand-in in Restricted Mode: workspace sources only, installed packages wait for trust. */
+  private readonly restricted: ClassResolver;
+  private readonly mainLocator: PythonLocator | undefined;
   private readonly onAnswer: (() => void) | undefined;
   /** The AgentJet each workspace folder is judged by (its checkout, its interpreter's package, else bundled). */
   readonly agentjets: AgentJetFactsService;
@@ -41,10 +52,25 @@ export class ConfigService {
   constructor(opts: ServiceOptions = {}) {
     this.reportSyntax = opts.reportSyntaxErrors ?? true;
     this.onAnswer = opts.onInterpreterAnswer;
-    const locator = opts.pythonPath ? this.locator(opts.pythonPath) : undefined;
-    this.resolver = new ClassResolver(this.fs, locator);
+    this.trust = opts.trust ?? new WorkspaceTrust(true);
+    const trust = this.trust;
+    this.restricted = new ClassResolver(this.fs, { locate: () => undefined, waitingForTrust: () => !trust.allows('probe-packages') });
+    this.mainLocator = opts.pythonPath ? this.locator(opts.pythonPath, true) : undefined;
+    this.resolver = new ClassResolver(this.fs, this.mainLocator);
     this.roots = (opts.roots ?? []).slice().sort((a, b) => b.length - a.length);
-    this.agentjets = new AgentJetFactsService({ onChange: () => this.onAnswer?.(), ...opts.agentjet });
+    this.agentjets = new AgentJetFactsService({ onChange: () => this.onAnswer?.(), trust, ...opts.agentjet });
+    // On grant: the probes that waited run now and their answers re-check the documents; the shell
+    // sets each folder's interpreter again (setInterpreter), which reads its installed AgentJet.
+    trust.onGrant(() => {
+      if (this.mainLocator) void this.mainLocator.prime(FRAMEWORK_ROOTS);
+      for (const r of this.perRoot.values()) void r.locator.prime(FRAMEWORK_ROOTS);
+      this.onAnswer?.();
+    });
+  }
+
+  /** True while installed packages wait for the user's trust (hovers say so). */
+  waitingForTrust(): boolean {
+    return !this.trust.allows('probe-packages');
   }
 
   /** The AgentJet that judges a parsed config at `file` (bundled facts while the folder's is read). */
@@ -52,9 +78,9 @@ export class ConfigService {
     return this.agentjets.factsFor(this.folderOf(file) ?? this.rootFor(file), parsed);
   }
 
-  private locator(python: string): PythonLocator {
-    const l = new PythonLocator(python, { onResolved: () => this.onAnswer?.() });
-    void l.prime(FRAMEWORK_ROOTS);
+  private locator(python: string, configured: boolean): PythonLocator {
+    const l = new PythonLocator(python, { onResolved: () => this.onAnswer?.(), trust: this.trust, configured });
+    void l.prime(FRAMEWORK_ROOTS); // nothing runs before trust is granted
     return l;
   }
 
@@ -62,16 +88,20 @@ export class ConfigService {
     this.roots = roots.slice().sort((a, b) => b.length - a.length);
   }
 
-  /** Sets (or clears, with undefined) the interpreter of one folder; a new one is asked afresh. */
-  setInterpreter(root: string, python: string | undefined): void {
+  /**
+   * Sets (or clears, with undefined) the interpreter of one folder; a new one is asked afresh.
+   * `configured` is false for an interpreter found for the user (the folder's .venv).
+   */
+  setInterpreter(root: string, python: string | undefined, configured = true): void {
     this.agentjets.setFolder(root, python);
     const cur = this.perRoot.get(root);
-    if (cur?.python === python) return;
+    if (cur?.python === python && cur?.configured === configured) return;
     if (!python) {
       this.perRoot.delete(root);
       return;
     }
-    this.perRoot.set(root, { python, resolver: new ClassResolver(this.fs, this.locator(python)) });
+    const locator = this.locator(python, configured);
+    this.perRoot.set(root, { python, configured, locator, resolver: new ClassResolver(this.fs, locator) });
   }
 
   interpreterOf(root: string | undefined): string | undefined {
@@ -92,12 +122,13 @@ export class ConfigService {
   }
 
   private resolverFor(root: string | undefined): ClassResolver {
+    if (this.waitingForTrust()) return this.restricted;
     return (root && this.perRoot.get(root)?.resolver) || this.resolver;
   }
 
   context(file: string | undefined): FeatureContext {
     const root = this.rootFor(file);
-    return { root, resolver: this.resolverFor(this.folderOf(file) ?? root) };
+    return { root, resolver: this.resolverFor(this.folderOf(file) ?? root), ...(this.waitingForTrust() ? { waitingForTrust: true } : {}) };
   }
 
   /** Parses (cached by version) when the text is an AgentJet/ASTuner config; undefined otherwise. */

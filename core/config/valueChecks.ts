@@ -79,7 +79,9 @@ export function checkClassRef(ctx: Ctx, n: Scalar, str: string): void {
   const r = ctx.resolver.resolve(ref, ctx.root);
   if (r.ok === true || r.ok === 'skip') return;
   if (r.ok === 'unchecked') {
-    push(ctx, 'class-ref/unchecked', 'information', r.message, sub(ref.classStart, ref.classEnd));
+    // A large file's class is what went unconfirmed; otherwise the module's installed package.
+    const range = r.file ? sub(ref.classStart, ref.classEnd) : sub(ref.targetStart, ref.targetEnd);
+    push(ctx, r.trust ? 'class-ref/waits-for-trust' : 'class-ref/unchecked', 'information', r.message, range);
     return;
   }
   const fixes: Fix[] = [];

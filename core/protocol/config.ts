@@ -17,6 +17,30 @@ export interface ConfigServerInitOptions {
   locale?: string;
   /** Where the facts read from the user's AgentJet are cached (the extension's global storage); '' for none. */
   factsCacheDir?: string;
+  /**
+   * False while the workspace is not trusted (VS Code's Restricted Mode): the server then starts no
+   * process (no interpreter of the folder, no probe of installed packages) and reads files as text
+   * only. Absent means trusted (clients without workspace trust). A later grant comes as
+   * {@link WORKSPACE_TRUST_NOTIFICATION}.
+   */
+  trusted?: boolean;
+}
+
+/** Sent by the client once the user grants workspace trust (VS Code never takes it back without a reload). */
+export const WORKSPACE_TRUST_NOTIFICATION = 'agentjet/workspaceTrusted';
+
+export interface WorkspaceTrustParams {
+  trusted: true;
+}
+
+/** Reads an untrusted trust notification: only an explicit `trusted: true` grants anything. */
+export function readTrustGrant(v: unknown): boolean {
+  return !!v && typeof v === 'object' && (v as Record<string, unknown>).trusted === true;
+}
+
+/** Reads `initializationOptions.trusted`: anything but an explicit `false` is trusted. */
+export function readInitialTrust(opts: unknown): boolean {
+  return !(opts && typeof opts === 'object' && (opts as Record<string, unknown>).trusted === false);
 }
 
 /** `agentjet.config.problems`: check every AgentJet config in the workspace, or open files only. */

@@ -7,7 +7,13 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import type { Services } from '../services';
-import type { ConfigServerInitOptions, ConfigFolderSettings } from '../../core/protocol/config';
+import {
+  WORKSPACE_TRUST_NOTIFICATION,
+  type ConfigServerInitOptions,
+  type ConfigFolderSettings,
+  type WorkspaceTrustParams,
+} from '../../core/protocol/config';
+import { TRUST_COMMAND } from '../../core/trust/policy';
 import { pythonExtensionEnv } from '../python';
 import * as settings from '../settings';
 // The same cheap test the server, the CodeLens and the launch pickers use.
@@ -31,7 +37,8 @@ async function folderSettings(scopeUri: string | undefined, services: Services):
   const uri = scopeUri ? vscode.Uri.parse(scopeUri) : undefined;
   const folder = uri ? vscode.workspace.getWorkspaceFolder(uri) : vscode.workspace.workspaceFolders?.[0];
   const out: ConfigFolderSettings = { pythonPath: settings.pythonPath(uri), problems: settings.configProblems(uri) };
-  if (!out.pythonPath) {
+  // Restricted Mode: no interpreter is chosen for the folder (the server would not run it anyway).
+  if (!out.pythonPath && services.trust.allows('resolve-interpreter')) {
     try {
       const env = await pythonExtensionEnv(folder);
       if (env) out.pythonExtensionInterpreter = env;
@@ -66,7 +73,11 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
         reportSyntaxErrors: !vscode.extensions.getExtension('redhat.vscode-yaml'),
         locale: vscode.env.language,
         factsCacheDir: vscode.Uri.joinPath(context.globalStorageUri, 'facts').fsPath,
+        // Restricted Mode: the server reads the workspace as text and runs nothing of it until the grant below.
+        trusted: services.trust.isTrusted(),
       } satisfies ConfigServerInitOptions,
+      // Hovers may offer the one command that grants trust (VS Code's trust editor), nothing else.
+      markdown: { isTrusted: { enabledCommands: [TRUST_COMMAND] } },
       // Settings go per folder through workspace/configuration; changes are announced.
       synchronize: { configurationSection: 'agentjet', fileEvents: watcher },
       middleware: {
@@ -89,7 +100,7 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
     services.log.info('starting the AgentJet config language server');
     starting = client.start().then(
       () => {
-        void followPythonExtension();
+        if (services.trust.isTrusted()) void followPythonExtension();
       },
       (err: unknown) => {
         services.log.error(`config language server failed to start: ${err instanceof Error ? err.message : String(err)}`);
@@ -117,6 +128,25 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
       services.log.warn(`could not follow the Python extension's interpreter: ${err instanceof Error ? err.message : String(err)}`);
     }
   };
+
+  // Trust granted: the running server (or the one still starting) is told; it checks installed
+  // packages from then on, without a restart. A server started later is told at initialize.
+  context.subscriptions.push(
+    services.trust.onDidGrant(() => {
+      const told = starting;
+      if (!told) return;
+      void told.then(() => {
+        void followPythonExtension();
+        return client
+          ?.sendNotification(WORKSPACE_TRUST_NOTIFICATION, { trusted: true } satisfies WorkspaceTrustParams)
+          .catch((err: unknown) =>
+            services.log.warn(
+              `could not tell the config server about workspace trust: ${err instanceof Error ? err.message : String(err)}`,
+            ),
+          );
+      });
+    }),
+  );
 
   const maybeStart = (doc: vscode.TextDocument | undefined) => {
     if (!client && doc && isConfigDocument(doc)) void start();

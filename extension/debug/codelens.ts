@@ -1,12 +1,17 @@
 // CodeLens on the root key of every AgentJet config: Debug rollout, Train (verl), Train (trinity).
 import * as vscode from 'vscode';
 import { findRootLine } from '../../core/agentjet/dialect';
+import type { TrustService } from '../trust';
 
 /** Launch lenses on the root key of a config; they need trust, and appear once the user grants it. */
 export abstract class ConfigRootLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
-  private readonly trustSub = vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire());
+  private readonly trustSub: vscode.Disposable;
+
+  constructor(private readonly trust: TrustService) {
+    this.trustSub = trust.onDidGrant(() => this.changed.fire());
+  }
 
   dispose(): void {
     this.trustSub.dispose();
@@ -14,7 +19,7 @@ export abstract class ConfigRootLensProvider implements vscode.CodeLensProvider,
   }
 
   provideCodeLenses(doc: vscode.TextDocument, token: vscode.CancellationToken): vscode.CodeLens[] {
-    if (!vscode.workspace.isTrusted || token.isCancellationRequested) return [];
+    if (!this.trust.allows('run-process') || token.isCancellationRequested) return [];
     const root = findRootLine(doc.getText());
     if (!root) return [];
     const pos = doc.positionAt(root.offset);

@@ -27,15 +27,13 @@ function targetUri(uri: unknown): vscode.Uri | undefined {
 }
 
 function needTrust(services: Services): boolean {
-  if (services.isTrusted()) return true;
-  void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: launching and stopping processes needs a trusted workspace.'));
-  return false;
+  return services.trust.require('run-process', vscode.l10n.t('AgentJet: launching and stopping processes needs a trusted workspace.'));
 }
 
 export function registerDebugFeature(context: vscode.ExtensionContext, services: Services): void {
   const provider = new AgentJetDebugConfigurationProvider(services);
   const taskProblems = vscode.languages.createDiagnosticCollection('agentjet-launch');
-  const lenses = new AgentJetCodeLensProvider();
+  const lenses = new AgentJetCodeLensProvider(services.trust);
 
   const startDebug = async (uri: unknown, noDebug: boolean): Promise<boolean> => {
     const target = targetUri(uri);

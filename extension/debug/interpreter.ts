@@ -18,3 +18,11 @@ export async function resolvePython(folder: vscode.WorkspaceFolder | undefined, 
   if (setting) return resolveInterpreter({ setting, folder: folder?.uri.fsPath }, existsSync);
   return resolveInterpreter({ pythonExtension: await activeEnv(folder, token), folder: folder?.uri.fsPath }, existsSync);
 }
+
+/**
+ * The interpreter a folder would use, for display only, found without asking anything that runs
+ * (no Python extension): Restricted Mode shows it and runs nothing.
+ */
+export function describePython(folder: vscode.WorkspaceFolder | undefined): Interpreter {
+  return resolveInterpreter({ setting: pythonPath(folder?.uri), folder: folder?.uri.fsPath }, existsSync);
+}

@@ -117,12 +117,13 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
     if (subprocessAttach(config)) return config;
     if (config.request === 'attach') return config;
     const c = config as AgentJetDebugConfiguration;
-    if (!this.services.isTrusted()) {
-      void vscode.window.showErrorMessage(
+    if (
+      !this.services.trust.require(
+        'run-process',
         vscode.l10n.t('AgentJet: launching needs a trusted workspace (Workspaces: Manage Workspace Trust).'),
-      );
+      )
+    )
       return undefined;
-    }
     if (isSwarmClientLaunch(config)) return this.resolveSwarmClient(folder, config, token);
     if (!c.config) {
       void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: the launch configuration has no "config" (the YAML file to run).'));

@@ -53,10 +53,7 @@ export function registerDebugTaskFeature(context: vscode.ExtensionContext, servi
   const pending = new Map<string, { link: string; taskId: string; sourceRun: string | undefined }>();
 
   const debugTask = async (arg?: DebugTaskArgs | string): Promise<boolean> => {
-    if (!services.isTrusted()) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: launching needs a trusted workspace.'));
-      return false;
-    }
+    if (!services.trust.require('run-process', vscode.l10n.t('AgentJet: launching needs a trusted workspace.'))) return false;
     const a: DebugTaskArgs = typeof arg === 'string' ? { taskId: arg } : (arg ?? {});
     let taskId = a.taskId ?? a.agentjetTaskId;
     if (taskId === undefined) {

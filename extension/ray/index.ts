@@ -60,10 +60,7 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
     parent?: vscode.DebugSession,
     run?: RayRun,
   ): Promise<boolean> => {
-    if (!services.isTrusted()) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: attaching a debugger needs a trusted workspace.'));
-      return false;
-    }
+    if (!services.trust.require('run-process', vscode.l10n.t('AgentJet: attaching a debugger needs a trusted workspace.'))) return false;
     const key = `${w.host}:${w.port}`;
     if (run?.attached.has(key)) return true;
     run?.attached.set(key, 'starting');
@@ -244,10 +241,7 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
   };
 
   const debugWithBreakpoints = async (from?: vscode.Uri): Promise<boolean> => {
-    if (!services.isTrusted()) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: launching needs a trusted workspace.'));
-      return false;
-    }
+    if (!services.trust.require('run-process', vscode.l10n.t('AgentJet: launching needs a trusted workspace.'))) return false;
     const folder = (from && vscode.workspace.getWorkspaceFolder(from)) ?? vscode.workspace.workspaceFolders?.[0];
     // From a config's CodeLens: that config, trained with verl; otherwise ask.
     const base =
@@ -265,10 +259,7 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
   };
 
   const debugWithTag = async (tag?: string, from?: vscode.Uri): Promise<boolean> => {
-    if (!services.isTrusted()) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: launching needs a trusted workspace.'));
-      return false;
-    }
+    if (!services.trust.require('run-process', vscode.l10n.t('AgentJet: launching needs a trusted workspace.'))) return false;
     let chosen = tag;
     if (!chosen) {
       const tags = await workspaceTags();
@@ -303,7 +294,7 @@ export function registerRayFeature(context: vscode.ExtensionContext, services: S
     return vscode.debug.startDebugging(folder, config);
   };
 
-  const rayConfigLens = new RayConfigCodeLensProvider();
+  const rayConfigLens = new RayConfigCodeLensProvider(services.trust);
   context.subscriptions.push(
     view,
     tree,

@@ -41,9 +41,7 @@ export function registerRunsCommands(parts: RunsParts): RunsService {
     return cur?.kind === 'experiment' ? cur : undefined;
   };
   const needTrust = (what: string): boolean => {
-    if (services.isTrusted()) return true;
-    void vscode.window.showWarningMessage(vscode.l10n.t('AgentJet: {0} needs a trusted workspace.', what));
-    return false;
+    return services.trust.require('run-process', vscode.l10n.t('AgentJet: {0} needs a trusted workspace.', what));
   };
 
   const reg = (id: string, fn: (...args: never[]) => unknown) =>

@@ -66,7 +66,7 @@ export function registerSwarmFeature(context: vscode.ExtensionContext, services:
     }
     findLocal();
     // An untrusted workspace does not get to choose hosts the editor contacts: settings only.
-    if (vscode.workspace.isTrusted) void servers.scanWorkspace().catch((e) => services.report('scan SwarmClient(...) literals', e));
+    if (services.isTrusted()) void servers.scanWorkspace().catch((e) => services.report('scan SwarmClient(...) literals', e));
   };
 
   const actions = {
@@ -143,15 +143,19 @@ export function registerSwarmFeature(context: vscode.ExtensionContext, services:
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('agentjet.swarm.servers') && settingRead) servers.syncSetting();
     }),
+    // Trust granted: the workspace's SwarmClient(...) servers are looked for now, without a reload.
+    services.trust.onDidGrant(() => {
+      if (settingRead) void servers.scanWorkspace(true).catch((e) => services.report('scan SwarmClient(...) literals', e));
+    }),
     vscode.workspace.onDidSaveTextDocument((d) => {
-      if (settingRead && vscode.workspace.isTrusted && d.languageId === 'python' && d.getText().includes('SwarmClient'))
+      if (settingRead && services.isTrusted() && d.languageId === 'python' && d.getText().includes('SwarmClient'))
         void servers.scanWorkspace(true);
     }),
     vscode.window.registerWebviewPanelSerializer(OVERWATCH_VIEW_TYPE, panels),
     vscode.commands.registerCommand('agentjet.swarm.refresh', () => {
       ensureSources();
       findLocal();
-      if (vscode.workspace.isTrusted) void servers.scanWorkspace(true);
+      if (services.isTrusted()) void servers.scanWorkspace(true);
       for (const s of servers.list()) s.watcher.refresh();
     }),
     vscode.commands.registerCommand('agentjet.swarm.addServer', async () => {
@@ -194,12 +198,13 @@ export function registerSwarmFeature(context: vscode.ExtensionContext, services:
       if (s) await actions.copyUrl(s);
     }),
     vscode.commands.registerCommand('agentjet.swarm.startServer', async (conf?: vscode.Uri) => {
-      if (!vscode.workspace.isTrusted) {
-        void vscode.window.showWarningMessage(
+      if (
+        !services.trust.require(
+          'run-process',
           vscode.l10n.t('Starting a swarm server runs code from this workspace: trust the workspace first.'),
-        );
+        )
+      )
         return;
-      }
       const portText = await vscode.window.showInputBox({
         prompt: vscode.l10n.t('Port of the swarm server (ajet-swarm start --swarm-port)'),
         value: '10086',

@@ -20,6 +20,8 @@ export interface WorkbenchOptions {
   installExtension?: boolean;
   /** Display language, e.g. 'zh-CN' (server --locale + browser locale): manifests then use package.nls.zh-cn.json. */
   locale?: string;
+  /** Workspace trust on, as users have it (off by default: the test folder is trusted without asking). */
+  workspaceTrust?: boolean;
 }
 
 export interface Workbench {
@@ -96,6 +98,7 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     ...(opts.env ? { env: opts.env } : {}),
     ...(opts.settings ? { settings: opts.settings } : {}),
     ...(opts.locale ? { displayLanguage: opts.locale.toLowerCase() } : {}),
+    ...(opts.workspaceTrust ? { workspaceTrust: true } : {}),
   });
   let browser: Browser | undefined;
   try {

@@ -6,8 +6,10 @@ import { gather } from '../../../core/doctor/run';
 import { toMarkdown } from '../../../core/doctor/report';
 import { agentJetCheckout, frameworkInstallCommand } from '../../../core/doctor/install';
 import { normalizeLocale, setLocale } from '../../../core/l10n';
-import { resolvePython } from '../../debug/interpreter';
+import { restrictedChecks } from '../../../core/doctor/restricted';
+import { describePython, resolvePython } from '../../debug/interpreter';
 import type { Services } from '../../services';
+import { TRUST_COMMAND } from '../../../core/trust/policy';
 
 const SCHEME = 'agentjet-doctor';
 // The tab reads "<preview> <name>": the name in the display language ("AgentJet 环境.md").
@@ -18,6 +20,8 @@ export interface EnvironmentReport {
   python: string;
   checks: Check[];
   markdown: string;
+  /** Restricted Mode: nothing was run; the checks say what would run. */
+  restricted?: boolean;
 }
 
 function portOfActiveConfig(): number {
@@ -32,6 +36,15 @@ export async function checkEnvironment(services: Services, show = true, token?: 
   const folder = vscode.window.activeTextEditor
     ? vscode.workspace.getWorkspaceFolder(vscode.window.activeTextEditor.document.uri)
     : vscode.workspace.workspaceFolders?.[0];
+  if (!services.trust.allows('run-process')) {
+    // Restricted Mode: the report says what would run, and nothing does (not even to find the interpreter).
+    const interp = describePython(folder);
+    const checks = restrictedChecks({ python: interp.path, pythonSource: interp.source, cwd: folder?.uri.fsPath ?? process.cwd() });
+    const report = { python: interp.path, checks, markdown: toMarkdown(checks, interp.path), restricted: true };
+    services.log.info(`environment check: not run in Restricted Mode (would run ${interp.path})`);
+    if (show) await showReport(report);
+    return report;
+  }
   const interp = await resolvePython(folder, token);
   const { DOCTOR_PROBE } = await import('../../../core/doctor/script');
   const abort = new AbortController();
@@ -43,7 +56,7 @@ export async function checkEnvironment(services: Services, show = true, token?: 
       script: DOCTOR_PROBE,
       cwd: folder?.uri.fsPath ?? process.cwd(),
       port: portOfActiveConfig(),
-      trusted: vscode.workspace.isTrusted,
+      trusted: services.trust.isTrusted(),
       signal: abort.signal,
     });
     const checks = evaluate(input);
@@ -68,6 +81,15 @@ async function showReport(report: EnvironmentReport): Promise<void> {
 }
 
 async function offerFix(report: EnvironmentReport): Promise<void> {
+  if (report.restricted) {
+    const trust = vscode.l10n.t('Trust…');
+    const pick = await vscode.window.showInformationMessage(
+      vscode.l10n.t('AgentJet environment: not checked, this folder is in Restricted Mode. Trust it to run the check.'),
+      trust,
+    );
+    if (pick === trust) await vscode.commands.executeCommand(TRUST_COMMAND);
+    return;
+  }
   const first = report.checks.find((c) => c.status === 'error' && c.fix) ?? report.checks.find((c) => c.status === 'warning' && c.fix);
   const s = summary(report.checks);
   if (!first?.fix) {
@@ -96,11 +118,12 @@ async function offerFix(report: EnvironmentReport): Promise<void> {
  * Copies an install command: the one given (a report's or refusal's), else AgentJet's own install
  * for the folder's interpreter as its installation guide says (core/doctor/install.ts).
  */
-async function copyInstallCommand(text?: unknown): Promise<string> {
+async function copyInstallCommand(services: Services, text?: unknown): Promise<string> {
   let command = typeof text === 'string' && text.trim() ? text : undefined;
   if (!command) {
     const folder = vscode.workspace.workspaceFolders?.[0];
-    const interp = await resolvePython(folder);
+    // Only text is made here; in Restricted Mode the interpreter is named without asking anyone.
+    const interp = services.trust.allows('resolve-interpreter') ? await resolvePython(folder) : describePython(folder);
     command = frameworkInstallCommand(interp.path, { checkout: agentJetCheckout(folder?.uri.fsPath) });
   }
   await vscode.env.clipboard.writeText(command);
@@ -110,7 +133,7 @@ async function copyInstallCommand(text?: unknown): Promise<string> {
 
 export function registerCheckEnvironment(context: vscode.ExtensionContext, services: Services): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand('agentjet.copyInstallCommand', copyInstallCommand),
+    vscode.commands.registerCommand('agentjet.copyInstallCommand', (text?: unknown) => copyInstallCommand(services, text)),
     changed,
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, { onDidChange: changed.event, provideTextDocumentContent: () => latest }),
     vscode.commands.registerCommand('agentjet.checkEnvironment', () =>
