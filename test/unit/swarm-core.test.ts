@@ -6,6 +6,7 @@ import { SwarmApi, SwarmError, normalizeSwarmUrl, type PoolInfo } from '../../co
 import { AdaptivePoller } from '../../core/swarm/poller';
 import { RewardHistory, progress, taskRows } from '../../core/swarm/model';
 import { findSwarmClientCalls, swarmModeLine } from '../../core/swarm/source';
+import { llmCallApi } from '../../core/protocol/swarm';
 
 const answer = (body: unknown, status = 200): typeof fetch =>
   (async () => new Response(typeof body === 'string' ? body : JSON.stringify(body), { status })) as typeof fetch;
@@ -31,6 +32,18 @@ test('answers are validated: a wrong shape, non-JSON and HTTP errors become one-
   assert.equal(pool.engine_status, 'ENGINE.ROLLING');
   assert.equal(pool.completed_episodes, 0);
   assert.deepEqual(pool.swarm_client_instruction.active_clients, []);
+});
+
+test('the latest LLM call says which API took it (Responses and Messages after 0.0.4; none means chat completions)', async () => {
+  const call = async (body: unknown) => llmCallApi((await new SwarmApi('http://h:1', { fetchImpl: answer(body) }).latestLlmCall())?.format);
+  assert.equal(await call({ input: { messages: [] }, output: { choices: [] } }), 'chat');
+  assert.equal(await call({ input: { input: 'hi' }, output: { output: [] }, format: 'responses' }), 'responses');
+  assert.equal(await call({ input: { messages: [] }, output: { content: [] }, format: 'messages' }), 'messages');
+  assert.equal(await call({ input: {}, output: {}, format: 'future' }), 'other');
+  await assert.rejects(
+    new SwarmApi('http://h:1', { fetchImpl: answer({ input: {}, output: {}, format: 3 }) }).latestLlmCall(),
+    (e: SwarmError) => e.kind === 'invalid',
+  );
 });
 
 test('URLs: host:port gets http://, other schemes are refused', () => {
