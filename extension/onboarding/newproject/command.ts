@@ -109,7 +109,7 @@ export async function newProject(services: Services, args: NewProjectArgs = {}, 
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder, template.workflowFile));
   await vscode.window.showTextDocument(doc, { preview: false });
   if (add) {
-    const note: AddedNote = { folder: folder.toString(), name, at: Date.now() };
+    const note: AddedNote = { folder: folder.toString(), file: doc.uri.toString(), name, at: Date.now() };
     await state?.update(ADDED_KEY, note);
     await addWorkspaceFolder(folder, services);
     // Still here (the window was a workspace already): say it now.
@@ -123,6 +123,8 @@ export async function newProject(services: Services, args: NewProjectArgs = {}, 
 /** A project folder New Project added to the workspace, kept across the extension host restart that may follow. */
 interface AddedNote {
   folder: string;
+  /** The workflow to show again (VS Code in a browser reloads the window, editors and all). */
+  file: string;
   name: string;
   at: number;
 }
@@ -148,7 +150,10 @@ function finishAdded(state: vscode.Memento): void {
   if (!note) return;
   void state.update(ADDED_KEY, undefined);
   const fresh = typeof note.at === 'number' && Date.now() - note.at < 120_000;
-  if (fresh && vscode.workspace.workspaceFolders?.some((f) => f.uri.toString() === note.folder)) sayAdded(note);
+  if (!fresh || !vscode.workspace.workspaceFolders?.some((f) => f.uri.toString() === note.folder)) return;
+  sayAdded(note);
+  if (typeof note.file === 'string' && !vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === note.file))
+    void vscode.window.showTextDocument(vscode.Uri.parse(note.file), { preview: false }).then(undefined, () => undefined);
 }
 
 /** Adds `folder` as the last workspace root (the first stays, so the extension host is not restarted) and waits for it. */
