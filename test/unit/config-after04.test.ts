@@ -171,3 +171,31 @@ test('agentjet lint with post-0.0.4 AgentJet installed: the same verdicts, and t
     rmSync(work, { recursive: true, force: true });
   }
 });
+
+test('OPD with loss_mode k1 and no policy gradient is an error with a fix (AgentJet raises); k1+ or the gradient on is clean', async () => {
+  const work = mkdtempSync(join(tmpdir(), 'aj04opd-'));
+  const prevCache = process.env.AGENTJET_FACTS_CACHE;
+  process.env.AGENTJET_FACTS_CACHE = join(work, 'cache');
+  try {
+    writeAgentJetTree(work);
+    project(work);
+    writeFileSync(join(work, 'k1.yaml'), config('hermes', 'default', 'k1'));
+    writeFileSync(join(work, 'k1plus.yaml'), config('hermes', 'default', 'k1+'));
+    writeFileSync(
+      join(work, 'k1pg.yaml'),
+      config('hermes', 'default', 'k1').replace('    loss_mode: k1', '    loss_mode: k1\n    use_policy_gradient: true'),
+    );
+    const out = await lint(work, ['k1.yaml', 'k1plus.yaml', 'k1pg.yaml']);
+    const of = (name: string) => out.files.find((f) => f.file.endsWith(name))?.diagnostics ?? [];
+    assert.deepEqual(
+      of('k1.yaml').map((d) => `${d.severity} ${d.code}`),
+      ['error cross-field/opd'],
+    );
+    assert.deepEqual(of('k1plus.yaml'), []);
+    assert.deepEqual(of('k1pg.yaml'), []);
+  } finally {
+    if (prevCache === undefined) delete process.env.AGENTJET_FACTS_CACHE;
+    else process.env.AGENTJET_FACTS_CACHE = prevCache;
+    rmSync(work, { recursive: true, force: true });
+  }
+});
