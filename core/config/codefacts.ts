@@ -76,7 +76,7 @@ export const VALUE_SOURCES: readonly ValueSource[] = [
 ];
 
 /** The values a source lists in a file's text. */
-export function sourceValues(py: string, src: ValueSource): string[] {
+function sourceValues(py: string, src: ValueSource): string[] {
   if ('registry' in src) return registryKeys(py, src.registry);
   if ('decorator' in src) return decoratorNames(py, src.decorator);
   return comparedValues(py, src.name);

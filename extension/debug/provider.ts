@@ -48,7 +48,7 @@ export function showRefusal(refusal: Refusal, retry?: (env?: Record<string, stri
 }
 
 /** The config's errors as a list, one line each (at most ten), for the refusal dialog's detail. */
-export function refusalDetail(errors: readonly { message: string; range: { start: { line: number } } }[]): string {
+function refusalDetail(errors: readonly { message: string; range: { start: { line: number } } }[]): string {
   const shown = errors.slice(0, 10).map((d) => `• ${vscode.l10n.t('line {0}: {1}', d.range.start.line + 1, d.message)}`);
   if (errors.length > shown.length) shown.push(vscode.l10n.t('… and {0} more in Problems.', errors.length - shown.length));
   return shown.join('\n');

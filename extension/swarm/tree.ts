@@ -41,7 +41,7 @@ export function serverDescription(m: SwarmServerModel, now = Date.now()): string
  * The server node's contextValue: `swarmServer`, `.local` when this window started it (Stop server),
  * `.engineUp` when it answers and its engine is not offline (Stop engine is offered only then).
  */
-export function serverContext(s: WatchedServer): string {
+function serverContext(s: WatchedServer): string {
   const m = s.watcher.model;
   const engineUp = m.reachability === 'ok' && !!m.engineState && m.engineState !== 'ENGINE.OFFLINE';
   return ['swarmServer', ...(s.task ? ['local'] : []), ...(engineUp ? ['engineUp'] : [])].join('.');
