@@ -3,6 +3,7 @@
 // the test harness (printing the URL to open). `--screenshot FILE` opens it headless instead,
 // shows the AgentJet view and the demo config, writes a screenshot and exits.
 //   npm run demo [-- --port 18100] [-- --screenshot demo.png] [-- --server]
+// `--port N` serves on 127.0.0.1:N (the VS Code server; the desktop `code` CLI has no port).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,13 @@ const opt = (name: string) => {
 };
 const screenshot = opt('--screenshot');
 const forceServer = args.includes('--server');
+// A fixed port is what one forwards over SSH once and keeps; without it a free one is taken.
+const portArg = opt('--port');
+const port = portArg === undefined ? undefined : Number(portArg);
+if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) {
+  console.error(`--port wants a port number (1-65535), got ${portArg ?? ''}`);
+  process.exit(2);
+}
 
 execFileSync(process.execPath, [join(root, 'scripts', 'package.mjs')], { cwd: root, stdio: 'inherit' });
 const vsix = vsixPath();
@@ -41,7 +49,7 @@ async function main(): Promise<void> {
     [serverMain, '--install-extension', vsix, '--force', '--extensions-dir', extensionsDir, '--accept-server-license-terms'],
     { stdio: 'ignore' },
   );
-  const server = await startServer({ extensionsDir, workspaceTrust: !screenshot });
+  const server = await startServer({ extensionsDir, workspaceTrust: !screenshot, ...(port !== undefined ? { port } : {}) });
   const url = server.url(demo);
   if (!screenshot) {
     console.log(

@@ -22,7 +22,7 @@ import { overBudget, type FactsBudget } from './factsBudget';
 import type { WorkspaceTrust } from '../trust/policy';
 
 /** Bumped when the generator's output changes, so old cache entries are not reused. */
-const GENERATOR_VERSION = '2';
+const GENERATOR_VERSION = '3';
 
 let stamp: string | undefined;
 /**
@@ -140,8 +140,9 @@ export async function locateInstalled(
   for (const pkg of ['ajet', 'astuner', 'astune'] as const) {
     const hit = res[pkg];
     if (!hit || !existsSync(join(hit.dir, DEFAULTS_OF[pkg]))) continue;
-    // An editable install points into a checkout: its pyproject.toml is the truth.
-    const release = pyprojectRelease(dirname(hit.dir)) ?? hit.version;
+    // The release is the package metadata's (what pip installed), never `ajet.__version__` (AgentJet's
+    // says 0.1.0 while its releases are 0.0.x); an editable install without metadata: its checkout's pyproject.toml.
+    const release = hit.version ?? pyprojectRelease(dirname(hit.dir));
     return { found: { pkgDir: hit.dir, pkg, origin: 'installed', ...(release ? { release } : {}) } };
   }
   return {};

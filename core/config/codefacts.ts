@@ -29,14 +29,30 @@ export interface CodeFacts {
    * one of those verl keys to another value (`_validate_input_yaml_no_overlap_with_auto_convertion_config`).
    */
   verlConversions?: Record<string, string[]>;
+  /** Keys of `valueLists` whose other values make the code raise (an error, not a warning). */
+  strictValues?: string[];
+  /** Keys of `valueLists` whose other values the code replaces with its default (it logs and goes on). */
+  fallbackValues?: string[];
 }
 
 /**
- * Where the code compares a key's value with literals: `name` is the variable or attribute the
- * file tests (`clip_method == "first_n"`, `kl_penalty in ("kl", "k1")`). Files are relative to the
- * package folder; a file a version lacks gives no list (the key is then free text).
+ * Where the code of a version lists a key's allowed values. Three shapes occur:
+ * - `name`: the file compares a variable or attribute with literals (`clip_method == "first_n"`,
+ *   `kl_penalty in ("kl", "k1")`);
+ * - `registry`: the file looks the value up in a dict literal (`_TOOL_PARSERS = {"hermes": ...}`),
+ *   after 0.0.4 (`rollout.tool_parser`, `rollout.chat_template_generate_prompt_type`);
+ * - `decorator`: the file registers the names with a decorator (`@_register(["k1", "k3"], ...)`),
+ *   the OPD loss modes after 0.0.4.
+ * `unknown` says what the code does with another value: `raises` (checked: the file must hold a
+ * `raise`), `falls back` to its default, or nothing known (a warning, since the code may accept
+ * spellings the comparison does not show). Files are relative to the package folder; a file a
+ * version lacks gives no list (the key is then free text).
  */
-export const VALUE_SOURCES: readonly { key: string; file: string; name: string }[] = [
+export type ValueSource = { key: string; file: string; unknown?: 'raises' | 'falls back' } & (
+  { name: string } | { registry: string } | { decorator: string }
+);
+
+export const VALUE_SOURCES: readonly ValueSource[] = [
   {
     key: 'swarm_mode_sample_collection_method',
     file: 'task_rollout/native_parallel_worker.py',
@@ -49,7 +65,68 @@ export const VALUE_SOURCES: readonly { key: string; file: string; name: string }
     file: 'context_tracker/timeline_merging/timeline_merging.py',
     name: 'timeline_compare_level',
   },
+  { key: 'rollout.tool_parser', file: 'utils/tool_parser.py', registry: '_TOOL_PARSERS', unknown: 'falls back' },
+  {
+    key: 'rollout.chat_template_generate_prompt_type',
+    file: 'utils/get_blackout_token_combo.py',
+    registry: '_HEADER_BY_PROMPT_TYPE',
+    unknown: 'raises',
+  },
+  { key: 'opd.loss_mode', file: 'backbone/verl/distillation.py', decorator: '_register', unknown: 'raises' },
 ];
+
+/** The values a source lists in a file's text. */
+function sourceValues(py: string, src: ValueSource): string[] {
+  if ('registry' in src) return registryKeys(py, src.registry);
+  if ('decorator' in src) return decoratorNames(py, src.decorator);
+  return comparedValues(py, src.name);
+}
+
+/** Python text without comments and with string contents kept (a `#` inside quotes stays). */
+function stripComments(py: string): string {
+  return py.replace(/("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|#[^\n]*/g, (_m: string, str: string | undefined) => str ?? '');
+}
+
+/**
+ * String keys of the dict literal assigned to `name` at module level (`NAME = {` or
+ * `NAME: Dict[str, X] = {`), outermost level only: `{"a": f, "b": {"c": 1}}` gives a, b.
+ */
+export function registryKeys(py: string, name: string): string[] {
+  const code = stripComments(py);
+  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = new RegExp(String.raw`^${esc}\s*(?::[^=\n]*)?=\s*\{`, 'm').exec(code);
+  if (!m) return [];
+  const out: string[] = [];
+  let depth = 1;
+  let expectKey = true;
+  // Linear scan from the opening brace; strings are skipped whole so their braces do not count.
+  for (let i = m.index + m[0].length; i < code.length && depth > 0; i++) {
+    const c = code[i];
+    if (c === '"' || c === "'") {
+      let j = i + 1;
+      while (j < code.length && code[j] !== c && code[j] !== '\n') j += code[j] === '\\' ? 2 : 1;
+      const text = code.slice(i + 1, j);
+      if (depth === 1 && expectKey && /^\s*:/.test(code.slice(j + 1, j + 40))) out.push(text);
+      expectKey = false;
+      i = j;
+    } else if (c === '{' || c === '[' || c === '(') depth++;
+    else if (c === '}' || c === ']' || c === ')') depth--;
+    else if (c === ',' && depth === 1) expectKey = true;
+    else if (c !== undefined && !/\s/.test(c)) expectKey = false;
+  }
+  return [...new Set(out)];
+}
+
+/** Names given to a registering decorator: `@name("a")`, `@name(["a", "b"], ...)`. */
+export function decoratorNames(py: string, name: string): string[] {
+  const code = stripComments(py);
+  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const out = new Set<string>();
+  const re = new RegExp(String.raw`^\s*@${esc}\(\s*(\[[^\]]*\]|"[^"\n]*"|'[^'\n]*')`, 'gm');
+  for (const m of code.matchAll(re)) for (const s of (m[1] ?? '').matchAll(/["']([^"'\n]+)["']/g)) out.add(s[1] ?? '');
+  out.delete('');
+  return [...out];
+}
 
 /** String literals a name is compared with: `name == "x"`, `name != "x"`, `name in ("x", "y")` (comments skipped). */
 export function comparedValues(py: string, name: string): string[] {
@@ -254,10 +331,16 @@ export function codeFactsOf(read: (rel: string) => string | undefined, files: re
       for (const k of yamlKeys(read(f) ?? '', root)) keys.add(k);
   }
   const valueLists: Record<string, string[]> = {};
+  const strictValues: string[] = [];
+  const fallbackValues: string[] = [];
   for (const src of VALUE_SOURCES) {
     const text = read(src.file);
-    const values = text === undefined ? [] : comparedValues(text, src.name);
-    if (values.length && keys.has(src.key)) valueLists[src.key] = values;
+    const values = text === undefined ? [] : sourceValues(text, src);
+    if (!values.length || !keys.has(src.key)) continue;
+    valueLists[src.key] = values;
+    // A raise is only believed when the file has one; otherwise the value is at most a warning.
+    if (src.unknown === 'raises' && /^\s*raise\b/m.test(text ?? '')) strictValues.push(src.key);
+    else if (src.unknown === 'falls back') fallbackValues.push(src.key);
   }
   const conv = read('default_config/verl/config_auto_convertion_verl.jsonc');
   const verlConversions = conv === undefined ? {} : conversionTable(conv, root);
@@ -268,5 +351,7 @@ export function codeFactsOf(read: (rel: string) => string | undefined, files: re
     defaults,
     ...(Object.keys(valueLists).length ? { valueLists } : {}),
     ...(Object.keys(verlConversions).length ? { verlConversions } : {}),
+    ...(strictValues.length ? { strictValues } : {}),
+    ...(fallbackValues.length ? { fallbackValues } : {}),
   };
 }

@@ -4,6 +4,7 @@ import { schema, resolveRef, typesOf, inDialect, type SchemaNode, type Family } 
 import type { ParsedConfig } from './parse';
 import { yamlScalar } from './valueTypes';
 import { schemaForPath, type FeatureContext } from './context';
+import { acceptedValues, rejectedDefaults } from './completionScreen';
 import { t } from '../l10n';
 
 export { describePath } from './context';
@@ -93,7 +94,7 @@ function snippetEscape(s: string): string {
  * the file: the editor adds the key line's own indentation to every inserted line
  * (InsertTextMode.adjustIndentation), so the snippet must not add it again.
  */
-export function keySnippet(key: string, s: SchemaNode, unit: string): string {
+export function keySnippet(key: string, s: SchemaNode, unit: string, value?: string): string {
   const r = resolveRef(s);
   const types = typesOf(r);
   if (r.properties && (types.includes('object') || !types.length)) {
@@ -109,7 +110,15 @@ export function keySnippet(key: string, s: SchemaNode, unit: string): string {
     const first = Array.isArray(r.default) && r.default.length ? yamlScalar(r.default[0]) : '';
     return `${key}:\n${unit}- \${1:${snippetEscape(first)}}`;
   }
-  return `${key}: ${snippetValue(r, 1)}`;
+  return `${key}: ${snippetValue(r, 1, value)}`;
+}
+
+/** The value a leaf key's snippet writes when accepted as it is (undefined: none or a section). */
+function snippetDefault(s: SchemaNode): string | undefined {
+  const r = resolveRef(s);
+  if (r.properties || (typesOf(r).includes('array') && !typesOf(r).includes('string'))) return undefined;
+  if (r.enum?.length) return r.default !== undefined && r.enum.map(String).includes(String(r.default)) ? String(r.default) : undefined;
+  return defaultText(r);
 }
 
 /** The default as YAML text; placeholders and class references stay empty for the user to fill. */
@@ -120,15 +129,17 @@ function defaultText(s: SchemaNode): string | undefined {
   return yamlScalar(d);
 }
 
-function snippetValue(s: SchemaNode, n: number): string {
+/** `value` replaces the default the checker rejects here ('' leaves the value blank). */
+function snippetValue(s: SchemaNode, n: number, value?: string): string {
   if (s.enum?.length) {
-    // Put the default first so accepting the snippet keeps it.
+    // Put the default (or the value that replaces it) first so accepting the snippet keeps it.
     const vals = s.enum.map(String);
-    const d = s.default === undefined ? undefined : String(s.default);
+    const d = value !== undefined ? value : s.default === undefined ? undefined : String(s.default);
+    if (value === '') return `\${${n}}`;
     const ordered = d && vals.includes(d) ? [d, ...vals.filter((v) => v !== d)] : vals;
     return `\${${n}|${ordered.map((e) => e.replace(/[|,$}\\]/g, '\\$&')).join(',')}|}`;
   }
-  const d = defaultText(s);
+  const d = value !== undefined ? value || undefined : defaultText(s);
   return d === undefined ? `\${${n}}` : `\${${n}:${snippetEscape(d)}}`;
 }
 
@@ -155,7 +166,7 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
     let to = offset;
     while (to < lineEnd && /[\w.\-/>]/.test(p.text.charAt(to))) to++;
     const sch = schemaForPath([...parent, key], root);
-    return sch ? valueCompletions(sch, partialRaw.slice(quote), from, to, ctx, p.dialect) : [];
+    return sch ? screenValues(p.text, valueCompletions(sch, partialRaw.slice(quote), from, to, ctx, p.dialect), from, to, ctx) : [];
   }
 
   // List item under a key: `  - partial`
@@ -207,6 +218,16 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
   const out: CompletionEntry[] = [];
   const props = resolveRef(parentSchema).properties ?? {};
   const unit = indentUnit(p.text);
+  // The values the snippets would write, tried against the checker in one go.
+  const tried = new Map<string, string>();
+  if (!hasColon)
+    for (const [k, v] of Object.entries(props)) {
+      if (present.has(k) && k !== km[2]) continue;
+      const d = snippetDefault(v);
+      if (d !== undefined) tried.set(k, d);
+    }
+  const lineEndAll = idx.lineEnd(pos.line);
+  const replaced = tried.size ? rejectedDefaults(p.text, lineStart, lineEndAll, keyIndent, tried, ctx) : new Map<string, string>();
   for (const [k, v] of Object.entries(props)) {
     if (present.has(k) && k !== km[2]) continue;
     const r = resolveRef(v);
@@ -228,7 +249,7 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
     out.push({
       label: k,
       kind: isSection ? 'section' : 'key',
-      insertText: hasColon ? k : keySnippet(k, r, unit),
+      insertText: hasColon ? k : keySnippet(k, r, unit, replaced.get(k)),
       snippet: !hasColon,
       detail: typesOf(r).join(' | ') || (isSection ? t('section') : undefined),
       docPath: [...parent, k],
@@ -239,6 +260,20 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
     });
   }
   return out;
+}
+
+/** Scalar value candidates the checker would reject here are left out (see completionScreen.ts). */
+function screenValues(text: string, entries: CompletionEntry[], from: number, to: number, ctx: FeatureContext): CompletionEntry[] {
+  const scalars = entries.filter((e) => e.kind === 'enum' || e.kind === 'boolean' || e.kind === 'value');
+  if (!scalars.length || scalars.length !== entries.length) return entries;
+  const ok = acceptedValues(
+    text,
+    from,
+    to,
+    scalars.map((e) => e.insertText),
+    ctx,
+  );
+  return entries.filter((e) => ok.has(e.insertText));
 }
 
 function valueCompletions(

@@ -58,6 +58,7 @@ export const CODES = {
   'cross-field/verl-overlap': 'a verl key set against the ajet key the conversion table writes it from (AgentJet 0.0.4 raises)',
   'cross-field/lora': 'LoRA without the weight format or summon mode verl needs',
   'cross-field/swarm': 'swarm mode without the interchange server',
+  'cross-field/opd': 'on-policy distillation with loss_mode kl or k1 but no policy gradient (AgentJet after 0.0.4 raises)',
 } as const;
 
 /** A code the validator can emit: diagnostics are typed by CODES, so a new code must be listed there. */

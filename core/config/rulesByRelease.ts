@@ -110,6 +110,33 @@ export function checkReleaseRules(ctx: Ctx): void {
   checkVerlOverlap(ctx);
   checkLora(ctx);
   checkSwarm(ctx);
+  checkOpd(ctx);
+}
+
+/**
+ * On-policy distillation after 0.0.4 (`OpdLossConfig.__post_init__`, ajet/backbone/verl/distillation.py):
+ * with distillation on, `loss_mode` `kl` or `k1` without `use_policy_gradient: true` raises (their
+ * gradient does not depend on the teacher). Applies when the judging AgentJet has the `opd` keys.
+ */
+function checkOpd(ctx: Ctx): void {
+  const props = ctx.schema.properties?.ajet?.properties;
+  if (!props?.opd?.properties?.use_policy_gradient || !props.teacher_model?.properties?.teacher_opd_enabled) return;
+  if (ajetValue(ctx, ['teacher_model', 'teacher_opd_enabled']).value !== true) return;
+  const mode = ajetValue(ctx, ['opd', 'loss_mode']);
+  if (!mode.inFile || (mode.value !== 'kl' && mode.value !== 'k1')) return;
+  if (ajetValue(ctx, ['opd', 'use_policy_gradient']).value === true) return;
+  const fix = setFix(ctx, ['opd'], 'use_policy_gradient', 'true', t('Set `ajet.opd.use_policy_gradient: true`'));
+  push(
+    ctx,
+    'cross-field/opd',
+    'error',
+    t(
+      '`opd.loss_mode: {0}` needs `opd.use_policy_gradient: true`: backpropagating {0} directly does not depend on the teacher, and AgentJet raises. Use `{0}+` or another mode, or turn on the policy gradient.',
+      String(mode.value),
+    ),
+    keyRangeOf(ctx, ['ajet', 'opd', 'loss_mode']) as Range,
+    fix ? [fix] : undefined,
+  );
 }
 
 /**

@@ -23,6 +23,8 @@ export interface SchemaNode {
   /** Extra keys: 'info' gives an information note (a warning when close to a known key). */
   'x-open'?: 'info' | true;
   'x-enumSeverity'?: 'warning';
+  /** The value the code uses instead of one outside `enum` (it logs and goes on). */
+  'x-enumFallback'?: string;
   'x-enumRenamed'?: Record<string, string>;
   'x-dialect'?: Family;
   /** A key no version of the framework reads: the message says what is read instead. */

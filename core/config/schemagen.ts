@@ -281,13 +281,26 @@ function build(src: SchemaSources): ConfigSchema {
     if (n?.['x-unread']) delete n['x-unread'];
   }
   // Value lists the code compares a key with (codefacts VALUE_SOURCES): warnings, since the code
-  // may also take spellings the comparison does not show (`k3+`).
-  for (const [key, values] of Object.entries(src.codeFacts?.[primary]?.valueLists ?? {})) {
+  // may also take spellings the comparison does not show (`k3+`); an error where the code raises
+  // on any other value. A key only the code reads (no default names it) gets a node for its list.
+  const pf = src.codeFacts?.[primary];
+  for (const [key, values] of Object.entries(pf?.valueLists ?? {})) {
     let n: SchemaNode | undefined = ajetNode;
-    for (const seg of key.split('.')) n = n?.properties?.[seg];
-    if (!n || n.enum) continue;
-    n.enum = [...values];
-    n['x-enumSeverity'] = 'warning';
+    const segs = key.split('.');
+    segs.forEach((seg, i) => {
+      if (!n) return;
+      if (!n.properties?.[seg] && n.type === 'object' && i === segs.length - 1) {
+        n.properties ??= {};
+        n.properties[seg] = { 'x-source': 'code' };
+      }
+      n = n.properties?.[seg];
+    });
+    const node = n as SchemaNode | undefined;
+    if (!node || node.enum) continue;
+    node.enum = [...values];
+    if (pf?.strictValues?.includes(key)) continue;
+    node['x-enumSeverity'] = 'warning';
+    if (pf?.fallbackValues?.includes(key) && typeof node.default === 'string') node['x-enumFallback'] = node.default;
   }
 
   // The ASTuner roots share the ajet tree; the validator reads x-dialect to tell names apart.

@@ -43,9 +43,13 @@ export function checkEnum(ctx: Ctx, value: Scalar, s: SchemaNode, name: string, 
   }
   const sugg = suggest(sv, allowed.map(String));
   const list = allowed.map((a) => `\`${String(a)}\``).join(', ');
-  const base = byVersion
-    ? t('`{0}` is not a valid `{1}` in {2}; expected one of {3}.', sv, name, frameworkName(ctx.version), list)
-    : t('`{0}` is not a valid `{1}`; expected one of {2}.', sv, name, list);
+  const fallback = soft ? s['x-enumFallback'] : undefined;
+  const base =
+    fallback !== undefined
+      ? t('`{0}` is not a `{1}` this AgentJet knows ({2}); it uses `{3}` instead.', sv, name, list, fallback)
+      : byVersion
+        ? t('`{0}` is not a valid `{1}` in {2}; expected one of {3}.', sv, name, frameworkName(ctx.version), list)
+        : t('`{0}` is not a valid `{1}`; expected one of {2}.', sv, name, list);
   push(
     ctx,
     'enum',

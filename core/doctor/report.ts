@@ -35,9 +35,15 @@ export function toMarkdown(checks: readonly Check[], python: string): string {
     s.errors || s.warnings ? md(t('{0} error(s), {1} warning(s).', s.errors, s.warnings)) : t('Everything AgentJet needs is in place.'),
     '',
   ];
+  // Several findings share one fix (AgentJet's install brings vLLM and verl too): the command is
+  // shown once, where it first applies, and the others point back to it.
+  const shownAt = new Map<string, string>();
   for (const c of checks) {
     lines.push(`## ${ICON[c.status]} ${md(c.title)}`, '', md(c.detail), '');
-    if (c.fix) {
+    const first = c.fix?.kind === 'shell' ? shownAt.get(c.fix.value) : undefined;
+    if (c.fix?.kind === 'shell' && first === undefined) shownAt.set(c.fix.value, c.title);
+    if (first !== undefined) lines.push(md(t('The install command under "{0}" above fixes this too.', first)), '');
+    else if (c.fix) {
       if (c.fix.kind === 'shell')
         lines.push(
           `${md(c.fix.label)}: [${md(t('Copy'))}](command:agentjet.copyInstallCommand?${encodeURIComponent(JSON.stringify([c.fix.value]))})`,
@@ -61,10 +67,16 @@ export function toMarkdown(checks: readonly Check[], python: string): string {
 export function toText(checks: readonly Check[], python: string): string {
   const s = summary(checks);
   const out = [t('AgentJet environment (interpreter: {0})', python)];
+  const shownAt = new Map<string, string>();
   for (const c of checks) {
     out.push(`  ${statusText(c.status)} ${c.title}: ${c.detail}`);
     const f = fixText(c);
-    if (f) out.push(`        ${t('fix')}: ${f}`);
+    const first = f !== undefined && c.fix?.kind === 'shell' ? shownAt.get(f) : undefined;
+    if (first !== undefined) out.push(`        ${t('fix')}: ${t('the install command under "{0}" above', first)}`);
+    else if (f) {
+      if (c.fix?.kind === 'shell') shownAt.set(f, c.title);
+      out.push(`        ${t('fix')}: ${f}`);
+    }
   }
   out.push(s.errors || s.warnings ? t('{0} error(s), {1} warning(s).', s.errors, s.warnings) : t('Everything AgentJet needs is in place.'));
   return out.join('\n') + '\n';

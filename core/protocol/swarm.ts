@@ -60,8 +60,17 @@ export interface OverwatchData {
   editorClients: EditorClientInfo[];
   rewards: { step: number; mean: number; episodes: number }[];
   logs: { time: string; tag: string; message: string }[];
-  /** The latest LLM call, pretty-printed JSON (untrusted text). */
-  llmCall?: { input: string; output: string };
+  /** The latest LLM call, pretty-printed JSON (untrusted text), and the API it came through. */
+  llmCall?: { input: string; output: string; api: LlmCallApi };
+}
+
+/** Which endpoint of the swarm server took the call: `/v1/chat/completions`, `/v1/responses`, `/v1/messages`. */
+export type LlmCallApi = 'chat' | 'responses' | 'messages' | 'other';
+
+/** The API of a stored call from its `format` (absent: chat completions, as before `format` existed). */
+export function llmCallApi(format: string | undefined): LlmCallApi {
+  if (format === undefined || format === 'chat' || format === 'chat_completions') return 'chat';
+  return format === 'responses' || format === 'messages' ? format : 'other';
 }
 
 export interface EditorClientInfo {

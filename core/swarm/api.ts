@@ -78,7 +78,9 @@ const verboseLogsSchema = v.object({
 });
 export type VerboseLogEntry = v.InferOutput<typeof verboseLogsSchema>['entries'][number];
 
-const llmCallSchema = v.object({ input: v.unknown(), output: v.unknown() });
+// `format` appeared after 0.0.4 with POST /v1/responses ("responses") and /v1/messages ("messages");
+// a call through /v1/chat/completions carries none.
+const llmCallSchema = v.object({ input: v.unknown(), output: v.unknown(), format: v.optional(v.string()) });
 export type LlmCall = v.InferOutput<typeof llmCallSchema>;
 
 export type SwarmErrorKind = 'refused' | 'timeout' | 'unreachable' | 'http' | 'invalid' | 'url';

@@ -47,6 +47,13 @@ export function showRefusal(refusal: Refusal, retry?: (env?: Record<string, stri
   });
 }
 
+/** The config's errors as a list, one line each (at most ten), for the refusal dialog's detail. */
+function refusalDetail(errors: readonly { message: string; range: { start: { line: number } } }[]): string {
+  const shown = errors.slice(0, 10).map((d) => `• ${vscode.l10n.t('line {0}: {1}', d.range.start.line + 1, d.message)}`);
+  if (errors.length > shown.length) shown.push(vscode.l10n.t('… and {0} more in Problems.', errors.length - shown.length));
+  return shown.join('\n');
+}
+
 export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigurationProvider {
   constructor(
     private readonly services: Services,
@@ -143,13 +150,12 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
     if (errors.length) {
       const openProblems = vscode.l10n.t('Open Problems');
       const openConfig = vscode.l10n.t('Open Config');
+      // A dialog, so the problems read as a list (a notification runs lines together).
       const pick = await vscode.window.showErrorMessage(
-        vscode.l10n.t(
-          'AgentJet: {0} has {1} error(s): {2}',
-          vscode.workspace.asRelativePath(configPath),
-          errors.length,
-          `${errors[0]!.message}${errors.length > 1 ? ' …' : ''}`,
-        ),
+        errors.length === 1
+          ? vscode.l10n.t('AgentJet did not start: {0} has 1 error.', vscode.workspace.asRelativePath(configPath))
+          : vscode.l10n.t('AgentJet did not start: {0} has {1} errors.', vscode.workspace.asRelativePath(configPath), errors.length),
+        { modal: true, detail: refusalDetail(errors) },
         openProblems,
         openConfig,
       );

@@ -71,6 +71,17 @@ export function registerSwarmFeature(context: vscode.ExtensionContext, services:
 
   const actions = {
     async stopEngine(s: WatchedServer): Promise<void> {
+      // Offered only for a server that answers (contextValue `engineUp`); from the palette it is said.
+      if (s.watcher.model.reachability !== 'ok') {
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t(
+            '{0} cannot be reached, so its engine cannot be stopped: {1}',
+            s.url,
+            s.watcher.model.error ?? vscode.l10n.t('no answer yet'),
+          ),
+        );
+        return;
+      }
       const state = s.watcher.model.engineState ?? vscode.l10n.t('unknown');
       const clients = s.watcher.model.status?.pool.swarm_client_instruction.active_clients.length ?? 0;
       const ok = vscode.l10n.t('Stop engine');

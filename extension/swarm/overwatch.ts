@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import {
   checkOverwatchState,
   checkOverwatchToHost,
+  llmCallApi,
   OVERWATCH_VIEW_TYPE,
   type HostToOverwatch,
   type OverwatchData,
@@ -193,7 +194,7 @@ class Overwatch implements vscode.Disposable {
         tag: e.tag,
         message: e.message.slice(0, 2000),
       })),
-      llmCall: this.llm ? { input: pretty(this.llm.input), output: pretty(this.llm.output) } : undefined,
+      llmCall: this.llm ? { input: pretty(this.llm.input), output: pretty(this.llm.output), api: llmCallApi(this.llm.format) } : undefined,
     };
   }
 

@@ -37,6 +37,16 @@ export function serverDescription(m: SwarmServerModel, now = Date.now()): string
   return `${m.status.engine_status}${since}`;
 }
 
+/**
+ * The server node's contextValue: `swarmServer`, `.local` when this window started it (Stop server),
+ * `.engineUp` when it answers and its engine is not offline (Stop engine is offered only then).
+ */
+function serverContext(s: WatchedServer): string {
+  const m = s.watcher.model;
+  const engineUp = m.reachability === 'ok' && !!m.engineState && m.engineState !== 'ENGINE.OFFLINE';
+  return ['swarmServer', ...(s.task ? ['local'] : []), ...(engineUp ? ['engineUp'] : [])].join('.');
+}
+
 export function details(s: WatchedServer): SwarmNode[] {
   const m = s.watcher.model;
   const d = (label: string, description?: string, extra: Partial<Extract<SwarmNode, { kind: 'detail' }>> = {}): SwarmNode => ({
@@ -115,7 +125,7 @@ export class SwarmTree implements vscode.TreeDataProvider<SwarmNode> {
       item.tooltip = m.reachability === 'error' ? m.error : [n.server.url, ...[...n.server.origins].map((o) => `(${o})`)].join(' ');
       const icon = m.reachability === 'error' ? 'error' : (STATE_ICONS[m.engineState ?? ''] ?? 'circle-large-outline');
       item.iconPath = new vscode.ThemeIcon(icon);
-      item.contextValue = n.server.task ? 'swarmServer.local' : 'swarmServer';
+      item.contextValue = serverContext(n.server);
       item.command = { command: 'agentjet.swarm.openOverwatch', title: vscode.l10n.t('Open swarm overwatch'), arguments: [n] };
       return item;
     }

@@ -3,7 +3,7 @@
 // sends is inserted as text; the page names no server or path back to the extension.
 import { append, clear, el } from '../shared/dom';
 import { t } from '../shared/l10n';
-import type { HostToOverwatch, OverwatchData, OverwatchState, OverwatchToHost } from '../../core/protocol/swarm';
+import type { HostToOverwatch, LlmCallApi, OverwatchData, OverwatchState, OverwatchToHost } from '../../core/protocol/swarm';
 
 interface VsCodeApi {
   postMessage(msg: OverwatchToHost): void;
@@ -25,6 +25,14 @@ function button(label: string, msg: OverwatchToHost, disabled = false): HTMLButt
   b.disabled = disabled;
   b.addEventListener('click', () => vscode.postMessage(msg));
   return b;
+}
+
+/** The endpoint the latest call came through (AgentJet after 0.0.4 also serves Responses and Messages). */
+function apiLabel(api: LlmCallApi): string {
+  if (api === 'responses') return t('Through the OpenAI Responses API (POST /v1/responses)');
+  if (api === 'messages') return t('Through the Anthropic Messages API (POST /v1/messages)');
+  if (api === 'chat') return t('Through the OpenAI Chat Completions API (POST /v1/chat/completions)');
+  return t('Through an API this extension does not know');
 }
 
 function section(title: string, ...body: (Node | string)[]): HTMLElement {
@@ -212,6 +220,7 @@ function render(d: OverwatchData): void {
         ? el(
             'div',
             {},
+            el('div', { className: 'sw-muted' }, apiLabel(d.llmCall.api)),
             el('div', { className: 'sw-muted' }, t('Input')),
             el('pre', { className: 'sw-pre' }, d.llmCall.input),
             el('div', { className: 'sw-muted' }, t('Output')),

@@ -18,6 +18,8 @@ export interface ServerOptions {
   workspaceTrust?: boolean;
   /** Display language (`--locale`, e.g. 'zh-cn', with a registered language pack, see registerLanguagePack). */
   displayLanguage?: string;
+  /** The loopback port to listen on (`npm run demo -- --port N`); default: a free one. */
+  port?: number;
 }
 
 export interface VSCodeServer {
@@ -63,7 +65,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<VSCodeServe
     '--host',
     '127.0.0.1',
     '--port',
-    '0',
+    String(opts.port ?? 0),
     '--without-connection-token',
     '--accept-server-license-terms',
     '--telemetry-level',

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentJetCheckout, checkoutOf, frameworkInstallCommand, frameworkInstallLines } from '../../core/doctor/install';
 import { evaluate, type DoctorInput } from '../../core/doctor/checks';
-import { toMarkdown } from '../../core/doctor/report';
+import { toMarkdown, toText } from '../../core/doctor/report';
 import { repoRoot } from '../util/paths';
 import { tempDir } from '../util/runtree';
 import { findUpstream, UPSTREAM_SKIP, UPSTREAM_SKIP_TAG } from '../util/upstream';
@@ -77,6 +77,16 @@ test('the doctor (missing ajet, verl, trinity, vLLM) gives the one source, in th
     for (const c of checks) assert.ok(!/pip install '?ajet/.test(c.fix?.value ?? ''), `${c.id}: ${c.fix?.value}`);
     const md = toMarkdown(checks, '/venv/bin/python');
     assert.ok(md.includes('](command:agentjet.copyInstallCommand?'), 'each install command has a copy link');
+    // The framework, vLLM and verl share one command: it is printed once, the others point to it.
+    const once = frameworkInstallCommand('/venv/bin/python', { checkout: tmp.path });
+    assert.equal(md.split('\n').filter((l) => l === once).length, 1, md);
+    assert.equal((md.match(/fixes this too/g) ?? []).length, 2, md);
+    const text = toText(checks, '/venv/bin/python');
+    assert.equal(text.split(once).length - 1, 1, text);
+    assert.ok(
+      text.includes(frameworkInstallCommand('/venv/bin/python', { checkout: tmp.path, backbone: 'trinity' })),
+      'a different command still shows',
+    );
   } finally {
     tmp.dispose();
   }

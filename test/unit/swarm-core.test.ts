@@ -2,10 +2,14 @@
 // stops), the reward history across weight syncs, SwarmClient(...) and enable_swarm_mode detection.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { withUpstream } from '../util/upstream';
 import { SwarmApi, SwarmError, normalizeSwarmUrl, type PoolInfo } from '../../core/swarm/api';
 import { AdaptivePoller } from '../../core/swarm/poller';
 import { RewardHistory, progress, taskRows } from '../../core/swarm/model';
-import { findSwarmClientCalls, swarmModeLine } from '../../core/swarm/source';
+import { findSwarmClientCalls, stringConstants, swarmModeLine } from '../../core/swarm/source';
+import { llmCallApi } from '../../core/protocol/swarm';
 
 const answer = (body: unknown, status = 200): typeof fetch =>
   (async () => new Response(typeof body === 'string' ? body : JSON.stringify(body), { status })) as typeof fetch;
@@ -31,6 +35,18 @@ test('answers are validated: a wrong shape, non-JSON and HTTP errors become one-
   assert.equal(pool.engine_status, 'ENGINE.ROLLING');
   assert.equal(pool.completed_episodes, 0);
   assert.deepEqual(pool.swarm_client_instruction.active_clients, []);
+});
+
+test('the latest LLM call says which API took it (Responses and Messages after 0.0.4; none means chat completions)', async () => {
+  const call = async (body: unknown) => llmCallApi((await new SwarmApi('http://h:1', { fetchImpl: answer(body) }).latestLlmCall())?.format);
+  assert.equal(await call({ input: { messages: [] }, output: { choices: [] } }), 'chat');
+  assert.equal(await call({ input: { input: 'hi' }, output: { output: [] }, format: 'responses' }), 'responses');
+  assert.equal(await call({ input: { messages: [] }, output: { content: [] }, format: 'messages' }), 'messages');
+  assert.equal(await call({ input: {}, output: {}, format: 'future' }), 'other');
+  await assert.rejects(
+    new SwarmApi('http://h:1', { fetchImpl: answer({ input: {}, output: {}, format: 3 }) }).latestLlmCall(),
+    (e: SwarmError) => e.kind === 'invalid',
+  );
 });
 
 test('URLs: host:port gets http://, other schemes are refused', () => {
@@ -166,6 +182,39 @@ test('SwarmClient(...) calls and their URL literals; comments and the class itse
   );
 });
 
+test('SwarmClient(NAME): a name the file assigns one constant URL (or an os.getenv default) gives the server', () => {
+  const src = [
+    'import os',
+    'AJET_SWARM_URL = os.getenv("AJET_SWARM_URL", "http://localhost:10086")',
+    'REMOTE_7B: str = "http://22.16.208.79:10086"  # change to yours',
+    'CHANGED = "http://a:1"',
+    'CHANGED = "http://b:2"',
+    'BUILT = "http://c:3"',
+    'BUILT += "/x"',
+    'NOT_URL = "ftp://d:4"',
+    'a = SwarmClient(AJET_SWARM_URL, auto_start_swarm_server=True)',
+    'b = SwarmClient(REMOTE_7B)',
+    'c = SwarmClient(CHANGED)',
+    'd = SwarmClient(BUILT)',
+    'e = SwarmClient(NOT_URL)',
+    'f = SwarmClient(UNDEFINED)',
+    'g = SwarmClient(self.swarm_url)',
+  ].join('\n');
+  assert.deepEqual(stringConstants(src).get('REMOTE_7B'), 'http://22.16.208.79:10086');
+  assert.deepEqual(
+    findSwarmClientCalls(src).map((c) => [c.line, c.url, c.via]),
+    [
+      [8, 'http://localhost:10086', 'AJET_SWARM_URL'],
+      [9, 'http://22.16.208.79:10086', 'REMOTE_7B'],
+      [10, undefined, undefined],
+      [11, undefined, undefined],
+      [12, undefined, undefined],
+      [13, undefined, undefined],
+      [14, undefined, undefined],
+    ],
+  );
+});
+
 test('property: any text is scanned without throwing, calls point at SwarmClient', () => {
   // A small deterministic generator (mulberry32), as the config fuzz tests do.
   let seed = 20261125;
@@ -233,3 +282,17 @@ test('local ajet-swarm start processes and their ports are found in a process li
   );
   assert.deepEqual(localSwarmPorts([{ args: 'ajet-swarm start' }, { args: 'less ajet-swarm start' }, { args: 'ajet-swarm top' }]), [10086]);
 });
+
+test(
+  "AgentJet's own swarm clients name their servers through constants: they are found",
+  withUpstream('agentjet-c68c154', (dir) => {
+    const urls = new Set<string>();
+    for (const f of [
+      'tutorial/example_math_swarm/math.py',
+      'tutorial/example_train_multi_model/trans_roll.py',
+      'tutorial/opencode_build_appworld_react/agent_roll.py',
+    ])
+      for (const c of findSwarmClientCalls(readFileSync(join(dir, f), 'utf8'))) if (c.url) urls.add(c.url);
+    assert.deepEqual([...urls].sort(), ['http://22.14.56.6:10086', 'http://22.16.208.79:10086', 'http://localhost:10086']);
+  }),
+);

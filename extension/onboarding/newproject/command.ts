@@ -13,7 +13,12 @@ export interface NewProjectArgs {
   template?: TemplateId;
   /** The project folder (created when missing). */
   folder?: string;
-  /** Open the folder afterwards (default: ask). false: only open the workflow in the current window. */
+  /**
+   * Open the folder afterwards. Default: a project inside an open workspace folder is added to the
+   * workspace (VS Code reads a root folder's .vscode/launch.json only, and module paths and data
+   * files resolve from the project folder); one outside the workspace is offered to open or add.
+   * false: only open the workflow in the current window.
+   */
   open?: boolean;
 }
 
@@ -54,7 +59,7 @@ async function pickFolder(template: TemplateId): Promise<vscode.Uri | undefined>
   return name ? vscode.Uri.joinPath(parent[0], name.trim()) : undefined;
 }
 
-export async function newProject(services: Services, args: NewProjectArgs = {}): Promise<vscode.Uri | undefined> {
+export async function newProject(services: Services, args: NewProjectArgs = {}, state?: vscode.Memento): Promise<vscode.Uri | undefined> {
   const id = typeof args.template === 'string' ? args.template : await pickTemplate();
   if (!id) return undefined;
   const template = findTemplate(id);
@@ -77,24 +82,102 @@ export async function newProject(services: Services, args: NewProjectArgs = {}):
     await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, rel), new TextEncoder().encode(text));
   }
   services.log.info(`New project (${template.id}) written to ${folder.fsPath}`);
-  const inWorkspace = vscode.workspace.getWorkspaceFolder(folder) !== undefined;
+  const containing = vscode.workspace.getWorkspaceFolder(folder);
+  const isRoot = containing !== undefined && containing.uri.toString() === folder.toString();
+  const openIt = vscode.l10n.t('Open Folder');
+  const addIt = vscode.l10n.t('Add to Workspace');
   let open = args.open;
-  if (open === undefined && !inWorkspace) {
-    const openIt = vscode.l10n.t('Open Folder');
+  let add = false;
+  if (open === undefined && containing && !isRoot) {
+    // Inside the open folder: a root of its own, at once, so F5 finds its launch configuration.
+    add = true;
+  } else if (open === undefined && !containing) {
     const choice = await vscode.window.showInformationMessage(
-      vscode.l10n.t('Created the AgentJet project {0}. Open it to debug a rollout (F5).', name),
+      vscode.l10n.t('Created the AgentJet project {0}. Open it (or add it to the workspace) to debug a rollout (F5).', name),
       openIt,
+      addIt,
     );
     open = choice === openIt;
+    add = choice === addIt;
   }
   if (open) {
     await vscode.commands.executeCommand('vscode.openFolder', folder, { forceNewWindow: false });
-  } else {
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder, template.workflowFile));
-    await vscode.window.showTextDocument(doc, { preview: false });
-    if (inWorkspace) void vscode.commands.executeCommand('setContext', HAS_CONFIG_KEY, true);
+    return folder;
   }
+  // The workflow first: a single-folder window turns into a workspace when a root is added, and VS
+  // Code restarts the extension host then (this code stops; the editor stays).
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder, template.workflowFile));
+  await vscode.window.showTextDocument(doc, { preview: false });
+  if (add) {
+    const note: AddedNote = { folder: folder.toString(), file: doc.uri.toString(), name, at: Date.now() };
+    await state?.update(ADDED_KEY, note);
+    await addWorkspaceFolder(folder, services);
+    // Still here (the window was a workspace already): say it now.
+    await state?.update(ADDED_KEY, undefined);
+    sayAdded(note);
+  }
+  if (containing || add) void vscode.commands.executeCommand('setContext', HAS_CONFIG_KEY, true);
   return folder;
+}
+
+/** A project folder New Project added to the workspace, kept across the extension host restart that may follow. */
+interface AddedNote {
+  folder: string;
+  /** The workflow to show again (VS Code in a browser reloads the window, editors and all). */
+  file: string;
+  name: string;
+  at: number;
+}
+const ADDED_KEY = 'agentjet.newProject.added';
+
+function sayAdded(note: AddedNote): void {
+  const openIt = vscode.l10n.t('Open Folder');
+  void vscode.window
+    .showInformationMessage(
+      vscode.l10n.t('Created the AgentJet project {0} and added its folder to the workspace: F5 debugs a rollout.', note.name),
+      openIt,
+    )
+    .then((choice) =>
+      choice === openIt
+        ? vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.parse(note.folder), { forceNewWindow: false })
+        : undefined,
+    );
+}
+
+/** After the restart adding a root may cause: the note is said once, when the folder is a root now. */
+function finishAdded(state: vscode.Memento): void {
+  const note = state.get<AddedNote>(ADDED_KEY);
+  if (!note) return;
+  void state.update(ADDED_KEY, undefined);
+  const fresh = typeof note.at === 'number' && Date.now() - note.at < 120_000;
+  if (!fresh || !vscode.workspace.workspaceFolders?.some((f) => f.uri.toString() === note.folder)) return;
+  sayAdded(note);
+  if (typeof note.file === 'string' && !vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === note.file))
+    void vscode.window.showTextDocument(vscode.Uri.parse(note.file), { preview: false }).then(undefined, () => undefined);
+}
+
+/** Adds `folder` as the last workspace root (the first stays, so the extension host is not restarted) and waits for it. */
+async function addWorkspaceFolder(folder: vscode.Uri, services: Services): Promise<void> {
+  let sub: vscode.Disposable | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const added = new Promise<void>((resolve) => {
+    // The event is late or never comes (a refused change): go on after a while, nothing waits forever.
+    timer = setTimeout(resolve, 10_000);
+    sub = vscode.workspace.onDidChangeWorkspaceFolders((e) => {
+      if (e.added.some((f) => f.uri.toString() === folder.toString())) resolve();
+    });
+  }).finally(() => {
+    clearTimeout(timer);
+    sub?.dispose();
+  });
+  const at = vscode.workspace.workspaceFolders?.length ?? 0;
+  if (!vscode.workspace.updateWorkspaceFolders(at, 0, { uri: folder })) {
+    services.log.warn(`New project: VS Code refused to add ${folder.fsPath} to the workspace`);
+    clearTimeout(timer);
+    sub?.dispose();
+    return;
+  }
+  await added;
 }
 
 export function registerNewProject(context: vscode.ExtensionContext, services: Services): void {
@@ -124,7 +207,7 @@ export function registerNewProject(context: vscode.ExtensionContext, services: S
   context.subscriptions.push(
     watcher,
     vscode.commands.registerCommand('agentjet.newProject', (args?: NewProjectArgs) =>
-      newProject(services, args && typeof args === 'object' ? args : {}),
+      newProject(services, args && typeof args === 'object' ? args : {}, context.globalState),
     ),
     watcher.onDidCreate(rescan),
     watcher.onDidDelete(rescan),
@@ -132,6 +215,9 @@ export function registerNewProject(context: vscode.ExtensionContext, services: S
     { dispose: forgetProbe },
   );
   // Not during activation: the scan starts once the extension host is idle.
-  const timer = setTimeout(refresh, 0);
+  const timer = setTimeout(() => {
+    refresh();
+    finishAdded(context.globalState);
+  }, 0);
   context.subscriptions.push({ dispose: () => clearTimeout(timer) });
 }
