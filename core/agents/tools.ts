@@ -37,6 +37,7 @@ import type { RecordData, SearchHitData } from '../protocol/tokenlog';
 import { DEFAULT_SWARM_URL, SwarmApi, fetchStatus, normalizeSwarmUrl } from '../swarm/api';
 import { statusText } from '../swarm/format';
 import { resolveInterpreter } from '../launch/interpreter';
+import { lastTraceback } from '../agentjet/launchRecord';
 
 /** The most characters one answer carries (about 6k tokens): an agent's context is precious. */
 export const MAX_ANSWER_CHARS = 24_000;
@@ -484,6 +485,17 @@ const runSummaryTool: AgentTool = {
         };
       } else snapshot = { file: shown(env, snapPath), note: t('too large to summarise; read it directly') };
     }
+    // The traceback behind a "traceback" evidence (the launcher's output VS Code kept, a regular.log), from its end.
+    const tracebacks: { file: string; text: string }[] = [];
+    for (const e of info.evidence)
+      if (e.kind === 'traceback' && e.file && (await resolveInside(e.file, env.roots)).ok) {
+        const st = await stat(e.file).catch(() => undefined);
+        if (!st?.isFile()) continue;
+        const from = Math.max(0, st.size - 64 * 1024);
+        const tail = (await fs.readRange(e.file, from, st.size - from)).toString('utf8');
+        const lines = lastTraceback(tail);
+        if (lines) tracebacks.push({ file: shown(env, e.file), text: visible(lines.join('\n').trim()).slice(-4000) });
+      }
     const nExc = int(args, 'exceptions', 5);
     const real = series.exceptions.filter((e) => !e.harmless);
     const latest = real.slice(-nExc);
@@ -507,6 +519,7 @@ const runSummaryTool: AgentTool = {
             ...(series.evals.length > 10 ? { evaluationsShown: t('the last 10 of {0}', series.evals.length) } : {}),
           }
         : {}),
+      ...(tracebacks.length ? { tracebacks } : {}),
       exceptions: {
         count: real.length,
         harmlessNotes: series.exceptions.length - real.length,
