@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import type { Services } from '../services';
 import { AGENT_TOOLS, callTool, type AgentToolEnv } from '../../core/agents/tools';
 import { findAgentJet, listSkills, type AgentJetSkill } from '../../core/agents/skills';
+import { mcpLaunch, withServerEntry } from '../../core/agents/clientConfig';
 import { resolvePython } from '../debug/interpreter';
 import { offerMcpServer } from '../settings';
 
@@ -48,17 +49,6 @@ const api = vscode as unknown as LmClasses;
 
 /** The provider id declared in package.json (`contributes.mcpServerDefinitionProviders`). */
 export const MCP_PROVIDER_ID = 'agentjet.mcp';
-
-/** How to start `agentjet mcp` for a folder with the Node.js VS Code runs on (Electron's, as Node, on desktop). */
-export function mcpLaunch(
-  extensionPath: string,
-  folder: string,
-  trusted: boolean,
-): { command: string; args: string[]; env: Record<string, string> } {
-  const args = [join(extensionPath, 'dist', 'cli.js'), 'mcp', '--root', folder, ...(trusted ? [] : ['--no-python'])];
-  const env: Record<string, string> = process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {};
-  return { command: process.execPath, args, env };
-}
 
 export interface AgentsProbe {
   /** The tools as registered with vscode.lm (empty when this VS Code has no language-model tools API). */
@@ -154,34 +144,6 @@ async function pickFolder(): Promise<vscode.WorkspaceFolder | undefined> {
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
   if (folders.length <= 1) return folders[0];
   return vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Which folder may the AgentJet MCP server read?') });
-}
-
-/** The client's config with our server entry set; undefined when the file is not plain JSON (never overwritten then). */
-export function withServerEntry(
-  existing: string | undefined,
-  client: 'vscode' | 'claude',
-  launch: { command: string; args: string[]; env: Record<string, string> },
-): string | undefined {
-  let doc: Record<string, unknown> = {};
-  if (existing !== undefined && existing.trim() !== '') {
-    try {
-      const parsed: unknown = JSON.parse(existing);
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
-      doc = parsed as Record<string, unknown>;
-    } catch {
-      return undefined;
-    }
-  }
-  const key = client === 'vscode' ? 'servers' : 'mcpServers';
-  const servers = doc[key] && typeof doc[key] === 'object' && !Array.isArray(doc[key]) ? (doc[key] as Record<string, unknown>) : {};
-  const entry = {
-    ...(client === 'vscode' ? { type: 'stdio' } : {}),
-    command: launch.command,
-    args: launch.args,
-    ...(Object.keys(launch.env).length ? { env: launch.env } : {}),
-  };
-  doc[key] = { ...servers, agentjet: entry };
-  return JSON.stringify(doc, null, 2) + '\n';
 }
 
 async function writeMcpConfig(context: vscode.ExtensionContext, services: Services): Promise<void> {
