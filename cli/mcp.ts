@@ -41,13 +41,13 @@ Options:
 
 const SKILL_SCHEME = 'agentjet-skill';
 
-export interface McpOptions {
+interface McpOptions {
   root: string;
   python?: string;
   noPython: boolean;
 }
 
-export function parseMcpArgs(args: string[], err: (s: string) => void): McpOptions | 'help' | undefined {
+function parseMcpArgs(args: string[], err: (s: string) => void): McpOptions | 'help' | undefined {
   const o: McpOptions = { root: process.cwd(), noPython: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
@@ -75,7 +75,7 @@ export function parseMcpArgs(args: string[], err: (s: string) => void): McpOptio
 }
 
 /** The MCP server over the tools; not yet connected to a transport. */
-export function createMcpServer(o: McpOptions): Server {
+function createMcpServer(o: McpOptions): Server {
   const python = o.noPython ? undefined : (o.python ?? resolveInterpreter({ folder: o.root }, existsSync).path);
   const env: AgentToolEnv = {
     roots: [o.root],
@@ -156,7 +156,7 @@ export function createMcpServer(o: McpOptions): Server {
   return server;
 }
 
-export async function runMcp(args: string[]): Promise<number> {
+async function runMcp(args: string[]): Promise<number> {
   const o = parseMcpArgs(args, (s) => process.stderr.write(s));
   if (o === 'help') {
     process.stdout.write(help());

@@ -18,7 +18,7 @@ export interface AgentJetSkill {
 }
 
 /** Bytes of one skill file an answer carries at most. */
-export const MAX_SKILL_FILE_BYTES = 256 * 1024;
+const MAX_SKILL_FILE_BYTES = 256 * 1024;
 
 /** The user's AgentJet package (checkout at `root`, else the interpreter's, when `python` is given). */
 export async function findAgentJet(root: string, python: string | undefined): Promise<FoundAgentJet | undefined> {

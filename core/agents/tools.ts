@@ -79,7 +79,7 @@ export interface AgentTool {
 }
 
 /** A failure the agent should read (bad path, nothing found): answered as an error with this text. */
-export class ToolError extends Error {}
+class ToolError extends Error {}
 
 const str = (a: ToolArgs, k: string): string | undefined => (typeof a[k] === 'string' ? (a[k] as string) : undefined);
 const int = (a: ToolArgs, k: string, dflt: number): number => (typeof a[k] === 'number' ? (a[k] as number) : dflt);
@@ -821,7 +821,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
   doctorTool,
 ];
 
-export function findTool(name: string): AgentTool | undefined {
+function findTool(name: string): AgentTool | undefined {
   return AGENT_TOOLS.find((x) => x.name === name);
 }
 

@@ -48,7 +48,7 @@ interface LmClasses {
 const api = vscode as unknown as LmClasses;
 
 /** The provider id declared in package.json (`contributes.mcpServerDefinitionProviders`). */
-export const MCP_PROVIDER_ID = 'agentjet.mcp';
+const MCP_PROVIDER_ID = 'agentjet.mcp';
 
 export interface AgentsProbe {
   /** The tools as registered with vscode.lm (empty when this VS Code has no language-model tools API). */
