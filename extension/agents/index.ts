@@ -84,37 +84,41 @@ export function registerAgentsFeature(context: vscode.ExtensionContext, services
   const TextPart = api.LanguageModelTextPart;
   if (lm?.registerTool && Result && TextPart) {
     for (const tool of AGENT_TOOLS) {
-      context.subscriptions.push(
-        lm.registerTool(tool.name, {
-          async invoke(options, token) {
-            const ac = new AbortController();
-            const sub = token.onCancellationRequested(() => ac.abort());
-            try {
-              const answer = await callTool(tool.name, options.input, await envFor(token), ac.signal);
-              services.log.info(`agents: ${tool.name} ${answer.isError ? 'failed' : 'answered'} (${answer.text.length} characters)`);
-              // An error goes back to the model as one (it reads the message and may try otherwise).
-              if (answer.isError) throw new Error(answer.text);
-              return new Result([new TextPart(answer.text)]);
-            } finally {
-              sub.dispose();
-            }
-          },
-        }),
-      );
-      registered.push(tool.name);
+      try {
+        context.subscriptions.push(
+          lm.registerTool(tool.name, {
+            async invoke(options, token) {
+              const ac = new AbortController();
+              const sub = token.onCancellationRequested(() => ac.abort());
+              try {
+                const answer = await callTool(tool.name, options.input, await envFor(token), ac.signal);
+                services.log.info(`agents: ${tool.name} ${answer.isError ? 'failed' : 'answered'} (${answer.text.length} characters)`);
+                // An error goes back to the model as one (it reads the message and may try otherwise).
+                if (answer.isError) throw new Error(answer.text);
+                return new Result([new TextPart(answer.text)]);
+              } finally {
+                sub.dispose();
+              }
+            },
+          }),
+        );
+        registered.push(tool.name);
+      } catch (err) {
+        // A tool VS Code refuses (not declared, a duplicate) is logged; the others and the extension go on.
+        services.log.warn(`agents: ${tool.name} was not registered: ${err instanceof Error ? err.message : String(err)}`);
+      }
     }
   } else services.log.info('agents: this VS Code has no language-model tools API (vscode.lm.registerTool); the MCP command still works');
 
   // VS Code's own MCP list: off by default (agent mode already has the tools above; the same tools twice confuse it).
   const Definition = api.McpStdioServerDefinition;
   if (lm?.registerMcpServerDefinitionProvider && Definition) {
-    const changed = new vscode.EventEmitter<void>();
-    context.subscriptions.push(
-      changed,
-      vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire()),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire()),
-      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('agentjet.agents.offerMcpServer') && changed.fire()),
-      lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
+    // VS Code 1.100 had this API under another contribution name (modelContextServerCollections, also
+    // declared); a VS Code that refuses it anyway costs the MCP listing, never the extension's activation.
+    try {
+      const changed = new vscode.EventEmitter<void>();
+      context.subscriptions.push(changed);
+      const provider = lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
         onDidChangeMcpServerDefinitions: changed.event,
         provideMcpServerDefinitions: () =>
           offerMcpServer()
@@ -125,8 +129,16 @@ export function registerAgentsFeature(context: vscode.ExtensionContext, services
                   return new Definition(`AgentJet (${f.name})`, l.command, l.args, l.env, String(context.extension.packageJSON.version));
                 })
             : [],
-      }),
-    );
+      });
+      context.subscriptions.push(
+        provider,
+        vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire()),
+        vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire()),
+        vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('agentjet.agents.offerMcpServer') && changed.fire()),
+      );
+    } catch (err) {
+      services.log.warn(`agents: the MCP server definition provider was refused: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
 
   context.subscriptions.push(
