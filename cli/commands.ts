@@ -5,6 +5,7 @@ import { newCommand } from './new';
 import { doctorCommand } from './doctor';
 import { swarmCommand } from './swarm';
 import { debugTaskCommand } from './debugTask';
+import { mcpCommand } from './mcp';
 /** A subcommand of the `agentjet` CLI. Each feature adds one entry below. */
 export interface CliCommand {
   readonly name: string;
@@ -22,4 +23,5 @@ export const commands: CliCommand[] = [
   doctorCommand,
   swarmCommand,
   debugTaskCommand,
+  mcpCommand,
 ];

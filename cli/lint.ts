@@ -1,19 +1,10 @@
 // `agentjet lint <files|folders> [--root DIR] [--format text|json] [--python PATH]`
 import { resolve, relative } from 'node:path';
 import type { CliCommand } from './commands';
-import { lintFileResult } from '../core/config/lint';
-import { collectYamlFiles } from '../core/config/walk';
-import { ClassResolver } from '../core/config/classref';
-import { CachedFs } from '../core/config/fs';
-import { PythonLocator } from '../core/config/pythonenv';
+import { lintPaths } from '../core/config/lintPaths';
 import type { ConfigDiagnostic } from '../core/config/diagnostics';
 import { FRAMEWORK_VERSIONS, isFrameworkVersion, type FrameworkVersion } from '../core/agentjet/dialect';
 import { t } from '../core/l10n';
-import { existsSync, statSync } from 'node:fs';
-import { AgentJetFactsService, defaultCacheDir } from '../core/config/agentjetFacts';
-import { parseConfig, MAX_SEMANTIC_BYTES } from '../core/config/parse';
-import { readFile } from 'node:fs/promises';
-import { resolveInterpreter } from '../core/launch/interpreter';
 
 const help = () =>
   t(`Usage: agentjet lint <files or folders...> [options]
@@ -80,68 +71,38 @@ export async function runLint(
     writeErr(help());
     return 2;
   }
-  const { files, special, missing } = collectYamlFiles(targets.map((x) => resolve(x)));
-  if (missing.length) {
-    writeErr(`agentjet lint: ${t('no such file or folder: {0}', missing.join(', '))}\n`);
+  const res = await lintPaths(
+    targets.map((x) => resolve(x)),
+    { root, ...(python ? { python } : {}), ...(version ? { version } : {}) },
+  );
+  if (res.missing.length) {
+    writeErr(`agentjet lint: ${t('no such file or folder: {0}', res.missing.join(', '))}\n`);
     return 2;
   }
   // A FIFO, socket or device named *.yaml is no config: said, not counted as a problem.
-  for (const f of special) writeErr(`${t('{0}: skipped, not a regular file', relative(process.cwd(), f) || f)}\n`);
-  // The AgentJet that judges the files: a checkout at --root, else the one installed in the
-  // interpreter (--python, else the folder's .venv/venv or python3), else the bundled facts.
-  const agentjets = new AgentJetFactsService({ cacheDir: process.env.AGENTJET_FACTS_CACHE ?? defaultCacheDir(), fallbackPython: '' });
-  if (!version) {
-    const interp = python ?? resolveInterpreter({ folder: root }, existsSync).path;
-    agentjets.setFolder(root, interp);
-    await agentjets.ready(root);
-  }
-  const judged = new Set<string>();
-  const fs = new CachedFs(60_000);
-  const resolver = new ClassResolver(fs, python ? new PythonLocator(python, { sync: true }) : undefined);
-  let errors = 0,
-    warnings = 0,
-    checked = 0;
+  for (const f of res.special) writeErr(`${t('{0}: skipped, not a regular file', relative(process.cwd(), f) || f)}\n`);
+  for (const u of res.unreadable) writeErr(`${t('{0}: cannot read: {1}', u.file, u.error)}\n`);
+  const { errors, warnings, checked } = res;
+  const judged = res.judgedBy;
   const json: { file: string; diagnostics: ConfigDiagnostic[] }[] = [];
-  for (const f of files) {
-    let res;
-    try {
-      // Which AgentJet judges it depends on its keys (bundled facts): parse it once here, unless it is too large to check.
-      const small = statSync(f).size <= MAX_SEMANTIC_BYTES;
-      const text = small ? await readFile(f, 'utf8').catch(() => '') : '';
-      const facts = version ? undefined : agentjets.factsFor(root, parseConfig(text));
-      res = await lintFileResult(f, { root, fs, resolver, ...(version ? { version } : {}), ...(facts ? { facts } : {}) });
-      if (facts && res.ours) judged.add(facts.label);
-    } catch (err) {
-      writeErr(`${t('{0}: cannot read: {1}', f, err instanceof Error ? err.message : String(err))}\n`);
-      errors++;
-      continue;
-    }
-    if (!res.ours) continue;
-    checked++;
-    const shown = relative(process.cwd(), f) || f;
-    const diags = res.diagnostics.map(({ code, severity, message, range }) => ({ code, severity, message, range }));
-    for (const d of diags) {
-      if (d.severity === 'error') errors++;
-      else if (d.severity === 'warning') warnings++;
-    }
+  for (const f of res.files) {
+    const shown = relative(process.cwd(), f.file) || f.file;
+    const diags = f.diagnostics.map(({ code, severity, message, range }) => ({ code, severity, message, range }));
     if (format === 'json') json.push({ file: shown, diagnostics: diags });
     else
       for (const d of diags)
         write(`${shown}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${d.code} ${d.message}\n`);
   }
   // Why the interpreter's AgentJet was not used, when it could not be asked (said, never silent).
-  const why = version ? undefined : agentjets.problem(root);
+  const why = res.interpreterProblem;
   if (format === 'json')
     write(
-      JSON.stringify(
-        { files: json, errors, warnings, checked, judgedBy: [...judged], ...(why ? { interpreterProblem: why } : {}) },
-        null,
-        2,
-      ) + '\n',
+      JSON.stringify({ files: json, errors, warnings, checked, judgedBy: judged, ...(why ? { interpreterProblem: why } : {}) }, null, 2) +
+        '\n',
     );
   else {
-    if (judged.size && why) writeErr(`${t('{0}: judged by {1}', why, [...judged].join('; '))}\n`);
-    else if (judged.size) writeErr(`${t('judged by {0}', [...judged].join('; '))}\n`);
+    if (judged.length && why) writeErr(`${t('{0}: judged by {1}', why, judged.join('; '))}\n`);
+    else if (judged.length) writeErr(`${t('judged by {0}', judged.join('; '))}\n`);
     writeErr(
       `${t('{0} checked: {1}, {2}', checked === 1 ? t('1 config') : t('{0} configs', checked), errors === 1 ? t('1 error') : t('{0} errors', errors), warnings === 1 ? t('1 warning') : t('{0} warnings', warnings))}\n`,
     );

@@ -1,14 +1,11 @@
 // `agentjet runs [ROOT...] [--format json]`: the runs tree for a terminal (over SSH, in scripts).
-import { trackingOpenCommand } from '../core/runs/tracking';
-import { resolve, sep } from 'node:path';
-import { candidateRoots, type Evidence, type ExperimentInfo } from '../core/runs/discover';
-import { formatLocalTime, formatReward, printable, statusLabel } from '../core/runs/format';
-import { syncNodeFs, mapLimit } from '../core/runs/fs';
-import { folderSize, RUN_SIZE_MAX_ENTRIES } from '../core/runs/artefacts';
-import { RunsModel } from '../core/runs/model';
-import { inspectAll } from '../core/runs/parallel';
+import type { ExperimentInfo } from '../core/runs/discover';
+import { formatReward, printable, statusLabel } from '../core/runs/format';
+import { collectRuns, type RunRow } from '../core/runs/list';
 import type { CliCommand } from './commands';
 import { t } from '../core/l10n';
+
+export { collectRuns, toRow, type RunRow } from '../core/runs/list';
 
 const help = () =>
   t(`Usage: agentjet runs [ROOT...] [--format text|json] [--status S]
@@ -25,88 +22,6 @@ Statuses claim no more than the files show: "ended" means the process exited (no
 nothing shows whether it completed; "finished" needs proof (the launcher's exit code 0 recorded
 by VS Code, or the last step the config snapshot calls for). JSON rows list the evidence.
 `);
-
-export interface RunRow {
-  experiment: string;
-  path: string;
-  status: string;
-  reason?: string;
-  started: string;
-  sessions: string[];
-  hosts: string[];
-  latestStep?: number;
-  latestReward?: number;
-  checkpoints: number[];
-  exceptions: number;
-  /** Harmless notes in exception.json.log (never a failure). */
-  notes: number;
-  /** What decided the status, first. */
-  evidence: Evidence[];
-  /** The latest session's hosts, each with its own status and evidence. */
-  latestSession?: { name: string; hosts: { name: string; status: string; evidence: Evidence[] }[] };
-  layout?: string;
-  totalSteps?: number;
-  /** SwanLab / TensorBoard log folders of the run that exist, and the command that opens each. */
-  trackingLogs?: { logger: string; path: string; shared: boolean; open: string }[];
-  /** Bytes under the experiment folder (JSON only): the number the Runs view shows (folderSize). */
-  sizeBytes?: number;
-  /** False when the folder has more entries than are counted (sizeBytes is then a floor). */
-  sizeComplete?: boolean;
-}
-
-export function toRow(i: ExperimentInfo): RunRow {
-  const row: RunRow = {
-    experiment: i.entry.name,
-    path: i.entry.path,
-    status: i.status,
-    started: formatLocalTime(i.entry.timeMs),
-    sessions: i.entry.sessions,
-    hosts: i.hosts,
-    checkpoints: i.checkpoints.map((c) => c.step),
-    exceptions: i.exceptionCount,
-    notes: i.noteCount,
-    evidence: i.evidence,
-  };
-  const last = i.sessions.at(-1);
-  if (last)
-    row.latestSession = { name: last.name, hosts: last.hosts.map((h) => ({ name: h.name, status: h.status, evidence: h.evidence })) };
-  if (i.layout) row.layout = i.layout;
-  if (i.totalSteps !== undefined) row.totalSteps = i.totalSteps;
-  if (i.reason) row.reason = i.reason;
-  if (i.trackingLogs?.length) row.trackingLogs = i.trackingLogs.map((l) => ({ ...l, open: trackingOpenCommand(l.logger, l.path) }));
-  if (i.latestStep !== undefined) row.latestStep = i.latestStep;
-  if (i.latestReward !== undefined) row.latestReward = Number(formatReward(i.latestReward));
-  return row;
-}
-
-export async function collectRuns(
-  args: readonly string[],
-  opts: { sizes?: boolean } = {},
-): Promise<{ rows: RunRow[]; infos: ExperimentInfo[]; rootsFound: string[]; errors: string[] }> {
-  const fs = syncNodeFs();
-  const folders = args.length ? args.map((a) => resolve(a)) : [process.cwd()];
-  // A folder may be a project (holding saved_experiments/launcher_record) or a root itself.
-  const roots = [...candidateRoots(folders), ...folders.map((p) => ({ path: p, source: 'configured' as const }))];
-  // One listing: shared folders (a project's checkpoints) are read once.
-  const model = new RunsModel(fs, { listingMemo: new Map() });
-  model.setRoots(roots);
-  const found = await model.roots();
-  // A project folder given as a root would list saved_experiments itself as an experiment.
-  const projectDirs = new Set(folders.filter((f) => found.some((r) => r.path.startsWith(f + sep))));
-  model.setRoots(found.filter((r) => !projectDirs.has(r.path)));
-  const rootsFound = (await model.roots()).map((r) => r.path);
-  const entries = await model.experiments();
-  // Thousands of experiments are inspected on two threads (core/runs/parallel.ts).
-  const infos = await inspectAll(fs, entries, model.opts);
-  const rows = infos.map(toRow);
-  if (opts.sizes)
-    await mapLimit(rows, 16, async (r) => {
-      const s = await folderSize(fs, r.path, RUN_SIZE_MAX_ENTRIES);
-      r.sizeBytes = s.bytes;
-      if (!s.complete) r.sizeComplete = false;
-    });
-  return { rows, infos, rootsFound, errors: model.rootErrors().map((e) => `${e.root}: ${e.error}`) };
-}
 
 function table(rows: RunRow[], infos: ExperimentInfo[]): string {
   const head = [t('EXPERIMENT'), t('STATUS'), t('STARTED'), t('SESSIONS'), t('HOSTS'), t('STEP'), t('REWARD'), t('CKPTS')];

@@ -8,6 +8,7 @@ import { registerRayFeature, type RayProbe } from './ray';
 import { registerOnboarding } from './onboarding';
 import { registerSwarmFeature, type SwarmProbe } from './swarm';
 import { registerDebugTaskFeature } from './debugTask';
+import { registerAgentsFeature, type AgentsProbe } from './agents';
 import { normalizeLocale, setLocale } from '../core/l10n';
 
 /** What activate() returns; tests and other extensions read it through `extension.exports`. */
@@ -16,7 +17,13 @@ export interface AgentJetApi {
   readonly activationMs: number;
   readonly services: Services;
   /** Hooks for the extension-host tests to see and drive the views; kept off the command list. */
-  readonly testing: { readonly runs: RunsProbe; readonly logs: LogsProbe; readonly ray: RayProbe; readonly swarm: SwarmProbe };
+  readonly testing: {
+    readonly runs: RunsProbe;
+    readonly logs: LogsProbe;
+    readonly ray: RayProbe;
+    readonly swarm: SwarmProbe;
+    readonly agents: AgentsProbe;
+  };
 }
 
 export function activate(context: vscode.ExtensionContext): AgentJetApi {
@@ -33,9 +40,10 @@ export function activate(context: vscode.ExtensionContext): AgentJetApi {
   registerDebugTaskFeature(context, services);
   registerOnboarding(context, services);
   const swarm = registerSwarmFeature(context, services);
+  const agents = registerAgentsFeature(context, services);
   const activationMs = performance.now() - started;
   services.log.info(`AgentJet activated in ${activationMs.toFixed(1)} ms`);
-  return { activatedAt: Date.now(), activationMs, services, testing: { runs, logs, ray, swarm } };
+  return { activatedAt: Date.now(), activationMs, services, testing: { runs, logs, ray, swarm, agents } };
 }
 
 export function deactivate(): void {

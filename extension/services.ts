@@ -8,6 +8,8 @@ export interface RunsService {
   reveal(folder: string): Promise<boolean>;
   /** Forgets what was read and reads the Runs and Companions views again. */
   refresh(): void;
+  /** The experiment roots the Runs view shows (folders that exist), as paths. */
+  roots(): Promise<string[]>;
 }
 
 /** The log views as other features use them (extension/logs). */

@@ -28,12 +28,18 @@ export function configProblems(scope?: vscode.ConfigurationScope): ConfigProblem
   return section(scope).get<unknown>('config.problems', 'workspace') === 'openFiles' ? 'openFiles' : 'workspace';
 }
 
+/** `agentjet.agents.offerMcpServer`: list `agentjet mcp` among VS Code's MCP servers (the tools are there anyway). */
+export function offerMcpServer(scope?: vscode.ConfigurationScope): boolean {
+  return section(scope).get<unknown>('agents.offerMcpServer', false) === true;
+}
+
 /** Every setting this module knows, by key (for `affectsConfiguration`). */
 export const SETTING_KEYS = [
   'agentjet.pythonPath',
   'agentjet.experimentRoots',
   'agentjet.runs.pollIntervalSeconds',
   'agentjet.config.problems',
+  'agentjet.agents.offerMcpServer',
 ] as const;
 
 /** `agentjet.swarm.servers`: swarm server URLs to watch (strings only, blanks dropped). */

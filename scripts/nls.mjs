@@ -36,6 +36,9 @@ const TEXT_KEYS = new Set([
   'markdownEnumDescriptions',
   'markdownDeprecationMessage',
   'deprecationMessage',
+  // Language-model tools: what the chat shows (userDescription) and what the model reads to pick a tool.
+  'userDescription',
+  'modelDescription',
 ]);
 /** Values written into the user's files or matched by id: never localised. */
 const SKIP_UNDER = [
@@ -44,6 +47,8 @@ const SKIP_UNDER = [
   /^contributes\.grammars/,
   /^contributes\.breakpoints/,
   /^contributes\.menus/,
+  // A tool's input schema is read by the model and must equal core/agents/tools.ts's (test/unit/agents-tools.test.ts).
+  /^contributes\.languageModelTools\.\d+\.inputSchema/,
 ];
 
 const missing = [];

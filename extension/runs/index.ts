@@ -75,7 +75,14 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
   showFilterState();
 
   const runs = registerRunsCommands({ context, services, model, tree, companions, runsView, dashboards, showFilterState });
-  services.provide('runs', runs);
+  services.provide('runs', {
+    ...runs,
+    // What the view shows (or would, once opened): the same candidate roots, the watchers started with them.
+    roots: async () => {
+      live.start();
+      return (await model.roots()).map((r) => r.path);
+    },
+  });
 
   const treeState = async (): Promise<RunsTreeState> => {
     const top = await tree.getChildren();

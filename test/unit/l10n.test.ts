@@ -9,6 +9,7 @@ import { repoRoot } from '../util/paths';
 import { scan, tsFiles } from '../util/l10nscan';
 import { ALL_TEMPLATES } from '../../core/templates';
 import { commands } from '../../cli/commands';
+import { AGENT_TOOLS } from '../../core/agents/tools';
 import {
   catalogueKeys,
   localeFromCli,
@@ -108,6 +109,11 @@ test('every core/l10n t() string (core, cli, language server, debug adapter, ext
       { where: `template ${x.id}`, text: x.description },
     ]),
     ...commands.map((c) => ({ where: `cli ${c.name}`, text: c.summary })),
+    // The agent tools' titles and descriptions (MCP tools/list shows them in the CLI's language).
+    ...AGENT_TOOLS.flatMap((x) => [
+      { where: `tool ${x.name}`, text: x.title },
+      { where: `tool ${x.name}`, text: x.description },
+    ]),
     // Messages the schema carries into diagnostics and hovers (x-unread, x-deprecatedMessage).
     ...schemaMessages(JSON.parse(readFileSync(join(repoRoot, 'schemas', 'agentjet.schema.json'), 'utf8'))).map((text) => ({
       where: 'schemas/agentjet.schema.json',

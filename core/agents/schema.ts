@@ -1,0 +1,50 @@
+// The input schemas of the agent tools, as JSON Schema (what MCP's tools/list and VS Code's
+// `contributes.languageModelTools[].inputSchema` both take), and the one check of a call's
+// arguments against them: an agent's arguments are untrusted input.
+import { t } from '../l10n';
+
+export interface PropertySchema {
+  type: 'string' | 'integer' | 'number' | 'boolean';
+  description: string;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+}
+
+export interface ObjectSchema {
+  type: 'object';
+  properties: Record<string, PropertySchema>;
+  required?: string[];
+  additionalProperties: false;
+}
+
+export type ToolArgs = Record<string, string | number | boolean | undefined>;
+
+/** The arguments as the schema allows them, or the first problem in one plain sentence. */
+export function checkArgs(schema: ObjectSchema, raw: unknown): { ok: true; args: ToolArgs } | { ok: false; problem: string } {
+  const input = raw === undefined || raw === null ? {} : raw;
+  if (typeof input !== 'object' || Array.isArray(input)) return { ok: false, problem: t('the arguments must be an object') };
+  const args: ToolArgs = {};
+  for (const [k, v] of Object.entries(input as Record<string, unknown>)) {
+    const p = schema.properties[k];
+    if (!p) return { ok: false, problem: t('unknown argument "{0}" (known: {1})', k, Object.keys(schema.properties).join(', ') || '-') };
+    if (v === undefined || v === null) continue;
+    if (p.type === 'string') {
+      if (typeof v !== 'string') return { ok: false, problem: t('"{0}" must be a string', k) };
+      if (p.minLength !== undefined && v.length < p.minLength) return { ok: false, problem: t('"{0}" must not be empty', k) };
+      if (p.maxLength !== undefined && v.length > p.maxLength)
+        return { ok: false, problem: t('"{0}" is longer than {1} characters', k, p.maxLength) };
+    } else if (p.type === 'boolean') {
+      if (typeof v !== 'boolean') return { ok: false, problem: t('"{0}" must be true or false', k) };
+    } else {
+      if (typeof v !== 'number' || !Number.isFinite(v)) return { ok: false, problem: t('"{0}" must be a number', k) };
+      if (p.type === 'integer' && !Number.isInteger(v)) return { ok: false, problem: t('"{0}" must be a whole number', k) };
+      if (p.minimum !== undefined && v < p.minimum) return { ok: false, problem: t('"{0}" must be at least {1}', k, p.minimum) };
+      if (p.maximum !== undefined && v > p.maximum) return { ok: false, problem: t('"{0}" must be at most {1}', k, p.maximum) };
+    }
+    args[k] = v as string | number | boolean;
+  }
+  for (const r of schema.required ?? []) if (args[r] === undefined) return { ok: false, problem: t('"{0}" is required', r) };
+  return { ok: true, args };
+}

@@ -1,0 +1,67 @@
+// AgentJet's own agent skills (`ajet/copilot/<skill>/SKILL.md` since 0.0.4: writing a swarm
+// client, installing the swarm server, mapping verl settings, ...), read from the user's AgentJet:
+// the checkout at the root, else (only when an interpreter may run) the installed package. The
+// MCP server offers them as resources and prompts; the extension copies them where a client looks
+// for skills (.claude/skills, .github/skills).
+import { existsSync } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { findCheckout, findInstalled, type FoundAgentJet } from '../config/agentjetFacts';
+
+export interface AgentJetSkill {
+  /** The folder name (the skill's name in its front matter, when it has one). */
+  name: string;
+  description: string;
+  dir: string;
+  /** Markdown files of the skill, SKILL.md first (names relative to `dir`). */
+  files: string[];
+}
+
+/** Bytes of one skill file an answer carries at most. */
+const MAX_SKILL_FILE_BYTES = 256 * 1024;
+
+/** The user's AgentJet package (checkout at `root`, else the interpreter's, when `python` is given). */
+export async function findAgentJet(root: string, python: string | undefined): Promise<FoundAgentJet | undefined> {
+  return findCheckout(root) ?? (python ? await findInstalled(python) : undefined);
+}
+
+function frontMatter(text: string): Record<string, string> {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
+  const out: Record<string, string> = {};
+  if (!m) return out;
+  for (const line of m[1]!.split(/\r?\n/)) {
+    const kv = /^([A-Za-z_-]+):\s*(.*)$/.exec(line);
+    if (kv) out[kv[1]!] = kv[2]!.replace(/^["']|["']$/g, '');
+  }
+  return out;
+}
+
+/** The skills of an AgentJet package folder (none for ASTuner-era packages, which ship no copilot folder). */
+export async function listSkills(pkgDir: string): Promise<AgentJetSkill[]> {
+  const base = join(pkgDir, 'copilot');
+  if (!existsSync(base)) return [];
+  const out: AgentJetSkill[] = [];
+  for (const d of (await readdir(base, { withFileTypes: true }).catch(() => [])).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!d.isDirectory()) continue;
+    const dir = join(base, d.name);
+    const main = join(dir, 'SKILL.md');
+    const st = await stat(main).catch(() => undefined);
+    if (!st?.isFile()) continue;
+    const head = (await readFile(main, 'utf8').catch(() => '')).slice(0, 4096);
+    const fm = frontMatter(head);
+    const others = (await readdir(dir, { withFileTypes: true }).catch(() => []))
+      .filter((e) => e.isFile() && e.name.endsWith('.md') && e.name !== 'SKILL.md')
+      .map((e) => e.name)
+      .sort();
+    out.push({ name: fm.name || d.name, description: fm.description ?? '', dir, files: ['SKILL.md', ...others] });
+  }
+  return out;
+}
+
+/** One file of a skill, at most MAX_SKILL_FILE_BYTES (said when cut). */
+export async function readSkillFile(skill: AgentJetSkill, file: string): Promise<string | undefined> {
+  if (!skill.files.includes(file)) return undefined;
+  const buf = await readFile(join(skill.dir, file));
+  if (buf.length <= MAX_SKILL_FILE_BYTES) return buf.toString('utf8');
+  return `${buf.subarray(0, MAX_SKILL_FILE_BYTES).toString('utf8')}\n…\n[${buf.length} bytes; cut at ${MAX_SKILL_FILE_BYTES}]`;
+}
