@@ -292,7 +292,9 @@ const explainKeyTool: AgentTool = {
     const r = resolveRef(node, schema);
     const versions = FRAMEWORK_VERSIONS.filter((v) => (schema['x-versionKeys']?.[v] ?? []).includes(key));
     const verl = schema['x-release']?.verlConversions?.[key];
-    const compared = VALUE_SOURCES.filter((s) => s.key === key).map((s) => `${s.file} (${s.name})`);
+    const compared = VALUE_SOURCES.filter((s) => s.key === key).map(
+      (s) => `${s.file} (${'name' in s ? s.name : 'registry' in s ? s.registry : s.decorator})`,
+    );
     return json({
       key: `${rootKey}.${key}`,
       judgedBy: label,
