@@ -12,9 +12,7 @@ import { URI } from 'vscode-uri';
 import { repoRoot } from '../test/util/paths';
 import { findUpstream, UPSTREAM_SKIP } from '../test/util/upstream';
 import { stopServer } from '../test/util/lspClient';
-import { validateText } from '../core/config/validate';
-import { ClassResolver } from '../core/config/classref';
-import { CachedFs } from '../core/config/fs';
+import { build } from 'esbuild';
 import { getLanguageService } from 'yaml-language-server';
 import { SettingsState } from 'yaml-language-server/out/server/src/yamlSettings';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -215,8 +213,29 @@ function printTable(rows: Row[]): void {
   for (const c of cells.slice(1)) console.log(line(c));
 }
 
+type Validation = typeof import('./validate-entry');
+
+/** Our validation as it ships: bench/validate-entry.ts bundled with the product's Node bundle options. */
+async function shippedValidation(dir: string): Promise<Validation> {
+  const { nodeBundleAlias } = (await import(join(repoRoot, 'scripts', 'bundleAlias.mjs'))) as { nodeBundleAlias: Record<string, string> };
+  const outfile = join(dir, 'validate.js');
+  await build({
+    entryPoints: [join(__dirname, 'validate-entry.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile,
+    alias: nodeBundleAlias,
+    loader: { '.py': 'text' },
+    logLevel: 'warning',
+  });
+  return (await import(outfile)) as Validation;
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'agentjet-bench-'));
+  const { validateText, ClassResolver, CachedFs } = await shippedValidation(dir);
   writeFileSync(join(dir, 'placeholder.txt'), '');
   const docs: [string, string][] = [...referenceDocs(), ['generated 5000 lines', generated(5000)]];
   const ours = await startServer('agentjet', [join(repoRoot, 'dist', 'server.js'), '--stdio'], dir);
