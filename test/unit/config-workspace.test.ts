@@ -2,7 +2,7 @@
 // The walk is bounded (skipped folders, file limit), cancellable, and leaves open files to the editor.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { WorkspaceChecker, yamlFilesUnder, WORKSPACE_LIMITS } from '../../language-server/workspaceCheck';
@@ -59,6 +59,33 @@ test('a pass checks configs only, skips open files, and stops when cancelled', a
   // Turning it off clears what it published, except open files.
   checker.clearAll();
   assert.deepEqual(cleared.sort(), ['configs/b.yml', 'configs/deep/er/c.yaml']);
+});
+
+test('catch-up after a pass: checks only configs new or changed since, and clears those deleted', async () => {
+  const ws = workspace();
+  const checked: string[] = [];
+  const cleared: string[] = [];
+  const checker = new WorkspaceChecker({
+    isOpen: () => false,
+    check: async (p) => {
+      checked.push(p.slice(ws.length + 1));
+    },
+    clear: (p) => {
+      cleared.push(p.slice(ws.length + 1));
+    },
+  });
+  assert.equal(await checker.run([ws]), 3);
+  checked.length = 0;
+  assert.equal(await checker.catchUp([ws]), 0, 'nothing changed: nothing checked');
+  assert.deepEqual(checked, []);
+  // A config created after the pass (its watcher event lost), one changed, one deleted.
+  mkdirSync(join(ws, 'later'));
+  writeFileSync(join(ws, 'later', 'new.yaml'), 'ajet:\n  rollout: {}\n');
+  writeFileSync(join(ws, 'configs', 'b.yml'), 'astuner:\n  rollout: {n: 1}\n');
+  rmSync(join(ws, 'a.yaml'));
+  assert.equal(await checker.catchUp([ws]), 2);
+  assert.deepEqual(checked.sort(), ['configs/b.yml', 'later/new.yaml']);
+  assert.deepEqual(cleared, ['a.yaml']);
 });
 
 test('folder settings: the VS Code client shape and the raw section both name the problems scope', async () => {
