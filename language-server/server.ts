@@ -73,8 +73,7 @@ const checker = new WorkspaceChecker({
 /** One background pass over the folders whose `agentjet.config.problems` is `workspace`. */
 async function workspacePass(): Promise<void> {
   checker.cancel();
-  const wanted: string[] = [];
-  for (const r of roots) if ((await folders.get(r)).problems === 'workspace') wanted.push(r);
+  const wanted = await wantedRoots();
   if (!wanted.length) {
     checker.clearAll();
     return;
@@ -82,6 +81,42 @@ async function workspacePass(): Promise<void> {
   for (const p of [...checker.published]) if (!wanted.some((r) => p.startsWith(r))) checker.forget(p);
   const n = await checker.run(wanted);
   connection.console.info(`agentjet: ${n === 1 ? t('checked 1 config in the workspace') : t('checked {0} configs in the workspace', n)}`);
+}
+
+/**
+ * Start-up catch-up: VS Code's file watcher may not deliver events for a while after the window
+ * opens (and the client forwards them only once it has started), so a config created then would get
+ * its problems only at its next save. Until the watcher has delivered its first event, the folders
+ * are listed again at these gaps and what is new or changed since the first pass is checked.
+ */
+const CATCH_UP_GAPS_MS = [1000, 2000, 3000, 5000, 8000, 13000];
+let watcherDelivered = false;
+let catchUpTimer: ReturnType<typeof setTimeout> | undefined;
+
+async function wantedRoots(): Promise<string[]> {
+  const wanted: string[] = [];
+  for (const r of roots) if ((await folders.get(r)).problems === 'workspace') wanted.push(r);
+  return wanted;
+}
+
+function scheduleCatchUp(step = 0): void {
+  if (catchUpTimer) clearTimeout(catchUpTimer);
+  catchUpTimer = undefined;
+  const gap = CATCH_UP_GAPS_MS[step];
+  if (gap === undefined || watcherDelivered) return;
+  catchUpTimer = setTimeout(() => {
+    catchUpTimer = undefined;
+    void catchUpOnce().finally(() => scheduleCatchUp(step + 1));
+  }, gap);
+  catchUpTimer.unref?.();
+}
+
+async function catchUpOnce(): Promise<void> {
+  const wanted = await wantedRoots();
+  if (!wanted.length) return;
+  const n = await checker.catchUp(wanted);
+  if (n)
+    connection.console.info(`agentjet: ${n === 1 ? t('checked 1 config in the workspace') : t('checked {0} configs in the workspace', n)}`);
 }
 
 let recheckTimer: ReturnType<typeof setTimeout> | undefined;
@@ -143,7 +178,12 @@ connection.onInitialized(() => {
       () => undefined,
     );
   });
-  void workspacePass();
+  void workspacePass().then(() => scheduleCatchUp());
+});
+
+connection.onShutdown(() => {
+  watcherDelivered = true;
+  if (catchUpTimer) clearTimeout(catchUpTimer);
 });
 
 connection.onDidChangeConfiguration(() => {
@@ -152,6 +192,13 @@ connection.onDidChangeConfiguration(() => {
 });
 
 connection.onDidChangeWatchedFiles((params) => {
+  if (!watcherDelivered && params.changes.length) {
+    // The watcher delivers now: one last catch-up for what it may have missed before, then no more.
+    watcherDelivered = true;
+    if (catchUpTimer) clearTimeout(catchUpTimer);
+    catchUpTimer = undefined;
+    void catchUpOnce();
+  }
   for (const c of params.changes) {
     const path = filePath(c.uri);
     // The user's own AgentJet changed (its defaults): read it again, then everything is checked again.

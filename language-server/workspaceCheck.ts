@@ -22,6 +22,8 @@ export class WorkspaceChecker {
   private generation = 0;
   /** Files this checker published problems for (to clear them when turned off). */
   readonly published = new Set<string>();
+  /** Modification stamp (mtime and size) of every file a pass or a check read, to find what is new since. */
+  private readonly stamps = new Map<string, string>();
 
   constructor(private readonly host: WorkspaceCheckHost) {}
 
@@ -42,9 +44,11 @@ export class WorkspaceChecker {
     let text: string;
     try {
       const st = await stat(path);
+      this.stamps.set(path, `${st.mtimeMs}:${st.size}`);
       if (!st.isFile() || st.size > MAX_SEMANTIC_BYTES) return false;
       text = await readFile(path, 'utf8');
     } catch {
+      this.stamps.delete(path);
       this.forget(path);
       return false;
     }
@@ -59,6 +63,41 @@ export class WorkspaceChecker {
 
   forget(path: string): void {
     if (this.published.delete(path)) this.host.clear(path);
+  }
+
+  /**
+   * Checks the files under `roots` that are new or changed since this checker last read them, and
+   * forgets those gone: what a file watcher would have reported. Resolves with the number checked.
+   * For the start-up window in which the client's file watcher may not deliver yet (VS Code's
+   * recursive watcher starts after the window; the client forwards events only once it runs).
+   */
+  async catchUp(roots: readonly string[]): Promise<number> {
+    const gen = this.generation;
+    const cancelled = () => gen !== this.generation;
+    let checked = 0;
+    const present = new Set<string>();
+    for (const root of roots) {
+      for (const f of await yamlFilesUnder(root, cancelled)) {
+        if (cancelled()) return checked;
+        present.add(f);
+        let stamp: string | undefined;
+        try {
+          const st = await stat(f);
+          stamp = `${st.mtimeMs}:${st.size}`;
+        } catch {
+          /* gone meanwhile */
+        }
+        if (stamp === undefined || stamp === this.stamps.get(f)) continue;
+        if (await this.checkFile(f)) checked++;
+        await new Promise<void>((r) => setImmediate(r));
+      }
+      for (const p of [...this.stamps.keys()])
+        if (p.startsWith(root) && !present.has(p)) {
+          this.stamps.delete(p);
+          this.forget(p);
+        }
+    }
+    return checked;
   }
 
   /** One pass over `roots`; resolves with the number of configs checked (stops early when cancelled). */
