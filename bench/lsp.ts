@@ -160,7 +160,7 @@ function referenceDocs(): [string, string][] {
 }
 
 /** yaml-language-server's language service in this process, with our schema: its validation without the server's timer. */
-function yamlLsInProcess(): { validate: (text: string) => Promise<number>; delayMs: number } {
+function yamlLsInProcess(): { validate: (text: string) => Promise<{ ms: number; cpuMs: number }>; delayMs: number } {
   const settings = new SettingsState();
   const service = getLanguageService({
     schemaRequestService: (uri: string) => Promise.resolve(readFileSync(URI.parse(uri).fsPath, 'utf8')),
