@@ -30,7 +30,7 @@ import type { ConfigDiagnostic, Fix } from '../core/config/diagnostics';
 import type { JudgingFacts } from '../core/config/releases';
 import type { ConfigServerInitOptions, ConfigCompletionData, ConfigProblemsScope } from '../core/protocol/config';
 import { FolderSettings } from './folders';
-import { WorkspaceChecker } from './workspaceCheck';
+import { StartupCatchUp, WorkspaceChecker } from './workspaceCheck';
 import { localeFromInitialize, setLocale, t } from '../core/l10n';
 
 const connection = createConnection(ProposedFeatures.all);
@@ -83,32 +83,10 @@ async function workspacePass(): Promise<void> {
   connection.console.info(`agentjet: ${n === 1 ? t('checked 1 config in the workspace') : t('checked {0} configs in the workspace', n)}`);
 }
 
-/**
- * Start-up catch-up: VS Code's file watcher may not deliver events for a while after the window
- * opens (and the client forwards them only once it has started), so a config created then would get
- * its problems only at its next save. Until the watcher has delivered its first event, the folders
- * are listed again at these gaps and what is new or changed since the first pass is checked.
- */
-const CATCH_UP_GAPS_MS = [1000, 2000, 3000, 5000, 8000, 13000];
-let watcherDelivered = false;
-let catchUpTimer: ReturnType<typeof setTimeout> | undefined;
-
 async function wantedRoots(): Promise<string[]> {
   const wanted: string[] = [];
   for (const r of roots) if ((await folders.get(r)).problems === 'workspace') wanted.push(r);
   return wanted;
-}
-
-function scheduleCatchUp(step = 0): void {
-  if (catchUpTimer) clearTimeout(catchUpTimer);
-  catchUpTimer = undefined;
-  const gap = CATCH_UP_GAPS_MS[step];
-  if (gap === undefined || watcherDelivered) return;
-  catchUpTimer = setTimeout(() => {
-    catchUpTimer = undefined;
-    void catchUpOnce().finally(() => scheduleCatchUp(step + 1));
-  }, gap);
-  catchUpTimer.unref?.();
 }
 
 async function catchUpOnce(): Promise<void> {
@@ -118,6 +96,8 @@ async function catchUpOnce(): Promise<void> {
   if (n)
     connection.console.info(`agentjet: ${n === 1 ? t('checked 1 config in the workspace') : t('checked {0} configs in the workspace', n)}`);
 }
+
+const catchUp = new StartupCatchUp(catchUpOnce);
 
 let recheckTimer: ReturnType<typeof setTimeout> | undefined;
 /** An interpreter answered or settings changed: check open documents and the workspace again. */
@@ -178,13 +158,10 @@ connection.onInitialized(() => {
       () => undefined,
     );
   });
-  void workspacePass().then(() => scheduleCatchUp());
+  void workspacePass().then(() => catchUp.start());
 });
 
-connection.onShutdown(() => {
-  watcherDelivered = true;
-  if (catchUpTimer) clearTimeout(catchUpTimer);
-});
+connection.onShutdown(() => catchUp.stop());
 
 connection.onDidChangeConfiguration(() => {
   folders.clear();
@@ -192,13 +169,7 @@ connection.onDidChangeConfiguration(() => {
 });
 
 connection.onDidChangeWatchedFiles((params) => {
-  if (!watcherDelivered && params.changes.length) {
-    // The watcher delivers now: one last catch-up for what it may have missed before, then no more.
-    watcherDelivered = true;
-    if (catchUpTimer) clearTimeout(catchUpTimer);
-    catchUpTimer = undefined;
-    void catchUpOnce();
-  }
+  if (params.changes.length) catchUp.watcherDelivered();
   for (const c of params.changes) {
     const path = filePath(c.uri);
     // The user's own AgentJet changed (its defaults): read it again, then everything is checked again.

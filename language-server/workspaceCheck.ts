@@ -116,3 +116,54 @@ export class WorkspaceChecker {
     return checked;
   }
 }
+
+/**
+ * Start-up catch-up: VS Code's file watcher may not deliver events for a while after the window
+ * opens (and the client forwards them only once it has started), so a config created then would get
+ * its problems only at its next save. Until the watcher has delivered its first event, `run` (a
+ * WorkspaceChecker.catchUp over the folders) is called at these growing gaps, about 30 s in all.
+ */
+export const CATCH_UP_GAPS_MS: readonly number[] = [1000, 2000, 3000, 5000, 8000, 13000];
+
+export class StartupCatchUp {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private over = false;
+
+  constructor(
+    private readonly run: () => Promise<void>,
+    private readonly gaps: readonly number[] = CATCH_UP_GAPS_MS,
+  ) {}
+
+  /** Is a catch-up waiting for its gap? */
+  get pending(): boolean {
+    return this.timer !== undefined;
+  }
+
+  /** After the first pass: the first catch-up after the first gap. */
+  start(): void {
+    this.schedule(0);
+  }
+
+  /** The watcher delivers now: one last catch-up for what it may have missed before, then no more. */
+  watcherDelivered(): void {
+    if (this.over) return;
+    this.stop();
+    void this.run();
+  }
+
+  stop(): void {
+    this.over = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private schedule(step: number): void {
+    const gap = this.gaps[step];
+    if (gap === undefined || this.over) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.run().finally(() => this.schedule(step + 1));
+    }, gap);
+    this.timer.unref?.();
+  }
+}

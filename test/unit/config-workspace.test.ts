@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { WorkspaceChecker, yamlFilesUnder, WORKSPACE_LIMITS } from '../../language-server/workspaceCheck';
+import { StartupCatchUp, WorkspaceChecker, yamlFilesUnder, WORKSPACE_LIMITS } from '../../language-server/workspaceCheck';
+import { waitFor } from '../util/poll';
 
 function workspace(): string {
   const ws = mkdtempSync(join(tmpdir(), 'agentjet-ws-'));
@@ -86,6 +87,40 @@ test('catch-up after a pass: checks only configs new or changed since, and clear
   assert.equal(await checker.catchUp([ws]), 2);
   assert.deepEqual(checked.sort(), ['configs/b.yml', 'later/new.yaml']);
   assert.deepEqual(cleared, ['a.yaml']);
+});
+
+test('start-up catch-up: runs at each gap until the watcher delivers, then once more and never again', async (t) => {
+  // The catch-up's timers do not hold the process open (unref): this test does, while it waits.
+  const alive = setInterval(() => undefined, 1000);
+  t.after(() => clearInterval(alive));
+  let runs = 0;
+  let wake: (() => void) | undefined;
+  const next = () => new Promise<void>((r) => (wake = r));
+  const c = new StartupCatchUp(async () => {
+    runs++;
+    wake?.();
+  }, [1, 1, 1, 1]);
+  let ran = next();
+  c.start();
+  await ran;
+  ran = next();
+  await ran;
+  assert.equal(runs, 2, 'two gaps, two catch-ups');
+  ran = next();
+  c.watcherDelivered();
+  await ran;
+  assert.equal(runs, 3, 'the last one, right away');
+  assert.equal(c.pending, false, 'nothing scheduled after the watcher delivered');
+  c.watcherDelivered();
+  c.start();
+  assert.equal(c.pending, false, 'and nothing starts again');
+  assert.equal(runs, 3);
+  // All gaps used up without the watcher: it stops by itself.
+  let all = 0;
+  const d = new StartupCatchUp(async () => void all++, [1, 1]);
+  d.start();
+  await waitFor(() => all === 2 && !d.pending, 'both catch-ups, then nothing scheduled', 5000);
+  assert.equal(all, 2);
 });
 
 test('folder settings: the VS Code client shape and the raw section both name the problems scope', async () => {
