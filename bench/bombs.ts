@@ -2,12 +2,16 @@
 // `agentjet log stats`, `agentjet log export` and the viewer's reading (bench/bomb-viewer.ts):
 // peak resident memory (from /usr/bin/time -v), time, and what each says about the bomb. The logs
 // are generated here (test/gen/bomb.ts), never committed. Prints figures; asserts nothing.
-//   node --import tsx bench/bombs.ts [--gb 2,5] [--keep]
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+// Baseline, measured in the same run on the same file: the naive reader (bench/naive-log.mjs: whole
+// file, zlib.inflateSync without a limit, JSON.parse), stopped by this bench once it is resident above
+// --cap-gb (default 4) so that it cannot take the machine down; its row says when it was stopped.
+//   node --import tsx bench/bombs.ts [--gb 2,5] [--cap-gb 4] [--keep]
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeBombLog } from '../test/gen/bomb';
+import { printBenchTable, type BenchRow } from './table';
 
 const arg = (name: string, def: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -17,22 +21,61 @@ const SIZES = arg('gb', '2,5').split(',').map(Number);
 const keep = process.argv.includes('--keep');
 const root = join(__dirname, '..');
 const TIME = '/usr/bin/time';
-/** Before this work: a 2 GB bomb killed `log export` (V8 fatal error, 15.8 GB resident); 5 GB cost 4.4 GB. */
-const BASELINE =
-  'baseline: 2 GB bomb -> export killed at 15.8 GB resident; 5 GB bomb -> 4.4 GB and "Cannot create a Buffer larger than 4 GB"';
+const CAP_MB = Number(arg('cap-gb', '4')) * 1024;
 
-function measured(args: string[]): { code: number | null; peakMb: number; seconds: number; said: string } {
-  const r = spawnSync(TIME, ['-v', process.execPath, ...args], { encoding: 'utf8', maxBuffer: 256 << 20 });
-  const peak = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
-  const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(r.stderr);
-  const seconds = wall ? Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]) : NaN;
-  const said = (r.stdout + r.stderr)
-    .split('\n')
-    .filter((l) => /too large|exported|records open|corrupt records:/.test(l))
-    .map((l) => l.trim())
-    .join('\n      ');
-  return { code: r.status, peakMb: peak ? Number(peak[1]) / 1024 : NaN, seconds, said };
+/** Resident MB of a process's children (the node under /usr/bin/time), from /proc (Linux). */
+function childRssMb(pid: number): number {
+  try {
+    let kb = 0;
+    for (const c of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean))
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${c}/status`, 'utf8'))?.[1] ?? 0);
+    return kb / 1024;
+  } catch {
+    return 0;
+  }
 }
+
+interface Measured {
+  code: number | null;
+  peakMb: number;
+  seconds: number;
+  said: string;
+  stopped: boolean;
+}
+
+/** Runs node with args under /usr/bin/time -v; stops it (SIGKILL) once it is resident above CAP_MB. */
+function measured(args: string[]): Promise<Measured> {
+  const child = spawn(TIME, ['-v', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (b: Buffer) => (out = (out + b.toString()).slice(-1 << 20)));
+  child.stderr.on('data', (b: Buffer) => (out = (out + b.toString()).slice(-1 << 20)));
+  let stopped = false;
+  const watch = setInterval(() => {
+    if (childRssMb(child.pid!) > CAP_MB) {
+      stopped = true;
+      const kids = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').split(' ').filter(Boolean);
+      for (const k of kids) process.kill(Number(k), 'SIGKILL');
+    }
+  }, 100);
+  return new Promise((res) => {
+    child.on('close', (code) => {
+      clearInterval(watch);
+      const peak = /Maximum resident set size \(kbytes\): (\d+)/.exec(out);
+      const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(out);
+      const seconds = wall ? Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]) : NaN;
+      const said = out
+        .split('\n')
+        .filter((l) => /too large|exported|records open|corrupt records:|Error|Cannot/.test(l))
+        .map((l) => l.trim().slice(0, 160))
+        .slice(0, 3)
+        .join('; ');
+      res({ code, peakMb: peak ? Number(peak[1]) / 1024 : NaN, seconds, said, stopped });
+    });
+  });
+}
+
+const show = (m: Measured) =>
+  `${m.stopped ? `stopped by the bench above ${(CAP_MB / 1024).toFixed(0)} GB` : `exit ${m.code}`}, peak ${m.peakMb.toFixed(0)} MB, ${m.seconds.toFixed(2)} s`;
 
 async function main(): Promise<void> {
   if (!existsSync(TIME)) {
@@ -41,7 +84,7 @@ async function main(): Promise<void> {
   }
   const cli = join(root, 'dist', 'cli.js');
   const dir = mkdtempSync(join(tmpdir(), 'agentjet-bombs-'));
-  console.log(BASELINE);
+  const table: BenchRow[] = [];
   try {
     for (const gb of SIZES) {
       const t0 = Date.now();
@@ -55,12 +98,22 @@ async function main(): Promise<void> {
         ['log export', [cli, 'log', 'export', bomb.path, '--jsonl', '--out', join(dir, 'out.jsonl')]],
         ['viewer', ['--import', 'tsx', join(root, 'bench', 'bomb-viewer.ts'), bomb.path]],
       ];
+      const naive = await measured([join(root, 'bench', 'naive-log.mjs'), bomb.path]);
+      console.log(`  ${'naive'.padEnd(10)} ${show(naive)}\n      ${naive.said}`);
       for (const [name, args] of runs) {
-        const m = measured(args);
-        console.log(`  ${name.padEnd(10)} exit ${m.code}, peak ${m.peakMb.toFixed(0)} MB, ${m.seconds.toFixed(2)} s\n      ${m.said}`);
+        const m = await measured(args);
+        console.log(`  ${name.padEnd(10)} ${show(m)}\n      ${m.said}`);
+        table.push({
+          what: `${gb} GB bomb: ${name}`,
+          ours: show(m),
+          baseline: show(naive),
+          how: 'bench/naive-log.mjs on the same file (whole file, zlib.inflateSync without a limit, JSON.parse)',
+        });
       }
       if (!keep) rmSync(bomb.path);
     }
+    console.log('');
+    printBenchTable(table);
   } finally {
     if (!keep) rmSync(dir, { recursive: true, force: true });
     else console.log(`kept in ${dir}`);

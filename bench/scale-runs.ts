@@ -1,9 +1,10 @@
 // npm run bench:scale:runs — `agentjet runs` (the built CLI, as a user runs it) over generated
 // workspaces of 100, 1,000 and 10,000 experiments: wall time of the first listing (text), of the
 // JSON listing (which also measures every run's size), and the growth factor between sizes.
-// Prints figures beside the baseline; asserts nothing.
+// Prints figures beside a baseline measured in the same run on the same trees: the naive listing
+// (bench/naive-runs.mjs, one thread, reads everything); asserts nothing.
 // `--snapshot-kb 28` writes each experiment's yaml_backup.yaml the size AgentJet's resolved config
-// is (the default is a three-line snapshot, as the baseline was measured with).
+// is (the default is a three-line snapshot).
 // `--threads 1` measures the listing on one thread (AGENTJET_RUNS_THREADS) instead of the default;
 // `--baseline-cli OLD/dist/cli.js` runs another build on the same trees, side by side. CPU seconds
 // (user + system, from /proc on Linux) are printed beside wall time: on a shared machine they are
@@ -16,9 +17,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { rolloutRecord, tempDir, recordText, richTable } from '../test/util/runtree';
 import { resolvedSnapshot } from '../test/gen/snapshot';
+import { printBenchTable, type BenchRow } from './table';
 
-/** Measured before the scale work (issue 22): 10,000 experiments took 43 s. */
-const BASELINE_10K_MS = 43_000;
 const arg = (name: string, def: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1]! : def;
@@ -78,22 +78,28 @@ function childCpuSeconds(): number | undefined {
   }
 }
 
+const NAIVE = join(__dirname, 'naive-runs.mjs');
+
 function run(args: string[], cli = CLI): { ms: number; bytes: number; cpu?: number } {
   const c0 = childCpuSeconds();
   const t0 = performance.now();
   const env = { ...process.env, AGENTJET_BENCH: '1', ...(THREADS ? { AGENTJET_RUNS_THREADS: THREADS } : {}) };
-  const out = execFileSync(process.execPath, [cli, 'runs', ...args], { maxBuffer: 1 << 30, env });
+  const argv = cli === NAIVE ? [cli, ...args] : [cli, 'runs', ...args];
+  const out = execFileSync(process.execPath, argv, { maxBuffer: 1 << 30, env });
   const ms = performance.now() - t0;
   const c1 = childCpuSeconds();
   return { ms, bytes: out.length, ...(c0 !== undefined && c1 !== undefined ? { cpu: c1 - c0 } : {}) };
 }
 
 function main(): void {
-  console.log(`agentjet runs over N experiments (built CLI ${CLI}); baseline before this work: 10,000 in ${BASELINE_10K_MS / 1000} s`);
+  console.log(`agentjet runs over N experiments (built CLI ${CLI}); baseline: ${NAIVE} on the same trees, in this run`);
   console.log(
-    `snapshots: ${SNAPSHOT_KB > 0 ? `${SNAPSHOT_KB} KB resolved configs` : 'three-line (as the baseline)'}; threads: ${THREADS || 'default (AGENTJET_RUNS_THREADS unset)'}`,
+    `snapshots: ${SNAPSHOT_KB > 0 ? `${SNAPSHOT_KB} KB resolved configs` : 'three-line'}; threads: ${THREADS || 'default (AGENTJET_RUNS_THREADS unset)'}`,
   );
   const rows: { n: number; text: number; json: number }[] = [];
+  const table: BenchRow[] = [];
+  const s = (r: { ms: number; cpu?: number }) =>
+    `${(r.ms / 1000).toFixed(2)} s${r.cpu === undefined ? '' : ` (${r.cpu.toFixed(2)} s CPU)`}`;
   for (const n of SIZES) {
     const tmp = tempDir('agentjet-scale-runs-');
     try {
@@ -103,7 +109,20 @@ function main(): void {
       const gen = performance.now() - g0;
       const text = run([root]);
       const json = run([root, '--format', 'json']);
+      const naive = run([root], NAIVE);
       rows.push({ n, text: text.ms, json: json.ms });
+      table.push({
+        what: `${n} experiments: first listing`,
+        ours: s(text),
+        baseline: s(naive),
+        how: 'naive listing (bench/naive-runs.mjs: one thread, parses each snapshot, stats every file, reads every log whole)',
+      });
+      table.push({
+        what: `${n} experiments: --format json (with sizes)`,
+        ours: s(json),
+        baseline: s(naive),
+        how: 'the same naive listing (it reads every size too)',
+      });
       const cpu = (r: { cpu?: number }) => (r.cpu === undefined ? '' : ` (${r.cpu.toFixed(2)} s CPU)`);
       console.log(
         `${String(n).padStart(6)} experiments: first listing ${(text.ms / 1000).toFixed(2)} s${cpu(text)}, --format json (with sizes) ${(json.ms / 1000).toFixed(2)} s${cpu(json)}  (generated in ${(gen / 1000).toFixed(1)} s${keep ? `, kept at ${tmp.path}` : ''})`,
@@ -123,8 +142,8 @@ function main(): void {
       b = rows[i]!;
     console.log(`growth ${a.n} -> ${b.n} (x${b.n / a.n}): text x${(b.text / a.text).toFixed(1)}, json x${(b.json / a.json).toFixed(1)}`);
   }
-  const big = rows.find((r) => r.n === 10_000);
-  if (big) console.log(`10,000 experiments: ${(big.text / 1000).toFixed(2)} s (baseline ${BASELINE_10K_MS / 1000} s, target under 5 s)`);
+  console.log('');
+  printBenchTable(table, { ours: 'ours: agentjet runs (wall, CPU)', baseline: 'baseline (wall, CPU)' });
   // Wall time on a shared machine says as much about the neighbours as about the listing.
   console.log(`load average during the run: ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`);
 }

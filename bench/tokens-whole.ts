@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { writeTokenLog } from './gen-tokenlog';
 import { repoRoot } from '../test/util/paths';
 import { findUpstream } from '../test/util/upstream';
+import { printBenchTable, type BenchRow } from './table';
 import { ensureTestPython } from '../test/harness/python';
 import { LogIndex } from '../core/logs/index';
 import { planTasks, runTasks } from '../core/logs/pool';
@@ -201,6 +202,28 @@ async function main(): Promise<void> {
   } else {
     console.log('beast-logger reader (Python): skipped, the upstream tree is missing (npm run fetch:upstream)');
   }
+  // The same figures as what / ours / baseline / how: each against the floors measured above, in this run.
+  const floorHow = 'inflate-only floor: read + base64-decode + inflate every payload and nothing else (this bench, --floor), same file';
+  const table: BenchRow[] = [];
+  for (const r of rows.slice(2)) {
+    if (!r.ok) continue;
+    table.push({
+      what: r.name,
+      ours: `${f(r.seconds, 2)} s (${f(MB / r.seconds, 0)} MB/s, ${f(r.rssMb, 0)} MB RSS)`,
+      baseline: `${f(floorN.seconds, 2)} s on ${cores} cores (ours x${f(r.seconds / floorN.seconds, 2)}); ${f(floor1.seconds, 2)} s on 1 (x${f(r.seconds / floor1.seconds, 2)})`,
+      how: floorHow,
+    });
+  }
+  const stats = rows[2];
+  if (anchor?.ok && stats?.ok)
+    table.push({
+      what: 'log stats throughput against the Python reader',
+      ours: `${f(MB / stats.seconds, 0)} MB/s`,
+      baseline: `${f(anchorMb / anchor.seconds, 0)} MB/s`,
+      how: `beast-logger's own reader (search.py) on the first ${anchorMb.toFixed(0)} MB of the same file`,
+    });
+  console.log('');
+  printBenchTable(table);
   console.log(
     `\nTargets: stats, export and search at least 80 MB/s and within 2x of the inflate-only floor on ${cores} cores (x floor${cores} <= 2); cached stats under 1 s; peak RSS under 300 MB.`,
   );

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { CliCommand } from './commands';
+import { commandArgs } from './args';
 import { debugTaskDir, prepareDebugTask, readerInfo } from '../core/debugTask/prepare';
 import { fileProblem } from '../core/debugTask/dataset';
 import { resolveAttributes } from '../core/launch/attributes';
@@ -25,29 +26,34 @@ export async function runDebugTask(
   write: (s: string) => void = (s) => process.stdout.write(s),
   writeErr: (s: string) => void = (s) => process.stderr.write(s),
 ): Promise<number> {
+  const parsed = commandArgs(
+    'debug-task',
+    args,
+    {
+      config: { type: 'string' },
+      'task-id': { type: 'string' },
+      run: { type: 'string' },
+      cwd: { type: 'string' },
+      'num-repeat': { type: 'string' },
+      python: { type: 'string' },
+      'prepare-only': { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+    help,
+    write,
+    writeErr,
+  );
+  if (typeof parsed === 'number') return parsed;
+  if (parsed.positionals.length) {
+    writeErr(t("agentjet debug-task: unknown option '{0}'", parsed.positionals[0]!) + '\n');
+    return 2;
+  }
+  // Option values by their flag ('--config'), flags set by name ('--json').
   const o: Record<string, string> = {};
   const flags = new Set<string>();
-  const queue = [...args];
-  for (let a = queue.shift(); a !== undefined; a = queue.shift()) {
-    if (a === '-h' || a === '--help') {
-      write(help());
-      return 0;
-    }
-    if (a === '--prepare-only' || a === '--json') {
-      flags.add(a);
-      continue;
-    }
-    if (['--config', '--task-id', '--run', '--cwd', '--num-repeat', '--python'].includes(a)) {
-      const v = queue.shift();
-      if (v === undefined) {
-        writeErr(t('agentjet debug-task: {0} needs a value', a) + '\n');
-        return 2;
-      }
-      o[a] = v;
-      continue;
-    }
-    writeErr(t("agentjet debug-task: unknown option '{0}'", a) + '\n');
-    return 2;
+  for (const [k, v] of Object.entries(parsed.values)) {
+    if (typeof v === 'string') o[`--${k}`] = v;
+    else if (v === true) flags.add(`--${k}`);
   }
   if (!o['--config'] || o['--task-id'] === undefined) {
     writeErr(t('agentjet debug-task: --config and --task-id are required') + '\n');

@@ -7,6 +7,7 @@ import { gather } from '../core/doctor/run';
 import { toText } from '../core/doctor/report';
 import { resolveInterpreter } from '../core/launch/interpreter';
 import { t } from '../core/l10n';
+import { commandArgs } from './args';
 import { AgentJetFactsService, defaultCacheDir } from '../core/config/agentjetFacts';
 import { bundledReleases } from '../core/config/releases';
 
@@ -21,37 +22,26 @@ export async function runDoctor(
   write: (s: string) => void = (s) => process.stdout.write(s),
   writeErr: (s: string) => void = (s) => process.stderr.write(s),
 ): Promise<number> {
-  let python: string | undefined;
-  let port = 18000;
-  let format: 'text' | 'json' = 'text';
-  const queue = [...args];
-  for (let a = queue.shift(); a !== undefined; a = queue.shift()) {
-    if (a === '-h' || a === '--help') {
-      write(help());
-      return 0;
-    }
-    if (a === '--python' || a === '--port' || a === '--format') {
-      const v = queue.shift();
-      if (!v) {
-        writeErr(t('agentjet doctor: {0} needs a value', a) + '\n');
-        return 2;
-      }
-      if (a === '--python') python = v;
-      else if (a === '--port') {
-        port = Number(v);
-        if (!Number.isInteger(port) || port < 1 || port > 65535) {
-          writeErr(t('agentjet doctor: --port must be a port number (1-65535), not {0}', v) + '\n');
-          return 2;
-        }
-      } else if (v === 'text' || v === 'json') format = v;
-      else {
-        writeErr(t('agentjet doctor: --format must be text or json') + '\n');
-        return 2;
-      }
-    } else {
-      writeErr(t('agentjet doctor: unknown option {0}', a) + '\n');
-      return 2;
-    }
+  const parsed = commandArgs(
+    'doctor',
+    args,
+    { python: { type: 'string' }, port: { type: 'string' }, format: { type: 'string', choices: ['text', 'json'] } },
+    help,
+    write,
+    writeErr,
+  );
+  if (typeof parsed === 'number') return parsed;
+  const { values: o, positionals } = parsed;
+  if (positionals.length) {
+    writeErr(t('agentjet doctor: unknown option {0}', positionals[0]!) + '\n');
+    return 2;
+  }
+  const python = o.python;
+  const format = o.format === 'json' ? 'json' : 'text';
+  const port = o.port === undefined ? 18000 : Number(o.port);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    writeErr(t('agentjet doctor: --port must be a port number (1-65535), not {0}', o.port ?? '') + '\n');
+    return 2;
   }
   const cwd = process.cwd();
   const interp = python ? { path: python, source: 'setting' as const } : resolveInterpreter({ folder: cwd }, existsSync);

@@ -1,6 +1,7 @@
 // `agentjet lint <files|folders> [--root DIR] [--format text|json] [--python PATH]`
 import { resolve, relative } from 'node:path';
 import type { CliCommand } from './commands';
+import { commandArgs } from './args';
 import { lintPaths } from '../core/config/lintPaths';
 import type { ConfigDiagnostic } from '../core/config/diagnostics';
 import { FRAMEWORK_VERSIONS, isFrameworkVersion, type FrameworkVersion } from '../core/agentjet/dialect';
@@ -24,49 +25,25 @@ Options:
 Exit status: 0 when no errors, 1 when any error was found, 2 on bad usage.
 `);
 
+const LINT_OPTIONS = {
+  root: { type: 'string' },
+  format: { type: 'string', choices: ['text', 'json'] },
+  python: { type: 'string' },
+  framework: { type: 'string', choices: FRAMEWORK_VERSIONS },
+} as const;
+
 export async function runLint(
   args: string[],
   write: (s: string) => void = (s) => process.stdout.write(s),
   writeErr: (s: string) => void = (s) => process.stderr.write(s),
 ): Promise<number> {
-  let root = process.cwd();
-  let format: 'text' | 'json' = 'text';
-  let python: string | undefined;
-  let version: FrameworkVersion | undefined;
-  const targets: string[] = [];
-  const queue = [...args];
-  for (let a = queue.shift(); a !== undefined; a = queue.shift()) {
-    if (a === '-h' || a === '--help') {
-      write(help());
-      return 0;
-    }
-    if (a === '--root' || a === '--format' || a === '--python' || a === '--framework') {
-      const v = queue.shift();
-      if (!v) {
-        writeErr(`agentjet lint: ${t('{0} needs a value', a)}\n`);
-        return 2;
-      }
-      if (a === '--root') root = resolve(v);
-      else if (a === '--python') python = v;
-      else if (a === '--framework') {
-        if (!isFrameworkVersion(v)) {
-          writeErr(`agentjet lint: ${t('--framework must be one of {0}', FRAMEWORK_VERSIONS.join(', '))}\n`);
-          return 2;
-        }
-        version = v;
-      } else if (v === 'text' || v === 'json') format = v;
-      else {
-        writeErr(`agentjet lint: ${t('--format must be text or json')}\n`);
-        return 2;
-      }
-      continue;
-    }
-    if (a.startsWith('--')) {
-      writeErr(`agentjet lint: ${t('unknown option {0}', a)}\n`);
-      return 2;
-    }
-    targets.push(a);
-  }
+  const parsed = commandArgs('lint', args, LINT_OPTIONS, help, write, writeErr);
+  if (typeof parsed === 'number') return parsed;
+  const { values: o, positionals: targets } = parsed;
+  const root = o.root !== undefined ? resolve(o.root) : process.cwd();
+  const format = o.format === 'json' ? 'json' : 'text';
+  const python = o.python;
+  const version: FrameworkVersion | undefined = o.framework !== undefined && isFrameworkVersion(o.framework) ? o.framework : undefined;
   if (!targets.length) {
     writeErr(help());
     return 2;

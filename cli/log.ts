@@ -4,10 +4,10 @@ import { createWriteStream, existsSync, statSync, type Stats } from 'node:fs';
 import { realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { parseArgs } from 'node:util';
 import { getHeapStatistics } from 'node:v8';
 import { DECODE_COST_FACTOR, honourableRecordBytes } from '../core/logs/inflate';
 import type { CliCommand } from './commands';
+import { commandArgs } from './args';
 import { statsFromFacts, formatStats } from '../core/logs/stats';
 import { FactsCache, defaultCacheDir } from '../core/logs/cache';
 import { allTasks, collectFacts, findRunLogs, openLogs, searchTasks } from '../core/logs/wholelog';
@@ -88,28 +88,23 @@ export const logCommand: CliCommand = {
       process.stderr.write(`agentjet log: ${t("unknown subcommand '{0}'", sub)}\n${help()}`);
       return 2;
     }
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        strict: true,
-        options: {
-          format: { type: 'string' },
-          out: { type: 'string' },
-          jsonl: { type: 'boolean' },
-          'no-siblings': { type: 'boolean' },
-          mod: { type: 'string' },
-          workers: { type: 'string' },
-          'no-cache': { type: 'boolean' },
-          'cache-dir': { type: 'string' },
-          'max-record-mb': { type: 'string' },
-        },
-      });
-    } catch (err) {
-      process.stderr.write(`agentjet log ${sub}: ${err instanceof Error ? err.message : String(err)}\n${help()}`);
-      return 2;
-    }
+    const parsed = commandArgs(
+      `log ${sub}`,
+      rest,
+      {
+        format: { type: 'string', choices: ['text', 'json'] },
+        out: { type: 'string' },
+        jsonl: { type: 'boolean' },
+        'no-siblings': { type: 'boolean' },
+        mod: { type: 'string' },
+        workers: { type: 'string' },
+        'no-cache': { type: 'boolean' },
+        'cache-dir': { type: 'string' },
+        'max-record-mb': { type: 'string' },
+      },
+      help,
+    );
+    if (typeof parsed === 'number') return parsed;
     const { values: v, positionals } = parsed;
     const target = positionals[0];
     if (!target) {

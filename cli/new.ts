@@ -4,6 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { CliCommand } from './commands';
 import { ALL_TEMPLATES as TEMPLATES, conflicts, findTemplate, renderTemplate } from '../core/templates';
 import { t } from '../core/l10n';
+import { commandArgs } from './args';
 
 function help(): string {
   const list = TEMPLATES.map((x) => `  ${x.id.padEnd(8)} ${t(x.title)}: ${t(x.description)}`).join('\n');
@@ -18,20 +19,13 @@ export async function runNew(
   write: (s: string) => void = (s) => process.stdout.write(s),
   writeErr: (s: string) => void = (s) => process.stderr.write(s),
 ): Promise<number> {
-  if (args.includes('-h') || args.includes('--help')) {
-    write(help());
-    return 0;
-  }
-  if (args.includes('--list')) {
+  const parsed = commandArgs('new', args, { list: { type: 'boolean' } }, help, write, writeErr);
+  if (typeof parsed === 'number') return parsed;
+  if (parsed.values.list) {
     for (const x of TEMPLATES) write(`${x.id}\t${t(x.title)}\n`);
     return 0;
   }
-  const positional = args.filter((a) => !a.startsWith('-'));
-  const unknown = args.find((a) => a.startsWith('-'));
-  if (unknown) {
-    writeErr(t('agentjet new: unknown option {0}', unknown) + '\n');
-    return 2;
-  }
+  const positional = parsed.positionals;
   const [id, folder] = positional;
   if (!id || !folder || positional.length > 2) {
     writeErr(help());

@@ -3,6 +3,7 @@ import type { ExperimentInfo } from '../core/runs/discover';
 import { formatReward, printable, statusLabel } from '../core/runs/format';
 import { collectRuns, type RunRow } from '../core/runs/list';
 import type { CliCommand } from './commands';
+import { commandArgs } from './args';
 import { t } from '../core/l10n';
 
 export { collectRuns, toRow, type RunRow } from '../core/runs/list';
@@ -56,34 +57,11 @@ export const runsCommand: CliCommand = {
   name: 'runs',
   summary: 'list experiments: status, sessions, hosts, latest step and reward, checkpoints',
   async run(args) {
-    if (args.includes('-h') || args.includes('--help')) {
-      process.stdout.write(help());
-      return 0;
-    }
-    let format = 'text';
-    let status: string | undefined;
-    const roots: string[] = [];
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i]!;
-      if (a === '--format' || a === '--status') {
-        const v = args[++i];
-        if (!v) {
-          process.stderr.write(`agentjet runs: ${t('{0} needs a value', a)}\n`);
-          return 2;
-        }
-        if (a === '--format') format = v;
-        else status = v;
-      } else if (a.startsWith('--format=')) format = a.slice(9);
-      else if (a.startsWith('--status=')) status = a.slice(9);
-      else if (a.startsWith('-')) {
-        process.stderr.write(`agentjet runs: ${t('unknown option {0}', a)}\n${help()}`);
-        return 2;
-      } else roots.push(a);
-    }
-    if (format !== 'text' && format !== 'json') {
-      process.stderr.write(`agentjet runs: ${t('--format must be text or json')}\n`);
-      return 2;
-    }
+    const parsed = commandArgs('runs', args, { format: { type: 'string', choices: ['text', 'json'] }, status: { type: 'string' } }, help);
+    if (typeof parsed === 'number') return parsed;
+    const { values: o, positionals: roots } = parsed;
+    const format = o.format ?? 'text';
+    const status = o.status;
     const { rows, infos, rootsFound, errors } = await collectRuns(roots, { sizes: format === 'json' });
     const keep = rows.map((r, i) => [r, infos[i]!] as const).filter(([r]) => !status || r.status === status);
     if (format === 'json') {

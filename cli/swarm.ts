@@ -2,6 +2,7 @@
 // terminal: CI logs, SSH sessions, scripts. No server, a refused connection or a timeout: exit code 1
 // within a few seconds with a one-line reason.
 import type { CliCommand } from './commands';
+import { parseCli } from './args';
 import { t } from '../core/l10n';
 import { DEFAULT_SWARM_URL, SwarmApi, SwarmError, fetchStatus, normalizeSwarmUrl } from '../core/swarm/api';
 import { statusText } from '../core/swarm/format';
@@ -37,34 +38,31 @@ interface Opts {
 
 function parse(args: string[], err: (s: string) => void): Opts | undefined {
   const o: Opts = { url: process.env.AJET_SWARM_URL || DEFAULT_SWARM_URL, format: 'text', interval: 2, timeoutMs: 2500 };
-  for (let i = 0; i < args.length; i++) {
-    const raw = args[i]!;
-    const eq = raw.indexOf('=');
-    const [a, inline] = raw.startsWith('--') && eq > 0 ? [raw.slice(0, eq), raw.slice(eq + 1)] : [raw, undefined];
-    if (!['--url', '--format', '--interval', '--timeout'].includes(a)) {
-      err(`agentjet swarm: ${t('unknown option {0}', raw)}\n`);
-      return undefined;
-    }
-    const val = inline ?? args[++i];
-    if (val === undefined || val === '') {
-      err(`agentjet swarm: ${t('{0} needs a value', a)}\n`);
-      return undefined;
-    }
-    if (a === '--url') o.url = val;
-    else if (a === '--format') o.format = val;
-    else {
-      const n = Number(val);
-      if (!Number.isFinite(n) || n <= 0 || n > 3600) {
-        err(`agentjet swarm: ${t('{0} must be a number of seconds', a)}\n`);
-        return undefined;
-      }
-      if (a === '--interval') o.interval = n;
-      else o.timeoutMs = n * 1000;
-    }
-  }
-  if (o.format !== 'text' && o.format !== 'json') {
-    err(`agentjet swarm: ${t('--format must be text or json')}\n`);
+  const r = parseCli(args, {
+    url: { type: 'string' },
+    format: { type: 'string', choices: ['text', 'json'] },
+    interval: { type: 'string' },
+    timeout: { type: 'string' },
+  });
+  if (r.kind !== 'ok' || r.positionals.length) {
+    err(`agentjet swarm: ${r.kind === 'error' ? r.message : t('unknown option {0}', r.kind === 'ok' ? r.positionals[0]! : '--help')}\n`);
     return undefined;
+  }
+  const v = r.values;
+  if (v.url !== undefined) o.url = v.url;
+  if (v.format !== undefined) o.format = v.format;
+  for (const [name, val] of [
+    ['--interval', v.interval],
+    ['--timeout', v.timeout],
+  ] as const) {
+    if (val === undefined) continue;
+    const n = Number(val);
+    if (val === '' || !Number.isFinite(n) || n <= 0 || n > 3600) {
+      err(`agentjet swarm: ${t('{0} must be a number of seconds', name)}\n`);
+      return undefined;
+    }
+    if (name === '--interval') o.interval = n;
+    else o.timeoutMs = n * 1000;
   }
   try {
     o.url = normalizeSwarmUrl(o.url);

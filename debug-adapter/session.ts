@@ -23,7 +23,8 @@ import {
   type SwarmClientAttributes,
 } from '../core/launch/swarmClient';
 import { statusText } from '../core/swarm/format';
-import { shellQuote, type LauncherTarget } from '../core/launch/plan';
+import { type LauncherTarget } from '../core/launch/plan';
+import { shellCommand } from '../core/process/quote';
 import { AUTOKILL_GUARD, commandLine, describeTarget, planLaunch, preflightLaunch, type LaunchPlan } from '../core/launch/lifecycle';
 import { EVENT_EXPERIMENT, EVENT_FINISHED, LAUNCH_ERRORS, SUBPROCESS_FLAG, type ExperimentEventBody } from '../core/protocol/debug';
 import { AttachRelay } from './attach';
@@ -155,7 +156,7 @@ export class AgentJetDebugSession extends DebugSession {
     this.record.where = { ...(pre.layout ? { layout: pre.layout } : {}), args: r.args ?? [], env: plan.env };
     this.sendEvent(
       new OutputEvent(
-        `AgentJet: ${this.record.command.map(shellQuote).join(' ')}  (${describeTarget(pre.target)}; cwd ${r.cwd}${r.envFile ? `, env from ${r.envFile}` : ''})\n`,
+        `AgentJet: ${shellCommand(this.record.command)}  (${describeTarget(pre.target)}; cwd ${r.cwd}${r.envFile ? `, env from ${r.envFile}` : ''})\n`,
         'console',
       ),
     );
@@ -201,7 +202,7 @@ export class AgentJetDebugSession extends DebugSession {
     this.record.command = [cmd.command, ...cmd.args];
     this.sendEvent(
       new OutputEvent(
-        `AgentJet: ${this.record.command.map(shellQuote).join(' ')}  (cwd ${r.cwd}${r.envFile ? `, env from ${r.envFile}` : ''})\n`,
+        `AgentJet: ${shellCommand(this.record.command)}  (cwd ${r.cwd}${r.envFile ? `, env from ${r.envFile}` : ''})\n`,
         'console',
       ),
     );

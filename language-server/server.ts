@@ -38,7 +38,7 @@ import {
 } from '../core/protocol/config';
 import { TRUST_COMMAND, trustActionTitle, WorkspaceTrust } from '../core/trust/policy';
 import { FolderSettings } from './folders';
-import { WorkspaceChecker } from './workspaceCheck';
+import { StartupCatchUp, WorkspaceChecker } from './workspaceCheck';
 import { localeFromInitialize, setLocale, t } from '../core/l10n';
 
 const connection = createConnection(ProposedFeatures.all);
@@ -83,8 +83,7 @@ const checker = new WorkspaceChecker({
 /** One background pass over the folders whose `agentjet.config.problems` is `workspace`. */
 async function workspacePass(): Promise<void> {
   checker.cancel();
-  const wanted: string[] = [];
-  for (const r of roots) if ((await folders.get(r)).problems === 'workspace') wanted.push(r);
+  const wanted = await wantedRoots();
   if (!wanted.length) {
     checker.clearAll();
     return;
@@ -93,6 +92,22 @@ async function workspacePass(): Promise<void> {
   const n = await checker.run(wanted);
   connection.console.info(`agentjet: ${n === 1 ? t('checked 1 config in the workspace') : t('checked {0} configs in the workspace', n)}`);
 }
+
+async function wantedRoots(): Promise<string[]> {
+  const wanted: string[] = [];
+  for (const r of roots) if ((await folders.get(r)).problems === 'workspace') wanted.push(r);
+  return wanted;
+}
+
+async function catchUpOnce(): Promise<void> {
+  const wanted = await wantedRoots();
+  if (!wanted.length) return;
+  const n = await checker.catchUp(wanted);
+  if (n)
+    connection.console.info(`agentjet: ${n === 1 ? t('checked 1 config in the workspace') : t('checked {0} configs in the workspace', n)}`);
+}
+
+const catchUp = new StartupCatchUp(catchUpOnce);
 
 let recheckTimer: ReturnType<typeof setTimeout> | undefined;
 /** An interpreter answered or settings changed: check open documents and the workspace again. */
@@ -169,12 +184,13 @@ connection.onInitialized(() => {
       () => undefined,
     );
   });
-  void workspacePass();
+  void workspacePass().then(() => catchUp.start());
 });
 
 connection.onNotification(WORKSPACE_TRUST_NOTIFICATION, (params: unknown) => {
   if (readTrustGrant(params)) trust.grant();
 });
+connection.onShutdown(() => catchUp.stop());
 
 connection.onDidChangeConfiguration(() => {
   folders.clear();
@@ -182,6 +198,7 @@ connection.onDidChangeConfiguration(() => {
 });
 
 connection.onDidChangeWatchedFiles((params) => {
+  if (params.changes.length) catchUp.watcherDelivered();
   for (const c of params.changes) {
     const path = filePath(c.uri);
     // The user's own AgentJet changed (its defaults): read it again, then everything is checked again.

@@ -22,6 +22,8 @@ export class WorkspaceChecker {
   private generation = 0;
   /** Files this checker published problems for (to clear them when turned off). */
   readonly published = new Set<string>();
+  /** Modification stamp (mtime and size) of every file a pass or a check read, to find what is new since. */
+  private readonly stamps = new Map<string, string>();
 
   constructor(private readonly host: WorkspaceCheckHost) {}
 
@@ -42,9 +44,11 @@ export class WorkspaceChecker {
     let text: string;
     try {
       const st = await stat(path);
+      this.stamps.set(path, `${st.mtimeMs}:${st.size}`);
       if (!st.isFile() || st.size > MAX_SEMANTIC_BYTES) return false;
       text = await readFile(path, 'utf8');
     } catch {
+      this.stamps.delete(path);
       this.forget(path);
       return false;
     }
@@ -61,6 +65,41 @@ export class WorkspaceChecker {
     if (this.published.delete(path)) this.host.clear(path);
   }
 
+  /**
+   * Checks the files under `roots` that are new or changed since this checker last read them, and
+   * forgets those gone: what a file watcher would have reported. Resolves with the number checked.
+   * For the start-up window in which the client's file watcher may not deliver yet (VS Code's
+   * recursive watcher starts after the window; the client forwards events only once it runs).
+   */
+  async catchUp(roots: readonly string[]): Promise<number> {
+    const gen = this.generation;
+    const cancelled = () => gen !== this.generation;
+    let checked = 0;
+    const present = new Set<string>();
+    for (const root of roots) {
+      for (const f of await yamlFilesUnder(root, cancelled)) {
+        if (cancelled()) return checked;
+        present.add(f);
+        let stamp: string | undefined;
+        try {
+          const st = await stat(f);
+          stamp = `${st.mtimeMs}:${st.size}`;
+        } catch {
+          /* gone meanwhile */
+        }
+        if (stamp === undefined || stamp === this.stamps.get(f)) continue;
+        if (await this.checkFile(f)) checked++;
+        await new Promise<void>((r) => setImmediate(r));
+      }
+      for (const p of [...this.stamps.keys()])
+        if (p.startsWith(root) && !present.has(p)) {
+          this.stamps.delete(p);
+          this.forget(p);
+        }
+    }
+    return checked;
+  }
+
   /** One pass over `roots`; resolves with the number of configs checked (stops early when cancelled). */
   async run(roots: readonly string[]): Promise<number> {
     const gen = ++this.generation;
@@ -75,5 +114,56 @@ export class WorkspaceChecker {
       }
     }
     return checked;
+  }
+}
+
+/**
+ * Start-up catch-up: VS Code's file watcher may not deliver events for a while after the window
+ * opens (and the client forwards them only once it has started), so a config created then would get
+ * its problems only at its next save. Until the watcher has delivered its first event, `run` (a
+ * WorkspaceChecker.catchUp over the folders) is called at these growing gaps, about 30 s in all.
+ */
+export const CATCH_UP_GAPS_MS: readonly number[] = [1000, 2000, 3000, 5000, 8000, 13000];
+
+export class StartupCatchUp {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private over = false;
+
+  constructor(
+    private readonly run: () => Promise<void>,
+    private readonly gaps: readonly number[] = CATCH_UP_GAPS_MS,
+  ) {}
+
+  /** Is a catch-up waiting for its gap? */
+  get pending(): boolean {
+    return this.timer !== undefined;
+  }
+
+  /** After the first pass: the first catch-up after the first gap. */
+  start(): void {
+    this.schedule(0);
+  }
+
+  /** The watcher delivers now: one last catch-up for what it may have missed before, then no more. */
+  watcherDelivered(): void {
+    if (this.over) return;
+    this.stop();
+    void this.run();
+  }
+
+  stop(): void {
+    this.over = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private schedule(step: number): void {
+    const gap = this.gaps[step];
+    if (gap === undefined || this.over) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.run().finally(() => this.schedule(step + 1));
+    }, gap);
+    this.timer.unref?.();
   }
 }

@@ -5,6 +5,7 @@ import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readdirSync, statSync, rmSync } from 'node:fs';
 import { join, relative, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeBundleAlias } from './bundleAlias.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = new Set(process.argv.slice(2));
@@ -64,6 +65,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    alias: nodeBundleAlias,
     // Python scripts run by the extension/CLI (core/doctor/probe.py) are bundled as text.
     loader: { '.py': 'text' },
     ...(src.startsWith('cli/') ? { banner: { js: '#!/usr/bin/env node' } } : {}),
@@ -88,6 +90,7 @@ const builds = [
     target: 'node20',
     // mocha must be the one the extension host loads from node_modules, not a bundled copy.
     external: ['vscode', 'mocha'],
+    alias: nodeBundleAlias,
     // Tests that reach the launch preflight bundle the probe (core/doctor/probe.py) as the extension does.
     loader: { '.py': 'text' },
   })),

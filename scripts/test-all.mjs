@@ -1,8 +1,10 @@
 // Runs every test layer, prints each layer's counts and, as the last line, the total:
 // "N passed, N failed". Exits non-zero when anything failed or a layer could not run.
 //   node scripts/test-all.mjs [--layer static|unit|protocol|conformance|exthost|ui]...
-// Tests that need the upstream AgentJet trees skip (never fail) when they are missing; their skip
-// reasons start with "upstream:". With AGENTJET_REQUIRE_UPSTREAM=1 (CI) such a skip fails the run.
+// A test that needs a part of the environment CI provides (the upstream AgentJet trees, the Python
+// venv, a network namespace...) skips when it is missing, through test/util/envSkip.ts: its reason
+// starts with "env:". With AGENTJET_REQUIRE_COMPLETE=1 (CI; AGENTJET_REQUIRE_UPSTREAM=1 is the old
+// name) such a skip fails the run.
 // AGENTJET_TEST_CONCURRENCY=N runs N test files at once in the unit and conformance layers.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -52,8 +54,8 @@ function nodeTestCounts(output) {
   const fail = [...output.matchAll(/^\S*\s*fail (\d+)$/gm)].map((m) => Number(m[1]));
   const skip = [...output.matchAll(/^\S*\s*skipped (\d+)$/gm)].map((m) => Number(m[1]));
   // The spec reporter prints a skip as `﹣ name (0.1ms) # <reason>`; TAP as `# SKIP <reason>`.
-  const upstreamSkips = [...output.matchAll(/ # (?:SKIP )?upstream: /g)].length;
-  return { passed: pass.at(-1), failed: fail.at(-1), skipped: skip.at(-1) ?? 0, upstreamSkips };
+  const envSkips = [...output.matchAll(/ # (?:SKIP )?(env: .*)$/gm)].map((m) => m[1].trim());
+  return { passed: pass.at(-1), failed: fail.at(-1), skipped: skip.at(-1) ?? 0, envSkips };
 }
 
 async function nodeTestLayer(name, dir, extraEnv = {}) {
@@ -70,10 +72,10 @@ async function nodeTestLayer(name, dir, extraEnv = {}) {
   const { code, output } = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...concurrency, ...files], {
     env: extraEnv,
   });
-  const { passed, failed, skipped, upstreamSkips } = nodeTestCounts(output);
+  const { passed, failed, skipped, envSkips } = nodeTestCounts(output);
   if (passed === undefined || failed === undefined)
     return { name, passed: 0, failed: 1, skipped: 0, note: `runner exited ${code} without a summary` };
-  return { name, passed, failed: failed + (code !== 0 && failed === 0 ? 1 : 0), skipped, upstreamSkips };
+  return { name, passed, failed: failed + (code !== 0 && failed === 0 ? 1 : 0), skipped, envSkips };
 }
 
 const layers = [];
@@ -181,13 +183,19 @@ if (want('ui')) {
   }
 }
 
-const upstreamSkips = layers.reduce((a, l) => a + (l.upstreamSkips ?? 0), 0);
-if (upstreamSkips > 0) {
-  console.log(
-    `\n${upstreamSkips} test(s) skipped: they need the upstream AgentJet trees (npm run fetch:upstream, or AGENTJET_UPSTREAM=DIR)`,
-  );
-  if (process.env.AGENTJET_REQUIRE_UPSTREAM === '1')
-    layers.push({ name: 'upstream', passed: 0, failed: 1, note: 'AGENTJET_REQUIRE_UPSTREAM=1 but upstream-dependent tests were skipped' });
+const envSkips = layers.flatMap((l) => l.envSkips ?? []);
+if (envSkips.length > 0) {
+  console.log(`\n${envSkips.length} test(s) skipped for a missing part of the environment:`);
+  const byReason = new Map();
+  for (const why of envSkips) byReason.set(why, (byReason.get(why) ?? 0) + 1);
+  for (const [why, n] of byReason) console.log(`  ${n} x ${why}`);
+  if (process.env.AGENTJET_REQUIRE_COMPLETE === '1' || process.env.AGENTJET_REQUIRE_UPSTREAM === '1')
+    layers.push({
+      name: 'environment',
+      passed: 0,
+      failed: envSkips.length,
+      note: 'AGENTJET_REQUIRE_COMPLETE=1 but tests skipped for a missing part',
+    });
 }
 
 // A test that does not end what it started fails the run: its processes are listed and ended.

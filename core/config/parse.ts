@@ -85,7 +85,8 @@ function addDuplicateKeyErrors(doc: Document.Parsed): void {
     const n = stack.pop();
     if (!isCollection(n)) continue;
     if (++budget > 5_000_000) break; // a pathological tree: the checks below stay bounded anyway
-    const seen = isMap(n) ? new Set<unknown>() : undefined;
+    // A map of one pair has no duplicate; only collections go on the stack (scalars are most nodes).
+    const seen = isMap(n) && n.items.length > 1 ? new Set<unknown>() : undefined;
     for (const it of n.items as unknown[]) {
       if (isPair(it)) {
         const k = it.key;
@@ -94,8 +95,9 @@ function addDuplicateKeyErrors(doc: Document.Parsed): void {
             found.push(new YAMLParseError([k.range[0], k.range[0] + 1], 'DUPLICATE_KEY', 'Map keys must be unique'));
           seen.add(k.value);
         }
-        stack.push(it.value, it.key);
-      } else stack.push(it);
+        if (isCollection(it.value)) stack.push(it.value);
+        if (isCollection(k)) stack.push(k);
+      } else if (isCollection(it)) stack.push(it);
     }
   }
   if (!found.length) return;

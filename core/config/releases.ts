@@ -96,16 +96,8 @@ function astunerFacts(v: FrameworkVersion): JudgingFacts {
   return f;
 }
 
-/** Orders release strings (`0.0.4` > `0.0.1`); unknown sorts first. */
-export function compareReleases(a: string | undefined, b: string | undefined): number {
-  const pa = (a ?? '').split('.').map((x) => Number.parseInt(x, 10) || 0);
-  const pb = (b ?? '').split('.').map((x) => Number.parseInt(x, 10) || 0);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d) return d;
-  }
-  return 0;
-}
+/** Release order (PEP 440, as AgentJet's packages number themselves): the one rule, core/process/version.ts. */
+export { compareVersions as compareReleases } from '../process/version';
 
 /** Does this AgentJet declare or read `ajet.<rel>` (its defaults/schema, or its code)? */
 export function knowsKey(f: JudgingFacts, rel: readonly string[]): boolean {

@@ -51,34 +51,47 @@ export class LineIndex {
   }
 }
 
+/** Rows reused by every editDistance call: suggestions run for many keys in one validation. */
+let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
 /** Edit distance counting an adjacent swap as one edit, with an early exit above `max`. */
 export function editDistance(a: string, b: string, max = 99): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev2: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  const n = b.length;
+  if (rows[0]!.length <= n) rows = [new Int32Array(n + 1), new Int32Array(n + 1), new Int32Array(n + 1)];
+  let [prev2, prev, cur] = rows as [Int32Array, Int32Array, Int32Array];
+  for (let j = 0; j <= n; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
+    cur[0] = i;
     let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      let v = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, (prev2[j - 2] as number) + 1);
-      cur.push(v);
+    const ai = a.charCodeAt(i - 1);
+    for (let j = 1; j <= n; j++) {
+      const bj = b.charCodeAt(j - 1);
+      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (ai === bj ? 0 : 1));
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj) v = Math.min(v, prev2[j - 2]! + 1);
+      cur[j] = v;
       if (v < best) best = v;
     }
     if (best > max) return max + 1;
-    prev2 = prev;
-    prev = cur;
+    [prev2, prev, cur] = [prev, cur, prev2];
   }
-  return prev[b.length] as number;
+  return prev[n]!;
 }
+
+/** Lower-cased copies of candidate lists, made once per list (schema key lists are long-lived arrays). */
+const lowered = new WeakMap<readonly string[], string[]>();
 
 /** Candidates close to `word`, best first. */
 export function suggest(word: string, candidates: Iterable<string>, limit = 3): string[] {
   const lw = word.toLowerCase();
   const max = Math.max(1, Math.min(4, Math.floor(word.length / 3)));
   const scored: [string, number][] = [];
-  for (const c of candidates) {
-    const lc = c.toLowerCase();
+  const list = Array.isArray(candidates) ? (candidates as readonly string[]) : [...candidates];
+  let lows = lowered.get(list);
+  if (!lows || lows.length !== list.length) lowered.set(list, (lows = list.map((c) => c.toLowerCase())));
+  for (let k = 0; k < list.length; k++) {
+    const c = list[k]!;
+    const lc = lows[k]!;
     let d = editDistance(lw, lc, max);
     if (d > max && lw.length >= 4 && (lc.startsWith(lw) || lw.startsWith(lc))) d = max;
     if (d <= max) scored.push([c, d]);

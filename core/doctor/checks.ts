@@ -2,14 +2,9 @@
 // checks of the extension: "AgentJet: Check Environment", `agentjet doctor`, and (with a
 // LaunchContext, through core/doctor/preflight.ts) the preflight of F5, tasks and the CodeLens.
 import { t } from '../l10n';
-import {
-  checkoutOf,
-  debugpyInstallCommand,
-  frameworkInstallCommand,
-  pipInstallCommand,
-  shellQuote,
-  type FrameworkInstall,
-} from './install';
+import { compareVersions } from '../process/version';
+import { shellQuote } from '../process/quote';
+import { checkoutOf, debugpyInstallCommand, frameworkInstallCommand, pipInstallCommand, type FrameworkInstall } from './install';
 import { LAUNCHER_ENTRIES } from '../launch/plan';
 import { recognisePortHolder, type PortCompanion } from '../agentjet/portHolder';
 
@@ -101,22 +96,6 @@ export const MIN_PYTHON = [3, 10] as const;
 export const MAX_PYTHON_EXCLUSIVE = [3, 13] as const;
 export const MIN_DEBUGPY = '1.8.0';
 
-/** Compares dotted versions numerically (1.8.0 < 1.8.11 < 1.10); suffixes such as rc1 or +cu121 are ignored. */
-export function compareVersions(a: string, b: string): number {
-  const parse = (v: string): number[] =>
-    v
-      .split(/[.+-]/)
-      .map((p) => Number.parseInt(p, 10))
-      .filter((n) => !Number.isNaN(n));
-  const x = parse(a),
-    y = parse(b);
-  for (let i = 0; i < Math.max(x.length, y.length); i++) {
-    const d = (x[i] ?? 0) - (y[i] ?? 0);
-    if (d !== 0) return d < 0 ? -1 : 1;
-  }
-  return 0;
-}
-
 // Labels are made when a check is (not at module load): the display language is set by then.
 const pipFix = (python: string, spec: string): Fix => ({ kind: 'shell', value: pipInstallCommand(python, spec), label: t('Install') });
 /** AgentJet as its installation guide says (core/doctor/install.ts), with the backbone extra. */
@@ -132,7 +111,7 @@ export function installHint(python: string): string {
 }
 const pythonSetting = (): Fix => ({ kind: 'setting', value: 'agentjet.pythonPath', label: t('Choose the interpreter') });
 
-export { shellQuote };
+export { shellQuote, compareVersions };
 
 function pkgLine(p: PackageFacts): string {
   const v = p.version ? ` ${p.version}` : '';

@@ -12,9 +12,9 @@ export const INSTALL_GUIDE = 'https://github.com/modelscope/AgentJet/blob/main/d
 
 export type Backbone = 'verl' | 'trinity';
 
-export function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
+import { shellCommand, shellQuote } from '../process/quote';
+
+export { shellQuote };
 
 export interface FrameworkInstall {
   /** Where the AgentJet checkout is (the installed editable package's folder, or the workspace when it is one). */
@@ -28,7 +28,7 @@ export interface FrameworkInstall {
  * is known), editable install with the backbone extra, then flash-attn after everything else.
  */
 export function frameworkInstallLines(python: string, o: FrameworkInstall = {}): string[] {
-  const py = shellQuote(python);
+  const py = shellCommand([python]);
   const extra = `.[${o.backbone ?? 'verl'}]`;
   const lines = o.checkout ? [`cd ${shellQuote(o.checkout)}`] : [`git clone ${AGENTJET_REPO}`, 'cd AgentJet'];
   lines.push(`${py} -m pip install -e "${extra}"`);
@@ -43,12 +43,12 @@ export function frameworkInstallCommand(python: string, o: FrameworkInstall = {}
 
 /** `<python> -m pip install --upgrade "debugpy>=1.8.0"`. */
 export function debugpyInstallCommand(python: string, min: string): string {
-  return `${shellQuote(python)} -m pip install --upgrade "debugpy>=${min}"`;
+  return `${shellCommand([python])} -m pip install --upgrade "debugpy>=${min}"`;
 }
 
 /** A package AgentJet's extras do not bring (e.g. Ray's dashboard extra). */
 export function pipInstallCommand(python: string, spec: string): string {
-  return `${shellQuote(python)} -m pip install ${shellQuote(spec)}`;
+  return `${shellCommand([python])} -m pip install ${shellQuote(spec)}`;
 }
 
 /**

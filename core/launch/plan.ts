@@ -147,7 +147,5 @@ export function usesVllmPort(backbone: Backbone): boolean {
   return backbone === 'debug';
 }
 
-/** Quotes one argument for a POSIX shell (for display and shell tasks). */
-export function shellQuote(arg: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
+/** Quotes one argument for the shell of this machine (for display and shell tasks): core/process/quote.ts. */
+export { shellQuote } from '../process/quote';

@@ -8,7 +8,7 @@ import { mergedEnv } from '../../core/launch/attributes';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { OutputProblems } from '../../core/launch/problems';
 import { listProcesses, planKill, terminate } from '../../core/launch/processes';
-import { shellQuote } from '../../core/launch/plan';
+import { shellCommand } from '../../core/process/quote';
 import type { ResolvedLaunch } from '../../core/launch/attributes';
 import { commandLine, describeTarget, planLaunch, preflightLaunch, sparedGroups } from '../../core/launch/lifecycle';
 import { existsSync } from 'node:fs';
@@ -56,7 +56,7 @@ export class LauncherTerminal implements vscode.Pseudoterminal {
     if (this.closed) return;
     for (const w of pre.warnings) this.write(`\x1b[33mAgentJet: ${w}\x1b[0m\n`);
     const cmd = commandLine(planned.plan, pre.target, this.run.extra);
-    this.write(`\x1b[2m${[cmd.command, ...cmd.args].map(shellQuote).join(' ')}  (${describeTarget(pre.target)}; cwd ${r.cwd})\x1b[0m\n`);
+    this.write(`\x1b[2m${shellCommand([cmd.command, ...cmd.args])}  (${describeTarget(pre.target)}; cwd ${r.cwd})\x1b[0m\n`);
     let child: ChildProcess;
     const startMs = Date.now();
     try {

@@ -13,12 +13,13 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import { lineOf } from '../util/debugWorkspace';
 import { INIT, TIMEOUT, collect, inlineShell, onReverseRequests } from './dapShells';
-import { findUpstream, withUpstream } from '../util/upstream';
+import { findUpstream, withUpstream, UPSTREAM_SKIP, UPSTREAM_SKIP_TAG } from '../util/upstream';
 import { realAgentJetMissing, realWorkspace, type RealWorkspace } from './realAgentJet';
 import { waitFor } from '../util/poll';
 import { repoRoot } from '../util/paths';
 import { debugTaskDir, prepareDebugTask } from '../../core/debugTask/prepare';
 import { listProcesses, terminate } from '../../core/launch/processes';
+import { skipForEnvironment } from '../util/envSkip';
 
 const datasetsStandIn = join(repoRoot, 'test', 'conformance', 'stubs-datasets');
 
@@ -95,10 +96,8 @@ describe('Debug this task through the real AgentJet launcher', { timeout: 600_00
   test(
     'demo (JSONL reader): the picked task of a run, and only it, reaches the workflow',
     withUpstream('agentjet-d20cce0', async (_dir, t) => {
-      if (why || !w) {
-        t.skip(why ?? 'upstream trees missing');
-        return;
-      }
+      if (skipForEnvironment(t, why ?? (w ? undefined : `${UPSTREAM_SKIP_TAG} beast-logger-6ba1ca5 missing; ${UPSTREAM_SKIP}`))) return;
+      assert.ok(w, 'the real workspace was made');
       // The user's project: the demo's package, data, config and one run.
       for (const p of ['math_demo', 'data', 'math_agent.yaml']) cpSync(join(repoRoot, 'demo', p), join(w.dir, p), { recursive: true });
       const run = join(w.dir, 'saved_experiments', 'math_demo_20260103_1010');
@@ -136,10 +135,8 @@ describe('Debug this task through the real AgentJet launcher', { timeout: 600_00
   test(
     "AgentJet's math-agent tutorial (Hugging Face reader): row N of the split is the task that stops",
     withUpstream('agentjet-d20cce0', async (dir, t) => {
-      if (why || !w) {
-        t.skip(why ?? 'upstream trees missing');
-        return;
-      }
+      if (skipForEnvironment(t, why ?? (w ? undefined : `${UPSTREAM_SKIP_TAG} beast-logger-6ba1ca5 missing; ${UPSTREAM_SKIP}`))) return;
+      assert.ok(w, 'the real workspace was made');
       mkdirSync(join(w.dir, 'tutorial'), { recursive: true });
       cpSync(join(dir, 'tutorial', 'example_math_agent'), join(w.dir, 'tutorial', 'example_math_agent'), { recursive: true });
       writeFileSync(join(w.dir, 'tutorial', '__init__.py'), '');

@@ -25,6 +25,7 @@ import { collectRuns } from '../../cli/runs';
 import { ChildStopWatcher } from '../../core/launch/childStop';
 import { realAgentJetMissing, realWorkspace, type RealWorkspace } from './realAgentJet';
 import { waitFor } from '../util/poll';
+import { skipForEnvironment } from '../util/envSkip';
 
 const TREES: { tree: UpstreamName; layout: LayoutVersion }[] = [
   { tree: 'agentjet-d20cce0', layout: 'agentjet' },
@@ -56,14 +57,9 @@ for (const { tree, layout } of TREES)
       test(
         `${i === 0 ? 'inline session' : 'dist/adapter.js'}: a breakpoint in the workflow stops in the launcher's child process, in a rollout thread`,
         withUpstream(tree, async (_dir, t) => {
-          if (why) {
-            t.skip(why);
-            return;
-          }
-          if (i === 1 && !existsSync(adapterJs)) {
-            t.skip('dist/adapter.js not built (node scripts/build.mjs)');
-            return;
-          }
+          if (skipForEnvironment(t, why)) return;
+          // The runner builds dist/ before this layer; a missing bundle is a broken build, not a skip.
+          if (i === 1) assert.ok(existsSync(adapterJs), 'dist/adapter.js is built (node scripts/build.mjs)');
           const shell = await makeShell();
           const dc = await shell.client();
           const children: DebugProtocol.StartDebuggingRequestArguments[] = [];
@@ -199,10 +195,7 @@ for (const { tree, layout } of TREES)
     test(
       'one Stop on the child session ends the whole launch: the launcher and its tree go, the companion stays',
       withUpstream(tree, async (_dir, t) => {
-        if (why) {
-          t.skip(why);
-          return;
-        }
+        if (skipForEnvironment(t, why)) return;
         const shell = await inlineShell();
         const dc = await shell.client();
         const children: DebugProtocol.StartDebuggingRequestArguments[] = [];
@@ -289,39 +282,41 @@ for (const { tree, layout } of TREES)
     test(
       'a second launch reuses our live vLLM companion: the port it holds is not "held by a stranger"',
       withUpstream(tree, async (_dir, t) => {
-        if (why) {
-          t.skip(why);
-          return;
-        }
-        const before = companionsOf(w!.dir).filter((c) => c.alive);
-        if (before.length === 0) {
-          t.skip('needs the companion of the test before');
-          return;
-        }
-        const shell = await inlineShell();
-        const dc = await shell.client();
-        const outputs = collect(dc, 'output');
-        try {
-          await dc.initializeRequest(INIT);
-          await Promise.all([
-            dc.launchRequest(launchArgs({ noDebug: true }) as DebugProtocol.LaunchRequestArguments),
-            dc.waitForEvent('terminated', TIMEOUT),
-          ]);
-          const text = outputs.map((o) => o.body.output).join('');
-          assert.doesNotMatch(text, /is held by/);
-          assert.match(text, /Script is already running, skipping launch\. pgid: (\d+)/, "AgentJet's own daemon found it");
-          const pgid = Number(/Script is already running, skipping launch\. pgid: (\d+)/.exec(text)![1]);
-          assert.deepEqual(
-            companionsOf(w!.dir)
-              .filter((c) => c.alive)
-              .map((c) => c.pgid),
-            [pgid],
-            'the same companion, still up',
-          );
-        } finally {
-          await dc.stop();
-          await shell.close();
-        }
+        if (skipForEnvironment(t, why)) return;
+        /** One launch without debugging, to its end; its output. */
+        const runNoDebug = async (): Promise<string> => {
+          const shell = await inlineShell();
+          const dc = await shell.client();
+          const outputs = collect(dc, 'output');
+          try {
+            await dc.initializeRequest(INIT);
+            await Promise.all([
+              dc.launchRequest(launchArgs({ noDebug: true }) as DebugProtocol.LaunchRequestArguments),
+              dc.waitForEvent('terminated', TIMEOUT),
+            ]);
+            return outputs.map((o) => o.body.output).join('');
+          } finally {
+            await dc.stop();
+            await shell.close();
+          }
+        };
+        // Independent of the tests before: when no companion of ours is up, a first launch starts one.
+        if (companionsOf(w!.dir).filter((c) => c.alive).length === 0) await runNoDebug();
+        assert.ok(
+          companionsOf(w!.dir).some((c) => c.alive),
+          'a launch leaves its vLLM companion running',
+        );
+        const text = await runNoDebug();
+        assert.doesNotMatch(text, /is held by/);
+        assert.match(text, /Script is already running, skipping launch\. pgid: (\d+)/, "AgentJet's own daemon found it");
+        const pgid = Number(/Script is already running, skipping launch\. pgid: (\d+)/.exec(text)![1]);
+        assert.deepEqual(
+          companionsOf(w!.dir)
+            .filter((c) => c.alive)
+            .map((c) => c.pgid),
+          [pgid],
+          'the same companion, still up',
+        );
       }),
     );
   });

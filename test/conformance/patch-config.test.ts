@@ -12,15 +12,12 @@ import { realAgentJetMissing, realWorkspace } from './realAgentJet';
 import { lintFile, lintText } from '../../core/config/lint';
 import { isGeneratedPatchConfig } from '../../core/agentjet/generated';
 import { ConfigService } from '../../core/config/service';
+import { skipForEnvironment } from '../util/envSkip';
 
 test(
   "AgentJet 0.0.4's <config>.yaml.patch.yaml is shown as generated, not linted as the user's config",
   withUpstream('agentjet-c68c154', async (_dir, t) => {
-    const why = realAgentJetMissing();
-    if (why) {
-      t.skip(why);
-      return;
-    }
+    if (skipForEnvironment(t, realAgentJetMissing())) return;
     const w = await realWorkspace('agentjet-c68c154', 'aj-patch-');
     try {
       // Run from a subfolder: `file://ajet/default_config` does not resolve there, but does under

@@ -11,6 +11,7 @@ import type { MessageConnection } from 'vscode-jsonrpc/node';
 import { URI } from 'vscode-uri';
 import { repoRoot } from '../util/paths';
 import { LspClient, type Diag } from '../util/lspClient';
+import { skipForEnvironment } from '../util/envSkip';
 
 const python3 = spawnSync('python3', ['-c', 'print(1)']).status === 0 ? 'python3' : undefined;
 
@@ -88,39 +89,36 @@ test('the server reports the extension version', () => {
   assert.equal(serverVersion, pkg.version);
 });
 
-test(
-  'settings are asked per folder; requests are answered while the interpreter is still probed',
-  { skip: !python3 && 'no python3' },
-  async () => {
-    const uri = URI.file(mainConfig()).toString();
-    await conn.sendNotification('textDocument/didOpen', {
-      textDocument: { uri, languageId: 'yaml', version: 1, text: readFileSync(mainConfig(), 'utf8') },
-    });
-    await waitFor('a workspace/configuration request scoped to the folder', () =>
-      configRequests.find((r) => r.section === 'agentjet' && r.scopeUri === URI.file(ws).toString()),
-    );
-    // The gate is closed, so the interpreter has not answered: a hover must still come back.
-    const h = (await conn.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 3 } })) as {
-      contents: { value: string };
-    } | null;
-    assert.ok(h && /ajet\.model/.test(h.contents.value));
-    assert.ok(!existsSync(gate()));
-    const before = latest(uri);
-    assert.ok(
-      !before?.diagnostics.some((d) => d.code.startsWith('class-ref')),
-      'nothing is claimed about built-ins before the interpreter answers',
-    );
-    writeFileSync(gate(), '');
-    // `${workspaceFolder}/envs/bin/python` (not a venv the resolver would find alone) was expanded.
-    const p = await waitFor('the built-in judge checked with the configured interpreter', () => {
-      const l = latest(uri);
-      return l?.diagnostics.some((d) => d.code === 'class-ref/missing-class') ? l : undefined;
-    });
-    const d = p.diagnostics.find((x) => x.code === 'class-ref/missing-class') as Diag;
-    assert.match(d.message, /NoSuchJudge/);
-    assert.ok(!p.diagnostics.some((x) => /set `agentjet\.pythonPath`/.test(x.message)), 'no advice to set what is set');
-  },
-);
+test('settings are asked per folder; requests are answered while the interpreter is still probed', async (t) => {
+  if (skipForEnvironment(t, python3 ? undefined : 'python3 missing')) return;
+  const uri = URI.file(mainConfig()).toString();
+  await conn.sendNotification('textDocument/didOpen', {
+    textDocument: { uri, languageId: 'yaml', version: 1, text: readFileSync(mainConfig(), 'utf8') },
+  });
+  await waitFor('a workspace/configuration request scoped to the folder', () =>
+    configRequests.find((r) => r.section === 'agentjet' && r.scopeUri === URI.file(ws).toString()),
+  );
+  // The gate is closed, so the interpreter has not answered: a hover must still come back.
+  const h = (await conn.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 3 } })) as {
+    contents: { value: string };
+  } | null;
+  assert.ok(h && /ajet\.model/.test(h.contents.value));
+  assert.ok(!existsSync(gate()));
+  const before = latest(uri);
+  assert.ok(
+    !before?.diagnostics.some((d) => d.code.startsWith('class-ref')),
+    'nothing is claimed about built-ins before the interpreter answers',
+  );
+  writeFileSync(gate(), '');
+  // `${workspaceFolder}/envs/bin/python` (not a venv the resolver would find alone) was expanded.
+  const p = await waitFor('the built-in judge checked with the configured interpreter', () => {
+    const l = latest(uri);
+    return l?.diagnostics.some((d) => d.code === 'class-ref/missing-class') ? l : undefined;
+  });
+  const d = p.diagnostics.find((x) => x.code === 'class-ref/missing-class') as Diag;
+  assert.match(d.message, /NoSuchJudge/);
+  assert.ok(!p.diagnostics.some((x) => /set `agentjet\.pythonPath`/.test(x.message)), 'no advice to set what is set');
+});
 
 test('LSP tags: deprecated and never-read keys carry DiagnosticTag.Deprecated', async () => {
   const uri = URI.file(mainConfig()).toString();

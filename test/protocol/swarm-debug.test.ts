@@ -19,6 +19,7 @@ import { UPSTREAM_SKIP, UPSTREAM_SKIP_TAG } from '../util/upstream';
 import { SwarmApi } from '../../core/swarm/api';
 import { claimedEpisodesFromOutput, clientPrefixesFromThreads, resolveEditorClients } from '../../core/swarm/editorClient';
 import { startEngine, startSwarmServer, swarmFixture, swarmTrees, SWARM_TREE, type Engine, type SwarmServer } from '../util/swarmLocal';
+import { skipForEnvironment } from '../util/envSkip';
 
 const TIMEOUT = 60_000;
 
@@ -66,14 +67,10 @@ function client(): DebugClient {
 }
 
 if (!swarmTrees()) {
-  test('swarm client debugging', (t) => t.skip(`${UPSTREAM_SKIP_TAG} ${SWARM_TREE} missing; ${UPSTREAM_SKIP}`));
+  test('swarm client debugging', (t) => void skipForEnvironment(t, `${UPSTREAM_SKIP_TAG} ${SWARM_TREE} missing; ${UPSTREAM_SKIP}`));
 } else if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
   test('swarm client debugging on the real swarm server (re-run in a loopback-only network namespace)', { timeout: 180_000 }, async (t) => {
-    const why = netnsUnavailable();
-    if (why) {
-      t.skip(why);
-      return;
-    }
+    if (skipForEnvironment(t, netnsUnavailable())) return;
     assert.equal((await rerunInNetns(__filename)).code, 0, 'the swarm client debug tests failed in the namespace (output above)');
   });
 } else {

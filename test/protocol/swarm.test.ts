@@ -31,6 +31,7 @@ import {
   type Engine,
   type SwarmServer,
 } from '../util/swarmLocal';
+import { skipForEnvironment } from '../util/envSkip';
 
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string; ms: number }> {
   let out = '';
@@ -51,14 +52,10 @@ async function statusJson(url: string): Promise<SwarmStatus> {
 }
 
 if (!swarmTrees()) {
-  test('swarm server tests', (t) => t.skip(`${UPSTREAM_SKIP_TAG} ${SWARM_TREE} missing; ${UPSTREAM_SKIP}`));
+  test('swarm server tests', (t) => void skipForEnvironment(t, `${UPSTREAM_SKIP_TAG} ${SWARM_TREE} missing; ${UPSTREAM_SKIP}`));
 } else if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
   test('swarm mode on the real swarm server (re-run in a loopback-only network namespace)', { timeout: 300_000 }, async (t) => {
-    const why = netnsUnavailable();
-    if (why) {
-      t.skip(why);
-      return;
-    }
+    if (skipForEnvironment(t, netnsUnavailable())) return;
     assert.equal((await rerunInNetns(__filename)).code, 0, 'the swarm tests failed in the namespace (output above)');
   });
 } else {

@@ -7,6 +7,7 @@ import { openWorkbench } from '../harness/workbench';
 import { WORKFLOW_TYPO, demoWorkspace } from '../util/demoWorkspace';
 import { waitFor } from '../util/poll';
 import { findUpstream, UPSTREAM_SKIP, UPSTREAM_SKIP_TAG } from '../util/upstream';
+import { skipForEnvironment } from '../util/envSkip';
 
 test('a config mistake shows a squiggle whose hover explains it (screenshot)', async () => {
   const { dir, workspace } = demoWorkspace('agentjet-ui-config-', { typo: true });
@@ -96,7 +97,7 @@ test('accepting the val_kwargs completion indents its children one level, in 2- 
 test("a 0.0.4 config judged by the workspace's own AgentJet: a LoRA mistake, its error and quick fix, and a hover naming that AgentJet (screenshot)", async (t) => {
   const tree = findUpstream('agentjet-c68c154');
   if (!tree) {
-    t.skip(`${UPSTREAM_SKIP_TAG} agentjet-c68c154 missing; ${UPSTREAM_SKIP}`);
+    skipForEnvironment(t, `${UPSTREAM_SKIP_TAG} agentjet-c68c154 missing; ${UPSTREAM_SKIP}`);
     return;
   }
   // The workspace is a checkout of AgentJet 0.0.4 (its package and pyproject.toml) with a config of the user's.

@@ -13,15 +13,12 @@ import { repoRoot } from '../util/paths';
 import { listProcesses } from '../../core/launch/processes';
 import { waitFor } from '../util/poll';
 import { realAgentJetMissing, realWorkspace } from '../conformance/realAgentJet';
+import { skipForEnvironment } from '../util/envSkip';
 
 test(
   'Debug This Task: the launch runs only the chosen task and stops in the workflow with it',
   withUpstream('agentjet-d20cce0', async (_dir, t) => {
-    const why = realAgentJetMissing();
-    if (why) {
-      t.skip(why);
-      return;
-    }
+    if (skipForEnvironment(t, realAgentJetMissing())) return;
     const w = await realWorkspace('agentjet-d20cce0', 'aj-ui-dtask-');
     for (const p of ['math_demo', 'data', 'math_agent.yaml']) cpSync(join(repoRoot, 'demo', p), join(w.dir, p), { recursive: true });
     writeFileSync(

@@ -14,15 +14,12 @@ import { listProcesses } from '../../core/launch/processes';
 import { companionsOf } from '../../core/launch/companions';
 import { realAgentJetMissing, realWorkspace } from '../conformance/realAgentJet';
 import { waitFor } from '../util/poll';
+import { skipForEnvironment } from '../util/envSkip';
 
 test(
   "Debug rollout from the CodeLens stops at a breakpoint in the workflow, in the real launcher's child process",
   withUpstream('agentjet-d20cce0', async (_dir, t) => {
-    const why = realAgentJetMissing();
-    if (why) {
-      t.skip(why);
-      return;
-    }
+    if (skipForEnvironment(t, realAgentJetMissing())) return;
     const w = await realWorkspace('agentjet-d20cce0', 'aj-ui-debug-');
     const wb = await openWorkbench({
       workspace: w.dir,

@@ -18,6 +18,7 @@ import { repoRoot } from '../util/paths';
 import { findUpstream, UPSTREAM_SKIP, UPSTREAM_SKIP_TAG } from '../util/upstream';
 import { waitFor } from '../util/poll';
 import { writeLaunchRecord } from '../../core/agentjet';
+import { skipForEnvironment } from '../util/envSkip';
 
 const zh = JSON.parse(readFileSync(join(repoRoot, 'package.nls.zh-cn.json'), 'utf8')) as Record<string, string>;
 
@@ -30,7 +31,7 @@ async function problemCount(page: Page): Promise<number> {
 test("AgentJet's repository: problems of configs nobody opened appear after the window opens", async (t) => {
   const tree = findUpstream('agentjet-c68c154');
   if (!tree) {
-    t.skip(`${UPSTREAM_SKIP_TAG} agentjet-c68c154 missing; ${UPSTREAM_SKIP}`);
+    skipForEnvironment(t, `${UPSTREAM_SKIP_TAG} agentjet-c68c154 missing; ${UPSTREAM_SKIP}`);
     return;
   }
   const tmp = mkdtempSync(join(tmpdir(), 'agentjet-ui-repo-'));

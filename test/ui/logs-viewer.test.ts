@@ -13,6 +13,7 @@ import { deflateSync } from 'node:zlib';
 import { openWorkbench } from '../harness/workbench';
 import { ensureTestPython } from '../harness/python';
 import { findUpstream, UPSTREAM_SKIP, UPSTREAM_SKIP_TAG } from '../util/upstream';
+import { skipForEnvironment } from '../util/envSkip';
 
 const HEADER = (s: number) =>
   `2026-01-05 10:00:${String(s).padStart(2, '0')}.000 | INFO     | ajet.context_tracker.multiagent_tracking:generate_log:556 - \n`;
@@ -95,7 +96,7 @@ function textFits(frame: Frame, nth: number, text: string): Promise<{ fits: bool
 test('token log viewer: tables, non-token rows, search counts, empty filter, columns', async (t) => {
   const beast = findUpstream('beast-logger-6ba1ca5');
   if (!beast) {
-    t.skip(`${UPSTREAM_SKIP_TAG} beast-logger-6ba1ca5 missing; ${UPSTREAM_SKIP}`);
+    skipForEnvironment(t, `${UPSTREAM_SKIP_TAG} beast-logger-6ba1ca5 missing; ${UPSTREAM_SKIP}`);
     return;
   }
   const tmp = mkdtempSync(join(tmpdir(), 'agentjet-ui-beast-'));

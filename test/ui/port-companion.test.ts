@@ -13,15 +13,12 @@ import { listProcesses } from '../../core/launch/processes';
 import { companionsOf } from '../../core/launch/companions';
 import { realAgentJetMissing, realWorkspace } from '../conformance/realAgentJet';
 import { waitFor } from '../util/poll';
+import { skipForEnvironment } from '../util/envSkip';
 
 test(
   "a port held by another project's companion: the refusal names it, and Stop It and Launch frees the port and launches (screenshot)",
   withUpstream('agentjet-d20cce0', async (_dir, t) => {
-    const why = realAgentJetMissing();
-    if (why) {
-      t.skip(why);
-      return;
-    }
+    if (skipForEnvironment(t, realAgentJetMissing())) return;
     const first = await realWorkspace('agentjet-d20cce0', 'aj-ui-portA-');
     const second = await realWorkspace('agentjet-d20cce0', 'aj-ui-portB-');
     try {

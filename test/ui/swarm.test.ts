@@ -18,6 +18,7 @@ import { runSwarmClient, startEngine, startSwarmServer, swarmFixture, swarmTrees
 import { lineOf } from '../util/debugWorkspace';
 import { listProcesses } from '../../core/launch/processes';
 import { waitFor } from '../util/poll';
+import { skipForEnvironment } from '../util/envSkip';
 
 /** A swarm client as users write it (AgentJet's real SwarmClient, a workflow, one episode), in `dir`. */
 function clientScript(dir: string, url: string): string {
@@ -56,14 +57,10 @@ function clientScript(dir: string, url: string): string {
 }
 
 if (!swarmTrees()) {
-  test('UI: swarm servers view', (t) => t.skip(`${UPSTREAM_SKIP_TAG} ${SWARM_TREE} missing; ${UPSTREAM_SKIP}`));
+  test('UI: swarm servers view', (t) => void skipForEnvironment(t, `${UPSTREAM_SKIP_TAG} ${SWARM_TREE} missing; ${UPSTREAM_SKIP}`));
 } else if (!loopbackOnly() && process.env[NETNS_ENV] !== '1') {
   test('UI: swarm servers view and overwatch (re-run in a loopback-only network namespace)', { timeout: 600_000 }, async (t) => {
-    const why = netnsUnavailable();
-    if (why) {
-      t.skip(why);
-      return;
-    }
+    if (skipForEnvironment(t, netnsUnavailable())) return;
     ensureTestPython();
     assert.equal((await rerunInNetns(__filename)).code, 0, 'the UI test passed inside the namespace (see its output above)');
   });

@@ -16,6 +16,7 @@ import { waitFor } from '../util/poll';
 import { realAgentJetMissing, realWorkspace } from '../conformance/realAgentJet';
 import { frame } from '../gen/rollout';
 import { payload } from '../util/smalllogs';
+import { skipForEnvironment } from '../util/envSkip';
 
 const RUN = 'math_agent_20260110_1200';
 /** Rewards per task and step, as the run's rollout records say (ids from the demo's data files). */
@@ -30,11 +31,7 @@ const ROLLOUTS: [task: string, step: number, rewards: number[]][] = [
 test(
   'Run dashboard: the per-task table sorts by reward, and Debug this task on its worst row stops in the workflow on that task',
   withUpstream('agentjet-d20cce0', async (_dir, t) => {
-    const why = realAgentJetMissing();
-    if (why) {
-      t.skip(why);
-      return;
-    }
+    if (skipForEnvironment(t, realAgentJetMissing())) return;
     const w = await realWorkspace('agentjet-d20cce0', 'aj-ui-ttable-');
     for (const p of ['math_demo', 'data', 'math_agent.yaml']) cpSync(join(repoRoot, 'demo', p), join(w.dir, p), { recursive: true });
     const yaml = readFileSync(join(w.dir, 'math_agent.yaml'), 'utf8')

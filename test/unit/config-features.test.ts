@@ -13,6 +13,7 @@ import { PythonLocator } from '../../core/config/pythonenv';
 import { LineIndex } from '../../core/config/text';
 import { repoRoot } from '../util/paths';
 import { demoConfig, demoDir } from './config-helpers';
+import { skipForEnvironment } from '../util/envSkip';
 
 function project(): string {
   const root = mkdtempSync(join(tmpdir(), 'agentjet-proj-'));
@@ -85,37 +86,34 @@ test('hover and definition of a class reference reach the class through a re-exp
   assert.deepEqual(links, [join(root, 'data.jsonl'), join(root, 'pkg', '__init__.py')].sort());
 });
 
-test(
-  'framework built-ins: not flagged without Python, checked in the installed package with one',
-  { skip: !existsSync('/usr/bin/python3') && 'no python3' },
-  () => {
-    const site = mkdtempSync(join(tmpdir(), 'agentjet-site-'));
-    mkdirSync(join(site, 'ajet', 'task_judge'), { recursive: true });
-    writeFileSync(join(site, 'ajet', '__init__.py'), '');
-    writeFileSync(join(site, 'ajet', 'task_judge', '__init__.py'), '');
-    writeFileSync(
-      join(site, 'ajet', 'task_judge', 'env_service_as_judge.py'),
-      'class EnvServiceJudge:\n    """Asks the EnvService for the reward."""\n',
-    );
-    const root = project();
-    const good = config('pkg->MyFlow', 'ajet.task_judge.env_service_as_judge->EnvServiceJudge');
-    const badClass = config('pkg->MyFlow', 'ajet.task_judge.env_service_as_judge->EnvJudge');
-    const badModule = config('pkg->MyFlow', 'ajet.task_judge.nothing->EnvServiceJudge');
-    const codes = (t: string, resolver?: ClassResolver) =>
-      lintText(t, { root, resolver })
-        .diagnostics.filter((d) => d.code.startsWith('class-ref'))
-        .map((d) => d.code);
-    assert.deepEqual(codes(badClass), [], 'no Python configured: built-ins are not flagged');
-    const python = spawnSync('python3', ['-c', 'print(1)']).status === 0 ? 'python3' : '/usr/bin/python3';
-    const resolver = new ClassResolver(new CachedFs(), new PythonLocator(python, 8000, { ...process.env, PYTHONPATH: site }));
-    assert.deepEqual(codes(good, resolver), []);
-    assert.deepEqual(codes(badClass, resolver), ['class-ref/missing-class']);
-    assert.deepEqual(codes(badModule, resolver), ['class-ref/missing-module']);
-    const noAjet = new ClassResolver(new CachedFs(), new PythonLocator(python, 8000, { ...process.env, PYTHONPATH: '' }));
-    const r = lintText(good, { root, resolver: noAjet }).diagnostics.find((d) => d.code === 'class-ref/missing-module');
-    assert.ok(r && r.severity === 'error' && /no `ajet` package/.test(r.message));
-  },
-);
+test('framework built-ins: not flagged without Python, checked in the installed package with one', (t) => {
+  if (skipForEnvironment(t, existsSync('/usr/bin/python3') ? undefined : '/usr/bin/python3 missing')) return;
+  const site = mkdtempSync(join(tmpdir(), 'agentjet-site-'));
+  mkdirSync(join(site, 'ajet', 'task_judge'), { recursive: true });
+  writeFileSync(join(site, 'ajet', '__init__.py'), '');
+  writeFileSync(join(site, 'ajet', 'task_judge', '__init__.py'), '');
+  writeFileSync(
+    join(site, 'ajet', 'task_judge', 'env_service_as_judge.py'),
+    'class EnvServiceJudge:\n    """Asks the EnvService for the reward."""\n',
+  );
+  const root = project();
+  const good = config('pkg->MyFlow', 'ajet.task_judge.env_service_as_judge->EnvServiceJudge');
+  const badClass = config('pkg->MyFlow', 'ajet.task_judge.env_service_as_judge->EnvJudge');
+  const badModule = config('pkg->MyFlow', 'ajet.task_judge.nothing->EnvServiceJudge');
+  const codes = (t: string, resolver?: ClassResolver) =>
+    lintText(t, { root, resolver })
+      .diagnostics.filter((d) => d.code.startsWith('class-ref'))
+      .map((d) => d.code);
+  assert.deepEqual(codes(badClass), [], 'no Python configured: built-ins are not flagged');
+  const python = spawnSync('python3', ['-c', 'print(1)']).status === 0 ? 'python3' : '/usr/bin/python3';
+  const resolver = new ClassResolver(new CachedFs(), new PythonLocator(python, 8000, { ...process.env, PYTHONPATH: site }));
+  assert.deepEqual(codes(good, resolver), []);
+  assert.deepEqual(codes(badClass, resolver), ['class-ref/missing-class']);
+  assert.deepEqual(codes(badModule, resolver), ['class-ref/missing-module']);
+  const noAjet = new ClassResolver(new CachedFs(), new PythonLocator(python, 8000, { ...process.env, PYTHONPATH: '' }));
+  const r = lintText(good, { root, resolver: noAjet }).diagnostics.find((d) => d.code === 'class-ref/missing-module');
+  assert.ok(r && r.severity === 'error' && /no `ajet` package/.test(r.message));
+});
 
 function at(text: string, marker: string): { text: string; offset: number } {
   const i = text.indexOf(marker);

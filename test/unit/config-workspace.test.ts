@@ -2,10 +2,11 @@
 // The walk is bounded (skipped folders, file limit), cancellable, and leaves open files to the editor.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { WorkspaceChecker, yamlFilesUnder, WORKSPACE_LIMITS } from '../../language-server/workspaceCheck';
+import { StartupCatchUp, WorkspaceChecker, yamlFilesUnder, WORKSPACE_LIMITS } from '../../language-server/workspaceCheck';
+import { waitFor } from '../util/poll';
 
 function workspace(): string {
   const ws = mkdtempSync(join(tmpdir(), 'agentjet-ws-'));
@@ -59,6 +60,67 @@ test('a pass checks configs only, skips open files, and stops when cancelled', a
   // Turning it off clears what it published, except open files.
   checker.clearAll();
   assert.deepEqual(cleared.sort(), ['configs/b.yml', 'configs/deep/er/c.yaml']);
+});
+
+test('catch-up after a pass: checks only configs new or changed since, and clears those deleted', async () => {
+  const ws = workspace();
+  const checked: string[] = [];
+  const cleared: string[] = [];
+  const checker = new WorkspaceChecker({
+    isOpen: () => false,
+    check: async (p) => {
+      checked.push(p.slice(ws.length + 1));
+    },
+    clear: (p) => {
+      cleared.push(p.slice(ws.length + 1));
+    },
+  });
+  assert.equal(await checker.run([ws]), 3);
+  checked.length = 0;
+  assert.equal(await checker.catchUp([ws]), 0, 'nothing changed: nothing checked');
+  assert.deepEqual(checked, []);
+  // A config created after the pass (its watcher event lost), one changed, one deleted.
+  mkdirSync(join(ws, 'later'));
+  writeFileSync(join(ws, 'later', 'new.yaml'), 'ajet:\n  rollout: {}\n');
+  writeFileSync(join(ws, 'configs', 'b.yml'), 'astuner:\n  rollout: {n: 1}\n');
+  rmSync(join(ws, 'a.yaml'));
+  assert.equal(await checker.catchUp([ws]), 2);
+  assert.deepEqual(checked.sort(), ['configs/b.yml', 'later/new.yaml']);
+  assert.deepEqual(cleared, ['a.yaml']);
+});
+
+test('start-up catch-up: runs at each gap until the watcher delivers, then once more and never again', async (t) => {
+  // The catch-up's timers do not hold the process open (unref): this test does, while it waits.
+  const alive = setInterval(() => undefined, 1000);
+  t.after(() => clearInterval(alive));
+  let runs = 0;
+  let wake: (() => void) | undefined;
+  const next = () => new Promise<void>((r) => (wake = r));
+  const c = new StartupCatchUp(async () => {
+    runs++;
+    wake?.();
+  }, [1, 1, 1, 1]);
+  let ran = next();
+  c.start();
+  await ran;
+  ran = next();
+  await ran;
+  assert.equal(runs, 2, 'two gaps, two catch-ups');
+  ran = next();
+  c.watcherDelivered();
+  await ran;
+  assert.equal(runs, 3, 'the last one, right away');
+  assert.equal(c.pending, false, 'nothing scheduled after the watcher delivered');
+  c.watcherDelivered();
+  c.start();
+  assert.equal(c.pending, false, 'and nothing starts again');
+  assert.equal(runs, 3);
+  // All gaps used up without the watcher: it stops by itself.
+  let all = 0;
+  const d = new StartupCatchUp(async () => void all++, [1, 1]);
+  d.start();
+  await waitFor(() => all === 2 && !d.pending, 'both catch-ups, then nothing scheduled', 5000);
+  assert.equal(all, 2);
 });
 
 test('folder settings: the VS Code client shape and the raw section both name the problems scope', async () => {

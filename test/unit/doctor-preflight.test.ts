@@ -1,7 +1,7 @@
 // `agentjet doctor` and the launch preflight are one set of checks: on the same environments (a
 // real interpreter, fake packages on PYTHONPATH, a port held by this test) the doctor's findings
 // and the launch's verdict agree, word for word.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
@@ -16,8 +16,15 @@ import { planLaunch, preflightLaunch } from '../../core/launch/lifecycle';
 import { ensureTestPython } from '../harness/python';
 
 const venvPython = ensureTestPython().python;
-/** A Python without debugpy: the interpreter the tests' venv was made from. */
-const bare = execFileSync(venvPython, ['-c', 'import sys; print(sys.base_prefix)'], { encoding: 'utf8' }).trim() + '/bin/python3';
+/**
+ * A Python without debugpy, whatever the machine has installed: a fresh venv (no pip, no system
+ * site-packages, where Debian's python3-debugpy lives) of the interpreter the tests' venv was made from.
+ */
+const bareDir = mkdtempSync(join(tmpdir(), 'aj-bare-venv-'));
+const base = execFileSync(venvPython, ['-c', 'import sys; print(sys.base_prefix)'], { encoding: 'utf8' }).trim() + '/bin/python3';
+execFileSync(base, ['-m', 'venv', '--without-pip', bareDir], { stdio: 'ignore' });
+const bare = join(bareDir, 'bin', 'python3');
+after(() => rmSync(bareDir, { recursive: true, force: true }));
 
 /** `blocking`: what refuses the launch; `alsoDoctor`: what the doctor adds (the framework package, which a launch does not need itself). */
 interface Env {
@@ -37,16 +44,9 @@ const ENVS: Env[] = [
 ];
 
 for (const e of ENVS) {
-  test(`doctor and preflight agree: ${e.name}`, async (t) => {
-    if (e.python === bare) {
-      try {
-        execFileSync(bare, ['-c', 'import debugpy'], { stdio: 'ignore' });
-        t.skip(`${bare} has debugpy`);
-        return;
-      } catch {
-        /* no debugpy: the case */
-      }
-    }
+  test(`doctor and preflight agree: ${e.name}`, async () => {
+    if (e.python === bare)
+      assert.throws(() => execFileSync(bare, ['-c', 'import debugpy'], { stdio: 'ignore' }), 'the bare venv has no debugpy');
     const dir = mkdtempSync(join(tmpdir(), 'aj-agree-'));
     const srv = createServer();
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));

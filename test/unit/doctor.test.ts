@@ -62,12 +62,14 @@ function input(over: Partial<ProbeFacts> = {}, extra: Partial<DoctorInput> = {})
 
 const byId = (d: DoctorInput) => Object.fromEntries(evaluate(d).map((c) => [c.id, c]));
 
-test('versions compare numerically, suffixes ignored', () => {
+test('versions compare numerically, by PEP 440 (core/process/version.ts, property-tested there)', () => {
   assert.equal(compareVersions('1.8.0', '1.8.0'), 0);
   assert.equal(compareVersions('1.8.11', '1.8.2'), 1);
   assert.equal(compareVersions('1.10', '1.8.0'), 1);
   assert.equal(compareVersions('1.6.7', '1.8.0'), -1);
-  assert.equal(compareVersions('2.5.1+cu121', '2.5.1'), 0);
+  // A local build (+cu121) sorts just after its public version: it still meets a minimum of 2.5.1.
+  assert.equal(compareVersions('2.5.1+cu121', '2.5.1'), 1);
+  assert.equal(compareVersions('1.8.0rc1', '1.8.0'), -1);
 });
 
 test('a complete environment has no errors; every check is present', () => {

@@ -7,7 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { check, fc, mutatedConfig } from '../util/fc';
-import { findUpstream } from '../util/upstream';
+import { withUpstream } from '../util/upstream';
+import { ensureTestPython } from '../harness/python';
+import { spawnSync } from 'node:child_process';
 import { parsedSnapshotFacts, snapshotFacts } from '../../core/runs/snapshot';
 import { scanSnapshot } from '../../core/runs/snapshotScan';
 import { resolvedSnapshot } from '../gen/snapshot';
@@ -74,25 +76,28 @@ test('what the scan declines (the parse decides) and what it reads exactly', () 
   }
 });
 
-test('the upstream default configs: the scan agrees with the parse where it answers', () => {
-  const files: string[] = [];
-  for (const [tree, rel] of [
-    ['agentjet-c68c154', 'ajet/default_config/ajet_default.yaml'],
-    ['agentjet-c68c154', 'ajet/default_config/verl/verl_default.yaml'],
-    ['agentjet-d20cce0', 'ajet/default_config/ajet_default.yaml'],
-    ['astuner-f9fab4f', 'astuner/default_config/astune_default.yaml'],
-  ] as const) {
-    const dir = findUpstream(tree);
-    if (dir) {
-      try {
-        files.push(readFileSync(join(dir, rel), 'utf8'));
-      } catch {
-        /* not in this tree */
-      }
-    }
-  }
-  for (const f of files) agrees(f);
-});
+// AgentJet writes a run's yaml_backup.yaml with PyYAML's yaml.dump of the config it resolved
+// (ajet/utils/config_utils.py): the upstream default configs (the verl one merged under the ajet
+// one, as a verl run resolves them), written that way by the real PyYAML, are real snapshots. The
+// scan must read each of them (not decline) and agree with the parse.
+for (const [tree, rels] of [
+  ['agentjet-c68c154', ['ajet/default_config/ajet_default.yaml']],
+  ['agentjet-c68c154', ['ajet/default_config/verl/verl_default.yaml', 'ajet/default_config/ajet_default.yaml']],
+  ['agentjet-d20cce0', ['ajet/default_config/ajet_default.yaml']],
+  ['astuner-f9fab4f', ['astuner/default_config/astune_default.yaml']],
+] as const)
+  test(
+    `${tree} ${rels.join(' + ')}, written as AgentJet writes a snapshot (PyYAML yaml.dump): the scan reads it, with the parse's facts`,
+    withUpstream(tree, (dir) => {
+      const sources = rels.map((rel) => join(dir, rel));
+      const dump = 'import sys, yaml\nd = {}\nfor f in sys.argv[1:]: d.update(yaml.safe_load(open(f)))\nsys.stdout.write(yaml.dump(d))';
+      const r = spawnSync(ensureTestPython().python, ['-c', dump, ...sources], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      assert.ok(agrees(r.stdout), `the scan declined ${rels.join(' + ')} as PyYAML writes it`);
+      // The files as shipped (comments, anchors): the scan may decline, and where it answers it agrees.
+      for (const f of sources) agrees(readFileSync(f, 'utf8'));
+    }),
+  );
 
 const bases = [
   resolvedSnapshot({ project: 'p', experiment: 'e', totalSteps: 9, kb: 3 }),

@@ -14,6 +14,7 @@ import { repoRoot } from './paths';
 import { findUpstream, UPSTREAM_SKIP, UPSTREAM_SKIP_TAG } from './upstream';
 import { ensureTestPython } from '../harness/python';
 import { descendants, listProcesses, terminate } from '../../core/launch/processes';
+import { skipForEnvironment } from './envSkip';
 
 export const rayFixture = join(repoRoot, 'test', 'fixtures', 'ray-training');
 
@@ -100,15 +101,8 @@ const RAY_STRAY = /ray::|raylet|gcs_server|ajr-|agentjet-vscode-raybp/;
  */
 export function testInLoopbackNetns(file: string, title: string, timeoutMs: number): void {
   test(`${title} (re-run in a loopback-only network namespace)`, { timeout: timeoutMs }, async (t) => {
-    const why = netnsUnavailable();
-    if (why) {
-      t.skip(why);
-      return;
-    }
-    if (!agentJetUtils()) {
-      t.skip(`${UPSTREAM_SKIP_TAG} AgentJet's ajet/utils/vsdb.py missing; ${UPSTREAM_SKIP}`);
-      return;
-    }
+    if (skipForEnvironment(t, netnsUnavailable())) return;
+    if (!agentJetUtils() && skipForEnvironment(t, `${UPSTREAM_SKIP_TAG} AgentJet's ajet/utils/vsdb.py missing; ${UPSTREAM_SKIP}`)) return;
     ensureTestPython();
     const before = new Set((await listProcesses()).map((p) => p.pid));
     const { code, netns } = await rerunInNetns(file);

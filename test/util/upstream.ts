@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { repoRoot } from './paths';
+import { ENV_SKIP_TAG, skipForEnvironment } from './envSkip';
 
 export type UpstreamName =
   'agentjet-d20cce0' | 'agentjet-c68c154' | 'astuner-f9fab4f' | 'astuner-61e9359' | 'astune-ba24412p' | 'beast-logger-6ba1ca5';
@@ -44,8 +45,8 @@ export function findUpstream(name: UpstreamName): string | undefined {
 export const UPSTREAM_SKIP =
   'needs the upstream AgentJet trees: run `npm run fetch:upstream` or set AGENTJET_UPSTREAM (see README, Development)';
 
-/** Marker the test runner counts: every upstream skip message starts with it. */
-export const UPSTREAM_SKIP_TAG = 'upstream:';
+/** Start of every upstream skip message: an environment skip (test/util/envSkip.ts) naming the trees. */
+export const UPSTREAM_SKIP_TAG = `${ENV_SKIP_TAG} upstream:`;
 
 /**
  * For node:test: `test('x', upstreamTest('agentjet-d20cce0', (dir) => ...))`. Skips the test with the
@@ -55,7 +56,7 @@ export function withUpstream<T>(name: UpstreamName, fn: (dir: string, t: import(
   return async (t: import('node:test').TestContext): Promise<void> => {
     const dir = findUpstream(name);
     if (!dir) {
-      t.skip(`${UPSTREAM_SKIP_TAG} ${name} missing; ${UPSTREAM_SKIP}`);
+      skipForEnvironment(t, `${UPSTREAM_SKIP_TAG} ${name} missing; ${UPSTREAM_SKIP}`);
       return;
     }
     await fn(dir, t);
