@@ -1,0 +1,294 @@
+// Issue 27: Stop always stops, with the session served as VS Code serves it: inline, in a process
+// that outlives the session (here this test process, through the same session class over TCP), so no
+// adapter exit and no watchdog hide a launch that goes on. The backbone is shaped like AgentJet's:
+// the launcher runs the rollout in a child process (AJET_STANDIN_CHILD_PROCESS=1), whose workflow
+// writes the time it started and then holds. A Stop (terminate; disconnect with terminateDebuggee)
+// 0, 50, 100, 150 and 300 ms after the launch request, at a breakpoint in the child process, and
+// after the run ended by itself: within 10 s nothing of the launch is alive, no workflow started
+// after the Stop, and `agentjet runs` reads "stopped" for a launch that was started ("finished" for
+// the one that ended by itself).
+import { test, describe, before, after } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { DebugClient } from '@vscode/debugadapter-testsupport';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { demoCopy, lineOf, standInBackbone, type DemoCopy } from '../util/debugWorkspace';
+import { ensureTestPython } from '../harness/python';
+import { waitFor } from '../util/poll';
+import { repoRoot } from '../util/paths';
+import { descendants, listProcesses, type ProcInfo } from '../../core/launch/processes';
+import { companionFolder, readCompanions } from '../../core/launch/companions';
+import { INIT, collect, inlineShell, onReverseRequests, type Shell } from '../conformance/dapShells';
+
+const python = ensureTestPython().python;
+const cliJs = join(repoRoot, 'dist', 'cli.js');
+
+/** A config whose workflow (in the launcher's child process) appends its start time to `<marker>.started`, then holds. */
+function holdConfig(w: DemoCopy, marker: string, holdSeconds = 60): { config: string; workflow: string; started: string } {
+  const workflow = join(w.dir, `${marker}.py`);
+  const started = join(w.dir, `${marker}.started`);
+  writeFileSync(
+    workflow,
+    [
+      'import os, time',
+      'from ajet import Workflow',
+      'from ajet._standin.api import WorkflowOutput',
+      'class Hold(Workflow):',
+      '    async def execute(self, workflow_task, tuner):',
+      `        with open(${JSON.stringify(started)}, "a") as f:`,
+      '            f.write("%f %d\\n" % (time.time(), os.getpid()))',
+      '        print("hold workflow running", flush=True)',
+      `        time.sleep(${holdSeconds})  # HOLD`,
+      '        return WorkflowOutput(reward=1.0, is_success=True)',
+      '',
+    ].join('\n'),
+  );
+  const config = join(w.dir, `${marker}.yaml`);
+  writeFileSync(
+    config,
+    `ajet:\n  experiment_name: ${marker}\n  task_reader:\n    jsonl_dataset_file:\n      training:\n        file_path: data/train.jsonl\n  rollout:\n    user_workflow: ${marker}.py->Hold\n  debug:\n    debug_first_n_tasks: 1\n    debug_vllm_port: ${w.port}\n`,
+  );
+  return { config, workflow, started };
+}
+
+/** Closes a client's connection (the session stays served; DebugClient keeps this private). */
+function closeClient(dc: DebugClient | undefined): void {
+  (dc as unknown as { stopAdapter(): void } | undefined)?.stopAdapter();
+}
+
+/** Start times (ms) the workflow wrote. */
+function startsOf(file: string): number[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => Math.round(Number(l.split(' ')[0]) * 1000));
+}
+
+/** `agentjet runs <dir> --format json`: the row of experiment `name`, if any. */
+function runRow(dir: string, name: string): { status: string; evidence: { text: string }[] } | undefined {
+  const out = execFileSync(process.execPath, [cliJs, 'runs', dir, '--format', 'json', '--lang', 'en'], { encoding: 'utf8' });
+  const rows = (JSON.parse(out) as { runs: { experiment: string; status: string; evidence: { text: string }[] }[] }).runs;
+  return rows.find((r) => r.experiment === name);
+}
+
+describe('Stop always stops: the session served inline, a workflow in a child process that holds', { timeout: 900_000 }, () => {
+  let w: DemoCopy;
+  let shell: Shell;
+  let spare = new Set<number>();
+  /** Processes of this test process that are not the launch's (tsx's esbuild service). */
+  let baseline = new Set<number>();
+  before(async () => {
+    baseline = new Set(descendants(process.pid, await listProcesses()).map((p) => p.pid));
+    w = await demoCopy('aj-stop-');
+    shell = await inlineShell();
+    // The companion (the stand-in vLLM server) is started once and spared by every Stop.
+    const dc = await shell.client();
+    const { config } = holdConfig(w, 'ajwarm', 0);
+    await dc.initializeRequest(INIT);
+    await Promise.all([
+      dc.waitForEvent('initialized').then(() => dc.configurationDoneRequest()),
+      dc.launchRequest({
+        config,
+        cwd: w.dir,
+        python,
+        env: { PYTHONPATH: standInBackbone },
+        noDebug: true,
+      } as DebugProtocol.LaunchRequestArguments),
+      dc.waitForEvent('terminated', 60_000),
+    ]);
+    await dc.stop();
+    spare = new Set(readCompanions(companionFolder(w.dir, 'saved_experiments')).map((c) => c.pgid));
+    assert.ok(spare.size > 0, 'the companion runs');
+  });
+  after(async () => {
+    await shell?.close();
+    await w?.dispose();
+  });
+
+  /** What of the launch lives: this process's descendants (the session runs here) and anything naming the workspace, companions aside. */
+  const ours = async (marker: string): Promise<ProcInfo[]> => {
+    const procs = await listProcesses();
+    const tree = descendants(process.pid, procs).filter((p) => p.pid !== process.pid);
+    const named = procs.filter((p) => (p.args.includes(w.dir) || p.args.includes(marker)) && p.pid !== process.pid);
+    return [...new Map([...tree, ...named].map((p) => [p.pid, p])).values()].filter(
+      (p) => !spare.has(p.pgid) && !baseline.has(p.pid) && !/\bps -eo\b/.test(p.args),
+    );
+  };
+
+  /** Nothing of the launch alive on three polls in a row (a launcher that starts late shows up between them). */
+  const quiet = async (marker: string, ms = 10_000): Promise<void> => {
+    let calm = 0;
+    let last: ProcInfo[] = [];
+    await waitFor(
+      async () => {
+        last = await ours(marker);
+        calm = last.length ? 0 : calm + 1;
+        return calm >= 3;
+      },
+      () => `nothing of the launch to be alive; left: ${JSON.stringify(last.map((p) => `${p.pid} ${p.args.slice(0, 120)}`))}`,
+      ms,
+      100,
+    );
+  };
+
+  const launchArgs = (config: string, noDebug: boolean): DebugProtocol.LaunchRequestArguments =>
+    ({
+      config,
+      cwd: w.dir,
+      python,
+      noDebug,
+      env: { PYTHONPATH: standInBackbone, AJET_STANDIN_CHILD_PROCESS: '1' },
+    }) as DebugProtocol.LaunchRequestArguments;
+
+  /** VS Code's Stop: `terminate` (then `disconnect` once the session says it ended), or `disconnect { terminateDebuggee }`. */
+  async function stop(dc: DebugClient, how: 'terminate' | 'disconnect'): Promise<void> {
+    if (how === 'terminate') {
+      const terminated = dc.waitForEvent('terminated', 10_000);
+      await dc.terminateRequest({});
+      await terminated;
+    }
+    await dc.disconnectRequest({ terminateDebuggee: true });
+  }
+
+  for (const noDebug of [true, false])
+    for (const how of ['terminate', 'disconnect'] as const)
+      for (const delay of [0, 50, 100, 150, 300])
+        test(`${noDebug ? 'run' : 'debug'}: ${how} ${delay} ms after the launch request ends everything and starts nothing after it`, async () => {
+          const marker = `ajstop${noDebug ? 'r' : 'd'}${how[0]}${delay}`;
+          const { config, started } = holdConfig(w, marker);
+          const dc = await shell.client();
+          onReverseRequests(dc, () => undefined);
+          const processes = collect(dc, 'process');
+          try {
+            await dc.initializeRequest(INIT);
+            dc.on('initialized', () => void dc.configurationDoneRequest().catch(() => undefined));
+            void dc.launchRequest(launchArgs(config, noDebug)).catch(() => undefined);
+            // The moment of the Stop is the test's input, not a wait for a state.
+            await new Promise((r) => setTimeout(r, delay));
+            const stopMs = Date.now();
+            await stop(dc, how);
+            await quiet(marker);
+            const late = startsOf(started).filter((t) => t > stopMs);
+            assert.deepEqual(late, [], 'no workflow started after the Stop');
+            const row = runRow(w.dir, marker);
+            if (processes.length) assert.ok(row, 'the started launch is a run');
+            if (row) assert.equal(row.status, 'stopped', JSON.stringify(row.evidence));
+          } finally {
+            closeClient(dc);
+            for (const p of await ours(marker)) process.kill(p.pid, 'SIGKILL');
+          }
+        });
+
+  for (const how of ['terminate', 'disconnect'] as const)
+    test(`debug: ${how} at a breakpoint in the launcher's child process ends the whole launch; the run reads "stopped"`, async () => {
+      const marker = `ajstopbp${how[0]}`;
+      const { config, workflow, started } = holdConfig(w, marker);
+      const dc = await shell.client();
+      const children: DebugProtocol.StartDebuggingRequestArguments[] = [];
+      onReverseRequests(dc, (r) => {
+        if (r.command === 'startDebugging') children.push(r.arguments as DebugProtocol.StartDebuggingRequestArguments);
+      });
+      let child: DebugClient | undefined;
+      try {
+        await dc.initializeRequest(INIT);
+        await Promise.all([
+          dc.waitForEvent('initialized').then(() => dc.configurationDoneRequest()),
+          dc.launchRequest(launchArgs(config, false)),
+        ]);
+        // The launcher's child (the rollout) reports in; VS Code's part: a session for it, straight to debugpy.
+        const req = await waitFor(() => children.at(-1), "debugpy to report the launcher's child process", 60_000, 100);
+        const cfg = req.configuration as Record<string, unknown> & { connect: { host: string; port: number } };
+        child = new DebugClient('node', '', 'python');
+        child.defaultTimeout = 60_000;
+        await child.start(cfg.connect.port);
+        await child.initializeRequest({ ...INIT, adapterID: 'debugpy' });
+        const attached = child.attachRequest(cfg as DebugProtocol.AttachRequestArguments);
+        await child.waitForEvent('initialized');
+        const line = lineOf(workflow, '# HOLD');
+        await child.setBreakpointsRequest({ source: { path: workflow }, breakpoints: [{ line }] });
+        await Promise.all([
+          child.configurationDoneRequest(),
+          attached,
+          child.assertStoppedLocation('breakpoint', { path: workflow, line }),
+        ]);
+        const stopMs = Date.now();
+        await stop(dc, how);
+        await quiet(marker);
+        assert.deepEqual(
+          startsOf(started).filter((t) => t > stopMs),
+          [],
+          'no workflow started after the Stop',
+        );
+        const row = runRow(w.dir, marker);
+        assert.ok(row, 'the launch is a run');
+        assert.equal(row.status, 'stopped', JSON.stringify(row.evidence));
+      } finally {
+        closeClient(child);
+        closeClient(dc);
+        for (const p of await ours(marker)) process.kill(p.pid, 'SIGKILL');
+      }
+    });
+
+  for (const noDebug of [true, false])
+    test(`${noDebug ? 'run' : 'debug'}: a Stop after the run ended by itself ends nothing more; the run reads "finished"`, async () => {
+      const marker = `ajstopend${noDebug ? 'r' : 'd'}`;
+      const { config } = holdConfig(w, marker, 0);
+      const dc = await shell.client();
+      onReverseRequests(dc, () => undefined);
+      try {
+        await dc.initializeRequest(INIT);
+        await Promise.all([
+          dc.waitForEvent('initialized').then(() => dc.configurationDoneRequest()),
+          dc.launchRequest(launchArgs(config, noDebug)),
+          dc.waitForEvent('terminated', 60_000),
+        ]);
+        await stop(dc, 'disconnect');
+        await quiet(marker);
+        const row = runRow(w.dir, marker);
+        assert.ok(row, 'the launch is a run');
+        assert.equal(row.status, 'finished', JSON.stringify(row.evidence));
+      } finally {
+        closeClient(dc);
+        for (const p of await ours(marker)) process.kill(p.pid, 'SIGKILL');
+      }
+    });
+
+  test('a launcher that prints no "Experiment ..." lines: stopped reads "stopped", a clean one "finished"', async () => {
+    for (const [marker, hold] of [
+      ['ajnonamestop', 60],
+      ['ajnonameend', 0],
+    ] as const) {
+      const { config } = holdConfig(w, marker, hold);
+      const dc = await shell.client();
+      const outputs = collect(dc, 'output');
+      try {
+        await dc.initializeRequest(INIT);
+        const args = launchArgs(config, true) as unknown as { env: Record<string, string> };
+        args.env.AJET_STANDIN_NO_NAMES = '1';
+        const ended = dc.waitForEvent('terminated', 60_000);
+        await Promise.all([
+          dc.waitForEvent('initialized').then(() => dc.configurationDoneRequest()),
+          dc.launchRequest(args as unknown as DebugProtocol.LaunchRequestArguments),
+        ]);
+        if (hold) {
+          await waitFor(() => outputs.some((o) => o.body.output.includes('hold workflow running')), 'the workflow to run', 30_000);
+          assert.ok(!outputs.some((o) => /Experiment (Name|Yaml Dir):/.test(o.body.output)), 'the launcher names no folder');
+          await stop(dc, 'disconnect');
+        } else {
+          await ended;
+          await stop(dc, 'disconnect');
+        }
+        await quiet(marker);
+        const row = runRow(w.dir, marker);
+        assert.ok(row, 'the launch is a run');
+        assert.equal(row.status, hold ? 'stopped' : 'finished', JSON.stringify(row.evidence));
+      } finally {
+        closeClient(dc);
+        for (const p of await ours(marker)) process.kill(p.pid, 'SIGKILL');
+      }
+    }
+  });
+});
