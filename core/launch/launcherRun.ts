@@ -6,7 +6,7 @@
 // without a folder named by the launcher). The shells (extension/debug/launcherTerminal.ts,
 // cli/debugTask.ts) only word and show what happens.
 import type { ResolvedLaunch } from './attributes';
-import { commandLine, describeTarget, planLaunch, preflightLaunch } from './lifecycle';
+import { commandLine, describeTarget, planLaunch, preflightLaunch, type LaunchPlan, type Preflighted } from './lifecycle';
 import { shellQuote } from './plan';
 import { LaunchOwner, LaunchStopped, type LaunchOwnerOptions } from './owner';
 import { LaunchRecordKeeper } from './record';
@@ -18,6 +18,8 @@ export interface LauncherRunSpec {
   via: string;
   /** Lint the config before the launch (default true; `agentjet debug-task` writes its own). */
   lint?: boolean;
+  /** Plan and preflight the caller already made (`agentjet debug-task` prints the command first). */
+  prepared?: { plan: LaunchPlan; pre: Extract<Preflighted, { ok: true }> };
 }
 
 export interface LauncherRunEnd {
@@ -80,14 +82,17 @@ export class LauncherRun {
     const owner = this.owner;
     const notStarted = (exitCode: number): LauncherRunEnd => ({ exitCode, signal: null, stopped: owner.stopRequested, started: false });
     try {
-      const planned = await owner.step('plan', () => planLaunch(r, this.spec.lint === false ? { lint: false } : {}));
+      const prepared = this.spec.prepared;
+      const planned = prepared
+        ? ({ ok: true, plan: prepared.plan } as const)
+        : await owner.step('plan', () => planLaunch(r, this.spec.lint === false ? { lint: false } : {}));
       if (!planned.ok) {
         this.events.refused?.(planned.refusal.message);
         return notStarted(1);
       }
       const plan = planned.plan;
       owner.configure({ cwd: r.cwd, env: plan.env, autokill: r.autokill === true });
-      const pre = await owner.step('preflight', (signal) => preflightLaunch(plan, false, { signal }));
+      const pre = prepared ? prepared.pre : await owner.step('preflight', (signal) => preflightLaunch(plan, false, { signal }));
       if (!pre.ok) {
         this.events.refused?.(pre.refusal.message);
         return notStarted(1);
