@@ -9,69 +9,21 @@
 // the one that ended by itself).
 import { test, describe, before, after } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { demoCopy, lineOf, standInBackbone, type DemoCopy } from '../util/debugWorkspace';
 import { ensureTestPython } from '../harness/python';
 import { waitFor } from '../util/poll';
-import { repoRoot } from '../util/paths';
+import { holdConfig, launchAlive, runRow, startsOf, waitQuiet } from '../util/holdLaunch';
 import { descendants, listProcesses, type ProcInfo } from '../../core/launch/processes';
 import { companionFolder, readCompanions } from '../../core/launch/companions';
 import { INIT, collect, inlineShell, onReverseRequests, type Shell } from '../conformance/dapShells';
 
 const python = ensureTestPython().python;
-const cliJs = join(repoRoot, 'dist', 'cli.js');
-
-/** A config whose workflow (in the launcher's child process) appends its start time to `<marker>.started`, then holds. */
-function holdConfig(w: DemoCopy, marker: string, holdSeconds = 60): { config: string; workflow: string; started: string } {
-  const workflow = join(w.dir, `${marker}.py`);
-  const started = join(w.dir, `${marker}.started`);
-  writeFileSync(
-    workflow,
-    [
-      'import os, time',
-      'from ajet import Workflow',
-      'from ajet._standin.api import WorkflowOutput',
-      'class Hold(Workflow):',
-      '    async def execute(self, workflow_task, tuner):',
-      `        with open(${JSON.stringify(started)}, "a") as f:`,
-      '            f.write("%f %d\\n" % (time.time(), os.getpid()))',
-      '        print("hold workflow running", flush=True)',
-      `        time.sleep(${holdSeconds})  # HOLD`,
-      '        return WorkflowOutput(reward=1.0, is_success=True)',
-      '',
-    ].join('\n'),
-  );
-  const config = join(w.dir, `${marker}.yaml`);
-  writeFileSync(
-    config,
-    `ajet:\n  experiment_name: ${marker}\n  task_reader:\n    jsonl_dataset_file:\n      training:\n        file_path: data/train.jsonl\n  rollout:\n    user_workflow: ${marker}.py->Hold\n  debug:\n    debug_first_n_tasks: 1\n    debug_vllm_port: ${w.port}\n`,
-  );
-  return { config, workflow, started };
-}
 
 /** Closes a client's connection (the session stays served; DebugClient keeps this private). */
 function closeClient(dc: DebugClient | undefined): void {
   (dc as unknown as { stopAdapter(): void } | undefined)?.stopAdapter();
-}
-
-/** Start times (ms) the workflow wrote. */
-function startsOf(file: string): number[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => Math.round(Number(l.split(' ')[0]) * 1000));
-}
-
-/** `agentjet runs <dir> --format json`: the row of experiment `name`, if any. */
-function runRow(dir: string, name: string): { status: string; evidence: { text: string }[] } | undefined {
-  const out = execFileSync(process.execPath, [cliJs, 'runs', dir, '--format', 'json', '--lang', 'en'], { encoding: 'utf8' });
-  const rows = (JSON.parse(out) as { runs: { experiment: string; status: string; evidence: { text: string }[] }[] }).runs;
-  return rows.find((r) => r.experiment === name);
 }
 
 describe('Stop always stops: the session served inline, a workflow in a child process that holds', { timeout: 900_000 }, () => {
@@ -108,31 +60,8 @@ describe('Stop always stops: the session served inline, a workflow in a child pr
     await w?.dispose();
   });
 
-  /** What of the launch lives: this process's descendants (the session runs here) and anything naming the workspace, companions aside. */
-  const ours = async (marker: string): Promise<ProcInfo[]> => {
-    const procs = await listProcesses();
-    const tree = descendants(process.pid, procs).filter((p) => p.pid !== process.pid);
-    const named = procs.filter((p) => (p.args.includes(w.dir) || p.args.includes(marker)) && p.pid !== process.pid);
-    return [...new Map([...tree, ...named].map((p) => [p.pid, p])).values()].filter(
-      (p) => !spare.has(p.pgid) && !baseline.has(p.pid) && !/\bps -eo\b/.test(p.args),
-    );
-  };
-
-  /** Nothing of the launch alive on three polls in a row (a launcher that starts late shows up between them). */
-  const quiet = async (marker: string, ms = 10_000): Promise<void> => {
-    let calm = 0;
-    let last: ProcInfo[] = [];
-    await waitFor(
-      async () => {
-        last = await ours(marker);
-        calm = last.length ? 0 : calm + 1;
-        return calm >= 3;
-      },
-      () => `nothing of the launch to be alive; left: ${JSON.stringify(last.map((p) => `${p.pid} ${p.args.slice(0, 120)}`))}`,
-      ms,
-      100,
-    );
-  };
+  const ours = (marker: string): Promise<ProcInfo[]> => launchAlive(w, marker, spare, baseline);
+  const quiet = (marker: string): Promise<void> => waitQuiet(() => ours(marker));
 
   const launchArgs = (config: string, noDebug: boolean): DebugProtocol.LaunchRequestArguments =>
     ({
