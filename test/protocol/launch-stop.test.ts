@@ -72,6 +72,27 @@ describe('Stop always stops: the session served inline, a workflow in a child pr
       env: { PYTHONPATH: standInBackbone, AJET_STANDIN_CHILD_PROCESS: '1' },
     }) as DebugProtocol.LaunchRequestArguments;
 
+  /**
+   * VS Code's part when debugpy reports the launcher's child: a session for it, straight to
+   * debugpy's adapter, with `bp` set before configurationDone.
+   */
+  async function attachChild(
+    children: DebugProtocol.StartDebuggingRequestArguments[],
+    bp?: { path: string; line: number },
+  ): Promise<DebugClient> {
+    const req = await waitFor(() => children.at(-1), "debugpy to report the launcher's child process", 60_000, 100);
+    const cfg = req.configuration as Record<string, unknown> & { connect: { host: string; port: number } };
+    const child = new DebugClient('node', '', 'python');
+    await child.start(cfg.connect.port);
+    await child.initializeRequest({ ...INIT, adapterID: 'debugpy' });
+    const attached = child.attachRequest(cfg as DebugProtocol.AttachRequestArguments);
+    await child.waitForEvent('initialized');
+    if (bp) await child.setBreakpointsRequest({ source: { path: bp.path }, breakpoints: [{ line: bp.line }] });
+    // With a breakpoint: resolves once the child stopped there.
+    await Promise.all([child.configurationDoneRequest(), attached, bp ? child.assertStoppedLocation('breakpoint', bp) : undefined]);
+    return child;
+  }
+
   /** VS Code's Stop: `terminate` (then `disconnect` once the session says it ended), or `disconnect { terminateDebuggee }`. */
   async function stop(dc: DebugClient, how: 'terminate' | 'disconnect'): Promise<void> {
     if (how === 'terminate') {
@@ -127,22 +148,8 @@ describe('Stop always stops: the session served inline, a workflow in a child pr
           dc.waitForEvent('initialized').then(() => dc.configurationDoneRequest()),
           dc.launchRequest(launchArgs(config, false)),
         ]);
-        // The launcher's child (the rollout) reports in; VS Code's part: a session for it, straight to debugpy.
-        const req = await waitFor(() => children.at(-1), "debugpy to report the launcher's child process", 60_000, 100);
-        const cfg = req.configuration as Record<string, unknown> & { connect: { host: string; port: number } };
-        child = new DebugClient('node', '', 'python');
-        child.defaultTimeout = 60_000;
-        await child.start(cfg.connect.port);
-        await child.initializeRequest({ ...INIT, adapterID: 'debugpy' });
-        const attached = child.attachRequest(cfg as DebugProtocol.AttachRequestArguments);
-        await child.waitForEvent('initialized');
         const line = lineOf(workflow, '# HOLD');
-        await child.setBreakpointsRequest({ source: { path: workflow }, breakpoints: [{ line }] });
-        await Promise.all([
-          child.configurationDoneRequest(),
-          attached,
-          child.assertStoppedLocation('breakpoint', { path: workflow, line }),
-        ]);
+        child = await attachChild(children, { path: workflow, line });
         const stopMs = Date.now();
         await stop(dc, how);
         await quiet(marker);
@@ -166,20 +173,28 @@ describe('Stop always stops: the session served inline, a workflow in a child pr
       const marker = `ajstopend${noDebug ? 'r' : 'd'}`;
       const { config } = holdConfig(w, marker, 0);
       const dc = await shell.client();
-      onReverseRequests(dc, () => undefined);
+      const children: DebugProtocol.StartDebuggingRequestArguments[] = [];
+      onReverseRequests(dc, (r) => {
+        if (r.command === 'startDebugging') children.push(r.arguments as DebugProtocol.StartDebuggingRequestArguments);
+      });
+      let child: DebugClient | undefined;
       try {
         await dc.initializeRequest(INIT);
+        const terminated = dc.waitForEvent('terminated');
         await Promise.all([
           dc.waitForEvent('initialized').then(() => dc.configurationDoneRequest()),
           dc.launchRequest(launchArgs(config, noDebug)),
-          dc.waitForEvent('terminated', 60_000),
         ]);
+        // debugpy holds the launcher's child until a session attaches to it, as VS Code's does.
+        if (!noDebug) child = await attachChild(children);
+        await waitFor(() => terminated.then(() => true), 'the run to end by itself', 60_000);
         await stop(dc, 'disconnect');
         await quiet(marker);
         const row = runRow(w.dir, marker);
         assert.ok(row, 'the launch is a run');
         assert.equal(row.status, 'finished', JSON.stringify(row.evidence));
       } finally {
+        closeClient(child);
         closeClient(dc);
         for (const p of await ours(marker)) process.kill(p.pid, 'SIGKILL');
       }

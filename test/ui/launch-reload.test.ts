@@ -1,0 +1,85 @@
+// Issue 27: the extension host going away ends what the extension started. As a user: start a
+// launch whose workflow holds (the stand-in backbone runs it in the launcher's child process, as
+// AgentJet does), once from the "Run rollout" CodeLens (the F5 session, served inline in the
+// extension host) and once as a task (the task terminal), then reload the window: nothing of the
+// launch is left, and the vLLM companion is spared.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openWorkbench, type Workbench } from '../harness/workbench';
+import { ensureTestPython } from '../harness/python';
+import { standInBackbone, freePort, type DemoCopy } from '../util/debugWorkspace';
+import { holdConfig, launchAlive, startsOf, waitQuiet } from '../util/holdLaunch';
+import { waitFor } from '../util/poll';
+import { companionFolder, readCompanions, stopCompanions } from '../../core/launch/companions';
+
+const python = ensureTestPython().python;
+
+async function withHoldWorkbench(fn: (wb: Workbench, w: DemoCopy) => Promise<void>): Promise<void> {
+  const wb = await openWorkbench({
+    env: { PYTHONPATH: standInBackbone, AJET_STANDIN_CHILD_PROCESS: '1' },
+    settings: { 'agentjet.pythonPath': python },
+  });
+  const port = await freePort();
+  const w: DemoCopy = { dir: wb.workspace, config: '', workflow: '', port, dispose: async () => undefined };
+  try {
+    await fn(wb, w);
+  } finally {
+    await wb.close();
+    await stopCompanions(readCompanions(companionFolder(w.dir, 'saved_experiments')));
+  }
+}
+
+/** Reloads the window once the workflow runs; then nothing of the launch may be left (the companion aside). */
+async function reloadEndsIt(wb: Workbench, w: DemoCopy, marker: string, started: string): Promise<void> {
+  await waitFor(() => startsOf(started).length > 0, 'the workflow to start', 120_000, 200);
+  const spare = () => new Set(readCompanions(companionFolder(w.dir, 'saved_experiments')).map((c) => c.pgid));
+  // Only what names this launch's config (the launcher and its child): the VS Code server and its extension host live on.
+  const alive = async () => (await launchAlive(w, marker, spare(), new Set(), -1)).filter((p) => p.args.includes(`${marker}.yaml`));
+  assert.ok((await alive()).length >= 2, 'the launcher and its child run');
+  await wb.runCommand('Developer: Reload Window');
+  await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
+  await waitQuiet(alive, 30_000);
+  assert.ok(
+    readCompanions(companionFolder(w.dir, 'saved_experiments')).some((c) => c.alive),
+    'the companion is spared',
+  );
+  await wb.screenshot(`launch-reload-${marker}`);
+}
+
+test('reloading the window during a launch from the CodeLens (the inline debug session) ends it', async () => {
+  await withHoldWorkbench(async (wb, w) => {
+    const marker = 'ajreloadf5';
+    const { started } = holdConfig(w, marker);
+    await wb.openFile(`${marker}.yaml`);
+    const lens = wb.page.locator('.codelens-decoration a', { hasText: 'Run rollout' }).first();
+    await lens.waitFor({ state: 'visible', timeout: 60_000 });
+    await lens.click();
+    await reloadEndsIt(wb, w, marker, started);
+  });
+});
+
+test('reloading the window during a task launch (the task terminal) ends it', async () => {
+  await withHoldWorkbench(async (wb, w) => {
+    const marker = 'ajreloadtask';
+    const { started } = holdConfig(w, marker);
+    mkdirSync(join(w.dir, '.vscode'), { recursive: true });
+    writeFileSync(
+      join(w.dir, '.vscode', 'tasks.json'),
+      JSON.stringify(
+        {
+          version: '2.0.0',
+          tasks: [{ type: 'agentjet', config: `${marker}.yaml`, backbone: 'debug', label: 'hold task', problemMatcher: [] }],
+        },
+        null,
+        2,
+      ),
+    );
+    await wb.runCommand('Tasks: Run Task');
+    const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'hold task' }).first();
+    await row.waitFor({ state: 'visible', timeout: 60_000 });
+    await row.click();
+    await reloadEndsIt(wb, w, marker, started);
+  });
+});
