@@ -233,7 +233,8 @@ export class LaunchOwner {
   }
 
   private ensureWatchdog(): Watchdog | undefined {
-    if (this.opts.watchdog === false) return undefined;
+    // Once the launch ended there is nothing to guard: a late watchdog could one day signal a group id reused by a stranger.
+    if (this.opts.watchdog === false || this._stage === 'ended') return undefined;
     if (!this.watchdog) {
       this.watchdog = new Watchdog();
       if (this.where && !this.autokill)

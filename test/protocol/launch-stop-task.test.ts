@@ -134,7 +134,7 @@ describe('Stop always stops: the task path and agentjet debug-task', { timeout: 
     const host = owner([
       '--import',
       'tsx',
-      join(repoRoot, 'test', 'util', 'launcherRunDriver.ts'),
+      join(repoRoot, 'test', 'protocol', 'drivers', 'launcherRun.ts'),
       JSON.stringify({ config, cwd: w.dir, python, noDebug: true, env }),
     ]);
     try {
