@@ -120,7 +120,8 @@ describe('Stop always stops: the task path and agentjet debug-task', { timeout: 
 
   /** A process that starts the launch (the task path in a stand-in extension host, or the CLI) and its output. */
   function owner(args: string[]): { proc: ChildProcess; out: () => string; exited: Promise<number | null> } {
-    const proc = spawn(process.execPath, args, { cwd: w.dir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // From the repository, where `--import tsx` resolves (the launch's own cwd is in its attributes).
+    const proc = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     proc.stdout?.on('data', (b: Buffer) => (out += b.toString()));
     proc.stderr?.on('data', (b: Buffer) => (out += b.toString()));

@@ -35,7 +35,7 @@ export function holdConfig(w: DemoCopy, marker: string, holdSeconds = 60): { con
   const config = join(w.dir, `${marker}.yaml`);
   writeFileSync(
     config,
-    `ajet:\n  experiment_name: ${marker}\n  task_reader:\n    jsonl_dataset_file:\n      training:\n        file_path: data/train.jsonl\n  rollout:\n    user_workflow: ${marker}.py->Hold\n  debug:\n    debug_first_n_tasks: 1\n    debug_vllm_port: ${w.port}\n`,
+    `ajet:\n  experiment_name: ${marker}\n  task_reader:\n    type: jsonl_dataset_file\n    jsonl_dataset_file:\n      training:\n        file_path: data/train.jsonl\n  rollout:\n    user_workflow: ${marker}.py->Hold\n  debug:\n    debug_first_n_tasks: 1\n    debug_vllm_port: ${w.port}\n`,
   );
   return { config, workflow, started };
 }
