@@ -9,25 +9,32 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openWorkbench, type Workbench } from '../harness/workbench';
 import { ensureTestPython } from '../harness/python';
-import { standInBackbone, freePort, type DemoCopy } from '../util/debugWorkspace';
+import { demoCopy, standInBackbone, type DemoCopy } from '../util/debugWorkspace';
 import { holdConfig, launchAlive, startsOf, waitQuiet } from '../util/holdLaunch';
 import { waitFor } from '../util/poll';
-import { companionFolder, readCompanions, stopCompanions } from '../../core/launch/companions';
+import { companionFolder, readCompanions } from '../../core/launch/companions';
 
 const python = ensureTestPython().python;
 
-async function withHoldWorkbench(fn: (wb: Workbench, w: DemoCopy) => Promise<void>): Promise<void> {
+/** A copy of demo/ with `marker`'s holding config (and `prepare`'s files) written before the window opens. */
+async function withHoldWorkbench(
+  marker: string,
+  prepare: (w: DemoCopy) => void,
+  fn: (wb: Workbench, w: DemoCopy, started: string) => Promise<void>,
+): Promise<void> {
+  const w = await demoCopy('aj-ui-reload-');
+  const { started } = holdConfig(w, marker);
+  prepare(w);
   const wb = await openWorkbench({
+    workspace: w.dir,
     env: { PYTHONPATH: standInBackbone, AJET_STANDIN_CHILD_PROCESS: '1' },
     settings: { 'agentjet.pythonPath': python },
   });
-  const port = await freePort();
-  const w: DemoCopy = { dir: wb.workspace, config: '', workflow: '', port, dispose: async () => undefined };
   try {
-    await fn(wb, w);
+    await fn(wb, w, started);
   } finally {
     await wb.close();
-    await stopCompanions(readCompanions(companionFolder(w.dir, 'saved_experiments')));
+    await w.dispose();
   }
 }
 
@@ -49,36 +56,34 @@ async function reloadEndsIt(wb: Workbench, w: DemoCopy, marker: string, started:
 }
 
 test('reloading the window during a launch from the CodeLens (the inline debug session) ends it', async () => {
-  await withHoldWorkbench(async (wb, w) => {
-    const marker = 'ajreloadf5';
-    const { started } = holdConfig(w, marker);
-    await wb.openFile(`${marker}.yaml`);
-    const lens = wb.page.locator('.codelens-decoration a', { hasText: 'Run rollout' }).first();
-    await lens.waitFor({ state: 'visible', timeout: 60_000 });
-    await lens.click();
-    await reloadEndsIt(wb, w, marker, started);
-  });
+  const marker = 'ajreloadf5';
+  await withHoldWorkbench(
+    marker,
+    () => undefined,
+    async (wb, w, started) => {
+      await wb.openFile(`${marker}.yaml`);
+      const lens = wb.page.locator('.codelens-decoration a', { hasText: 'Run rollout' }).first();
+      await lens.waitFor({ state: 'visible', timeout: 60_000 });
+      await lens.click();
+      await reloadEndsIt(wb, w, marker, started);
+    },
+  );
 });
 
 test('reloading the window during a task launch (the task terminal) ends it', async () => {
-  await withHoldWorkbench(async (wb, w) => {
-    const marker = 'ajreloadtask';
-    const { started } = holdConfig(w, marker);
+  const marker = 'ajreloadtask';
+  const tasksJson = (w: DemoCopy): void => {
     mkdirSync(join(w.dir, '.vscode'), { recursive: true });
-    writeFileSync(
-      join(w.dir, '.vscode', 'tasks.json'),
-      JSON.stringify(
-        {
-          version: '2.0.0',
-          tasks: [{ type: 'agentjet', config: `${marker}.yaml`, backbone: 'debug', label: 'hold task', problemMatcher: [] }],
-        },
-        null,
-        2,
-      ),
-    );
+    const task = { type: 'agentjet', config: `${marker}.yaml`, backbone: 'debug', label: 'hold task', problemMatcher: [] };
+    writeFileSync(join(w.dir, '.vscode', 'tasks.json'), JSON.stringify({ version: '2.0.0', tasks: [task] }, null, 2));
+  };
+  await withHoldWorkbench(marker, tasksJson, async (wb, w, started) => {
     await wb.runCommand('Tasks: Run Task');
     const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'hold task' }).first();
-    await row.waitFor({ state: 'visible', timeout: 60_000 });
+    await row.waitFor({ state: 'visible', timeout: 60_000 }).catch(async (e: Error) => {
+      await wb.screenshot('launch-reload-task-pick');
+      throw e;
+    });
     await row.click();
     await reloadEndsIt(wb, w, marker, started);
   });
