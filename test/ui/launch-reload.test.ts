@@ -38,6 +38,22 @@ async function withHoldWorkbench(
   }
 }
 
+/**
+ * Runs a palette entry with the keyboard (Enter on the focused row): a click can land while the
+ * list is still being redrawn.
+ */
+async function paletteEnter(wb: Workbench, text: string, rowText: string): Promise<void> {
+  await wb.press('Control+Shift+P');
+  const input = wb.page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 30_000 });
+  await input.fill(`>${text}`);
+  await wb.page
+    .locator('.quick-input-list .monaco-list-row.focused', { hasText: rowText })
+    .first()
+    .waitFor({ state: 'visible', timeout: 30_000 });
+  await wb.press('Enter');
+}
+
 /** Reloads the window once the workflow runs; then nothing of the launch may be left (the companion aside). */
 async function reloadEndsIt(wb: Workbench, w: DemoCopy, marker: string, started: string): Promise<void> {
   await waitFor(() => startsOf(started).length > 0, 'the workflow to start', 120_000, 200);
@@ -45,7 +61,7 @@ async function reloadEndsIt(wb: Workbench, w: DemoCopy, marker: string, started:
   // Only what names this launch's config (the launcher and its child): the VS Code server and its extension host live on.
   const alive = async () => (await launchAlive(w, marker, spare(), new Set(), -1)).filter((p) => p.args.includes(`${marker}.yaml`));
   assert.ok((await alive()).length >= 2, 'the launcher and its child run');
-  await wb.runCommand('Developer: Reload Window');
+  await paletteEnter(wb, 'Developer: Reload Window', 'Developer: Reload Window');
   await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
   await waitQuiet(alive, 30_000);
   assert.ok(
@@ -78,13 +94,23 @@ test('reloading the window during a task launch (the task terminal) ends it', as
     writeFileSync(join(w.dir, '.vscode', 'tasks.json'), JSON.stringify({ version: '2.0.0', tasks: [task] }, null, 2));
   };
   await withHoldWorkbench(marker, tasksJson, async (wb, w, started) => {
-    await wb.runCommand('Tasks: Run Task');
-    const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'hold task' }).first();
-    await row.waitFor({ state: 'visible', timeout: 60_000 }).catch(async (e: Error) => {
-      await wb.screenshot('launch-reload-task-pick');
-      throw e;
-    });
-    await row.click();
+    // The task list comes once the task system has read tasks.json: ask again until it shows.
+    await waitFor(
+      async () => {
+        await paletteEnter(wb, 'Tasks: Run Task', 'Tasks: Run Task');
+        const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'hold task' }).first();
+        const shown = await row.waitFor({ state: 'visible', timeout: 10_000 }).then(
+          () => true,
+          () => false,
+        );
+        if (!shown) await wb.press('Escape');
+        return shown;
+      },
+      'the task list to offer "hold task"',
+      90_000,
+      500,
+    );
+    await wb.press('Enter');
     await reloadEndsIt(wb, w, marker, started);
   });
 });
