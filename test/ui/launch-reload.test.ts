@@ -110,6 +110,12 @@ test('reloading the window during a task launch (the task terminal) ends it', as
       90_000,
       500,
     );
+    // Narrow the list to the task, so Enter chooses it whatever was first.
+    await wb.page.locator('.quick-input-widget input').fill('hold task');
+    await wb.page
+      .locator('.quick-input-list .monaco-list-row.focused', { hasText: 'hold task' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
     await wb.press('Enter');
     await reloadEndsIt(wb, w, marker, started);
   });
