@@ -28,7 +28,8 @@ async function withHoldWorkbench(
   const wb = await openWorkbench({
     workspace: w.dir,
     env: { PYTHONPATH: standInBackbone, AJET_STANDIN_CHILD_PROCESS: '1' },
-    settings: { 'agentjet.pythonPath': python },
+    // No view takes the focus from the command palette when the launch starts.
+    settings: { 'agentjet.pythonPath': python, 'debug.internalConsoleOptions': 'neverOpen', 'debug.openDebug': 'neverOpen' },
   });
   try {
     await fn(wb, w, started);
@@ -45,12 +46,12 @@ async function withHoldWorkbench(
 async function paletteEnter(wb: Workbench, text: string, rowText: string): Promise<void> {
   await wb.press('Control+Shift+P');
   const input = wb.page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 30_000 });
-  await input.fill(`>${text}`);
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(`>${text}`, { timeout: 10_000 });
   await wb.page
     .locator('.quick-input-list .monaco-list-row.focused', { hasText: rowText })
     .first()
-    .waitFor({ state: 'visible', timeout: 30_000 });
+    .waitFor({ state: 'visible', timeout: 10_000 });
   await wb.press('Enter');
 }
 
@@ -61,7 +62,20 @@ async function reloadEndsIt(wb: Workbench, w: DemoCopy, marker: string, started:
   // Only what names this launch's config (the launcher and its child): the VS Code server and its extension host live on.
   const alive = async () => (await launchAlive(w, marker, spare(), new Set(), -1)).filter((p) => p.args.includes(`${marker}.yaml`));
   assert.ok((await alive()).length >= 2, 'the launcher and its child run');
-  await paletteEnter(wb, 'Developer: Reload Window', 'Developer: Reload Window');
+  // The palette can close under the launch's own view changes: open it again until the command runs.
+  await waitFor(
+    () =>
+      paletteEnter(wb, 'Developer: Reload Window', 'Developer: Reload Window').then(
+        () => true,
+        async () => {
+          await wb.press('Escape');
+          return false;
+        },
+      ),
+    'the reload command to run',
+    120_000,
+    500,
+  );
   await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
   await waitQuiet(alive, 30_000);
   assert.ok(
