@@ -1,8 +1,8 @@
 // `agentjet debug-task --config C --task-id ID`: the shell side of "Debug this task". Writes the
 // derived config restricted to that task beside the run (core/debugTask/prepare.ts), then starts
-// AgentJet's launcher on it with the debug backbone (the same plan and preflight as F5), or only
-// prints what it would run with --prepare-only.
-import { spawn } from 'node:child_process';
+// AgentJet's launcher on it with the debug backbone (the same plan and preflight as F5, under the
+// launch's owner: SIGINT, SIGTERM and SIGHUP end the whole launch), or only prints what it would
+// run with --prepare-only.
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { CliCommand } from './commands';
@@ -11,6 +11,7 @@ import { debugTaskDir, prepareDebugTask, readerInfo } from '../core/debugTask/pr
 import { fileProblem } from '../core/debugTask/dataset';
 import { resolveAttributes } from '../core/launch/attributes';
 import { commandLine, planLaunch, preflightLaunch } from '../core/launch/lifecycle';
+import { LauncherRun } from '../core/launch/launcherRun';
 import { resolveInterpreter } from '../core/launch/interpreter';
 import { t } from '../core/l10n';
 import { readFileSync } from 'node:fs';
@@ -123,9 +124,33 @@ export async function runDebugTask(
     write(
       t('Derived config: {0}\nTask file: {1}\nCommand: {2}\n', prepared.config, prepared.taskFile, [cmd.command, ...cmd.args].join(' ')),
     );
-  if (flags.has('--prepare-only')) return 0;
-  const child = spawn(cmd.command, cmd.args, { cwd, env: planned.plan.env, stdio: 'inherit' });
-  return new Promise((res) => child.on('close', (code) => res(code ?? 1)));
+  if (flags.has('--prepare-only') || !pre?.ok) return 0;
+  return runLaunch(
+    new LauncherRun(
+      { launch: r, via: 'debug-task', lint: false, prepared: { plan: planned.plan, pre } },
+      {
+        output: (text, stream) => (stream === 'stderr' ? writeErr : write)(text),
+        refused: (m) => writeErr(`agentjet debug-task: ${m}\n`),
+        spawnError: (e, c) => writeErr(`agentjet debug-task: ${c}: ${e.message}\n`),
+        recordError: (m) => writeErr(`agentjet debug-task: ${m}\n`),
+      },
+    ),
+  );
+}
+
+/**
+ * Runs the launch under its owner (core/launch/owner.ts) and ends it, whole, when this process is
+ * asked to end (Ctrl+C, `kill`, the terminal closing: SIGINT, SIGTERM, SIGHUP); its watchdog ends
+ * it when this process is killed outright. Resolves with the launcher's exit code.
+ */
+export async function runLaunch(run: LauncherRun, signals: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']): Promise<number> {
+  const onSignal = (): void => void run.stop();
+  for (const s of signals) process.on(s, onSignal);
+  try {
+    return (await run.start()).exitCode;
+  } finally {
+    for (const s of signals) process.off(s, onSignal);
+  }
 }
 
 export const debugTaskCommand: CliCommand = {

@@ -1,42 +1,41 @@
-// The process lifecycle of an `agentjet` launch: debugpy's adapter, the launcher (noDebug) and the
-// debuggee debugpy reports, with every process group seen under them, so Stop ends the whole tree
-// (children that re-group included) and spares companions (the vLLM server) unless `autokill`.
+// The processes of an `agentjet` launch as the debug session sees them: debugpy's adapter, the
+// launcher (noDebug) and the debuggee debugpy reports. Their life (the user's stop checked before
+// every step, the process groups, stop, the watchdog) belongs to the launch's owner,
+// core/launch/owner.ts; this names the session's processes over it.
 import type { ChildProcess } from 'node:child_process';
 import { mergedEnv, type ResolvedLaunch } from '../core/launch/attributes';
-import { sparedGroups } from '../core/launch/lifecycle';
-import { listProcesses, planKill, terminate } from '../core/launch/processes';
-import { companionFolder, companionsOf, stopCompanions } from '../core/launch/companions';
-import { FIXED_LOG_ROOTS } from '../core/launch/plan';
-import { Watchdog } from '../core/launch/watchdog';
+import { LaunchOwner } from '../core/launch/owner';
 import { trace } from './debugpy';
 
 export class LaunchProcesses {
+  /** The owner of the launch's life: every step and spawn of the session goes through it. */
+  readonly owner = new LaunchOwner({ trace });
   /** `python -m debugpy.adapter` (debug runs), in its own process group. */
   debugpy: ChildProcess | undefined;
   /** The launcher itself (noDebug runs), in its own process group. */
   launcher: ChildProcess | undefined;
   /** The debuggee's pid, from debugpy's `process` event. */
   debuggeePid: number | undefined;
+  private _launch: ResolvedLaunch | undefined;
+
   /** The resolved launch (its cwd finds companions; `autokill` ends them too). */
-  launch: ResolvedLaunch | undefined;
-  private readonly seenGroups = new Set<number>();
-  private stopping: Promise<void> | undefined;
+  get launch(): ResolvedLaunch | undefined {
+    return this._launch;
+  }
 
-  private watchdog: Watchdog | undefined;
+  set launch(r: ResolvedLaunch | undefined) {
+    this._launch = r;
+    if (r) this.owner.configure({ cwd: r.cwd, env: mergedEnv(r), autokill: r.autokill === true });
+  }
 
-  /** Notes a process group (the leader's pid) to end at Stop, or when this adapter dies (watchdog). */
-  addGroup(pgid: number): void {
-    this.seenGroups.add(pgid);
-    if (!this.watchdog) {
-      this.watchdog = new Watchdog();
-      if (this.launch) for (const root of FIXED_LOG_ROOTS) this.watchdog.spare(companionFolder(this.launch.cwd, root));
-    }
-    this.watchdog.guard(pgid);
+  /** A process reported by debugpy (the debuggee, a child process): ended with the launch. */
+  addDebuggee(pid: number): void {
+    this.owner.adopt(pid, true);
   }
 
   /** Pid of the watchdog that ends the launch's groups if this adapter dies (tests). */
   get watchdogPid(): number | undefined {
-    return this.watchdog?.pid;
+    return this.owner.watchdogPid;
   }
 
   /** The pid of the launch's process for the launch record: the launcher (noDebug) or the debuggee. */
@@ -49,66 +48,24 @@ export class LaunchProcesses {
     return !!this.launcher && this.launcher.exitCode === null && this.launcher.signalCode === null;
   }
 
-  /** Records process groups of everything under debugpy, so children that re-group are not lost. */
-  async noteGroups(): Promise<void> {
-    const root = this.debugpy?.pid ?? this.launcher?.pid;
-    if (!root) return;
-    const procs = await listProcesses();
-    const spare = new Set(this.companionGroups());
-    const stack = [root];
-    const seen = new Set<number>();
-    for (let pid = stack.pop(); pid !== undefined; pid = stack.pop()) {
-      if (seen.has(pid)) continue;
-      seen.add(pid);
-      for (const p of procs)
-        if (p.ppid === pid) {
-          stack.push(p.pid);
-          if (!spare.has(p.pgid)) this.addGroup(p.pgid);
-        }
-    }
+  /** Records process groups of everything the launch started, so children that re-group are not lost. */
+  noteGroups(): Promise<void> {
+    return this.owner.noteGroups();
   }
 
-  private companionGroups(): number[] {
-    return this.launch ? sparedGroups(this.launch.cwd, false, mergedEnv(this.launch)) : [];
+  /**
+   * Ends the launch's processes, sparing companions unless autokill: everything with
+   * `includeDebugpy` (once; the watchdog is released), else all but debugpy's adapter, which still
+   * has to report the end over the protocol.
+   */
+  async cleanup(includeDebugpy: boolean): Promise<void> {
+    const debugpyPid = this.debugpy?.pid;
+    if (!includeDebugpy && debugpyPid && this.debugpy?.exitCode === null) await this.owner.end({ keepGroup: debugpyPid });
+    else await this.owner.end();
   }
 
-  /** Ends the launcher and its tree (and debugpy when `includeDebugpy`), sparing companions unless autokill. */
-  cleanup(includeDebugpy: boolean): Promise<void> {
-    const run = async (): Promise<void> => {
-      const r = this.launch;
-      const procs = await listProcesses();
-      const spare = r?.autokill ? [] : this.companionGroups();
-      const debugpyPid = this.debugpy?.pid;
-      const roots = [this.debuggeePid, this.launcher?.pid, includeDebugpy ? debugpyPid : undefined].filter((p): p is number => !!p);
-      const groups = [...this.seenGroups].filter((g) => includeDebugpy || g !== debugpyPid);
-      const plan = planKill(procs, roots, groups, spare);
-      // When only the debuggee should go, keep debugpy's own processes alive to finish the protocol.
-      if (!includeDebugpy && debugpyPid) {
-        const keep = new Set(procs.filter((p) => p.pgid === debugpyPid).map((p) => p.pid));
-        plan.pids = plan.pids.filter((p) => !keep.has(p));
-      }
-      trace(`cleanup: ${plan.pids.length} pids, groups ${plan.pgids.join(',')}`);
-      const left = await terminate(plan, 1500);
-      trace(`cleanup done, ${left.length} left`);
-      if (r?.autokill) await stopCompanions(companionsOf(r.cwd));
-      // Everything of ours has ended: the watchdog has nothing left to guard.
-      if (includeDebugpy) this.releaseWatchdog();
-    };
-    if (includeDebugpy) return (this.stopping ??= run());
-    return run();
-  }
-
-  /** Ends debugpy's adapter (a refused launch), sparing companions unless `includeCompanions`. */
-  async killDebugpy(includeCompanions: boolean): Promise<void> {
-    const procs = await listProcesses();
-    const roots = [this.debugpy?.pid].filter((p): p is number => !!p);
-    await terminate(planKill(procs, roots, roots, includeCompanions ? [] : this.companionGroups()), 2000);
-    // A refused launch: nothing of ours runs any more.
-    if (!this.launcher) this.releaseWatchdog();
-  }
-
-  private releaseWatchdog(): void {
-    this.watchdog?.release();
-    this.watchdog = undefined;
+  /** Ends debugpy's adapter (a refused launch: nothing else of it was started). */
+  async killDebugpy(): Promise<void> {
+    await this.owner.end();
   }
 }

@@ -6,11 +6,13 @@
 // debugpy asks for each child session with a `startDebugging` reverse request; we pass it on as an
 // `agentjet` attach that the extension connects straight to debugpy's adapter. Companions started
 // with `nohup` (the vLLM server) are not Python command lines, so debugpy leaves them untraced.
-// The process lifecycle is debug-adapter/processes.ts, the launch record debug-adapter/record.ts,
+// The launch's life (every step checked against the user's stop, the process groups, stop, the
+// watchdog) is its owner's, core/launch/owner.ts, named for the session in debug-adapter/processes.ts;
+// the launch record is core/launch/record.ts,
 // debugpy's particulars debug-adapter/debugpy.ts, the Ray attach path debug-adapter/attach.ts.
 // Stop ends the launcher and everything it started except companions (unless `autokill`). With
 // `noDebug` it runs the same command without debugpy.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { DebugSession, Event, OutputEvent, InitializedEvent, TerminatedEvent, ExitedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { DapChannel, PendingRequests, dialogFormat, isStopRequest, okResponse, relayReverseRequest } from './channel';
@@ -34,8 +36,9 @@ import { REQUEST_CONSOLE } from '../core/protocol/ray';
 import { t } from '../core/l10n';
 import { ADAPTER_BOOT, LauncherShim, debugpyLaunch, localCapabilities, trace } from './debugpy';
 import { LaunchProcesses } from './processes';
+import { LaunchStopped } from '../core/launch/owner';
 import { isAlive } from '../core/launch/processes';
-import { LaunchRecorder } from './record';
+import { LaunchRecordKeeper } from '../core/launch/record';
 
 const ERR = LAUNCH_ERRORS;
 
@@ -51,7 +54,7 @@ export class AgentJetDebugSession extends DebugSession {
   private launch: ResolvedLaunch | undefined;
   private plan: LaunchPlan | undefined;
   private readonly procs = new LaunchProcesses();
-  private readonly record = new LaunchRecorder();
+  private readonly record = new LaunchRecordKeeper();
   private readonly shim = new LauncherShim();
   private finished = false;
   private sweepTimer: NodeJS.Timeout | undefined;
@@ -88,16 +91,32 @@ export class AgentJetDebugSession extends DebugSession {
         this.reply(request, { body: localCapabilities() });
         return;
       case 'launch':
-        this.answerFailure(request, this.onLaunch(request));
+        this.answerFailure(request, this.launchOrStopped(request));
         return;
       default:
-        if (isStopRequest(request)) this.answerFailure(request, this.onStop(request));
-        else if (this.upstream && this.launchSent) this.forward(request);
+        if (isStopRequest(request)) {
+          // Before anything else: no step of a launch in preparation may start a process after this.
+          this.procs.owner.requestStop();
+          this.answerFailure(request, this.onStop(request));
+        } else if (this.upstream && this.launchSent) this.forward(request);
         else this.answerLocally(request);
     }
   }
 
   // ---- launch -------------------------------------------------------------------------------
+
+  /** The launch; a user's stop during it ends it quietly (the stop answered and ended the session). */
+  private async launchOrStopped(request: DebugProtocol.Request): Promise<void> {
+    try {
+      await this.onLaunch(request);
+    } catch (e) {
+      if (!(e instanceof LaunchStopped)) throw e;
+      trace(`launch given up: ${e.message}`);
+      // Whatever the interrupted step had started goes too (the stop's own end covers the rest).
+      await this.procs.cleanup(true);
+      this.reply(request);
+    }
+  }
 
   private async onLaunch(request: DebugProtocol.Request): Promise<void> {
     const a = (request.arguments ?? {}) as LaunchArgs;
@@ -126,8 +145,9 @@ export class AgentJetDebugSession extends DebugSession {
     }
     this.launch = r;
     this.procs.launch = r;
+    const owner = this.procs.owner;
     // 1. config, dialect, interpreter
-    const planned = await planLaunch(r);
+    const planned = await owner.step('plan', () => planLaunch(r));
     trace('plan done');
     if (!planned.ok) {
       this.fail(request, planned.refusal.code, planned.refusal.message);
@@ -140,13 +160,10 @@ export class AgentJetDebugSession extends DebugSession {
     // most of the probe's cost. The launcher itself never starts before the preflight passed, and
     // a refused launch ends the idle adapter.
     const adapterReady = r.noDebug ? undefined : this.spawnDebugpy(r, plan.env);
-    const pre = await preflightLaunch(plan, !r.noDebug);
+    const pre = await owner.step('preflight', (signal) => preflightLaunch(plan, !r.noDebug, { signal }));
     trace('probe done');
     if (!pre.ok) {
-      if (adapterReady) {
-        await adapterReady;
-        await this.procs.killDebugpy(false);
-      }
+      if (adapterReady) await this.procs.killDebugpy();
       this.fail(request, pre.refusal.code, pre.refusal.message);
       return;
     }
@@ -160,10 +177,12 @@ export class AgentJetDebugSession extends DebugSession {
         'console',
       ),
     );
-    this.record.startedAt = Date.now();
     const launcherOwnArgs = cmd.args.slice(pre.target.kind === 'script' ? 1 : 2);
     if (r.noDebug || !adapterReady) this.startWithoutDebugger(request, r, cmd.command, cmd.args, plan.env);
-    else await this.startDebugpy(request, r, pre.target, launcherOwnArgs, await adapterReady, pre.probe.debugpy);
+    else {
+      const init = await owner.step('debugpy', () => adapterReady);
+      await this.startDebugpy(request, r, pre.target, launcherOwnArgs, init, pre.probe.debugpy);
+    }
   }
 
   /** `swarmClient`: the server checked first (its state in the Debug Console), then `python <client.py>` under debugpy. */
@@ -176,16 +195,16 @@ export class AgentJetDebugSession extends DebugSession {
     const r = planned.launch;
     this.launch = r;
     this.procs.launch = r;
+    const owner = this.procs.owner;
     const env = mergedEnv(r);
+    owner.check('plan');
     // debugpy's adapter starts while the server is asked (it ends again if the server is not there).
     const adapterReady = r.noDebug ? undefined : this.spawnDebugpy(r, env);
     if (r.url) {
-      const checked = await checkSwarmServer(r.url);
+      const url = r.url;
+      const checked = await owner.step('preflight', () => checkSwarmServer(url));
       if (!checked.ok) {
-        if (adapterReady) {
-          await adapterReady;
-          await this.procs.killDebugpy(false);
-        }
+        if (adapterReady) await this.procs.killDebugpy();
         this.fail(request, ERR.preflight, checked.message);
         return;
       }
@@ -207,7 +226,10 @@ export class AgentJetDebugSession extends DebugSession {
       ),
     );
     if (r.noDebug || !adapterReady) this.startWithoutDebugger(request, r, cmd.command, cmd.args, env);
-    else await this.startDebugpy(request, r, { kind: 'script', path: r.script }, r.args, await adapterReady, null);
+    else {
+      const init = await owner.step('debugpy', () => adapterReady);
+      await this.startDebugpy(request, r, { kind: 'script', path: r.script }, r.args, init, null);
+    }
   }
 
   private startWithoutDebugger(
@@ -218,12 +240,17 @@ export class AgentJetDebugSession extends DebugSession {
     env: NodeJS.ProcessEnv,
   ): void {
     let child: ChildProcess;
+    const owner = this.procs.owner;
+    owner.check('launcher');
+    this.record.startedAt = Date.now();
     try {
-      child = spawn(command, ['-u', ...args], { cwd: r.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = owner.spawn(command, ['-u', ...args], { cwd: r.cwd, env });
     } catch (e) {
+      if (e instanceof LaunchStopped) throw e;
       this.fail(request, ERR.start, t('Could not start {0}: {1}', r.python, (e as Error).message));
       return;
     }
+    owner.running();
     this.procs.launcher = child;
     child.stdout?.on('data', (b: Buffer) => this.onOutput(b.toString(), 'stdout', true));
     child.stderr?.on('data', (b: Buffer) => this.onOutput(b.toString(), 'stderr', true));
@@ -255,24 +282,26 @@ export class AgentJetDebugSession extends DebugSession {
       }, 500).unref();
     });
     if (child.pid) {
-      this.procs.addGroup(child.pid);
       this.sendEvent(new Event('process', { name: r.config, systemProcessId: child.pid, isLocalProcess: true, startMethod: 'launch' }));
     }
     this.reply(request);
     this.sendEvent(new InitializedEvent());
   }
 
-  /** Starts `<python> -m debugpy.adapter` and initializes it; resolves with its answer or a reason. */
+  /**
+   * Starts `<python> -m debugpy.adapter` (through the launch's owner: refused after a stop) and
+   * initializes it; resolves with its answer or a reason.
+   */
   private spawnDebugpy(r: ResolvedLaunch, env: NodeJS.ProcessEnv): Promise<DebugProtocol.Response | string> {
     let child: ChildProcess;
     try {
       // Its own process group, so Stop can end debugpy, its launcher and the debuggee together.
-      child = spawn(r.python, ['-c', ADAPTER_BOOT, AUTOKILL_GUARD], { cwd: r.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+      child = this.procs.owner.spawn(r.python, ['-c', ADAPTER_BOOT, AUTOKILL_GUARD], { cwd: r.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (e) {
+      if (e instanceof LaunchStopped) throw e;
       return Promise.resolve(t('could not start {0} -m debugpy.adapter: {1}', r.python, (e as Error).message));
     }
     this.procs.debugpy = child;
-    if (child.pid) this.procs.addGroup(child.pid);
     let stderr = '';
     child.stderr?.on('data', (b: Buffer) => {
       stderr = (stderr + b.toString()).slice(-4000);
@@ -307,7 +336,7 @@ export class AgentJetDebugSession extends DebugSession {
     debugpyVersion: string | null,
   ): Promise<void> {
     if (typeof init === 'string' || !init.success) {
-      await this.procs.killDebugpy(false);
+      await this.procs.killDebugpy();
       this.fail(request, ERR.start, typeof init === 'string' ? init : t('debugpy refused to initialize: {0}', init.message ?? ''));
       return;
     }
@@ -317,6 +346,10 @@ export class AgentJetDebugSession extends DebugSession {
     if (warning) this.sendEvent(new OutputEvent(`AgentJet: ${warning}\n`, 'important'));
     const shim = this.shim.write();
     if (shim) launchArgs.debugLauncherPath = shim;
+    // The last moment a stop can keep the launcher from starting.
+    this.procs.owner.check('launcher');
+    this.record.startedAt = Date.now();
+    this.procs.owner.running();
     this.launchSent = true;
     const seq = this.upstream!.send({ type: 'request', command: 'launch', arguments: launchArgs });
     this.requests.relayed.set(seq, request);
@@ -346,7 +379,7 @@ export class AgentJetDebugSession extends DebugSession {
         const pid = (ev.body as DebugProtocol.ProcessEvent['body']).systemProcessId;
         if (pid) {
           this.procs.debuggeePid = pid;
-          this.procs.addGroup(pid);
+          this.procs.addDebuggee(pid);
         }
       } else if (ev.event === 'exited') {
         this.record.exitCode = (ev.body as DebugProtocol.ExitedEvent['body']).exitCode;
@@ -443,7 +476,7 @@ export class AgentJetDebugSession extends DebugSession {
   private async onStop(request: DebugProtocol.Request): Promise<void> {
     const isDisconnect = request.command === 'disconnect';
     // A stop while the launch still runs is the user's (VS Code also disconnects after a run ended by itself).
-    if (!this.finished && this.record.startedAt) this.record.stopRequestedMs ??= Date.now();
+    if (!this.finished && this.record.startedAt) this.record.stopRequestedMs ??= this.procs.owner.stopRequestedMs ?? Date.now();
     // Snapshot the tree first: once the debuggee dies its children are re-parented out of reach.
     await this.procs.noteGroups();
     const upstream = this.upstream;
@@ -475,12 +508,15 @@ export class AgentJetDebugSession extends DebugSession {
 
   override dispose(): void {
     this.attachRelay?.dispose();
-    // Inline in the extension host: VS Code disposes the adapter when the session goes away.
+    // Inline in the extension host: VS Code disposes the adapter when the session goes away; a
+    // launch still being prepared must not start after that.
+    this.procs.owner.requestStop();
     void this.procs.cleanup(true);
   }
 
   override shutdown(): void {
     // The client went away or the session ended: leave nothing of ours running.
+    this.procs.owner.requestStop();
     void this.procs.cleanup(true).finally(() => super.shutdown());
   }
 

@@ -1,15 +1,20 @@
-// A launch's process groups die with the session that started them. The launcher, debugpy's adapter
-// and their children run detached (own process groups, so Stop can end each tree whole); when the
-// adapter itself dies (SIGKILL, a crashed extension host), nothing would end them. The watchdog is a
-// tiny node process holding a pipe from the adapter: when the pipe closes without a "done" line, the
-// adapter is gone, and the watchdog ends every group it was told about, sparing the companions
-// listed in the companion folders (their .pgid files) at that moment.
+// A launch's processes die with their owner (the extension host, the adapter process, the CLI).
+// The launcher, debugpy's adapter and their children run detached (own process groups, so Stop can
+// end each tree whole); when the owner itself dies (SIGKILL, a crashed or reloaded extension host),
+// nothing would end them. The watchdog is a tiny node process holding a pipe from the owner: when the
+// pipe closes without a "done" line, the owner is gone, and the watchdog ends every group it was
+// told about, sparing the companions listed in the companion folders (their .pgid files) at that
+// moment. On Windows (no groups, no signals) it ends the trees under the pids it was told about with
+// `taskkill /T /F` (core/launch/treeKill.ts builds the same command for the owner's own stop).
 import { spawn, type ChildProcess } from 'node:child_process';
 
-/** The watchdog's program (run with `node -e`); lines on stdin: `g <pgid>`, `s <companion folder>`, `d` (done). */
+/**
+ * The watchdog's program (run with `node -e`); lines on stdin: `g <pgid>` (POSIX), `p <pid>` (a tree
+ * root, Windows), `s <companion folder>`, `d` (done).
+ */
 export const WATCHDOG_SCRIPT = `
-const fs = require('fs'), path = require('path');
-const groups = new Set(), dirs = new Set();
+const fs = require('fs'), path = require('path'), cp = require('child_process');
+const groups = new Set(), dirs = new Set(), roots = new Set();
 let done = false, buf = '', fired = false;
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (d) => {
@@ -17,6 +22,7 @@ process.stdin.on('data', (d) => {
   for (let i = buf.indexOf('\\n'); i >= 0; i = buf.indexOf('\\n')) {
     const l = buf.slice(0, i); buf = buf.slice(i + 1);
     if (l[0] === 'g') { const g = Number(l.slice(2)); if (Number.isInteger(g) && g > 1) groups.add(g); }
+    else if (l[0] === 'p') { const p = Number(l.slice(2)); if (Number.isInteger(p) && p > 1) roots.add(p); }
     else if (l[0] === 's') dirs.add(l.slice(2));
     else if (l[0] === 'd') done = true;
   }
@@ -24,6 +30,10 @@ process.stdin.on('data', (d) => {
 const fire = () => {
   if (fired) return; fired = true;
   if (done) process.exit(0);
+  if (process.platform === 'win32') {
+    for (const p of roots) { try { cp.spawnSync('taskkill', ['/PID', String(p), '/T', '/F'], { windowsHide: true, timeout: 10000 }); } catch {} }
+    process.exit(0);
+  }
   const spare = new Set();
   for (const d of dirs) {
     try { for (const f of fs.readdirSync(d)) if (f.endsWith('.pgid')) spare.add(parseInt(fs.readFileSync(path.join(d, f), 'utf8'), 10)); } catch {}
@@ -43,14 +53,15 @@ export class Watchdog {
   private readonly sent = new Set<string>();
   private released = false;
 
-  /** Starts the watchdog process (POSIX only: Windows has no process groups to end). */
-  constructor(spawnIt = process.platform !== 'win32') {
+  /** Starts the watchdog process (every platform; `spawnIt` false: a watchdog that guards nothing, for tests). */
+  constructor(spawnIt = true) {
     if (!spawnIt) return;
     try {
       this.child = spawn(process.execPath, ['-e', WATCHDOG_SCRIPT], {
         // In the extension host process.execPath is Electron: run it as plain node.
         env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
         detached: true,
+        windowsHide: true,
         stdio: ['pipe', 'ignore', 'ignore'],
       });
       this.child.on('error', () => (this.child = undefined));
@@ -77,6 +88,11 @@ export class Watchdog {
   /** A process group to end if the adapter dies. */
   guard(pgid: number | undefined): void {
     if (pgid && pgid > 1) this.send(`g ${pgid}`);
+  }
+
+  /** A process whose tree to end if the owner dies (Windows, where there are no groups). */
+  guardTree(pid: number | undefined): void {
+    if (pid && pid > 1) this.send(`p ${pid}`);
   }
 
   /** A companion folder: groups named by its .pgid files are spared. */

@@ -86,11 +86,14 @@ export async function readExperimentEntry(fs: RunsFs, root: string, name: string
     .map((e) => e.name)
     .sort();
   const snapshot = entries.some((e) => e.name === 'yaml_backup.yaml' && e.kind === 'file') ? join(path, 'yaml_backup.yaml') : undefined;
-  if (!error && sessions.length === 0 && !snapshot) return undefined;
+  const records = entries.some((e) => e.name === LAUNCH_RECORD_DIR);
+  // A launch the extension started whose launcher named no folder (stopped or failed early) leaves
+  // only its launch record: still a run, with how it ended.
+  if (!error && sessions.length === 0 && !snapshot && !records) return undefined;
   let timeMs = sessions.length ? parseSessionTime(sessions[sessions.length - 1]!) : undefined;
   if (timeMs === undefined) timeMs = (await tryStat(fs, path))?.mtimeMs ?? 0;
   const entry: ExperimentEntry = { name, path, root, sessions, timeMs };
-  if (!error) entry.hasLaunchRecords = entries.some((e) => e.name === LAUNCH_RECORD_DIR);
+  if (!error) entry.hasLaunchRecords = records;
   if (snapshot) entry.snapshot = snapshot;
   if (error) entry.error = error;
   return entry;

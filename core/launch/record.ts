@@ -1,15 +1,24 @@
-// What an `agentjet` launch leaves behind: the launcher's output (the end of it), the experiment
+// What an `agentjet` launch leaves behind, for every path that starts one (the debug session, the
+// task terminal, `agentjet debug-task`): the launcher's output (the end of it), the experiment
 // folder it announced (or the one found after it), and the launch record written beside the run.
-import { t } from '../core/l10n';
+// A launcher that names no folder (one that failed or was stopped early, or prints differently)
+// still gets its record: under the folder AgentJet would have made for it in the log root of the
+// launched version's layout, so the Runs view and `agentjet runs` show how the launch ended.
+import { t } from '../l10n';
 import { join } from 'node:path';
-import type { ResolvedLaunch } from '../core/launch/attributes';
-import type { LaunchPlan } from '../core/launch/lifecycle';
-import { LauncherOutputReader, findExperimentFolder, findRolloutLog, logExperimentOf, type LaunchWhere } from '../core/launch/experiment';
+import type { ResolvedLaunch } from './attributes';
+import type { LaunchPlan } from './lifecycle';
+import { LauncherOutputReader, findExperimentFolder, findRolloutLog, logExperimentOf, type LaunchWhere } from './experiment';
 import { existsSync } from 'node:fs';
-import { launchPaths, writeLaunchRecord, LAUNCH_OUTPUT_MAX } from '../core/agentjet';
-import type { ExperimentEventBody, FinishedEventBody } from '../core/protocol/debug';
+import { experimentName, launchPaths, writeLaunchRecord, LAUNCH_OUTPUT_MAX, type LayoutVersion } from '../agentjet';
+import type { ExperimentEventBody, FinishedEventBody } from '../protocol/debug';
 
-export class LaunchRecorder {
+/** The layout a launch's record falls back to when the preflight did not read one from AgentJet's code. */
+function fallbackLayout(dialect: LaunchPlan['facts']['dialect']): LayoutVersion {
+  return dialect === 'ajet' ? 'agentjet' : dialect === 'astune' ? 'astune' : 'astuner-2025-12';
+}
+
+export class LaunchRecordKeeper {
   /** The command line run, for the record. */
   command: string[] = [];
   startedAt = 0;
@@ -54,7 +63,9 @@ export class LaunchRecorder {
     pid: number | undefined,
     onExperiment: (b: ExperimentEventBody) => void,
     onError: (message: string) => void,
+    via: string = r.noDebug ? 'run' : 'debug',
   ): FinishedEventBody {
+    let recordFolder: string | undefined;
     if (!this.experiment) {
       // No "Experiment Name" line seen (a launcher that failed early prints none): look for a
       // folder this launch made under the working directory's log root.
@@ -65,11 +76,22 @@ export class LaunchRecorder {
       const found = findExperimentFolder(logRoot, r.config, plan.facts.experimentName, this.startedAt);
       const body = found ? this.setExperiment(found) : undefined;
       if (body) onExperiment(body);
+      // Nothing made: the folder AgentJet would have made for this launch holds its record alone.
+      if (!found && this.startedAt) {
+        const name = experimentName(
+          r.config,
+          plan.facts.experimentName,
+          w.layout ?? fallbackLayout(plan.facts.dialect),
+          new Date(this.startedAt),
+        );
+        recordFolder = join(logRoot, name);
+      }
     }
-    if (this.experiment) {
+    const folder = this.experiment ?? recordFolder;
+    if (folder) {
       try {
         writeLaunchRecord(
-          this.experiment,
+          folder,
           {
             command: this.command,
             cwd: r.cwd,
@@ -81,12 +103,12 @@ export class LaunchRecorder {
             exitCode: this.exitCode ?? null,
             signal: this.exitSignal ?? null,
             ...(this.stopRequestedMs !== undefined ? { stopRequestedMs: this.stopRequestedMs } : {}),
-            via: r.noDebug ? 'run' : 'debug',
+            via,
           },
           this.output,
         );
       } catch (e) {
-        onError(t('could not record the launch in {0}: {1}', this.experiment ?? '', (e as Error).message));
+        onError(t('could not record the launch in {0}: {1}', folder, (e as Error).message));
       }
     }
     const rolloutLog = this.experiment ? findRolloutLog(this.experiment, this.startedAt) : undefined;

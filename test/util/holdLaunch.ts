@@ -1,0 +1,97 @@
+// A launch that holds, for the stop tests (test/protocol/launch-stop*.test.ts): a config whose
+// workflow, in the launcher's child process with the stand-in backbone's AJET_STANDIN_CHILD_PROCESS=1,
+// writes the time it started and then holds; what of a launch is still alive; what `agentjet runs`
+// says of it.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { DemoCopy } from './debugWorkspace';
+import { repoRoot } from './paths';
+import { waitFor } from './poll';
+import { descendants, listProcesses, type ProcInfo } from '../../core/launch/processes';
+
+const cliJs = join(repoRoot, 'dist', 'cli.js');
+
+/** A config whose workflow (in the launcher's child process) appends its start time to `<marker>.started`, then holds. */
+export function holdConfig(w: DemoCopy, marker: string, holdSeconds = 60): { config: string; workflow: string; started: string } {
+  const workflow = join(w.dir, `${marker}.py`);
+  const started = join(w.dir, `${marker}.started`);
+  writeFileSync(
+    workflow,
+    [
+      'import os, time',
+      'from ajet import Workflow',
+      'from ajet._standin.api import WorkflowOutput',
+      'class Hold(Workflow):',
+      '    async def execute(self, workflow_task, tuner):',
+      `        with open(${JSON.stringify(started)}, "a") as f:`,
+      '            f.write("%f %d\\n" % (time.time(), os.getpid()))',
+      '        print("hold workflow running", flush=True)',
+      `        time.sleep(${holdSeconds})  # HOLD`,
+      '        return WorkflowOutput(reward=1.0, is_success=True)',
+      '',
+    ].join('\n'),
+  );
+  const config = join(w.dir, `${marker}.yaml`);
+  writeFileSync(
+    config,
+    `ajet:\n  experiment_name: ${marker}\n  task_reader:\n    type: jsonl_dataset_file\n    jsonl_dataset_file:\n      training:\n        file_path: data/train.jsonl\n  rollout:\n    user_workflow: ${marker}.py->Hold\n  debug:\n    debug_first_n_tasks: 1\n    debug_vllm_port: ${w.port}\n`,
+  );
+  return { config, workflow, started };
+}
+
+/** Start times (ms) the workflow wrote. */
+export function startsOf(file: string): number[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => Math.round(Number(l.split(' ')[0]) * 1000));
+}
+
+/** `agentjet runs <dir> --format json`: the row of experiment `name` (or the first whose name `name` accepts), if any. */
+export function runRow(
+  dir: string,
+  name: string | ((experiment: string) => boolean),
+): { status: string; evidence: { text: string }[] } | undefined {
+  const out = execFileSync(process.execPath, [cliJs, 'runs', dir, '--format', 'json', '--lang', 'en'], { encoding: 'utf8' });
+  const rows = (JSON.parse(out) as { runs: { experiment: string; status: string; evidence: { text: string }[] }[] }).runs;
+  const accept = typeof name === 'string' ? (e: string) => e === name : name;
+  return rows.find((r) => accept(r.experiment));
+}
+
+/**
+ * What of a launch lives: descendants of `root` (where the launch's owner runs) and anything whose
+ * command line names the workspace or `marker`, minus the spared groups (companions) and the
+ * processes in `baseline` (this test's own helpers, such as tsx's esbuild service).
+ */
+export async function launchAlive(
+  w: DemoCopy,
+  marker: string,
+  spare: ReadonlySet<number>,
+  baseline: ReadonlySet<number>,
+  root = process.pid,
+): Promise<ProcInfo[]> {
+  const procs = await listProcesses();
+  const tree = descendants(root, procs).filter((p) => p.pid !== root && p.pid !== process.pid);
+  const named = procs.filter((p) => (p.args.includes(w.dir) || p.args.includes(marker)) && p.pid !== process.pid);
+  return [...new Map([...tree, ...named].map((p) => [p.pid, p])).values()].filter(
+    (p) => !spare.has(p.pgid) && !baseline.has(p.pid) && !/\bps -eo\b/.test(p.args),
+  );
+}
+
+/** Waits until nothing of the launch is alive on three polls in a row (a launcher that starts late shows up between them). */
+export async function waitQuiet(alive: () => Promise<ProcInfo[]>, ms = 10_000): Promise<void> {
+  let calm = 0;
+  let last: ProcInfo[] = [];
+  await waitFor(
+    async () => {
+      last = await alive();
+      calm = last.length ? 0 : calm + 1;
+      return calm >= 3;
+    },
+    () => `nothing of the launch to be alive; left: ${JSON.stringify(last.map((p) => `${p.pid} ${p.args.slice(0, 120)}`))}`,
+    ms,
+    100,
+  );
+}
