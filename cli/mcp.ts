@@ -16,6 +16,7 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CliCommand } from './commands';
+import { commandArgs } from './args';
 import { VERSION } from './version';
 import { t } from '../core/l10n';
 import { AGENT_TOOLS, callTool, type AgentToolEnv } from '../core/agents/tools';
@@ -47,28 +48,26 @@ interface McpOptions {
   noPython: boolean;
 }
 
-function parseMcpArgs(args: string[], err: (s: string) => void): McpOptions | 'help' | undefined {
-  const o: McpOptions = { root: process.cwd(), noPython: false };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '-h' || a === '--help') return 'help';
-    if (a === '--no-python') o.noPython = true;
-    else if (a === '--root' || a === '--python') {
-      const v = args[++i];
-      if (!v) {
-        err(`agentjet mcp: ${t('{0} needs a value', a)}\n`);
-        return undefined;
-      }
-      if (a === '--root') o.root = resolve(v);
-      else o.python = v;
-    } else {
-      err(`agentjet mcp: ${t('unknown option {0}', a)}\n`);
-      return undefined;
-    }
+const MCP_OPTIONS = {
+  root: { type: 'string' },
+  python: { type: 'string' },
+  'no-python': { type: 'boolean' },
+} as const;
+
+/** The options, or the exit code to return (0 after --help, 2 for bad usage). */
+function parseMcpArgs(args: string[], err: (s: string) => void): McpOptions | number {
+  const parsed = commandArgs('mcp', args, MCP_OPTIONS, help, undefined, err);
+  if (typeof parsed === 'number') return parsed;
+  const { values: v, positionals } = parsed;
+  if (positionals.length) {
+    err(`agentjet mcp: ${t('unexpected argument {0}', positionals[0]!)}\n`);
+    return 2;
   }
+  const o: McpOptions = { root: v.root !== undefined ? resolve(v.root) : process.cwd(), noPython: v['no-python'] === true };
+  if (v.python !== undefined) o.python = v.python;
   if (!existsSync(o.root) || !statSync(o.root).isDirectory()) {
     err(`agentjet mcp: ${t('no such folder: {0}', o.root)}\n`);
-    return undefined;
+    return 2;
   }
   o.root = realpathSync(o.root);
   return o;
@@ -158,11 +157,7 @@ function createMcpServer(o: McpOptions): Server {
 
 async function runMcp(args: string[]): Promise<number> {
   const o = parseMcpArgs(args, (s) => process.stderr.write(s));
-  if (o === 'help') {
-    process.stdout.write(help());
-    return 0;
-  }
-  if (!o) return 2;
+  if (typeof o === 'number') return o;
   // stdout carries the protocol: anything else goes to stderr, and nothing ends the server but its client.
   process.on('unhandledRejection', (e) =>
     process.stderr.write(`agentjet mcp: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`),

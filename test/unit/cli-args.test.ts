@@ -50,6 +50,7 @@ const SUBCOMMANDS: [string, string[]][] = [
   ['doctor', []],
   ['swarm', ['status']],
   ['debug-task', []],
+  ['mcp', []],
 ];
 
 test('every subcommand: --help prints its usage (exit 0); an unknown option is refused by name (exit 2)', async () => {
