@@ -31,12 +31,40 @@ export class CompanionsProvider implements vscode.TreeDataProvider<CompanionNode
     return this.last;
   }
 
+  /**
+   * The liveness poll: reads the companions again and redraws the view only when a row would look
+   * different. A redraw every poll made VS Code give the focus back to the view each time, closing
+   * a context menu opened just before it (Stop Companion).
+   */
+  async poll(): Promise<void> {
+    const drawn = this.rendered(this.last);
+    const now = await this.read();
+    if (this.rendered(now) !== drawn) this.refresh();
+  }
+
+  private rendered(list: readonly Companion[]): string {
+    return list
+      .map((c) => {
+        const item = this.getTreeItem({ kind: 'companion', companion: c, root: '' });
+        return [item.label, item.description, item.contextValue, item.tooltip].map(String).join('\t');
+      })
+      .join('\n');
+  }
+
   async getChildren(node?: CompanionNode): Promise<CompanionNode[]> {
     if (node) return [];
     if (!this.loaded) {
       this.loaded = true;
       this.onFirstLoad?.();
     }
+    return (await this.readNodes()).nodes;
+  }
+
+  private async read(): Promise<Companion[]> {
+    return (await this.readNodes()).all;
+  }
+
+  private async readNodes(): Promise<{ nodes: CompanionNode[]; all: Companion[] }> {
     const roots = await this.model.roots();
     const out: CompanionNode[] = [];
     const all: Companion[] = [];
@@ -51,7 +79,7 @@ export class CompanionsProvider implements vscode.TreeDataProvider<CompanionNode
       }
     }
     this.last = all;
-    return out;
+    return { nodes: out, all };
   }
 
   getTreeItem(node: CompanionNode): vscode.TreeItem {

@@ -118,7 +118,8 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
         path: n.path,
         label,
         description: String(item.description ?? ''),
-        tooltip: tooltipText(item.tooltip),
+        // A run's tooltip may wait for the pointer (resolveTreeItem): the testing view has it whole.
+        tooltip: n.kind === 'experiment' && item.tooltip === undefined ? tree.describe(n).tooltip : tooltipText(item.tooltip),
         contextValue: item.contextValue ?? '',
       };
       if (item.command) out.command = item.command;

@@ -131,7 +131,8 @@ export class LiveUpdates implements vscode.Disposable {
         this.model.forgetInfo(p);
         this.tree.refreshExperiment(p);
       }
-      if (this.companions.anyAlive()) this.companions.refresh();
+      if (this.companions.anyAlive())
+        void this.companions.poll().catch((err: unknown) => this.services.log.warn(`runs: companions: ${String(err)}`));
       if (running.length || this.companions.anyAlive()) this.schedulePoll();
     }, this.pollSeconds() * 1000);
   }

@@ -280,7 +280,28 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
   getTreeItem(node: RunNode): vscode.TreeItem {
     if (node.kind !== 'experiment') return treeItem(node);
     const item = this.experimentItem(node);
+    const later = item.tooltip === undefined;
     decorateRunItem(node.path, item); // Ray line (extension/ray/runsRow.ts)
+    // A tooltip left to resolveTreeItem gets the Ray line there, with the size.
+    if (later) item.tooltip = undefined;
+    return item;
+  }
+
+  /**
+   * The tooltip of a run whose size was not measured yet when its row was drawn, made when the
+   * pointer rests on the row (VS Code asks only then). A size that arrives never redraws the row:
+   * each redraw made VS Code give the focus back to the tree, and one landing just after the user
+   * opened the row's context menu closed that menu (the fast-click dashboard UI test).
+   */
+  async resolveTreeItem(item: vscode.TreeItem, node: RunNode, token: vscode.CancellationToken): Promise<vscode.TreeItem> {
+    if (node.kind !== 'experiment' || item.tooltip !== undefined) return item;
+    const info = this.model.cachedInfo(node.path);
+    if (!info) return item;
+    const size = await this.measured(node.path, info.status === 'running', token);
+    const full = new vscode.TreeItem(node.entry.name);
+    full.tooltip = new vscode.MarkdownString(runTooltip(info, size), true);
+    decorateRunItem(node.path, full);
+    item.tooltip = full.tooltip;
     return item;
   }
 
@@ -294,7 +315,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     tooltip: string;
   } {
     const info = this.model.cachedInfo(node.path);
-    const item = this.experimentItem(node);
+    const item = this.experimentItem(node, true);
     const tip = item.tooltip;
     const out: { name: string; path: string; status?: RunStatus; label: string; description: string; tooltip: string } = {
       name: node.entry.name,
@@ -307,7 +328,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     return out;
   }
 
-  private experimentItem(node: RunNode & { kind: 'experiment' }): vscode.TreeItem {
+  /** `fullTooltip`: the tooltip with whatever size is known, instead of leaving it to resolveTreeItem. */
+  private experimentItem(node: RunNode & { kind: 'experiment' }, fullTooltip = false): vscode.TreeItem {
     const e = node.entry;
     const item = new vscode.TreeItem(e.name, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `exp:${e.path}`;
@@ -330,9 +352,10 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     item.label = runRowLabel(describeRun(info), e.name);
     item.description = '';
     item.contextValue = `experiment ${info.status}${e.snapshot ? ' snapshot' : ''}`;
-    const md = new vscode.MarkdownString(runTooltip(info, size), true);
-    item.tooltip = md;
-    if (sizeIsStale(size, info.status === 'running', Date.now())) this.loadSize(e.path);
+    // The size is measured in the background; until it is, the tooltip waits for resolveTreeItem.
+    const stale = sizeIsStale(size, info.status === 'running', Date.now());
+    if (stale) this.loadSize(e.path);
+    if (!stale || fullTooltip) item.tooltip = new vscode.MarkdownString(runTooltip(info, size), true);
     return item;
   }
 
@@ -349,10 +372,39 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
 
   private sizeQueue: string[] = [];
   private sizeActive = 0;
+  /** Callers waiting for a run's size to be measured (resolveTreeItem), by run folder. */
+  private sizeWaiters = new Map<string, (() => void)[]>();
   private loadSize(path: string): void {
-    if (this.sizeQueue.includes(path)) return;
+    if (this.sizeQueue.includes(path) || this.measuring.has(path)) return;
     this.sizeQueue.push(path);
     this.pumpSizes();
+  }
+  private readonly measuring = new Set<string>();
+
+  /** The run's size, measured now unless the last measure is recent; undefined when cancelled. */
+  private async measured(
+    path: string,
+    running: boolean,
+    token: vscode.CancellationToken,
+  ): Promise<{ bytes: number; complete: boolean } | undefined> {
+    const known = this.sizes.get(path);
+    if (!sizeIsStale(known, running, Date.now()) || token.isCancellationRequested) return known;
+    await new Promise<void>((resolve) => {
+      const list = this.sizeWaiters.get(path) ?? [];
+      this.sizeWaiters.set(path, list);
+      const done = () => {
+        sub.dispose();
+        resolve();
+      };
+      const sub = token.onCancellationRequested(() => {
+        const i = list.indexOf(done);
+        if (i >= 0) list.splice(i, 1);
+        done();
+      });
+      list.push(done);
+      this.loadSize(path);
+    });
+    return this.sizes.get(path);
   }
 
   private pumpSizes(): void {
@@ -360,16 +412,17 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     while (this.sizeActive < 2 && this.sizeQueue.length) {
       const path = this.sizeQueue.shift()!;
       this.sizeActive++;
+      this.measuring.add(path);
       void folderSize(this.model.fs, path, RUN_SIZE_MAX_ENTRIES)
         .then(
-          (s) => {
-            this.sizes.set(path, { ...s, at: Date.now() });
-            this.queueItem(path);
-          },
+          // Only the tooltip shows it (resolveTreeItem): the row is not redrawn.
+          (s) => void this.sizes.set(path, { ...s, at: Date.now() }),
           () => undefined,
         )
         .finally(() => {
           this.sizeActive--;
+          this.measuring.delete(path);
+          for (const w of this.sizeWaiters.get(path)?.splice(0) ?? []) w();
           this.pumpSizes();
         });
     }

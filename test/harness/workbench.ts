@@ -43,6 +43,12 @@ export interface Workbench {
    * then waits for the menu to go (a menu left drawn means the click chose nothing).
    */
   contextAction(target: Locator, label: string): Promise<void>;
+  /**
+   * Waits until the tree view in `pane` has drawn every row with its details (no row still shows
+   * the loading spinner): from then on it redraws rows only when something changes. A row redrawn
+   * while its context menu opens makes VS Code give the focus back to the tree, closing the menu.
+   */
+  rowsLoaded(pane: Locator, timeoutMs?: number): Promise<void>;
   /** Finds the frame of the webview whose document contains `selector`. */
   webviewFrame(selector: string, timeoutMs?: number): Promise<Frame>;
   screenshot(name: string): Promise<string>;
@@ -57,13 +63,60 @@ export interface Workbench {
  * which tests only VS Code's guard; a window kept busy by an extension still fails this pace.
  */
 const HUMAN_CLICK_MS = 150;
-/** What the page script below uses of the browser (this file compiles without the DOM library). */
-interface MenuClock {
-  agentjetMenuWatch?: boolean;
-  agentjetMenuShownAt?: number | undefined;
-  document: { body: unknown; querySelector(selector: string): unknown };
-  MutationObserver: new (callback: () => void) => { observe(target: unknown, options: { childList: boolean; subtree: boolean }): void };
+/** One entry of the page's context-menu record (see `watchMenus`): what happened, when (page clock). */
+interface MenuEvent {
+  at: number;
+  what: 'shown' | 'hidden' | 'focus';
+  /** shown: the menu's item labels; hidden/focus: the element that has the focus. */
+  detail: string;
 }
+/** What the page scripts below use of the browser (this file compiles without the DOM library). */
+interface MenuClock {
+  agentjetMenuShownAt?: number | undefined;
+  agentjetMenuLog?: MenuEvent[];
+}
+
+/**
+ * Installs (once per page) the context-menu record: `agentjetMenuShownAt` is when the menu now
+ * drawn appeared, `agentjetMenuLog` lists menus drawn (with their items) and closed, and where
+ * the focus went, in the page's clock. Plain JavaScript: a function passed to `page.evaluate`
+ * would carry the test compiler's helpers (`__name`), which the page does not have.
+ */
+const MENU_WATCH_SCRIPT = `(() => {
+  if (window.agentjetMenuWatch) return;
+  window.agentjetMenuWatch = true;
+  window.agentjetMenuLog = [];
+  function log(what, detail) {
+    if (window.agentjetMenuLog.length < 200) window.agentjetMenuLog.push({ at: performance.now(), what, detail });
+  }
+  function describe(el) {
+    if (!el) return 'nothing';
+    var header = el.closest('.pane') && el.closest('.pane').querySelector('.pane-header h3');
+    var where = el.closest('.context-view') ? 'the context menu'
+      : el.closest('.pane-body') ? 'the view ' + (header ? header.textContent : '?')
+      : el.closest('.editor-group-container') ? 'an editor'
+      : el.closest('.quick-input-widget') ? 'the quick input'
+      : el.closest('.notifications-toasts, .notifications-center') ? 'a notification'
+      : el === document.body ? 'nothing (body)' : 'the workbench';
+    var cls = typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().split(/\\s+/).join('.') : '';
+    return where + ' (' + el.tagName.toLowerCase() + cls + ')';
+  }
+  document.addEventListener('focusin', function () { log('focus', describe(document.activeElement)); }, true);
+  // VS Code closes a context menu when the window loses the focus or the workbench lays out again.
+  window.addEventListener('blur', function () { log('focus', 'the window lost the focus'); });
+  window.addEventListener('resize', function () { log('focus', 'the window was resized'); });
+  new MutationObserver(function () {
+    var menu = document.querySelector('.context-view .monaco-menu');
+    if (menu && window.agentjetMenuShownAt === undefined) {
+      window.agentjetMenuShownAt = performance.now();
+      var items = Array.prototype.map.call(menu.querySelectorAll('.action-item .action-label'), function (e) { return (e.textContent || '').trim(); });
+      log('shown', items.filter(Boolean).join(' | '));
+    } else if (!menu && window.agentjetMenuShownAt !== undefined) {
+      window.agentjetMenuShownAt = undefined;
+      log('hidden', describe(document.activeElement));
+    }
+  }).observe(document.body, { childList: true, subtree: true });
+})()`;
 
 /** What openFile's page script uses of the DOM. */
 interface EditorDom {
@@ -108,17 +161,17 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     // Wait until the explorer shows the folder: the workbench is usable from then on.
     await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: 60_000 });
     const b = browser;
-    // Stamps the moment a context menu is drawn, in the page's own clock (once per page).
-    const watchMenus = () =>
-      page.evaluate(() => {
-        const w = globalThis as unknown as MenuClock;
-        if (w.agentjetMenuWatch) return;
-        w.agentjetMenuWatch = true;
-        new w.MutationObserver(() => {
-          if (w.document.querySelector('.context-view .monaco-menu')) w.agentjetMenuShownAt ??= performance.now();
-          else w.agentjetMenuShownAt = undefined;
-        }).observe(w.document.body, { childList: true, subtree: true });
-      });
+    // Stamps the moment a context menu is drawn, in the page's own clock, and keeps a record of
+    // menus drawn and closed and of where the focus went meanwhile (once per page): when a
+    // context action fails, the record says why (no menu, a menu without the item, or a menu that
+    // something closed before the click).
+    const watchMenus = () => page.evaluate(MENU_WATCH_SCRIPT);
+    /** The record since `since` (page clock), one line per event. */
+    const menuRecord = async (since: number): Promise<string> => {
+      const events = await page.evaluate(() => (globalThis as unknown as MenuClock).agentjetMenuLog ?? []);
+      const lines = events.filter((e) => e.at >= since).map((e) => `  +${Math.round(e.at - since)} ms ${e.what}: ${e.detail}`);
+      return lines.length ? lines.join('\n') : '  (no menu was drawn and the focus did not move)';
+    };
     const wb: Workbench = {
       page,
       server,
@@ -170,21 +223,36 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
       },
       async contextAction(target, label) {
         await watchMenus();
-        await target.click({ button: 'right' });
+        // A menu still drawn from before would take this right-click as a click outside it.
+        await page.locator('.context-view .monaco-menu').first().waitFor({ state: 'detached', timeout: 10_000 });
+        const since = await page.evaluate(() => performance.now());
+        const explain = async (step: string, err: unknown): Promise<never> => {
+          const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
+          throw new Error(`contextAction "${label}": ${step} (${why}); menus and focus since the right-click:\n${await menuRecord(since)}`);
+        };
+        await target.click({ button: 'right' }).catch((err: unknown) => explain('the right-click failed', err));
         const item = page.locator('.context-view .action-item', { hasText: label }).first();
-        await item.waitFor({ state: 'visible', timeout: 15_000 });
-        await page.waitForFunction(
-          (ms) => {
-            const at = (globalThis as unknown as MenuClock).agentjetMenuShownAt;
-            return at !== undefined && performance.now() - at >= ms;
-          },
-          HUMAN_CLICK_MS,
-          { polling: 'raf' },
-        );
+        await item
+          .waitFor({ state: 'visible', timeout: 15_000 })
+          .catch((err: unknown) => explain(`no menu item "${label}" was shown`, err));
+        await page
+          .waitForFunction(
+            (ms) => {
+              const at = (globalThis as unknown as MenuClock).agentjetMenuShownAt;
+              return at !== undefined && performance.now() - at >= ms;
+            },
+            HUMAN_CLICK_MS,
+            { polling: 'raf', timeout: 10_000 },
+          )
+          .catch((err: unknown) => explain(`the menu with "${label}" did not stay drawn`, err));
         // Timers run in the order they fall due: one queued now runs after VS Code's guard timer.
         await page.evaluate(() => new Promise((r) => setTimeout(r, 0)));
-        await item.click({ timeout: 10_000 });
-        await page.locator('.context-view .monaco-menu').first().waitFor({ state: 'detached', timeout: 10_000 });
+        await item.click({ timeout: 10_000 }).catch((err: unknown) => explain(`the item "${label}" could not be clicked`, err));
+        await page
+          .locator('.context-view .monaco-menu')
+          .first()
+          .waitFor({ state: 'detached', timeout: 10_000 })
+          .catch((err: unknown) => explain('the menu stayed drawn after the click', err));
       },
       async hoverFirstError(hasText) {
         const squiggle = page.locator('.editor-group-container.active .monaco-editor .squiggly-error').first();
@@ -215,6 +283,10 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
         return page
           .locator(`.part.activitybar .action-item a[aria-label^="${label}"], .part.activitybar .action-item[aria-label^="${label}"]`)
           .first();
+      },
+      async rowsLoaded(pane, timeoutMs = 60_000) {
+        await pane.locator('.monaco-list-row').first().waitFor({ state: 'visible', timeout: timeoutMs });
+        await pane.locator('.monaco-list-row .codicon-loading').first().waitFor({ state: 'detached', timeout: timeoutMs });
       },
       async webviewFrame(selector, timeoutMs = 30_000) {
         return waitFor(

@@ -1,34 +1,45 @@
 // The run dashboard as a user meets it in the real workbench: "Open Run Dashboard" from the
-// context menu, clicked fast on three runs while the Runs view is still filling in its rows, opens
-// three dashboards (issue 15, item 11); and a dashboard whose page is tampered with cannot make
-// the extension open files outside its runs (issue 12: sibling prefix, `..`, symlink out).
+// context menu, clicked fast on three runs while the dashboards opened by the earlier clicks are
+// still loading their pages, opens three dashboards (issue 15, item 11); and a dashboard whose page
+// is tampered with cannot make the extension open files outside its runs (issue 12: sibling
+// prefix, `..`, symlink out).
+//
+// Each test writes its files into its workspace before VS Code opens it: a file event reaching the
+// Runs view while a menu opens redraws the view, and VS Code then gives the focus back to the tree,
+// which closes the menu (issue 32: in a full run the events of files written after the window
+// opened arrived during the clicks). For the same reason the clicks start once the view has drawn
+// its rows with their details.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openWorkbench } from '../harness/workbench';
+import { demoWorkspace } from '../util/demoWorkspace';
 import { sessionName, writeRolloutLog } from '../gen/rollout';
 
 const RUNS = ['math_demo_20260103_1010', 'math_demo_2node_20260105_0900', 'math_demo_lr_sweep_20260104_1530'];
 
 test('Open Run Dashboard clicked fast on three runs opens three dashboards; a tampered dashboard opens nothing outside its run', async () => {
-  const wb = await openWorkbench();
+  const { dir, workspace } = demoWorkspace('agentjet-ui-dashboard-');
+  const root = join(workspace, 'saved_experiments');
+  // Files a hostile page would like to open: a sibling run sharing the prefix, a symlink out.
+  const sweep = join(root, 'math_demo_lr_sweep_20260104_1530');
+  mkdirSync(`${sweep}0`, { recursive: true });
+  writeFileSync(join(`${sweep}0`, 'sibling-secret.log'), 'not yours\n');
+  writeFileSync(join(workspace, 'outside-secret.txt'), 'not yours either\n');
+  symlinkSync(join(workspace, 'outside-secret.txt'), join(sweep, 'link-out.log'));
+  const wb = await openWorkbench({ workspace });
   try {
     const { page } = wb;
-    const root = join(wb.workspace, 'saved_experiments');
-    // Files a hostile page would like to open: a sibling run sharing the prefix, a symlink out.
-    const sweep = join(root, 'math_demo_lr_sweep_20260104_1530');
-    mkdirSync(`${sweep}0`, { recursive: true });
-    writeFileSync(join(`${sweep}0`, 'sibling-secret.log'), 'not yours\n');
-    writeFileSync(join(wb.workspace, 'outside-secret.txt'), 'not yours either\n');
-    symlinkSync(join(wb.workspace, 'outside-secret.txt'), join(sweep, 'link-out.log'));
-
     await wb.activityItem('AgentJet').click();
     const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
-    const row = (name: string) => runsPane.locator('.monaco-list-row', { hasText: name }).first();
-    // No waiting for the rows' details: the view is still re-rendering them while we click.
+    // Each row by its status and name ("failed · math_demo_lr_sweep_…"): the sibling folder never matches.
+    const row = (name: string) => runsPane.locator('.monaco-list-row', { hasText: new RegExp(` · ${name}`) }).first();
+    await wb.rowsLoaded(runsPane);
     for (const name of RUNS) await row(name).waitFor({ state: 'visible', timeout: 60_000 });
-    // As fast as a person clicks; each menu must close on its click (one left drawn is the defect).
+    // As fast as a person clicks: each next menu opens while the dashboards of the earlier clicks
+    // load their pages (a page that took the focus closed it: issue 15, item 11). Each menu must
+    // close on its click (one left drawn is the defect).
     for (const name of RUNS) {
       await wb.contextAction(row(name), 'Open Run Dashboard').catch(async (err: unknown) => {
         await wb.screenshot('dashboard-fast-failure');
@@ -80,30 +91,33 @@ test('Open Run Dashboard clicked fast on three runs opens three dashboards; a ta
     await wb.screenshot('dashboard-hostile-refused');
   } finally {
     await wb.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
 test('a run that never succeeded draws its success-rate axis as 0 % to 100 % (screenshot)', async () => {
-  const wb = await openWorkbench();
+  const { dir, workspace } = demoWorkspace('agentjet-ui-dashboard-');
+  // Rewards 0 and 0.5 only: every step's success rate is 0.
+  const name = 'math_demo_nosuccess_20260106_0800';
+  const exp = join(workspace, 'saved_experiments', name);
+  const snapshot = readFileSync(join(workspace, 'saved_experiments', RUNS[0]!, 'yaml_backup.yaml'), 'utf8');
+  mkdirSync(exp, { recursive: true });
+  writeFileSync(join(exp, 'yaml_backup.yaml'), snapshot.replaceAll(RUNS[0]!, name));
+  const start = new Date(Date.UTC(2026, 0, 6, 8, 0));
+  writeRolloutLog(join(exp, sessionName(start), 'gpu-node-0', 'rollout', 'rollout.json.log'), {
+    entries: 24,
+    tasksPerStep: 8,
+    tokens: 200,
+    rewards: [0, 0.5],
+    start,
+  });
+  const wb = await openWorkbench({ workspace });
   try {
     const { page } = wb;
-    // Rewards 0 and 0.5 only: every step's success rate is 0.
-    const name = 'math_demo_nosuccess_20260106_0800';
-    const exp = join(wb.workspace, 'saved_experiments', name);
-    const snapshot = readFileSync(join(wb.workspace, 'saved_experiments', RUNS[0]!, 'yaml_backup.yaml'), 'utf8');
-    mkdirSync(exp, { recursive: true });
-    writeFileSync(join(exp, 'yaml_backup.yaml'), snapshot.replaceAll(RUNS[0]!, name));
-    const start = new Date(Date.UTC(2026, 0, 6, 8, 0));
-    writeRolloutLog(join(exp, sessionName(start), 'gpu-node-0', 'rollout', 'rollout.json.log'), {
-      entries: 24,
-      tasksPerStep: 8,
-      tokens: 200,
-      rewards: [0, 0.5],
-      start,
-    });
     await wb.activityItem('AgentJet').click();
     const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
     const row = runsPane.locator('.monaco-list-row', { hasText: name }).first();
+    await wb.rowsLoaded(runsPane);
     await row.waitFor({ state: 'visible', timeout: 60_000 });
     await wb.contextAction(row, 'Open Run Dashboard');
     const frame = await wb.webviewFrame('.uplot canvas', 60_000);
@@ -122,5 +136,6 @@ test('a run that never succeeded draws its success-rate axis as 0 % to 100 % (sc
     await wb.screenshot('dashboard-zero-success');
   } finally {
     await wb.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

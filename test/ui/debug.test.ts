@@ -38,8 +38,9 @@ test(
       await wb.openFile('conformance.yaml');
       const lens = wb.page.locator('.codelens-decoration a', { hasText: 'Debug rollout' }).first();
       await lens.waitFor({ state: 'visible', timeout: 30_000 });
+      // The lenses of a line may be drawn one after another: wait for each.
       for (const title of ['Run rollout', 'Train (verl)', 'Train (trinity)']) {
-        assert.ok(await wb.page.locator('.codelens-decoration a', { hasText: title }).first().isVisible(), `${title} lens`);
+        await wb.page.locator('.codelens-decoration a', { hasText: title }).first().waitFor({ state: 'visible', timeout: 30_000 });
       }
       await lens.click();
 

@@ -89,10 +89,8 @@ if (outsideLoopbackNetns()) {
         await wb.page.locator('.monaco-list-row', { hasText: 'task_id' }).first().waitFor({ state: 'visible', timeout: 60_000 });
         const current = wb.page.locator('.monaco-editor .line-numbers.active-line-number').first();
         assert.equal((await current.textContent())?.trim(), String(line), 'the editor is at the gutter breakpoint');
-        assert.ok(
-          await wb.page.locator('.monaco-list-row', { hasText: 'score_of' }).first().isVisible(),
-          'the call stack shows the task frame',
-        );
+        // The call stack shows the task frame (the view fills in on its own: wait, do not sample).
+        await wb.page.locator('.monaco-list-row', { hasText: 'score_of' }).first().waitFor({ state: 'visible', timeout: 30_000 });
         const shot = await wb.screenshot('ray-gutter-breakpoint');
         assert.ok(existsSync(shot));
 

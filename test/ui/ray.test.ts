@@ -50,11 +50,9 @@ if (outsideLoopbackNetns()) {
         await wb.page.locator('.monaco-list-row', { hasText: 'trajectory' }).first().waitFor({ state: 'visible', timeout: 60_000 });
         const current = wb.page.locator('.monaco-editor .line-numbers.active-line-number').first();
         assert.equal((await current.textContent())?.trim(), String(line), 'the editor is at the bp("ROLLOUT") line');
-        assert.ok(await wb.page.locator('.monaco-list-row', { hasText: 'reward' }).first().isVisible(), 'reward is among the variables');
-        assert.ok(
-          await wb.page.locator('.monaco-list-row', { hasText: 'rollout' }).first().isVisible(),
-          'the call stack shows the rollout frame',
-        );
+        // The Variables and Call Stack views fill in on their own: wait for the rows, do not sample them.
+        await wb.page.locator('.monaco-list-row', { hasText: 'reward' }).first().waitFor({ state: 'visible', timeout: 30_000 }); // among the variables
+        await wb.page.locator('.monaco-list-row', { hasText: 'rollout' }).first().waitFor({ state: 'visible', timeout: 30_000 }); // the rollout frame
         // The Paused workers view lists it.
         const shot = await wb.screenshot('ray-paused-at-bp-tag');
         assert.ok(existsSync(shot));

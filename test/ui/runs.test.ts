@@ -73,6 +73,7 @@ test('a run that is being written shows as running, and its dashboard grows whil
     const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
     const row = runsPane.locator('.monaco-list-row', { hasText: /running · live_ui_20260201_1200/ }).first();
     await row.waitFor({ state: 'visible', timeout: 60_000 });
+    await wb.rowsLoaded(runsPane);
     await wb.contextAction(row, 'Open Run Dashboard');
     const frame = await wb.webviewFrame('ul.runs li', 60_000);
     const steps = async () => Number(/(\d+) steps/.exec((await frame.locator('ul.runs li').first().textContent()) ?? '')?.[1] ?? 0);
@@ -145,6 +146,7 @@ test('a dashboard comes back with its runs after the window reloads', async () =
     const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
     const row = runsPane.locator('.monaco-list-row', { hasText: /finished · math_demo_20260103_1010/ }).first();
     await row.waitFor({ state: 'visible', timeout: 60_000 });
+    await wb.rowsLoaded(runsPane);
     await wb.contextAction(row, 'Open Run Dashboard');
     await wb.webviewFrame('.uplot canvas', 60_000);
     await wb.runCommand('Developer: Reload Window');
@@ -172,6 +174,7 @@ test('Delete Run asks first, then removes the run folder and its row', async (t)
     const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
     const row = runsPane.locator('.monaco-list-row', { hasText: /failed · math_demo_lr_sweep_20260104_1530/ }).first();
     await row.waitFor({ state: 'visible', timeout: 60_000 });
+    await wb.rowsLoaded(runsPane);
     await wb.contextAction(row, 'Delete Run');
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: 15_000 });

@@ -73,6 +73,7 @@ test(
       const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
       const row = runsPane.locator('.monaco-list-row', { hasText: RUN }).first();
       await row.waitFor({ state: 'visible', timeout: 60_000 });
+      await wb.rowsLoaded(runsPane);
       await wb.contextAction(row, 'Open Run Dashboard');
       const dash = await wb.webviewFrame('.tasks tbody tr', 60_000);
       let seen: string[] = [];
