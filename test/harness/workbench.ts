@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser, Frame, Locator, Page } from 'playwright-core';
 import { repoRoot, testOutputDir } from '../util/paths';
 import { waitFor } from '../util/poll';
-import { serverMain } from './install';
+import { ensureAll } from './install';
 import { launchBrowser, openPage, startServer, type VSCodeServer } from './server';
 
 export interface WorkbenchOptions {
@@ -85,9 +85,10 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
   }
   const extensionsDir = mkdtempSync(join(tmpdir(), 'agentjet-ext-'));
   if (opts.installExtension ?? true) {
+    const install = ensureAll();
     execFileSync(
-      process.execPath,
-      [serverMain, '--install-extension', vsixPath(), '--extensions-dir', extensionsDir, '--accept-server-license-terms'],
+      install.node,
+      [install.serverMain, '--install-extension', vsixPath(), '--extensions-dir', extensionsDir, '--accept-server-license-terms'],
       { stdio: 'ignore' },
     );
   }
