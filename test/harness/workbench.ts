@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser, Frame, Locator, Page } from 'playwright-core';
 import { repoRoot, testOutputDir } from '../util/paths';
 import { waitFor } from '../util/poll';
-import { ensureAll } from './install';
+import { UI_SERVER_DEFAULT, ensureAll } from './install';
 import { launchBrowser, openPage, startServer, type VSCodeServer } from './server';
 
 export interface WorkbenchOptions {
@@ -84,8 +84,9 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     cpSync(join(repoRoot, 'demo'), workspace, { recursive: true });
   }
   const extensionsDir = mkdtempSync(join(tmpdir(), 'agentjet-ext-'));
+  const serverChoice = process.env.AGENTJET_CODE_SERVER_VERSION ?? UI_SERVER_DEFAULT;
   if (opts.installExtension ?? true) {
-    const install = ensureAll();
+    const install = ensureAll(serverChoice);
     execFileSync(
       install.node,
       [install.serverMain, '--install-extension', vsixPath(), '--extensions-dir', extensionsDir, '--accept-server-license-terms'],
@@ -93,6 +94,7 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     );
   }
   const server = await startServer({
+    server: serverChoice,
     extensionsDir,
     ...(opts.env ? { env: opts.env } : {}),
     ...(opts.settings ? { settings: opts.settings } : {}),
