@@ -11,6 +11,8 @@ cpSync('demo', workspace, { recursive: true });
 export default defineConfig({
   files: 'dist/test/exthost/suites/*.test.js',
   workspaceFolder: workspace,
-  version: '1.100.3',
+  // Like the harness: the current VS Code, or with AGENTJET_CODE_SERVER_VERSION=oldest the oldest
+  // one engines.vscode allows.
+  version: process.env.AGENTJET_CODE_SERVER_VERSION === 'oldest' ? '1.100.3' : 'stable',
   mocha: { ui: 'tdd', timeout: 60000 },
 });

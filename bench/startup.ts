@@ -11,7 +11,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser, startServer, type VSCodeServer } from '../test/harness/server';
-import { serverMain } from '../test/harness/install';
+import { ensureAll } from '../test/harness/install';
 import { vsixPath } from '../test/harness/workbench';
 import { waitFor } from '../test/util/poll';
 import { findUpstream, UPSTREAM_SKIP } from '../test/util/upstream';
@@ -86,9 +86,10 @@ function agentJetLog(server: VSCodeServer, name = /AgentJet\.log$/): string {
 
 function installVsix(): string {
   const dir = mkdtempSync(join(tmpdir(), 'agentjet-bench-ext-'));
+  const install = ensureAll();
   execFileSync(
-    process.execPath,
-    [serverMain, '--install-extension', vsixPath(), '--extensions-dir', dir, '--accept-server-license-terms'],
+    install.node,
+    [install.serverMain, '--install-extension', vsixPath(), '--extensions-dir', dir, '--accept-server-license-terms'],
     {
       stdio: 'ignore',
     },

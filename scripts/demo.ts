@@ -41,12 +41,12 @@ async function main(): Promise<void> {
     return;
   }
   if (screenshot) ensureDebianPackages();
-  const serverMain = ensureVSCodeServer();
+  const install = ensureVSCodeServer();
   const extensionsDir = screenshot ? mkdtempSync(join(tmpdir(), 'agentjet-demo-ext-')) : join(root, '.vscode-test', 'demo-extensions');
   mkdirSync(extensionsDir, { recursive: true });
   execFileSync(
-    process.execPath,
-    [serverMain, '--install-extension', vsix, '--force', '--extensions-dir', extensionsDir, '--accept-server-license-terms'],
+    install.node,
+    [install.serverMain, '--install-extension', vsix, '--force', '--extensions-dir', extensionsDir, '--accept-server-license-terms'],
     { stdio: 'ignore' },
   );
   const server = await startServer({ extensionsDir, workspaceTrust: !screenshot, ...(port !== undefined ? { port } : {}) });

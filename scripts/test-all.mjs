@@ -75,7 +75,9 @@ async function nodeTestLayer(name, dir, extraEnv = {}) {
   const { passed, failed, skipped, envSkips } = nodeTestCounts(output);
   if (passed === undefined || failed === undefined)
     return { name, passed: 0, failed: 1, skipped: 0, note: `runner exited ${code} without a summary` };
-  return { name, passed, failed: failed + (code !== 0 && failed === 0 ? 1 : 0), skipped, envSkips };
+  // The real-VS-Code layers print which VS Code they run ("[harness] VS Code 1.139.1 (code-server …").
+  const vscode = /\[harness\] (VS Code \S+)/.exec(output)?.[1];
+  return { name, passed, failed: failed + (code !== 0 && failed === 0 ? 1 : 0), skipped, envSkips, vscode };
 }
 
 const layers = [];
@@ -166,11 +168,31 @@ if (want('conformance')) {
 }
 
 if (want('exthost')) {
-  console.log('\n## extension host (real VS Code)');
-  const { code, output } = await run(process.execPath, ['--import', 'tsx', 'test/harness/run-exthost.ts']);
-  const m = [...output.matchAll(/^exthost: (\d+) passed, (\d+) failed$/gm)].at(-1);
-  if (m) layers.push({ name: 'exthost', passed: Number(m[1]), failed: Number(m[2]) + (code !== 0 && m[2] === '0' ? 1 : 0) });
-  else layers.push({ name: 'exthost', passed: 0, failed: 1, note: `harness exited ${code} without a result` });
+  // On the newest VS Code server (what users run) and again on the oldest one `engines.vscode`
+  // declares; AGENTJET_CODE_SERVER_VERSION=newest|oldest|<version> runs that one only.
+  const chosen = process.env.AGENTJET_CODE_SERVER_VERSION;
+  const servers = chosen
+    ? [[chosen, 'exthost']]
+    : [
+        ['newest', 'exthost'],
+        ['oldest', 'exthost-old'],
+      ];
+  for (const [server, name] of servers) {
+    console.log(`\n## extension host (real VS Code, ${server})`);
+    const { code, output } = await run(process.execPath, ['--import', 'tsx', 'test/harness/run-exthost.ts'], {
+      env: { AGENTJET_CODE_SERVER_VERSION: server },
+    });
+    const m = [...output.matchAll(/^exthost: (\d+) passed, (\d+) failed$/gm)].at(-1);
+    const vscode = /\[harness\] (VS Code \S+)/.exec(output)?.[1];
+    if (m)
+      layers.push({
+        name,
+        passed: Number(m[1]),
+        failed: Number(m[2]) + (code !== 0 && m[2] === '0' ? 1 : 0),
+        ...(vscode ? { note: vscode } : {}),
+      });
+    else layers.push({ name, passed: 0, failed: 1, note: `${vscode ?? server}: harness exited ${code} without a result` });
+  }
 }
 
 if (want('ui')) {
@@ -179,7 +201,9 @@ if (want('ui')) {
   if (code !== 0) layers.push({ name: 'package', passed: 0, failed: 1 });
   else {
     console.log('\n## ui (real VS Code, Playwright)');
-    layers.push(await nodeTestLayer('ui', 'test/ui'));
+    const layer = await nodeTestLayer('ui', 'test/ui');
+    layer.note ??= layer.vscode;
+    layers.push(layer);
   }
 }
 

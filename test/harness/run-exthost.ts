@@ -1,11 +1,12 @@
 // Runs the extension-host suites (dist/test/exthost) inside a real VS Code: a VS Code server plus
 // headless Chromium opening a temporary copy of demo/ with this extension in development mode
 // (what @vscode/test-electron does on a desktop). Prints "exthost: N passed, N failed".
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, openSync, readSync, closeSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, openSync, readSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from '../util/paths';
+import { repoRoot, testOutputDir } from '../util/paths';
 import { waitFor } from '../util/poll';
+import type { Page } from 'playwright-core';
 import { launchBrowser, openPage, startServer } from './server';
 import { ensureTestPython } from './python';
 
@@ -29,6 +30,7 @@ async function main(): Promise<number> {
   const resultFile = join(work, 'result.json');
   const logFile = join(work, 'progress.log');
   const server = await startServer({
+    extensionDevelopment: true,
     env: {
       AGENTJET_TEST_RESULT: resultFile,
       AGENTJET_TEST_LOG: logFile,
@@ -40,13 +42,14 @@ async function main(): Promise<number> {
   });
   const browser = await launchBrowser();
   const started = Date.now();
+  let page: Page | undefined;
   try {
     const url = server.url(workspace, [
       ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
       ['extensionTestsPath', server.remoteUri(testsIndex)],
     ]);
     // Mocha's reporter runs in the extension host; its console reaches the page prefixed.
-    await openPage(browser, url, (text) => {
+    page = await openPage(browser, url, (text) => {
       if (process.env.AGENTJET_HARNESS_DEBUG) process.stdout.write(`[page] ${text}\n`);
     });
     let shown = 0;
@@ -94,6 +97,15 @@ async function main(): Promise<number> {
     return outcome.failed > 0 ? 1 : 0;
   } catch (err) {
     console.error(`exthost harness: ${err instanceof Error ? err.message : String(err)}`);
+    // What the window showed when it went wrong (a dialog, a notification, an error page).
+    if (page) {
+      mkdirSync(testOutputDir, { recursive: true });
+      const shot = join(testOutputDir, 'exthost-failure.png');
+      await page.screenshot({ path: shot }).then(
+        () => console.error(`screenshot: ${shot}`),
+        () => undefined,
+      );
+    }
     console.error(`--- server output (tail) ---\n${server.output().slice(-4000)}`);
     console.log('exthost: 0 passed, 1 failed');
     return 1;

@@ -5,7 +5,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { chromiumPath, ensureAll } from './install';
+import { chromiumPath, ensureAll, type ServerInstall } from './install';
 
 export interface ServerOptions {
   /** Extra environment for the server and so for the extension host it starts. */
@@ -20,6 +20,14 @@ export interface ServerOptions {
   displayLanguage?: string;
   /** The loopback port to listen on (`npm run demo -- --port N`); default: a free one. */
   port?: number;
+  /**
+   * Honour the URL's `payload` (extensionDevelopmentPath, extensionTestsPath): what the
+   * extension-host layer needs. A built VS Code web workbench reads it only when the server runs with
+   * `--enable-smoke-test-driver` (since about 1.10x; VS Code's own web smoke tests start it so).
+   */
+  extensionDevelopment?: boolean;
+  /** Which server: `newest`, `oldest` or a code-server version (default: $AGENTJET_CODE_SERVER_VERSION, else newest). */
+  server?: string;
 }
 
 export interface VSCodeServer {
@@ -27,6 +35,8 @@ export interface VSCodeServer {
   readonly dataDir: string;
   readonly extensionsDir: string;
   readonly process: ChildProcess;
+  /** The VS Code server that runs, and its Node. */
+  readonly install: ServerInstall;
   /** Everything the server printed so far. */
   output(): string;
   url(folder: string, payload?: Array<[string, string]>): string;
@@ -35,7 +45,8 @@ export interface VSCodeServer {
 }
 
 export async function startServer(opts: ServerOptions = {}): Promise<VSCodeServer> {
-  const serverMain = ensureAll();
+  const install = ensureAll(opts.server);
+  process.stderr.write(`[harness] ${install.label}\n`);
   const dataDir = mkdtempSync(join(tmpdir(), 'agentjet-vscode-'));
   const userDataDir = join(dataDir, 'user');
   const extensionsDir = opts.extensionsDir ?? join(dataDir, 'extensions');
@@ -53,6 +64,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<VSCodeServe
     'security.workspace.trust.enabled': opts.workspaceTrust ?? false,
     // The demo and test folders sit inside this repository's checkout.
     'git.openRepositoryInParentFolders': 'never',
+    // VS Code 1.10x+ opens its Chat view beside the editor on first start and starts an agent
+    // host: neither is part of what these tests drive, and the view takes a third of the width.
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    'chat.disableAIFeatures': true,
     ...opts.settings,
   };
   mkdirSync(join(dataDir, 'server', 'data', 'Machine'), { recursive: true });
@@ -61,7 +76,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<VSCodeServe
   if (opts.displayLanguage) registerLanguagePack(userDataDir, opts.displayLanguage);
 
   const args = [
-    serverMain,
+    install.serverMain,
     '--host',
     '127.0.0.1',
     '--port',
@@ -78,8 +93,9 @@ export async function startServer(opts: ServerOptions = {}): Promise<VSCodeServe
     extensionsDir,
   ];
   if (!(opts.workspaceTrust ?? false)) args.push('--disable-workspace-trust');
+  if (opts.extensionDevelopment) args.push('--enable-smoke-test-driver');
   if (opts.displayLanguage) args.push('--locale', opts.displayLanguage);
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(install.node, args, { env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`VS Code server did not start within 60 s:\n${out}`)), 60_000);
@@ -104,6 +120,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<VSCodeServe
     dataDir,
     extensionsDir,
     process: child,
+    install,
     output: () => out,
     remoteUri,
     url(folder, payload) {

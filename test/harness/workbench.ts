@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser, Frame, Locator, Page } from 'playwright-core';
 import { repoRoot, testOutputDir } from '../util/paths';
 import { waitFor } from '../util/poll';
-import { serverMain } from './install';
+import { UI_SERVER_DEFAULT, ensureAll } from './install';
 import { launchBrowser, openPage, startServer, type VSCodeServer } from './server';
 
 export interface WorkbenchOptions {
@@ -139,14 +139,17 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     cpSync(join(repoRoot, 'demo'), workspace, { recursive: true });
   }
   const extensionsDir = mkdtempSync(join(tmpdir(), 'agentjet-ext-'));
+  const serverChoice = process.env.AGENTJET_CODE_SERVER_VERSION ?? UI_SERVER_DEFAULT;
   if (opts.installExtension ?? true) {
+    const install = ensureAll(serverChoice);
     execFileSync(
-      process.execPath,
-      [serverMain, '--install-extension', vsixPath(), '--extensions-dir', extensionsDir, '--accept-server-license-terms'],
+      install.node,
+      [install.serverMain, '--install-extension', vsixPath(), '--extensions-dir', extensionsDir, '--accept-server-license-terms'],
       { stdio: 'ignore' },
     );
   }
   const server = await startServer({
+    server: serverChoice,
     extensionsDir,
     ...(opts.env ? { env: opts.env } : {}),
     ...(opts.settings ? { settings: opts.settings } : {}),
