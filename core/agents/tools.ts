@@ -89,6 +89,11 @@ const PAGE = {
   limit: { type: 'integer', minimum: 1, maximum: 500, description: 'Return at most this many items.' },
 } as const;
 
+/** A path argument: relative to the first root, or absolute (checked against every root when used). */
+function pathArg(description: string) {
+  return { type: 'string', minLength: 1, maxLength: 4096, description } as const;
+}
+
 function json(v: unknown): string {
   return JSON.stringify(v, null, 1);
 }
@@ -157,12 +162,7 @@ const lintTool: AgentTool = {
   inputSchema: {
     type: 'object',
     properties: {
-      path: {
-        type: 'string',
-        minLength: 1,
-        maxLength: 4096,
-        description: 'A config file or a folder, relative to the workspace root or absolute.',
-      },
+      path: pathArg('A config file or a folder, relative to the workspace root or absolute.'),
       ...PAGE,
     },
     required: ['path'],
@@ -257,7 +257,7 @@ const explainKeyTool: AgentTool = {
     type: 'object',
     properties: {
       key: { type: 'string', minLength: 1, maxLength: 300, description: 'Dotted key path, with or without the ajet./astuner. root.' },
-      path: { type: 'string', minLength: 1, maxLength: 4096, description: 'Optional: the config file the key is in.' },
+      path: pathArg('Optional: the config file the key is in.'),
     },
     required: ['key'],
     additionalProperties: false,
@@ -326,12 +326,7 @@ const runsTool: AgentTool = {
   inputSchema: {
     type: 'object',
     properties: {
-      root: {
-        type: 'string',
-        minLength: 1,
-        maxLength: 4096,
-        description: 'Optional: a project folder or an experiment root (default: the workspace).',
-      },
+      root: pathArg('Optional: a project folder or an experiment root (default: the workspace).'),
       status: { type: 'string', maxLength: 20, description: 'Optional: only runs with this status.' },
       ...PAGE,
     },
@@ -446,12 +441,7 @@ const runSummaryTool: AgentTool = {
   inputSchema: {
     type: 'object',
     properties: {
-      path: {
-        type: 'string',
-        minLength: 1,
-        maxLength: 4096,
-        description: 'The experiment folder (saved_experiments/<experiment>), as agentjet_runs lists it.',
-      },
+      path: pathArg('The experiment folder (saved_experiments/<experiment>), as agentjet_runs lists it.'),
       exceptions: { type: 'integer', minimum: 0, maximum: 50, description: 'How many of the latest exceptions to show (default 5).' },
     },
     required: ['path'],
@@ -554,7 +544,7 @@ const logStatsTool: AgentTool = {
     "Statistics of a beast-logger token log (rollout.json.log, with its rotated siblings) or of every host's rollout log in a run folder: records, timelines, tokens and trained (loss-mask) tokens, records and mean reward per training step, corrupt records and where they are.",
   inputSchema: {
     type: 'object',
-    properties: { path: { type: 'string', minLength: 1, maxLength: 4096, description: 'A .json.log file or a run folder.' }, ...PAGE },
+    properties: { path: pathArg('A .json.log file or a run folder.'), ...PAGE },
     required: ['path'],
     additionalProperties: false,
   },
@@ -607,7 +597,7 @@ const logSearchTool: AgentTool = {
   inputSchema: {
     type: 'object',
     properties: {
-      path: { type: 'string', minLength: 1, maxLength: 4096, description: 'A .json.log file or a run folder.' },
+      path: pathArg('A .json.log file or a run folder.'),
       query: { type: 'string', minLength: 1, maxLength: 1000, description: 'Text to find.' },
       ...PAGE,
     },
@@ -709,7 +699,7 @@ const logRecordTool: AgentTool = {
   inputSchema: {
     type: 'object',
     properties: {
-      path: { type: 'string', minLength: 1, maxLength: 4096, description: 'A .json.log file (a run folder with one host works too).' },
+      path: pathArg('A .json.log file (a run folder with one host works too).'),
       index: { type: 'integer', minimum: 0, maximum: 1e9, description: 'Record number (0-based).' },
       taskId: { type: 'string', minLength: 1, maxLength: 500, description: 'Task id: the first record of this task.' },
       offset: { type: 'integer', minimum: 0, maximum: 1e10, description: 'Character offset into the record text (for the next page).' },
