@@ -4,9 +4,9 @@
 // and no unknown-key/unread-key diagnostic may name a key the tree's defaults or schema define.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { runLint } from '../../cli/lint';
 import { parseConfig } from '../../core/config/parse';
@@ -108,7 +108,9 @@ test(
         warnings = 0;
       for (const f of out.files) {
         const rel = f.file.split(sep).join('/');
-        const text = readFileSync(join(dir, f.file), 'utf8');
+        // Lint names files relative to its working directory, which is the tree's real path (the
+        // tree may sit behind a symbolic link).
+        const text = readFileSync(resolve(realpathSync(dir), f.file), 'utf8');
         const p = parseConfig(text);
         for (const d of f.diagnostics) {
           if (d.code === 'unknown-key' || d.code === 'unread-key') {
