@@ -88,10 +88,12 @@ export async function newProject(services: Services, args: NewProjectArgs = {}, 
   const addIt = vscode.l10n.t('Add to Workspace');
   let open = args.open;
   let add = false;
-  if (open === undefined && containing && !isRoot) {
+  if (open === undefined && containing && !isRoot && vscode.env.uiKind !== vscode.UIKind.Web) {
     // Inside the open folder: a root of its own, at once, so F5 finds its launch configuration.
     add = true;
-  } else if (open === undefined && !containing) {
+  } else if (open === undefined && !isRoot) {
+    // Outside the workspace, or in a browser: there adding a root reloads the window into an untitled
+    // workspace, which a CI run saw come back with no folder at all. The user chooses.
     const choice = await vscode.window.showInformationMessage(
       vscode.l10n.t('Created the AgentJet project {0}. Open it (or add it to the workspace) to debug a rollout (F5).', name),
       openIt,
