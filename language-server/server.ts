@@ -28,7 +28,10 @@ import { hover, definition, documentLinks } from '../core/config/hover';
 import { codeActions } from '../core/config/codeActions';
 import type { ConfigDiagnostic, Fix } from '../core/config/diagnostics';
 import type { JudgingFacts } from '../core/config/releases';
+import { stat } from 'node:fs/promises';
 import {
+  CREATED_PATHS_NOTIFICATION,
+  readCreatedPaths,
   readInitialTrust,
   readTrustGrant,
   WORKSPACE_TRUST_NOTIFICATION,
@@ -191,6 +194,25 @@ connection.onNotification(WORKSPACE_TRUST_NOTIFICATION, (params: unknown) => {
   if (readTrustGrant(params)) trust.grant();
 });
 connection.onShutdown(() => catchUp.stop());
+
+/** Scans of created folders, one after another (each is a WorkspaceChecker.catchUp over them). */
+let createdScans: Promise<void> = Promise.resolve();
+connection.onNotification(CREATED_PATHS_NOTIFICATION, (params: unknown) => {
+  const { paths, more } = readCreatedPaths(params);
+  createdScans = createdScans
+    .then(async () => {
+      if (more) return catchUpOnce();
+      const dirs: string[] = [];
+      for (const p of paths) {
+        const root = service.folderOf(p);
+        if (!root || (await folders.get(root)).problems !== 'workspace') continue;
+        const st = await stat(p).catch(() => undefined);
+        if (st?.isDirectory()) dirs.push(p);
+      }
+      if (dirs.length) await checker.catchUp(dirs);
+    })
+    .catch((err: unknown) => connection.console.warn(`agentjet: scanning created folders failed: ${String(err)}`));
+});
 
 connection.onDidChangeConfiguration(() => {
   folders.clear();

@@ -3,6 +3,7 @@
 // (file count, size, depth, skipped folders), one file at a time with the event loop free between
 // files, and cancelled when a new pass starts or the setting turns it off.
 import { readFile, stat } from 'node:fs/promises';
+import { sep } from 'node:path';
 import { looksLikeConfig } from '../core/agentjet/dialect';
 import { MAX_SEMANTIC_BYTES } from '../core/config/parse';
 import { yamlFilesUnder } from '../core/config/workspaceScan';
@@ -91,8 +92,9 @@ export class WorkspaceChecker {
         if (await this.checkFile(f)) checked++;
         await new Promise<void>((r) => setImmediate(r));
       }
+      const under = root.endsWith(sep) ? root : root + sep;
       for (const p of [...this.stamps.keys()])
-        if (p.startsWith(root) && !present.has(p)) {
+        if (p.startsWith(under) && !present.has(p)) {
           this.stamps.delete(p);
           this.forget(p);
         }

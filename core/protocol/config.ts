@@ -43,6 +43,31 @@ export function readInitialTrust(opts: unknown): boolean {
   return !(opts && typeof opts === 'object' && (opts as Record<string, unknown>).trusted === false);
 }
 
+/**
+ * Sent by the client with paths the file watcher saw created that are not YAML files (folders among
+ * them). A YAML file written into a folder made the same instant can go unreported by VS Code's
+ * watcher (inotify watches the new folder only once it has seen it made), so the server scans the
+ * new folders for configs itself. `more: true`: too many to list, scan the folders again whole.
+ */
+export const CREATED_PATHS_NOTIFICATION = 'agentjet/createdPaths';
+
+export interface CreatedPathsParams {
+  paths: string[];
+  more?: boolean;
+}
+
+/** How many paths one notification lists at most. */
+export const MAX_CREATED_PATHS = 256;
+
+/** Reads a created-paths notification: absolute path strings only, at most MAX_CREATED_PATHS. */
+export function readCreatedPaths(v: unknown): CreatedPathsParams {
+  if (!v || typeof v !== 'object') return { paths: [] };
+  const r = v as Record<string, unknown>;
+  const raw = Array.isArray(r.paths) ? (r.paths as unknown[]) : [];
+  const paths = raw.filter((p): p is string => typeof p === 'string' && p.length > 0 && p.length < 4096).slice(0, MAX_CREATED_PATHS);
+  return { paths, more: r.more === true || raw.length > MAX_CREATED_PATHS };
+}
+
 /** `agentjet.config.problems`: check every AgentJet config in the workspace, or open files only. */
 export type ConfigProblemsScope = 'workspace' | 'openFiles';
 

@@ -8,6 +8,7 @@ import {
 } from 'vscode-languageclient/node';
 import type { Services } from '../services';
 import {
+  CREATED_PATHS_NOTIFICATION,
   WORKSPACE_TRUST_NOTIFICATION,
   type ConfigServerInitOptions,
   type ConfigFolderSettings,
@@ -19,6 +20,7 @@ import * as settings from '../settings';
 // The same cheap test the server, the CodeLens and the launch pickers use.
 import { looksLikeConfig } from '../../core/agentjet/dialect';
 import { readHead } from '../../core/config/workspaceScan';
+import { CreatedBatch } from '../../core/config/createdBatch';
 import { workspaceProbe } from './probe';
 
 export function isConfigDocument(doc: vscode.TextDocument): boolean {
@@ -160,6 +162,19 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
         void client?.stop();
       },
     },
+  );
+  // Created folders, for the server to scan: a config written into a folder made the same instant
+  // can escape the YAML watcher (see CREATED_PATHS_NOTIFICATION).
+  const created = new CreatedBatch((params) => {
+    void client?.sendNotification(CREATED_PATHS_NOTIFICATION, params).catch(() => undefined);
+  });
+  const anyWatcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, true);
+  context.subscriptions.push(
+    created,
+    anyWatcher,
+    anyWatcher.onDidCreate((uri) => {
+      if (client && uri.scheme === 'file') created.add(uri.fsPath);
+    }),
   );
   // A config created on disk in a workspace that had none yet (New Project, git checkout).
   context.subscriptions.push(

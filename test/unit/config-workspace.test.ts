@@ -130,3 +130,49 @@ test('folder settings: the VS Code client shape and the raw section both name th
   assert.deepEqual(readFolderSettings(null), { pythonPath: '', problems: 'workspace' });
   assert.equal(readFolderSettings({ pythonPath: ' ~/py ' }).pythonPath, '~/py');
 });
+
+test('catch-up over a new folder: finds its configs, and forgets nothing of a sibling whose name it prefixes', async () => {
+  const ws = workspace();
+  const checked: string[] = [];
+  const cleared: string[] = [];
+  const checker = new WorkspaceChecker({
+    isOpen: () => false,
+    check: async (p) => void checked.push(p.slice(ws.length + 1)),
+    clear: (p) => void cleared.push(p.slice(ws.length + 1)),
+  });
+  mkdirSync(join(ws, 'd10'));
+  writeFileSync(join(ws, 'd10', 'x.yaml'), 'ajet:\n  rollout: {}\n');
+  assert.equal(await checker.run([ws]), 4);
+  checked.length = 0;
+  // A folder made and a config written into it (what the watcher may not report): the folder's scan finds it.
+  mkdirSync(join(ws, 'd1', 'deep'), { recursive: true });
+  writeFileSync(join(ws, 'd1', 'deep', 'y.yaml'), 'ajet:\n  rollout: {}\n');
+  assert.equal(await checker.catchUp([join(ws, 'd1')]), 1);
+  assert.deepEqual(checked, ['d1/deep/y.yaml']);
+  // `d1` is a prefix of `d10`'s path, not its folder: d10's config is not taken for deleted.
+  assert.deepEqual(cleared, []);
+});
+
+test('created paths: the client sends what may hold configs, in one capped batch; the server reads only paths', async () => {
+  const { CreatedBatch, mayHoldConfigs } = await import('../../core/config/createdBatch');
+  const { readCreatedPaths, MAX_CREATED_PATHS } = await import('../../core/protocol/config');
+  assert.equal(mayHoldConfigs('/w/new_project'), true);
+  assert.equal(mayHoldConfigs('/w/a.yaml'), false, 'the YAML watcher reports YAML files');
+  assert.equal(mayHoldConfigs('/w/node_modules/pkg'), false);
+  assert.equal(mayHoldConfigs('/w/.git/objects/ab'), false);
+  assert.equal(mayHoldConfigs('C:\\w\\saved_experiments\\run'), false);
+  const sent: { paths: string[]; more?: boolean }[] = [];
+  const batch = new CreatedBatch((p) => void sent.push(p), 60_000);
+  for (let i = 0; i < MAX_CREATED_PATHS + 10; i++) batch.add(`/w/d${i}`);
+  batch.add('/w/node_modules/x');
+  batch.flush();
+  assert.equal(sent.length, 1);
+  assert.equal(sent[0]!.paths.length, MAX_CREATED_PATHS);
+  assert.equal(sent[0]!.more, true, 'too many: the server scans the folders whole');
+  batch.flush();
+  assert.equal(sent.length, 1, 'nothing new, nothing sent');
+  batch.dispose();
+  assert.deepEqual(readCreatedPaths({ paths: ['/a', 3, '', null, '/b'] }), { paths: ['/a', '/b'], more: false });
+  assert.deepEqual(readCreatedPaths('junk'), { paths: [] });
+  assert.equal(readCreatedPaths({ paths: Array.from({ length: MAX_CREATED_PATHS + 1 }, (_, i) => `/p${i}`) }).more, true);
+});
