@@ -147,5 +147,3 @@ export function usesVllmPort(backbone: Backbone): boolean {
   return backbone === 'debug';
 }
 
-/** Quotes one argument for the shell of this machine (for display and shell tasks): core/process/quote.ts. */
-export { shellQuote } from '../process/quote';

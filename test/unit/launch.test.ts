@@ -14,9 +14,9 @@ import {
   launcherCommand,
   looksLikeAgentJetConfig,
   readConfigFacts,
-  shellQuote,
   usesVllmPort,
 } from '../../core/launch/plan';
+import { shellQuote } from '../../core/process/quote';
 import { resolveAttributes } from '../../core/launch/attributes';
 import { subprocessAttach } from '../../core/protocol/debug';
 import { parseDotenv } from '../../core/launch/dotenv';
