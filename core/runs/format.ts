@@ -34,6 +34,22 @@ export function runRowLabel(status: string, name: string): string {
   return `${status} · ${name}`;
 }
 
+/**
+ * A run name split for a narrow row: AgentJet names a run `<config>_<YYYYMMDD_HHMMSS_mmm>` when
+ * the config leaves `experiment_name` at `read_yaml_name` (`ajet/utils/config_utils.py`), and its
+ * copilot jobs add `_<YYYYMMDD-HHMMSS>`; older projects and people write `_YYYYMMDD_HHMM`. The
+ * stamp, when there is one, is shown short (`05-28 14:30:12`) beside the name, which then fits the
+ * default sidebar width. A name that is all stamp, or has none, is kept whole.
+ */
+export function splitRunName(name: string): { base: string; stamp?: string } {
+  const m = /^(.*?[^_-])[_-](\d{4})(\d{2})(\d{2})[_-](\d{2})(\d{2})(\d{2})?(?:[_-]\d{1,6})?$/.exec(name);
+  if (!m) return { base: name };
+  const [, base, , mo, d, h, mi, sec] = m as unknown as [string, string, string, string, string, string, string, string | undefined];
+  if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(d) > 31 || Number(h) > 23 || Number(mi) > 59) return { base: name };
+  if (sec !== undefined && Number(sec) > 59) return { base: name };
+  return { base, stamp: `${mo}-${d} ${h}:${mi}${sec !== undefined ? `:${sec}` : ''}` };
+}
+
 /** Status, step and reward on one line (the tooltip's first line, the CLI's summary). */
 export function runSummary(info: ExperimentInfo): string {
   const parts: string[] = [statusLabel(info.status)];

@@ -14,7 +14,7 @@ import {
   type HostInfo,
   type RunStatus,
 } from '../../core/runs/discover';
-import { describeRun, formatAge, runRowLabel, runTooltip } from '../../core/runs/format';
+import { describeRun, formatAge, runRowLabel, runTooltip, splitRunName } from '../../core/runs/format';
 import { Limiter, mapLimit } from '../../core/runs/fs';
 import type { RunsModel } from '../../core/runs/model';
 import { decorateRunItem } from '../ray/runsRow';
@@ -347,10 +347,12 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     const size = this.sizes.get(e.path);
     item.iconPath = statusIcon(info.status);
     // The status word first, in the label, so the default sidebar width never cuts it (issue 23
-    // item 3: "stopp…" beside `math_agent_20261125_0130`); the name follows and may be cut, the
-    // tooltip has it whole with everything else.
-    item.label = runRowLabel(describeRun(info), e.name);
-    item.description = '';
+    // item 3: "stopp…" beside `math_agent_20261125_0130`); then the name without AgentJet's time
+    // stamp, which goes to the description (VS Code cuts that first): the name fits the default
+    // width (issue 29). The tooltip has the name whole with everything else.
+    const { base, stamp } = splitRunName(e.name);
+    item.label = runRowLabel(describeRun(info), base);
+    item.description = stamp ?? '';
     item.contextValue = `experiment ${info.status}${e.snapshot ? ' snapshot' : ''}`;
     // The size is measured in the background; until it is, the tooltip waits for resolveTreeItem.
     const stale = sizeIsStale(size, info.status === 'running', Date.now());

@@ -15,6 +15,7 @@ import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { openWorkbench } from '../harness/workbench';
 import { demoWorkspace } from '../util/demoWorkspace';
+import { runRow } from '../util/runRow';
 import { sessionName, writeRolloutLog } from '../gen/rollout';
 
 const RUNS = ['math_demo_20260103_1010', 'math_demo_2node_20260105_0900', 'math_demo_lr_sweep_20260104_1530'];
@@ -33,8 +34,8 @@ test('Open Run Dashboard clicked fast on three runs opens three dashboards; a ta
     const { page } = wb;
     await wb.activityItem('AgentJet').click();
     const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
-    // Each row by its status and name ("failed · math_demo_lr_sweep_…"): the sibling folder never matches.
-    const row = (name: string) => runsPane.locator('.monaco-list-row', { hasText: new RegExp(` · ${name}`) }).first();
+    // Each row by its status and name ("failed · math_demo_lr_sweep", "01-04 15:30"): the sibling folder never matches.
+    const row = (name: string) => runRow(runsPane, name);
     await wb.rowsLoaded(runsPane);
     for (const name of RUNS) await row(name).waitFor({ state: 'visible', timeout: 60_000 });
     // As fast as a person clicks: each next menu opens while the dashboards of the earlier clicks
@@ -116,7 +117,7 @@ test('a run that never succeeded draws its success-rate axis as 0 % to 100 % (sc
     const { page } = wb;
     await wb.activityItem('AgentJet').click();
     const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
-    const row = runsPane.locator('.monaco-list-row', { hasText: name }).first();
+    const row = runRow(runsPane, name);
     await wb.rowsLoaded(runsPane);
     await row.waitFor({ state: 'visible', timeout: 60_000 });
     await wb.contextAction(row, 'Open Run Dashboard');

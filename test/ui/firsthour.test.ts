@@ -13,6 +13,8 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openWorkbench, type Workbench } from '../harness/workbench';
+import { runRow } from '../util/runRow';
+import { splitRunName } from '../../core/runs/format';
 import { demoWorkspace } from '../util/demoWorkspace';
 import { repoRoot } from '../util/paths';
 import { findUpstream, UPSTREAM_SKIP, UPSTREAM_SKIP_TAG } from '../util/upstream';
@@ -93,31 +95,38 @@ function addStoppedRuns(workspace: string): { withLogs: string; noLogs: string }
 
 /**
  * For each experiment row: how many pixels the row overflows (0: nothing cut) and whether its
- * status word is wholly inside the visible part of the row.
+ * status word, and its name without AgentJet's stamp, are wholly inside the visible part of the row.
  */
-async function overflow(wb: Workbench, rows: Array<[string, string]>): Promise<Record<string, { px: number; statusVisible: boolean }>> {
-  const out: Record<string, { px: number; statusVisible: boolean }> = {};
+async function overflow(
+  wb: Workbench,
+  rows: Array<[string, string]>,
+): Promise<Record<string, { px: number; statusVisible: boolean; nameVisible: boolean }>> {
+  const out: Record<string, { px: number; statusVisible: boolean; nameVisible: boolean }> = {};
   for (const [n, status] of rows) {
-    const row = wb.page.locator('.pane .monaco-list-row', { hasText: n }).first();
-    out[n] = await row.evaluate((r, word) => {
-      const c = r.querySelector('.monaco-icon-label-container') as HTMLElement | null;
-      if (!c) return { px: -1, statusVisible: false };
-      const box = c.getBoundingClientRect();
-      // Find the status word's text and measure where it ends on screen.
-      const walker = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
-      let statusVisible = false;
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const i = (node.textContent ?? '').indexOf(word);
-        if (i < 0) continue;
-        const range = document.createRange();
-        range.setStart(node, i);
-        range.setEnd(node, i + word.length);
-        const rect = range.getBoundingClientRect();
-        statusVisible = rect.width > 0 && rect.left >= box.left - 0.5 && rect.right <= box.right + 0.5;
-        break;
-      }
-      return { px: Math.max(0, c.scrollWidth - c.clientWidth), statusVisible };
-    }, status);
+    const row = runRow(wb.page.locator('.pane'), n, status);
+    out[n] = await row.evaluate(
+      (r, words) => {
+        const c = r.querySelector('.monaco-icon-label-container') as HTMLElement | null;
+        if (!c) return { px: -1, statusVisible: false, nameVisible: false };
+        const box = c.getBoundingClientRect();
+        // Find each word's text and measure where it ends on screen.
+        const visible = (word: string): boolean => {
+          const walker = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const i = (node.textContent ?? '').indexOf(word);
+            if (i < 0) continue;
+            const range = document.createRange();
+            range.setStart(node, i);
+            range.setEnd(node, i + word.length);
+            const rect = range.getBoundingClientRect();
+            return rect.width > 0 && rect.left >= box.left - 0.5 && rect.right <= box.right + 0.5;
+          }
+          return false;
+        };
+        return { px: Math.max(0, c.scrollWidth - c.clientWidth), statusVisible: visible(words[0]), nameVisible: visible(words[1]) };
+      },
+      [status, splitRunName(n).base] as [string, string],
+    );
   }
   return out;
 }
@@ -125,11 +134,7 @@ async function overflow(wb: Workbench, rows: Array<[string, string]>): Promise<R
 async function runsRows(wb: Workbench, viewName: string, rows: Array<[string, string]>): Promise<void> {
   await wb.activityItem('AgentJet').click();
   const pane = wb.page.locator('.pane', { has: wb.page.locator('.pane-header', { hasText: viewName }) }).first();
-  for (const [name, status] of rows)
-    await pane
-      .locator('.monaco-list-row', { hasText: new RegExp(`${status} · ${name}`) })
-      .first()
-      .waitFor({ state: 'visible', timeout: 60_000 });
+  for (const [name, status] of rows) await runRow(pane, name, status).waitFor({ state: 'visible', timeout: 60_000 });
 }
 
 test('stopped runs read "stopped" in the tree and the dashboard; the status word leads the row and stays whole at the default width', async (t) => {
@@ -144,16 +149,22 @@ test('stopped runs read "stopped" in the tree and the dashboard; the status word
       ['math_demo_2node_20260105_0900', 'finished'],
     ]);
     await wb.screenshot('firsthour-2-3-runs-stopped');
-    // The status word comes first in the label ("stopp…" was cut at the end of the row before).
-    const label = await wb.page.locator('.pane .monaco-list-row', { hasText: withLogs }).first().locator('.label-name').innerText();
-    assert.equal(label.trim(), `stopped · ${withLogs}`);
+    // The status word comes first in the label ("stopp…" was cut at the end of the row before);
+    // AgentJet's time stamp goes to the description, so the name fits (issue 29).
+    const stopped = runRow(wb.page.locator('.pane'), withLogs, 'stopped');
+    assert.equal((await stopped.locator('.label-name').innerText()).trim(), `stopped · ${splitRunName(withLogs).base}`);
+    assert.equal((await stopped.locator('.label-description').innerText()).trim(), splitRunName(withLogs).stamp);
     const cut = await overflow(wb, [
       [withLogs, 'stopped'],
       [noLogs, 'stopped'],
+      ['math_demo_lr_sweep_20260104_1530', 'failed'],
     ]);
     t.diagnostic(`at the default sidebar width: ${JSON.stringify(cut)}`);
-    for (const [n, r] of Object.entries(cut)) assert.ok(r.statusVisible, `${n}: the status word is cut (${JSON.stringify(r)})`);
-    await wb.page.locator('.pane .monaco-list-row', { hasText: withLogs }).first().click();
+    for (const [n, r] of Object.entries(cut)) {
+      assert.ok(r.statusVisible, `${n}: the status word is cut (${JSON.stringify(r)})`);
+      assert.ok(r.nameVisible, `${n}: the name is cut (${JSON.stringify(r)})`);
+    }
+    await stopped.click();
     await wb.runCommand('AgentJet: Open Run Dashboard');
     const frame = await wb.webviewFrame('.status', 60_000);
     assert.equal(await frame.locator('.status').first().innerText(), 'stopped');
@@ -179,11 +190,8 @@ test('in Chinese: run rows, dashboard badges and the environment report tab tran
     const cutZh = await overflow(wb, [[withLogs, '已停止']]);
     t.diagnostic(`at the default sidebar width: ${JSON.stringify(cutZh)}`);
     assert.ok(cutZh[withLogs]!.statusVisible, `the status word is cut (${JSON.stringify(cutZh)})`);
-    await wb.page.locator('.pane .monaco-list-row', { hasText: 'math_demo_2node_20260105_0900' }).first().click();
-    await wb.page
-      .locator('.pane .monaco-list-row', { hasText: withLogs })
-      .first()
-      .click({ modifiers: ['Control'] });
+    await runRow(wb.page.locator('.pane'), 'math_demo_2node_20260105_0900').click();
+    await runRow(wb.page.locator('.pane'), withLogs).click({ modifiers: ['Control'] });
     await wb.runCommand(zh['commands.agentjet.runs.openDashboard.title']!);
     const frame = await wb.webviewFrame('.status', 60_000);
     await waitFor(async () => (await frame.locator('.status').count()) === 2, 'two runs on the dashboard', 30_000);

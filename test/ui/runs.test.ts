@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { LIVE_WRITER } from '../util/livewriter';
 import { openWorkbench } from '../harness/workbench';
 import { waitFor } from '../util/poll';
+import { runRow } from '../util/runRow';
 
 test('the Runs view lists the demo runs with statuses, and the dashboard draws their curves', async () => {
   const wb = await openWorkbench();
@@ -14,17 +15,11 @@ test('the Runs view lists the demo runs with statuses, and the dashboard draws t
     const { page } = wb;
     await wb.activityItem('AgentJet').click();
     const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
-    const row = (name: string) => runsPane.locator('.monaco-list-row', { hasText: name }).first();
+    const row = (name: string) => runRow(runsPane, name);
     await row('math_demo_2node_20260105_0900').waitFor({ state: 'visible', timeout: 60_000 });
     // Details arrive in the background: wait for the rendered descriptions.
-    await runsPane
-      .locator('.monaco-list-row', { hasText: /failed · math_demo_lr_sweep_20260104_1530/ })
-      .first()
-      .waitFor({ state: 'visible', timeout: 30_000 });
-    await runsPane
-      .locator('.monaco-list-row', { hasText: /finished · math_demo_2node_20260105_0900/ })
-      .first()
-      .waitFor({ state: 'visible', timeout: 30_000 });
+    await runRow(runsPane, 'math_demo_lr_sweep_20260104_1530', 'failed').waitFor({ state: 'visible', timeout: 30_000 });
+    await runRow(runsPane, 'math_demo_2node_20260105_0900', 'finished').waitFor({ state: 'visible', timeout: 30_000 });
     await row('astuner_math_20251220_1200').waitFor({ state: 'visible' });
     // Expand a run: snapshot, session, checkpoints.
     await row('math_demo_20260103_1010').click();
@@ -71,7 +66,7 @@ test('a run that is being written shows as running, and its dashboard grows whil
     const { page } = wb;
     await wb.activityItem('AgentJet').click();
     const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
-    const row = runsPane.locator('.monaco-list-row', { hasText: /running · live_ui_20260201_1200/ }).first();
+    const row = runRow(runsPane, 'live_ui_20260201_1200', 'running');
     await row.waitFor({ state: 'visible', timeout: 60_000 });
     await wb.rowsLoaded(runsPane);
     await wb.contextAction(row, 'Open Run Dashboard');
@@ -84,10 +79,7 @@ test('a run that is being written shows as running, and its dashboard grows whil
     writer.stdin!.write('stop\n');
     // The writer removed its lock; nothing shows it completed: "ended" (core/agentjet/status.ts).
     await frame.locator('ul.runs li .status', { hasText: 'ended' }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    await runsPane
-      .locator('.monaco-list-row', { hasText: /ended · live_ui_20260201_1200/ })
-      .first()
-      .waitFor({ state: 'visible', timeout: 30_000 });
+    await runRow(runsPane, 'live_ui_20260201_1200', 'ended').waitFor({ state: 'visible', timeout: 30_000 });
   } finally {
     writer.kill('SIGKILL');
     await wb.close();
@@ -144,7 +136,7 @@ test('a dashboard comes back with its runs after the window reloads', async () =
     const { page } = wb;
     await wb.activityItem('AgentJet').click();
     const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
-    const row = runsPane.locator('.monaco-list-row', { hasText: /finished · math_demo_20260103_1010/ }).first();
+    const row = runRow(runsPane, 'math_demo_20260103_1010', 'finished');
     await row.waitFor({ state: 'visible', timeout: 60_000 });
     await wb.rowsLoaded(runsPane);
     await wb.contextAction(row, 'Open Run Dashboard');
@@ -172,7 +164,7 @@ test('Delete Run asks first, then removes the run folder and its row', async (t)
     const exp = join(wb.workspace, 'saved_experiments', 'math_demo_lr_sweep_20260104_1530');
     await wb.activityItem('AgentJet').click();
     const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
-    const row = runsPane.locator('.monaco-list-row', { hasText: /failed · math_demo_lr_sweep_20260104_1530/ }).first();
+    const row = runRow(runsPane, 'math_demo_lr_sweep_20260104_1530', 'failed');
     await row.waitFor({ state: 'visible', timeout: 60_000 });
     await wb.rowsLoaded(runsPane);
     await wb.contextAction(row, 'Delete Run');
@@ -198,9 +190,7 @@ test('Delete Run asks first, then removes the run folder and its row', async (t)
       200,
     );
     t.diagnostic(permanently ? 'no trash on this server: deleted permanently after the second confirmation' : 'moved to the trash');
-    await runsPane
-      .locator('.monaco-list-row', { hasText: 'math_demo_lr_sweep_20260104_1530' })
-      .waitFor({ state: 'detached', timeout: 30_000 });
+    await runRow(runsPane, 'math_demo_lr_sweep_20260104_1530').waitFor({ state: 'detached', timeout: 30_000 });
     assert.ok(existsSync(join(wb.workspace, 'saved_experiments', 'math_demo_20260103_1010')), 'other runs stay');
   } finally {
     await wb.close();

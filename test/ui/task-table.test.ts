@@ -13,6 +13,7 @@ import { lineOf } from '../util/debugWorkspace';
 import { repoRoot } from '../util/paths';
 import { listProcesses } from '../../core/launch/processes';
 import { waitFor } from '../util/poll';
+import { runRow } from '../util/runRow';
 import { realAgentJetMissing, realWorkspace } from '../conformance/realAgentJet';
 import { frame } from '../gen/rollout';
 import { payload } from '../util/smalllogs';
@@ -71,7 +72,7 @@ test(
       // The run's dashboard, from the Runs view.
       await wb.activityItem('AgentJet').click();
       const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
-      const row = runsPane.locator('.monaco-list-row', { hasText: RUN }).first();
+      const row = runRow(runsPane, RUN);
       await row.waitFor({ state: 'visible', timeout: 60_000 });
       await wb.rowsLoaded(runsPane);
       await wb.contextAction(row, 'Open Run Dashboard');

@@ -1,6 +1,7 @@
 // Words and numbers of the Runs tree, its tooltips and the CLI (issue 15 items 7, 9, 10).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { describeRun, formatReward, runRowLabel, mdCode, plural, runSummary, runTooltip, STATUSES } from '../../core/runs/format';
 import { setLocale } from '../../core/l10n';
 import type { ExperimentInfo } from '../../core/runs/discover';
@@ -138,4 +139,26 @@ test('dashboard words: singular counts; "yet" only for runs that may still write
 test('issue 23 item 3: a Runs row label starts with the status word, then the name', () => {
   assert.equal(runRowLabel(describeRun(info({ status: 'stopped' })), 'math_agent_20261125_0130'), 'stopped · math_agent_20261125_0130');
   assert.ok(runRowLabel('已停止', 'math_agent_20261125_0130').startsWith('已停止 · '));
+});
+
+test('run names: AgentJet time stamps go to the description; anything else is kept whole', async () => {
+  const { splitRunName } = await import('../../core/runs/format');
+  // What AgentJet writes (config_utils.py: %Y%m%d_%H%M%S_%f trimmed to ms; copilot: %Y%m%d-%H%M%S) and older names.
+  assert.deepEqual(splitRunName('math_agent_20260528_143012_123'), { base: 'math_agent', stamp: '05-28 14:30:12' });
+  assert.deepEqual(splitRunName('job_20260528-143012'), { base: 'job', stamp: '05-28 14:30:12' });
+  assert.deepEqual(splitRunName('math_demo_lr_sweep_20260104_1530'), { base: 'math_demo_lr_sweep', stamp: '01-04 15:30' });
+  for (const kept of ['math_demo', '20260104_1530', 'exp_20261304_1530', 'exp_20260104_2561', 'exp_v2', 'a_2026010_1530', ''])
+    assert.deepEqual(splitRunName(kept), { base: kept }, kept);
+  // Property: the base is a prefix of the name, and a stamped name is the base plus a separator and 8+4 digits or more.
+  fc.assert(
+    fc.property(fc.string({ maxLength: 40 }), (name) => {
+      const { base, stamp } = splitRunName(name);
+      assert.ok(name.startsWith(base));
+      if (stamp === undefined) assert.equal(base, name);
+      else {
+        assert.match(name.slice(base.length), /^[_-]\d{8}[_-]\d{4}/);
+        assert.ok(base.length > 0);
+      }
+    }),
+  );
 });

@@ -49,9 +49,10 @@ suite('runs view', () => {
       ['math_demo_2node_20260105_0900', 'math_demo_lr_sweep_20260104_1530', 'math_demo_20260103_1010', 'astuner_math_20251220_1200'],
     );
     // The row starts with the status word (it survives a narrow sidebar: issue 23 item 3), then the
-    // name; step and reward are in the tooltip.
-    assert.equal(by('math_demo_2026')!.label, 'finished · math_demo_20260103_1010');
-    assert.equal(by('math_demo_2026')!.description, '');
+    // name without AgentJet's time stamp, which is the description (so the name fits: issue 29);
+    // step and reward are in the tooltip.
+    assert.equal(by('math_demo_2026')!.label, 'finished · math_demo');
+    assert.equal(by('math_demo_2026')!.description, '01-03 10:10');
     assert.match(by('math_demo_2026')!.tooltip, /finished · step \d+ · reward \d\.\d{3} · /);
     // The demo companion belongs to another host (gpu-node-0): its state cannot be checked from here.
     const companion = s.companions.find((c) => c.tag === 'external_vllm_server');
@@ -143,7 +144,7 @@ suite('runs view', () => {
       200,
     );
     assert.equal((await state()).runs[0]!.path, exp, 'newest first');
-    assert.equal(running.label, 'running · live_demo_20260201_1200');
+    assert.equal(running.label, 'running · live_demo');
     await waitFor(
       async () => /step [1-9]/.test((await state()).runs.find((r) => r.path === exp)?.tooltip ?? ''),
       'the step to advance while it writes',
@@ -159,7 +160,7 @@ suite('runs view', () => {
       30_000,
       200,
     );
-    assert.equal(done.label, 'ended · live_demo_20260201_1200');
+    assert.equal(done.label, 'ended · live_demo');
     assert.match(done.tooltip, /ended · step \d+ · reward/);
   });
 
