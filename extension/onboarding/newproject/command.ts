@@ -103,6 +103,15 @@ export async function newProject(services: Services, args: NewProjectArgs = {}, 
     add = choice === addIt;
   }
   if (open) {
+    // The window reloads into the project: the note shows its workflow there (see finishAdded).
+    const workflow = vscode.Uri.joinPath(folder, template.workflowFile);
+    await state?.update(ADDED_KEY, {
+      folder: folder.toString(),
+      file: workflow.toString(),
+      name,
+      at: Date.now(),
+      opened: true,
+    } satisfies AddedNote);
     await vscode.commands.executeCommand('vscode.openFolder', folder, { forceNewWindow: false });
     return folder;
   }
@@ -129,6 +138,8 @@ interface AddedNote {
   file: string;
   name: string;
   at: number;
+  /** The window was reopened on the project (rather than the project added as a root). */
+  opened?: boolean;
 }
 const ADDED_KEY = 'agentjet.newProject.added';
 
@@ -153,7 +164,11 @@ function finishAdded(state: vscode.Memento): void {
   void state.update(ADDED_KEY, undefined);
   const fresh = typeof note.at === 'number' && Date.now() - note.at < 120_000;
   if (!fresh || !vscode.workspace.workspaceFolders?.some((f) => f.uri.toString() === note.folder)) return;
-  sayAdded(note);
+  if (note.opened === true)
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('AgentJet project {0}: set a breakpoint in its workflow and press F5 to debug a rollout.', note.name),
+    );
+  else sayAdded(note);
   if (typeof note.file === 'string' && !vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === note.file))
     void vscode.window.showTextDocument(vscode.Uri.parse(note.file), { preview: false }).then(undefined, () => undefined);
 }
