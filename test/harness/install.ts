@@ -31,11 +31,10 @@ export const OLDEST_CODE_SERVER = '4.100.3';
 
 /**
  * The server the UI layer (Playwright driving the workbench) runs on when no
- * AGENTJET_CODE_SERVER_VERSION is set; the extension-host layer runs on both. Still the oldest:
- * on the newest, only some UI files have been run green so far (see CONTRIBUTING.md, "Test
- * layers"); `AGENTJET_CODE_SERVER_VERSION=newest npm run test:ui` runs them there.
+ * AGENTJET_CODE_SERVER_VERSION is set: the newest, what users run. The extension-host layer runs
+ * on both; `AGENTJET_CODE_SERVER_VERSION=oldest npm run test:ui` runs the UI layer on the oldest.
  */
-export const UI_SERVER_DEFAULT: 'newest' | 'oldest' = 'oldest';
+export const UI_SERVER_DEFAULT: 'newest' | 'oldest' = 'newest';
 
 const cacheDir = process.env.AGENTJET_VSCODE_DIR ?? join(homedir(), '.cache', 'agentjet-vscode-test');
 export const chromiumPath = process.env.AGENTJET_CHROMIUM ?? '/usr/bin/chromium';

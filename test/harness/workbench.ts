@@ -51,6 +51,12 @@ export interface Workbench {
   rowsLoaded(pane: Locator, timeoutMs?: number): Promise<void>;
   /** Finds the frame of the webview whose document contains `selector`. */
   webviewFrame(selector: string, timeoutMs?: number): Promise<Frame>;
+  /**
+   * Waits until the Variables view shows a row with `name`, opening the Run and Debug view and a
+   * collapsed Locals scope as a user would: VS Code 1.139 can leave either closed at a stop in a
+   * child session (1.100 opened both).
+   */
+  showVariable(name: string, timeoutMs?: number): Promise<void>;
   screenshot(name: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -306,6 +312,29 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
           `a webview frame containing ${selector}`,
           timeoutMs,
           200,
+        );
+      },
+      async showVariable(name, timeoutMs = 30_000) {
+        const row = page.locator('.debug-variables .monaco-list-row', { hasText: name }).first();
+        const locals = page.locator('.debug-variables .monaco-list-row[aria-expanded="false"]', { hasText: /^\s*Locals\s*$/ }).first();
+        const variablesView = page.locator('.debug-variables').first();
+        const runAndDebug = page
+          .locator(
+            '.part.activitybar .action-item a[aria-label^="Run and Debug"], .part.activitybar .action-item[aria-label^="Run and Debug"]',
+          )
+          .first();
+        await waitFor(
+          async () => {
+            if (await row.isVisible()) return true;
+            if (await locals.isVisible()) await locals.click();
+            // VS Code 1.139 may not open Run and Debug at a stop in a session the extension started
+            // (1.100 did, with debug.openDebug at openOnDebugBreak): open it, as the badge invites.
+            else if (!(await variablesView.isVisible()) && (await runAndDebug.isVisible())) await runAndDebug.click();
+            return false;
+          },
+          `${name} in the Variables view`,
+          timeoutMs,
+          250,
         );
       },
       async screenshot(name) {

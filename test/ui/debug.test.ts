@@ -54,20 +54,8 @@ test(
         .locator('.debug-call-stack .monaco-list-row', { hasText: /Subprocess \d+/ })
         .first()
         .waitFor({ state: 'visible', timeout: 30_000 });
-      // The Variables view shows the workflow's arguments. VS Code 1.139 can leave the Locals scope
-      // collapsed at a stop in a child session (1.100 expanded it): open it as a user would.
-      const args = wb.page.locator('.debug-variables .monaco-list-row', { hasText: 'workflow_task' }).first();
-      const locals = wb.page.locator('.debug-variables .monaco-list-row[aria-expanded="false"]', { hasText: /^\s*Locals\s*$/ }).first();
-      await waitFor(
-        async () => {
-          if (await args.isVisible()) return true;
-          if (await locals.isVisible()) await locals.click();
-          return false;
-        },
-        'the workflow_task argument in the Variables view',
-        30_000,
-        1_000,
-      ).catch(async (err: unknown) => {
+      // The Variables view shows the workflow's arguments.
+      await wb.showVariable('workflow_task').catch(async (err: unknown) => {
         await wb.screenshot('debug-variables-missing');
         throw err;
       });

@@ -47,11 +47,11 @@ if (outsideLoopbackNetns()) {
         await wb.page.locator('.debug-toolbar').first().waitFor({ state: 'visible', timeout: 180_000 });
         const stopped = wb.page.locator('.debug-focused-stack-frame-line, .debug-top-stack-frame-line').first();
         await stopped.waitFor({ state: 'visible', timeout: 180_000 });
-        await wb.page.locator('.monaco-list-row', { hasText: 'trajectory' }).first().waitFor({ state: 'visible', timeout: 60_000 });
+        await wb.showVariable('trajectory', 60_000);
         const current = wb.page.locator('.monaco-editor .line-numbers.active-line-number').first();
         assert.equal((await current.textContent())?.trim(), String(line), 'the editor is at the bp("ROLLOUT") line');
         // The Variables and Call Stack views fill in on their own: wait for the rows, do not sample them.
-        await wb.page.locator('.monaco-list-row', { hasText: 'reward' }).first().waitFor({ state: 'visible', timeout: 30_000 }); // among the variables
+        await wb.showVariable('reward');
         await wb.page.locator('.monaco-list-row', { hasText: 'rollout' }).first().waitFor({ state: 'visible', timeout: 30_000 }); // the rollout frame
         // The Paused workers view lists it.
         const shot = await wb.screenshot('ray-paused-at-bp-tag');

@@ -1,0 +1,145 @@
+// Issue 27: the extension host going away ends what the extension started. As a user: start a
+// launch whose workflow holds (the stand-in backbone runs it in the launcher's child process, as
+// AgentJet does), once from the "Run rollout" CodeLens (the F5 session, served inline in the
+// extension host) and once as a task (the task terminal), then reload the window: nothing of the
+// launch is left, and the vLLM companion is spared.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openWorkbench, type Workbench } from '../harness/workbench';
+import { ensureTestPython } from '../harness/python';
+import { demoCopy, standInBackbone, type DemoCopy } from '../util/debugWorkspace';
+import { holdConfig, launchAlive, startsOf, waitQuiet } from '../util/holdLaunch';
+import { waitFor } from '../util/poll';
+import { companionFolder, readCompanions } from '../../core/launch/companions';
+
+const python = ensureTestPython().python;
+
+/** A copy of demo/ with `marker`'s holding config (and `prepare`'s files) written before the window opens. */
+async function withHoldWorkbench(
+  marker: string,
+  prepare: (w: DemoCopy) => void,
+  fn: (wb: Workbench, w: DemoCopy, started: string) => Promise<void>,
+): Promise<void> {
+  const w = await demoCopy('aj-ui-reload-');
+  const { started } = holdConfig(w, marker);
+  prepare(w);
+  const wb = await openWorkbench({
+    workspace: w.dir,
+    env: { PYTHONPATH: standInBackbone, AJET_STANDIN_CHILD_PROCESS: '1' },
+    // No view takes the focus from the command palette when the launch starts.
+    settings: { 'agentjet.pythonPath': python, 'debug.internalConsoleOptions': 'neverOpen', 'debug.openDebug': 'neverOpen' },
+  });
+  try {
+    await fn(wb, w, started);
+  } finally {
+    await wb.close();
+    await w.dispose();
+  }
+}
+
+/**
+ * Runs a palette entry with the keyboard (Enter on the focused row): a click can land while the
+ * list is still being redrawn. Resolves false (the palette closed again) when the row did not
+ * come: the launch's own view changes can take the focus from the palette while it opens, and a
+ * busy window can draw the list late; the caller opens it again.
+ */
+async function paletteEnter(wb: Workbench, text: string, rowText: string): Promise<boolean> {
+  try {
+    await wb.press('Control+Shift+P');
+    const input = wb.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${text}`, { timeout: 10_000 });
+    await wb.page
+      .locator('.quick-input-list .monaco-list-row.focused', { hasText: rowText })
+      .first()
+      .waitFor({ state: 'visible', timeout: 10_000 });
+    await wb.press('Enter');
+    return true;
+  } catch {
+    await wb.press('Escape');
+    return false;
+  }
+}
+
+/** Reloads the window once the workflow runs; then nothing of the launch may be left (the companion aside). */
+async function reloadEndsIt(wb: Workbench, w: DemoCopy, marker: string, started: string): Promise<void> {
+  await waitFor(() => startsOf(started).length > 0, 'the workflow to start', 120_000, 200);
+  const spare = () => new Set(readCompanions(companionFolder(w.dir, 'saved_experiments')).map((c) => c.pgid));
+  // Only what names this launch's config (the launcher and its child): the VS Code server and its extension host live on.
+  const alive = async () => (await launchAlive(w, marker, spare(), new Set(), -1)).filter((p) => p.args.includes(`${marker}.yaml`));
+  assert.ok((await alive()).length >= 2, 'the launcher and its child run');
+  // The palette can close under the launch's own view changes: open it again until the command runs.
+  await waitFor(() => paletteEnter(wb, 'Developer: Reload Window', 'Developer: Reload Window'), 'the reload command to run', 120_000, 500);
+  await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
+  await waitQuiet(alive, 30_000);
+  assert.ok(
+    readCompanions(companionFolder(w.dir, 'saved_experiments')).some((c) => c.alive),
+    'the companion is spared',
+  );
+  await wb.screenshot(`launch-reload-${marker}`);
+}
+
+test('reloading the window during a launch from the CodeLens (the inline debug session) ends it', async () => {
+  const marker = 'ajreloadf5';
+  await withHoldWorkbench(
+    marker,
+    () => undefined,
+    async (wb, w, started) => {
+      await wb.openFile(`${marker}.yaml`);
+      const lens = wb.page.locator('.codelens-decoration a', { hasText: 'Run rollout' }).first();
+      await lens.waitFor({ state: 'visible', timeout: 60_000 });
+      await lens.click();
+      await reloadEndsIt(wb, w, marker, started);
+    },
+  );
+});
+
+test('reloading the window during a task launch (the task terminal) ends it', async () => {
+  const marker = 'ajreloadtask';
+  const tasksJson = (w: DemoCopy): void => {
+    mkdirSync(join(w.dir, '.vscode'), { recursive: true });
+    const task = { type: 'agentjet', config: `${marker}.yaml`, backbone: 'debug', label: 'hold task', problemMatcher: [] };
+    writeFileSync(join(w.dir, '.vscode', 'tasks.json'), JSON.stringify({ version: '2.0.0', tasks: [task] }, null, 2));
+  };
+  await withHoldWorkbench(marker, tasksJson, async (wb, w, started) => {
+    // The task list comes once the task system has read tasks.json and asked the extension (which
+    // VS Code may activate only then). Its picker can close while that happens (VS Code 1.139 was
+    // seen to): wait for the list or for the picker to go, and ask again if it went.
+    const widget = wb.page.locator('.quick-input-widget');
+    const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'hold task' }).first();
+    await waitFor(
+      async () => {
+        if (!(await paletteEnter(wb, 'Tasks: Run Task', 'Tasks: Run Task'))) return false;
+        // Closed: hidden for a second on end (the palette closes before the task picker opens).
+        let hiddenSince: number | undefined;
+        const outcome = await waitFor(
+          async () => {
+            if (await row.isVisible()) return 'listed';
+            if (await widget.isVisible()) hiddenSince = undefined;
+            else if (hiddenSince === undefined) hiddenSince = Date.now();
+            else if (Date.now() - hiddenSince > 1_000) return 'closed';
+            return undefined;
+          },
+          'the task list or the picker to close',
+          60_000,
+          100,
+        ).catch(() => 'slow');
+        if (outcome !== 'listed') await wb.press('Escape');
+        return outcome === 'listed';
+      },
+      'the task list to offer "hold task"',
+      150_000,
+      500,
+    );
+    // Narrow the list to the task, so Enter chooses it whatever was first.
+    await wb.page.locator('.quick-input-widget input').fill('hold task');
+    await wb.page
+      .locator('.quick-input-list .monaco-list-row.focused', { hasText: 'hold task' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.press('Enter');
+    await reloadEndsIt(wb, w, marker, started);
+  });
+});
