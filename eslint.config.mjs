@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -57,6 +58,8 @@ export default tseslint.config(
     ],
   ),
   fence(['core/**/*.ts'], [], ['core/protocol/**']),
+  // Inside core/: the layers of core/layers.json, lowest first; a folder never imports a value from a higher layer.
+  ...layerFences(JSON.parse(readFileSync(new URL('./core/layers.json', import.meta.url), 'utf8')).layers),
   fence(
     ['cli/**/*.ts', 'language-server/**/*.ts', 'debug-adapter/**/*.ts'],
     [
@@ -110,4 +113,35 @@ function fence(files, patterns, ignores = []) {
       ],
     },
   };
+}
+
+/**
+ * One block per core folder that has layers above it: a value import (static or re-export) of a
+ * higher folder is an error; `import type` is allowed (it vanishes from the bundle). A separate rule
+ * from `fence`'s, so the two do not replace each other. `npm run deps:core` and
+ * test/unit/core-layers.test.ts check the same order and, in addition, cycles within a layer and `import()`.
+ */
+function layerFences(layers) {
+  return layers.flatMap((layer, i) => {
+    const above = layers.slice(i + 1).flat();
+    if (above.length === 0) return [];
+    return layer.map((folder) => ({
+      files: [`core/${folder}/**/*.ts`],
+      rules: {
+        '@typescript-eslint/no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                regex: `^(\\.\\./)+(${above.join('|')})(/|$)`,
+                caseSensitive: true,
+                allowTypeImports: true,
+                message: `core/${folder}/ is in layer ${i} of core/layers.json: it imports no value from a higher layer (${above.join(', ')}). Move the shared code down, or import a type with \`import type\`.`,
+              },
+            ],
+          },
+        ],
+      },
+    }));
+  });
 }

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { inspectExperiment, listHostArtefacts } from '../core/runs/discover';
-import { mapLimit, nodeFs } from '../core/runs/fs';
+import { mapLimit, nodeFs } from '../core/fs/seam';
 import { RunsModel } from '../core/runs/model';
 import { latestStepReward, readTailRecords } from '../core/runs/records';
 import { rolloutRecord, tempDir, recordText, richTable } from '../test/util/runtree';

@@ -12,7 +12,7 @@ import { fileProblem } from '../core/debugTask/dataset';
 import { resolveAttributes } from '../core/launch/attributes';
 import { commandLine, planLaunch, preflightLaunch } from '../core/launch/lifecycle';
 import { LauncherRun } from '../core/launch/launcherRun';
-import { resolveInterpreter } from '../core/launch/interpreter';
+import { resolveInterpreter } from '../core/process/resolveInterpreter';
 import { t } from '../core/l10n';
 import { readFileSync } from 'node:fs';
 

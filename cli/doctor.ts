@@ -5,7 +5,7 @@ import type { CliCommand } from './commands';
 import { evaluate, summary } from '../core/doctor/checks';
 import { gather } from '../core/doctor/run';
 import { toText } from '../core/doctor/report';
-import { resolveInterpreter } from '../core/launch/interpreter';
+import { resolveInterpreter } from '../core/process/resolveInterpreter';
 import { t } from '../core/l10n';
 import { commandArgs } from './args';
 import { AgentJetFactsService, defaultCacheDir } from '../core/config/agentjetFacts';

@@ -21,7 +21,7 @@ import { VERSION } from './version';
 import { t } from '../core/l10n';
 import { AGENT_TOOLS, callTool, type AgentToolEnv } from '../core/agents/tools';
 import { findAgentJet, listSkills, readSkillFile, type AgentJetSkill } from '../core/agents/skills';
-import { resolveInterpreter } from '../core/launch/interpreter';
+import { resolveInterpreter } from '../core/process/resolveInterpreter';
 
 const help = () =>
   t(`Usage: agentjet mcp [--root DIR] [--python PATH] [--no-python]

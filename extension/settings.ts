@@ -5,7 +5,7 @@ import type { ConfigProblemsScope } from '../core/protocol/config';
 
 const section = (scope?: vscode.ConfigurationScope) => vscode.workspace.getConfiguration('agentjet', scope);
 
-/** `agentjet.pythonPath` as written (may hold `${workspaceFolder}` or `~`; core/launch/interpreter.ts expands it). */
+/** `agentjet.pythonPath` as written (may hold `${workspaceFolder}` or `~`; core/process/resolveInterpreter.ts expands it). */
 export function pythonPath(scope?: vscode.ConfigurationScope): string {
   const v = section(scope).get<unknown>('pythonPath', '');
   return typeof v === 'string' ? v.trim() : '';

@@ -1,13 +1,13 @@
 // Settings per workspace folder, asked of the client with `workspace/configuration` (section
 // `agentjet`, scoped to the folder) and cached until `workspace/didChangeConfiguration`; and the
 // interpreter each folder's class references are checked with, resolved exactly as launching
-// resolves it (core/launch/interpreter.ts: `${workspaceFolder}`, `~`, the Python extension's
+// resolves it (core/process/resolveInterpreter.ts: `${workspaceFolder}`, `~`, the Python extension's
 // interpreter, `.venv`/`venv`). In Restricted Mode no interpreter is chosen at all (the folder's
 // `.venv` is the workspace's code): the trust policy (core/trust/policy.ts) is asked first.
 import { existsSync } from 'node:fs';
 import { URI } from 'vscode-uri';
 import type { Connection } from 'vscode-languageserver/node';
-import { resolveInterpreter, type Interpreter } from '../core/launch/interpreter';
+import { resolveInterpreter, type Interpreter } from '../core/process/resolveInterpreter';
 import { readFolderSettings, type ConfigFolderSettings } from '../core/protocol/config';
 import type { ConfigService } from '../core/config/service';
 import { t } from '../core/l10n';

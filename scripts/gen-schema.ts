@@ -12,7 +12,7 @@ import { generateSchema, parseOverlay, schemaText } from '../core/config/schemag
 import { PACKAGE_OF, type CodeFactsByVersion } from '../core/config/codefacts';
 import type { FrameworkVersion } from '../core/agentjet/dialect';
 import { findUpstream, UPSTREAM_SKIP, type UpstreamName } from '../test/util/upstream';
-import { untranslatedDescriptions } from '../core/l10n/schemaDescriptions';
+import { untranslatedDescriptions } from '../core/config/schemaDescriptions';
 import { codeFactsOfDir, generateFromSnapshot, readPackageSync } from '../core/config/factsgen';
 import { jsonDiff, type Json } from '../core/config/jsonDiff';
 import { BASE_RELEASE, BUNDLED_RELEASES, type ReleasesFile } from '../core/config/releases';

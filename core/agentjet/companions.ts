@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { filesWithSibling, nodeFs, tryStat, type RunsFs } from '../runs/fs';
+import { filesWithSibling, nodeFs, tryStat, type RunsFs } from '../fs/seam';
 import { sameHost } from './hosts';
 import { checkRecordedGroup, probeGroup, type GroupProbe, type Liveness } from './liveness';
 

@@ -38,6 +38,22 @@ export function familyOf(d: Dialect): Family {
   return d === 'ajet' ? 'agentjet' : 'astuner';
 }
 
+/**
+ * Where each version's launcher lives. The console script is what `pip install` puts beside the
+ * interpreter (`[project.scripts]` in pyproject.toml: AgentJet `ajet = "ajet.launcher:main"`,
+ * ASTuner `astuner = "astuner.cli.launcher:main"`); without one, the first of `modules` the
+ * installed package really has (probed, never assumed): `ajet.launcher` (AgentJet 2026),
+ * `ajet.cli.launcher` (AgentJet at 9d6a649), `astuner.cli.launcher` (ASTuner; there never was an
+ * `astuner.launcher`).
+ */
+export const LAUNCHER_ENTRIES: Record<Dialect, { script: string; modules: readonly string[] }> = {
+  ajet: { script: 'ajet', modules: ['ajet.launcher', 'ajet.cli.launcher'] },
+  astuner: { script: 'astuner', modules: ['astuner.cli.launcher'] },
+  // ASTune shipped no console script and no launcher inside its package: `python launcher.py` at
+  // the checkout's root, found as the module `launcher` when the launch runs from there.
+  astune: { script: 'astune', modules: ['launcher'] },
+};
+
 export function isDialect(v: unknown): v is Dialect {
   return v === 'ajet' || v === 'astuner' || v === 'astune';
 }

@@ -6,7 +6,7 @@
 // not a `*.log` file that a log viewer would pick up.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { filesWithSibling, type RunsFs } from '../runs/fs';
+import { filesWithSibling, type RunsFs } from '../fs/seam';
 import type { LayoutVersion } from './layout';
 import { launchPaths, parseLauncherLine, sessionStamp } from './naming';
 

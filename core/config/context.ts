@@ -6,7 +6,7 @@ import { deref, keyString, mapPairs, type ParsedConfig } from './parse';
 import type { ClassResolver } from './classref';
 import { t } from '../l10n';
 import type { JudgingFacts } from './releases';
-import { localDescription } from '../l10n/schemaDescriptions';
+import { localDescription } from './schemaDescriptions';
 
 export interface FeatureContext {
   root?: string;

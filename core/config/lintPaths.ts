@@ -13,7 +13,7 @@ import type { ConfigDiagnostic } from './diagnostics';
 import type { FrameworkVersion } from '../agentjet/dialect';
 import { AgentJetFactsService, defaultCacheDir } from './agentjetFacts';
 import { parseConfig, MAX_SEMANTIC_BYTES } from './parse';
-import { resolveInterpreter } from '../launch/interpreter';
+import { resolveInterpreter } from '../process/resolveInterpreter';
 
 export interface LintPathsOptions {
   /** Folder class references resolve against, and whose AgentJet judges. */

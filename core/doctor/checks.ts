@@ -5,7 +5,7 @@ import { t } from '../l10n';
 import { compareVersions } from '../process/version';
 import { shellQuote } from '../process/quote';
 import { checkoutOf, debugpyInstallCommand, frameworkInstallCommand, pipInstallCommand, type FrameworkInstall } from './install';
-import { LAUNCHER_ENTRIES } from '../launch/plan';
+import { LAUNCHER_ENTRIES } from '../agentjet/dialect';
 import { recognisePortHolder, type PortCompanion } from '../agentjet/portHolder';
 
 export type Status = 'ok' | 'warning' | 'error' | 'info';

@@ -9,7 +9,7 @@ import { reusedCompanionPgids } from '../agentjet/portHolder';
 import { lintForLaunch } from './judge';
 import { mergedEnv, type ResolvedLaunch } from './attributes';
 import { companionsOf, type Companion } from './companions';
-import { whichSync } from './interpreter';
+import { whichSync } from '../process/resolveInterpreter';
 import {
   LAUNCHER_ENTRIES,
   consoleScriptBeside,

@@ -6,11 +6,12 @@ import {
   defaultExperimentDir,
   literalExperimentName,
   DEFAULT_VLLM_PORT,
+  LAUNCHER_ENTRIES,
   type Dialect,
 } from '../agentjet/dialect';
 
 export type { Dialect } from '../agentjet/dialect';
-export { DEFAULT_VLLM_PORT };
+export { DEFAULT_VLLM_PORT, LAUNCHER_ENTRIES };
 export type Backbone = 'debug' | 'verl' | 'trinity';
 
 /** What the launch plan needs to know about a config file (see core/agentjet/dialect.ts). */
@@ -32,22 +33,6 @@ export function readConfigFacts(text: string): ConfigFacts {
   const f = readFacts(text);
   return { dialect: f.dialect, experimentName: literalExperimentName(f.experimentName), debugVllmPort: f.debugVllmPort };
 }
-
-/**
- * Where each version's launcher lives. The console script is what `pip install` puts beside the
- * interpreter (`[project.scripts]` in pyproject.toml: AgentJet `ajet = "ajet.launcher:main"`,
- * ASTuner `astuner = "astuner.cli.launcher:main"`); without one, the first of `modules` the
- * installed package really has (probed, never assumed): `ajet.launcher` (AgentJet 2026),
- * `ajet.cli.launcher` (AgentJet at 9d6a649), `astuner.cli.launcher` (ASTuner; there never was an
- * `astuner.launcher`).
- */
-export const LAUNCHER_ENTRIES: Record<Dialect, { script: string; modules: readonly string[] }> = {
-  ajet: { script: 'ajet', modules: ['ajet.launcher', 'ajet.cli.launcher'] },
-  astuner: { script: 'astuner', modules: ['astuner.cli.launcher'] },
-  // ASTune shipped no console script and no launcher inside its package: `python launcher.py` at
-  // the checkout's root, found as the module `launcher` when the launch runs from there.
-  astune: { script: 'astune', modules: ['launcher'] },
-};
 
 /** How the launcher is started: its console script run by the interpreter, or `-m <module>`. */
 export type LauncherTarget = { kind: 'script'; path: string } | { kind: 'module'; module: string };
@@ -146,4 +131,3 @@ export function launcherCommand(python: string, target: LauncherTarget, o: Launc
 export function usesVllmPort(backbone: Backbone): boolean {
   return backbone === 'debug';
 }
-

@@ -1,7 +1,7 @@
 // What a host folder holds for the tree's artefact nodes (logs, trajectories) and how much disk a
 // run takes.
 import { join } from 'node:path';
-import { mapLimit, numberedDirs, tryReaddir, tryStat, type RunsFs } from './fs';
+import { mapLimit, numberedDirs, tryReaddir, tryStat, type RunsFs } from '../fs/seam';
 
 /** What a host folder holds, for the tree's artefact nodes. */
 export interface HostArtefacts {

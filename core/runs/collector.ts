@@ -2,7 +2,7 @@
 // logs are read from where the last poll stopped, so a live run costs only what it appended.
 import { basename, join } from 'node:path';
 import { isSessionName, tracebackAtEnd } from './discover';
-import { tryReaddir, tryStat, type RunsFs } from './fs';
+import { tryReaddir, tryStat, type RunsFs } from '../fs/seam';
 import { evalPoint, exceptionItem, StepAggregator, type EvalPoint, type ExceptionItem, type StepPoint } from './metrics';
 import { FileFollower, RecordStream, type DecodedRecord } from './records';
 

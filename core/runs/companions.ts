@@ -1,6 +1,6 @@
 // The Companions view's reader is the one in core/agentjet/companions.ts.
 import { companionFolderOfRoot, listCompanions as list, type Companion } from '../agentjet';
-import type { RunsFs } from './fs';
+import type { RunsFs } from '../fs/seam';
 
 export { groupAlive, stopGroup, parseCompanionId, type Companion } from '../agentjet';
 

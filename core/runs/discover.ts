@@ -9,7 +9,7 @@ import { parseHostFolder as parseHost } from '../agentjet/hosts';
 import { readLaunchRecords } from '../agentjet/launchRecord';
 import { layoutOfRun, type LayoutVersion } from '../agentjet/layout';
 import { combineStatus, reasonOf } from '../agentjet/status';
-import { mapLimit, statOnce, type RunsFs } from './fs';
+import { mapLimit, statOnce, type RunsFs } from '../fs/seam';
 import { decide, decideLaunchOnly, readSession, type HostRead } from './hostStatus';
 import { latestStepReward, readTailRecords } from './records';
 import { parseRecordTitle } from '../logs/record';

@@ -7,7 +7,7 @@ import { sameHost, parseHostFolder } from '../agentjet/hosts';
 import { EXCEPTION_LINE, lastTraceback, launchForSession, tracebackInOutput, type LaunchRecordFile } from '../agentjet/launchRecord';
 import { checkRecordedProcess, MAX_LOCK_BYTES, parseLockContent, probeProcess, type ProcessProbe } from '../agentjet/liveness';
 import { combineStatus, decideHostStatus, isHarmlessException, reasonOf, type HostFacts, type StatusDecision } from '../agentjet/status';
-import { mapLimit, tryReaddir, tryStat, type RunsFs } from './fs';
+import { mapLimit, tryReaddir, tryStat, type RunsFs } from '../fs/seam';
 import { completeLines, decodeRecord, splitRecords } from './records';
 import { parseSessionTime } from './roots';
 

@@ -4,7 +4,7 @@ import { resolve, sep } from 'node:path';
 import { trackingOpenCommand } from './tracking';
 import { candidateRoots, type Evidence, type ExperimentInfo } from './discover';
 import { formatLocalTime, formatReward } from './format';
-import { syncNodeFs, mapLimit } from './fs';
+import { syncNodeFs, mapLimit } from '../fs/seam';
 import { folderSize, RUN_SIZE_MAX_ENTRIES } from './artefacts';
 import { RunsModel } from './model';
 import { inspectAll } from './parallel';

@@ -13,7 +13,7 @@ import {
   type ExperimentRoot,
 } from './discover';
 import { mergeSplitExperiments } from './roots';
-import { mapLimit, type RunsFs } from './fs';
+import { mapLimit, type RunsFs } from '../fs/seam';
 
 interface RootState {
   root: ExperimentRoot;

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { inspectExperiment } from './discover';
-import { mapLimit, syncNodeFs, type RunsFs } from './fs';
+import { mapLimit, syncNodeFs, type RunsFs } from '../fs/seam';
 import type { DiscoverOptions, ExperimentEntry, ExperimentInfo } from './runTypes';
 import { getLocale } from '../l10n';
 

@@ -2,7 +2,7 @@
 // growing file, and follow a file incrementally. Decoding goes through core/logs/record.ts.
 import { decodePayload, parseHeaderLine, parseRecordTitle, type HeaderLine, type Payload } from '../logs/record';
 import { inflatePrefix } from '../logs/inflate';
-import type { RunsFs } from './fs';
+import type { RunsFs } from '../fs/seam';
 import { t } from '../l10n';
 
 export interface RawRecord {

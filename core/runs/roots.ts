@@ -3,7 +3,7 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { NOT_EXPERIMENTS } from '../agentjet/layout';
 import { LAUNCH_RECORD_DIR } from '../agentjet/launchRecord';
-import { mapLimit, tryReaddir, tryStat, type RunsFs } from './fs';
+import { mapLimit, tryReaddir, tryStat, type RunsFs } from '../fs/seam';
 import type { DiscoverOptions, ExperimentEntry, ExperimentRoot } from './runTypes';
 
 const SESSION_RE = /^(\d{4})_(\d{2})_(\d{2})_(\d{2})_(\d{2})$/;

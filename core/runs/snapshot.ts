@@ -4,7 +4,7 @@ import { layoutOfRun } from '../agentjet/layout';
 import { isNode, parseDocument } from 'yaml';
 import { loggerNames } from './tracking';
 import { scanSnapshot } from './snapshotScan';
-import { fsErrorText, numberedDirs, type RunsFs } from './fs';
+import { fsErrorText, numberedDirs, type RunsFs } from '../fs/seam';
 import type { CheckpointInfo } from './runTypes';
 import { t } from '../l10n';
 

@@ -7,7 +7,7 @@
 // - TensorBoard (verl's tracking) writes `tensorboard_log/<project>/<experiment>` under the launch's
 //   folder unless `TENSORBOARD_DIR` is set: this run's own folder.
 import { isAbsolute, join, resolve } from 'node:path';
-import { tryStat, type RunsFs } from './fs';
+import { tryStat, type RunsFs } from '../fs/seam';
 import type { TrackingLog } from './runTypes';
 
 export const DEFAULT_SWANLAB_LOG_DIR = 'saved_experiments/swanlog';

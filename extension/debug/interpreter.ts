@@ -1,7 +1,7 @@
 // The interpreter for a folder: agentjet.pythonPath > Python extension's active env > venv > python3.
 import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
-import { resolveInterpreter, type Interpreter } from '../../core/launch/interpreter';
+import { resolveInterpreter, type Interpreter } from '../../core/process/resolveInterpreter';
 import { pythonExtensionEnv } from '../python';
 import { pythonPath } from '../settings';
 

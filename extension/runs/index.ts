@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { hostname } from 'node:os';
 import type { RunStatus } from '../../core/runs/discover';
-import { nodeFs } from '../../core/runs/fs';
+import { nodeFs } from '../../core/fs/seam';
 import { RunsModel } from '../../core/runs/model';
 import { DASHBOARD_VIEW_TYPE } from '../../core/protocol/dashboard';
 import { CompanionsProvider } from './companions';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import { URI } from 'vscode-uri';
 import { repoRoot } from '../util/paths';
-import { descriptionCatalogue } from '../../core/l10n/schemaDescriptions';
+import { descriptionCatalogue } from '../../core/config/schemaDescriptions';
 import { LspClient, type Diag, type Published } from '../util/lspClient';
 
 const demo = join(repoRoot, 'demo');

@@ -11,7 +11,7 @@ import { openWorkbench, type Workbench } from '../harness/workbench';
 import { repoRoot } from '../util/paths';
 import { WORKFLOW_TYPO, demoWorkspace } from '../util/demoWorkspace';
 import { waitFor } from '../util/poll';
-import { descriptionCatalogue } from '../../core/l10n/schemaDescriptions';
+import { descriptionCatalogue } from '../../core/config/schemaDescriptions';
 
 const zh = JSON.parse(readFileSync(join(repoRoot, 'package.nls.zh-cn.json'), 'utf8')) as Record<string, string>;
 const zhCore = JSON.parse(readFileSync(join(repoRoot, 'core', 'l10n', 'zh-cn.json'), 'utf8')) as Record<string, string>;

@@ -36,7 +36,7 @@ import {
   writeLaunchRecord,
   type HostFacts,
 } from '../../core/agentjet';
-import { nodeFs } from '../../core/runs/fs';
+import { nodeFs } from '../../core/fs/seam';
 
 const at = new Date(2026, 0, 29, 14, 5, 33);
 

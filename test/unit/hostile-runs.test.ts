@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspectExperiment, listExperiments, readExperimentEntry } from '../../core/runs/discover';
 import { folderSize } from '../../core/runs/artefacts';
-import { nodeFs, syncNodeFs, type RunsFs } from '../../core/runs/fs';
+import { nodeFs, syncNodeFs, type RunsFs } from '../../core/fs/seam';
 import { readHost } from '../../core/runs/hostStatus';
 import { printable } from '../../core/runs/format';
 import { maxPid, parseLockContent } from '../../core/agentjet/liveness';

@@ -20,7 +20,7 @@ import {
   webviewCatalogue,
   webviewCatalogueKeys,
 } from '../../core/l10n';
-import { describedNodes, descriptionCatalogue, localDescription, untranslatedDescriptions } from '../../core/l10n/schemaDescriptions';
+import { describedNodes, descriptionCatalogue, localDescription, untranslatedDescriptions } from '../../core/config/schemaDescriptions';
 import { schema, schemaAt, type ConfigSchema } from '../../core/config/schema';
 import { bundledReleases } from '../../core/config/releases';
 import { parseConfig } from '../../core/config/parse';

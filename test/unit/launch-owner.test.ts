@@ -144,7 +144,7 @@ describe('launch record of a launcher that names no folder (issue 27 item 5)', (
       const { planLaunch } = await import('../../core/launch/lifecycle');
       const { LaunchRecordKeeper } = await import('../../core/launch/record');
       const { inspectExperiment, listExperiments } = await import('../../core/runs/discover');
-      const { nodeFs } = await import('../../core/runs/fs');
+      const { nodeFs } = await import('../../core/fs/seam');
       const dir = mkdtempSync(join(tmpdir(), 'aj-norecord-'));
       try {
         const config = join(dir, 'quiet.yaml');

@@ -20,7 +20,7 @@ import { shellQuote } from '../../core/process/quote';
 import { resolveAttributes } from '../../core/launch/attributes';
 import { subprocessAttach } from '../../core/protocol/debug';
 import { parseDotenv } from '../../core/launch/dotenv';
-import { resolveInterpreter, whichSync } from '../../core/launch/interpreter';
+import { resolveInterpreter, whichSync } from '../../core/process/resolveInterpreter';
 import { compareVersions } from '../../core/launch/preflight';
 import {
   blockingForLaunch,

@@ -22,7 +22,7 @@ import {
   tracebackAtEndOf,
   type ExperimentInfo,
 } from '../../core/runs/discover';
-import { nodeFs } from '../../core/runs/fs';
+import { nodeFs } from '../../core/fs/seam';
 import { RunsModel } from '../../core/runs/model';
 import { splitRecords, decodeRecord } from '../../core/runs/records';
 import { StepAggregator } from '../../core/runs/metrics';

@@ -4,7 +4,7 @@ import { appendFileSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path';
 import { fixtures } from '../gen';
 import { tempDir, writeRun, rolloutRecord, recordText, richTable, appendRollout } from '../util/runtree';
-import { nodeFs } from '../../core/runs/fs';
+import { nodeFs } from '../../core/fs/seam';
 import {
   FileFollower,
   RecordStream,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../util/paths';
 import { fixtures } from '../gen';
 import { tempDir, writeRun, rolloutRecord, appendRollout } from '../util/runtree';
-import { nodeFs, mapLimit } from '../../core/runs/fs';
+import { nodeFs, mapLimit } from '../../core/fs/seam';
 import { RunsModel } from '../../core/runs/model';
 import { listCompanions, parseCompanionId, stopGroup, groupAlive } from '../../core/runs/companions';
 import { candidateRoots } from '../../core/runs/discover';

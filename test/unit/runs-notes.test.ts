@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { writeWorkspace } from '../gen/workspace';
 import { tempDir } from '../util/runtree';
 import { inspectExperiment, listExperiments } from '../../core/runs/discover';
-import { nodeFs } from '../../core/runs/fs';
+import { nodeFs } from '../../core/fs/seam';
 import { RunCollector } from '../../core/runs/collector';
 
 test('the tree counts and the dashboard lists the same harmless notes, apart from exceptions', async () => {

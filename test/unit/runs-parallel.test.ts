@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { writeRun, tempDir } from '../util/runtree';
 import { listExperiments } from '../../core/runs/discover';
-import { syncNodeFs } from '../../core/runs/fs';
+import { syncNodeFs } from '../../core/fs/seam';
 import { inspectAll } from '../../core/runs/parallel';
 import { resolvedSnapshot } from '../gen/snapshot';
 

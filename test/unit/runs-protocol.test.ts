@@ -5,7 +5,7 @@ import { checkDashboardState, checkDashboardToHost } from '../../core/protocol/v
 const isDashboardToHost = (m: unknown) => checkDashboardToHost(m).ok;
 const isDashboardState = (m: unknown) => checkDashboardState(m).ok;
 import { expDirsFromLaunchConfigs } from '../../core/runs/launch';
-import { Limiter } from '../../core/runs/fs';
+import { Limiter } from '../../core/fs/seam';
 
 test('dashboard messages from the webview are checked before use', () => {
   assert.equal(isDashboardToHost({ type: 'ready' }), true);
