@@ -12,6 +12,8 @@ import { DEFAULT_SWARM_URL, normalizeSwarmUrl } from '../../core/swarm/api';
 import { findSwarmClientCalls, localSwarmPorts, swarmModeLine } from '../../core/swarm/source';
 import { listProcesses } from '../../core/launch/processes';
 import { resolvePython } from '../debug/interpreter';
+import { OwnedProcessTerminal } from './serverTerminal';
+import { mergedEnv, resolveAttributes } from '../../core/launch/attributes';
 
 export const SWARM_VIEW = 'agentjet.swarmServers';
 const TASK_TYPE = 'agentjet-swarm';
@@ -208,7 +210,8 @@ export function registerSwarmFeature(context: vscode.ExtensionContext, services:
       const s = await pickServer(servers, arg);
       if (s) await actions.copyUrl(s);
     }),
-    vscode.commands.registerCommand('agentjet.swarm.startServer', async (conf?: vscode.Uri) => {
+    // `opts.port` answers the port question (agents, tests); a person is asked.
+    vscode.commands.registerCommand('agentjet.swarm.startServer', async (conf?: vscode.Uri, opts?: { port?: unknown }) => {
       if (
         !services.trust.require(
           'run-process',
@@ -216,23 +219,30 @@ export function registerSwarmFeature(context: vscode.ExtensionContext, services:
         )
       )
         return;
-      const portText = await vscode.window.showInputBox({
-        prompt: vscode.l10n.t('Port of the swarm server (ajet-swarm start --swarm-port)'),
-        value: '10086',
-        validateInput: (v) =>
-          /^\d{1,5}$/.test(v) && Number(v) > 0 && Number(v) < 65536 ? undefined : vscode.l10n.t('a port number, 1-65535'),
-      });
+      const given = opts && typeof opts === 'object' && Number.isInteger(opts.port) ? Number(opts.port) : undefined;
+      const portText =
+        given !== undefined && given > 0 && given < 65536
+          ? String(given)
+          : await vscode.window.showInputBox({
+              prompt: vscode.l10n.t('Port of the swarm server (ajet-swarm start --swarm-port)'),
+              value: '10086',
+              validateInput: (v) =>
+                /^\d{1,5}$/.test(v) && Number(v) > 0 && Number(v) < 65536 ? undefined : vscode.l10n.t('a port number, 1-65535'),
+            });
       if (!portText) return;
       const folder = conf ? vscode.workspace.getWorkspaceFolder(conf) : vscode.workspace.workspaceFolders?.[0];
       const py = await resolvePython(folder);
       // `ajet-swarm` is `python -m ajet.swarm_cli` (AgentJet's console script); the module form uses the chosen interpreter.
       const args = ['-m', 'ajet.swarm_cli', 'start', '--swarm-port', portText, ...(conf ? ['--conf', conf.fsPath] : [])];
+      const cwd = conf ? dirname(conf.fsPath) : (folder?.uri.fsPath ?? process.cwd());
+      // The folder's .env as every launch reads it (python-dotenv, override=False).
+      const env = mergedEnv(resolveAttributes({ config: conf?.fsPath ?? '', cwd }));
       const task = new vscode.Task(
         { type: TASK_TYPE, port: Number(portText), conf: conf?.fsPath ?? '' },
         folder ?? vscode.TaskScope.Workspace,
         vscode.l10n.t('swarm server :{0}{1}', portText, conf ? ` (${basename(conf.fsPath)})` : ''),
         'agentjet',
-        new vscode.ProcessExecution(py.path, args, { cwd: conf ? dirname(conf.fsPath) : folder?.uri.fsPath }),
+        new vscode.CustomExecution(async () => new OwnedProcessTerminal({ command: py.path, args, cwd, env })),
       );
       task.isBackground = true;
       task.presentationOptions = { reveal: vscode.TaskRevealKind.Always, panel: vscode.TaskPanelKind.Dedicated };
