@@ -13,6 +13,7 @@ import overlayJson from '../../schemas/overlay.json';
 import codeFactsJson from '../../schemas/codefacts.json';
 import { generateFromSnapshot, codeFactsOfSnapshot, readPackage, type ReadLimits } from './factsgen';
 import type { OverlayDoc } from './schemagen';
+import { recordedFactNames } from './releaseRules';
 import type { CodeFactsByVersion } from './codefacts';
 import type { ConfigSchema } from './schema';
 import { baseFacts, bundledFor, labelOf, type JudgingFacts } from './releases';
@@ -22,7 +23,7 @@ import { overBudget, type FactsBudget } from './factsBudget';
 import type { WorkspaceTrust } from '../trust/policy';
 
 /** Bumped when the generator's output changes, so old cache entries are not reused. */
-const GENERATOR_VERSION = '3';
+const GENERATOR_VERSION = '4';
 
 let stamp: string | undefined;
 /**
@@ -36,6 +37,8 @@ function generatorStamp(): string {
     .update(JSON.stringify(overlayJson))
     .update(JSON.stringify(codeFactsJson))
     .update(JSON.stringify(baseFacts().schema))
+    // The facts the release rules ask about: a new rule's fact is read afresh from the user's tree.
+    .update(recordedFactNames().join('\n'))
     .digest('hex');
   return stamp;
 }

@@ -5,8 +5,8 @@ import { deref, keyString, nodeAt, type ParsedConfig } from './parse';
 import type { Range } from './text';
 import type { Fix } from './diagnostics';
 import { t } from '../l10n';
-import { updateEdits } from './rulesByRelease';
-import { compareReleases, type JudgingFacts } from './releases';
+import { changesFor, newestBundled, updateEdits } from './rulesByRelease';
+import type { JudgingFacts } from './releases';
 
 // ---------------------------------------------------------------- code actions
 
@@ -132,10 +132,13 @@ export function hydraBoilerplateEdit(p: ParsedConfig): { range: Range; newText: 
 
 export function refactorActions(p: ParsedConfig, facts?: JudgingFacts): Action[] {
   const out: Action[] = [];
-  // January 2026 keys AgentJet 0.0.4 renamed or dropped, rewritten at once (offered unless an older AgentJet judges the file).
-  if (!facts || compareReleases(facts.release, '0.0.4') >= 0) {
-    const up = updateEdits(p, '0.0.4');
-    if (up.length) out.push({ title: t('Update this config to AgentJet {0}', '0.0.4'), kind: 'refactor.rewrite', edits: up });
+  // Keys the judging AgentJet (else the newest bundled one) renamed or dropped, rewritten at once;
+  // nothing is offered when it still reads them (core/config/releaseRules.ts KEY_CHANGES).
+  const target = facts ?? newestBundled();
+  const up = updateEdits(p, target);
+  if (up.length) {
+    const release = target.release ?? changesFor(target)[0]?.release ?? '?';
+    out.push({ title: t('Update this config to AgentJet {0}', release), kind: 'refactor.rewrite', edits: up });
   }
   if (hasAstunerContent(p)) {
     const edits = migrateEdits(p);

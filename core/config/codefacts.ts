@@ -33,6 +33,11 @@ export interface CodeFacts {
   strictValues?: string[];
   /** Keys of `valueLists` whose other values the code replaces with its default (it logs and goes on). */
   fallbackValues?: string[];
+  /**
+   * The `def:<function>` and `file:<path>` facts the release rules ask about (core/config/releaseRules.ts)
+   * that this package has; recorded by core/config/factsgen.ts `treeFactsOf`.
+   */
+  has?: string[];
 }
 
 /**

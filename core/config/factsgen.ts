@@ -10,6 +10,7 @@ import { codeFactsOf, type CodeFacts, type CodeFactsByVersion } from './codefact
 import { generateSchema, type OverlayDoc } from './schemagen';
 import type { ConfigSchema } from './schema';
 import type { FrameworkVersion } from '../agentjet/dialect';
+import { recordedFactNames } from './releaseRules';
 
 /** The files of a package the facts are read from: code, defaults, conversion tables. */
 const FACT_FILE_RE = /\.(py|jsonc?|yaml)$/;
@@ -123,7 +124,27 @@ export function readPackageSync(pkgDir: string): PackageSnapshot {
 
 /** Code facts of a package snapshot (`pkg` is the package name: ajet, astuner, astune). */
 export function codeFactsOfSnapshot(snap: PackageSnapshot, pkg: string): CodeFacts {
-  return codeFactsOf((rel) => snap.texts.get(rel), snap.files, pkg);
+  const facts = codeFactsOf((rel) => snap.texts.get(rel), snap.files, pkg);
+  const has = treeFactsOf(snap);
+  return has.length ? { ...facts, has } : facts;
+}
+
+/**
+ * Which of the `def:` and `file:` facts the release rules ask about (core/config/releaseRules.ts)
+ * this package has: a file it holds, a function some module of it defines (at any indentation, so
+ * methods count too). One pass over each Python file.
+ */
+export function treeFactsOf(snap: Pick<PackageSnapshot, 'files' | 'texts'>, wanted: readonly string[] = recordedFactNames()): string[] {
+  const defs = new Set(wanted.filter((n) => n.startsWith('def:')).map((n) => n.slice(4)));
+  const out = new Set<string>();
+  for (const n of wanted) if (n.startsWith('file:') && snap.texts.has(n.slice(5))) out.add(n);
+  if (defs.size)
+    for (const f of snap.files) {
+      if (!f.endsWith('.py')) continue;
+      for (const m of (snap.texts.get(f) ?? '').matchAll(/^[ \t]*(?:async[ \t]+)?def[ \t]+([A-Za-z_]\w*)[ \t]*\(/gm))
+        if (defs.has(m[1] ?? '')) out.add(`def:${m[1]}`);
+    }
+  return [...out].sort();
 }
 
 /** The code facts of a framework version, read from its package folder on disk. */

@@ -1,25 +1,55 @@
-// Rules that depend on which AgentJet release judges the file (AgentJet 0.0.4 of May 2026 onward):
-// the verl overlap check, LoRA's launch requirements, swarm mode's server, and the keys one release
-// added, renamed or removed. Each rule is cited in docs/config.md's table.
+// The engine of the rules that depend on which AgentJet judges the file. The rules themselves are
+// data (core/config/releaseRules.ts), each keyed on facts of the judging AgentJet (a key, a function,
+// a file), which the schema it judges with carries; nothing here names a release. Each rule is
+// cited in docs/config.md's table.
 import { isMap, isScalar, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import { nodeAt, type ParsedConfig } from './parse';
 import type { Fix } from './diagnostics';
 import type { Range } from './text';
 import { nodeRange, push, type Ctx } from './validateContext';
 import { bundledReleases, compareReleases, knowsKey, type JudgingFacts } from './releases';
-import type { SchemaNode } from './schema';
+import type { ConfigSchema, SchemaNode } from './schema';
 import { t } from '../l10n';
+import {
+  factName,
+  KEY_CHANGES,
+  RELEASE_RULES,
+  type ConversionOverlapRule,
+  type KeyChange,
+  type ReleaseRule,
+  type RequiresRule,
+  type Scalar,
+  type TreeFact,
+  type ValueTest,
+} from './releaseRules';
+
+/** Does the AgentJet whose schema this is have the fact (a key its defaults declare, a recorded def or file)? */
+export function hasFact(schema: ConfigSchema, fact: TreeFact): boolean {
+  if ('key' in fact) {
+    let n: SchemaNode | undefined = schema.properties?.ajet;
+    for (const seg of fact.key.split('.')) n = n?.properties?.[seg];
+    return !!n;
+  }
+  return !!schema['x-release']?.has?.includes(factName(fact));
+}
+
+/** The newest bundled AgentJet (what a file is updated to when no AgentJet judges it). */
+export function newestBundled(): JudgingFacts {
+  return bundledReleases()[0] as JudgingFacts;
+}
+
+/** The rules of the table that apply to the AgentJet whose schema this is. */
+export function rulesFor(schema: ConfigSchema, rules: readonly ReleaseRule[] = RELEASE_RULES): ReleaseRule[] {
+  return rules.filter((r) => r.when.every((f) => hasFact(schema, f)));
+}
 
 /**
- * Keys AgentJet 0.0.4 renamed (old → new, relative to `ajet:`) or removed (new undefined), checked
- * against agentjet-d20cce0 and agentjet-c68c154's defaults and verl conversion tables.
+ * The key changes that apply to an AgentJet: it no longer knows the old key and, for a rename,
+ * knows the new one.
  */
-export const RELEASE_CHANGES: readonly { release: string; from: string; to?: string }[] = [
-  { release: '0.0.4', from: 'enable_experimental_interchange_server', to: 'enable_interchange_server' },
-  { release: '0.0.4', from: 'trainer_common.algorithm.use_kl_in_reward', to: 'trainer_common.use_kl_in_reward' },
-  { release: '0.0.4', from: 'rollout.val_kwargs.num_repeat' },
-  { release: '0.0.4', from: 'task_runner.llm_infer_submit_method' },
-];
+export function changesFor(facts: JudgingFacts, changes: readonly KeyChange[] = KEY_CHANGES): KeyChange[] {
+  return changes.filter((c) => !knowsKey(facts, c.from.split('.')) && (!c.to || knowsKey(facts, c.to.split('.'))));
+}
 
 function name(f: Pick<JudgingFacts, 'release' | 'date'>): string {
   return f.release ? `AgentJet ${f.release}${f.date ? ` (${f.date})` : ''}` : 'AgentJet';
@@ -35,7 +65,7 @@ export function versionNote(facts: JudgingFacts, rel: string[]): { message: stri
   if (!others.length) return undefined;
   const newer = others.filter((f) => compareReleases(f.release, facts.release) > 0);
   const older = others.filter((f) => compareReleases(f.release, facts.release) < 0);
-  const change = RELEASE_CHANGES.find((c) => c.from === key);
+  const change = changesFor(facts).find((c) => c.from === key);
   if (older.length && !newer.length) {
     const last = older[0] as JudgingFacts;
     const removedIn = change?.release ?? facts.release ?? '?';
@@ -104,51 +134,56 @@ function keyRangeOf(ctx: Ctx, path: string[]): Range | undefined {
   return hit ? nodeRange(ctx, hit.pair.key as Node) : undefined;
 }
 
-/** Rules of AgentJet 0.0.4 and later; they apply when the judging facts define what they read. */
+/** The table's rules that apply to the judging AgentJet, run over the file. */
 export function checkReleaseRules(ctx: Ctx): void {
   if (ctx.p.rootKey !== 'ajet' || ctx.standalone) return;
-  checkVerlOverlap(ctx);
-  checkLora(ctx);
-  checkSwarm(ctx);
-  checkOpd(ctx);
+  for (const rule of rulesFor(ctx.schema)) {
+    if (rule.kind === 'conversion-overlap') checkConversionOverlap(ctx, rule);
+    else checkRequires(ctx, rule);
+  }
+}
+
+function passes(v: { value: unknown; inFile: boolean }, test: ValueTest): boolean {
+  if (test.inFile && !v.inFile) return false;
+  if (test.equals !== undefined && v.value !== test.equals) return false;
+  if (test.oneOf && !test.oneOf.includes(v.value as Scalar)) return false;
+  if (test.above !== undefined && !(typeof v.value === 'number' && v.value > test.above)) return false;
+  return true;
+}
+
+/** The YAML text of a required value (`true`, `safetensors`). */
+function yamlText(v: Scalar): string {
+  return v === null ? 'null' : String(v);
+}
+
+/** A `requires` rule: when every `given` holds, each requirement the file misses is an error with its fix. */
+function checkRequires(ctx: Ctx, rule: RequiresRule): void {
+  if (!rule.given.every((g) => passes(ajetValue(ctx, g.key.split('.')), g))) return;
+  const args = (rule.args ?? []).map((a) => {
+    const v = ajetValue(ctx, a.key.split('.')).value;
+    return pyStr(v ?? a.orElse);
+  });
+  const firstGiven = rule.given.find((g) => g.inFile) ?? rule.given[0];
+  for (const req of rule.requires) {
+    const path = req.key.split('.');
+    if (ajetValue(ctx, path).value === req.value) continue;
+    const fix = setFix(ctx, path.slice(0, -1), path[path.length - 1] ?? '', yamlText(req.value), t(req.fix));
+    const anchor = rule.anchor
+      ? keyRangeOf(ctx, ['ajet', ...rule.anchor.split('.')])
+      : (keyRangeOf(ctx, ['ajet', ...path]) ?? (firstGiven ? keyRangeOf(ctx, ['ajet', ...firstGiven.key.split('.')]) : undefined));
+    if (!anchor) continue;
+    push(ctx, rule.code, 'error', t(req.message, ...args), anchor, fix ? [fix] : undefined);
+  }
 }
 
 /**
- * On-policy distillation after 0.0.4 (`OpdLossConfig.__post_init__`, ajet/backbone/verl/distillation.py):
- * with distillation on, `loss_mode` `kl` or `k1` without `use_policy_gradient: true` raises (their
- * gradient does not depend on the teacher). Applies when the judging AgentJet has the `opd` keys.
+ * A conversion-overlap rule: a key the judging AgentJet's conversion table writes, set in the
+ * config to another value than the `ajet.*` key it is converted from, makes the launcher raise
+ * (`str(a) != str(b)`, hence Python's str() on both sides).
  */
-function checkOpd(ctx: Ctx): void {
-  const props = ctx.schema.properties?.ajet?.properties;
-  if (!props?.opd?.properties?.use_policy_gradient || !props.teacher_model?.properties?.teacher_opd_enabled) return;
-  if (ajetValue(ctx, ['teacher_model', 'teacher_opd_enabled']).value !== true) return;
-  const mode = ajetValue(ctx, ['opd', 'loss_mode']);
-  if (!mode.inFile || (mode.value !== 'kl' && mode.value !== 'k1')) return;
-  if (ajetValue(ctx, ['opd', 'use_policy_gradient']).value === true) return;
-  const fix = setFix(ctx, ['opd'], 'use_policy_gradient', 'true', t('Set `ajet.opd.use_policy_gradient: true`'));
-  push(
-    ctx,
-    'cross-field/opd',
-    'error',
-    t(
-      '`opd.loss_mode: {0}` needs `opd.use_policy_gradient: true`: backpropagating {0} directly does not depend on the teacher, and AgentJet raises. Use `{0}+` or another mode, or turn on the policy gradient.',
-      String(mode.value),
-    ),
-    keyRangeOf(ctx, ['ajet', 'opd', 'loss_mode']) as Range,
-    fix ? [fix] : undefined,
-  );
-}
-
-/**
- * `_validate_input_yaml_no_overlap_with_auto_convertion_config` (ajet/utils/config_utils.py of
- * 0.0.4): a verl key the conversion table writes, set in the config to another value than the
- * `ajet.*` key it is converted from, makes the launcher raise.
- */
-function checkVerlOverlap(ctx: Ctx): void {
-  const table = ctx.schema['x-release' as keyof SchemaNode] as { verlConversions?: Record<string, string[]> } | undefined;
-  const conv = table?.verlConversions;
-  // January's launcher has no such check (its config_utils.py never compares the two).
-  if (!conv || !knowsOverlapCheck(ctx)) return;
+function checkConversionOverlap(ctx: Ctx, rule: ConversionOverlapRule): void {
+  const conv = ctx.schema['x-release']?.verlConversions;
+  if (!conv) return;
   for (const [from, tos] of Object.entries(conv)) {
     const src = ajetValue(ctx, from.split('.'));
     if (src.value === undefined || (typeof src.value === 'object' && src.value !== null)) continue;
@@ -157,84 +192,9 @@ function checkVerlOverlap(ctx: Ctx): void {
       if (!hit || !isScalar(hit.node)) continue;
       const mine = hit.node.value;
       if (pyStr(mine) === pyStr(src.value)) continue;
-      push(
-        ctx,
-        'cross-field/verl-overlap',
-        'error',
-        t(
-          'Configuration conflict between AgentJet and Verl: `{0}` is {1} here, but AgentJet sets it from `ajet.{2}` ({3}); the launcher stops. Set `ajet.{2}` instead.',
-          to,
-          pyStr(mine),
-          from,
-          pyStr(src.value),
-        ),
-        nodeRange(ctx, hit.pair.key as Node),
-      );
+      push(ctx, rule.code, 'error', t(rule.message, to, pyStr(mine), from, pyStr(src.value)), nodeRange(ctx, hit.pair.key as Node));
     }
   }
-}
-
-/** The overlap check exists from AgentJet 0.0.4 on. */
-function knowsOverlapCheck(ctx: Ctx): boolean {
-  const rel = (ctx.schema['x-release' as keyof SchemaNode] as { release?: string } | undefined)?.release;
-  return compareReleases(rel, '0.0.4') >= 0;
-}
-
-/** `align_parameter_safe_guard` (config_utils.py): LoRA needs safetensors weights and layered summon. */
-function checkLora(ctx: Ctx): void {
-  if (!ctx.schema.properties?.ajet?.properties?.lora) return;
-  const rank = ajetValue(ctx, ['lora', 'lora_rank']);
-  if (typeof rank.value !== 'number' || rank.value <= 0 || !rank.inFile) return;
-  const fmt = ajetValue(ctx, ['lora', 'load_format']);
-  const summon = ajetValue(ctx, ['lora', 'layered_summon']);
-  const anchor = (rel: string[]) => keyRangeOf(ctx, ['ajet', ...rel]) ?? (keyRangeOf(ctx, ['ajet', 'lora', 'lora_rank']) as Range);
-  if (fmt.value !== 'safetensors') {
-    const fix = setFix(ctx, ['lora'], 'load_format', 'safetensors', t('Set `ajet.lora.load_format: safetensors`'));
-    push(
-      ctx,
-      'cross-field/lora',
-      'error',
-      t(
-        'LoRA (`lora_rank: {0}`) needs `ajet.lora.load_format: safetensors`, but it is `{1}`: the verl launch stops.',
-        String(rank.value),
-        pyStr(fmt.value ?? 'auto'),
-      ),
-      anchor(['lora', 'load_format']),
-      fix ? [fix] : undefined,
-    );
-  }
-  if (summon.value !== true) {
-    const fix = setFix(ctx, ['lora'], 'layered_summon', 'true', t('Set `ajet.lora.layered_summon: true`'));
-    push(
-      ctx,
-      'cross-field/lora',
-      'error',
-      t('LoRA (`lora_rank: {0}`) needs `ajet.lora.layered_summon: true`: the verl launch stops.', String(rank.value)),
-      anchor(['lora', 'layered_summon']),
-      fix ? [fix] : undefined,
-    );
-  }
-}
-
-/** `start_swarm_server` (launcher.py) asserts both; the trainer only serves swarm clients through the interchange server. */
-function checkSwarm(ctx: Ctx): void {
-  const props = ctx.schema.properties?.ajet?.properties;
-  if (!props?.enable_swarm_mode || !props.enable_interchange_server) return;
-  const swarm = ajetValue(ctx, ['enable_swarm_mode']);
-  if (swarm.value !== true || !swarm.inFile) return;
-  const server = ajetValue(ctx, ['enable_interchange_server']);
-  if (server.value === true) return;
-  const fix = setFix(ctx, [], 'enable_interchange_server', 'true', t('Set `ajet.enable_interchange_server: true`'));
-  push(
-    ctx,
-    'cross-field/swarm',
-    'error',
-    t(
-      '`enable_swarm_mode` needs `enable_interchange_server: true`: swarm clients reach the trainer through that server, and `ajet-swarm start` stops without it.',
-    ),
-    keyRangeOf(ctx, ['ajet', 'enable_interchange_server']) ?? (keyRangeOf(ctx, ['ajet', 'enable_swarm_mode']) as Range),
-    fix ? [fix] : undefined,
-  );
 }
 
 // ---------------------------------------------------------------- "Update this config to AgentJet 0.0.4"
@@ -251,15 +211,15 @@ function pairLines(p: ParsedConfig, pair: Pair): { start: number; end: number } 
 }
 
 /**
- * One edit list that updates a January 2026 config to AgentJet 0.0.4: renamed keys renamed in
- * place (or moved to their new section), removed keys deleted. Empty when nothing applies.
+ * One edit list that updates a config to the AgentJet of `facts` (default: the newest bundled one):
+ * the key changes that apply to it (`changesFor`), renamed keys renamed in place (or moved to their
+ * new section), removed keys deleted. Empty when nothing applies.
  */
-export function updateEdits(p: ParsedConfig, release = '0.0.4'): { range: Range; newText: string }[] {
+export function updateEdits(p: ParsedConfig, facts: JudgingFacts = newestBundled()): { range: Range; newText: string }[] {
   const out: { range: Range; newText: string }[] = [];
   if (!p.doc || !p.rootMap || p.rootKey !== 'ajet') return out;
   const doc = p.doc as Document;
-  for (const c of RELEASE_CHANGES) {
-    if (c.release !== release) continue;
+  for (const c of changesFor(facts)) {
     const from = c.from.split('.');
     const hit = nodeAt(p.rootMap, doc, ['ajet', ...from]);
     if (!hit) continue;

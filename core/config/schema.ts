@@ -46,8 +46,11 @@ export interface ConfigSchema extends SchemaNode {
   'x-versionKeys'?: Partial<Record<FrameworkVersion, string[]>>;
   /** Per-version defaults of the few keys whose default changes a check (from each defaults YAML). */
   'x-versionDefaults'?: Partial<Record<FrameworkVersion, Record<string, string>>>;
-  /** The AgentJet these facts are of, and its verl conversion table (from its code). */
-  'x-release'?: { release?: string; date?: string; verlConversions?: Record<string, string[]> };
+  /**
+   * The AgentJet these facts are of, its verl conversion table (from its code), and `has`: the
+   * `def:`/`file:` facts of core/config/releaseRules.ts it has.
+   */
+  'x-release'?: { release?: string; date?: string; verlConversions?: Record<string, string[]>; has?: string[] };
   $schema?: string;
   $id?: string;
   title?: string;

@@ -323,11 +323,13 @@ function build(src: SchemaSources): ConfigSchema {
     if (f.defaults && Object.keys(f.defaults).length) versionDefaults[v] = f.defaults;
   if (Object.keys(versionDefaults).length) out['x-versionDefaults'] = versionDefaults;
   const conv = src.codeFacts?.[primary]?.verlConversions;
-  if (src.release?.release || conv)
+  const has = src.codeFacts?.[primary]?.has;
+  if (src.release?.release || conv || has?.length)
     out['x-release'] = {
       ...(src.release?.release ? { release: src.release.release } : {}),
       ...(src.release?.date ? { date: src.release.date } : {}),
       ...(conv ? { verlConversions: conv } : {}),
+      ...(has?.length ? { has } : {}),
     };
   return out;
 }

@@ -20,6 +20,11 @@ export interface AgentJetTreeOptions {
   initVersion?: string;
   /** Leave out the later files (tool parser, header table, distillation): a 0.0.4-like tree. */
   without04Later?: boolean;
+  /**
+   * Leave out the launcher's overlap check (`_validate_input_yaml_no_overlap_with_auto_convertion_config`
+   * in ajet/utils/config_utils.py), as January 2026's AgentJet had it.
+   */
+  withoutOverlapCheck?: boolean;
 }
 
 const DEFAULTS = `# defaults of the test tree (post-0.0.4 shape)
@@ -179,6 +184,14 @@ def mode_of(config):
     return family_of(config.ajet.opd.loss_mode), config.ajet.teacher_model.teacher_opd_enabled
 `;
 
+// The launcher's check, reduced to its shape: a verl key the conversion table writes must not be set
+// to another value than the ajet key it comes from.
+const CONFIG_UTILS = `def _validate_input_yaml_no_overlap_with_auto_convertion_config(input_yaml_config, config_final):
+    for key, value in input_yaml_config.items():
+        if key in config_final and str(config_final[key]) != str(value):
+            raise ValueError(f"Configuration conflict between AgentJet and Verl: {key}")
+`;
+
 /** Writes the tree under `root` (`root/pyproject.toml`, `root/ajet/...`); returns the package folder. */
 export function writeAgentJetTree(root: string, opts: AgentJetTreeOptions = {}): string {
   const pkg = join(root, 'ajet');
@@ -198,6 +211,7 @@ export function writeAgentJetTree(root: string, opts: AgentJetTreeOptions = {}):
   put('ajet/default_config/trinity/trinity_default.yaml', 'buffer:\n  batch_size: 1\n');
   put('ajet/task_judge/__init__.py', '');
   put('ajet/task_judge/env_service_as_judge.py', 'class EnvServiceJudge:\n    pass\n');
+  if (!opts.withoutOverlapCheck) put('ajet/utils/config_utils.py', CONFIG_UTILS);
   if (!opts.without04Later) {
     put('ajet/utils/tool_parser.py', TOOL_PARSER);
     put('ajet/utils/get_blackout_token_combo.py', HEADERS);

@@ -23,6 +23,7 @@ import {
 import { describedNodes, descriptionCatalogue, localDescription, untranslatedDescriptions } from '../../core/config/schemaDescriptions';
 import { schema, schemaAt, type ConfigSchema } from '../../core/config/schema';
 import { bundledReleases } from '../../core/config/releases';
+import { releaseRuleTexts } from '../../core/config/releaseRules';
 import { parseConfig } from '../../core/config/parse';
 import { hover, describePath } from '../../core/config/features';
 import { ClassResolver } from '../../core/config/classref';
@@ -114,6 +115,8 @@ test('every core/l10n t() string (core, cli, language server, debug adapter, ext
       { where: `tool ${x.name}`, text: x.title },
       { where: `tool ${x.name}`, text: x.description },
     ]),
+    // The release rules' messages and fix titles (core/config/releaseRules.ts: data the engine passes to t()).
+    ...releaseRuleTexts().map((text) => ({ where: 'core/config/releaseRules.ts', text })),
     // Messages the schema carries into diagnostics and hovers (x-unread, x-deprecatedMessage).
     ...schemaMessages(JSON.parse(readFileSync(join(repoRoot, 'schemas', 'agentjet.schema.json'), 'utf8'))).map((text) => ({
       where: 'schemas/agentjet.schema.json',
