@@ -17,7 +17,8 @@ export interface FactsBudget {
 /** AgentJet 0.0.4's defaults nest 7 levels and weigh 60 KB in all: the budget leaves ample room. */
 export const FACTS_BUDGET: FactsBudget = { maxDepth: 64, maxDataBytes: 4 << 20 };
 
-const QUOTE_OPENERS = new Set([undefined, ' ', '\t', '[', '{', ',', ':']);
+/** In a flow collection a quote starts a scalar only after one of these (the last character that is not a space). */
+const QUOTE_OPENERS = new Set([undefined, '[', '{', ',', ':']);
 
 /**
  * The nesting depth of a YAML (or JSON) text, in one pass, stopping early once past `stopAt`.
@@ -27,6 +28,8 @@ export function nestingDepth(text: string, stopAt = Infinity): number {
   let max = 0;
   const indents: number[] = [];
   let flow = 0;
+  /** In a flow collection: the last character outside quotes that is not a space (across lines). */
+  let prevSig: string | undefined;
   const n = text.length;
   let i = 0;
   while (i < n && max <= stopAt) {
@@ -63,15 +66,25 @@ export function nestingDepth(text: string, stopAt = Infinity): number {
     for (; j < n && text[j] !== '\n' && max <= stopAt; j++) {
       const c = text[j]!;
       if (quote) {
-        if (c === quote) quote = undefined;
+        // A double-quoted string (YAML's and JSON's) escapes with a backslash: `\"` does not end it.
+        if (quote === '"' && c === '\\' && text[j + 1] !== '\n') j++;
+        else if (c === quote) {
+          quote = undefined;
+          prevSig = c;
+        }
         continue;
       }
-      const opens = flow > 0 ? QUOTE_OPENERS.has(text[j - 1]) : valueStart;
       if (c === ' ' || c === '\t') continue;
+      // In a flow collection a quote inside a plain scalar (`( '`) is text, not a string.
+      const opens = flow > 0 ? QUOTE_OPENERS.has(prevSig) : valueStart;
       if (c === '#' && (j === i || text[j - 1] === ' ' || text[j - 1] === '\t')) {
         while (j < n && text[j] !== '\n') j++;
         break;
       }
+      // `:` is an indicator before a space or a flow indicator, or after a quoted key (JSON's
+      // `"a":"b"`); otherwise (`:'`) it is text of a plain scalar.
+      if (c === ':' && flow > 0 && !(prevSig === '"' || prevSig === "'" || /^[\s,[\]{}]?$/.test(text[j + 1] ?? ''))) prevSig = 'x';
+      else prevSig = c;
       valueStart = false;
       if ((c === '"' || c === "'") && opens) quote = c;
       else if ((c === '[' || c === '{') && (flow > 0 || opens)) {

@@ -40,6 +40,20 @@ test('property: the depth measured never falls short of the real nesting (YAML b
   );
 });
 
+test('the depth of quoted text: escapes, and quotes inside plain scalars of a flow collection (cases a long property run found)', () => {
+  for (const doc of [
+    { a: '"]', b: { a: {} } },
+    { a: [["( '", { a: [] }]] },
+    { a: [[":'"], [[{}]]] },
+    { a: ':"', b: { a: {} } },
+    { a: '?"', aa: { a: {} } },
+  ]) {
+    const want = depthOf(doc);
+    for (const text of [stringify(doc), stringify(doc, { collectionStyle: 'flow' }), JSON.stringify(doc, null, 2), JSON.stringify(doc)])
+      assert.ok(nestingDepth(text) >= want, `${nestingDepth(text)} < ${want} for:\n${text}`);
+  }
+});
+
 test('hostile nesting is measured in one pass, and refused over the budget', () => {
   const brackets = `ajet:\n  x: ${'['.repeat(500_000)}${']'.repeat(500_000)}\n`;
   const maps = `ajet:\n  x: ${'{a: '.repeat(200_000)}1${'}'.repeat(200_000)}\n`;
