@@ -27,6 +27,8 @@ export type RootKey = Dialect;
 export interface ParsedConfig {
   text: string;
   index: LineIndex;
+  /** The yaml library's tree; in a large file the plain sections are read by fastParse.ts, whose
+   * nodes carry no comments (nothing reads them from here: `text` holds them). */
   docs: Document.Parsed[];
   /** The first document whose root mapping holds ajet/astuner/astune. */
   doc?: Document.Parsed;
