@@ -2,3 +2,5 @@
 export { validateText } from '../core/config/validate';
 export { ClassResolver } from '../core/config/classref';
 export { CachedFs } from '../core/config/fs';
+export { validateParsed } from '../core/config/validate';
+export { parseConfig } from '../core/config/parse';

@@ -15,6 +15,7 @@ import {
   type Node,
 } from 'yaml';
 import { LineIndex } from './text';
+import { parseSplit } from './fastParse';
 import type { ConfigDiagnostic } from './diagnostics';
 import { t } from '../l10n';
 import { looksLikeConfig, rootKeyOf, familyOf, versionOf, type Dialect, type Family, type FrameworkVersion } from '../agentjet/dialect';
@@ -26,6 +27,8 @@ export type RootKey = Dialect;
 export interface ParsedConfig {
   text: string;
   index: LineIndex;
+  /** The yaml library's tree; in a large file the plain sections are read by fastParse.ts, whose
+   * nodes carry no comments (nothing reads them from here: `text` holds them). */
   docs: Document.Parsed[];
   /** The first document whose root mapping holds ajet/astuner/astune. */
   doc?: Document.Parsed;
@@ -48,7 +51,9 @@ export function parseConfig(text: string, opts: { dialect?: Family } = {}): Pars
   try {
     // The yaml library finds duplicate keys by scanning the map for every key it adds: quadratic in a
     // map's size (40,000 keys took 20 s). Off there, the same check is made here with one hash per map.
-    const all = parseAllDocuments(text, { merge: true, prettyErrors: false, strict: false, uniqueKeys: false });
+    const options = { merge: true, prettyErrors: false, strict: false, uniqueKeys: false };
+    // Large configs: their plain sections are read by a quicker reader giving the same tree (fastParse.ts).
+    const all = parseSplit(text, options) ?? parseAllDocuments(text, options);
     docs = Array.isArray(all) ? all : [];
     for (const d of docs) addDuplicateKeyErrors(d);
   } catch {

@@ -54,8 +54,12 @@ export class LineIndex {
 /** Rows reused by every editDistance call: suggestions run for many keys in one validation. */
 let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
 
+/** Calls of editDistance (the linear-cost test counts them). */
+export const textWork = { editDistance: 0 };
+
 /** Edit distance counting an adjacent swap as one edit, with an early exit above `max`. */
 export function editDistance(a: string, b: string, max = 99): number {
+  textWork.editDistance++;
   if (Math.abs(a.length - b.length) > max) return max + 1;
   const n = b.length;
   if (rows[0]!.length <= n) rows = [new Int32Array(n + 1), new Int32Array(n + 1), new Int32Array(n + 1)];
