@@ -1,32 +1,23 @@
 // The AgentJet config language server (stdio or IPC). Only documents whose root mapping holds
-// ajet/astuner/astune are handled; every other YAML file gets nothing from us.
+// ajet/astuner/astune are handled; every other YAML file gets nothing from us. This file owns the
+// documents, the folders' settings and validation; the language features are in features.ts.
 import {
   createConnection,
   ProposedFeatures,
   TextDocuments,
   TextDocumentSyncKind,
   DiagnosticSeverity,
-  CompletionItemKind,
   DiagnosticTag,
-  CompletionItemTag,
   CodeActionKind,
-  InsertTextFormat,
-  InsertTextMode,
-  MarkupKind,
   FileChangeType,
   type Diagnostic,
-  type CompletionItem,
-  type CodeAction,
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { version as extensionVersion } from '../package.json';
 import { ConfigService } from '../core/config/service';
-import { complete, describePath, type CompletionEntry } from '../core/config/completion';
-import { hover, definition, documentLinks } from '../core/config/hover';
-import { codeActions } from '../core/config/codeActions';
-import type { ConfigDiagnostic, Fix } from '../core/config/diagnostics';
+import type { ConfigDiagnostic } from '../core/config/diagnostics';
 import type { JudgingFacts } from '../core/config/releases';
 import { stat } from 'node:fs/promises';
 import {
@@ -36,12 +27,13 @@ import {
   readTrustGrant,
   WORKSPACE_TRUST_NOTIFICATION,
   type ConfigServerInitOptions,
-  type ConfigCompletionData,
   type ConfigProblemsScope,
 } from '../core/protocol/config';
-import { TRUST_COMMAND, trustActionTitle, WorkspaceTrust } from '../core/trust/policy';
+import { WorkspaceTrust } from '../core/trust/policy';
 import { FolderSettings } from './folders';
 import { StartupCatchUp, WorkspaceChecker } from './workspaceCheck';
+import { registerLanguageFeatures } from './features';
+import { filePath } from './paths';
 import { localeFromInitialize, setLocale, t } from '../core/l10n';
 
 const connection = createConnection(ProposedFeatures.all);
@@ -53,15 +45,6 @@ let folders = new FolderSettings(connection, service, { pythonPath: '', problems
 let roots: string[] = [];
 const published = new Set<string>();
 const timers = new Map<string, ReturnType<typeof setTimeout>>();
-
-function filePath(uri: string): string | undefined {
-  try {
-    const u = URI.parse(uri);
-    return u.scheme === 'file' ? u.fsPath : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 const isOpenPath = (path: string) => !!documents.get(URI.file(path).toString());
 
@@ -321,118 +304,7 @@ documents.onDidClose((e) => {
     }, clear);
 });
 
-function parsed(uri: string) {
-  const doc = documents.get(uri);
-  if (!doc) return undefined;
-  const p = service.parse(uri, doc.version, doc.getText());
-  const path = filePath(uri);
-  return p ? { doc, p, ctx: { ...service.context(path), facts: service.factsFor(path, p) } } : undefined;
-}
-
-const KIND: Record<CompletionEntry['kind'], CompletionItemKind> = {
-  key: CompletionItemKind.Property,
-  section: CompletionItemKind.Module,
-  value: CompletionItemKind.Value,
-  enum: CompletionItemKind.EnumMember,
-  module: CompletionItemKind.Module,
-  class: CompletionItemKind.Class,
-  boolean: CompletionItemKind.Value,
-};
-
-connection.onCompletion((params, token): CompletionItem[] => {
-  const s = parsed(params.textDocument.uri);
-  if (!s || token.isCancellationRequested) return [];
-  const offset = s.doc.offsetAt(params.position);
-  return complete(s.p, offset, s.ctx).map((e) => {
-    const item: CompletionItem = {
-      label: e.label,
-      kind: KIND[e.kind],
-      sortText: e.sortText,
-      filterText: e.filterText ?? e.label,
-      insertTextFormat: e.snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
-      // Snippet lines are relative to the key: the editor adds the line's indentation.
-      insertTextMode: InsertTextMode.adjustIndentation,
-      textEdit: { range: { start: s.doc.positionAt(e.from), end: s.doc.positionAt(e.to) }, newText: e.insertText },
-    };
-    if (e.detail) item.detail = e.detail;
-    if (e.labelDetail || e.labelDescription)
-      item.labelDetails = {
-        ...(e.labelDetail ? { detail: e.labelDetail } : {}),
-        ...(e.labelDescription ? { description: e.labelDescription } : {}),
-      };
-    if (e.documentation) item.documentation = { kind: MarkupKind.Markdown, value: e.documentation };
-    if (e.docPath) item.data = { path: e.docPath, dialect: s.p.dialect, uri: params.textDocument.uri } satisfies ConfigCompletionData;
-    if (e.deprecated) item.tags = [CompletionItemTag.Deprecated];
-    if (e.retrigger) item.command = { title: 'suggest', command: 'editor.action.triggerSuggest' };
-    return item;
-  });
-});
-
-connection.onCompletionResolve((item) => {
-  const data = item.data as Partial<ConfigCompletionData> | undefined;
-  if (data?.path && !item.documentation) {
-    const s = data.uri ? parsed(data.uri) : undefined;
-    const md = describePath(data.path, data.dialect ?? 'agentjet', s?.ctx.facts?.schema);
-    if (md) item.documentation = { kind: MarkupKind.Markdown, value: md };
-  }
-  return item;
-});
-
-connection.onHover((params) => {
-  const s = parsed(params.textDocument.uri);
-  if (!s) return null;
-  const h = hover(s.p, s.doc.offsetAt(params.position), s.ctx);
-  return h ? { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: h.range } : null;
-});
-
-connection.onDefinition((params) => {
-  const s = parsed(params.textDocument.uri);
-  if (!s) return null;
-  const d = definition(s.p, s.doc.offsetAt(params.position), s.ctx);
-  if (!d) return null;
-  if ('range' in d) return { uri: params.textDocument.uri, range: d.range };
-  const pos = { line: d.line, character: d.character };
-  return { uri: URI.file(d.file).toString(), range: { start: pos, end: pos } };
-});
-
-connection.onDocumentLinks((params) => {
-  const s = parsed(params.textDocument.uri);
-  if (!s) return [];
-  return documentLinks(s.p, s.ctx).map((l) => ({ range: l.range, target: URI.file(l.file).toString() }));
-});
-
-connection.onCodeAction((params): CodeAction[] => {
-  const s = parsed(params.textDocument.uri);
-  if (!s) return [];
-  const diags = params.context.diagnostics
-    .filter((d) => d.source === 'agentjet' || (d.data as { ours?: boolean } | undefined)?.ours === true)
-    .map((d) => ({
-      code: String(d.code ?? ''),
-      range: d.range,
-      fixes: (d.data as { fixes?: Fix[] } | undefined)?.fixes ?? [],
-    }));
-  const only = params.context.only;
-  // What waits for trust offers VS Code's trust editor (the one place trust is granted).
-  const trustActions: CodeAction[] = params.context.diagnostics
-    .filter((d) => d.code === 'class-ref/waits-for-trust')
-    .slice(0, 1)
-    .map((d) => ({
-      title: trustActionTitle(),
-      kind: CodeActionKind.QuickFix,
-      diagnostics: [d],
-      command: { title: trustActionTitle(), command: TRUST_COMMAND },
-    }));
-  const fixes = codeActions(s.p, diags, s.ctx.facts)
-    .filter((a) => !only || only.some((k) => a.kind === k || a.kind.startsWith(k + '.')))
-    .map((a) => {
-      const action: CodeAction = { title: a.title, kind: a.kind, edit: { changes: { [params.textDocument.uri]: a.edits } } };
-      if (a.preferred) action.isPreferred = true;
-      const d = params.context.diagnostics.find((x) => x.code === a.diagnosticCode);
-      if (d) action.diagnostics = [d];
-      return action;
-    });
-  return [...fixes, ...(only && !only.some((k) => CodeActionKind.QuickFix.startsWith(k)) ? [] : trustActions)];
-});
+registerLanguageFeatures(connection, documents, () => service);
 
 documents.listen(connection);
 connection.listen();

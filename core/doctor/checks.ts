@@ -1,122 +1,44 @@
 // Environment checks (pure): probe facts in, a list of findings with fixes out. The one set of
 // checks of the extension: "AgentJet: Check Environment", `agentjet doctor`, and (with a
 // LaunchContext, through core/doctor/preflight.ts) the preflight of F5, tasks and the CodeLens.
+// The facts and fixes are in facts.ts, the checks of the host (launcher, port, GPUs, trust) in
+// hostChecks.ts.
 import { t } from '../l10n';
 import { compareVersions } from '../process/version';
-import { shellQuote } from '../process/quote';
-import { checkoutOf, debugpyInstallCommand, frameworkInstallCommand, pipInstallCommand, type FrameworkInstall } from './install';
-import { LAUNCHER_ENTRIES } from '../agentjet/dialect';
-import { recognisePortHolder, type PortCompanion } from '../agentjet/portHolder';
+import { checkoutOf } from './install';
+import {
+  MIN_PYTHON,
+  MAX_PYTHON_EXCLUSIVE,
+  MIN_DEBUGPY,
+  installHint,
+  pipFix,
+  frameworkFix,
+  pythonSetting,
+  pkgLine,
+  type Check,
+  type DoctorInput,
+  type Fix,
+} from './facts';
+import { launcherCheck, portCheck, gpuCheck, trustCheck } from './hostChecks';
 
-export type Status = 'ok' | 'warning' | 'error' | 'info';
-
-export interface Fix {
-  /** shell: a command to copy and run; setting: a setting id to open; command: a VS Code command id. */
-  kind: 'shell' | 'setting' | 'command';
-  value: string;
-  label: string;
-}
-
-export interface Check {
-  id: 'python' | 'framework' | 'launcher' | 'debugpy' | 'vllm' | 'verl' | 'trinity' | 'ray' | 'gpu' | 'port' | 'trust';
-  title: string;
-  status: Status;
-  detail: string;
-  fix?: Fix;
-}
-
-export interface PackageFacts {
-  module: string;
-  found: boolean;
-  version: string | null;
-  location: string | null;
-  launcher: string | null;
-  error: string | null;
-}
-
-/** What probe.py prints after `AGENTJET_DOCTOR `. */
-export interface ProbeFacts {
-  python: string;
-  version: string;
-  venv: boolean;
-  packages: Record<string, PackageFacts | undefined>;
-  /** The launcher modules asked for (probe argv), each found (its file) or not (why). */
-  launchers?: Record<string, { file: string | null; error: string | null } | undefined>;
-  /** port 0: not checked. The holder is the listening process (Linux /proc), when known. */
-  port: { port: number; inUse: boolean; holderPid?: number | null; holderPgid?: number | null; holderArgs?: string | null };
-}
-
-/** What a launch adds to the checks: its launcher candidates, console script, debugpy need, companions. */
-export interface LaunchContext {
-  /** LAUNCHER_ENTRIES[dialect].modules, in order. */
-  candidates: readonly string[];
-  /** The version's console script beside the interpreter: it starts the launcher, no module needed. */
-  consoleScript?: string | undefined;
-  /** Process groups of our live companions: holding the port is fine for them. */
-  companionPgids: readonly number[];
-  /** The config key of the port, for the message (`ajet.debug.debug_vllm_port`). */
-  portKey: string;
-  /** Companions of other folders the user chose to reuse (AGENTJET_REUSE_COMPANION): their port is fine. */
-  reusePgids?: readonly number[];
-}
-
-/** Every launcher module of every version, for the doctor's probe (it has no config to choose by). */
-export const ALL_LAUNCHER_MODULES: readonly string[] = [...new Set(Object.values(LAUNCHER_ENTRIES).flatMap((e) => e.modules))];
-
-export interface GpuFacts {
-  /** nvidia-smi was found and answered. */
-  available: boolean;
-  gpus: Array<{ name: string; memoryMiB: number | null }>;
-  /** Why there is no answer (not installed, driver error…). */
-  error: string | null;
-}
-
-export interface DoctorInput {
-  /** The interpreter asked for (path or command) and where it came from (a setting, the Python extension…). */
-  python: string;
-  pythonSource?: string;
-  probe: { ok: true; facts: ProbeFacts } | { ok: false; error: string };
-  gpu: GpuFacts;
-  /** undefined outside VS Code (CLI). */
-  trusted?: boolean;
-  /** A companion (vLLM server) of ours holds the port: not a problem. */
-  portHeldByCompanion?: boolean;
-  /**
-   * The port's holder recognised as one of AgentJet's companions started elsewhere (null: looked,
-   * it is not). Default: looked up from the probe's holder (core/agentjet/portHolder.ts).
-   */
-  portCompanion?: PortCompanion | null;
-  /** Set for a launch preflight: the launcher is judged for this config, a port held by a stranger is an error. */
-  launch?: LaunchContext;
-  /** The working folder when it is a clone of AgentJet (install advice then runs there). */
-  checkout?: string | undefined;
-}
-
-export const MIN_PYTHON = [3, 10] as const;
-export const MAX_PYTHON_EXCLUSIVE = [3, 13] as const;
-export const MIN_DEBUGPY = '1.8.0';
-
-// Labels are made when a check is (not at module load): the display language is set by then.
-const pipFix = (python: string, spec: string): Fix => ({ kind: 'shell', value: pipInstallCommand(python, spec), label: t('Install') });
-/** AgentJet as its installation guide says (core/doctor/install.ts), with the backbone extra. */
-const frameworkFix = (python: string, o: FrameworkInstall = {}): Fix => ({
-  kind: 'shell',
-  value: frameworkInstallCommand(python, o),
-  label: o.checkout ? t('Install in the AgentJet checkout') : t('Install from a clone of AgentJet'),
-});
-
-/** `<python> -m pip install --upgrade "debugpy>=1.8.0"`: the command the refusal's Copy Install Command copies. */
-export function installHint(python: string): string {
-  return debugpyInstallCommand(python, MIN_DEBUGPY);
-}
-const pythonSetting = (): Fix => ({ kind: 'setting', value: 'agentjet.pythonPath', label: t('Choose the interpreter') });
-
-export { shellQuote, compareVersions };
-
-function pkgLine(p: PackageFacts): string {
-  const v = p.version ? ` ${p.version}` : '';
-  return `${p.module}${v}${p.location ? ` (${p.location})` : ''}`;
-}
+export {
+  ALL_LAUNCHER_MODULES,
+  MIN_PYTHON,
+  MAX_PYTHON_EXCLUSIVE,
+  MIN_DEBUGPY,
+  installHint,
+  type Status,
+  type Fix,
+  type Check,
+  type PackageFacts,
+  type ProbeFacts,
+  type LaunchContext,
+  type GpuFacts,
+  type DoctorInput,
+} from './facts';
+export { parseNvidiaSmi } from './hostChecks';
+export { shellQuote } from '../process/quote';
+export { compareVersions };
 
 /** Every check, in the order the report shows them. */
 export function evaluate(input: DoctorInput): Check[] {
@@ -261,146 +183,6 @@ export function evaluate(input: DoctorInput): Check[] {
   if (port.port) out.push(portCheck(port, input));
   if (input.trusted !== undefined) out.push(trustCheck(input.trusted));
   return out;
-}
-
-function launcherCheck(
-  py: string,
-  found: NonNullable<ProbeFacts['launchers']>,
-  launch: LaunchContext | undefined,
-  framework: string | undefined,
-): Check {
-  const candidates =
-    launch?.candidates ?? LAUNCHER_ENTRIES[framework === 'astuner' ? 'astuner' : framework === 'astune' ? 'astune' : 'ajet'].modules;
-  if (launch?.consoleScript)
-    return { id: 'launcher', title: t('Launcher'), status: 'ok', detail: t('{0} (console script)', launch.consoleScript) };
-  const module = candidates.find((c) => found[c]?.file);
-  if (module) return { id: 'launcher', title: t('Launcher'), status: 'ok', detail: `python -m ${module} (${found[module]!.file!})` };
-  const why = [...new Set(candidates.map((c) => found[c]?.error).filter((e): e is string => !!e))].join('; ');
-  return {
-    id: 'launcher',
-    title: t('Launcher'),
-    status: 'error',
-    detail:
-      t(
-        '{0} has no AgentJet launcher: no console script beside it and it cannot import {1}{2}. Install the framework into this interpreter (for AgentJet: pip install -e .[verl] in its checkout, as its installation guide says) or pick another one with the agentjet.pythonPath setting.',
-        py,
-        candidates.join(', '),
-        why ? ` (${why})` : '',
-      ) +
-      // ASTune's launcher is `launcher.py` at the root of its checkout, in no package.
-      (candidates.includes('launcher')
-        ? ` ${t('ASTune runs its launcher.py from the root of its checkout: launch with the checkout as the working directory ("cwd" in launch.json).')}`
-        : ''),
-    fix: pythonSetting(),
-  };
-}
-
-function portCheck(port: ProbeFacts['port'], input: DoctorInput): Check {
-  const key = input.launch?.portKey ?? 'ajet.debug.debug_vllm_port';
-  if (!port.inUse) return { id: 'port', title: t('vLLM port'), status: 'ok', detail: t('Port {0} is free.', port.port) };
-  const pgids = input.launch?.companionPgids ?? [];
-  const ours = input.portHeldByCompanion || (port.holderPgid != null ? pgids.includes(port.holderPgid) : pgids.length > 0);
-  if (ours)
-    return {
-      id: 'port',
-      title: t('vLLM port'),
-      status: 'ok',
-      detail: t('Port {0} is held by the vLLM server a previous debug launch left running (it is reused).', port.port),
-    };
-  const theirs =
-    input.portCompanion !== undefined
-      ? input.portCompanion
-      : port.holderPid != null
-        ? recognisePortHolder({ pid: port.holderPid, pgid: port.holderPgid, args: port.holderArgs })
-        : undefined;
-  if (theirs) {
-    const where = theirs.cwd ?? t('another folder');
-    if (input.launch?.reusePgids?.includes(theirs.pgid))
-      return {
-        id: 'port',
-        title: t('vLLM port'),
-        status: 'ok',
-        detail: t(
-          "Port {0} is held by AgentJet's companion {1} (process group {2}) started in {3}: this launch reuses it.",
-          port.port,
-          theirs.what,
-          theirs.pgid,
-          where,
-        ),
-      };
-    return {
-      id: 'port',
-      title: t('vLLM port'),
-      status: input.launch ? 'error' : 'warning',
-      detail: t(
-        "port {0} ({1}) is held by AgentJet's own companion {2} (process {3}, group {4}) started in {5}. AgentJet's launcher keeps a companion per folder and starts its own here: stop that one (kill -- -{4}) or set {1} to a free port.",
-        port.port,
-        key,
-        theirs.what,
-        theirs.pid,
-        theirs.pgid,
-        where,
-      ),
-      // The launch refusal offers Stop It and Launch (extension/debug/provider.ts).
-    };
-  }
-  const who =
-    port.holderPid != null ? `${t('process {0}', port.holderPid)}${port.holderArgs ? ` (${port.holderArgs})` : ''}` : t('another program');
-  // A debug launch would start its vLLM server on this port: an error there; for the doctor a warning.
-  return {
-    id: 'port',
-    title: t('vLLM port'),
-    status: input.launch ? 'error' : 'warning',
-    detail: t('port {0} ({1}) is held by {2}, which is not an AgentJet companion. Stop it or set {1} to a free port.', port.port, key, who),
-    fix: { kind: 'command', value: 'agentjet.stopCompanions', label: t('Stop companions') },
-  };
-}
-
-function gpuCheck(g: GpuFacts): Check {
-  if (!g.available)
-    return {
-      id: 'gpu',
-      title: t('CUDA GPUs'),
-      status: 'info',
-      detail: t(
-        'No NVIDIA GPU seen ({0}). Debugging with a remote or API model still works; training needs GPUs.',
-        g.error ?? t('nvidia-smi not found'),
-      ),
-    };
-  if (g.gpus.length === 0)
-    return { id: 'gpu', title: t('CUDA GPUs'), status: 'warning', detail: t('nvidia-smi answered but lists no GPU.') };
-  const list = g.gpus.map((x) => (x.memoryMiB ? `${x.name} (${Math.round(x.memoryMiB / 1024)} GiB)` : x.name)).join(', ');
-  return { id: 'gpu', title: t('CUDA GPUs'), status: 'ok', detail: t('{0} GPU(s): {1}', g.gpus.length, list) };
-}
-
-function trustCheck(trusted: boolean): Check {
-  return trusted
-    ? {
-        id: 'trust',
-        title: t('Workspace trust'),
-        status: 'ok',
-        detail: t('The workspace is trusted: launching and debugging are enabled.'),
-      }
-    : {
-        id: 'trust',
-        title: t('Workspace trust'),
-        status: 'error',
-        detail: t('The workspace is not trusted: launching, debugging and training are disabled.'),
-        fix: { kind: 'command', value: 'workbench.trust.manage', label: t('Manage Workspace Trust') },
-      };
-}
-
-/** Parses `nvidia-smi --query-gpu=name,memory.total --format=csv,noheader,nounits`. */
-export function parseNvidiaSmi(stdout: string): GpuFacts['gpus'] {
-  return stdout
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean)
-    .map((l) => {
-      const i = l.lastIndexOf(',');
-      const mem = i >= 0 ? Number.parseFloat(l.slice(i + 1)) : Number.NaN;
-      return { name: (i >= 0 ? l.slice(0, i) : l).trim(), memoryMiB: Number.isNaN(mem) ? null : mem };
-    });
 }
 
 /**

@@ -1,11 +1,9 @@
 // The Runs view: experiments (newest first, status, step, reward, age, size) expanding into the
 // config snapshot, sessions, hosts, logs, trajectories and checkpoints. All reads go through the
 // shared RunsModel cache; details arrive in the background and refresh only their own rows. The
-// node types are nodes.ts, the rows below an experiment items.ts.
+// node types are nodes.ts, the rows below an experiment items.ts, the folder sizes sizes.ts.
 import * as vscode from 'vscode';
 import {
-  folderSize,
-  RUN_SIZE_MAX_ENTRIES,
   listHostArtefacts,
   sizeIsStale,
   listTrajectoryFiles,
@@ -15,10 +13,11 @@ import {
   type RunStatus,
 } from '../../core/runs/discover';
 import { describeRun, formatAge, runRowLabel, runTooltip, splitRunName } from '../../core/runs/format';
-import { Limiter, mapLimit } from '../../core/runs/fs';
+import { Limiter, mapLimit } from '../../core/fs/seam';
 import type { RunsModel } from '../../core/runs/model';
 import { decorateRunItem } from '../ray/runsRow';
 import { treeItem } from './items';
+import { RunSizes } from './sizes';
 import { statusIcon, type RunNode, type RunsFilter, type SortKey } from './nodes';
 
 export type { RunNode, RunsFilter, SortKey } from './nodes';
@@ -27,7 +26,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
   private readonly changed = new vscode.EventEmitter<RunNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly experimentNodes = new Map<string, RunNode & { kind: 'experiment' }>();
-  private readonly sizes = new Map<string, { bytes: number; complete: boolean; at: number }>();
+  private readonly sizes: RunSizes;
   private pendingItems = new Set<string>();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private loadingDetails = new Set<string>();
@@ -47,7 +46,9 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     private filter: RunsFilter,
     private sort: SortKey,
     private readonly log: vscode.LogOutputChannel,
-  ) {}
+  ) {
+    this.sizes = new RunSizes(model.fs);
+  }
 
   dispose(): void {
     this.changed.dispose();
@@ -72,7 +73,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
   /** Re-renders everything (after the model was reset or roots changed). */
   refreshAll(): void {
     // Refresh re-measures sizes too (a cached size never hides what is on disk now).
-    for (const v of this.sizes.values()) v.at = 0;
+    this.sizes.forgetAll();
     this.changed.fire(undefined);
   }
 
@@ -297,7 +298,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     if (node.kind !== 'experiment' || item.tooltip !== undefined) return item;
     const info = this.model.cachedInfo(node.path);
     if (!info) return item;
-    const size = await this.measured(node.path, info.status === 'running', token);
+    const size = await this.sizes.measured(node.path, info.status === 'running', token);
     const full = new vscode.TreeItem(node.entry.name);
     full.tooltip = new vscode.MarkdownString(runTooltip(info, size), true);
     decorateRunItem(node.path, full);
@@ -356,7 +357,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     item.contextValue = `experiment ${info.status}${e.snapshot ? ' snapshot' : ''}`;
     // The size is measured in the background; until it is, the tooltip waits for resolveTreeItem.
     const stale = sizeIsStale(size, info.status === 'running', Date.now());
-    if (stale) this.loadSize(e.path);
+    if (stale) this.sizes.request(e.path);
     if (!stale || fullTooltip) item.tooltip = new vscode.MarkdownString(runTooltip(info, size), true);
     return item;
   }
@@ -372,67 +373,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
       .finally(() => this.loadingDetails.delete(e.path));
   }
 
-  private sizeQueue: string[] = [];
-  private sizeActive = 0;
-  /** Callers waiting for a run's size to be measured (resolveTreeItem), by run folder. */
-  private sizeWaiters = new Map<string, (() => void)[]>();
-  private loadSize(path: string): void {
-    if (this.sizeQueue.includes(path) || this.measuring.has(path)) return;
-    this.sizeQueue.push(path);
-    this.pumpSizes();
-  }
-  private readonly measuring = new Set<string>();
-
-  /** The run's size, measured now unless the last measure is recent; undefined when cancelled. */
-  private async measured(
-    path: string,
-    running: boolean,
-    token: vscode.CancellationToken,
-  ): Promise<{ bytes: number; complete: boolean } | undefined> {
-    const known = this.sizes.get(path);
-    if (!sizeIsStale(known, running, Date.now()) || token.isCancellationRequested) return known;
-    await new Promise<void>((resolve) => {
-      const list = this.sizeWaiters.get(path) ?? [];
-      this.sizeWaiters.set(path, list);
-      const done = () => {
-        sub.dispose();
-        resolve();
-      };
-      const sub = token.onCancellationRequested(() => {
-        const i = list.indexOf(done);
-        if (i >= 0) list.splice(i, 1);
-        done();
-      });
-      list.push(done);
-      this.loadSize(path);
-    });
-    return this.sizes.get(path);
-  }
-
-  private pumpSizes(): void {
-    // Sizes are a walk each: two at a time, after everything else.
-    while (this.sizeActive < 2 && this.sizeQueue.length) {
-      const path = this.sizeQueue.shift()!;
-      this.sizeActive++;
-      this.measuring.add(path);
-      void folderSize(this.model.fs, path, RUN_SIZE_MAX_ENTRIES)
-        .then(
-          // Only the tooltip shows it (resolveTreeItem): the row is not redrawn.
-          (s) => void this.sizes.set(path, { ...s, at: Date.now() }),
-          () => undefined,
-        )
-        .finally(() => {
-          this.sizeActive--;
-          this.measuring.delete(path);
-          for (const w of this.sizeWaiters.get(path)?.splice(0) ?? []) w();
-          this.pumpSizes();
-        });
-    }
-  }
-
   /** Forget a cached size (the run changed). */
   forgetSize(path: string): void {
-    const s = this.sizes.get(path);
-    if (s) s.at = 0;
+    this.sizes.forget(path);
   }
 }

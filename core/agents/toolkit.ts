@@ -1,0 +1,120 @@
+// What every agent tool shares: the environment and answer types, argument readers, paging,
+// bounding, and the check that a path an agent names lies inside the allowed roots.
+import { stat } from 'node:fs/promises';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { t } from '../l10n';
+import { resolveInside } from '../fs/inside';
+import { type ObjectSchema, type ToolArgs } from './schema';
+
+/** The most characters one answer carries (about 6k tokens): an agent's context is precious. */
+export const MAX_ANSWER_CHARS = 24_000;
+
+/** What the tools may see and do; the MCP server and the extension each build one. */
+export interface AgentToolEnv {
+  /** Every path must lie inside one of these folders; relative paths resolve against the first. */
+  roots: string[];
+  /** False in VS Code's Restricted Mode (or `agentjet mcp --no-python`): no interpreter of the workspace runs. */
+  mayRunPython: boolean;
+  /** The interpreter of the first root (default: its .venv/venv, else python3). */
+  python?: () => Promise<string | undefined>;
+  /** The experiment roots the Runs view shows (VS Code); default: the roots. */
+  runRoots?: () => Promise<string[]>;
+  /** Cache folders (default: the CLI's, under ~/.cache). */
+  factsCacheDir?: string;
+  logCacheDir?: string;
+  /** Worker threads for whole-log reads (default: the log engine's). */
+  workers?: number;
+}
+
+export interface AgentToolAnswer {
+  text: string;
+  isError: boolean;
+}
+
+export interface AgentTool {
+  readonly name: string;
+  /** A short title (English; translate with t()). */
+  readonly title: string;
+  /** What it answers and when to call it (English; translate with t()). */
+  readonly description: string;
+  readonly inputSchema: ObjectSchema;
+  /** Runs the workspace's interpreter: not offered in Restricted Mode. */
+  readonly runsWorkspaceCode: boolean;
+  /** Talks to a server named by the caller (not the file system). */
+  readonly network?: boolean;
+  run(args: ToolArgs, env: AgentToolEnv, signal: AbortSignal | undefined): Promise<string>;
+}
+
+/** A failure the agent should read (bad path, nothing found): answered as an error with this text. */
+export class ToolError extends Error {}
+
+export const str = (a: ToolArgs, k: string): string | undefined => (typeof a[k] === 'string' ? (a[k] as string) : undefined);
+export const int = (a: ToolArgs, k: string, dflt: number): number => (typeof a[k] === 'number' ? (a[k] as number) : dflt);
+
+export const PAGE = {
+  offset: { type: 'integer', minimum: 0, maximum: 1e9, description: 'Skip this many items (for the next page).' },
+  limit: { type: 'integer', minimum: 1, maximum: 500, description: 'Return at most this many items.' },
+} as const;
+
+/** A path argument: relative to the first root, or absolute (checked against every root when used). */
+export function pathArg(description: string) {
+  return { type: 'string', minLength: 1, maxLength: 4096, description } as const;
+}
+
+export function json(v: unknown): string {
+  return JSON.stringify(v, null, 1);
+}
+
+/** A path as the agent should write it back: relative to the first root when inside it. */
+export function shown(env: AgentToolEnv, p: string): string {
+  const base = env.roots[0];
+  if (!base) return p;
+  const rel = relative(base, p);
+  return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? p : rel.split('\\').join('/');
+}
+
+/** The real path of `requested` when it lies inside a root; a ToolError otherwise. */
+export async function insideRoots(env: AgentToolEnv, requested: string | undefined): Promise<string> {
+  const base = env.roots[0];
+  if (!base) throw new ToolError(t('no folder is open to read from'));
+  const p = requested === undefined || requested === '' ? base : requested;
+  const abs = isAbsolute(p) ? p : resolve(base, p);
+  const r = await resolveInside(abs, env.roots);
+  if (!r.ok) {
+    if (r.reason === 'no such file') throw new ToolError(t('no such file or folder: {0}', p));
+    if (r.reason === 'outside the allowed folders')
+      throw new ToolError(t('{0} is outside the folder this server may read ({1}); name a path inside it', p, env.roots.join(', ')));
+    throw new ToolError(t('{0}: {1}', p, r.reason));
+  }
+  return r.path;
+}
+
+/** Refuses what is neither a file nor a folder (a FIFO blocks its reader, a device never ends). */
+export async function fileOrFolder(p: string, shownPath: string): Promise<'file' | 'dir'> {
+  const st = await stat(p);
+  if (st.isFile()) return 'file';
+  if (st.isDirectory()) return 'dir';
+  const kind = st.isFIFO() ? t('a named pipe (FIFO)') : st.isSocket() ? t('a socket') : t('not a regular file');
+  throw new ToolError(t('{0} is {1}, not a log file or a run folder', shownPath, kind));
+}
+
+export function page<T>(items: readonly T[], args: ToolArgs, dflt: number): { items: T[]; note?: string; total: number; offset: number } {
+  const offset = int(args, 'offset', 0);
+  const limit = int(args, 'limit', dflt);
+  const slice = items.slice(offset, offset + limit);
+  const end = offset + slice.length;
+  const out: { items: T[]; note?: string; total: number; offset: number } = { items: slice, total: items.length, offset };
+  if (end < items.length) out.note = t('showing {0}-{1} of {2}; call again with offset={3} for more', offset + 1, end, items.length, end);
+  return out;
+}
+
+/** Cuts an answer to MAX_ANSWER_CHARS with a line saying so. */
+export function bound(text: string, max = MAX_ANSWER_CHARS): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\n…\n${t('[answer cut at {0} of {1} characters: ask for less (a smaller limit, a later offset, one file or one record)]', max, text.length)}`;
+}
+
+/** Control characters of log text shown as escapes (a token may hold terminal escape sequences). */
+export function visible(s: string): string {
+  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
