@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import overlayJson from '../../schemas/overlay.json';
 import codeFactsJson from '../../schemas/codefacts.json';
 import { generateFromSnapshot, codeFactsOfSnapshot, readPackage, type ReadLimits } from './factsgen';
+import { loadPython } from './pyparse';
 import type { OverlayDoc } from './schemagen';
 import type { CodeFactsByVersion } from './codefacts';
 import type { ConfigSchema } from './schema';
@@ -22,7 +23,7 @@ import { overBudget, type FactsBudget } from './factsBudget';
 import type { WorkspaceTrust } from '../trust/policy';
 
 /** Bumped when the generator's output changes, so old cache entries are not reused. */
-const GENERATOR_VERSION = '3';
+const GENERATOR_VERSION = '4';
 
 let stamp: string | undefined;
 /**
@@ -220,6 +221,8 @@ export async function readFacts(found: FoundAgentJet, opts: ReadFactsOptions = {
   });
   const hit = opts.cache?.get(key);
   if (hit) return facts(hit);
+  // The code facts come from Python syntax trees: the parser loads on the first read (once).
+  await loadPython();
   const others = codeFactsJson as CodeFactsByVersion;
   let schema: ConfigSchema | undefined;
   if (found.pkg === 'ajet') {
