@@ -41,11 +41,6 @@ export function loadPython(): Promise<TSParser> {
   return loading;
 }
 
-/** Whether `loadPython()` has finished. */
-export function pythonLoaded(): boolean {
-  return loaded !== undefined;
-}
-
 /** The syntax tree of a Python text; the caller frees it (`tree.delete()`). Needs `await loadPython()` first. */
 export function parsePython(py: string): Tree {
   if (!loaded) throw new Error('the Python parser is not loaded: await loadPython() first');
