@@ -14,7 +14,6 @@ export type Backbone = 'verl' | 'trinity';
 
 import { shellCommand, shellQuote } from '../process/quote';
 
-
 export interface FrameworkInstall {
   /** Where the AgentJet checkout is (the installed editable package's folder, or the workspace when it is one). */
   checkout?: string | undefined;

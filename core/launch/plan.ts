@@ -146,4 +146,3 @@ export function launcherCommand(python: string, target: LauncherTarget, o: Launc
 export function usesVllmPort(backbone: Backbone): boolean {
   return backbone === 'debug';
 }
-
