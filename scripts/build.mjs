@@ -101,6 +101,10 @@ const started = Date.now();
 // The math template's Python is the demo's (core/templates/mathSources.ts reads it beside the bundles).
 mkdirSync(join(root, 'dist', 'templates', 'math'), { recursive: true });
 for (const f of ['workflow.py', 'judge.py']) cpSync(join(root, 'demo', 'math_demo', f), join(root, 'dist', 'templates', 'math', f));
+// The Python parser of the code facts (core/config/pyparse.ts): web-tree-sitter's runtime and the
+// Python grammar, both WebAssembly, beside the bundles (loaded on first use, never fetched).
+cpSync(join(root, 'node_modules', 'web-tree-sitter', 'tree-sitter.wasm'), join(root, 'dist', 'tree-sitter.wasm'));
+cpSync(join(root, 'node_modules', 'tree-sitter-python', 'tree-sitter-python.wasm'), join(root, 'dist', 'tree-sitter-python.wasm'));
 if (watch) {
   for (const b of builds) {
     const ctx = await esbuild.context(b);

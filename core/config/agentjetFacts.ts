@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import overlayJson from '../../schemas/overlay.json';
 import codeFactsJson from '../../schemas/codefacts.json';
 import { generateFromSnapshot, codeFactsOfSnapshot, readPackage, type ReadLimits } from './factsgen';
+import { loadPython } from './pyparse';
 import type { OverlayDoc } from './schemagen';
 import { recordedFactNames } from './releaseRules';
 import type { CodeFactsByVersion } from './codefacts';
@@ -223,6 +224,8 @@ export async function readFacts(found: FoundAgentJet, opts: ReadFactsOptions = {
   });
   const hit = opts.cache?.get(key);
   if (hit) return facts(hit);
+  // The code facts come from Python syntax trees: the parser loads on the first read (once).
+  await loadPython();
   const others = codeFactsJson as CodeFactsByVersion;
   let schema: ConfigSchema | undefined;
   if (found.pkg === 'ajet') {

@@ -2,7 +2,7 @@
 // checkout's code judges them, read at run time), and the same config judged by three AgentJets.
 // Each remaining error or warning must match a row of docs/config.md's table for agentjet-c68c154,
 // and no unknown-key/unread-key diagnostic may name a key the tree's defaults or schema define.
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,12 +11,17 @@ import { spawnSync } from 'node:child_process';
 import { runLint } from '../../cli/lint';
 import { parseConfig } from '../../core/config/parse';
 import { locate } from '../../core/config/context';
-import { conversionKeys, dataclassKeys, yamlKeys } from '../../core/config/codefacts';
+import { conversionKeys, yamlKeys } from '../../core/config/codefacts';
+import { dataclassKeys } from '../../core/config/pyfacts';
+import { loadPython } from '../../core/config/pyparse';
 import { findCheckout, findInstalled } from '../../core/config/agentjetFacts';
 import { planLaunch } from '../../core/launch/lifecycle';
 import { resolveAttributes } from '../../core/launch/attributes';
 import { repoRoot } from '../util/paths';
 import { withUpstream } from '../util/upstream';
+
+// dataclassKeys reads a Python syntax tree: the parser loads once for the file.
+before(() => loadPython());
 
 const TREE = 'agentjet-c68c154' as const;
 

@@ -130,8 +130,8 @@ test('schemas/codefacts.json is what the upstream code says', async (t) => {
   for (const [tree, version] of TREES) {
     await t.test(
       tree,
-      withUpstream(tree, (dir) => {
-        const facts = codeFactsOfTree(dir, version);
+      withUpstream(tree, async (dir) => {
+        const facts = await codeFactsOfTree(dir, version);
         assert.deepEqual(committed[version], facts, 'run npm run gen:schema');
       }),
     );

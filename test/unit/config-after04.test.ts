@@ -1,17 +1,21 @@
 // AgentJet after 0.0.4, judged by the user's own tree (read at run time): the later keys and the
 // value lists its code holds (`rollout.tool_parser` falls back, `chat_template_generate_prompt_type`
 // and `opd.loss_mode` raise), and the release taken from the package metadata, not `__version__`.
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLint } from '../../cli/lint';
-import { decoratorNames, registryKeys } from '../../core/config/codefacts';
+import { decoratorNames, registryKeys } from '../../core/config/pyfacts';
+import { loadPython } from '../../core/config/pyparse';
 import { codeFactsOfDir } from '../../core/config/factsgen';
 import { findInstalled } from '../../core/config/agentjetFacts';
 import { writeAgentJetTree } from '../gen/agentjet';
+
+// The code facts are read from Python syntax trees: the parser loads once for the file.
+before(() => loadPython());
 
 interface LintOut {
   files: { file: string; diagnostics: { code: string; severity: string; message: string }[] }[];

@@ -1,7 +1,7 @@
 // The user's own AgentJet: the locator (checkout, installed package found without importing it),
 // the one generator of facts and its cache, the bundled releases (stored as differences) and the
 // per-release rules and messages.
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { jsonDiff, jsonPatch, type Json } from '../../core/config/jsonDiff';
-import { comparedValues, conversionTable, dataclassKeys } from '../../core/config/codefacts';
+import { conversionTable } from '../../core/config/codefacts';
+import { comparedValues, dataclassKeys } from '../../core/config/pyfacts';
+import { loadPython } from '../../core/config/pyparse';
 import {
   AgentJetFactsService,
   FactsDiskCache,
@@ -34,6 +36,9 @@ import codeFactsJson from '../../schemas/codefacts.json';
 import type { CodeFactsByVersion } from '../../core/config/codefacts';
 import { repoRoot } from '../util/paths';
 import { withUpstream } from '../util/upstream';
+
+// The code facts are read from Python syntax trees: the parser loads once for the file.
+before(() => loadPython());
 
 const json: fc.Arbitrary<Json> = fc.letrec((tie) => ({
   value: fc.oneof(

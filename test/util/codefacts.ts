@@ -3,8 +3,10 @@
 import { join } from 'node:path';
 import { PACKAGE_OF, type CodeFacts } from '../../core/config/codefacts';
 import { codeFactsOfDir } from '../../core/config/factsgen';
+import { loadPython } from '../../core/config/pyparse';
 import type { FrameworkVersion } from '../../core/agentjet/dialect';
 
-export function codeFactsOfTree(tree: string, version: FrameworkVersion): CodeFacts {
+export async function codeFactsOfTree(tree: string, version: FrameworkVersion): Promise<CodeFacts> {
+  await loadPython();
   return codeFactsOfDir(join(tree, PACKAGE_OF[version]), PACKAGE_OF[version]);
 }
