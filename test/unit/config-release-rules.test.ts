@@ -1,7 +1,7 @@
 // Release rules as data (core/config/releaseRules.ts): a rule fires for an AgentJet that has the
 // facts it is keyed on (a key, a function, a file) and not for one that lacks them, whatever the
 // version string of either says; the generator records the facts from the tree itself.
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,10 @@ import { treeFactsOf, codeFactsOfDir } from '../../core/config/factsgen';
 import { baseFacts, bundledReleases, type JudgingFacts } from '../../core/config/releases';
 import { changesFor, hasFact, rulesFor, updateEdits } from '../../core/config/rulesByRelease';
 import { KEY_CHANGES, RELEASE_RULES, recordedFactNames, releaseRuleTexts } from '../../core/config/releaseRules';
+import { loadPython } from '../../core/config/pyparse';
+
+// Code facts are read from syntax trees: the parser loads once, before the first read.
+before(() => loadPython());
 import type { ConfigSchema } from '../../core/config/schema';
 import { parseConfig } from '../../core/config/parse';
 import { refactorActions } from '../../core/config/codeActions';
