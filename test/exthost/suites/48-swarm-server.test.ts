@@ -4,7 +4,7 @@
 // stand-in `ajet.swarm_cli` (test/fixtures/backbone) serves /health from such a child. Before the
 // owner (a plain process task) that child was left serving.
 import * as assert from 'node:assert/strict';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -34,8 +34,9 @@ suite('swarm server started from the editor', () => {
   test('Start Local Swarm Server: Terminate Task ends its whole tree, a child in a process group of its own too', async () => {
     const root = workspaceRoot().fsPath;
     const envFile = join(root, '.env');
-    assert.ok(!existsSync(envFile), 'the test workspace has no .env of its own');
-    // The folder's .env puts the stand-in on the path, as a user's .env would set what the server needs.
+    // The folder's .env puts the stand-in on the path, as a user's .env would set what the server
+    // needs; an earlier suite's .env (40-debug writes one) is put back afterwards.
+    const earlierEnv = existsSync(envFile) ? readFileSync(envFile, 'utf8') : undefined;
     writeFileSync(envFile, `PYTHONPATH=${standInBackbone()}\n`);
     const cfg = vscode.workspace.getConfiguration('agentjet');
     await cfg.update('pythonPath', TEST_PYTHON, vscode.ConfigurationTarget.Workspace);
@@ -78,7 +79,8 @@ suite('swarm server started from the editor', () => {
           /* gone */
         }
       }
-      rmSync(envFile, { force: true });
+      if (earlierEnv === undefined) rmSync(envFile, { force: true });
+      else writeFileSync(envFile, earlierEnv);
       await cfg.update('pythonPath', undefined, vscode.ConfigurationTarget.Workspace);
     }
   });
