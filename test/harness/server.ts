@@ -1,7 +1,7 @@
 // Starts a real VS Code server (from install.ts) on a free loopback port, with its own user,
 // server-data and extensions folders, and opens its workbench in headless Chromium.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -28,6 +28,12 @@ export interface ServerOptions {
   extensionDevelopment?: boolean;
   /** Which server: `newest`, `oldest` or a code-server version (default: $AGENTJET_CODE_SERVER_VERSION, else newest). */
   server?: string;
+  /**
+   * The server's `--reconnection-grace-time` in seconds, where the server has it (VS Code 1.139 does,
+   * 1.100 does not): how long it keeps the extension host of a window that went without saying so
+   * (3 h by default; 5 min once another window connected).
+   */
+  reconnectionGraceSeconds?: number;
 }
 
 export interface VSCodeServer {
@@ -95,6 +101,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<VSCodeServe
   if (!(opts.workspaceTrust ?? false)) args.push('--disable-workspace-trust');
   if (opts.extensionDevelopment) args.push('--enable-smoke-test-driver');
   if (opts.displayLanguage) args.push('--locale', opts.displayLanguage);
+  if (opts.reconnectionGraceSeconds !== undefined && readFileSync(install.serverMain, 'utf8').includes('reconnection-grace-time'))
+    args.push('--reconnection-grace-time', String(opts.reconnectionGraceSeconds));
   const child = spawn(install.node, args, { env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   const port = await new Promise<number>((resolve, reject) => {

@@ -22,6 +22,8 @@ export interface WorkbenchOptions {
   locale?: string;
   /** Workspace trust on, as users have it (off by default: the test folder is trusted without asking). */
   workspaceTrust?: boolean;
+  /** The server's reconnection grace, in seconds (see ServerOptions). */
+  reconnectionGraceSeconds?: number;
 }
 
 export interface Workbench {
@@ -161,6 +163,7 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     ...(opts.settings ? { settings: opts.settings } : {}),
     ...(opts.locale ? { displayLanguage: opts.locale.toLowerCase() } : {}),
     ...(opts.workspaceTrust ? { workspaceTrust: true } : {}),
+    ...(opts.reconnectionGraceSeconds !== undefined ? { reconnectionGraceSeconds: opts.reconnectionGraceSeconds } : {}),
   });
   let browser: Browser | undefined;
   try {

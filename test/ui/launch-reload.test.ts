@@ -30,6 +30,12 @@ async function withHoldWorkbench(
     env: { PYTHONPATH: standInBackbone, AJET_STANDIN_CHILD_PROCESS: '1' },
     // No view takes the focus from the command palette when the launch starts.
     settings: { 'agentjet.pythonPath': python, 'debug.internalConsoleOptions': 'neverOpen', 'debug.openDebug': 'neverOpen' },
+    // A reload tells the server to end the window's extension host, but a browser window can go
+    // before that message leaves (a CI run saw it once in four): the server then keeps the
+    // extension host for its reconnection grace, 5 min once the reloaded window connects. That
+    // grace, made 5 s here with the server's own option, is the server's to end; once it ends the
+    // extension host, the launch must end with it (the owner's watchdog).
+    reconnectionGraceSeconds: 5,
   });
   try {
     await fn(wb, w, started);
