@@ -24,7 +24,7 @@ const help = () =>
 Options:
   --no-siblings     read only the given file, not its loguru-rotated siblings
   --mod <name>      with a run folder: which log (default: rollout)
-  --workers <n>     worker threads (default: the cores, at most 4; 0 = none)
+  --workers <n>     worker threads (default: one per core, as free memory allows; 0 = none)
   --no-cache        neither read nor write the facts cache
   --cache-dir <d>   where the facts cache lives (default: $AGENTJET_CACHE_DIR or ~/.cache/agentjet/tokenlog)
   --max-record-mb <n>  the most one record's payload may inflate to (default 64; also
@@ -151,8 +151,8 @@ export const logCommand: CliCommand = {
     let workers: number | undefined;
     if (v.workers !== undefined) {
       workers = Number(v.workers);
-      if (!Number.isInteger(workers) || workers < 0 || workers > 64) {
-        process.stderr.write(`agentjet log ${sub}: ${t('--workers must be a whole number from 0 to 64')}\n`);
+      if (!Number.isInteger(workers) || workers < 0 || workers > 1024) {
+        process.stderr.write(`agentjet log ${sub}: ${t('--workers must be a whole number from 0 to 1024')}\n`);
         return 2;
       }
     }

@@ -2,7 +2,7 @@
 // order, a bounded number of tasks in flight (memory stays flat for export), cancellable.
 import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, freemem } from 'node:os';
 import { join } from 'node:path';
 import { CancelledError, type LogIndex } from './index';
 import { FILE_CHANGED, FileChangedError, recycleExportBuffer, runTask, type Job, type RangeTask, type TaskResult } from './jobs';
@@ -10,9 +10,29 @@ import type { WorkerReply, WorkerRequest } from './worker';
 
 /** Target bytes per task: big enough to amortise a message, small enough to balance. */
 export const TASK_BYTES = 4 * 1024 * 1024;
+/** The smallest task a many-core split goes down to (a message per MB is still cheap). */
+export const MIN_TASK_BYTES = 1024 * 1024;
 
-/** Splits records [from, to) of a log into tasks of about `target` bytes, never across files. */
-export function planTasks(index: LogIndex, from = 0, to = index.count, target = TASK_BYTES): RangeTask[] {
+/**
+ * Bytes per task for `bytes` of records on `workers` threads: TASK_BYTES, smaller when that would
+ * give fewer than about 8 tasks a thread (with 32 threads, 400 MB in 4 MB tasks leaves a thread
+ * waiting on a neighbour's last task), never under MIN_TASK_BYTES.
+ */
+export function taskBytesFor(bytes: number, workers: number): number {
+  const want = Math.floor(bytes / (Math.max(1, workers) * 8));
+  return Math.max(MIN_TASK_BYTES, Math.min(TASK_BYTES, want));
+}
+
+/**
+ * Splits records [from, to) of a log into tasks of about `target` bytes, never across files; the
+ * default target is sized for the threads the pool will use (taskBytesFor).
+ */
+export function planTasks(index: LogIndex, from = 0, to = index.count, target?: number): RangeTask[] {
+  if (target === undefined) {
+    const a = from < to ? index.locate(from) : undefined,
+      b = from < to ? index.locate(to - 1) : undefined;
+    target = a && b && a.fileNo === b.fileNo ? taskBytesFor(b.end - a.offset, defaultWorkers()) : TASK_BYTES;
+  }
   const tasks: RangeTask[] = [];
   let cur: RangeTask | undefined;
   let curFile = -1;
@@ -44,7 +64,7 @@ function workerSpec(): { file: string; eval?: boolean } | undefined {
 
 export interface RunOptions {
   signal?: AbortSignal;
-  /** Worker threads; 0 runs on the calling thread. Default: the cores, at most 4. */
+  /** Worker threads; 0 runs on the calling thread. Default: defaultWorkers(). */
   workers?: number;
   /** Below this many bytes in all, the work runs on the calling thread (default: two tasks' worth). */
   minBytesForWorkers?: number;
@@ -58,10 +78,18 @@ export interface RunOptions {
   progress?: (doneBytes: number, totalBytes: number) => void;
 }
 
-function defaultWorkers(): number {
-  const env = Number(process.env.AGENTJET_LOG_WORKERS);
-  if (Number.isInteger(env) && env >= 0) return env;
-  return Math.min(4, availableParallelism());
+/** Memory a worker may need at its peak: its read buffer, a record inflated to the bound, scratch. */
+export const WORKER_BUDGET_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Worker threads by default: AGENTJET_LOG_WORKERS when set, else one per core (no fixed cap: a
+ * GPU server's dozens of cores all take tasks), as many as free memory holds at WORKER_BUDGET_BYTES
+ * each, and at least one.
+ */
+export function defaultWorkers(cores = availableParallelism(), free = freemem(), env = process.env.AGENTJET_LOG_WORKERS): number {
+  const n = env === undefined || env === '' ? NaN : Number(env);
+  if (Number.isInteger(n) && n >= 0) return n;
+  return Math.max(1, Math.min(cores, Math.floor(free / WORKER_BUDGET_BYTES)));
 }
 
 /**

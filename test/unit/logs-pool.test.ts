@@ -1,0 +1,81 @@
+// The whole-file pool on many cores: how many threads it takes by default (no fixed cap, bounded
+// by free memory), how it sizes tasks for them, and that a pool wider than 4 threads gives the
+// same results, in the same order, as the calling thread alone.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LogIndex } from '../../core/logs/index';
+import { MIN_TASK_BYTES, TASK_BYTES, WORKER_BUDGET_BYTES, defaultWorkers, planTasks, runTasks, taskBytesFor } from '../../core/logs/pool';
+import type { RecordFacts } from '../../core/logs/jobs';
+import { randomLog } from '../util/tokenlogs';
+
+const GB = 1024 ** 3;
+
+test('the default is a thread per core, past 4 on a big machine, as free memory allows', () => {
+  assert.equal(defaultWorkers(64, 64 * GB, undefined), 64);
+  assert.equal(defaultWorkers(96, 512 * GB, ''), 96);
+  assert.equal(defaultWorkers(2, 24 * GB, undefined), 2);
+  // Free memory bounds it: 2 GB holds 8 workers at their budget.
+  assert.equal(defaultWorkers(64, 2 * GB, undefined), Math.floor((2 * GB) / WORKER_BUDGET_BYTES));
+  // Never none by default, even with no free memory reported.
+  assert.equal(defaultWorkers(8, 0, undefined), 1);
+  // The environment decides when it is a whole number.
+  assert.equal(defaultWorkers(64, 64 * GB, '3'), 3);
+  assert.equal(defaultWorkers(64, 64 * GB, '0'), 0);
+  assert.equal(defaultWorkers(4, 64 * GB, 'many'), 4);
+});
+
+test('tasks get smaller on many threads so each has about eight, never under 1 MB', () => {
+  const MB = 1024 * 1024;
+  assert.equal(taskBytesFor(400 * MB, 1), TASK_BYTES);
+  assert.equal(taskBytesFor(400 * MB, 2), TASK_BYTES);
+  assert.equal(taskBytesFor(400 * MB, 32), Math.floor((400 * MB) / 256));
+  assert.equal(taskBytesFor(400 * MB, 256), MIN_TASK_BYTES);
+  assert.equal(taskBytesFor(0, 8), MIN_TASK_BYTES);
+  for (const workers of [1, 3, 7, 16, 48, 128])
+    for (const mb of [1, 10, 100, 1000]) {
+      const b = taskBytesFor(mb * MB, workers);
+      assert.ok(b >= MIN_TASK_BYTES && b <= TASK_BYTES, `${mb} MB on ${workers}: ${b}`);
+      // Past the smallest size, there are at least eight tasks a thread.
+      if (b > MIN_TASK_BYTES) assert.ok((mb * MB) / b >= 8 * workers - 1e-9, `${mb} MB on ${workers}: ${b}`);
+    }
+});
+
+test('a pool of 8 threads gives the facts of the calling thread, in file order', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ajpool-'));
+  try {
+    const file = join(dir, 'rollout.json.log');
+    writeFileSync(file, randomLog(31, 240));
+    const ix = new LogIndex(file, { siblings: false });
+    await ix.update();
+    // Small tasks so that every one of the 8 threads has several.
+    const tasks = planTasks(ix, 0, ix.count, 2048);
+    assert.ok(tasks.length >= 24, `tasks: ${tasks.length}`);
+    const run = async (workers: number) => {
+      const out: RecordFacts[] = [];
+      const firsts: number[] = [];
+      await runTasks(
+        tasks,
+        { kind: 'facts' },
+        (r, t) => {
+          firsts.push(t.first);
+          if (r.kind === 'facts') out.push(...r.facts);
+        },
+        { workers, minBytesForWorkers: 0 },
+      );
+      return { out, firsts };
+    };
+    const inline = await run(0);
+    const wide = await run(8);
+    assert.equal(inline.out.length, ix.count);
+    assert.deepEqual(
+      wide.firsts,
+      tasks.map((t) => t.first),
+    );
+    assert.deepEqual(wide.out, inline.out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
