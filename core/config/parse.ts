@@ -143,6 +143,18 @@ function aliasIndex(doc: Document): Map<Alias, Node | null> {
   return idx;
 }
 
+/**
+ * A node's value as plain data, or undefined when the library cannot build it (a merge key whose
+ * source is not a map throws): a rule reads such a value as unknown instead of failing the file.
+ */
+export function nodeJson(node: Node): unknown {
+  try {
+    return node.toJSON();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Follows aliases to the anchored node. */
 export function deref(node: unknown, doc: Document): Node | null {
   let n = node as Node | null;

@@ -2,7 +2,7 @@
 // values (the file's, else the defaults of the version that reads it).
 import { isScalar, type Node, type Pair } from 'yaml';
 import { childSchema, type SchemaNode } from './schema';
-import { nodeAt } from './parse';
+import { nodeAt, nodeJson } from './parse';
 import { parseClassRef } from './classref';
 import type { Range } from './text';
 import type { Severity } from './diagnostics';
@@ -24,7 +24,7 @@ function eff(ctx: Ctx, rel: string[], alts: string[][] = []): Eff {
     const hit = nodeAt(ctx.p.rootMap, ctx.doc, [rootName(ctx), ...r]);
     if (hit) {
       const n = hit.node;
-      return { value: isScalar(n) ? n.value : n ? n.toJSON() : null, pair: hit.pair, node: n, inFile: true };
+      return { value: isScalar(n) ? n.value : n ? nodeJson(n) : null, pair: hit.pair, node: n, inFile: true };
     }
   }
   const byVersion = (ctx.schema as { 'x-versionDefaults'?: Record<string, Record<string, string>> })['x-versionDefaults']?.[ctx.version]?.[

@@ -3,7 +3,7 @@
 // a file), which the schema it judges with carries; nothing here names a release. Each rule is
 // cited in docs/config.md's table.
 import { isMap, isScalar, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
-import { nodeAt, type ParsedConfig } from './parse';
+import { nodeAt, nodeJson, type ParsedConfig } from './parse';
 import type { Fix } from './diagnostics';
 import type { Range } from './text';
 import { nodeRange, push, type Ctx } from './validateContext';
@@ -101,7 +101,7 @@ function pyStr(v: unknown): string {
 
 function ajetValue(ctx: Ctx, rel: string[]): { value: unknown; pair?: Pair; inFile: boolean } {
   const hit = nodeAt(ctx.p.rootMap, ctx.doc, ['ajet', ...rel]);
-  if (hit) return { value: isScalar(hit.node) ? hit.node.value : hit.node ? hit.node.toJSON() : null, pair: hit.pair, inFile: true };
+  if (hit) return { value: isScalar(hit.node) ? hit.node.value : hit.node ? nodeJson(hit.node) : null, pair: hit.pair, inFile: true };
   let n: SchemaNode | undefined = ctx.schema.properties?.ajet;
   for (const seg of rel) n = n?.properties?.[seg];
   return { value: n?.default, inFile: false };

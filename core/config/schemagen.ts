@@ -1,4 +1,5 @@
 // Builds the config schema from the framework's default YAML files plus schemas/overlay.yaml.
+import { nodeJson } from './parse';
 // Pure: callers pass file contents. Used by scripts/gen-schema.ts and by a test that checks the
 // committed schema is what the generator produces.
 import { parseDocument, isMap, isSeq, isScalar, isPair, type Node, type YAMLMap } from 'yaml';
@@ -70,7 +71,7 @@ function fromNode(node: Node | null | undefined, src: string, source: string, de
       delete item['x-source'];
       if (item.type) out.items = { type: item.type };
     }
-    out.default = node.toJSON();
+    out.default = nodeJson(node);
     return out;
   }
   if (isScalar(node)) {

@@ -101,6 +101,43 @@ test('property: validation in steps gives the same diagnostics; a stale document
   );
 });
 
+// A merge key whose source is not a map (`<<: *a2000` with no such anchor, `<<: 5`, an alias to a
+// scalar) made the yaml library throw while a rule read the value: the whole validation failed (the
+// property above found it once in a bare clone, seed -1831654733). Every value the rules read, in
+// every section, now stands such a value: the rule reads it as unknown.
+test('a merge key whose source is not a map never fails validation, wherever the rules read it', async () => {
+  const bad = ['<<: *a2000', '{<<: *a2000}', '{<<: 5}', '{<<: [1, 2]}', '{<<: *n}', '[{<<: *n}]'];
+  const lines = demoConfig.split('\n');
+  const valueLines = lines.map((l, i) => (/^ {4,}\w+: \S/.test(l) ? i : -1)).filter((i) => i >= 0);
+  assert.ok(valueLines.length > 15, `values of the demo config: ${valueLines.length}`);
+  let checked = 0;
+  for (const i of valueLines)
+    for (const b of bad) {
+      const mutated = [...lines];
+      mutated[i] = mutated[i]!.replace(/: .*$/, `: ${b}`);
+      // An anchored scalar for `*n` to point at.
+      const text = mutated.join('\n').replace('  project_name: math_demo', '  project_name: &n math_demo');
+      const p = parseConfig(text);
+      const whole = validateParsed(p, { root: demoDir });
+      const steps = validateSteps(p, { root: demoDir });
+      let r = steps.next();
+      while (!r.done) r = steps.next();
+      assert.deepEqual(r.value, whole, `${lines[i]} -> ${b}`);
+      const sync = new ConfigService({ roots: [demoDir] }).diagnose('file:///a.yaml', 1, text, join(demoDir, 'a.yaml'));
+      const sliced = await new ConfigService({ roots: [demoDir] }).diagnoseAsync(
+        'file:///a.yaml',
+        1,
+        text,
+        join(demoDir, 'a.yaml'),
+        () => false,
+        0,
+      );
+      assert.deepEqual(sliced, sync, `${lines[i]} -> ${b}`);
+      checked++;
+    }
+  assert.equal(checked, valueLines.length * bad.length);
+});
+
 /** Lints one of test/util/hostileConfigs.ts in a child process killed after `limitMs` (a hang guard
  * a synchronous quadratic pass cannot block, unlike a node:test timeout). */
 async function lintHostile(name: string, limitMs = 20_000): Promise<{ byCode: Record<string, number>; hints: number; unique: number }> {
