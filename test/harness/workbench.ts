@@ -46,6 +46,13 @@ export interface Workbench {
    */
   contextAction(target: Locator, label: string): Promise<void>;
   /**
+   * Waits until the workbench has created its contributions of the Restored phase (the page's
+   * `code/didCreateWorkbenchContributions/3` mark). One of them sets the `isWorkspaceTrusted`
+   * context key: before it, every menu item and CodeLens gated on trust is hidden even in a
+   * trusted folder, and VS Code creates these contributions in idle time, which load delays.
+   */
+  whenRestored(timeoutMs?: number): Promise<void>;
+  /**
    * Waits until the tree view in `pane` has drawn every row with its details (no row still shows
    * the loading spinner): from then on it redraws rows only when something changes. A row redrawn
    * while its context menu opens makes VS Code give the focus back to the tree, closing the menu.
@@ -71,6 +78,9 @@ export interface Workbench {
  * which tests only VS Code's guard; a window kept busy by an extension still fails this pace.
  */
 const HUMAN_CLICK_MS = 150;
+
+/** The performance mark VS Code sets once the Restored phase's contributions exist (see whenRestored). */
+const RESTORED_MARK = 'code/didCreateWorkbenchContributions/3';
 /** One entry of the page's context-menu record (see `watchMenus`): what happened, when (page clock). */
 interface MenuEvent {
   at: number;
@@ -233,7 +243,20 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
             .waitFor({ state: 'visible' })
             .catch(() => undefined);
       },
+      async whenRestored(timeoutMs = 120_000) {
+        await page
+          .waitForFunction((mark) => performance.getEntriesByName(mark, 'mark').length > 0, RESTORED_MARK, {
+            timeout: timeoutMs,
+            polling: 100,
+          })
+          .catch((err: unknown) => {
+            const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
+            throw new Error(`the workbench never reached its Restored phase (no ${RESTORED_MARK} mark): ${why}`);
+          });
+      },
       async contextAction(target, label) {
+        // A menu drawn before the trust context key is set lacks every item gated on trust.
+        await wb.whenRestored();
         await watchMenus();
         // A menu still drawn from before would take this right-click as a click outside it.
         await page.locator('.context-view .monaco-menu').first().waitFor({ state: 'detached', timeout: 10_000 });
@@ -353,6 +376,8 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
         if (tempWorkspace) rmSync(tempWorkspace, { recursive: true, force: true });
       },
     };
+    // Every test starts from a workbench whose trust-gated menus and context keys are in place.
+    await wb.whenRestored();
     return wb;
   } catch (err) {
     await browser?.close();
