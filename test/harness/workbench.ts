@@ -53,6 +53,14 @@ export interface Workbench {
    */
   whenRestored(timeoutMs?: number): Promise<void>;
   /**
+   * Waits until VS Code's terminal service has its backend (the server's pty host) and has
+   * reconnected its terminals: the `code/terminal/didGetPerformanceMarks` mark, after which it
+   * declares itself connected. Until then Tasks: Run Task does nothing at all (the task service
+   * waits for the terminals to come back before it runs anything). A failure names the last of
+   * the terminal service's start-up marks, so it says where the start-up stopped.
+   */
+  whenTerminalsReady(timeoutMs?: number): Promise<void>;
+  /**
    * Waits until the tree view in `pane` has drawn every row with its details (no row still shows
    * the loading spinner): from then on it redraws rows only when something changes. A row redrawn
    * while its context menu opens makes VS Code give the focus back to the tree, closing the menu.
@@ -81,6 +89,8 @@ const HUMAN_CLICK_MS = 150;
 
 /** The performance mark VS Code sets once the Restored phase's contributions exist (see whenRestored). */
 const RESTORED_MARK = 'code/didCreateWorkbenchContributions/3';
+/** The performance mark VS Code sets just before its terminal service counts as connected (see whenTerminalsReady). */
+const TERMINALS_READY_MARK = 'code/terminal/didGetPerformanceMarks';
 /** One entry of the page's context-menu record (see `watchMenus`): what happened, when (page clock). */
 interface MenuEvent {
   at: number;
@@ -252,6 +262,27 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
           .catch((err: unknown) => {
             const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
             throw new Error(`the workbench never reached its Restored phase (no ${RESTORED_MARK} mark): ${why}`);
+          });
+      },
+      async whenTerminalsReady(timeoutMs = 120_000) {
+        await page
+          .waitForFunction((mark) => performance.getEntriesByName(mark, 'mark').length > 0, TERMINALS_READY_MARK, {
+            timeout: timeoutMs,
+            polling: 100,
+          })
+          .catch(async (err: unknown) => {
+            const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
+            const marks = await page
+              .evaluate(() =>
+                performance
+                  .getEntriesByType('mark')
+                  .filter((m) => m.name.startsWith('code/terminal/'))
+                  .map((m) => `${m.name} at ${Math.round(m.startTime)} ms`),
+              )
+              .catch(() => []);
+            throw new Error(
+              `the terminal service never connected (no ${TERMINALS_READY_MARK} mark): ${why}; its marks so far: ${marks.join(', ') || 'none'}`,
+            );
           });
       },
       async contextAction(target, label) {

@@ -5,7 +5,7 @@
 // launch is left, and the vLLM companion is spared.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openWorkbench, type Workbench } from '../harness/workbench';
 import { ensureTestPython } from '../harness/python';
@@ -52,7 +52,7 @@ async function withHoldWorkbench(
  * come: the launch's own view changes can take the focus from the palette while it opens, and a
  * busy window can draw the list late; the caller opens it again.
  */
-async function paletteEnter(wb: Workbench, text: string, rowText: string): Promise<boolean> {
+async function paletteEnter(wb: Workbench, text: string, rowText: string, why?: (seen: string) => void): Promise<boolean> {
   try {
     await wb.press('Control+Shift+P');
     const input = wb.page.locator('.quick-input-widget input');
@@ -64,10 +64,38 @@ async function paletteEnter(wb: Workbench, text: string, rowText: string): Promi
       .waitFor({ state: 'visible', timeout: 10_000 });
     await wb.press('Enter');
     return true;
-  } catch {
+  } catch (err) {
+    if (why) {
+      const rows = await wb.page
+        .locator('.quick-input-widget')
+        .innerText({ timeout: 1_000 })
+        .catch(() => '(no palette)');
+      why(
+        `the palette did not offer "${rowText}" (${err instanceof Error ? err.message.split('\n')[0] : String(err)}; it showed: ${rows.replace(/\s+/g, ' ').slice(0, 200)})`,
+      );
+    }
     await wb.press('Escape');
     return false;
   }
+}
+
+/**
+ * What the server logged, for a failure's message: its own output and the tail of each log of
+ * the window's session (the pty host, which runs task terminals, and the remote agent).
+ */
+function serverLogs(wb: Workbench): string {
+  const parts = [`server output (tail):\n${wb.server.output().slice(-1500)}`];
+  const logs = join(wb.server.dataDir, 'user', 'logs');
+  const walk = (dir: string): string[] => {
+    try {
+      return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+    } catch {
+      return [];
+    }
+  };
+  for (const f of walk(logs).filter((f) => /(ptyhost|remoteagent|remoteexthost)\.log$/.test(f)))
+    parts.push(`${f.slice(logs.length + 1)} (tail):\n${readFileSync(f, 'utf8').slice(-1500)}`);
+  return parts.join('\n');
 }
 
 /** Reloads the window once the workflow runs; then nothing of the launch may be left (the companion aside). */
@@ -137,11 +165,16 @@ test('reloading the window during a task launch (the task terminal) ends it', as
     // run under load (the list never came in 150 s), so it is waited for up to the deadline.
     const widget = wb.page.locator('.quick-input-widget');
     const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'hold task' }).first();
+    // Run Task does nothing until the terminal service is connected: wait for that first.
+    await wb.whenTerminalsReady();
     const deadline = Date.now() + 240_000;
     let seen = '(the picker never opened)';
+    // How each try ended, for a failure's message.
+    const tries = new Map<string, number>();
+    const count = (what: string) => tries.set(what, (tries.get(what) ?? 0) + 1);
     await waitFor(
       async () => {
-        if (!(await paletteEnter(wb, 'Tasks: Run Task', 'Tasks: Run Task'))) return false;
+        if (!(await paletteEnter(wb, 'Tasks: Run Task', 'Tasks: Run Task', (why) => ((seen = why), count('palette'))))) return false;
         // Closed: hidden for a second on end (the palette closes before the task picker opens).
         let hiddenSince: number | undefined;
         const outcome = await waitFor(
@@ -158,6 +191,7 @@ test('reloading the window during a task launch (the task terminal) ends it', as
           Math.max(1_000, deadline - Date.now()),
           100,
         ).catch(() => 'slow');
+        count(outcome);
         if (outcome !== 'listed') {
           await wb.press('Escape');
           return false;
@@ -182,7 +216,19 @@ test('reloading the window during a task launch (the task terminal) ends it', as
       () => `the task list to offer "hold task" (the picker last showed: ${seen})`,
       240_000,
       500,
-    );
+    ).catch(async (err: unknown) => {
+      // Run Task does nothing until VS Code's task service has its terminals back (the pty host):
+      // say how the tries ended and what the server and the window showed.
+      const notes = await wb.page
+        .locator('.notifications-toasts, .notifications-center')
+        .allInnerTexts()
+        .catch(() => []);
+      await wb.screenshot('launch-reload-task-list-failure').catch(() => undefined);
+      throw new Error(
+        `${err instanceof Error ? err.message : String(err)}\ntries: ${[...tries].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}` +
+          `\nnotifications: ${notes.join(' | ').replace(/\s+/g, ' ').slice(0, 500) || 'none'}\n${serverLogs(wb)}`,
+      );
+    });
     await reloadEndsIt(wb, w, marker, started);
   });
 });
