@@ -48,30 +48,50 @@ async function withHoldWorkbench(
 
 /**
  * Runs a palette entry with the keyboard (Enter on the focused row): a click can land while the
- * list is still being redrawn. Resolves false (the palette closed again) when the row did not
- * come: the launch's own view changes can take the focus from the palette while it opens, and a
- * busy window can draw the list late; the caller opens it again.
+ * list is still being redrawn. The palette lists its matches in alphabetical order, so the entry
+ * wanted is not always the first: "Tasks: Rerun All Running Tasks" comes before "Tasks: Run Task"
+ * once the task service is up. The arrow keys move to the row whose label is exactly `rowText`
+ * (a row's aria-label is its label, then ", " and its keybinding if it has one). Resolves false
+ * (the palette closed again) when that row did not come or could not be reached: the launch's own
+ * view changes can take the focus from the palette while it opens, and a busy window can draw the
+ * list late; the caller opens it again.
  */
 async function paletteEnter(wb: Workbench, text: string, rowText: string, why?: (seen: string) => void): Promise<boolean> {
+  const rows = '.quick-input-list .monaco-list-row';
+  const exactRow = `${rows}[aria-label="${rowText}"], ${rows}[aria-label^="${rowText}, "]`;
+  const focusedLabel = () =>
+    wb.page
+      .locator(`${rows}.focused`)
+      .first()
+      .getAttribute('aria-label', { timeout: 1_000 })
+      .catch(() => null);
+  const isExact = (label: string | null) => label === rowText || (label?.startsWith(`${rowText}, `) ?? false);
   try {
     await wb.press('Control+Shift+P');
     const input = wb.page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
     await input.fill(`>${text}`, { timeout: 10_000 });
-    await wb.page
-      .locator('.quick-input-list .monaco-list-row.focused', { hasText: rowText })
-      .first()
-      .waitFor({ state: 'visible', timeout: 10_000 });
-    await wb.press('Enter');
-    return true;
+    await wb.page.locator(exactRow).first().waitFor({ state: 'visible', timeout: 10_000 });
+    const count = await wb.page.locator(rows).count();
+    for (let i = 0; i <= count; i++) {
+      const label = await focusedLabel();
+      if (isExact(label)) {
+        await wb.press('Enter');
+        return true;
+      }
+      await wb.press('ArrowDown');
+      // The next row has the focus once its label is the focused one.
+      await waitFor(async () => (await focusedLabel()) !== label, 'the focus to move down the palette', 2_000, 50);
+    }
+    throw new Error(`the arrow keys never reached "${rowText}"`);
   } catch (err) {
     if (why) {
-      const rows = await wb.page
+      const shown = await wb.page
         .locator('.quick-input-widget')
         .innerText({ timeout: 1_000 })
         .catch(() => '(no palette)');
       why(
-        `the palette did not offer "${rowText}" (${err instanceof Error ? err.message.split('\n')[0] : String(err)}; it showed: ${rows.replace(/\s+/g, ' ').slice(0, 200)})`,
+        `the palette did not offer "${rowText}" (${err instanceof Error ? err.message.split('\n')[0] : String(err)}; it showed: ${shown.replace(/\s+/g, ' ').slice(0, 200)})`,
       );
     }
     await wb.press('Escape');
