@@ -13,6 +13,7 @@ import { EVENT_EXPERIMENT, type ExperimentEventBody } from '../../core/protocol/
 import { LAUNCH_RECORD_DIR } from '../../core/agentjet';
 import { DEBUG_TYPE, findAgentJetConfigs } from '../debug/configs';
 import { resolvePython } from '../debug/interpreter';
+import { QuickSteps } from '../quickSteps';
 
 /** Arguments for scripted use (tests, other commands); anything missing is asked for. */
 export interface DebugTaskArgs {
@@ -54,10 +55,21 @@ export function registerDebugTaskFeature(context: vscode.ExtensionContext, servi
 
   const debugTask = async (arg?: DebugTaskArgs | string): Promise<boolean> => {
     if (!services.trust.require('run-process', vscode.l10n.t('AgentJet: launching needs a trusted workspace.'))) return false;
+    // The questions (task id, config, num_repeat) share one widget; it closes before anything starts.
+    const steps = new QuickSteps();
+    try {
+      return await ask(arg, steps);
+    } finally {
+      steps.dispose();
+    }
+  };
+
+  /** Asks what is missing, then starts the launch. */
+  const ask = async (arg: DebugTaskArgs | string | undefined, steps: QuickSteps): Promise<boolean> => {
     const a: DebugTaskArgs = typeof arg === 'string' ? { taskId: arg } : (arg ?? {});
     let taskId = a.taskId ?? a.agentjetTaskId;
     if (taskId === undefined) {
-      taskId = await vscode.window.showInputBox({ title: vscode.l10n.t('Debug which task? (its task_id)'), ignoreFocusOut: true });
+      taskId = await steps.ask({ title: vscode.l10n.t('Debug which task? (its task_id)') });
       if (taskId === undefined) return false;
     }
     const file = activeFile();
@@ -81,20 +93,14 @@ export function registerDebugTaskFeature(context: vscode.ExtensionContext, servi
         })),
       ];
       if (a.useSnapshot === false) items.splice(0, snapshot && existsSync(snapshot) ? 1 : 0);
-      const picked =
-        items.length === 1
-          ? items[0]
-          : // Kept open when the focus moves: asked from a webview (the dashboard), the page may take it back.
-            await vscode.window.showQuickPick(items, {
-              title: vscode.l10n.t('Debug task {0} with which config?', taskId),
-              ignoreFocusOut: true,
-            });
+      const picked = items.length === 1 ? items[0] : await steps.pick(items, vscode.l10n.t('Debug task {0} with which config?', taskId));
       config = picked?.path;
     }
     if (!config) return false;
     // Readers where one task cannot be chosen: say so before anything starts.
     const info = readerInfo(readFileSync(config, 'utf8'));
     if (!info.selectable) {
+      steps.dispose();
       void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: cannot debug task {0} alone. {1}', taskId, info.why ?? ''), {
         modal: true,
       });
@@ -102,11 +108,10 @@ export function registerDebugTaskFeature(context: vscode.ExtensionContext, servi
     }
     let numRepeat = a.numRepeat;
     if (numRepeat === undefined) {
-      const v = await vscode.window.showInputBox({
+      const v = await steps.ask({
         title: vscode.l10n.t('How many rollouts of task {0} (num_repeat)?', taskId),
         value: '1',
-        ignoreFocusOut: true,
-        validateInput: (s) => (/^[1-9]\d{0,3}$/.test(s.trim()) ? undefined : vscode.l10n.t('A whole number from 1')),
+        validate: (s) => (/^[1-9]\d{0,3}$/.test(s.trim()) ? undefined : vscode.l10n.t('A whole number from 1')),
       });
       if (v === undefined) return false;
       numRepeat = Number(v.trim());
@@ -117,6 +122,7 @@ export function registerDebugTaskFeature(context: vscode.ExtensionContext, servi
         ? dirname(dirname(run))
         : (vscode.workspace.getWorkspaceFolder(vscode.Uri.file(config))?.uri.fsPath ?? dirname(config));
     const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(cwd)) ?? vscode.workspace.workspaceFolders?.[0];
+    steps.dispose();
     const python = (await resolvePython(folder)).path;
     const prepared = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('AgentJet: preparing task {0}…', taskId) },

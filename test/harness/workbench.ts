@@ -87,6 +87,15 @@ export interface Workbench {
  */
 const HUMAN_CLICK_MS = 150;
 
+/** Waits for one of VS Code's own performance marks on the page; `explain` words the failure. */
+async function waitForMark(page: Page, mark: string, timeoutMs: number, explain: (why: string) => Promise<string>): Promise<void> {
+  try {
+    await page.waitForFunction((m) => performance.getEntriesByName(m, 'mark').length > 0, mark, { timeout: timeoutMs, polling: 100 });
+  } catch (err) {
+    throw new Error(await explain(err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err)));
+  }
+}
+
 /** The performance mark VS Code sets once the Restored phase's contributions exist (see whenRestored). */
 const RESTORED_MARK = 'code/didCreateWorkbenchContributions/3';
 /** The performance mark VS Code sets just before its terminal service counts as connected (see whenTerminalsReady). */
@@ -254,36 +263,25 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
             .catch(() => undefined);
       },
       async whenRestored(timeoutMs = 120_000) {
-        await page
-          .waitForFunction((mark) => performance.getEntriesByName(mark, 'mark').length > 0, RESTORED_MARK, {
-            timeout: timeoutMs,
-            polling: 100,
-          })
-          .catch((err: unknown) => {
-            const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
-            throw new Error(`the workbench never reached its Restored phase (no ${RESTORED_MARK} mark): ${why}`);
-          });
+        await waitForMark(
+          page,
+          RESTORED_MARK,
+          timeoutMs,
+          async (why) => `the workbench never reached its Restored phase (no ${RESTORED_MARK} mark): ${why}`,
+        );
       },
       async whenTerminalsReady(timeoutMs = 120_000) {
-        await page
-          .waitForFunction((mark) => performance.getEntriesByName(mark, 'mark').length > 0, TERMINALS_READY_MARK, {
-            timeout: timeoutMs,
-            polling: 100,
-          })
-          .catch(async (err: unknown) => {
-            const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
-            const marks = await page
-              .evaluate(() =>
-                performance
-                  .getEntriesByType('mark')
-                  .filter((m) => m.name.startsWith('code/terminal/'))
-                  .map((m) => `${m.name} at ${Math.round(m.startTime)} ms`),
-              )
-              .catch(() => []);
-            throw new Error(
-              `the terminal service never connected (no ${TERMINALS_READY_MARK} mark): ${why}; its marks so far: ${marks.join(', ') || 'none'}`,
-            );
-          });
+        await waitForMark(page, TERMINALS_READY_MARK, timeoutMs, async (why) => {
+          const marks = await page
+            .evaluate(() =>
+              performance
+                .getEntriesByType('mark')
+                .filter((m) => m.name.startsWith('code/terminal/'))
+                .map((m) => `${m.name} at ${Math.round(m.startTime)} ms`),
+            )
+            .catch(() => []);
+          return `the terminal service never connected (no ${TERMINALS_READY_MARK} mark): ${why}; its marks so far: ${marks.join(', ') || 'none'}`;
+        });
       },
       async contextAction(target, label) {
         // A menu drawn before the trust context key is set lacks every item gated on trust.

@@ -54,6 +54,8 @@ test(
       await row.click();
       // num_repeat: 1 (the default).
       await wb.page.locator('.quick-input-widget', { hasText: 'num_repeat' }).waitFor({ state: 'visible', timeout: 30_000 });
+      // Enter once the box has the focus (a key before it would go to the page behind).
+      await wb.page.locator('.quick-input-widget input:focus').waitFor({ state: 'attached', timeout: 10_000 });
       await wb.press('Enter');
 
       await wb.page.locator('.debug-top-stack-frame-line').first().waitFor({ state: 'visible', timeout: 240_000 });
