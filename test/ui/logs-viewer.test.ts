@@ -3,7 +3,7 @@
 // search counts and progress with the active filters named, a prominent empty-filter notice that
 // clears the detail pane, resizable columns with full-value tooltips and one number format.
 import { test } from 'node:test';
-import type { Frame } from 'playwright-core';
+import type { Frame, Locator } from 'playwright-core';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { openWorkbench } from '../harness/workbench';
+import { waitFor } from '../util/poll';
 import { ensureTestPython } from '../harness/python';
 import { findUpstream, UPSTREAM_SKIP, UPSTREAM_SKIP_TAG } from '../util/upstream';
 import { skipForEnvironment } from '../util/envSkip';
@@ -77,6 +78,15 @@ print_dict({'target dataset name': '/data/datasets/gsm8k/test-00000-of-00001.par
 `;
 
 /** Whether `text` fits whole in column `nth` of the first token record row (measured with a hidden copy of the cell). */
+/**
+ * Where `l` is on screen. The list draws its rows anew (a follow-up read, a column fit), and an
+ * element found just before a redraw is gone when measured (Playwright then answers null): ask
+ * again until a drawn one answers.
+ */
+function boxOf(l: Locator, what: string): Promise<{ x: number; y: number; width: number; height: number }> {
+  return waitFor(() => l.boundingBox(), `${what} to be on screen`, 10_000);
+}
+
 function textFits(frame: Frame, nth: number, text: string): Promise<{ fits: boolean; need: number; have: number }> {
   return frame
     .locator(`.viewport .row:not(.other-kind) .cell:nth-child(${nth})`)
@@ -135,8 +145,8 @@ test('token log viewer: tables, non-token rows, search counts, empty filter, col
     assert.match(await tableRows.nth(0).locator('.wide').innerText(), /Prompt text mismatch/);
     assert.match(await tableRows.nth(0).locator('.time').innerText(), /^\d\d:\d\d:\d\d$/);
     // Issue 23 item 7: among token records a table row's time is not under the "tokens" header.
-    const tokensHead = (await frame.locator('.row.head .cell').nth(6).boundingBox())!;
-    const timeBox = (await tableRows.nth(0).locator('.time').boundingBox())!;
+    const tokensHead = await boxOf(frame.locator('.row.head .cell').nth(6), 'the tokens header');
+    const timeBox = await boxOf(tableRows.nth(0).locator('.time'), "the first table row's time");
     assert.ok(timeBox.x + timeBox.width <= tokensHead.x, `time ${timeBox.x}..${timeBox.x + timeBox.width} under tokens ${tokensHead.x}`);
     // Item 5: one number format for rewards, the full value in tooltips.
     const rewards = await frame.locator('.viewport .row:not(.other-kind) .cell:nth-child(4)').allInnerTexts();
@@ -167,14 +177,14 @@ test('token log viewer: tables, non-token rows, search counts, empty filter, col
     await wb.screenshot('logs-viewer-list-default');
     // Columns resize: drag the task column's grip to the right.
     const head = frame.locator('.row.head .cell').nth(2);
-    const before = (await head.boundingBox())!.width;
+    const before = (await boxOf(head, 'the task header')).width;
     const grip = head.locator('.grip');
-    const g = (await grip.boundingBox())!;
+    const g = await boxOf(grip, "the task header's grip");
     await page.mouse.move(g.x + g.width / 2, g.y + g.height / 2);
     await page.mouse.down();
     await page.mouse.move(g.x + 120, g.y + g.height / 2, { steps: 8 });
     await page.mouse.up();
-    const after = (await head.boundingBox())!.width;
+    const after = (await boxOf(head, 'the task header')).width;
     assert.ok(after >= before + 80, `task column ${before} -> ${after}`);
     await wb.screenshot('logs-viewer-columns');
 
@@ -238,8 +248,8 @@ test('token log viewer: tables, non-token rows, search counts, empty filter, col
       { timeout: 20_000 },
     );
     assert.equal(await frame.locator('.timeline:not(.hidden)').count(), 0);
-    const notice = (await frame.locator('.notice').boundingBox())!;
-    const list = (await frame.locator('section.list').boundingBox())!;
+    const notice = await boxOf(frame.locator('.notice'), 'the notice');
+    const list = await boxOf(frame.locator('section.list'), 'the list');
     assert.ok(notice.y - list.y < 60, 'the notice is at the top of the list');
     await wb.screenshot('logs-viewer-empty-filter');
     await frame.locator('.notice button', { hasText: 'Clear filters' }).click();
@@ -269,8 +279,8 @@ test('token log viewer: tables, non-token rows, search counts, empty filter, col
       timeout: 10_000,
     });
     assert.deepEqual(await tf.locator('.row.head .cell').allInnerTexts(), ['#', 'kind', 'title', 'time']);
-    const timeHead = (await tf.locator('.row.head .cell').nth(3).boundingBox())!;
-    const tableTime = (await tf.locator('.viewport .row[data-pos] .time').first().boundingBox())!;
+    const timeHead = await boxOf(tf.locator('.row.head .cell').nth(3), 'the time header');
+    const tableTime = await boxOf(tf.locator('.viewport .row[data-pos] .time').first(), "the first table row's time");
     assert.ok(Math.abs(tableTime.x - timeHead.x) < 2, `time cell at ${tableTime.x}, its header at ${timeHead.x}`);
     await wb.screenshot('logs-viewer-tables-only');
   } catch (err) {
