@@ -16,7 +16,7 @@ import { demoCopy, standInBackbone, type DemoCopy } from '../util/debugWorkspace
 import { ensureTestPython } from '../harness/python';
 import { waitFor } from '../util/poll';
 import { repoRoot } from '../util/paths';
-import { holdConfig, launchAlive, runRow, startsOf, waitQuiet } from '../util/holdLaunch';
+import { holdConfig, lateStarts, launchAlive, runRow, startsOf, waitQuiet } from '../util/holdLaunch';
 import { descendants, listProcesses, type ProcInfo } from '../../core/launch/processes';
 import { companionFolder, readCompanions } from '../../core/launch/companions';
 import { resolveAttributes } from '../../core/launch/attributes';
@@ -65,15 +65,14 @@ describe('Stop always stops: the task path and agentjet debug-task', { timeout: 
         // The moment of the Stop is the test's input, not a wait for a state.
         await new Promise((r) => setTimeout(r, delay));
         const stopMs = Date.now();
+        // What runs as the Stop is sent (ps starts now, beside the Stop).
+        const atStop = listProcesses();
         await run.stop();
+        const answeredMs = Date.now();
         const end = await done;
         assert.equal(end.stopped, true);
         await waitQuiet(() => ours(marker));
-        assert.deepEqual(
-          startsOf(started).filter((t) => t > stopMs),
-          [],
-          'no workflow started after the Stop',
-        );
+        assert.deepEqual(lateStarts(started, stopMs, answeredMs, await atStop), [], 'no workflow started after the Stop');
         const row = runRow(w.dir, marker);
         if (end.started) assert.ok(row, 'the started launch is a run');
         if (row) assert.equal(row.status, 'stopped', JSON.stringify(row.evidence));

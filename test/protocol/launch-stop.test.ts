@@ -14,7 +14,7 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { demoCopy, lineOf, standInBackbone, type DemoCopy } from '../util/debugWorkspace';
 import { ensureTestPython } from '../harness/python';
 import { waitFor } from '../util/poll';
-import { holdConfig, launchAlive, runRow, startsOf, waitQuiet } from '../util/holdLaunch';
+import { holdConfig, lateStarts, launchAlive, runRow, startsOf, waitQuiet } from '../util/holdLaunch';
 import { descendants, listProcesses, type ProcInfo } from '../../core/launch/processes';
 import { companionFolder, readCompanions } from '../../core/launch/companions';
 import { INIT, collect, inlineShell, onReverseRequests, type Shell } from '../conformance/dapShells';
@@ -119,10 +119,12 @@ describe('Stop always stops: the session served inline, a workflow in a child pr
             // The moment of the Stop is the test's input, not a wait for a state.
             await new Promise((r) => setTimeout(r, delay));
             const stopMs = Date.now();
+            // What runs as the Stop is sent (ps starts now, beside the Stop).
+            const atStop = listProcesses();
             await stop(dc, how);
+            const answeredMs = Date.now();
             await quiet(marker);
-            const late = startsOf(started).filter((t) => t > stopMs);
-            assert.deepEqual(late, [], 'no workflow started after the Stop');
+            assert.deepEqual(lateStarts(started, stopMs, answeredMs, await atStop), [], 'no workflow started after the Stop');
             const row = runRow(w.dir, marker);
             if (processes.length) assert.ok(row, 'the started launch is a run');
             if (row) assert.equal(row.status, 'stopped', JSON.stringify(row.evidence));

@@ -49,6 +49,27 @@ export function startsOf(file: string): number[] {
     .map((l) => Math.round(Number(l.split(' ')[0]) * 1000));
 }
 
+/**
+ * Workflow starts that break "a Stop starts nothing after it". A signal takes a moment to land, so
+ * a workflow process that already ran when the Stop was sent may still reach its first line before
+ * it dies; that is not a start after the Stop. Late are: a start after the Stop was answered (its
+ * signals had gone out), and a start after the Stop was sent by a process that did not exist then
+ * (`atStop`, a process list taken as it was sent).
+ */
+export function lateStarts(file: string, stopMs: number, answeredMs: number, atStop: readonly ProcInfo[]): string[] {
+  const existing = new Set(atStop.map((p) => p.pid));
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => ({ ms: Math.round(Number(l.split(' ')[0]) * 1000), pid: Number(l.split(' ')[1]) }))
+    .filter((s) => s.ms > answeredMs || (s.ms > stopMs && !existing.has(s.pid)))
+    .map(
+      (s) =>
+        `pid ${s.pid} at stop${s.ms >= stopMs ? '+' : ''}${s.ms - stopMs} ms (answered at +${answeredMs - stopMs} ms, ${existing.has(s.pid) ? 'running' : 'not running'} at the Stop)`,
+    );
+}
+
 /** `agentjet runs <dir> --format json`: the row of experiment `name` (or the first whose name `name` accepts), if any. */
 export function runRow(
   dir: string,
