@@ -18,6 +18,7 @@ export class QuickSteps implements vscode.Disposable {
     const qp = vscode.window.createQuickPick<T>();
     qp.title = title;
     qp.items = items;
+    qp.matchOnDescription = true;
     return this.step(qp, (done) => [qp.onDidAccept(() => done(qp.selectedItems[0] ?? qp.activeItems[0]))]);
   }
 

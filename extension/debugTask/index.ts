@@ -86,11 +86,11 @@ export function registerDebugTaskFeature(context: vscode.ExtensionContext, servi
         ...(snapshot && existsSync(snapshot)
           ? [{ label: vscode.l10n.t("The run's config snapshot"), description: vscode.workspace.asRelativePath(snapshot), path: snapshot }]
           : []),
-        ...current.map((u) => ({
-          label: vscode.l10n.t('Current config'),
-          description: vscode.workspace.asRelativePath(u),
-          path: u.fsPath,
-        })),
+        // The config open in the editor first; the rest by path, which is what the user types to filter.
+        ...current
+          .map((u) => ({ label: vscode.workspace.asRelativePath(u), path: u.fsPath }))
+          .sort((x, y) => Number(y.path === file) - Number(x.path === file) || x.label.localeCompare(y.label))
+          .map((i) => (i.path === file ? { ...i, description: vscode.l10n.t('in the active editor') } : i)),
       ];
       if (a.useSnapshot === false) items.splice(0, snapshot && existsSync(snapshot) ? 1 : 0);
       const picked = items.length === 1 ? items[0] : await steps.pick(items, vscode.l10n.t('Debug task {0} with which config?', taskId));

@@ -235,9 +235,15 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
         await input.waitFor({ state: 'visible' });
         await input.fill(relativePath);
         const name = relativePath.split('/').pop() ?? relativePath;
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible' });
+        // Enter takes the focused row. Until the typed filter applies, that is the most recent
+        // editor of the history list, while the row named may already be further down.
+        await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: name }).first().waitFor({ state: 'visible' });
         await page.keyboard.press('Enter');
-        await page.locator(`.tabs-container .tab[aria-label^="${name}"]`).first().waitFor({ state: 'visible' });
+        // The active tab: a file opened before already has a tab, and Enter switches to it later.
+        await page
+          .locator(`.editor-group-container.active .tabs-container .tab.active[aria-label^="${name}"]`)
+          .first()
+          .waitFor({ state: 'visible' });
         // A text editor: wait until it has drawn its lines. Any other editor (a custom editor's
         // webview) has no lines to wait for: that wait ran out its 30 s on every custom editor.
         const textEditor = await page

@@ -43,15 +43,20 @@ test(
       await wb.press('F9');
       await wb.page.locator('.codicon-debug-breakpoint').first().waitFor({ state: 'visible', timeout: 20_000 });
 
+      // Asked from the config's editor: that config is offered first.
+      await wb.openFile('math_agent.yaml');
       await wb.runCommand('Debug This Task');
       const input = wb.page.locator('.quick-input-widget input');
       await input.waitFor({ state: 'visible' });
       await input.fill('demo-005');
       await wb.press('Enter');
-      // Which config: the current one (this workspace also has conformance.yaml).
-      const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'math_agent.yaml' }).first();
-      await row.waitFor({ state: 'visible', timeout: 30_000 });
-      await row.click();
+      // Which config: the one in the active editor, first although conformance.yaml sorts before it.
+      const rows = wb.page.locator('.quick-input-list .monaco-list-row');
+      await rows.filter({ hasText: 'conformance.yaml' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+      const firstText = (await rows.and(wb.page.locator('[data-index="0"]')).first().textContent()) ?? '';
+      assert.match(firstText, /^math_agent\.yaml.*in the active editor/, `first row: ${firstText}`);
+      await wb.page.locator('.quick-input-widget input:focus').waitFor({ state: 'attached', timeout: 10_000 });
+      await wb.press('Enter');
       // num_repeat: 1 (the default).
       await wb.page.locator('.quick-input-widget', { hasText: 'num_repeat' }).waitFor({ state: 'visible', timeout: 30_000 });
       // Enter once the box has the focus (a key before it would go to the page behind).
