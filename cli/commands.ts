@@ -6,6 +6,7 @@ import { doctorCommand } from './doctor';
 import { swarmCommand } from './swarm';
 import { debugTaskCommand } from './debugTask';
 import { mcpCommand } from './mcp';
+import { stacksCommand } from './stacks';
 /** A subcommand of the `agentjet` CLI. Each feature adds one entry below. */
 export interface CliCommand {
   readonly name: string;
@@ -24,4 +25,5 @@ export const commands: CliCommand[] = [
   swarmCommand,
   debugTaskCommand,
   mcpCommand,
+  stacksCommand,
 ];

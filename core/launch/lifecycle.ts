@@ -7,6 +7,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { layoutOfPackageCode, type LayoutVersion } from '../agentjet/layout';
 import { reusedCompanionPgids } from '../agentjet/portHolder';
 import { lintForLaunch } from './judge';
+import { stackDumpEnv } from './stackHook';
 import { mergedEnv, type ResolvedLaunch } from './attributes';
 import { companionsOf, type Companion } from './companions';
 import { whichSync } from '../process/resolveInterpreter';
@@ -62,7 +63,7 @@ const refuse = (code: number, kinds: RefusalKind[], message: string, installComm
 });
 
 /** Config errors, AgentJet root, interpreter: what needs no Python process. */
-export async function planLaunch(r: ResolvedLaunch, opts: { lint?: boolean } = {}): Promise<Planned> {
+export async function planLaunch(r: ResolvedLaunch, opts: { lint?: boolean; stacks?: boolean } = {}): Promise<Planned> {
   if (!r.config)
     return refuse(LAUNCH_ERRORS.args, ['args'], t('The launch configuration has no "config" (the AgentJet YAML file to run).'));
   if (opts.lint !== false) {
@@ -105,6 +106,8 @@ export async function planLaunch(r: ResolvedLaunch, opts: { lint?: boolean } = {
       ),
     );
   }
+  // Show Stacks without py-spy: faulthandler on SIGUSR1 in every Python process of the launch (stackHook.ts).
+  if (opts.stacks !== false) Object.assign(env, await stackDumpEnv(env));
   return {
     ok: true,
     plan: {

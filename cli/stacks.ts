@@ -1,0 +1,106 @@
+// `agentjet stacks EXP_DIR|--pid PID [--format json]`: where a run waits, for a terminal.
+import { readlink } from 'node:fs/promises';
+import { collectStacks, DEFAULT_DEADLINE_MS, DEFAULT_MAX_PROCESSES } from '../core/stacks/collect';
+import { formatStackReport } from '../core/stacks/format';
+import { runOfFolder } from '../core/stacks/target';
+import { statusLabel } from '../core/runs/format';
+import type { CliCommand } from './commands';
+import { commandArgs } from './args';
+import { t } from '../core/l10n';
+
+const help = () =>
+  t(
+    `Usage: agentjet stacks EXP_DIR | --pid PID [options]
+
+Prints the Python stacks of every thread of every process of a running run: the process its lock
+names and its descendants (and the Ray workers of --ray-session on this node), identical stacks
+grouped ("8 processes wait in all_gather"), each frame as file:line.
+
+  EXP_DIR           an experiment folder (saved_experiments/<name>)
+  --pid PID         a process (and its descendants) instead; may be repeated
+  --ray-session D   a Ray session folder (/tmp/ray/session_...) whose workers on this node belong to the run
+  --method M        auto (default: py-spy when found, else faulthandler), py-spy or faulthandler
+  --py-spy PATH     the py-spy to run (default: on PATH, else beside the run's interpreter)
+  --max-processes N read at most N processes (default {0})
+  --timeout S       seconds each process has to answer (default {1})
+  --format          text (default) or json
+
+py-spy reads any Python process it may trace (see the message on a permission error); launches
+started from VS Code or \`agentjet debug-task\` also answer without py-spy (faulthandler on SIGUSR1).
+Linux: everything; macOS: py-spy needs sudo; Windows: --pid with py-spy only.
+`,
+    DEFAULT_MAX_PROCESSES,
+    DEFAULT_DEADLINE_MS / 1000,
+  );
+
+export const stacksCommand: CliCommand = {
+  name: 'stacks',
+  summary: 'where a running run waits: the Python stacks of its processes, grouped',
+  async run(args) {
+    const parsed = commandArgs(
+      'stacks',
+      args,
+      {
+        format: { type: 'string', choices: ['text', 'json'] },
+        pid: { type: 'string', multiple: true },
+        'ray-session': { type: 'string', multiple: true },
+        method: { type: 'string', choices: ['auto', 'py-spy', 'faulthandler'] },
+        'py-spy': { type: 'string' },
+        'max-processes': { type: 'string' },
+        timeout: { type: 'string' },
+      },
+      help,
+    );
+    if (typeof parsed === 'number') return parsed;
+    const { values: o, positionals } = parsed;
+    const bad = (m: string) => {
+      process.stderr.write(`agentjet stacks: ${m}\n`);
+      return 2;
+    };
+    const num = (v: string | undefined, min: number): number | undefined | null => {
+      if (v === undefined) return undefined;
+      const n = Number(v);
+      return Number.isFinite(n) && n >= min ? n : null;
+    };
+    const max = num(o['max-processes'], 1);
+    const timeout = num(o.timeout, 0.1);
+    if (max === null) return bad(t('--{0} must be a number of at least {1}', 'max-processes', 1));
+    if (timeout === null) return bad(t('--{0} must be a number of at least {1}', 'timeout', 0.1));
+    const pids: number[] = [];
+    for (const p of o.pid ?? []) {
+      if (!/^\d+$/.test(p) || Number(p) < 1) return bad(t('not a process id: {0}', p));
+      pids.push(Number(p));
+    }
+    if (!pids.length && positionals.length !== 1) return bad(t('give one experiment folder or --pid PID (see --help)'));
+    const interpreters: string[] = [];
+    if (!pids.length) {
+      const run = await runOfFolder(positionals[0]!);
+      if ('error' in run) return bad(t('{0} is not an experiment folder', positionals[0]!));
+      if (!run.pids.length) {
+        process.stderr.write(
+          `agentjet stacks: ${t('{0} has no live process on this machine (status: {1}); nothing to read.', run.info.entry.name, statusLabel(run.info.status))}\n`,
+        );
+        return 1;
+      }
+      pids.push(...run.pids);
+    }
+    // The run's interpreter may hold py-spy (pip install py-spy in the run's environment); a
+    // person typed this command, so looking beside it is theirs to allow.
+    for (const pid of pids) {
+      const exe = await readlink(`/proc/${pid}/exe`).catch(() => undefined);
+      if (exe) interpreters.push(exe);
+    }
+    const report = await collectStacks({
+      roots: pids,
+      raySessions: o['ray-session'] ?? [],
+      method: (o.method ?? 'auto') as 'auto' | 'py-spy' | 'faulthandler',
+      ...(o['py-spy'] ? { pySpy: o['py-spy'] } : {}),
+      interpreters,
+      ...(max !== undefined ? { maxProcesses: max } : {}),
+      ...(timeout !== undefined ? { deadlineMs: timeout * 1000 } : {}),
+    });
+    if (o.format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else process.stdout.write(formatStackReport(report));
+    return report.processes.some((p) => !p.error) ? 0 : 1;
+  },
+};
