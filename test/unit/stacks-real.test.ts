@@ -1,0 +1,148 @@
+// Show Stacks on a tree of real Python processes: a parent that waits for its child, and a child
+// whose own thread waits in a named function. Read with py-spy from pip (the tests' venv) and
+// without it (the launch's faulthandler hook), through the core and through `agentjet stacks --pid`.
+// Also: a pid that is gone is reported, and a process without the hook is never signalled.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { ensureTestPython } from '../harness/python';
+import { skipForEnvironment } from '../util/envSkip';
+import { waitFor } from '../util/poll';
+import { repoRoot } from '../util/paths';
+import { collectStacks } from '../../core/stacks/collect';
+import { findPySpy } from '../../core/stacks/pyspy';
+import { stackDumpEnv } from '../../core/launch/stackHook';
+import { isAlive } from '../../core/launch/processes';
+import type { StackReport } from '../../core/stacks/types';
+
+const dir = mkdtempSync(join(tmpdir(), 'aj-stacks-'));
+const program = join(dir, 'tree.py');
+writeFileSync(
+  program,
+  [
+    'import os, subprocess, sys, threading, time',
+    '',
+    'def child_waits_in_thread():',
+    '    time.sleep(3600)',
+    '',
+    'def parent_waits_for_child(p):',
+    '    os.waitpid(p.pid, 0)',
+    '',
+    "if sys.argv[1:] == ['child']:",
+    "    threading.Thread(target=child_waits_in_thread, name='waiter', daemon=True).start()",
+    "    print('ready', flush=True)",
+    '    time.sleep(3600)',
+    'else:',
+    "    p = subprocess.Popen([sys.executable, __file__, 'child'])",
+    '    parent_waits_for_child(p)',
+    '',
+  ].join('\n'),
+);
+
+const started: ChildProcess[] = [];
+after(() => {
+  for (const c of started)
+    if (c.pid)
+      try {
+        process.kill(-c.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function startTree(env: NodeJS.ProcessEnv): Promise<{ parent: number; child: () => number | undefined }> {
+  const py = ensureTestPython().python;
+  const c = spawn(py, [program], { env, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  started.push(c);
+  let out = '';
+  c.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+  await waitFor(() => out.includes('ready'), 'the child to start its thread');
+  const childPid = () => {
+    const r = spawnSync('ps', ['-o', 'pid=', '--ppid', String(c.pid)], { encoding: 'utf8' });
+    return Number(r.stdout.trim().split('\n')[0]) || undefined;
+  };
+  return { parent: c.pid!, child: childPid };
+}
+
+function framesOf(r: StackReport, pid: number): string[][] {
+  return r.processes.find((p) => p.pid === pid)?.threads.map((t) => t.frames.map((f) => `${f.func}@${f.line ?? '?'}`)) ?? [];
+}
+
+function assertNamesWaits(r: StackReport, parent: number, child: number, method: string): void {
+  const p = r.processes.find((x) => x.pid === parent);
+  const c = r.processes.find((x) => x.pid === child);
+  assert.ok(p && !p.error, `parent read: ${JSON.stringify(p?.error)}`);
+  assert.ok(c && !c.error, `child read: ${JSON.stringify(c?.error)}`);
+  assert.equal(p.method, method);
+  assert.equal(c.method, method);
+  // The parent waits in os.waitpid (C) called from parent_waits_for_child, line 7.
+  assert.ok(
+    framesOf(r, parent).some((s) => s[0] === 'parent_waits_for_child@7'),
+    JSON.stringify(framesOf(r, parent)),
+  );
+  // The child's own thread waits in child_waits_in_thread, line 4; its main thread at line 12.
+  assert.ok(
+    framesOf(r, child).some((s) => s[0] === 'child_waits_in_thread@4'),
+    JSON.stringify(framesOf(r, child)),
+  );
+  assert.ok(framesOf(r, child).some((s) => s[0] === '<module>@12'));
+  assert.ok(r.groups.some((g) => g.waitsIn === 'child_waits_in_thread' && g.frames[0]!.file === program));
+}
+
+test('py-spy from pip: every thread of the parent and its child, the function each waits in', async (t) => {
+  const py = ensureTestPython();
+  const pySpy = await findPySpy({ PATH: '' }, [py.python]);
+  if (skipForEnvironment(t, py.kind === 'venv' && pySpy ? undefined : "py-spy in the tests' venv (test/harness/requirements.txt)")) return;
+  const tree = await startTree({ ...process.env, AGENTJET_STACKS_DIR: 'off' });
+  const child = await waitFor(tree.child, 'the child pid');
+  const r = await collectStacks({ roots: [tree.parent], method: 'py-spy', pySpy: pySpy! });
+  if (r.processes.some((p) => p.error?.kind === 'permission') && skipForEnvironment(t, `ptrace permission: ${r.notes.join(' ')}`)) return;
+  assertNamesWaits(r, tree.parent, child, 'py-spy');
+  assert.ok(r.processes.find((p) => p.pid === child)!.threads.some((th) => th.name === 'waiter'));
+});
+
+test("without py-spy: the launch's faulthandler hook answers SIGUSR1, through `agentjet stacks --pid`", async () => {
+  const add = await stackDumpEnv(process.env);
+  assert.ok(add.AGENTJET_STACKS_DIR && add.PYTHONPATH, 'the launch adds the hook');
+  const tree = await startTree({ ...process.env, ...add });
+  const child = await waitFor(tree.child, 'the child pid');
+  const r = await collectStacks({ roots: [tree.parent], method: 'faulthandler' });
+  assertNamesWaits(r, tree.parent, child, 'faulthandler');
+  // The CLI, as a user types it, with no py-spy on PATH.
+  const cli = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join(repoRoot, 'cli', 'main.ts'), 'stacks', '--pid', String(tree.parent), '--format', 'json'],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, PATH: dirname(process.execPath) + ':/usr/bin:/bin' },
+    },
+  );
+  assert.equal(cli.status, 0, cli.stderr);
+  const json = JSON.parse(cli.stdout) as StackReport;
+  assert.ok(json.groups.some((g) => g.waitsIn === 'child_waits_in_thread'));
+  const text = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join(repoRoot, 'cli', 'main.ts'), 'stacks', '--pid', String(tree.parent), '--method', 'faulthandler'],
+    {
+      encoding: 'utf8',
+    },
+  );
+  assert.match(text.stdout, new RegExp(`child_waits_in_thread  ${program.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4`));
+});
+
+test('a process without the hook is never signalled; a pid that is gone is reported, not a crash', async () => {
+  const tree = await startTree({ ...process.env, AGENTJET_STACKS_DIR: 'off' });
+  const child = await waitFor(tree.child, 'the child pid');
+  const r = await collectStacks({ roots: [tree.parent, 2 ** 22 + 7], method: 'faulthandler', deadlineMs: 1000 });
+  assert.equal(r.processes.find((p) => p.pid === 2 ** 22 + 7)?.error?.kind, 'gone');
+  assert.equal(r.processes.find((p) => p.pid === tree.parent)?.error?.kind, 'no-tool');
+  assert.ok(isAlive(tree.parent) && isAlive(child), 'SIGUSR1 would have ended them: nothing was sent');
+  // The cap: one process read, the other counted.
+  const capped = await collectStacks({ roots: [tree.parent], method: 'faulthandler', maxProcesses: 1, deadlineMs: 1000 });
+  assert.equal(capped.skipped, 1);
+  assert.ok(capped.notes.some((n) => /cap is 1/.test(n)));
+});
