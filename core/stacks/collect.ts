@@ -101,7 +101,12 @@ export async function collectStacks(o: CollectOptions): Promise<StackReport> {
     );
   const chosen = python.slice(0, cap);
   const skipped = python.length - chosen.length;
-  if (skipped) notes.push(t('{0} more Python processes were not read (the cap is {1}; --max-processes raises it).', skipped, cap));
+  if (skipped)
+    notes.push(
+      skipped === 1
+        ? t('1 more Python process was not read (the cap is {0}; --max-processes raises it).', cap)
+        : t('{0} more Python processes were not read (the cap is {1}; --max-processes raises it).', skipped, cap),
+    );
   const pySpy = method === 'faulthandler' ? undefined : (o.pySpy ?? (await findPySpy(o.env ?? process.env, o.interpreters ?? [])));
   if (method === 'py-spy' && !pySpy) notes.push(t("py-spy was not found on PATH or beside the run's interpreter: `pip install py-spy`."));
   let permissionExplained = false;

@@ -32,7 +32,12 @@ export function formatStackReport(r: StackReport): string {
   const read = r.processes.filter((p) => !p.error);
   const threads = read.reduce((n, p) => n + p.threads.length, 0);
   const methods = [...new Set(read.map((p) => p.method).filter(Boolean))].join(', ') || '-';
-  const lines = [t('Stacks of {0} processes, {1} threads ({2}), taken {3}', read.length, threads, methods, formatLocalTime(r.takenAt)), ''];
+  const when = formatLocalTime(r.takenAt);
+  const head =
+    read.length === 1
+      ? t('Stacks of 1 process, {0} threads ({1}), taken {2}', threads, methods, when)
+      : t('Stacks of {0} processes, {1} threads ({2}), taken {3}', read.length, threads, methods, when);
+  const lines = [head, ''];
   for (const g of r.groups) {
     lines.push(groupTitle(g));
     if (g.members.length > 1) lines.push(`  ${members(g)}`);

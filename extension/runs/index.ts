@@ -11,6 +11,7 @@ import { DashboardManager } from './dashboard';
 import { RunsTreeProvider, type RunNode, type RunsFilter, type SortKey } from './tree';
 import { FILTER_KEY, SORT_KEY, pickRuns, registerRunsCommands } from './commands';
 import { LiveUpdates } from './live';
+import { registerStacksCommand } from './stacks';
 import type { Services } from '../services';
 
 export interface RunsTreeState {
@@ -75,6 +76,7 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
   showFilterState();
 
   const runs = registerRunsCommands({ context, services, model, tree, companions, runsView, dashboards, showFilterState });
+  registerStacksCommand(context, services, model);
   services.provide('runs', {
     ...runs,
     // What the view shows (or would, once opened): the same candidate roots, the watchers started with them.
