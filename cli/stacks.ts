@@ -1,8 +1,8 @@
 // `agentjet stacks EXP_DIR|--pid PID [--format json]`: where a run waits, for a terminal.
-import { readlink } from 'node:fs/promises';
 import { collectStacks, DEFAULT_DEADLINE_MS, DEFAULT_MAX_PROCESSES } from '../core/stacks/collect';
 import { formatStackReport } from '../core/stacks/format';
 import { runOfFolder } from '../core/stacks/target';
+import { interpretersOf } from '../core/stacks/pyspy';
 import { statusLabel } from '../core/runs/format';
 import type { CliCommand } from './commands';
 import { commandArgs } from './args';
@@ -86,10 +86,7 @@ export const stacksCommand: CliCommand = {
     }
     // The run's interpreter may hold py-spy (pip install py-spy in the run's environment); a
     // person typed this command, so looking beside it is theirs to allow.
-    for (const pid of pids) {
-      const exe = await readlink(`/proc/${pid}/exe`).catch(() => undefined);
-      if (exe) interpreters.push(exe);
-    }
+    for (const pid of pids) interpreters.push(...(await interpretersOf(pid)));
     const report = await collectStacks({
       roots: pids,
       raySessions: o['ray-session'] ?? [],

@@ -1,9 +1,9 @@
 // py-spy (benfred/py-spy): found on PATH, or beside the run's interpreter when the caller may look
 // there (the folder's interpreter is the trust owner's to hand in), run as `py-spy dump --pid N
 // --json` with a deadline, and its permission failures explained with what this machine says.
-import { access, readFile } from 'node:fs/promises';
+import { access, readFile, readlink } from 'node:fs/promises';
 import { constants } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { runProcess, ProcessError } from '../process/run';
 import { parsePySpyJson } from './parse';
 import type { StackErrorKind, ThreadStack } from './types';
@@ -106,4 +106,17 @@ export async function explainPermission(platform: NodeJS.Platform = process.plat
   if (!parts.length) parts.push(t('The process may belong to another user: run py-spy as that user or with sudo.'));
   parts.push(t('Launches started from the editor answer without py-spy (faulthandler).'));
   return parts.join(' ');
+}
+
+/**
+ * The interpreters a process runs under, for finding py-spy beside them: its argv[0] when absolute
+ * (a venv's `bin/python`, which /proc/PID/exe resolves away) and its executable. Linux only.
+ */
+export async function interpretersOf(pid: number): Promise<string[]> {
+  const out: string[] = [];
+  const argv0 = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0')[0] ?? '';
+  if (isAbsolute(argv0)) out.push(argv0);
+  const exe = await readlink(`/proc/${pid}/exe`).catch(() => undefined);
+  if (exe && !out.includes(exe)) out.push(exe);
+  return out;
 }

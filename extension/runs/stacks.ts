@@ -3,10 +3,10 @@
 // a process or reading it with py-spy runs nothing of the folder; looking for py-spy beside the
 // run's interpreter (which may be the folder's environment) waits for the trust owner.
 import * as vscode from 'vscode';
-import { readlink } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { collectStacks } from '../../core/stacks/collect';
 import { formatStackReport } from '../../core/stacks/format';
+import { interpretersOf } from '../../core/stacks/pyspy';
 import { runPids } from '../../core/stacks/target';
 
 import type { RunsModel } from '../../core/runs/model';
@@ -104,12 +104,18 @@ export function registerStacksCommand(context: vscode.ExtensionContext, services
   };
 
   context.subscriptions.push(
-    vscode.commands.registerCommand('agentjet.runs.showStacks', async (arg?: RunNode | { pids: number[]; title?: string }) => {
+    vscode.commands.registerCommand('agentjet.runs.showStacks', async (arg?: RunNode | vscode.Uri | { pids: number[]; title?: string }) => {
       let target: Target | string | undefined;
-      if (arg && 'pids' in arg && Array.isArray(arg.pids))
+      if (arg && !(arg instanceof vscode.Uri) && 'pids' in arg && Array.isArray(arg.pids))
         target = { title: arg.title ?? arg.pids.join(','), pids: arg.pids.filter((p) => Number.isInteger(p) && p > 0), raySessions: [] };
-      else if (arg && 'kind' in arg && arg.kind === 'experiment') target = await ofRun(arg);
-      else target = await pick();
+      else if (arg && !(arg instanceof vscode.Uri) && 'kind' in arg && arg.kind === 'experiment') target = await ofRun(arg);
+      else if (arg instanceof vscode.Uri) {
+        // An experiment folder (`resourceUri` of a row, or a caller that knows the path).
+        const entry = (await model.experiments()).find((e) => e.path === arg.fsPath);
+        target = entry
+          ? await ofRun({ kind: 'experiment', path: entry.path, entry })
+          : vscode.l10n.t('{0} is not a run the Runs view shows.', arg.fsPath);
+      } else target = await pick();
       if (target === undefined) return undefined;
       if (typeof target === 'string') {
         void vscode.window.showInformationMessage(target);
@@ -117,9 +123,7 @@ export function registerStacksCommand(context: vscode.ExtensionContext, services
       }
       const t = target;
       // The run's interpreter may hold py-spy; it may be the folder's own environment: trust decides.
-      const interpreters = services.trust.isTrusted()
-        ? (await Promise.all(t.pids.map((p) => readlink(`/proc/${p}/exe`).catch(() => undefined)))).filter((x): x is string => !!x)
-        : [];
+      const interpreters = services.trust.isTrusted() ? (await Promise.all(t.pids.map(interpretersOf))).flat() : [];
       const report = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reading the stacks of {0}…', t.title), cancellable: true },
         (_p, token) => {

@@ -13,7 +13,7 @@ import { skipForEnvironment } from '../util/envSkip';
 import { waitFor } from '../util/poll';
 import { repoRoot } from '../util/paths';
 import { collectStacks } from '../../core/stacks/collect';
-import { findPySpy } from '../../core/stacks/pyspy';
+import { findPySpy, interpretersOf } from '../../core/stacks/pyspy';
 import { stackDumpEnv } from '../../core/launch/stackHook';
 import { isAlive } from '../../core/launch/processes';
 import type { StackReport } from '../../core/stacks/types';
@@ -99,7 +99,10 @@ test('py-spy from pip: every thread of the parent and its child, the function ea
   if (skipForEnvironment(t, py.kind === 'venv' && pySpy ? undefined : "py-spy in the tests' venv (test/harness/requirements.txt)")) return;
   const tree = await startTree({ ...process.env, AGENTJET_STACKS_DIR: 'off' });
   const child = await waitFor(tree.child, 'the child pid');
-  const r = await collectStacks({ roots: [tree.parent], method: 'py-spy', pySpy: pySpy! });
+  // Found as a user's run would have it: beside the run's interpreter (the venv's bin), not on PATH.
+  const interpreters = await interpretersOf(tree.parent);
+  assert.ok(interpreters.includes(py.python), `argv[0] is the venv's python: ${interpreters.join(', ')}`);
+  const r = await collectStacks({ roots: [tree.parent], method: 'auto', env: { PATH: '' }, interpreters });
   if (r.processes.some((p) => p.error?.kind === 'permission') && skipForEnvironment(t, `ptrace permission: ${r.notes.join(' ')}`)) return;
   assertNamesWaits(r, tree.parent, child, 'py-spy');
   assert.ok(r.processes.find((p) => p.pid === child)!.threads.some((th) => th.name === 'waiter'));
