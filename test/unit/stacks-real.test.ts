@@ -5,7 +5,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ensureTestPython } from '../harness/python';
@@ -148,4 +148,29 @@ test('a process without the hook is never signalled; a pid that is gone is repor
   const capped = await collectStacks({ roots: [tree.parent], method: 'faulthandler', maxProcesses: 1, deadlineMs: 1000 });
   assert.equal(capped.skipped, 1);
   assert.ok(capped.notes.some((n) => /cap is 1/.test(n)));
+});
+
+test('the hook keeps a sitecustomize the environment had, and a forked child gets a file of its own', async () => {
+  const add = await stackDumpEnv(process.env);
+  const user = join(dir, 'user-site');
+  mkdirSync(user, { recursive: true });
+  writeFileSync(join(user, 'sitecustomize.py'), 'import os\nos.environ["USER_SITECUSTOMIZE"] = "ran"\n');
+  const code = [
+    'import os, sys',
+    'pid = os.fork()',
+    'if pid == 0:',
+    '    os._exit(0)',
+    'os.waitpid(pid, 0)',
+    'files = sorted(os.listdir(os.environ["AGENTJET_STACKS_DIR"]))',
+    'print(os.environ.get("USER_SITECUSTOMIZE"), sys.modules["sitecustomize"].__file__)',
+    'print("%d.txt" % os.getpid() in files, "%d.txt" % pid in files)',
+  ].join('\n');
+  const r = spawnSync(ensureTestPython().python, ['-c', code], {
+    encoding: 'utf8',
+    env: { ...process.env, ...add, PYTHONPATH: `${add.PYTHONPATH}:${user}` },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const [first, second] = r.stdout.trim().split('\n');
+  assert.equal(first, `ran ${join(user, 'sitecustomize.py')}`);
+  assert.equal(second, 'True True');
 });
