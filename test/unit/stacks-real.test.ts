@@ -6,7 +6,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ensureTestPython } from '../harness/python';
 import { skipForEnvironment } from '../util/envSkip';
@@ -173,4 +173,33 @@ test('the hook keeps a sitecustomize the environment had, and a forked child get
   const [first, second] = r.stdout.trim().split('\n');
   assert.equal(first, `ran ${join(user, 'sitecustomize.py')}`);
   assert.equal(second, 'True True');
+});
+
+test("`agentjet stacks EXP_DIR`: the process the run's lock names and its child; a run with no live process exits 1", async () => {
+  const add = await stackDumpEnv(process.env);
+  const tree = await startTree({ ...process.env, ...add });
+  const child = await waitFor(tree.child, 'the child pid');
+  const exp = join(dir, 'saved_experiments', 'stacks_run_20260202_1200');
+  const host = join(exp, '2026_02_02_12_00', hostname());
+  mkdirSync(host, { recursive: true });
+  writeFileSync(join(exp, 'yaml_backup.yaml'), 'ajet:\n  experiment_name: stacks_run_20260202_1200\n');
+  writeFileSync(join(host, '.logger_lock'), String(tree.parent));
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'cli', 'main.ts'), 'stacks', ...args], { encoding: 'utf8' });
+  const r = cli(exp, '--format', 'json', '--method', 'faulthandler');
+  assert.equal(r.status, 0, r.stderr);
+  const json = JSON.parse(r.stdout) as StackReport;
+  assert.deepEqual(
+    json.processes.map((p) => [p.pid, p.role]).sort(),
+    [
+      [tree.parent, 'root'],
+      [child, 'child'],
+    ].sort(),
+  );
+  assert.ok(json.groups.some((g) => g.waitsIn === 'parent_waits_for_child'));
+  // The lock names a process that is gone: nothing to read, said so.
+  writeFileSync(join(host, '.logger_lock'), String(2 ** 22 + 9));
+  const gone = cli(exp);
+  assert.equal(gone.status, 1);
+  assert.match(gone.stderr, /no live process on this machine/);
 });
