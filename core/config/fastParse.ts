@@ -129,6 +129,9 @@ function isPlainSection(text: string, from: number, to: number): boolean {
 /** The library's documents for text[from, to), ranges and error positions moved by `from`. */
 function libraryPart(text: string, from: number, to: number, options: Options): Document.Parsed | undefined {
   fastParseWork.librarySections++;
+  // A cut makes its first character the start of a stream, where the library drops a BOM that it
+  // keeps (in the key) anywhere else: such a cut is not the whole text's tree.
+  if (from > 0 && text.charCodeAt(from) === 0xfeff) return undefined;
   const docs = parseAllDocuments(text.slice(from, to), options);
   if (!Array.isArray(docs) || docs.length !== 1) return undefined;
   const doc = docs[0] as Document.Parsed;

@@ -209,3 +209,26 @@ test('small files, several documents and anchors go to the library', () => {
   assert.equal(parseSplit(big.replace('ajet:', 'ajet: &root'), options), undefined);
   assert.equal(parseSplit(big.replace(/\n/g, '\r\n'), options), undefined);
 });
+
+// R13 (issue 39): a cut at a line that starts with a BOM made it the start of a stream, where the
+// library drops it; in the whole text the library keeps it in the key.
+test('a BOM, or another odd character, at the start of any later line gives the library tree', () => {
+  const big = generatedConfig(3000);
+  const lines = big.split('\n');
+  const at = lines.findIndex((l, i) => i > 10 && /^[a-z]/.test(l));
+  const withBom = [...lines.slice(0, at), '\uFEFF' + lines[at], ...lines.slice(at + 1)].join('\n');
+  const split = parseSplit(withBom, options);
+  const lib = parseAllDocuments(withBom, options) as Document.Parsed[];
+  if (split) assert.deepEqual(dumpDocs(split), dumpDocs(lib));
+  check(
+    fc.property(
+      fc.integer({ min: 1, max: lines.length - 2 }),
+      fc.constantFrom('\uFEFF', '\u00A0', '\u200B', '\u2028', '\u0085', '\uFEFF\uFEFF', '\uFEFF '),
+      (line, ch) => {
+        const text = [...lines.slice(0, line), ch + lines[line], ...lines.slice(line + 1)].join('\n');
+        same(text);
+      },
+    ),
+    60,
+  );
+});
