@@ -55,7 +55,6 @@ async function readHead(path: string, max: number): Promise<{ head: Buffer; size
  * terminal's escape sequences, line breaks in a name) written as `\u001b` escapes (issue 39 R16).
  */
 export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
