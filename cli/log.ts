@@ -11,7 +11,7 @@ import { commandArgs } from './args';
 import { statsFromFacts, formatStats } from '../core/logs/stats';
 import { FactsCache, defaultCacheDir } from '../core/logs/cache';
 import { allTasks, collectFacts, findRunLogs, openLogs, searchTasks } from '../core/logs/wholelog';
-import { runTasks, TASK_BYTES } from '../core/logs/pool';
+import { envWorkers, maxWorkers, runTasks, TASK_BYTES } from '../core/logs/pool';
 import { FileChangedError } from '../core/logs/jobs';
 import { t } from '../core/l10n';
 
@@ -24,7 +24,8 @@ const help = () =>
 Options:
   --no-siblings     read only the given file, not its loguru-rotated siblings
   --mod <name>      with a run folder: which log (default: rollout)
-  --workers <n>     worker threads (default: one per core, as free memory allows; 0 = none)
+  --workers <n>     worker threads (default: one per core, as free memory allows; 0 = none;
+                    never more than that, nor AGENTJET_LOG_WORKERS)
   --no-cache        neither read nor write the facts cache
   --cache-dir <d>   where the facts cache lives (default: $AGENTJET_CACHE_DIR or ~/.cache/agentjet/tokenlog)
   --max-record-mb <n>  the most one record's payload may inflate to (default 64; also
@@ -155,6 +156,15 @@ export const logCommand: CliCommand = {
         process.stderr.write(`agentjet log ${sub}: ${t('--workers must be a whole number from 0 to 1024')}\n`);
         return 2;
       }
+    }
+    // More threads than cores (and than memory holds) only cost memory and time: capped, and said.
+    const asked = workers ?? envWorkers();
+    const cap = maxWorkers();
+    if (asked !== undefined && asked > cap) {
+      process.stderr.write(
+        `agentjet log ${sub}: ${t('{0} worker threads asked for ({1}); this machine has room for {2} (cores and free memory): {2} are used', asked, workers !== undefined ? '--workers' : 'AGENTJET_LOG_WORKERS', cap)}\n`,
+      );
+      workers = cap;
     }
     let mains: string[];
     if (statSync(target).isDirectory()) {

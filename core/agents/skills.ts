@@ -4,7 +4,7 @@
 // MCP server offers them as resources and prompts; the extension copies them where a client looks
 // for skills (.claude/skills, .github/skills).
 import { existsSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findCheckout, findInstalled, type FoundAgentJet } from '../config/agentjetFacts';
 
@@ -23,6 +23,39 @@ const MAX_SKILL_FILE_BYTES = 256 * 1024;
 /** The user's AgentJet package (checkout at `root`, else the interpreter's, when `python` is given). */
 export async function findAgentJet(root: string, python: string | undefined): Promise<FoundAgentJet | undefined> {
   return findCheckout(root) ?? (python ? await findInstalled(python) : undefined);
+}
+
+/**
+ * The first `max` bytes of a regular file and its size (never the whole file: a 1.9 GB SKILL.md cost
+ * 2 GB to answer 256 KB, issue 39 R12); undefined when it cannot be read or is not a regular file.
+ */
+async function readHead(path: string, max: number): Promise<{ head: Buffer; size: number } | undefined> {
+  const fh = await open(path, 'r').catch(() => undefined);
+  if (!fh) return undefined;
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) return undefined;
+    const head = Buffer.alloc(Math.min(st.size, max));
+    let got = 0;
+    while (got < head.length) {
+      const { bytesRead } = await fh.read(head, got, head.length - got, got);
+      if (!bytesRead) break;
+      got += bytesRead;
+    }
+    return { head: head.subarray(0, got), size: Math.max(st.size, got) };
+  } catch {
+    return undefined;
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+}
+
+/**
+ * A name or description from a skill's files as clients may show it: control characters (a
+ * terminal's escape sequences, line breaks in a name) written as `\u001b` escapes (issue 39 R16).
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function frontMatter(text: string): Record<string, string> {
@@ -47,13 +80,13 @@ export async function listSkills(pkgDir: string): Promise<AgentJetSkill[]> {
     const main = join(dir, 'SKILL.md');
     const st = await stat(main).catch(() => undefined);
     if (!st?.isFile()) continue;
-    const head = (await readFile(main, 'utf8').catch(() => '')).slice(0, 4096);
+    const head = ((await readHead(main, 4096))?.head ?? Buffer.alloc(0)).toString('utf8');
     const fm = frontMatter(head);
     const others = (await readdir(dir, { withFileTypes: true }).catch(() => []))
       .filter((e) => e.isFile() && e.name.endsWith('.md') && e.name !== 'SKILL.md')
       .map((e) => e.name)
       .sort();
-    out.push({ name: fm.name || d.name, description: fm.description ?? '', dir, files: ['SKILL.md', ...others] });
+    out.push({ name: printable(fm.name || d.name), description: printable(fm.description ?? ''), dir, files: ['SKILL.md', ...others] });
   }
   return out;
 }
@@ -61,7 +94,8 @@ export async function listSkills(pkgDir: string): Promise<AgentJetSkill[]> {
 /** One file of a skill, at most MAX_SKILL_FILE_BYTES (said when cut). */
 export async function readSkillFile(skill: AgentJetSkill, file: string): Promise<string | undefined> {
   if (!skill.files.includes(file)) return undefined;
-  const buf = await readFile(join(skill.dir, file));
-  if (buf.length <= MAX_SKILL_FILE_BYTES) return buf.toString('utf8');
-  return `${buf.subarray(0, MAX_SKILL_FILE_BYTES).toString('utf8')}\n…\n[${buf.length} bytes; cut at ${MAX_SKILL_FILE_BYTES}]`;
+  const r = await readHead(join(skill.dir, file), MAX_SKILL_FILE_BYTES);
+  if (!r) return undefined;
+  if (r.size <= MAX_SKILL_FILE_BYTES) return r.head.toString('utf8');
+  return `${r.head.toString('utf8')}\n…\n[${r.size} bytes; cut at ${MAX_SKILL_FILE_BYTES}]`;
 }

@@ -82,14 +82,27 @@ export interface RunOptions {
 export const WORKER_BUDGET_BYTES = 256 * 1024 * 1024;
 
 /**
- * Worker threads by default: AGENTJET_LOG_WORKERS when set, else one per core (no fixed cap: a
- * GPU server's dozens of cores all take tasks), as many as free memory holds at WORKER_BUDGET_BYTES
- * each, and at least one.
+ * The most worker threads that help on this machine: one per core (no fixed cap: a GPU server's
+ * dozens of cores all take tasks), as many as free memory holds at WORKER_BUDGET_BYTES each, at least one.
+ */
+export function maxWorkers(cores = availableParallelism(), free = freemem()): number {
+  return Math.max(1, Math.min(cores, Math.floor(free / WORKER_BUDGET_BYTES)));
+}
+
+/** AGENTJET_LOG_WORKERS as a whole number >= 0, if it is one. */
+export function envWorkers(env = process.env.AGENTJET_LOG_WORKERS): number | undefined {
+  const n = env === undefined || env === '' ? NaN : Number(env);
+  return Number.isInteger(n) && n >= 0 ? n : undefined;
+}
+
+/**
+ * Worker threads by default: AGENTJET_LOG_WORKERS when set, never more than maxWorkers (1024 threads
+ * on 2 cores only cost memory: issue 39 R11), else maxWorkers. The CLI says when it capped.
  */
 export function defaultWorkers(cores = availableParallelism(), free = freemem(), env = process.env.AGENTJET_LOG_WORKERS): number {
-  const n = env === undefined || env === '' ? NaN : Number(env);
-  if (Number.isInteger(n) && n >= 0) return n;
-  return Math.max(1, Math.min(cores, Math.floor(free / WORKER_BUDGET_BYTES)));
+  const n = envWorkers(env);
+  const cap = maxWorkers(cores, free);
+  return n === undefined ? cap : Math.min(n, cap);
 }
 
 /**

@@ -6,8 +6,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { repoRoot } from '../util/paths';
 import { LogIndex } from '../../core/logs/index';
-import { MIN_TASK_BYTES, TASK_BYTES, WORKER_BUDGET_BYTES, defaultWorkers, planTasks, runTasks, taskBytesFor } from '../../core/logs/pool';
+import { MIN_TASK_BYTES, TASK_BYTES, WORKER_BUDGET_BYTES, defaultWorkers, maxWorkers, planTasks, runTasks, taskBytesFor } from '../../core/logs/pool';
 import type { RecordFacts } from '../../core/logs/jobs';
 import { randomLog } from '../util/tokenlogs';
 
@@ -25,6 +27,35 @@ test('the default is a thread per core, past 4 on a big machine, as free memory 
   assert.equal(defaultWorkers(64, 64 * GB, '3'), 3);
   assert.equal(defaultWorkers(64, 64 * GB, '0'), 0);
   assert.equal(defaultWorkers(4, 64 * GB, 'many'), 4);
+});
+
+test('AGENTJET_LOG_WORKERS never starts more threads than the machine has room for (issue 39 R11)', () => {
+  // 1024 on 2 cores started 421 threads and took 6 GB for the same output.
+  assert.equal(defaultWorkers(2, 64 * GB, '1024'), 2);
+  assert.equal(defaultWorkers(64, 2 * GB, '1024'), Math.floor((2 * GB) / WORKER_BUDGET_BYTES));
+  assert.equal(defaultWorkers(8, 64 * GB, '8'), 8);
+});
+
+test('agentjet log says when it caps the worker threads it was asked for (issue 39 R11)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'aj-r11-'));
+  try {
+    const file = join(dir, 'rollout.json.log');
+    writeFileSync(file, randomLog(7, 20));
+    const cap = maxWorkers();
+    for (const [args, env, via] of [
+      [['--workers', '1024'], {}, '--workers'],
+      [[], { AGENTJET_LOG_WORKERS: '1024' }, 'AGENTJET_LOG_WORKERS'],
+    ] as const) {
+      const r = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'log', 'stats', file, '--no-cache', '--lang', 'en', ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, ...env },
+      });
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stderr, new RegExp(`1024 worker threads asked for \\(${via}\\); this machine has room for ${cap}`));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('tasks get smaller on many threads so each has about eight, never under 1 MB', () => {
