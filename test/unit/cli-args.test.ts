@@ -51,6 +51,7 @@ const SUBCOMMANDS: [string, string[]][] = [
   ['swarm', ['status']],
   ['debug-task', []],
   ['mcp', []],
+  ['stacks', []],
 ];
 
 test('every subcommand: --help prints its usage (exit 0); an unknown option is refused by name (exit 2)', async () => {

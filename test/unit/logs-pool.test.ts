@@ -9,7 +9,16 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { repoRoot } from '../util/paths';
 import { LogIndex } from '../../core/logs/index';
-import { MIN_TASK_BYTES, TASK_BYTES, WORKER_BUDGET_BYTES, defaultWorkers, maxWorkers, planTasks, runTasks, taskBytesFor } from '../../core/logs/pool';
+import {
+  MIN_TASK_BYTES,
+  TASK_BYTES,
+  WORKER_BUDGET_BYTES,
+  defaultWorkers,
+  maxWorkers,
+  planTasks,
+  runTasks,
+  taskBytesFor,
+} from '../../core/logs/pool';
 import type { RecordFacts } from '../../core/logs/jobs';
 import { randomLog } from '../util/tokenlogs';
 
@@ -46,10 +55,14 @@ test('agentjet log says when it caps the worker threads it was asked for (issue 
       [['--workers', '1024'], {}, '--workers'],
       [[], { AGENTJET_LOG_WORKERS: '1024' }, 'AGENTJET_LOG_WORKERS'],
     ] as const) {
-      const r = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'log', 'stats', file, '--no-cache', '--lang', 'en', ...args], {
-        encoding: 'utf8',
-        env: { ...process.env, ...env },
-      });
+      const r = spawnSync(
+        process.execPath,
+        [join(repoRoot, 'dist', 'cli.js'), 'log', 'stats', file, '--no-cache', '--lang', 'en', ...args],
+        {
+          encoding: 'utf8',
+          env: { ...process.env, ...env },
+        },
+      );
       assert.equal(r.status, 0, r.stderr);
       assert.match(r.stderr, new RegExp(`1024 worker threads asked for \\(${via}\\); this machine has room for ${cap}`));
     }

@@ -22,7 +22,7 @@ test('a 3 GB SKILL.md (sparse): its front matter is read and an answer carries t
     assert.ok(skill);
     assert.equal(skill.name, 'huge-skill');
     const text = await readSkillFile(skill, 'SKILL.md');
-    assert.ok(text?.startsWith('---\nname: huge-skill'));
+    assert.ok(text !== undefined && text.startsWith('---\nname: huge-skill'));
     assert.match(text, /\[3221225472 bytes; cut at 262144\]$/);
     // Bounded: nowhere near the file's size was held (a generous margin over the 256 KB answer).
     assert.ok(process.memoryUsage().rss - before < 256 * 1024 ** 2, `rss grew by ${process.memoryUsage().rss - before}`);

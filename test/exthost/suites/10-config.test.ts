@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { waitFor, workspaceRoot } from '../util';
@@ -17,11 +17,15 @@ suite('config language server', () => {
   });
 
   suiteTeardown(async () => {
-    // Save first: a dirty buffer of a deleted file would be written back later and leave a
-    // second config in the workspace for the suites that follow.
-    if (doc.isDirty) await doc.save();
+    // Revert first: a dirty buffer of a deleted file can be written back later (seen on VS Code
+    // 1.100) and leave a second config in the workspace for the suites that follow.
+    if (doc.isDirty) {
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace.fs.delete(uri());
+    await waitFor(() => !existsSync(uri().fsPath) && !doc.isDirty, 'exthost_config.yaml gone for good', 10_000);
   });
 
   const agentjetDiags = () => vscode.languages.getDiagnostics(uri()).filter((d) => d.source?.startsWith('agentjet') === true);
