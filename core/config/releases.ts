@@ -8,7 +8,7 @@ import { isMap, isScalar, type YAMLMap } from 'yaml';
 import type { ConfigSchema, SchemaNode } from './schema';
 import { jsonPatch, type Json } from './jsonDiff';
 import type { ParsedConfig } from './parse';
-import { t } from '../l10n';
+import { getLocale, t } from '../l10n';
 import { frameworkName, type FrameworkVersion } from '../agentjet/dialect';
 
 export interface BundledRelease {
@@ -48,8 +48,23 @@ export interface JudgingFacts {
   notUsed?: string;
 }
 
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** A release's "May 2026" in the reader's language ("2026 年 5 月" in zh-CN); other text unchanged. */
+export function shownDate(date: string): string {
+  const m = /^([A-Za-z]+) (\d{4})$/.exec(date.trim());
+  const month = m ? MONTHS.indexOf(m[1]!.toLowerCase()) : -1;
+  if (!m || month < 0 || getLocale() !== 'zh-cn') return date;
+  return `${m[2]} 年 ${month + 1} 月`;
+}
+
+/** "AgentJet 0.0.4 (May 2026)", the date in the reader's language. */
+export function releaseName(f: Pick<JudgingFacts, 'release' | 'date'>): string {
+  return f.release ? `AgentJet ${f.release}${f.date ? ` (${shownDate(f.date)})` : ''}` : 'AgentJet';
+}
+
 export function labelOf(f: Pick<JudgingFacts, 'origin' | 'release' | 'date' | 'location'>): string {
-  const name = f.release ? `AgentJet ${f.release}${f.date ? ` (${f.date})` : ''}` : 'AgentJet';
+  const name = releaseName(f);
   if (f.origin === 'bundled') return t('bundled facts of {0}', name);
   return t('{0} at {1}', name, f.location ?? '?');
 }

@@ -7,7 +7,7 @@ import { nodeAt, nodeJson, type ParsedConfig } from './parse';
 import type { Fix } from './diagnostics';
 import type { Range } from './text';
 import { nodeRange, push, type Ctx } from './validateContext';
-import { bundledReleases, compareReleases, knowsKey, type JudgingFacts } from './releases';
+import { bundledReleases, compareReleases, knowsKey, releaseName, type JudgingFacts } from './releases';
 import type { ConfigSchema, SchemaNode } from './schema';
 import { t } from '../l10n';
 import {
@@ -51,9 +51,7 @@ export function changesFor(facts: JudgingFacts, changes: readonly KeyChange[] = 
   return changes.filter((c) => !knowsKey(facts, c.from.split('.')) && (!c.to || knowsKey(facts, c.to.split('.'))));
 }
 
-function name(f: Pick<JudgingFacts, 'release' | 'date'>): string {
-  return f.release ? `AgentJet ${f.release}${f.date ? ` (${f.date})` : ''}` : 'AgentJet';
-}
+const name = releaseName;
 
 /**
  * A version-aware message for an `ajet.<rel>` key the judging AgentJet does not know but another

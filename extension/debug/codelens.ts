@@ -1,4 +1,5 @@
-// CodeLens on the root key of every AgentJet config: Debug rollout, Train (verl), Train (trinity).
+// CodeLens on the root key of every AgentJet config: Debug rollout, Run rollout, Train (verl),
+// Train (trinity), then Train with editor breakpoints (Ray workers).
 import * as vscode from 'vscode';
 import { findRootLine } from '../../core/agentjet/dialect';
 import type { TrustService } from '../trust';
@@ -53,6 +54,16 @@ export class AgentJetCodeLensProvider extends ConfigRootLensProvider {
         title: vscode.l10n.t('$(rocket) Train (trinity)'),
         command: 'agentjet.trainConfig',
         arguments: [doc.uri, 'trinity'],
+      }),
+      // The advanced one last, from the same provider so the order holds (two providers' lenses on
+      // one line are ordered by VS Code, and put this one first).
+      new vscode.CodeLens(range, {
+        title: vscode.l10n.t('$(debug-breakpoint) Train with editor breakpoints (Ray workers)'),
+        tooltip: vscode.l10n.t(
+          'Train this config (verl) with the gutter breakpoints you set in code that runs in Ray workers; no bp() needed.',
+        ),
+        command: 'agentjet.ray.debugWithBreakpoints',
+        arguments: [doc.uri],
       }),
     ];
   }

@@ -33,7 +33,14 @@ export function showRefusal(refusal: Refusal, retry?: (env?: Record<string, stri
   const held = refusal.portCompanion;
   if (held && retry) actions.push(STOP_IT);
   if (refusal.kinds.some((k) => k === 'python' || k === 'debugpy' || k === 'framework')) actions.push(SELECT_INTERPRETER);
-  void vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: {0}', refusal.message), ...actions).then(async (pick) => {
+  // A refusal that lists its causes (one per line) is a dialog, so they read as a list, as the
+  // config-error refusal does; a notification would run them together.
+  const [head, ...lines] = refusal.message.split('\n');
+  const listed = lines.some((l) => l.trim() !== '');
+  const shown = listed
+    ? vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: {0}', head ?? ''), { modal: true, detail: lines.join('\n') }, ...actions)
+    : vscode.window.showErrorMessage(vscode.l10n.t('AgentJet: {0}', refusal.message), ...actions);
+  void shown.then(async (pick) => {
     if (pick === STOP_IT && held && retry) {
       await stopGroup(held.pgid);
       retry();
@@ -80,25 +87,22 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
     return found.map((uri) => debugConfigurationFor(uri, folder ?? vscode.workspace.getWorkspaceFolder(uri)));
   }
 
-  resolveDebugConfiguration(
+  async resolveDebugConfiguration(
     folder: vscode.WorkspaceFolder | undefined,
     config: vscode.DebugConfiguration,
-  ): vscode.ProviderResult<vscode.DebugConfiguration> {
+    token?: vscode.CancellationToken,
+  ): Promise<vscode.DebugConfiguration | undefined> {
     // A child session the adapter asked for (a sub-process of the launcher): nothing to fill in.
     if (subprocessAttach(config)) return config;
     if (config.request === 'attach') return config; // a Ray worker's debugpy listener (extension/ray/index.ts)
-    // F5 without launch.json: debug the config in the active editor.
+    // F5 without launch.json: debug the config in the active editor, else the folder's only config.
     if (!config.type && !config.request && !config.name) {
       const doc = vscode.window.activeTextEditor?.document;
-      if (!isAgentJetDocument(doc)) {
-        void vscode.window.showErrorMessage(
-          vscode.l10n.t(
-            'Open an AgentJet config (a YAML file with an `ajet:` root) to debug it, or add an "agentjet" configuration to launch.json.',
-          ),
-        );
-        return undefined;
-      }
-      return debugConfigurationFor(doc!.uri, vscode.workspace.getWorkspaceFolder(doc!.uri) ?? folder);
+      const target = isAgentJetDocument(doc) ? doc!.uri : await this.onlyConfig(folder ?? this.activeFolder(), token);
+      if (!target) return undefined;
+      // Ctrl+F5 (Debug: Start Without Debugging) arrives as `noDebug`: keep it, or it would debug.
+      const fresh = debugConfigurationFor(target, vscode.workspace.getWorkspaceFolder(target) ?? folder);
+      return config.noDebug === true ? { ...fresh, noDebug: true } : fresh;
     }
     if (isSwarmClientLaunch(config)) {
       if (!config.cwd && folder) config.cwd = folder.uri.fsPath;
@@ -114,6 +118,32 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
     if (!c.cwd && folder) c.cwd = folder.uri.fsPath;
     c.justMyCode ??= true;
     return c;
+  }
+
+  private activeFolder(): vscode.WorkspaceFolder | undefined {
+    const uri = vscode.window.activeTextEditor?.document.uri;
+    return (uri && vscode.workspace.getWorkspaceFolder(uri)) ?? vscode.workspace.workspaceFolders?.[0];
+  }
+
+  /** F5 from a file that is not a config (a workflow, say): the folder's one config, or a pick among several. */
+  private async onlyConfig(folder: vscode.WorkspaceFolder | undefined, token?: vscode.CancellationToken): Promise<vscode.Uri | undefined> {
+    const found = await findAgentJetConfigs(folder, token);
+    if (token?.isCancellationRequested) return undefined;
+    if (found.length === 1) return found[0];
+    if (found.length === 0) {
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t(
+          'Open an AgentJet config (a YAML file with an `ajet:` root) to debug it, or add an "agentjet" configuration to launch.json.',
+        ),
+      );
+      return undefined;
+    }
+    const pick = await vscode.window.showQuickPick(
+      found.map((uri) => ({ label: vscode.workspace.asRelativePath(uri, false), uri })),
+      { placeHolder: vscode.l10n.t('Which AgentJet config to debug?') },
+      token,
+    );
+    return pick?.uri;
   }
 
   async resolveDebugConfigurationWithSubstitutedVariables(

@@ -1,7 +1,6 @@
 // "Debug training with this tag" above each `bp("TAG")` call in Python files.
 import * as vscode from 'vscode';
 import { findBpCalls } from '../../core/ray/tags';
-import { ConfigRootLensProvider } from '../debug/codelens';
 
 export class BpCodeLensProvider implements vscode.CodeLensProvider {
   provideCodeLenses(doc: vscode.TextDocument, token: vscode.CancellationToken): vscode.CodeLens[] {
@@ -15,22 +14,6 @@ export class BpCodeLensProvider implements vscode.CodeLensProvider {
           arguments: [c.tag, doc.uri],
         }),
     );
-  }
-}
-
-/** "Train with editor breakpoints (Ray workers)" on the root key of an AgentJet config. */
-export class RayConfigCodeLensProvider extends ConfigRootLensProvider {
-  protected lenses(doc: vscode.TextDocument, range: vscode.Range): vscode.CodeLens[] {
-    return [
-      new vscode.CodeLens(range, {
-        title: vscode.l10n.t('$(debug-breakpoint) Train with editor breakpoints (Ray workers)'),
-        tooltip: vscode.l10n.t(
-          'Train this config (verl) with the gutter breakpoints you set in code that runs in Ray workers; no bp() needed.',
-        ),
-        command: 'agentjet.ray.debugWithBreakpoints',
-        arguments: [doc.uri],
-      }),
-    ];
   }
 }
 

@@ -5,7 +5,7 @@
 // launches.ts; this file wires them to VS Code.
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import { BpCodeLensProvider, RayConfigCodeLensProvider } from './bpCodeLens';
+import { BpCodeLensProvider } from './bpCodeLens';
 import { onDidChangeRayRunInfo } from './runsRow';
 import { DebugTagCompletionProvider } from './tagCompletion';
 import { wantsRay } from './rayRun';
@@ -22,12 +22,9 @@ export interface RayProbe {
 
 export function registerRayFeature(context: vscode.ExtensionContext, services: Services): RayProbe {
   const workers = new RayWorkers(services);
-  const rayConfigLens = new RayConfigCodeLensProvider(services.trust);
   context.subscriptions.push(
     workers,
     vscode.languages.registerCodeLensProvider({ language: 'python', scheme: 'file' }, new BpCodeLensProvider()),
-    rayConfigLens,
-    vscode.languages.registerCodeLensProvider({ language: 'yaml', scheme: 'file' }, rayConfigLens),
     vscode.languages.registerCompletionItemProvider({ pattern: '**/.vscode/launch.json' }, new DebugTagCompletionProvider(), '"', '['),
     vscode.commands.registerCommand('agentjet.ray.attach', (w?: PausedWorker) => workers.attachFromView(w)),
     vscode.commands.registerCommand('agentjet.ray.refresh', () => workers.refresh()),

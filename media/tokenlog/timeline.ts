@@ -291,11 +291,19 @@ export class TokenTimeline {
   scrollToToken(i: number): void {
     const d = this.v.dom;
     const b = this.blockOfToken(i);
-    const y = this.prefix[b] ?? 0;
     const h = d.tokenViewport.clientHeight || 600;
-    if (y < d.tokenViewport.scrollTop || y + (this.heights[b] ?? 0) > d.tokenViewport.scrollTop + h)
+    // Place the block by the heights known now, render, and place again while rendering replaced
+    // estimates with measured heights (a far jump, `n` across 2,500 tokens, left the pane blank).
+    const place = (): boolean => {
+      const y = this.prefix[b] ?? 0;
+      if (y >= d.tokenViewport.scrollTop && y + (this.heights[b] ?? 0) <= d.tokenViewport.scrollTop + h) return false;
+      const before = d.tokenViewport.scrollTop;
       d.tokenViewport.scrollTop = Math.max(0, y - h / 3);
+      return d.tokenViewport.scrollTop !== before;
+    };
+    place();
     this.render();
+    for (let k = 0; k < 4 && place(); k++) this.render();
     d.tokenBlocks.querySelector<HTMLElement>(`span[data-i="${i}"]`)?.scrollIntoView({ block: 'nearest' });
   }
 

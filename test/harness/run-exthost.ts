@@ -71,7 +71,12 @@ async function main(): Promise<number> {
       () => {
         echoProgress();
         if (server.process.exitCode !== null) throw new Error(`VS Code server exited (${server.process.exitCode})`);
-        return existsSync(resultFile);
+        if (existsSync(resultFile)) return true;
+        // The test host ended without a result (a suite that cannot load ends it at once): say so
+        // now instead of waiting out the whole timeout.
+        if (/Extension Host Process exited/.test(server.output()))
+          throw new Error('the extension host ended before the tests reported (a suite failed to load? see the server output)');
+        return false;
       },
       'the result file of the extension-host tests',
       TIMEOUT_MS - (Date.now() - started),

@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import { repoRoot } from '../util/paths';
 import { scan, tsFiles } from '../util/l10nscan';
 import { ALL_TEMPLATES } from '../../core/templates';
+import { releaseName, shownDate } from '../../core/config/releases';
 import { commands } from '../../cli/commands';
 import { AGENT_TOOLS } from '../../core/agents/tools';
 import {
@@ -299,4 +300,22 @@ test('hover and completion documentation show the key description in the core lo
   assert.ok(!h.includes(zh('ajet.rollout.num_repeat')), h);
   assert.match(h, /Default: `\d+`/);
   assert.ok(describePath(['ajet', 'rollout', 'user_workflow'], 'agentjet')?.includes(en('ajet.rollout.user_workflow')));
+});
+
+test('a release date reads in the reader language: "May 2026" becomes "2026 年 5 月" in zh-CN, English stays', () => {
+  try {
+    setLocale('zh-cn');
+    assert.equal(releaseName({ release: '0.0.4', date: 'May 2026' }), 'AgentJet 0.0.4 (2026 年 5 月)');
+    assert.equal(shownDate('not a month 2026'), 'not a month 2026');
+    setLocale('en');
+    assert.equal(releaseName({ release: '0.0.4', date: 'May 2026' }), 'AgentJet 0.0.4 (May 2026)');
+  } finally {
+    setLocale('en');
+  }
+});
+
+test('no zh-CN message leaves the English word "config" as prose (a button read "打开 config")', () => {
+  const bundle = JSON.parse(readFileSync(join(repoRoot, 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
+  const prose = Object.values(bundle).filter((v) => /(^|[^\w"`._-])configs?([^\w"`._-]|$)/.test(v));
+  assert.deepEqual(prose, []);
 });

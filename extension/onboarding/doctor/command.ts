@@ -38,7 +38,7 @@ export async function checkEnvironment(services: Services, show = true, token?: 
     : vscode.workspace.workspaceFolders?.[0];
   if (!services.trust.allows('run-process')) {
     // Restricted Mode: the report says what would run, and nothing does (not even to find the interpreter).
-    const interp = describePython(folder);
+    const interp = await describePython(folder);
     const checks = restrictedChecks({ python: interp.path, pythonSource: interp.source, cwd: folder?.uri.fsPath ?? process.cwd() });
     const report = { python: interp.path, checks, markdown: toMarkdown(checks, interp.path), restricted: true };
     services.log.info(`environment check: not run in Restricted Mode (would run ${interp.path})`);
@@ -123,7 +123,7 @@ async function copyInstallCommand(services: Services, text?: unknown): Promise<s
   if (!command) {
     const folder = vscode.workspace.workspaceFolders?.[0];
     // Only text is made here; in Restricted Mode the interpreter is named without asking anyone.
-    const interp = services.trust.allows('resolve-interpreter') ? await resolvePython(folder) : describePython(folder);
+    const interp = services.trust.allows('resolve-interpreter') ? await resolvePython(folder) : await describePython(folder);
     command = frameworkInstallCommand(interp.path, { checkout: agentJetCheckout(folder?.uri.fsPath) });
   }
   await vscode.env.clipboard.writeText(command);

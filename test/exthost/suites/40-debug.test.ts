@@ -75,11 +75,11 @@ suite('debug and launch', () => {
   test('CodeLens on an AgentJet config offers Debug rollout and both trainings; not on other YAML', async () => {
     const config = (await vscode.workspace.openTextDocument(vscode.Uri.joinPath(workspaceRoot(), 'math_agent.yaml'))).uri;
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', config, 100);
-    // The Ray feature adds its own lens (test 45); these are the launch lenses.
-    const ours = lenses.filter((l) => l.command?.command.startsWith('agentjet.') && !l.command.command.startsWith('agentjet.ray.'));
+    // In this order: the advanced Ray lens last (it came first when a second provider drew it).
+    const ours = lenses.filter((l) => l.command?.command.startsWith('agentjet.'));
     assert.deepEqual(
       ours.map((l) => l.command!.title.replace(/^\$\([\w-]+\) /, '')),
-      ['Debug rollout', 'Run rollout', 'Train (verl)', 'Train (trinity)'],
+      ['Debug rollout', 'Run rollout', 'Train (verl)', 'Train (trinity)', 'Train with editor breakpoints (Ray workers)'],
     );
     assert.deepEqual(ours[2]!.command!.arguments?.[1], 'verl');
     const text = readFileSync(config.fsPath, 'utf8').split('\n');
@@ -159,6 +159,11 @@ suite('debug and launch', () => {
     assert.equal(resolved?.type, 'agentjet');
     assert.equal(resolved?.config, '${workspaceFolder}/math_agent.yaml');
     assert.equal(resolved?.cwd, '${workspaceFolder}');
+    assert.notEqual(resolved?.noDebug, true, 'F5 debugs');
+    // Ctrl+F5 (Debug: Start Without Debugging) hands in noDebug: the fresh configuration keeps it.
+    const plain = await provider.resolveDebugConfiguration(folder, { type: '', request: '', name: '', noDebug: true });
+    assert.equal(plain?.config, '${workspaceFolder}/math_agent.yaml');
+    assert.equal(plain?.noDebug, true, 'Ctrl+F5 runs without the debugger');
   });
 
   test('a refused F5 (no debugpy) shows our message with our actions and ends the start quietly', async () => {
