@@ -11,6 +11,7 @@ import { AgentJetFactsService, defaultCacheDir as defaultFactsCacheDir } from '.
 import { bundledReleases } from '../config/releases';
 import { VALUE_SOURCES } from '../config/codefacts';
 import { FRAMEWORK_VERSIONS } from '../agentjet/dialect';
+import { WorkspaceTrust } from '../trust/policy';
 import { ToolError, str, PAGE, pathArg, json, shown, insideRoots, page, type AgentTool, type AgentToolEnv } from './toolkit';
 
 export const lintTool: AgentTool = {
@@ -27,7 +28,8 @@ export const lintTool: AgentTool = {
     required: ['path'],
     additionalProperties: false,
   },
-  runsWorkspaceCode: false,
+  runsWorkspaceCode: 'if-given',
+  network: false,
   async run(args, env, signal) {
     const target = await insideRoots(env, str(args, 'path'));
     const root = env.roots[0]!;
@@ -90,8 +92,12 @@ interface Judge {
  */
 async function judges(env: AgentToolEnv, configPath: string | undefined): Promise<Judge[]> {
   const root = env.roots[0]!;
-  const service = new AgentJetFactsService({ cacheDir: env.factsCacheDir ?? defaultFactsCacheDir(), fallbackPython: '' });
   const python = env.mayRunPython ? await env.python?.() : undefined;
+  // Only an interpreter handed in may be asked; without one a checkout or the bundled facts judge.
+  const service = new AgentJetFactsService({
+    cacheDir: env.factsCacheDir ?? defaultFactsCacheDir(),
+    trust: new WorkspaceTrust(python !== undefined),
+  });
   service.setFolder(root, python);
   const own = await service.ready(root);
   if (configPath) {
@@ -121,7 +127,8 @@ export const explainKeyTool: AgentTool = {
     required: ['key'],
     additionalProperties: false,
   },
-  runsWorkspaceCode: false,
+  runsWorkspaceCode: 'if-given',
+  network: false,
   async run(args, env) {
     const configPath = str(args, 'path') !== undefined ? await insideRoots(env, str(args, 'path')) : undefined;
     const raw = (str(args, 'key') ?? '').trim();
