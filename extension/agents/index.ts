@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Services } from '../services';
-import { AGENT_TOOLS, callTool, runsInterpreter, type AgentToolEnv } from '../../core/agents/tools';
+import { AGENT_TOOLS, callTool, type AgentToolEnv } from '../../core/agents/tools';
 import { findAgentJet, listSkills, type AgentJetSkill } from '../../core/agents/skills';
 import { mcpLaunch, withServerEntry } from '../../core/agents/clientConfig';
 import { resolvePython } from '../debug/interpreter';
@@ -97,10 +97,11 @@ export function registerAgentsFeature(context: vscode.ExtensionContext, services
       try {
         context.subscriptions.push(
           lm.registerTool(tool.name, {
-            // A tool that runs the workspace's interpreter is never called without the user's yes
-            // (what MCP's readOnlyHint false asks of other clients, core/agents/toolkit.ts toolHints).
+            // A tool that runs the interpreter and a script of its own (the doctor) is never called
+            // without the user's yes: what readOnlyHint false asks of MCP clients (core/agents/toolkit.ts).
+            // The config tools' package lookup runs what the trusted workspace's language server runs anyway.
             prepareInvocation: () =>
-              runsInterpreter(tool, vscode.workspace.isTrusted)
+              tool.runsWorkspaceCode === 'always'
                 ? {
                     confirmationMessages: {
                       title: vscode.l10n.t("Run the workspace's Python interpreter?"),
