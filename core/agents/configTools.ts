@@ -18,7 +18,7 @@ export const lintTool: AgentTool = {
   name: 'agentjet_lint',
   title: 'Lint AgentJet configs',
   description:
-    "Checks an AgentJet/ASTuner YAML config, or every config in a folder, the way the editor does: each diagnostic with its 1-based line and column, severity, code, message and quick fixes, and which AgentJet judged the file (the user's checkout or installed package, else bundled facts of a release).",
+    "Checks an AgentJet/ASTuner YAML config, or every config in a folder, the way the editor does: each diagnostic with its 1-based line and column, severity, code, message and quick fixes, and which AgentJet judged the file (the user's checkout or installed package, else bundled facts of a release). Runs the workspace's interpreter only when one was handed in (a trusted workspace, agentjet mcp --python), to ask where packages are installed; nothing is imported.",
   inputSchema: {
     type: 'object',
     properties: {
@@ -117,7 +117,7 @@ export const explainKeyTool: AgentTool = {
   name: 'agentjet_explain_key',
   title: 'Explain an AgentJet config key',
   description:
-    "Explains one config key (e.g. `ajet.rollout.max_env_len` or `rollout.max_env_len`): description, type, default, allowed values (per framework version when they differ), the defaults file and code that read it, the verl keys it is converted to, and which AgentJet/ASTuner versions read it. With `path`, the config's own AgentJet and dialect judge.",
+    "Explains one config key (e.g. `ajet.rollout.max_env_len` or `rollout.max_env_len`): description, type, default, allowed values (per framework version when they differ), the defaults file and code that read it, the verl keys it is converted to, and which AgentJet/ASTuner versions read it. With `path`, the config's own AgentJet and dialect judge. Runs the workspace's interpreter only when one was handed in, to ask where AgentJet is installed; nothing is imported.",
   inputSchema: {
     type: 'object',
     properties: {

@@ -56,6 +56,18 @@ test('package.json declares the same tools, in order, with the same input schema
   );
 });
 
+test("each tool's description says whether it runs the workspace's interpreter and where it reaches", () => {
+  for (const tool of AGENT_TOOLS) {
+    assert.equal(/runs the workspace's interpreter/i.test(tool.description), tool.runsWorkspaceCode !== 'never', tool.name);
+    assert.equal(
+      /only when one was handed in|only with an interpreter handed in/.test(tool.description),
+      tool.runsWorkspaceCode !== 'never',
+      tool.name,
+    );
+    assert.equal(/HTTP/.test(tool.description), tool.network, tool.name);
+  }
+});
+
 test('arguments are checked against the schema', () => {
   const schema = AGENT_TOOLS.find((t) => t.name === 'agentjet_log_search')!.inputSchema;
   assert.deepEqual(checkArgs(schema, { path: 'a', query: 'b', limit: 3 }), { ok: true, args: { path: 'a', query: 'b', limit: 3 } });
