@@ -192,6 +192,7 @@ test('swarm status: loopback, configured and workspace-named servers only; anoth
     'http://169.254.169.254/latest',
     'https://gpu-1:10086',
     'http://0.0.0.0:10086',
+    'http://localhost@evil.example:10086',
   ]) {
     const r = await call(bad, env);
     assert.equal(r.isError, true, bad);
