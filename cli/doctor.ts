@@ -10,6 +10,7 @@ import { t } from '../core/l10n';
 import { commandArgs } from './args';
 import { AgentJetFactsService, defaultCacheDir } from '../core/config/agentjetFacts';
 import { bundledReleases } from '../core/config/releases';
+import { WorkspaceTrust } from '../core/trust/policy';
 
 function help(): string {
   return t(
@@ -48,7 +49,11 @@ export async function runDoctor(
   const { DOCTOR_PROBE } = await import('../core/doctor/script');
   // Which AgentJet judges configs here: the folder's checkout, else the interpreter's package, else
   // bundled facts. Asked alongside the probe: an interpreter that does not answer costs one deadline.
-  const agentjets = new AgentJetFactsService({ cacheDir: process.env.AGENTJET_FACTS_CACHE ?? defaultCacheDir(), fallbackPython: '' });
+  // A person typed `agentjet doctor` here: the interpreter it names (or finds) is theirs to run.
+  const agentjets = new AgentJetFactsService({
+    cacheDir: process.env.AGENTJET_FACTS_CACHE ?? defaultCacheDir(),
+    trust: new WorkspaceTrust(true),
+  });
   agentjets.setFolder(resolve(cwd), interp.path);
   const input = await gather({
     python: interp.path,

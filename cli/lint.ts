@@ -1,4 +1,5 @@
 // `agentjet lint <files|folders> [--root DIR] [--format text|json] [--python PATH]`
+import { existsSync } from 'node:fs';
 import { resolve, relative } from 'node:path';
 import type { CliCommand } from './commands';
 import { commandArgs } from './args';
@@ -6,6 +7,7 @@ import { lintPaths } from '../core/config/lintPaths';
 import type { ConfigDiagnostic } from '../core/config/diagnostics';
 import { FRAMEWORK_VERSIONS, isFrameworkVersion, type FrameworkVersion } from '../core/agentjet/dialect';
 import { t } from '../core/l10n';
+import { resolveInterpreter } from '../core/process/resolveInterpreter';
 
 const help = () =>
   t(`Usage: agentjet lint <files or folders...> [options]
@@ -17,7 +19,8 @@ Options:
   --root DIR          folder class references resolve against (default: current directory)
   --format text|json  output format (default: text)
   --python PATH       interpreter used to check framework built-ins (ajet.*) and installed packages;
-                      the AgentJet installed there judges the configs (unless --root is a checkout)
+                      the AgentJet installed there judges the configs (unless --root is a checkout);
+                      default: .venv/venv in the root, else python3 (the one used is said)
   --framework VERSION judge by this framework version instead of guessing it from each file:
                       agentjet, astuner-2025-12, astuner-2025-11 or astune
   -h, --help          show this help
@@ -42,7 +45,9 @@ export async function runLint(
   const { values: o, positionals: targets } = parsed;
   const root = o.root !== undefined ? resolve(o.root) : process.cwd();
   const format = o.format === 'json' ? 'json' : 'text';
-  const python = o.python;
+  // A person typed this command in their folder: its interpreter is theirs to run (said below).
+  const interp = o.python ? { path: o.python, source: 'setting' as const } : resolveInterpreter({ folder: root }, existsSync);
+  const python = interp.path;
   const version: FrameworkVersion | undefined = o.framework !== undefined && isFrameworkVersion(o.framework) ? o.framework : undefined;
   if (!targets.length) {
     writeErr(help());
@@ -50,7 +55,7 @@ export async function runLint(
   }
   const res = await lintPaths(
     targets.map((x) => resolve(x)),
-    { root, ...(python ? { python } : {}), ...(version ? { version } : {}) },
+    { root, python, ...(version ? { version } : {}) },
   );
   if (res.missing.length) {
     writeErr(`agentjet lint: ${t('no such file or folder: {0}', res.missing.join(', '))}\n`);
@@ -74,10 +79,15 @@ export async function runLint(
   const why = res.interpreterProblem;
   if (format === 'json')
     write(
-      JSON.stringify({ files: json, errors, warnings, checked, judgedBy: judged, ...(why ? { interpreterProblem: why } : {}) }, null, 2) +
-        '\n',
+      JSON.stringify(
+        { files: json, errors, warnings, checked, judgedBy: judged, python, ...(why ? { interpreterProblem: why } : {}) },
+        null,
+        2,
+      ) + '\n',
     );
   else {
+    const from = interp.source === 'setting' ? '--python' : interp.source === 'venv' ? t('the virtual environment in the root') : t('PATH');
+    if (!version) writeErr(`${t('interpreter: {0} (from {1})', python, from)}\n`);
     if (judged.length && why) writeErr(`${t('{0}: judged by {1}', why, judged.join('; '))}\n`);
     else if (judged.length) writeErr(`${t('judged by {0}', judged.join('; '))}\n`);
     writeErr(

@@ -1,6 +1,9 @@
-// `agentjet mcp [--root DIR] [--python PATH] [--no-python]`: the AgentJet tools (core/agents/tools.ts)
-// for coding agents, as a Model Context Protocol server over stdio (the official SDK). Read-only:
-// every path lies inside --root (real paths). AgentJet's own skills are its resources and prompts.
+// `agentjet mcp [--root DIR] [--python PATH | --trust-folder] [--swarm-url URL]...`: the AgentJet
+// tools (core/agents/tools.ts) for coding agents, as a Model Context Protocol server over stdio (the
+// official SDK). Every path lies inside --root (real paths). AgentJet's own skills are its
+// resources and prompts. A coding agent starts this server in whatever folder it was pointed at (a
+// fresh clone included), so nothing of the folder runs unless the person who wrote the command
+// handed an interpreter in: --python PATH, or --trust-folder for the folder's own .venv.
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -19,39 +22,53 @@ import type { CliCommand } from './commands';
 import { commandArgs } from './args';
 import { VERSION } from './version';
 import { t } from '../core/l10n';
-import { AGENT_TOOLS, callTool, type AgentToolEnv } from '../core/agents/tools';
+import { AGENT_TOOLS, callTool, toolHints, type AgentToolEnv } from '../core/agents/tools';
+import { workspaceSwarmUrls } from '../core/agents/swarmAccess';
+import { normalizeSwarmUrl } from '../core/swarm/api';
 import { findAgentJet, listSkills, readSkillFile, type AgentJetSkill } from '../core/agents/skills';
 import { resolveInterpreter } from '../core/process/resolveInterpreter';
 
 const help = () =>
-  t(`Usage: agentjet mcp [--root DIR] [--python PATH] [--no-python]
+  t(`Usage: agentjet mcp [--root DIR] [--python PATH | --trust-folder] [--swarm-url URL]...
 
 Serves the AgentJet tools to a coding agent (VS Code agent mode, Claude Code, any MCP client) as a
-Model Context Protocol server on stdin/stdout. Read-only; every path must lie inside the root.
+Model Context Protocol server on stdin/stdout. Every path must lie inside the root.
 
 Tools: agentjet_lint, agentjet_explain_key, agentjet_runs, agentjet_run_summary,
 agentjet_log_stats, agentjet_log_search, agentjet_log_record, agentjet_swarm_status, agentjet_doctor.
 Resources and prompts: the skills of the user's AgentJet (ajet/copilot/*/SKILL.md).
 
+By default no interpreter of the folder runs (an agent may start this server in a folder nobody
+checked): configs are judged by a checkout at the root or by bundled facts, skills come from a
+checkout, and agentjet_doctor is refused.
+
 Options:
-  --root DIR      the folder every path must lie in (default: the current directory)
-  --python PATH   the interpreter of the project (default: .venv/venv in the root, else python3)
-  --no-python     run no interpreter (as in an untrusted folder): agentjet_doctor is refused and
-                  configs are judged by a checkout at the root or by bundled facts
+  --root DIR        the folder every path must lie in (default: the current directory)
+  --python PATH     run this interpreter: installed packages judge configs, agentjet_doctor runs it
+  --trust-folder    run the folder's own interpreter (.venv/venv in the root, else python3)
+  --swarm-url URL   a swarm server agentjet_swarm_status may ask besides loopback and the servers
+                    the folder's SwarmClient("...") calls name (repeatable)
+  --any-swarm-url   let agentjet_swarm_status ask any URL an agent names
+  --no-python       run no interpreter (the default; kept for older configs)
 `);
 
 const SKILL_SCHEME = 'agentjet-skill';
 
 interface McpOptions {
   root: string;
+  /** The interpreter handed in (--python, or the folder's with --trust-folder); none: nothing runs. */
   python?: string;
-  noPython: boolean;
+  swarmUrls: string[];
+  anySwarmUrl: boolean;
 }
 
 const MCP_OPTIONS = {
   root: { type: 'string' },
   python: { type: 'string' },
+  'trust-folder': { type: 'boolean' },
   'no-python': { type: 'boolean' },
+  'swarm-url': { type: 'string', multiple: true },
+  'any-swarm-url': { type: 'boolean' },
 } as const;
 
 /** The options, or the exit code to return (0 after --help, 2 for bad usage). */
@@ -63,23 +80,54 @@ function parseMcpArgs(args: string[], err: (s: string) => void): McpOptions | nu
     err(`agentjet mcp: ${t('unexpected argument {0}', positionals[0]!)}\n`);
     return 2;
   }
-  const o: McpOptions = { root: v.root !== undefined ? resolve(v.root) : process.cwd(), noPython: v['no-python'] === true };
-  if (v.python !== undefined) o.python = v.python;
+  const granted = [v.python !== undefined ? '--python' : '', v['trust-folder'] ? '--trust-folder' : ''].filter(Boolean);
+  if (granted.length > 1 || (granted.length && v['no-python'])) {
+    err(`agentjet mcp: ${t('{0} cannot be given together', [...granted, ...(v['no-python'] ? ['--no-python'] : [])].join(', '))}\n`);
+    return 2;
+  }
+  if (v.python !== undefined && v.python.trim() === '') {
+    err(`agentjet mcp: ${t('--python needs the path of an interpreter')}\n`);
+    return 2;
+  }
+  const swarmUrls: string[] = [];
+  for (const u of v['swarm-url'] ?? []) {
+    try {
+      swarmUrls.push(normalizeSwarmUrl(u));
+    } catch (e) {
+      err(`agentjet mcp: --swarm-url: ${e instanceof Error ? e.message : String(e)}\n`);
+      return 2;
+    }
+  }
+  const o: McpOptions = {
+    root: v.root !== undefined ? resolve(v.root) : process.cwd(),
+    swarmUrls,
+    anySwarmUrl: v['any-swarm-url'] === true,
+  };
   if (!existsSync(o.root) || !statSync(o.root).isDirectory()) {
     err(`agentjet mcp: ${t('no such folder: {0}', o.root)}\n`);
     return 2;
   }
   o.root = realpathSync(o.root);
+  // The person who wrote the command handed the interpreter in; without a flag none is looked for.
+  if (v.python !== undefined) o.python = v.python;
+  else if (v['trust-folder']) o.python = resolveInterpreter({ folder: o.root }, existsSync).path;
   return o;
 }
 
 /** The MCP server over the tools; not yet connected to a transport. */
 function createMcpServer(o: McpOptions): Server {
-  const python = o.noPython ? undefined : (o.python ?? resolveInterpreter({ folder: o.root }, existsSync).path);
+  const python = o.python;
+  let named: Promise<string[]> | undefined;
   const env: AgentToolEnv = {
     roots: [o.root],
-    mayRunPython: !o.noPython,
+    mayRunPython: python !== undefined,
     python: () => Promise.resolve(python),
+    swarm: {
+      // The servers the command names, then the ones the folder's code names (scanned once, bounded).
+      known: async () => [...o.swarmUrls, ...(await (named ??= workspaceSwarmUrls(o.root).catch(() => [])))],
+      anyUrl: o.anySwarmUrl,
+      allowHow: t('--swarm-url URL or --any-swarm-url in the command that starts `agentjet mcp`'),
+    },
   };
   let skills: Promise<AgentJetSkill[]> | undefined;
   const skillsOnce = () =>
@@ -97,18 +145,13 @@ function createMcpServer(o: McpOptions): Server {
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: AGENT_TOOLS.filter((x) => !x.runsWorkspaceCode || env.mayRunPython).map((x) => ({
+    // A tool that needs an interpreter is not offered without one; the hints say what each runs here.
+    tools: AGENT_TOOLS.filter((x) => x.runsWorkspaceCode !== 'always' || env.mayRunPython).map((x) => ({
       name: x.name,
       title: t(x.title),
       description: t(x.description),
       inputSchema: x.inputSchema,
-      annotations: {
-        title: t(x.title),
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: x.network === true,
-      },
+      annotations: { title: t(x.title), ...toolHints(x, env.mayRunPython) },
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {

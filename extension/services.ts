@@ -60,6 +60,12 @@ export interface DebugTaskService {
   debugTask(args: { taskId: string; run?: string }): Promise<boolean>;
 }
 
+/** The swarm servers the user and the workspace chose (extension/swarm): what agents may ask. */
+export interface SwarmServersService {
+  /** `agentjet.swarm.servers`, the workspace's `SwarmClient("…")` servers (trusted workspace), local ones the editor found. */
+  known(): Promise<string[]>;
+}
+
 /** The services features give each other; each is provided by its feature during activation. */
 export interface FeatureServices {
   readonly runs: RunsService;
@@ -67,6 +73,7 @@ export interface FeatureServices {
   readonly launch: LaunchService;
   readonly swarmSessions: SwarmSessionsService;
   readonly debugTask: DebugTaskService;
+  readonly swarmServers: SwarmServersService;
 }
 
 /** Shared, cheap objects every feature may use. Nothing here starts work on creation. */

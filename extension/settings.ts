@@ -40,7 +40,17 @@ export const SETTING_KEYS = [
   'agentjet.runs.pollIntervalSeconds',
   'agentjet.config.problems',
   'agentjet.agents.offerMcpServer',
+  'agentjet.agents.swarmAnyUrl',
 ] as const;
+
+/**
+ * `agentjet.agents.swarmAnyUrl`: agents may ask any swarm server URL. Read from the user's own
+ * settings only (a workspace's settings cannot widen what its agents reach).
+ */
+export function agentsSwarmAnyUrl(): boolean {
+  const v = section().inspect<unknown>('agents.swarmAnyUrl');
+  return v?.globalValue === true;
+}
 
 /** `agentjet.swarm.servers`: swarm server URLs to watch (strings only, blanks dropped). */
 export function swarmServers(scope?: vscode.ConfigurationScope): string[] {

@@ -9,9 +9,13 @@ export interface McpLaunch {
   env: Record<string, string>;
 }
 
-/** How to start `agentjet mcp` for a folder with the Node.js VS Code runs on (Electron's, as Node, on desktop). */
+/**
+ * How to start `agentjet mcp` for a folder with the Node.js VS Code runs on (Electron's, as Node, on
+ * desktop). The server runs no interpreter of the folder unless told: a workspace the user trusts
+ * gets `--trust-folder` (its own .venv runs, as in the editor); an untrusted one says `--no-python`.
+ */
 export function mcpLaunch(extensionPath: string, folder: string, trusted: boolean): McpLaunch {
-  const args = [join(extensionPath, 'dist', 'cli.js'), 'mcp', '--root', folder, ...(trusted ? [] : ['--no-python'])];
+  const args = [join(extensionPath, 'dist', 'cli.js'), 'mcp', '--root', folder, trusted ? '--trust-folder' : '--no-python'];
   const env: Record<string, string> = process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {};
   return { command: process.execPath, args, env };
 }

@@ -11,13 +11,14 @@ import { AgentJetFactsService, defaultCacheDir as defaultFactsCacheDir } from '.
 import { bundledReleases } from '../config/releases';
 import { VALUE_SOURCES } from '../config/codefacts';
 import { FRAMEWORK_VERSIONS } from '../agentjet/dialect';
+import { WorkspaceTrust } from '../trust/policy';
 import { ToolError, str, PAGE, pathArg, json, shown, insideRoots, page, type AgentTool, type AgentToolEnv } from './toolkit';
 
 export const lintTool: AgentTool = {
   name: 'agentjet_lint',
   title: 'Lint AgentJet configs',
   description:
-    "Checks an AgentJet/ASTuner YAML config, or every config in a folder, the way the editor does: each diagnostic with its 1-based line and column, severity, code, message and quick fixes, and which AgentJet judged the file (the user's checkout or installed package, else bundled facts of a release).",
+    "Checks an AgentJet/ASTuner YAML config, or every config in a folder, the way the editor does: each diagnostic with its 1-based line and column, severity, code, message and quick fixes, and which AgentJet judged the file (the user's checkout or installed package, else bundled facts of a release). Runs the workspace's interpreter only when one was handed in (a trusted workspace, agentjet mcp --python), to ask where packages are installed; nothing is imported.",
   inputSchema: {
     type: 'object',
     properties: {
@@ -27,7 +28,8 @@ export const lintTool: AgentTool = {
     required: ['path'],
     additionalProperties: false,
   },
-  runsWorkspaceCode: false,
+  runsWorkspaceCode: 'if-given',
+  network: false,
   async run(args, env, signal) {
     const target = await insideRoots(env, str(args, 'path'));
     const root = env.roots[0]!;
@@ -90,8 +92,12 @@ interface Judge {
  */
 async function judges(env: AgentToolEnv, configPath: string | undefined): Promise<Judge[]> {
   const root = env.roots[0]!;
-  const service = new AgentJetFactsService({ cacheDir: env.factsCacheDir ?? defaultFactsCacheDir(), fallbackPython: '' });
   const python = env.mayRunPython ? await env.python?.() : undefined;
+  // Only an interpreter handed in may be asked; without one a checkout or the bundled facts judge.
+  const service = new AgentJetFactsService({
+    cacheDir: env.factsCacheDir ?? defaultFactsCacheDir(),
+    trust: new WorkspaceTrust(python !== undefined),
+  });
   service.setFolder(root, python);
   const own = await service.ready(root);
   if (configPath) {
@@ -111,7 +117,7 @@ export const explainKeyTool: AgentTool = {
   name: 'agentjet_explain_key',
   title: 'Explain an AgentJet config key',
   description:
-    "Explains one config key (e.g. `ajet.rollout.max_env_len` or `rollout.max_env_len`): description, type, default, allowed values (per framework version when they differ), the defaults file and code that read it, the verl keys it is converted to, and which AgentJet/ASTuner versions read it. With `path`, the config's own AgentJet and dialect judge.",
+    "Explains one config key (e.g. `ajet.rollout.max_env_len` or `rollout.max_env_len`): description, type, default, allowed values (per framework version when they differ), the defaults file and code that read it, the verl keys it is converted to, and which AgentJet/ASTuner versions read it. With `path`, the config's own AgentJet and dialect judge. Runs the workspace's interpreter only when one was handed in, to ask where AgentJet is installed; nothing is imported.",
   inputSchema: {
     type: 'object',
     properties: {
@@ -121,7 +127,8 @@ export const explainKeyTool: AgentTool = {
     required: ['key'],
     additionalProperties: false,
   },
-  runsWorkspaceCode: false,
+  runsWorkspaceCode: 'if-given',
+  network: false,
   async run(args, env) {
     const configPath = str(args, 'path') !== undefined ? await insideRoots(env, str(args, 'path')) : undefined;
     const raw = (str(args, 'key') ?? '').trim();

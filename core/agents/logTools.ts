@@ -44,7 +44,8 @@ export const logStatsTool: AgentTool = {
     required: ['path'],
     additionalProperties: false,
   },
-  runsWorkspaceCode: false,
+  runsWorkspaceCode: 'never',
+  network: false,
   async run(args, env, signal) {
     const { mains } = await logMains(env, str(args, 'path'));
     const cache = new FactsCache(env.logCacheDir ?? defaultLogCacheDir());
@@ -100,7 +101,8 @@ export const logSearchTool: AgentTool = {
     required: ['path', 'query'],
     additionalProperties: false,
   },
-  runsWorkspaceCode: false,
+  runsWorkspaceCode: 'never',
+  network: false,
   async run(args, env, signal) {
     const { mains } = await logMains(env, str(args, 'path'));
     const opened = await openLogs(mains, signal ? { signal } : {});
@@ -203,7 +205,8 @@ export const logRecordTool: AgentTool = {
     required: ['path'],
     additionalProperties: false,
   },
-  runsWorkspaceCode: false,
+  runsWorkspaceCode: 'never',
+  network: false,
   async run(args, env, signal) {
     const { mains } = await logMains(env, str(args, 'path'));
     if (mains.length > 1)

@@ -29,7 +29,8 @@ export const runsTool: AgentTool = {
     },
     additionalProperties: false,
   },
-  runsWorkspaceCode: false,
+  runsWorkspaceCode: 'never',
+  network: false,
   async run(args, env) {
     let folders: string[];
     if (str(args, 'root') !== undefined) folders = [await insideRoots(env, str(args, 'root'))];
@@ -144,7 +145,8 @@ export const runSummaryTool: AgentTool = {
     required: ['path'],
     additionalProperties: false,
   },
-  runsWorkspaceCode: false,
+  runsWorkspaceCode: 'never',
+  network: false,
   async run(args, env, signal) {
     const dir = await insideRoots(env, str(args, 'path'));
     if ((await fileOrFolder(dir, str(args, 'path')!)) !== 'dir') throw new ToolError(t('{0} is not an experiment folder', shown(env, dir)));

@@ -5,18 +5,42 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { t } from '../l10n';
 import { resolveInside } from '../fs/inside';
 import { type ObjectSchema, type ToolArgs } from './schema';
+import type { SwarmStatus } from '../swarm/api';
 
 /** The most characters one answer carries (about 6k tokens): an agent's context is precious. */
 export const MAX_ANSWER_CHARS = 24_000;
 
-/** What the tools may see and do; the MCP server and the extension each build one. */
+/**
+ * Which swarm servers a tool may ask: loopback always; the servers the user configured and the
+ * ones the workspace names; any other URL only when the user's own setting allows it.
+ */
+export interface SwarmAccess {
+  /** The servers the user configured (`agentjet.swarm.servers`, `--swarm-url`) and the workspace names (`SwarmClient("…")`). */
+  known(): Promise<string[]>;
+  /** The user's setting allows any other URL. */
+  anyUrl: boolean;
+  /** How the user allows another URL, for the refusal ("the setting agentjet.agents.swarmAnyUrl"). */
+  allowHow: string;
+  /** Asks one server for its status (default: HTTP GET of swarm/api; tests record the calls). */
+  status?(url: string, signal: AbortSignal | undefined): Promise<SwarmStatus>;
+}
+
+/**
+ * What the tools may see and do; the MCP server and the extension each build one. Everything a
+ * tool runs or reaches is handed in here (an interpreter, a network service): core finds none itself.
+ */
 export interface AgentToolEnv {
   /** Every path must lie inside one of these folders; relative paths resolve against the first. */
   roots: string[];
-  /** False in VS Code's Restricted Mode (or `agentjet mcp --no-python`): no interpreter of the workspace runs. */
+  /**
+   * True only when the trust owner handed in an interpreter (a trusted VS Code workspace,
+   * `agentjet mcp --python PATH` or `--trust-folder`); false: no interpreter of the workspace runs.
+   */
   mayRunPython: boolean;
-  /** The interpreter of the first root (default: its .venv/venv, else python3). */
+  /** The interpreter the trust owner chose for the first root; never looked for by a tool. */
   python?: () => Promise<string | undefined>;
+  /** Which swarm servers may be asked (default: loopback only). */
+  swarm?: SwarmAccess;
   /** The experiment roots the Runs view shows (VS Code); default: the roots. */
   runRoots?: () => Promise<string[]>;
   /** Cache folders (default: the CLI's, under ~/.cache). */
@@ -38,11 +62,47 @@ export interface AgentTool {
   /** What it answers and when to call it (English; translate with t()). */
   readonly description: string;
   readonly inputSchema: ObjectSchema;
-  /** Runs the workspace's interpreter: not offered in Restricted Mode. */
-  readonly runsWorkspaceCode: boolean;
-  /** Talks to a server named by the caller (not the file system). */
-  readonly network?: boolean;
+  /**
+   * What it runs of the workspace: 'never'; 'if-given': asks the interpreter it was handed where
+   * packages are installed (nothing imported) and answers without it otherwise; 'always': runs the
+   * interpreter and a script of its own (imports packages), refused and not offered without one.
+   * A test calls each tool with a recording environment and checks this (test/unit/agents-hints.test.ts).
+   */
+  readonly runsWorkspaceCode: 'never' | 'if-given' | 'always';
+  /** Talks to a server over the network (through `env.swarm`), not only the file system. */
+  readonly network: boolean;
   run(args: ToolArgs, env: AgentToolEnv, signal: AbortSignal | undefined): Promise<string>;
+}
+
+/** The MCP annotations of a tool, from what it runs and reaches (`interpreter`: one was handed in). */
+export interface ToolHints {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** True when a call of the tool runs the workspace's interpreter, given whether one was handed in. */
+export function runsInterpreter(tool: AgentTool, interpreter: boolean): boolean {
+  return tool.runsWorkspaceCode === 'always' || (tool.runsWorkspaceCode === 'if-given' && interpreter);
+}
+
+/**
+ * Derived, never written by hand: a tool that runs the folder's interpreter is not read-only (the
+ * interpreter is the folder's own code: nothing says it changes nothing, or that it stays local);
+ * one that talks to a server reaches outside the file system.
+ */
+export function toolHints(tool: AgentTool, interpreter: boolean): ToolHints {
+  const runs = runsInterpreter(tool, interpreter);
+  return { readOnlyHint: !runs, destructiveHint: runs, idempotentHint: !runs, openWorldHint: runs || tool.network };
+}
+
+/** Why a tool that runs the interpreter was refused, and how the user allows it. */
+export function needsInterpreter(name: string): string {
+  return t(
+    "{0} runs the workspace's Python interpreter, and none was handed to it: trust the workspace in VS Code, or start `agentjet mcp` with --python PATH (or --trust-folder for the folder's own .venv)",
+    name,
+  );
 }
 
 /** A failure the agent should read (bad path, nothing found): answered as an error with this text. */

@@ -12,13 +12,25 @@
 // configTools.ts, runTools.ts, logTools.ts and systemTools.ts, what they share in toolkit.ts.
 import { t } from '../l10n';
 import { checkArgs } from './schema';
-import { ToolError, bound, type AgentTool, type AgentToolAnswer, type AgentToolEnv } from './toolkit';
+import { ToolError, bound, needsInterpreter, type AgentTool, type AgentToolAnswer, type AgentToolEnv } from './toolkit';
 import { explainKeyTool, lintTool } from './configTools';
 import { runSummaryTool, runsTool } from './runTools';
 import { logRecordTool, logSearchTool, logStatsTool } from './logTools';
 import { doctorTool, swarmStatusTool } from './systemTools';
 
-export { MAX_ANSWER_CHARS, bound, insideRoots, type AgentTool, type AgentToolAnswer, type AgentToolEnv } from './toolkit';
+export {
+  MAX_ANSWER_CHARS,
+  bound,
+  insideRoots,
+  needsInterpreter,
+  runsInterpreter,
+  toolHints,
+  type AgentTool,
+  type AgentToolAnswer,
+  type AgentToolEnv,
+  type SwarmAccess,
+  type ToolHints,
+} from './toolkit';
 export { summariseCurve } from './runTools';
 export { renderRecord } from './logTools';
 
@@ -46,8 +58,7 @@ function findTool(name: string): AgentTool | undefined {
 export async function callTool(name: string, rawArgs: unknown, env: AgentToolEnv, signal?: AbortSignal): Promise<AgentToolAnswer> {
   const tool = findTool(name);
   if (!tool) return { isError: true, text: t('no tool named {0}; the tools are {1}', name, AGENT_TOOLS.map((x) => x.name).join(', ')) };
-  if (tool.runsWorkspaceCode && !env.mayRunPython)
-    return { isError: true, text: t("{0} runs the workspace's Python interpreter, which waits until the workspace is trusted", name) };
+  if (tool.runsWorkspaceCode === 'always' && !env.mayRunPython) return { isError: true, text: needsInterpreter(name) };
   const checked = checkArgs(tool.inputSchema, rawArgs);
   if (!checked.ok) return { isError: true, text: t('{0}: {1}', name, checked.problem) };
   try {

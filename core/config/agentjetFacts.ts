@@ -269,11 +269,12 @@ export interface FactsServiceOptions {
   /** Called when a folder's facts are read (documents judged by bundled facts are checked again). */
   onChange?: (folder: string) => void;
   limits?: ReadLimits;
-  /** The interpreter tried when a folder has none (default `python3`; '' for none). */
+  /** The interpreter tried when a folder has none (default: none; core never picks one itself). */
   fallbackPython?: string;
   /**
    * The workspace's trust: until it is granted no interpreter is asked (a checkout in the folder is
-   * still read, as text); `trustGranted()` then asks. Default: trusted.
+   * still read, as text); a later `setFolder` then asks. Missing means not trusted: whoever hands
+   * in an interpreter also says it may run (the editor's trust, a flag the user typed).
    */
   trust?: WorkspaceTrust;
 }
@@ -322,7 +323,7 @@ export class AgentJetFactsService {
   }
 
   private mayProbe(): boolean {
-    return !this.opts.trust || this.opts.trust.allows('probe-packages');
+    return this.opts.trust?.allows('probe-packages') === true;
   }
 
   private async resolve(folder: string, state: FolderState): Promise<JudgingFacts | undefined> {
@@ -330,7 +331,7 @@ export class AgentJetFactsService {
     // wait for (no checkout, no probe in Restricted Mode) the end below must still come after that.
     await Promise.resolve();
     let found = findCheckout(folder);
-    const python = state.python ?? (this.opts.fallbackPython === '' ? undefined : (this.opts.fallbackPython ?? 'python3'));
+    const python = state.python ?? (this.opts.fallbackPython || undefined);
     let problem: string | undefined;
     if (!found && python) {
       if (!this.mayProbe()) state.waitedForTrust = true;

@@ -1,8 +1,8 @@
 // Lint of files and folders as data: which files are configs, their diagnostics (0-based ranges,
 // quick fixes) and which AgentJet judged them. `agentjet lint` prints it; the MCP server and the
 // language-model tools answer with it. The AgentJet that judges: a checkout at the root, else the
-// one installed in the interpreter (only when one may be run), else the bundled facts.
-import { existsSync, statSync } from 'node:fs';
+// one installed in the interpreter the caller handed in (never one found here), else the bundled facts.
+import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { lintFileResult } from './lint';
 import { collectYamlFiles } from './walk';
@@ -13,14 +13,18 @@ import type { ConfigDiagnostic } from './diagnostics';
 import type { FrameworkVersion } from '../agentjet/dialect';
 import { AgentJetFactsService, defaultCacheDir } from './agentjetFacts';
 import { parseConfig, MAX_SEMANTIC_BYTES } from './parse';
-import { resolveInterpreter } from '../process/resolveInterpreter';
+import { WorkspaceTrust } from '../trust/policy';
 
 export interface LintPathsOptions {
   /** Folder class references resolve against, and whose AgentJet judges. */
   root: string;
-  /** Interpreter to check built-ins and installed packages with (never run when `runPython` is false). */
+  /**
+   * Interpreter to check built-ins and installed packages with, handed in by whoever owns trust (a
+   * flag the user typed, the editor's trust service). Without one no interpreter runs: a checkout
+   * at the root or the bundled facts judge. Never looked for here.
+   */
   python?: string;
-  /** False: run no interpreter (Restricted Mode): a checkout at the root or the bundled facts judge. */
+  /** False: run no interpreter even when one is given (Restricted Mode). */
   runPython?: boolean;
   /** Judge by this framework version instead of guessing it per file. */
   version?: FrameworkVersion;
@@ -51,22 +55,22 @@ export interface LintPathsResult {
 /** Lints every config under `targets` (absolute paths). Never throws for a bad file: it is listed as unreadable. */
 export async function lintPaths(targets: readonly string[], opts: LintPathsOptions): Promise<LintPathsResult> {
   const { root, version } = opts;
-  const runPython = opts.runPython !== false;
+  const python = opts.runPython !== false ? opts.python || undefined : undefined;
   const { files, special, missing } = collectYamlFiles(targets);
   const out: LintPathsResult = { files: [], errors: 0, warnings: 0, checked: 0, judgedBy: [], special, missing, unreadable: [] };
   if (missing.length) return out;
   const agentjets = new AgentJetFactsService({
     cacheDir: opts.factsCacheDir ?? process.env.AGENTJET_FACTS_CACHE ?? defaultCacheDir(),
-    fallbackPython: '',
+    // The interpreter handed in is the grant; without one nothing may run.
+    trust: new WorkspaceTrust(python !== undefined),
   });
   if (!version) {
-    const interp = runPython ? (opts.python ?? resolveInterpreter({ folder: root }, existsSync).path) : undefined;
-    agentjets.setFolder(root, interp);
+    agentjets.setFolder(root, python);
     await agentjets.ready(root);
   }
   const judged = new Set<string>();
   const fs = new CachedFs(60_000);
-  const resolver = new ClassResolver(fs, runPython && opts.python ? new PythonLocator(opts.python, { sync: true }) : undefined);
+  const resolver = new ClassResolver(fs, python ? new PythonLocator(python, { sync: true }) : undefined);
   for (const f of files) {
     if (opts.signal?.aborted) break;
     let res;

@@ -26,7 +26,8 @@ export interface ServiceOptions {
   /**
    * The workspace's trust (core/trust/policy.ts). While it is not granted no interpreter is run:
    * installed packages are not probed and class references outside the workspace say they wait
-   * for trust. On grant the probes run and `onInterpreterAnswer` follows. Default: trusted.
+   * for trust. On grant the probes run and `onInterpreterAnswer` follows. Missing means not
+   * trusted: the shell that owns trust (the language server's client, a CLI flag) says otherwise.
    */
   trust?: WorkspaceTrust;
 }
@@ -52,7 +53,7 @@ export class ConfigService {
   constructor(opts: ServiceOptions = {}) {
     this.reportSyntax = opts.reportSyntaxErrors ?? true;
     this.onAnswer = opts.onInterpreterAnswer;
-    this.trust = opts.trust ?? new WorkspaceTrust(true);
+    this.trust = opts.trust ?? new WorkspaceTrust(false);
     const trust = this.trust;
     this.restricted = new ClassResolver(this.fs, { locate: () => undefined, waitingForTrust: () => !trust.allows('probe-packages') });
     this.mainLocator = opts.pythonPath ? this.locator(opts.pythonPath, true) : undefined;

@@ -8,6 +8,7 @@ import { AgentJetFactsService, defaultCacheDir } from '../config/agentjetFacts';
 import { lintFile, type LintDiagnostic } from '../config/lint';
 import { MAX_SEMANTIC_BYTES, parseConfig } from '../config/parse';
 import type { JudgingFacts } from '../config/releases';
+import { WorkspaceTrust } from '../trust/policy';
 
 /** How long a launch waits for the user's AgentJet to be read (the first read, uncached, takes ~2 s). */
 export const JUDGE_WAIT_MS = 5000;
@@ -16,7 +17,11 @@ let service: AgentJetFactsService | undefined;
 
 /** The facts that judge `text` for a launch from `folder` with `python`; bundled ones after `waitMs`. */
 export async function launchFacts(folder: string, python: string | undefined, text: string, waitMs = JUDGE_WAIT_MS): Promise<JudgingFacts> {
-  service ??= new AgentJetFactsService({ cacheDir: process.env.AGENTJET_FACTS_CACHE ?? defaultCacheDir(), fallbackPython: '' });
+  // The launch's own interpreter is handed in by the one who starts the launch (already allowed to run it).
+  service ??= new AgentJetFactsService({
+    cacheDir: process.env.AGENTJET_FACTS_CACHE ?? defaultCacheDir(),
+    trust: new WorkspaceTrust(true),
+  });
   // Read again for every launch: the user may have installed another AgentJet since the last one
   // (the disk cache keeps that cheap when nothing changed).
   service.removeFolder(folder);

@@ -20,7 +20,8 @@ export interface ConfigServerInitOptions {
   /**
    * False while the workspace is not trusted (VS Code's Restricted Mode): the server then starts no
    * process (no interpreter of the folder, no probe of installed packages) and reads files as text
-   * only. Absent means trusted (clients without workspace trust). A later grant comes as
+   * only. Only an explicit `true` trusts: absent or anything else means not trusted (a client
+   * without workspace trust sends `true` itself when its user chose to). A later grant comes as
    * {@link WORKSPACE_TRUST_NOTIFICATION}.
    */
   trusted?: boolean;
@@ -38,9 +39,9 @@ export function readTrustGrant(v: unknown): boolean {
   return !!v && typeof v === 'object' && (v as Record<string, unknown>).trusted === true;
 }
 
-/** Reads `initializationOptions.trusted`: anything but an explicit `false` is trusted. */
+/** Reads `initializationOptions.trusted`: only an explicit `true` is trusted; missing or malformed is not. */
 export function readInitialTrust(opts: unknown): boolean {
-  return !(opts && typeof opts === 'object' && (opts as Record<string, unknown>).trusted === false);
+  return !!opts && typeof opts === 'object' && (opts as Record<string, unknown>).trusted === true;
 }
 
 /**

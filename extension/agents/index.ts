@@ -14,15 +14,20 @@ import { AGENT_TOOLS, callTool, type AgentToolEnv } from '../../core/agents/tool
 import { findAgentJet, listSkills, type AgentJetSkill } from '../../core/agents/skills';
 import { mcpLaunch, withServerEntry } from '../../core/agents/clientConfig';
 import { resolvePython } from '../debug/interpreter';
-import { offerMcpServer } from '../settings';
+import { agentsSwarmAnyUrl, offerMcpServer } from '../settings';
 
 // ---------------------------------------------------------------- the parts of vscode.lm we use
 
 interface ToolInvocationOptions {
   readonly input: unknown;
 }
+interface PreparedToolInvocation {
+  invocationMessage?: string;
+  confirmationMessages?: { title: string; message: string };
+}
 interface LanguageModelToolImpl {
   invoke(options: ToolInvocationOptions, token: vscode.CancellationToken): Promise<unknown>;
+  prepareInvocation?(options: ToolInvocationOptions, token: vscode.CancellationToken): PreparedToolInvocation | undefined;
 }
 interface McpServerDefinitionProviderImpl {
   readonly onDidChangeMcpServerDefinitions?: vscode.Event<void>;
@@ -72,6 +77,11 @@ export function registerAgentsFeature(context: vscode.ExtensionContext, services
       mayRunPython: trusted,
       // The interpreter is found (and run) only when a tool needs it, and only in a trusted workspace.
       python: async () => (trusted ? (await resolvePython(folders[0], token)).path : undefined),
+      swarm: {
+        known: () => services.get('swarmServers').known(),
+        anyUrl: agentsSwarmAnyUrl(),
+        allowHow: vscode.l10n.t('the user setting agentjet.agents.swarmAnyUrl'),
+      },
       runRoots: () => Promise.resolve(runRoots.length ? runRoots : folders.map((f) => f.uri.fsPath)),
       ...(services.storageDir
         ? { factsCacheDir: join(services.storageDir, 'facts'), logCacheDir: join(services.storageDir, 'tokenlog') }
@@ -87,6 +97,21 @@ export function registerAgentsFeature(context: vscode.ExtensionContext, services
       try {
         context.subscriptions.push(
           lm.registerTool(tool.name, {
+            // A tool that runs the interpreter and a script of its own (the doctor) is never called
+            // without the user's yes: what readOnlyHint false asks of MCP clients (core/agents/toolkit.ts).
+            // The config tools' package lookup runs what the trusted workspace's language server runs anyway.
+            prepareInvocation: () =>
+              tool.runsWorkspaceCode === 'always'
+                ? {
+                    confirmationMessages: {
+                      title: vscode.l10n.t("Run the workspace's Python interpreter?"),
+                      message: vscode.l10n.t(
+                        '{0} runs the Python interpreter of this workspace (its own code and packages) to answer.',
+                        tool.name,
+                      ),
+                    },
+                  }
+                : undefined,
             async invoke(options, token) {
               const ac = new AbortController();
               const sub = token.onCancellationRequested(() => ac.abort());

@@ -71,6 +71,17 @@ export function registerSwarmFeature(context: vscode.ExtensionContext, services:
     if (services.isTrusted()) void servers.scanWorkspace().catch((e) => services.report('scan SwarmClient(...) literals', e));
   };
 
+  services.provide('swarmServers', {
+    known: async () => {
+      if (!settingRead) {
+        settingRead = true;
+        servers.syncSetting();
+      }
+      if (services.isTrusted()) await servers.scanWorkspace().catch((e: unknown) => services.log.warn(`swarm: scan: ${String(e)}`));
+      return servers.list().map((s) => s.url);
+    },
+  });
+
   const actions = {
     async stopEngine(s: WatchedServer): Promise<void> {
       // Offered only for a server that answers (contextValue `engineUp`); from the palette it is said.

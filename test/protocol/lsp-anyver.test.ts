@@ -58,7 +58,7 @@ before(async () => {
     rootUri: URI.file(ws).toString(),
     workspaceFolders: [{ uri: URI.file(ws).toString(), name: 'ws' }],
     capabilities: { workspace: { configuration: true } },
-    initializationOptions: { reportSyntaxErrors: true, factsCacheDir: cache },
+    initializationOptions: { reportSyntaxErrors: true, factsCacheDir: cache, trusted: true },
   });
   await conn.sendNotification('initialized', {});
 });

@@ -35,7 +35,7 @@ before(async () => {
     capabilities: {},
     locale: 'en',
     workspaceFolders: [{ uri: URI.file(demo).toString(), name: 'demo' }],
-    initializationOptions: { locale: 'zh-cn', reportSyntaxErrors: true },
+    initializationOptions: { locale: 'zh-cn', reportSyntaxErrors: true, trusted: true },
   });
   await conn.sendNotification('initialized', {});
   await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });

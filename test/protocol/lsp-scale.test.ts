@@ -24,7 +24,7 @@ before(async () => {
     rootUri: URI.file(demo).toString(),
     capabilities: {},
     workspaceFolders: [{ uri: URI.file(demo).toString(), name: 'demo' }],
-    initializationOptions: { problems: 'openFiles' },
+    initializationOptions: { problems: 'openFiles', trusted: true },
   });
   await lsp.conn.sendNotification('initialized', {});
 });

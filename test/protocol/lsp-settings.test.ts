@@ -73,7 +73,7 @@ before(async () => {
     rootUri: URI.file(ws).toString(),
     workspaceFolders: [{ uri: URI.file(ws).toString(), name: 'ws' }],
     capabilities: { workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: false } } },
-    initializationOptions: { reportSyntaxErrors: true },
+    initializationOptions: { reportSyntaxErrors: true, trusted: true },
   })) as { serverInfo?: { version?: string } };
   serverVersion = init.serverInfo?.version ?? '';
   await conn.sendNotification('initialized', {});

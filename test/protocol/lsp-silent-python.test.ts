@@ -50,7 +50,7 @@ test(
       rootUri: URI.file(ws).toString(),
       workspaceFolders: [{ uri: URI.file(ws).toString(), name: 'ws' }],
       capabilities: { workspace: { configuration: true } },
-      initializationOptions: { reportSyntaxErrors: true },
+      initializationOptions: { reportSyntaxErrors: true, trusted: true },
     });
     await conn.sendNotification('initialized', {});
     const uri = URI.file(cfg).toString();

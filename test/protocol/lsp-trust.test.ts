@@ -1,4 +1,5 @@
-// The config server honours workspace trust (core/protocol/config.ts): initialized untrusted, with a
+// The config server honours workspace trust (core/protocol/config.ts): initialized without any trust
+// answer (a client that says nothing is not trusted; VS Code sends false in Restricted Mode), with a
 // folder whose .venv/bin/python leaves a marker, it checks the folder (workspace pass, an opened
 // config, hover, completion, code actions) and runs nothing; the reference that needs installed
 // packages is information with a Trust action. After the grant notification the probe runs and
@@ -67,7 +68,8 @@ before(async () => {
     rootUri: URI.file(ws).toString(),
     workspaceFolders: [{ uri: URI.file(ws).toString(), name: 'ws' }],
     capabilities: { workspace: { configuration: true, workspaceFolders: true } },
-    initializationOptions: { reportSyntaxErrors: true, factsCacheDir: '', trusted: false },
+    // No `trusted` at all: a missing answer must mean "not trusted" (issue 39).
+    initializationOptions: { reportSyntaxErrors: true, factsCacheDir: '' },
   });
   await conn.sendNotification('initialized', {});
 });

@@ -27,7 +27,7 @@ before(async () => {
     rootUri: URI.file(demo).toString(),
     capabilities: {},
     workspaceFolders: [{ uri: URI.file(demo).toString(), name: 'demo' }],
-    initializationOptions: {},
+    initializationOptions: { trusted: true },
   })) as { capabilities: Record<string, unknown> };
   assert.ok(init.capabilities.completionProvider);
   await conn.sendNotification('initialized', {});

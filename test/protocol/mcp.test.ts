@@ -86,8 +86,23 @@ const parse = <T>(r: { text: string; isError: boolean }): T => {
   return JSON.parse(r.text) as T;
 };
 
-test('tools/list: the nine tools, read-only, with the schemas core declares', async () => {
-  const s = await connect(fixtures().workspace);
+test('tools/list: without an interpreter eight read-only tools; with --python the nine, hints saying what runs', async () => {
+  const plain = await connect(fixtures().workspace);
+  try {
+    const { tools } = await plain.client.listTools();
+    assert.deepEqual(
+      tools.map((x) => x.name),
+      AGENT_TOOLS.filter((x) => x.name !== 'agentjet_doctor').map((x) => x.name),
+    );
+    for (const x of tools) {
+      assert.equal(x.annotations?.readOnlyHint, true, x.name);
+      assert.equal(x.annotations?.destructiveHint, false, x.name);
+      assert.equal(x.annotations?.openWorldHint, x.name === 'agentjet_swarm_status', x.name);
+    }
+  } finally {
+    await plain.close();
+  }
+  const s = await connect(fixtures().workspace, ['--python', ensureTestPython().python]);
   try {
     const { tools } = await s.client.listTools();
     assert.deepEqual(
@@ -105,8 +120,11 @@ test('tools/list: the nine tools, read-only, with the schemas core declares', as
       'agentjet_runs',
       'agentjet_swarm_status',
     ]);
+    // With an interpreter handed in, the tools that run it say so: clients ask before calling them.
+    const runs = ['agentjet_lint', 'agentjet_explain_key', 'agentjet_doctor'];
     for (const x of tools) {
-      assert.equal(x.annotations?.readOnlyHint, true, x.name);
+      assert.equal(x.annotations?.readOnlyHint, !runs.includes(x.name), x.name);
+      assert.equal(x.annotations?.destructiveHint, runs.includes(x.name), x.name);
       assert.deepEqual(x.inputSchema, AGENT_TOOLS.find((a) => a.name === x.name)!.inputSchema);
       assert.ok((x.description ?? '').length > 40, x.name);
     }
@@ -406,7 +424,7 @@ test('refusals: a path outside the root, a link leading out of it, bad arguments
     assert.ok(!tools.some((x) => x.name === 'agentjet_doctor'));
     const doctor = await s.call('agentjet_doctor');
     assert.equal(doctor.isError, true);
-    assert.match(doctor.text, /waits until the workspace is trusted/);
+    assert.match(doctor.text, /none was handed to it.*--python PATH/);
     const swarm = await s.call('agentjet_swarm_status', { url: 'http://127.0.0.1:9' });
     assert.equal(swarm.isError, true);
     assert.match(swarm.text, /cannot connect/);

@@ -44,16 +44,28 @@ test('package.json declares the same tools, in order, with the same input schema
     assert.deepEqual(d.inputSchema, tool.inputSchema, tool.name);
     assert.equal(nls[d.modelDescription.replace(/^%|%$/g, '')], tool.description, tool.name);
     assert.equal(nls[d.displayName.replace(/^%|%$/g, '')], tool.title, tool.name);
-    assert.equal(d.when, tool.runsWorkspaceCode ? 'isWorkspaceTrusted' : undefined, tool.name);
+    assert.equal(d.when, tool.runsWorkspaceCode === 'always' ? 'isWorkspaceTrusted' : undefined, tool.name);
   }
   assert.deepEqual(
-    AGENT_TOOLS.filter((t) => t.runsWorkspaceCode).map((t) => t.name),
+    AGENT_TOOLS.filter((t) => t.runsWorkspaceCode === 'always').map((t) => t.name),
     ['agentjet_doctor'],
   );
   assert.deepEqual(
     pkg.contributes.mcpServerDefinitionProviders.map((p) => p.id),
     ['agentjet.mcp'],
   );
+});
+
+test("each tool's description says whether it runs the workspace's interpreter and where it reaches", () => {
+  for (const tool of AGENT_TOOLS) {
+    assert.equal(/runs the workspace's interpreter/i.test(tool.description), tool.runsWorkspaceCode !== 'never', tool.name);
+    assert.equal(
+      /only when one was handed in|only with an interpreter handed in/.test(tool.description),
+      tool.runsWorkspaceCode !== 'never',
+      tool.name,
+    );
+    assert.equal(/HTTP/.test(tool.description), tool.network, tool.name);
+  }
 });
 
 test('arguments are checked against the schema', () => {
@@ -108,7 +120,7 @@ test('paths: inside the roots only, links out refused, relative paths against th
     assert.equal(r.isError, true);
     const doctor = await callTool('agentjet_doctor', {}, env);
     assert.equal(doctor.isError, true);
-    assert.match(doctor.text, /waits until the workspace is trusted/);
+    assert.match(doctor.text, /none was handed to it/);
     assert.equal((await callTool('no_such_tool', {}, env)).isError, true);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -202,5 +214,6 @@ test("MCP client config: the entry is added beside the user's servers; a file wi
   const l = mcpLaunch('/ext', '/proj', false);
   assert.equal(l.command, process.execPath);
   assert.deepEqual(l.args, [join('/ext', 'dist', 'cli.js'), 'mcp', '--root', '/proj', '--no-python']);
-  assert.deepEqual(mcpLaunch('/ext', '/proj', true).args.includes('--no-python'), false);
+  // Only a workspace the user trusts hands the folder's interpreter to the server.
+  assert.deepEqual(mcpLaunch('/ext', '/proj', true).args, [join('/ext', 'dist', 'cli.js'), 'mcp', '--root', '/proj', '--trust-folder']);
 });

@@ -39,9 +39,17 @@ test('policy: nothing that needs trust is allowed before the grant, everything a
   assert.ok(new WorkspaceTrust(true).allows('run-process'));
 });
 
-test('protocol: only an explicit false starts untrusted; only an explicit true grants', () => {
-  assert.equal(readInitialTrust({ trusted: false }), false);
-  for (const v of [undefined, null, {}, { trusted: true }, { trusted: 'false' }, 'x']) assert.equal(readInitialTrust(v), true);
+test('protocol: only an explicit true starts trusted or grants; missing or malformed is not trusted', () => {
+  assert.equal(readInitialTrust({ trusted: true }), true);
+  for (const v of [undefined, null, {}, { trusted: false }, { trusted: 'true' }, { trusted: 1 }, 'x', [true]])
+    assert.equal(readInitialTrust(v), false, JSON.stringify(v));
+  check(
+    fc.property(
+      fc.anything().filter((v) => !(v && typeof v === 'object' && (v as { trusted?: unknown }).trusted === true)),
+      (v) => readInitialTrust(v) === false,
+    ),
+    500,
+  );
   assert.equal(readTrustGrant({ trusted: true }), true);
   // No other notification grants trust.
   check(
@@ -163,6 +171,33 @@ test('facts service: the installed AgentJet is not asked for in Restricted Mode;
   }
 });
 
+test('no trust answer means not trusted: the facts and config services run nothing, not even an interpreter handed in', async () => {
+  const f = strangerFolder(true);
+  try {
+    const facts = new AgentJetFactsService({ cacheDir: '' });
+    facts.setFolder(f.ws, f.venv);
+    await facts.ready(f.ws);
+    const svc = new ConfigService({ roots: [f.ws], agentjet: { cacheDir: '' } });
+    svc.setInterpreter(f.ws, f.venv, true);
+    await svc.agentjets.ready(f.ws);
+    const file = join(f.ws, 'c.yaml');
+    const refs = svc.diagnose(URI.file(file).toString(), 1, f.text, file).diagnostics.filter((x) => x.code.startsWith('class-ref/'));
+    assert.ok(refs.length > 0 && refs.every((x) => x.code === 'class-ref/waits-for-trust'), JSON.stringify(refs));
+    // Without a fallback named, none is tried either (core never picks `python3` itself).
+    const bare = new AgentJetFactsService({ cacheDir: '', trust: new WorkspaceTrust(true) });
+    bare.setFolder(f.ws, undefined);
+    await bare.ready(f.ws);
+    assert.equal(f.ran(), '');
+    // The same folder with trust given does run the interpreter (the check above can fail).
+    const trusted = new AgentJetFactsService({ cacheDir: '', trust: new WorkspaceTrust(true) });
+    trusted.setFolder(f.ws, f.venv);
+    await trusted.ready(f.ws);
+    assert.match(f.ran(), /venv/);
+  } finally {
+    rmSync(f.dir, { recursive: true, force: true });
+  }
+});
+
 test('a .venv nobody chose, without ajet: built-in references are unchecked information; an interpreter the user set gets the error', async () => {
   const f = strangerFolder(false);
   try {
@@ -172,6 +207,7 @@ test('a .venv nobody chose, without ajet: built-in references are unchecked info
       let answered = false;
       const svc = new ConfigService({
         roots: [f.ws],
+        trust: new WorkspaceTrust(true),
         onInterpreterAnswer: () => (answered = true),
         agentjet: { cacheDir: '', fallbackPython: '' },
       });

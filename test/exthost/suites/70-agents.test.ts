@@ -39,7 +39,7 @@ suite('agents: language-model tools', () => {
         'mcp',
         '--root',
         root,
-        ...(vscode.workspace.isTrusted ? [] : ['--no-python']),
+        vscode.workspace.isTrusted ? '--trust-folder' : '--no-python',
       ],
       env: { ...(process.env as Record<string, string>), ELECTRON_RUN_AS_NODE: '1' },
       stderr: 'pipe',
