@@ -212,6 +212,9 @@ export const logRecordTool: AgentTool = {
       );
     const session = new LogSession(mains[0]!, { within: env.roots });
     await session.update(signal ? { signal } : {});
+    // A file the open-time check refused (a link out of the roots, a FIFO): said as such.
+    const refused = session.count === 0 ? session.index.problems.find((p) => p.offset === 0 && p.length === 0) : undefined;
+    if (refused) throw new ToolError(t('{0}: {1}', shown(env, refused.file), refused.reason));
     const taskId = str(args, 'taskId');
     let index = typeof args.index === 'number' ? args.index : undefined;
     if (index === undefined && taskId === undefined) throw new ToolError(t('give index or taskId'));
