@@ -19,7 +19,8 @@ import { version as extensionVersion } from '../package.json';
 import { ConfigService } from '../core/config/service';
 import type { ConfigDiagnostic } from '../core/config/diagnostics';
 import type { JudgingFacts } from '../core/config/releases';
-import { stat } from 'node:fs/promises';
+import { isInside } from '../core/fs/inside';
+import { createdFolderIn } from '../core/config/workspaceScan';
 import {
   CREATED_PATHS_NOTIFICATION,
   readCreatedPaths,
@@ -64,6 +65,7 @@ const checker = new WorkspaceChecker({
   clear(path) {
     void connection.sendDiagnostics({ uri: URI.file(path).toString(), diagnostics: [] });
   },
+  folders: () => roots,
 });
 
 /** One background pass over the folders whose `agentjet.config.problems` is `workspace`. */
@@ -74,7 +76,7 @@ async function workspacePass(): Promise<void> {
     checker.clearAll();
     return;
   }
-  for (const p of [...checker.published]) if (!wanted.some((r) => p.startsWith(r))) checker.forget(p);
+  for (const p of [...checker.published]) if (!wanted.some((r) => isInside(r, p))) checker.forget(p);
   const n = await checker.run(wanted);
   connection.console.info(`agentjet: ${n === 1 ? t('checked 1 config in the workspace') : t('checked {0} configs in the workspace', n)}`);
 }
@@ -189,8 +191,9 @@ connection.onNotification(CREATED_PATHS_NOTIFICATION, (params: unknown) => {
       for (const p of paths) {
         const root = service.folderOf(p);
         if (!root || (await folders.get(root)).problems !== 'workspace') continue;
-        const st = await stat(p).catch(() => undefined);
-        if (st?.isDirectory()) dirs.push(p);
+        // In the folder by path segments and by real path: `ws/../x` and a created link to `/` are not scanned.
+        const dir = await createdFolderIn(p, root);
+        if (dir) dirs.push(dir);
       }
       if (dirs.length) await checker.catchUp(dirs);
     })

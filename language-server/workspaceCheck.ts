@@ -2,8 +2,8 @@
 // workspace mode), so Problems lists what `agentjet lint .` finds, not only open files. Bounded
 // (file count, size, depth, skipped folders), one file at a time with the event loop free between
 // files, and cancelled when a new pass starts or the setting turns it off.
-import { readFile, stat } from 'node:fs/promises';
-import { sep } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { isInside, readInside } from '../core/fs/inside';
 import { looksLikeConfig } from '../core/agentjet/dialect';
 import { MAX_SEMANTIC_BYTES } from '../core/config/parse';
 import { yamlFilesUnder } from '../core/config/workspaceScan';
@@ -17,6 +17,8 @@ export interface WorkspaceCheckHost {
   check(path: string, text: string): Promise<void>;
   /** Clear what an earlier pass published for `path`. */
   clear(path: string): void;
+  /** The workspace folders: no file whose real path leaves them is read (core/fs/inside); absent: any file. */
+  folders?(): readonly string[];
 }
 
 export class WorkspaceChecker {
@@ -44,10 +46,12 @@ export class WorkspaceChecker {
     if (this.host.isOpen(path)) return false;
     let text: string;
     try {
+      // Opened first, then checked: a link out of the folders (or one swapped in) is not read, a FIFO never waited on.
+      const { bytes, size } = await readInside(path, this.host.folders?.(), MAX_SEMANTIC_BYTES + 1);
       const st = await stat(path);
       this.stamps.set(path, `${st.mtimeMs}:${st.size}`);
-      if (!st.isFile() || st.size > MAX_SEMANTIC_BYTES) return false;
-      text = await readFile(path, 'utf8');
+      if (size > MAX_SEMANTIC_BYTES) return false;
+      text = bytes.toString('utf8');
     } catch {
       this.stamps.delete(path);
       this.forget(path);
@@ -78,7 +82,7 @@ export class WorkspaceChecker {
     let checked = 0;
     const present = new Set<string>();
     for (const root of roots) {
-      for (const f of await yamlFilesUnder(root, cancelled)) {
+      for (const f of await yamlFilesUnder(root, cancelled, undefined, this.host.folders?.())) {
         if (cancelled()) return checked;
         present.add(f);
         let stamp: string | undefined;
@@ -92,9 +96,8 @@ export class WorkspaceChecker {
         if (await this.checkFile(f)) checked++;
         await new Promise<void>((r) => setImmediate(r));
       }
-      const under = root.endsWith(sep) ? root : root + sep;
       for (const p of [...this.stamps.keys()])
-        if (p.startsWith(under) && !present.has(p)) {
+        if (p !== root && isInside(root, p) && !present.has(p)) {
           this.stamps.delete(p);
           this.forget(p);
         }
@@ -108,7 +111,7 @@ export class WorkspaceChecker {
     const cancelled = () => gen !== this.generation;
     let checked = 0;
     for (const root of roots) {
-      const files = await yamlFilesUnder(root, cancelled);
+      const files = await yamlFilesUnder(root, cancelled, undefined, this.host.folders?.());
       for (const f of files) {
         if (cancelled()) return checked;
         if (await this.checkFile(f)) checked++;

@@ -1,8 +1,7 @@
 // The agent tools about configs: lint (config/lintPaths) and explain a key (the schema of the
 // AgentJet that judges the file).
-import { stat } from 'node:fs/promises';
 import { t } from '../l10n';
-import { resolveInside } from '../fs/inside';
+import { readInside, RefusedPathError } from '../fs/inside';
 import { lintPaths } from '../config/lintPaths';
 import { parseConfig } from '../config/parse';
 import { typesOf, resolveRef, type ConfigSchema } from '../config/schema';
@@ -40,24 +39,22 @@ export const lintTool: AgentTool = {
       ...(python ? { python } : {}),
       ...(env.factsCacheDir ? { factsCacheDir: env.factsCacheDir } : {}),
       ...(signal ? { signal } : {}),
+      // A folder walk follows links: a file whose real path leaves the roots is neither read nor counted.
+      within: env.roots,
     });
-    // A folder walk follows links: a file whose real path leaves the roots is not read.
-    const inside = await Promise.all(res.files.map(async (f) => (await resolveInside(f.file, env.roots)).ok));
-    const all = res.files
-      .filter((_, i) => inside[i])
-      .flatMap((f) =>
-        f.diagnostics.map((d) => ({
-          file: shown(env, f.file),
-          line: d.range.start.line + 1,
-          column: d.range.start.character + 1,
-          endLine: d.range.end.line + 1,
-          endColumn: d.range.end.character + 1,
-          severity: d.severity,
-          code: d.code,
-          message: d.message,
-          ...(d.fixes?.length ? { quickFixes: d.fixes.map((x) => ({ title: x.title, newText: x.newText })) } : {}),
-        })),
-      );
+    const all = res.files.flatMap((f) =>
+      f.diagnostics.map((d) => ({
+        file: shown(env, f.file),
+        line: d.range.start.line + 1,
+        column: d.range.start.character + 1,
+        endLine: d.range.end.line + 1,
+        endColumn: d.range.end.character + 1,
+        severity: d.severity,
+        code: d.code,
+        message: d.message,
+        ...(d.fixes?.length ? { quickFixes: d.fixes.map((x) => ({ title: x.title, newText: x.newText })) } : {}),
+      })),
+    );
     const p = page(all, args, 100);
     return json({
       judgedBy: res.judgedBy,
@@ -101,10 +98,12 @@ async function judges(env: AgentToolEnv, configPath: string | undefined): Promis
   service.setFolder(root, python);
   const own = await service.ready(root);
   if (configPath) {
-    const st = await stat(configPath);
-    if (!st.isFile()) throw new ToolError(t('{0} is not a file', shown(env, configPath)));
-    const { readFile } = await import('node:fs/promises');
-    const text = st.size <= 2 * 1024 * 1024 ? await readFile(configPath, 'utf8') : '';
+    // Checked again where it is opened: a link swapped in since insideRoots is not followed.
+    const read = await readInside(configPath, env.roots, 2 * 1024 * 1024 + 1).catch((err: unknown) => {
+      if (err instanceof RefusedPathError && err.code === 'ENOTREG') throw new ToolError(t('{0} is not a file', shown(env, configPath)));
+      throw err;
+    });
+    const text = read.size <= 2 * 1024 * 1024 ? read.bytes.toString('utf8') : '';
     const p = parseConfig(text);
     const facts = service.factsFor(root, p);
     return [{ schema: facts.schema, label: facts.label, dialect: p.dialect }];

@@ -49,7 +49,7 @@ export const logStatsTool: AgentTool = {
   async run(args, env, signal) {
     const { mains } = await logMains(env, str(args, 'path'));
     const cache = new FactsCache(env.logCacheDir ?? defaultLogCacheDir());
-    const opened = await openLogs(mains, { cache, ...(signal ? { signal } : {}) });
+    const opened = await openLogs(mains, { cache, within: env.roots, ...(signal ? { signal } : {}) });
     const facts = await collectFacts(opened, {
       cache,
       ...(signal ? { signal } : {}),
@@ -105,7 +105,7 @@ export const logSearchTool: AgentTool = {
   network: false,
   async run(args, env, signal) {
     const { mains } = await logMains(env, str(args, 'path'));
-    const opened = await openLogs(mains, signal ? { signal } : {});
+    const opened = await openLogs(mains, { within: env.roots, ...(signal ? { signal } : {}) });
     const { hits, counts } = await searchTasks(allTasks(opened), str(args, 'query')!, {
       ...(signal ? { signal } : {}),
       ...(env.workers !== undefined ? { workers: env.workers } : {}),
@@ -213,8 +213,11 @@ export const logRecordTool: AgentTool = {
       throw new ToolError(
         t('the run folder has {0} logs; name one of them: {1}', mains.length, mains.map((m) => shown(env, m)).join(', ')),
       );
-    const session = new LogSession(mains[0]!);
+    const session = new LogSession(mains[0]!, { within: env.roots });
     await session.update(signal ? { signal } : {});
+    // A file the open-time check refused (a link out of the roots, a FIFO): said as such.
+    const refused = session.count === 0 ? session.index.problems.find((p) => p.offset === 0 && p.length === 0) : undefined;
+    if (refused) throw new ToolError(t('{0}: {1}', shown(env, refused.file), refused.reason));
     const taskId = str(args, 'taskId');
     let index = typeof args.index === 'number' ? args.index : undefined;
     if (index === undefined && taskId === undefined) throw new ToolError(t('give index or taskId'));

@@ -1,10 +1,9 @@
 // The agent tools about runs: the runs list (runs/list) and one run's summary (its snapshot,
 // curves and last traceback).
-import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { parseDocument, isMap, isScalar, isSeq, type Node } from 'yaml';
 import { t } from '../l10n';
-import { resolveInside } from '../fs/inside';
+import { readInside } from '../fs/inside';
 import { collectRuns } from '../runs/list';
 import { syncNodeFs } from '../fs/seam';
 import { inspectExperiment, readExperimentEntry } from '../runs/discover';
@@ -33,9 +32,14 @@ export const runsTool: AgentTool = {
   network: false,
   async run(args, env) {
     let folders: string[];
+    // What the listing may read: the roots, and the Runs view's roots the user configured.
+    let within = env.roots;
     if (str(args, 'root') !== undefined) folders = [await insideRoots(env, str(args, 'root'))];
-    else folders = env.runRoots ? await env.runRoots() : env.roots;
-    const { rows, rootsFound, errors } = await collectRuns(folders);
+    else {
+      folders = env.runRoots ? await env.runRoots() : env.roots;
+      within = [...env.roots, ...folders];
+    }
+    const { rows, rootsFound, errors } = await collectRuns(folders, { within });
     const status = str(args, 'status');
     const keep = rows.filter((r) => !status || r.status === status);
     const p = page(keep, args, 30);
@@ -150,11 +154,12 @@ export const runSummaryTool: AgentTool = {
   async run(args, env, signal) {
     const dir = await insideRoots(env, str(args, 'path'));
     if ((await fileOrFolder(dir, str(args, 'path')!)) !== 'dir') throw new ToolError(t('{0} is not an experiment folder', shown(env, dir)));
-    const fs = syncNodeFs();
+    const fs = syncNodeFs({ within: env.roots });
     const entry = await readExperimentEntry(fs, dirname(dir), basename(dir));
     if (!entry) throw new ToolError(t('{0} is not an experiment folder', shown(env, dir)));
     const info = await inspectExperiment(fs, entry);
     const curves = new RolloutCurves(dir, {
+      within: env.roots,
       cache: new FactsCache(env.logCacheDir ?? defaultLogCacheDir()),
       ...(env.workers !== undefined ? { workers: env.workers } : {}),
     });
@@ -164,11 +169,11 @@ export const runSummaryTool: AgentTool = {
     const series = collector.series();
     let snapshot: Record<string, unknown> | undefined;
     const snapPath = entry.snapshot;
-    if (snapPath && (await resolveInside(snapPath, env.roots)).ok) {
-      const { readFile } = await import('node:fs/promises');
-      const st = await stat(snapPath).catch(() => undefined);
-      if (st && st.isFile() && st.size <= 4 * 1024 * 1024) {
-        const flat = flattenSnapshot(await readFile(snapPath, 'utf8'), 150);
+    // Opened once, checked where it is opened (a link out of the roots is not read).
+    const snap = snapPath ? await readInside(snapPath, env.roots, 4 * 1024 * 1024 + 1).catch(() => undefined) : undefined;
+    if (snapPath && snap) {
+      if (snap.size <= 4 * 1024 * 1024) {
+        const flat = flattenSnapshot(snap.bytes.toString('utf8'), 150);
         snapshot = {
           file: shown(env, snapPath),
           settings: flat.keys,
@@ -179,11 +184,11 @@ export const runSummaryTool: AgentTool = {
     // The traceback behind a "traceback" evidence (the launcher's output VS Code kept, a regular.log), from its end.
     const tracebacks: { file: string; text: string }[] = [];
     for (const e of info.evidence)
-      if (e.kind === 'traceback' && e.file && (await resolveInside(e.file, env.roots)).ok) {
-        const st = await stat(e.file).catch(() => undefined);
+      if (e.kind === 'traceback' && e.file) {
+        const st = await fs.stat(e.file).catch(() => undefined);
         if (!st?.isFile()) continue;
         const from = Math.max(0, st.size - 64 * 1024);
-        const tail = (await fs.readRange(e.file, from, st.size - from)).toString('utf8');
+        const tail = (await fs.readRange(e.file, from, st.size - from).catch(() => Buffer.alloc(0))).toString('utf8');
         const lines = lastTraceback(tail);
         if (lines) tracebacks.push({ file: shown(env, e.file), text: visible(lines.join('\n').trim()).slice(-4000) });
       }

@@ -1,5 +1,5 @@
 // The linting entry point shared by the CLI, the debug preflight and tests.
-import { open, stat } from 'node:fs/promises';
+import { readInside, RefusedPathError } from '../fs/inside';
 import { resolve } from 'node:path';
 import type { ConfigDiagnostic, LintDiagnostic } from './diagnostics';
 import { looksLikeConfig, parseConfig, tooLargeDiagnostic, MAX_SEMANTIC_BYTES } from './parse';
@@ -14,6 +14,8 @@ export interface LintOptions extends Omit<ValidateOptions, 'root'> {
   /** Folder class references resolve against (default: the current directory). */
   root?: string;
   dialect?: Family;
+  /** The roots the file must really lie in (an agent's lint); undefined: any file. */
+  within?: readonly string[];
 }
 
 export interface LintResult {
@@ -64,25 +66,16 @@ export async function lintFile(path: string, opts: { root?: string } & LintOptio
 }
 
 export async function lintFileResult(path: string, opts: LintOptions = {}): Promise<LintResult> {
-  const st = await stat(path);
-  if (!st.isFile()) throw new Error(`${path} is not a file`);
-  if (st.size > MAX_SEMANTIC_BYTES) {
-    // Read only the head to decide whether it is ours; never load huge files whole.
-    const fh = await open(path, 'r');
-    try {
-      const buf = Buffer.alloc(64 * 1024);
-      const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-      const head = buf.subarray(0, bytesRead).toString('utf8');
-      if (!looksLikeConfig(head)) return { ours: false, diagnostics: [] };
-    } finally {
-      await fh.close();
-    }
-    return {
-      ours: true,
-      diagnostics: [tooLargeDiagnostic(st.size)],
-    };
+  // Opened once, checked where it is opened (core/fs/inside): never blocks on a FIFO, and with
+  // `within` never reads what lies outside those roots.
+  const { bytes, size } = await readInside(path, opts.within, MAX_SEMANTIC_BYTES + 1).catch((err: unknown) => {
+    if (err instanceof RefusedPathError) throw new Error(err.code === 'ENOTREG' ? `${path} is not a file` : err.message);
+    throw err;
+  });
+  if (size > MAX_SEMANTIC_BYTES) {
+    // Only the head decides whether it is ours; huge files are never loaded whole.
+    if (!looksLikeConfig(bytes.subarray(0, 64 * 1024).toString('utf8'))) return { ours: false, diagnostics: [] };
+    return { ours: true, diagnostics: [tooLargeDiagnostic(size)] };
   }
-  const { readFile } = await import('node:fs/promises');
-  const text = await readFile(path, 'utf8');
-  return lintText(text, { ...opts, root: resolve(opts.root ?? process.cwd()), fileName: opts.fileName ?? path });
+  return lintText(bytes.toString('utf8'), { ...opts, root: resolve(opts.root ?? process.cwd()), fileName: opts.fileName ?? path });
 }

@@ -2,8 +2,7 @@
 // quick fixes) and which AgentJet judged them. `agentjet lint` prints it; the MCP server and the
 // language-model tools answer with it. The AgentJet that judges: a checkout at the root, else the
 // one installed in the interpreter the caller handed in (never one found here), else the bundled facts.
-import { statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readInside } from '../fs/inside';
 import { lintFileResult } from './lint';
 import { collectYamlFiles } from './walk';
 import { ClassResolver } from './classref';
@@ -30,6 +29,8 @@ export interface LintPathsOptions {
   version?: FrameworkVersion;
   factsCacheDir?: string;
   signal?: AbortSignal;
+  /** The roots every file must really lie in (an agent's lint): others are neither read nor counted. */
+  within?: readonly string[];
 }
 
 export interface LintedFile {
@@ -56,7 +57,7 @@ export interface LintPathsResult {
 export async function lintPaths(targets: readonly string[], opts: LintPathsOptions): Promise<LintPathsResult> {
   const { root, version } = opts;
   const python = opts.runPython !== false ? opts.python || undefined : undefined;
-  const { files, special, missing } = collectYamlFiles(targets);
+  const { files, special, missing } = collectYamlFiles(targets, opts.within ? { within: opts.within } : {});
   const out: LintPathsResult = { files: [], errors: 0, warnings: 0, checked: 0, judgedBy: [], special, missing, unreadable: [] };
   if (missing.length) return out;
   const agentjets = new AgentJetFactsService({
@@ -76,10 +77,17 @@ export async function lintPaths(targets: readonly string[], opts: LintPathsOptio
     let res;
     try {
       // Which AgentJet judges it depends on its keys (bundled facts): parse it once here, unless it is too large to check.
-      const small = statSync(f).size <= MAX_SEMANTIC_BYTES;
-      const text = small ? await readFile(f, 'utf8').catch(() => '') : '';
+      const head = await readInside(f, opts.within, MAX_SEMANTIC_BYTES + 1);
+      const text = head.size <= MAX_SEMANTIC_BYTES ? head.bytes.toString('utf8') : '';
       const facts = version ? undefined : agentjets.factsFor(root, parseConfig(text));
-      res = await lintFileResult(f, { root, fs, resolver, ...(version ? { version } : {}), ...(facts ? { facts } : {}) });
+      res = await lintFileResult(f, {
+        root,
+        fs,
+        resolver,
+        ...(version ? { version } : {}),
+        ...(facts ? { facts } : {}),
+        ...(opts.within ? { within: opts.within } : {}),
+      });
       if (facts && res.ours) judged.add(facts.label);
     } catch (err) {
       out.unreadable.push({ file: f, error: err instanceof Error ? err.message : String(err) });

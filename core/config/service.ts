@@ -2,6 +2,7 @@
 // Each workspace folder may have its own interpreter (settings are per folder).
 import { generatedConfigDiagnostic, isGeneratedPatchConfig } from '../agentjet/generated';
 import { dirname } from 'node:path';
+import { isInside } from '../fs/inside';
 import { ClassResolver } from './classref';
 import { CachedFs } from './fs';
 import { PythonLocator } from './pythonenv';
@@ -119,7 +120,8 @@ export class ConfigService {
   /** The workspace folder holding the file (undefined outside every folder). */
   folderOf(file: string | undefined): string | undefined {
     if (!file) return this.roots[0];
-    return this.roots.find((r) => file === r || file.startsWith(r.endsWith('/') ? r : r + '/') || file.startsWith(r + '\\'));
+    // By path segments after normalising: `ws/../x` is not in `ws`, nor is `ws-2/x`.
+    return this.roots.find((r) => file === r || isInside(r, file));
   }
 
   private resolverFor(root: string | undefined): ClassResolver {

@@ -3,6 +3,7 @@
 // named x.yaml would block the reader; a socket or device is no config).
 import { readdirSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import { resolveInsideSync } from '../fs/inside';
 
 export interface CollectResult {
   /** Regular files to lint, in walk order (names sorted), each once. */
@@ -19,7 +20,7 @@ const YAML = /\.ya?ml$/i;
 const idOf = (st: Stats) => `${st.dev}:${st.ino}`;
 
 /** Collects the files to lint under `targets` (files named explicitly are taken whatever their name). */
-export function collectYamlFiles(targets: readonly string[]): CollectResult {
+export function collectYamlFiles(targets: readonly string[], opts: { within?: readonly string[] } = {}): CollectResult {
   const res: CollectResult = { files: [], special: [], missing: [] };
   const seenFiles = new Set<string>();
   const walking = new Set<string>();
@@ -31,6 +32,8 @@ export function collectYamlFiles(targets: readonly string[]): CollectResult {
       if (explicit) res.missing.push(p);
       return;
     }
+    // With `within` (an agent's lint): nothing whose real path leaves those roots is walked or listed.
+    if (opts.within && !resolveInsideSync(p, opts.within).ok) return;
     if (st.isDirectory()) {
       const id = idOf(st);
       if (walking.has(id)) return; // a link back into a folder being walked: a loop

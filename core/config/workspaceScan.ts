@@ -1,9 +1,10 @@
 // One rule for "where AgentJet configs may be in a workspace", shared by the language server's
 // background pass and the extension's start-up probe (which decides whether the server starts at
 // all in a workspace nobody has opened a YAML file of yet).
-import { open, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { open, readdir, stat } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
 import { looksLikeConfig } from '../agentjet/dialect';
+import { isInside, resolveInside } from '../fs/inside';
 
 /**
  * Folders never searched: tooling, environments, and the run folders (their `yaml_backup.yaml`
@@ -84,6 +85,8 @@ export async function yamlFilesUnder(
   root: string,
   isCancelled: () => boolean,
   onLevel?: (files: readonly string[]) => Promise<boolean>,
+  /** The folders the walk must stay in (real paths): a folder that leads out of them is not read. */
+  within?: readonly string[],
 ): Promise<string[]> {
   const out: string[] = [];
   let level = [root];
@@ -93,6 +96,7 @@ export async function yamlFilesUnder(
     for (const dir of level) {
       let entries;
       try {
+        if (within && !(await resolveInside(dir, within)).ok) continue;
         entries = await readdir(dir, { withFileTypes: true });
       } catch {
         continue;
@@ -135,4 +139,18 @@ export async function firstConfigUnder(
     return config !== undefined;
   });
   return { ...(config ? { config } : {}), files };
+}
+
+/**
+ * The folder to scan for a path the client says was created, when it lies in the workspace folder
+ * `root`: by path segments after normalising (`ws/../x` is not in `ws`) and by real path (a created
+ * link to `/` or anywhere out of `root` is not followed). Undefined for anything else.
+ */
+export async function createdFolderIn(path: string, root: string): Promise<string | undefined> {
+  if (!isAbsolute(path) || path.includes('\0')) return undefined;
+  const p = resolve(path);
+  if (!isInside(root, p)) return undefined;
+  if (!(await resolveInside(p, [root])).ok) return undefined;
+  const st = await stat(p).catch(() => undefined);
+  return st?.isDirectory() ? p : undefined;
 }

@@ -1,19 +1,8 @@
 // The file-system seam run discovery (and core/agentjet's readers) go through: async only, every call counted (the benchmark
 // reports how much work a refresh costs), and every failure turned into a value by the callers.
-import {
-  closeSync,
-  constants as fsc,
-  fstatSync,
-  openSync,
-  promises as fsp,
-  readdirSync,
-  readSync,
-  realpathSync,
-  statSync,
-  type Dirent,
-  type Stats,
-} from 'node:fs';
+import { closeSync, promises as fsp, readdirSync, readSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import { openInside, openInsideSync, RefusedPathError, resolveInside, resolveInsideSync } from './inside';
 
 export interface DirEntry {
   name: string;
@@ -33,9 +22,19 @@ export interface RunsFs {
   readonly ops: number;
 }
 
-/** `fs.promises` behind the seam; `hooks.before` lets tests change the tree mid-scan. */
-export function nodeFs(hooks: { before?: (op: string, path: string) => void | Promise<void> } = {}): RunsFs {
+/**
+ * `fs.promises` behind the seam; `hooks.before` lets tests change the tree mid-scan. With
+ * `within` (the roots an agent may read), nothing outside them is listed, stat'ed or read: a link
+ * out of the roots reads as a dangling one, and every file is checked where it is opened.
+ */
+export function nodeFs(hooks: { before?: (op: string, path: string) => void | Promise<void>; within?: readonly string[] } = {}): RunsFs {
   let ops = 0;
+  const within = hooks.within;
+  const inside = async (path: string): Promise<void> => {
+    if (!within) return;
+    const r = await resolveInside(path, within);
+    if (!r.ok && r.reason === 'outside the allowed folders') throw new RefusedPathError(path, 'EOUTSIDE');
+  };
   const before = async (op: string, path: string): Promise<void> => {
     ops++;
     if (hooks.before) await hooks.before(op, path);
@@ -47,6 +46,7 @@ export function nodeFs(hooks: { before?: (op: string, path: string) => void | Pr
     },
     async readdir(path) {
       await before('readdir', path);
+      await inside(path);
       const dirents = await fsp.readdir(path, { withFileTypes: true });
       const out: DirEntry[] = [];
       for (const d of dirents) {
@@ -58,6 +58,7 @@ export function nodeFs(hooks: { before?: (op: string, path: string) => void | Pr
         let kind: DirEntry['kind'];
         try {
           await before('stat', `${path}/${d.name}`);
+          await inside(`${path}/${d.name}`);
           kind = kindOf(await fsp.stat(`${path}/${d.name}`));
         } catch {
           kind = undefined;
@@ -68,11 +69,13 @@ export function nodeFs(hooks: { before?: (op: string, path: string) => void | Pr
     },
     async stat(path) {
       await before('stat', path);
+      await inside(path);
       return fsp.stat(path);
     },
     async readRange(path, position, length) {
       await before('read', path);
-      const { fh, size } = await openRegular(path);
+      const { handle: fh, stat } = await openInside(path, within);
+      const size = stat.size;
       try {
         // Clamped to the file first: a 2 MB cap on a 60-byte snapshot allocates 60 bytes.
         const buf = Buffer.allocUnsafe(Math.max(0, Math.min(length, size - position)));
@@ -89,7 +92,7 @@ export function nodeFs(hooks: { before?: (op: string, path: string) => void | Pr
     },
     async readFile(path) {
       await before('read', path);
-      const { fh } = await openRegular(path);
+      const { handle: fh } = await openInside(path, within);
       try {
         return await fh.readFile();
       } finally {
@@ -98,6 +101,7 @@ export function nodeFs(hooks: { before?: (op: string, path: string) => void | Pr
     },
     async realpath(path) {
       await before('realpath', path);
+      await inside(path);
       return fsp.realpath(path);
     },
   };
@@ -109,8 +113,14 @@ export function nodeFs(hooks: { before?: (op: string, path: string) => void | Pr
  * else to do meanwhile, and a synchronous stat costs a small part of a promise-based one (10,000
  * experiments are some 130,000 calls). Never for the extension host, which must not block.
  */
-export function syncNodeFs(): RunsFs {
+export function syncNodeFs(opts: { within?: readonly string[] } = {}): RunsFs {
   let ops = 0;
+  const within = opts.within;
+  const inside = (path: string): void => {
+    if (!within) return;
+    const r = resolveInsideSync(path, within);
+    if (!r.ok && r.reason === 'outside the allowed folders') throw new RefusedPathError(path, 'EOUTSIDE');
+  };
   const kindOf = (d: Dirent | Stats): DirEntry['kind'] => (d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other');
   const run = <T>(fn: () => T): Promise<T> => {
     ops++;
@@ -125,26 +135,30 @@ export function syncNodeFs(): RunsFs {
       return ops;
     },
     readdir: (path) =>
-      run(() =>
-        readdirSync(path, { withFileTypes: true }).map((d): DirEntry => {
+      run(() => {
+        inside(path);
+        return readdirSync(path, { withFileTypes: true }).map((d): DirEntry => {
           if (!d.isSymbolicLink()) return { name: d.name, kind: kindOf(d), symlink: false };
           ops++;
           let kind: DirEntry['kind'];
           try {
+            inside(`${path}/${d.name}`);
             kind = kindOf(statSync(`${path}/${d.name}`));
           } catch {
             kind = undefined;
           }
           return { name: d.name, kind, symlink: true };
-        }),
-      ),
-    stat: (path) => run(() => statSync(path)),
+        });
+      }),
+    stat: (path) =>
+      run(() => {
+        inside(path);
+        return statSync(path);
+      }),
     readRange: (path, position, length) =>
       run(() => {
-        const fd = openSync(path, fsc.O_RDONLY | (fsc.O_NONBLOCK ?? 0));
+        const { handle: fd, stat: st } = openInsideSync(path, within);
         try {
-          const st = fstatSync(fd);
-          if (!st.isFile()) throw Object.assign(new Error(`not a regular file: ${path}`), { code: 'ENOTREG' });
           const buf = Buffer.allocUnsafe(Math.max(0, Math.min(length, st.size - position)));
           let got = 0;
           while (got < buf.length) {
@@ -159,10 +173,8 @@ export function syncNodeFs(): RunsFs {
       }),
     readFile: (path) =>
       run(() => {
-        const fd = openSync(path, fsc.O_RDONLY | (fsc.O_NONBLOCK ?? 0));
+        const { handle: fd, stat: st } = openInsideSync(path, within);
         try {
-          const st = fstatSync(fd);
-          if (!st.isFile()) throw Object.assign(new Error(`not a regular file: ${path}`), { code: 'ENOTREG' });
           const buf = Buffer.allocUnsafe(st.size);
           let got = 0;
           while (got < buf.length) {
@@ -175,25 +187,12 @@ export function syncNodeFs(): RunsFs {
           closeSync(fd);
         }
       }),
-    realpath: (path) => run(() => realpathSync(path)),
+    realpath: (path) =>
+      run(() => {
+        inside(path);
+        return realpathSync(path);
+      }),
   };
-}
-
-/**
- * Opens a regular file for reading without ever blocking: O_NONBLOCK makes a FIFO open at once
- * (where a plain open waits for a writer forever), and the handle is refused unless it is a file.
- */
-async function openRegular(path: string): Promise<{ fh: fsp.FileHandle; size: number }> {
-  const fh = await fsp.open(path, fsc.O_RDONLY | (fsc.O_NONBLOCK ?? 0));
-  try {
-    const st = await fh.stat();
-    if (st.isFile()) return { fh, size: st.size };
-  } catch (err) {
-    await fh.close();
-    throw err;
-  }
-  await fh.close();
-  throw Object.assign(new Error(`not a regular file: ${path}`), { code: 'ENOTREG' });
 }
 
 /** Maps with at most `limit` calls in flight; results keep the input order. */
@@ -226,6 +225,8 @@ export function fsErrorText(err: unknown): string {
       return 'not a folder';
     case 'ENOTREG':
       return 'not a regular file';
+    case 'EOUTSIDE':
+      return 'outside the allowed folders';
     case 'EMFILE':
     case 'ENFILE':
       return 'too many open files';

@@ -5,7 +5,8 @@
 // the file's first bytes and of its last cached record to catch rewrites. Written atomically
 // (temp file + rename) so that concurrent readers never see half a cache; bounded in total size.
 import { createHash } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { openInside } from '../fs/inside';
+import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { FileIndex, FileProblem } from './index';
@@ -45,8 +46,9 @@ export function defaultCacheDir(): string {
 }
 
 /** A fingerprint of the n bytes at `at` (fewer at the end of the file). */
-async function printAt(path: string, at: number, n: number): Promise<string> {
-  const fh = await open(path, 'r');
+async function printAt(path: string, at: number, n: number, within: readonly string[] | undefined): Promise<string> {
+  // Checked where it is opened: cached facts of a file outside the roots are never vouched for.
+  const { handle: fh } = await openInside(path, within);
   try {
     const buf = Buffer.alloc(Math.max(0, n));
     const { bytesRead } = await fh.read(buf, 0, buf.length, at);
@@ -95,11 +97,15 @@ export class FactsCache {
     // Fingerprints: the first bytes, and the start of the last cached record, both within the
     // size the cache knew (a grown file has new bytes after it).
     const lastAt = e.offsets.length ? e.offsets[e.offsets.length - 1]! : 0;
-    if (
-      (await printAt(file.path, 0, Math.min(PRINT, e.size))) !== e.head ||
-      (e.offsets.length && (await printAt(file.path, lastAt, Math.min(PRINT, e.size - lastAt))) !== e.last)
-    )
+    try {
+      if (
+        (await printAt(file.path, 0, Math.min(PRINT, e.size), file.within)) !== e.head ||
+        (e.offsets.length && (await printAt(file.path, lastAt, Math.min(PRINT, e.size - lastAt), file.within)) !== e.last)
+      )
+        return { outcome: 'invalidated', facts: [] };
+    } catch {
       return { outcome: 'invalidated', facts: [] };
+    }
     file.seed({ offsets: e.offsets, times: e.times, scannedSize: e.scannedSize, fileSize: e.size, ino: e.ino, tailPartial: e.tailPartial });
     file.problems = e.problems;
     if (unchanged) return { outcome: 'hit', facts: e.facts };
@@ -132,8 +138,8 @@ export class FactsCache {
       offsets,
       times: Array.from(file.times.data.subarray(0, n)),
       problems: file.problems,
-      head: await printAt(file.path, 0, Math.min(PRINT, st.size)),
-      last: n ? await printAt(file.path, offsets[n - 1]!, Math.min(PRINT, st.size - offsets[n - 1]!)) : '',
+      head: await printAt(file.path, 0, Math.min(PRINT, st.size), file.within),
+      last: n ? await printAt(file.path, offsets[n - 1]!, Math.min(PRINT, st.size - offsets[n - 1]!), file.within) : '',
       facts: facts.slice(0, Math.max(0, keep)),
     };
     await mkdir(this.dir, { recursive: true });

@@ -1,6 +1,7 @@
 // The index of one log file: the byte offset and header time of every record, in typed arrays,
 // grown by scanning only what was appended (scan.ts finds the record boundaries).
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { openInside, RefusedPathError } from '../fs/inside';
 import { BoundaryScanner, MIN_CHUNK, type ScanProblem } from './scan';
 
 export const DEFAULT_CHUNK = 4 * 1024 * 1024;
@@ -42,7 +43,14 @@ export class FileIndex {
   readonly offsets = new Column((n) => new Float64Array(n));
   readonly times = new Column((n) => new Float64Array(n));
 
-  constructor(readonly path: string) {}
+  /**
+   * `within`: the roots the file must really lie in, checked at every open (an agent's tools);
+   * undefined for a file a person chose.
+   */
+  constructor(
+    readonly path: string,
+    readonly within?: readonly string[],
+  ) {}
 
   offset(i: number): number {
     return this.offsets.data[i]!;
@@ -84,38 +92,52 @@ export class FileIndex {
    * incomplete; everything before it is kept. Calls `progress` after each chunk.
    */
   async update(opts: UpdateOptions = {}): Promise<'unchanged' | 'grown' | 'reset'> {
-    let st;
+    // Opened first, then looked at: what is indexed is what was checked (core/fs/inside.ts).
+    let opened;
     try {
-      st = await stat(this.path);
-    } catch {
+      opened = await openInside(this.path, this.within);
+    } catch (err) {
+      if (err instanceof RefusedPathError) {
+        // A FIFO would block, a device never ends, a link out of the roots is not ours: nothing to index, and said so.
+        const had = this.count > 0;
+        this.reset();
+        this.problems = [
+          {
+            offset: 0,
+            length: 0,
+            reason:
+              err.code === 'ENOTREG'
+                ? 'not a regular file (a FIFO, device or folder): not read'
+                : 'outside the folders this reader may open (a link out of them): not read',
+            file: this.path,
+          },
+        ];
+        return had ? 'reset' : 'unchanged';
+      }
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EACCES' || code === 'EPERM' || code === 'EMFILE' || code === 'ENFILE') throw err;
       if (this.count === 0 && this.scannedSize === 0) return 'unchanged';
       this.reset();
       return 'reset';
     }
-    if (!st.isFile()) {
-      // Opening a FIFO would block, a device never ends: nothing to index, and said so.
-      const had = this.count > 0;
-      this.reset();
-      this.problems = [{ offset: 0, length: 0, reason: 'not a regular file (a FIFO, device or folder): not read', file: this.path }];
-      return had ? 'reset' : 'unchanged';
-    }
-    let outcome: 'grown' | 'reset' = 'grown';
-    if (this.ino !== -1 && st.ino !== this.ino) {
-      this.reset();
-      outcome = 'reset';
-    } else if (st.size < this.scannedSize) {
-      this.reset();
-      outcome = 'reset';
-    } else if (st.size === this.scannedSize || st.size === this.fileSize) return 'unchanged';
-    this.ino = st.ino;
-    const fileSize = st.size;
-    // Resume at the last record: it may have been incomplete.
-    const restart = this.count > 0 ? this.offsets.data[this.count - 1]! : 0;
-    const hadRecords = this.count > 0;
-    if (this.count > 0) this.count--;
-    this.problems = this.problems.filter((p) => p.offset < restart);
-    const fh = await open(this.path, 'r');
+    const fh = opened.handle;
+    const st = opened.stat;
     try {
+      let outcome: 'grown' | 'reset' = 'grown';
+      if (this.ino !== -1 && st.ino !== this.ino) {
+        this.reset();
+        outcome = 'reset';
+      } else if (st.size < this.scannedSize) {
+        this.reset();
+        outcome = 'reset';
+      } else if (st.size === this.scannedSize || st.size === this.fileSize) return 'unchanged';
+      this.ino = st.ino;
+      const fileSize = st.size;
+      // Resume at the last record: it may have been incomplete.
+      const restart = this.count > 0 ? this.offsets.data[this.count - 1]! : 0;
+      const hadRecords = this.count > 0;
+      if (this.count > 0) this.count--;
+      this.problems = this.problems.filter((p) => p.offset < restart);
       // A header still being written at the end is left out until it is complete.
       const covered = await this.scan(fh, restart, fileSize, hadRecords, opts);
       this.scannedSize = covered;
@@ -126,10 +148,23 @@ export class FileIndex {
         const { bytesRead } = await fh.read(last, 0, 1, covered - 1);
         this.tailPartial = bytesRead === 1 && last[0] !== 10;
       }
+      return outcome;
     } finally {
       await fh.close();
     }
-    return outcome;
+  }
+
+  /**
+   * Opens the indexed file for reading its records: checked against the roots again (core/fs/inside)
+   * and refused when another file took its name since it was indexed.
+   */
+  async openForRead(): Promise<FileHandle> {
+    const { handle, stat } = await openInside(this.path, this.within);
+    if (this.ino !== -1 && stat.ino !== this.ino) {
+      await handle.close();
+      throw Object.assign(new Error(`${this.path} changed since it was indexed: another file took its place`), { code: 'ECHANGED' });
+    }
+    return handle;
   }
 
   private async scan(fh: FileHandle, start: number, size: number, sawRecord: boolean, opts: UpdateOptions): Promise<number> {

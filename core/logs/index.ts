@@ -1,7 +1,8 @@
 // A streaming, incremental index of one `.json.log` (plus its loguru-rotated siblings): byte
 // offsets and lengths of every record in typed arrays. Payloads stay on disk until asked for.
 // One file's index is fileIndex.ts, the names of rotated siblings rotation.ts.
-import { open, readdir, stat, type FileHandle } from 'node:fs/promises';
+import { readdir, stat, type FileHandle } from 'node:fs/promises';
+import { resolveInside } from '../fs/inside';
 import { basename, dirname, join } from 'node:path';
 import { CancelledError, FileIndex, type FileProblem, type UpdateOptions } from './fileIndex';
 import { isRotatedSibling, mainFileOf, rotationKey } from './rotation';
@@ -29,7 +30,7 @@ export class LogIndex {
 
   constructor(
     path: string,
-    private readonly opts: { siblings?: boolean } = {},
+    private readonly opts: { siblings?: boolean; within?: readonly string[] } = {},
   ) {
     this.mainPath = opts.siblings === false ? path : mainFileOf(path);
   }
@@ -51,6 +52,11 @@ export class LogIndex {
     return this.files.length > 0 && this.files[this.files.length - 1]!.tailPartial;
   }
 
+  /** The roots every file of the group must really lie in (an agent's tools); undefined: anywhere. */
+  get within(): readonly string[] | undefined {
+    return this.opts.within;
+  }
+
   /** The files of the group, oldest first, the live file last. */
   async discover(): Promise<string[]> {
     if (this.opts.siblings === false) return [this.mainPath];
@@ -62,7 +68,13 @@ export class LogIndex {
     } catch {
       return [this.mainPath];
     }
-    const rotated = names.filter((n) => isRotatedSibling(main, n));
+    let rotated = names.filter((n) => isRotatedSibling(main, n));
+    // A sibling whose real path leaves the roots is not one of ours (each open checks again).
+    const within = this.opts.within;
+    if (within) {
+      const ok = await Promise.all(rotated.map(async (n) => (await resolveInside(join(dir, n), within)).ok));
+      rotated = rotated.filter((_, i) => ok[i]);
+    }
     const dated = await Promise.all(
       rotated.map(async (n) => {
         const { date, n: counter } = rotationKey(main, n);
@@ -92,7 +104,7 @@ export class LogIndex {
       // content now lives under a new name, which we index again).
       const byPath = new Map(this.files.map((f) => [f.path, f]));
       const prevCount = this.count;
-      this.files = paths.map((p) => byPath.get(p) ?? new FileIndex(p));
+      this.files = paths.map((p) => byPath.get(p) ?? new FileIndex(p, this.opts.within));
       const prefixKept = paths.length >= oldPaths.length && oldPaths.every((p, i) => p === paths[i]);
       if (!prefixKept && prevCount > 0) outcome = 'reset';
     }
@@ -165,7 +177,7 @@ export class LogIndex {
     if (!loc) return undefined;
     const len = Math.min(loc.end - loc.offset, maxBytes);
     const buf = Buffer.allocUnsafe(len);
-    const fh = await open(loc.file.path, 'r');
+    const fh = await loc.file.openForRead();
     try {
       let got = 0;
       while (got < len) {
@@ -196,7 +208,7 @@ export class LogIndex {
     const handle = (loc: RecordLocation) => {
       let fh = handles.get(loc.fileNo);
       if (!fh) {
-        fh = open(loc.file.path, 'r');
+        fh = loc.file.openForRead();
         handles.set(loc.fileNo, fh);
       }
       return fh;

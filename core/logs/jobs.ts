@@ -1,6 +1,7 @@
 // Whole-file work on a range of records (one task): the same code runs on a worker thread
 // (worker.ts) or inline. A task names a file, a byte range and the record starts inside it.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { openInsideSync, RefusedPathError } from '../fs/inside';
 import { TOO_LARGE } from './inflate';
 import { FastScanner, Out, exportLineInto, payloadJson, type ScanRecord, type ScanResult } from './fastscan';
 import { countTokens, type DecodedRecord, type RecordKind } from './decode';
@@ -17,6 +18,8 @@ export interface RangeTask {
   partialLast: boolean;
   /** The file's inode when it was indexed: another file under the same name is not read as this one. */
   ino?: number;
+  /** The roots the file must really lie in, checked where the worker opens it (core/fs/inside). */
+  within?: readonly string[];
 }
 
 /**
@@ -96,14 +99,19 @@ function readRange(task: RangeTask, start: number, end: number): Buffer {
     readBuf = Buffer.allocUnsafeSlow(Math.min(KEEP_READ_BYTES, Math.max(len, readBuf.length * 2)));
   const buf = len <= readBuf.length ? readBuf.subarray(0, len) : Buffer.allocUnsafe(len);
   let fd: number;
+  let st;
   try {
-    fd = openSync(task.path, 'r');
+    ({ handle: fd, stat: st } = openInsideSync(task.path, task.within));
   } catch (err) {
+    if (err instanceof RefusedPathError)
+      throw new FileChangedError(
+        task.path,
+        err.code === 'EOUTSIDE' ? 'it now leads outside the folders this reader may open' : 'it is not a regular file',
+      );
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new FileChangedError(task.path, 'it was removed');
     throw err;
   }
   try {
-    const st = fstatSync(fd);
     if (task.ino !== undefined && task.ino >= 0 && st.ino !== task.ino)
       throw new FileChangedError(task.path, 'another file took its place');
     if (st.size < end) throw new FileChangedError(task.path, `it was truncated to ${st.size} bytes`);

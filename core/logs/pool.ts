@@ -41,7 +41,14 @@ export function planTasks(index: LogIndex, from = 0, to = index.count, target?: 
     const loc = index.locate(i);
     if (!loc) break;
     if (!cur || loc.fileNo !== curFile || loc.end - cur.offsets[0]! > target) {
-      cur = { path: loc.file.path, offsets: [loc.offset], first: i, partialLast: false, ino: loc.file.ino };
+      cur = {
+        path: loc.file.path,
+        offsets: [loc.offset],
+        first: i,
+        partialLast: false,
+        ino: loc.file.ino,
+        ...(loc.file.within ? { within: loc.file.within } : {}),
+      };
       curFile = loc.fileNo;
       tasks.push(cur);
     }

@@ -40,8 +40,9 @@ export class LogSession {
   /** What the facts cache said of each file when the session first opened (for tests and logs). */
   cacheOutcomes: CacheOutcome[] = [];
 
-  constructor(path: string, opts: { siblings?: boolean; cacheSize?: number; factsCache?: FactsCache } = {}) {
-    this.index = new LogIndex(path, { siblings: opts.siblings });
+  /** `within`: the roots every file read must really lie in (core/fs/inside), for an agent's reads. */
+  constructor(path: string, opts: { siblings?: boolean; cacheSize?: number; factsCache?: FactsCache; within?: readonly string[] } = {}) {
+    this.index = new LogIndex(path, { siblings: opts.siblings, ...(opts.within ? { within: opts.within } : {}) });
     this.cacheSize = opts.cacheSize ?? 16;
     this.factsCache = opts.factsCache;
   }
@@ -84,7 +85,7 @@ export class LogSession {
     const seeded = new Map<FileIndex, { facts: RecordFacts[]; resets: number }>();
     const files: FileIndex[] = [];
     for (const p of await this.index.discover()) {
-      const f = new FileIndex(p);
+      const f = new FileIndex(p, this.index.within);
       try {
         const r = await this.factsCache!.restore(f);
         this.cacheOutcomes.push(r.outcome);

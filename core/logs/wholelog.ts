@@ -16,6 +16,8 @@ export interface OpenOptions {
   siblings?: boolean;
   cache?: FactsCache;
   signal?: AbortSignal;
+  /** The roots every file must really lie in, checked at each open (an agent's tools). */
+  within?: readonly string[];
 }
 
 /** Indexed log groups, with the facts the cache still vouches for (per file). */
@@ -58,12 +60,12 @@ export async function openLogs(mains: string[], opts: OpenOptions = {}): Promise
   const cacheCount: Record<CacheOutcome, number> = { hit: 0, extended: 0, miss: 0, invalidated: 0 };
   for (const main of mains) {
     if (opts.signal?.aborted) throw new CancelledError();
-    const index = new LogIndex(main, { siblings: opts.siblings });
+    const index = new LogIndex(main, { siblings: opts.siblings, ...(opts.within ? { within: opts.within } : {}) });
     const paths = await index.discover();
     const seeded = new Map<FileIndex, { facts: RecordFacts[]; resets: number }>();
     const files: FileIndex[] = [];
     for (const p of paths) {
-      const f = new FileIndex(p);
+      const f = new FileIndex(p, opts.within);
       if (opts.cache) {
         const r = await opts.cache.restore(f);
         cacheCount[r.outcome]++;

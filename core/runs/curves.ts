@@ -30,7 +30,7 @@ export class RolloutCurves {
 
   constructor(
     readonly experimentPath: string,
-    private readonly opts: { cache?: FactsCache; workers?: number } = {},
+    private readonly opts: { cache?: FactsCache; workers?: number; within?: readonly string[] } = {},
   ) {}
 
   /** Bytes of rollout log in the run (every host, rotated files included), as of the last look. */
@@ -41,7 +41,7 @@ export class RolloutCurves {
     const parts: string[] = [];
     let bytes = 0;
     for (const main of await findRunLogs(this.experimentPath)) {
-      for (const p of await new LogIndex(main).discover()) {
+      for (const p of await new LogIndex(main, this.opts.within ? { within: this.opts.within } : {}).discover()) {
         const st = await stat(p).catch(() => undefined);
         if (st) {
           parts.push(`${p}\0${st.size}\0${st.mtimeMs}\0${st.ino}`);
@@ -66,7 +66,7 @@ export class RolloutCurves {
     const sig = await this.currentSignature();
     if (sig === this.signature) return false;
     const mains = await findRunLogs(this.experimentPath);
-    const opened = await openLogs(mains, { cache: this.opts.cache, signal });
+    const opened = await openLogs(mains, { cache: this.opts.cache, signal, ...(this.opts.within ? { within: this.opts.within } : {}) });
     const total = opened.indexes.reduce((a, ix) => a + ix.count, 0);
     this.progress = { done: 0, total };
     const tasks = new TaskTable();

@@ -64,9 +64,10 @@ export function toRow(i: ExperimentInfo): RunRow {
 
 export async function collectRuns(
   args: readonly string[],
-  opts: { sizes?: boolean } = {},
+  opts: { sizes?: boolean; within?: readonly string[] } = {},
 ): Promise<{ rows: RunRow[]; infos: ExperimentInfo[]; rootsFound: string[]; errors: string[] }> {
-  const fs = syncNodeFs();
+  // `within` (an agent's roots): experiments, logs and snapshots reached through links out of them are not read.
+  const fs = syncNodeFs(opts.within ? { within: opts.within } : {});
   const folders = args.length ? args.map((a) => resolve(a)) : [process.cwd()];
   // A folder may be a project (holding saved_experiments/launcher_record) or a root itself.
   const roots = [...candidateRoots(folders), ...folders.map((p) => ({ path: p, source: 'configured' as const }))];
@@ -80,7 +81,7 @@ export async function collectRuns(
   const rootsFound = (await model.roots()).map((r) => r.path);
   const entries = await model.experiments();
   // Thousands of experiments are inspected on two threads (core/runs/parallel.ts).
-  const infos = await inspectAll(fs, entries, model.opts);
+  const infos = await inspectAll(fs, entries, model.opts, undefined, undefined, undefined, opts.within);
   const rows = infos.map(toRow);
   if (opts.sizes)
     await mapLimit(rows, 16, async (r) => {

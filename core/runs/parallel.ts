@@ -21,6 +21,8 @@ export interface ShareRequest {
   env?: Record<string, string | undefined>;
   localHost?: string;
   remoteFreshMs?: number;
+  /** The roots nothing outside of is read (an agent's listing): see nodeFs/syncNodeFs. */
+  within?: string[];
 }
 
 /** Inspects one share with the synchronous seam and a listing memo of its own. */
@@ -29,7 +31,7 @@ export async function inspectShare(req: ShareRequest): Promise<ExperimentInfo[]>
   if (req.env) opts.env = req.env;
   if (req.localHost !== undefined) opts.localHost = req.localHost;
   if (req.remoteFreshMs !== undefined) opts.remoteFreshMs = req.remoteFreshMs;
-  const fs = syncNodeFs();
+  const fs = syncNodeFs(req.within ? { within: req.within } : {});
   return mapLimit(req.entries, 16, (e) => inspectExperiment(fs, e, opts));
 }
 
@@ -86,6 +88,8 @@ export async function inspectAll(
   minExperiments = PARALLEL_MIN_EXPERIMENTS,
   /** Filled with how many shares worker threads did (tests, the benchmark). */
   report: { workerShares: number } = { workerShares: 0 },
+  /** The roots `fs` confines reads to (handed to the workers, which build their own seam). */
+  within?: readonly string[],
 ): Promise<ExperimentInfo[]> {
   const inline = () => mapLimit(entries, 16, (e) => inspectExperiment(fs, e, opts));
   const spec = workerSpec();
@@ -97,6 +101,7 @@ export async function inspectAll(
     ...(opts.env ? { env: { ...opts.env } } : {}),
     ...(opts.localHost !== undefined ? { localHost: opts.localHost } : {}),
     ...(opts.remoteFreshMs !== undefined ? { remoteFreshMs: opts.remoteFreshMs } : {}),
+    ...(within ? { within: [...within] } : {}),
   });
   const results = await Promise.all(
     shares.map((share, k) =>

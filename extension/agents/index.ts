@@ -7,11 +7,11 @@
 // command only.
 import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Services } from '../services';
 import { AGENT_TOOLS, callTool, type AgentToolEnv } from '../../core/agents/tools';
-import { findAgentJet, listSkills, type AgentJetSkill } from '../../core/agents/skills';
+import { findAgentJet, listSkills, skillFileBytes, type AgentJetSkill } from '../../core/agents/skills';
 import { mcpLaunch, withServerEntry } from '../../core/agents/clientConfig';
 import { resolvePython } from '../debug/interpreter';
 import { agentsSwarmAnyUrl, offerMcpServer } from '../settings';
@@ -292,7 +292,11 @@ async function copySkillsTo(folder: vscode.WorkspaceFolder, dir: string, skills:
         continue;
       }
       await mkdir(target, { recursive: true });
-      for (const f of s.files) await cp(join(s.dir, f), join(target, f));
+      // Read as the MCP server reads them (inside the package, never a FIFO); one that may not be read is left out.
+      for (const f of s.files) {
+        const bytes = await skillFileBytes(s, f);
+        if (bytes) await writeFile(join(target, f), bytes);
+      }
     }
     void vscode.window.showInformationMessage(
       skipped.length
