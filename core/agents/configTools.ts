@@ -11,7 +11,7 @@ import { bundledReleases } from '../config/releases';
 import { VALUE_SOURCES } from '../config/codefacts';
 import { FRAMEWORK_VERSIONS } from '../agentjet/dialect';
 import { WorkspaceTrust } from '../trust/policy';
-import { ToolError, str, PAGE, pathArg, json, shown, insideRoots, page, type AgentTool, type AgentToolEnv } from './toolkit';
+import { ToolError, str, PAGE, pathArg, json, shown, insideRoots, fittedPage, type AgentTool, type AgentToolEnv } from './toolkit';
 
 export const lintTool: AgentTool = {
   name: 'agentjet_lint',
@@ -55,21 +55,22 @@ export const lintTool: AgentTool = {
         ...(d.fixes?.length ? { quickFixes: d.fixes.map((x) => ({ title: x.title, newText: x.newText })) } : {}),
       })),
     );
-    const p = page(all, args, 100);
-    return json({
-      judgedBy: res.judgedBy,
-      configsChecked: res.checked,
-      errors: res.errors,
-      warnings: res.warnings,
-      ...(res.checked === 0
-        ? { note: t('no AgentJet/ASTuner config (a YAML file whose root has ajet:, astuner: or astune:) at {0}', shown(env, target)) }
-        : {}),
-      diagnostics: p.items,
-      ...(p.total > p.items.length ? { total: p.total, offset: p.offset } : {}),
-      ...(p.note ? { more: p.note } : {}),
-      ...(res.special.length ? { skipped: res.special.map((f) => t('{0}: skipped, not a regular file', shown(env, f))) } : {}),
-      ...(res.unreadable.length ? { unreadable: res.unreadable.map((u) => ({ file: shown(env, u.file), error: u.error })) } : {}),
-    });
+    return fittedPage(all, args, 100, (p) =>
+      json({
+        judgedBy: res.judgedBy,
+        configsChecked: res.checked,
+        errors: res.errors,
+        warnings: res.warnings,
+        ...(res.checked === 0
+          ? { note: t('no AgentJet/ASTuner config (a YAML file whose root has ajet:, astuner: or astune:) at {0}', shown(env, target)) }
+          : {}),
+        diagnostics: p.items,
+        ...(p.total > p.items.length ? { total: p.total, offset: p.offset } : {}),
+        ...(p.note ? { more: p.note } : {}),
+        ...(res.special.length ? { skipped: res.special.map((f) => t('{0}: skipped, not a regular file', shown(env, f))) } : {}),
+        ...(res.unreadable.length ? { unreadable: res.unreadable.map((u) => ({ file: shown(env, u.file), error: u.error })) } : {}),
+      }),
+    );
   },
 };
 

@@ -18,7 +18,7 @@ import {
   shown,
   insideRoots,
   fileOrFolder,
-  page,
+  fittedPage,
   visible,
   type AgentTool,
   type AgentToolEnv,
@@ -56,15 +56,16 @@ export const logStatsTool: AgentTool = {
       ...(env.workers !== undefined ? { workers: env.workers } : {}),
     });
     const st = statsFromFacts(opened, facts);
-    const steps = page(st.steps, args, 60);
-    return json({
-      ...st,
-      files: st.files.map((f) => shown(env, f)),
-      problems: st.problems.slice(0, 20).map((p) => ({ ...p, file: shown(env, p.file) })),
-      corrupt: st.corrupt.slice(0, 20),
-      steps: steps.items,
-      ...(steps.note ? { more: steps.note } : {}),
-    });
+    return fittedPage(st.steps, args, 60, (steps) =>
+      json({
+        ...st,
+        files: st.files.map((f) => shown(env, f)),
+        problems: st.problems.slice(0, 20).map((p) => ({ ...p, file: shown(env, p.file) })),
+        corrupt: st.corrupt.slice(0, 20),
+        steps: steps.items,
+        ...(steps.note ? { more: steps.note } : {}),
+      }),
+    );
   },
 };
 
@@ -111,32 +112,33 @@ export const logSearchTool: AgentTool = {
       ...(env.workers !== undefined ? { workers: env.workers } : {}),
     });
     hits.sort((a, b) => a.index - b.index);
-    const p = page(hits, args, 20);
-    const info = await summaries(
-      opened,
-      p.items.map((h) => h.index),
-    );
-    return json({
-      recordsSearched: counts.total,
-      recordsMatching: counts.hits,
-      matchesInTokenText: counts.matches,
-      hits: p.items.map((h: SearchHitData) => {
-        const s = info.get(h.index);
-        return {
-          index: h.index,
-          ...(s?.step !== undefined ? { step: s.step } : {}),
-          ...(s?.taskId !== undefined ? { taskId: s.taskId } : {}),
-          ...(s?.reward !== undefined ? { reward: s.reward } : {}),
-          ...(s?.title !== undefined ? { title: visible(s.title).slice(0, 200) } : {}),
-          where: h.where,
-          ...(h.timeline !== undefined ? { timeline: h.timeline, token: h.token } : {}),
-          matches: h.matches,
-        };
-      }),
-      ...(p.note ? { more: p.note } : {}),
-      ...(mains.length > 1
-        ? { note: t("record numbers run across the hosts' logs in this order: {0}", mains.map((m) => shown(env, m)).join(', ')) }
-        : {}),
+    return fittedPage(hits, args, 20, async (p) => {
+      const info = await summaries(
+        opened,
+        p.items.map((h) => h.index),
+      );
+      return json({
+        recordsSearched: counts.total,
+        recordsMatching: counts.hits,
+        matchesInTokenText: counts.matches,
+        hits: p.items.map((h: SearchHitData) => {
+          const s = info.get(h.index);
+          return {
+            index: h.index,
+            ...(s?.step !== undefined ? { step: s.step } : {}),
+            ...(s?.taskId !== undefined ? { taskId: s.taskId } : {}),
+            ...(s?.reward !== undefined ? { reward: s.reward } : {}),
+            ...(s?.title !== undefined ? { title: visible(s.title).slice(0, 200) } : {}),
+            where: h.where,
+            ...(h.timeline !== undefined ? { timeline: h.timeline, token: h.token } : {}),
+            matches: h.matches,
+          };
+        }),
+        ...(p.note ? { more: p.note } : {}),
+        ...(mains.length > 1
+          ? { note: t("record numbers run across the hosts' logs in this order: {0}", mains.map((m) => shown(env, m)).join(', ')) }
+          : {}),
+      });
     });
   },
 };

@@ -12,7 +12,7 @@ import { RunCollector } from '../runs/collector';
 import type { StepPoint } from '../runs/types';
 import { FactsCache, defaultCacheDir as defaultLogCacheDir } from '../logs/cache';
 import { lastTraceback } from '../agentjet/launchRecord';
-import { ToolError, str, int, PAGE, pathArg, json, shown, insideRoots, fileOrFolder, page, visible, type AgentTool } from './toolkit';
+import { ToolError, str, int, PAGE, pathArg, json, shown, insideRoots, fileOrFolder, fittedPage, visible, type AgentTool } from './toolkit';
 
 export const runsTool: AgentTool = {
   name: 'agentjet_runs',
@@ -42,31 +42,32 @@ export const runsTool: AgentTool = {
     const { rows, rootsFound, errors } = await collectRuns(folders, { within });
     const status = str(args, 'status');
     const keep = rows.filter((r) => !status || r.status === status);
-    const p = page(keep, args, 30);
-    return json({
-      roots: rootsFound.map((r) => shown(env, r)),
-      ...(rootsFound.length
-        ? {}
-        : { note: t('no saved_experiments or launcher_record folder under {0}', folders.map((f) => shown(env, f)).join(', ')) }),
-      total: p.total,
-      runs: p.items.map((r) => ({
-        experiment: r.experiment,
-        path: shown(env, r.path),
-        status: r.status,
-        ...(r.reason ? { reason: r.reason } : {}),
-        evidence: r.evidence.map((e) => (e.file ? `${e.text} (${shown(env, e.file)})` : e.text)),
-        started: r.started,
-        ...(r.latestStep !== undefined ? { latestStep: r.latestStep } : {}),
-        ...(r.totalSteps !== undefined ? { totalSteps: r.totalSteps } : {}),
-        ...(r.latestReward !== undefined ? { latestMeanReward: r.latestReward } : {}),
-        checkpoints: r.checkpoints.length ? { count: r.checkpoints.length, lastStep: r.checkpoints.at(-1) } : { count: 0 },
-        sessions: r.sessions.length,
-        hosts: r.hosts,
-        exceptions: r.exceptions,
-      })),
-      ...(p.note ? { more: p.note } : {}),
-      ...(errors.length ? { errors } : {}),
-    });
+    return fittedPage(keep, args, 30, (p) =>
+      json({
+        roots: rootsFound.map((r) => shown(env, r)),
+        ...(rootsFound.length
+          ? {}
+          : { note: t('no saved_experiments or launcher_record folder under {0}', folders.map((f) => shown(env, f)).join(', ')) }),
+        total: p.total,
+        runs: p.items.map((r) => ({
+          experiment: r.experiment,
+          path: shown(env, r.path),
+          status: r.status,
+          ...(r.reason ? { reason: r.reason } : {}),
+          evidence: r.evidence.map((e) => (e.file ? `${e.text} (${shown(env, e.file)})` : e.text)),
+          started: r.started,
+          ...(r.latestStep !== undefined ? { latestStep: r.latestStep } : {}),
+          ...(r.totalSteps !== undefined ? { totalSteps: r.totalSteps } : {}),
+          ...(r.latestReward !== undefined ? { latestMeanReward: r.latestReward } : {}),
+          checkpoints: r.checkpoints.length ? { count: r.checkpoints.length, lastStep: r.checkpoints.at(-1) } : { count: 0 },
+          sessions: r.sessions.length,
+          hosts: r.hosts,
+          exceptions: r.exceptions,
+        })),
+        ...(p.note ? { more: p.note } : {}),
+        ...(errors.length ? { errors } : {}),
+      }),
+    );
   },
 };
 

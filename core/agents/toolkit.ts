@@ -171,7 +171,45 @@ export function page<T>(items: readonly T[], args: ToolArgs, dflt: number): { it
 /** Cuts an answer to MAX_ANSWER_CHARS with a line saying so. */
 export function bound(text: string, max = MAX_ANSWER_CHARS): string {
   if (text.length <= max) return text;
-  return `${text.slice(0, max)}\n…\n${t('[answer cut at {0} of {1} characters: ask for less (a smaller limit, a later offset, one file or one record)]', max, text.length)}`;
+  const hint = t(
+    '[answer cut at {0} of {1} characters: ask for less (a smaller limit, a later offset, one file or one record)]',
+    max,
+    text.length,
+  );
+  // A JSON answer stays JSON: the cut text becomes a string beside the hint, so the client can still
+  // parse it and read how to ask for less (a cut inside the JSON could be read by nothing).
+  if (/^\s*[[{]/.test(text)) {
+    let keep = max - hint.length - 64;
+    let out = '';
+    while (keep > 0) {
+      out = JSON.stringify({ cut: true, more: hint, partial: text.slice(0, keep) }, null, 1);
+      if (out.length <= max) return out;
+      keep -= out.length - max + 16;
+    }
+    return JSON.stringify({ cut: true, more: hint });
+  }
+  return `${text.slice(0, max)}\n…\n${hint}`;
+}
+
+/**
+ * A paged answer that fits whole: the page is rendered, and while it is over the answer's budget
+ * a smaller page is rendered instead (its `more` note then names the offset to call again with).
+ * Only a single item over the budget is left to bound().
+ */
+export async function fittedPage<T>(
+  items: readonly T[],
+  args: ToolArgs,
+  dflt: number,
+  render: (p: ReturnType<typeof page<T>>) => string | Promise<string>,
+  budget = MAX_ANSWER_CHARS - 200,
+): Promise<string> {
+  let limit = int(args, 'limit', dflt);
+  for (;;) {
+    const text = await render(page(items, { ...args, limit }, dflt));
+    if (text.length <= budget || limit <= 1) return text;
+    // Shrink in proportion to the overshoot (at least by one), so a few renders suffice.
+    limit = Math.max(1, Math.min(limit - 1, Math.floor((limit * budget) / text.length)));
+  }
 }
 
 /** Control characters of log text shown as escapes (a token may hold terminal escape sequences). */

@@ -97,6 +97,16 @@ test('an answer longer than the bound is cut with a note; a short one is left al
   assert.match(cut, new RegExp(`\\[answer cut at ${MAX_ANSWER_CHARS} of ${MAX_ANSWER_CHARS * 2} characters`));
 });
 
+test('a JSON answer over the bound stays JSON: the cut text a string beside the hint', () => {
+  const long = JSON.stringify({ items: Array.from({ length: 5000 }, (_, i) => ({ i, text: 'a "quoted" \\ line' })) });
+  const cut = bound(long);
+  assert.ok(cut.length <= MAX_ANSWER_CHARS, String(cut.length));
+  const parsed = JSON.parse(cut) as { cut: boolean; more: string; partial: string };
+  assert.equal(parsed.cut, true);
+  assert.match(parsed.more, /answer cut at/);
+  assert.ok(long.startsWith(parsed.partial) && parsed.partial.length > MAX_ANSWER_CHARS / 2);
+});
+
 test('paths: inside the roots only, links out refused, relative paths against the first root', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'aj-agents-'));
   try {
