@@ -127,7 +127,12 @@ export function debugpyLaunch(
     ...(target.kind === 'script' ? { program: target.path } : { module: target.module }),
     args,
     cwd: r.cwd,
-    env: { ...r.envAdditions },
+    // Python 3.11+ freezes stdlib modules and debugpy then prints a red warning in every launch
+    // ("frozen modules ... may miss breakpoints"), though breakpoints in the user's code bind: pass
+    // what it asks for to the launcher, and turn the check off in the processes it starts (no flag
+    // reaches them). A user's own value wins. Older Pythons ignore an unknown -X option.
+    pythonArgs: ['-Xfrozen_modules=off'],
+    env: { PYDEVD_DISABLE_FILE_VALIDATION: '1', ...r.envAdditions },
     console: 'internalConsole',
     redirectOutput: true,
     justMyCode: r.justMyCode,
