@@ -124,7 +124,7 @@ async function main() {
     await new Promise((r) => setTimeout(r, 500));
     const p0 = Date.now();
     const ping = await Promise.race([
-      c.client.ping().then(() => `${Date.now() - p0} ms`),
+      c.client.ping({ timeout: LIMIT_S * 1000 }).then(() => `${Date.now() - p0} ms`),
       new Promise<string>((r) => setTimeout(() => r(`no answer in ${LIMIT_S} s`), LIMIT_S * 1000)),
     ]);
     ac.abort();
