@@ -45,6 +45,8 @@ export interface LintPathsResult {
   /** Named targets or *.yaml entries that are not regular files (FIFOs, sockets, devices). */
   special: string[];
   missing: string[];
+  /** The folder walk stopped at MAX_WALK_ENTRIES entries (core/config/walk.ts). */
+  truncated?: boolean;
   unreadable: { file: string; error: string }[];
 }
 
@@ -52,8 +54,9 @@ export interface LintPathsResult {
 export async function lintPaths(targets: readonly string[], opts: LintPathsOptions): Promise<LintPathsResult> {
   const { root, version } = opts;
   const runPython = opts.runPython !== false;
-  const { files, special, missing } = collectYamlFiles(targets);
+  const { files, special, missing, truncated } = await collectYamlFiles(targets, opts.signal ? { signal: opts.signal } : {});
   const out: LintPathsResult = { files: [], errors: 0, warnings: 0, checked: 0, judgedBy: [], special, missing, unreadable: [] };
+  if (truncated) out.truncated = true;
   if (missing.length) return out;
   const agentjets = new AgentJetFactsService({
     cacheDir: opts.factsCacheDir ?? process.env.AGENTJET_FACTS_CACHE ?? defaultCacheDir(),

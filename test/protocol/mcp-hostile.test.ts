@@ -5,7 +5,7 @@
 // walk stays in the folder, `ping` answers while it runs, and the answer comes.
 import { test, after } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -79,6 +79,27 @@ test(
       const again = await s.client.callTool({ name: 'agentjet_log_stats', arguments: { path: 'rollout.json.log' } });
       assert.equal(again.isError, false, textOf(again));
       assert.doesNotMatch(s.stderr(), /heap|FATAL/);
+    } finally {
+      await s.close();
+    }
+  },
+);
+
+test(
+  'R3: agentjet_lint of a folder holding a link to /: ping answers, the lint answers with the folder only',
+  { timeout: 120_000 },
+  async () => {
+    const root = mkdtempSync(join(scratch, 'r3-'));
+    mkdirSync(join(root, 'configs'));
+    writeFileSync(join(root, 'configs', 'a.yaml'), 'ajet:\n  project_name: x\n');
+    symlinkSync('/', join(root, 'disk'));
+    const s = await connect(root);
+    try {
+      const lint = s.client.callTool({ name: 'agentjet_lint', arguments: { path: '.' } }, undefined, { timeout: 100_000 });
+      await s.client.ping({ timeout: 30_000 });
+      const r = await lint;
+      assert.equal(r.isError, false, textOf(r));
+      assert.match(textOf(r), /"configsChecked": 1/);
     } finally {
       await s.close();
     }
