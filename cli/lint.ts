@@ -6,6 +6,7 @@ import { commandArgs } from './args';
 import { lintPaths } from '../core/config/lintPaths';
 import type { ConfigDiagnostic } from '../core/config/diagnostics';
 import { FRAMEWORK_VERSIONS, isFrameworkVersion, type FrameworkVersion } from '../core/agentjet/dialect';
+import { MAX_WALK_ENTRIES } from '../core/config/walk';
 import { t } from '../core/l10n';
 import { resolveInterpreter } from '../core/process/resolveInterpreter';
 
@@ -63,6 +64,8 @@ export async function runLint(
   }
   // A FIFO, socket or device named *.yaml is no config: said, not counted as a problem.
   for (const f of res.special) writeErr(`${t('{0}: skipped, not a regular file', relative(process.cwd(), f) || f)}\n`);
+  if (res.truncated)
+    writeErr(`${t('the folder walk stopped after {0} entries; name a smaller folder to check the rest', String(MAX_WALK_ENTRIES))}\n`);
   for (const u of res.unreadable) writeErr(`${t('{0}: cannot read: {1}', u.file, u.error)}\n`);
   const { errors, warnings, checked } = res;
   const judged = res.judgedBy;

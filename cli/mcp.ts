@@ -22,9 +22,10 @@ import type { CliCommand } from './commands';
 import { commandArgs } from './args';
 import { VERSION } from './version';
 import { t } from '../core/l10n';
-import { AGENT_TOOLS, callTool, toolHints, type AgentToolEnv } from '../core/agents/tools';
+import { AGENT_TOOLS, toolHints, type AgentToolEnv } from '../core/agents/tools';
 import { workspaceSwarmUrls } from '../core/agents/swarmAccess';
 import { normalizeSwarmUrl } from '../core/swarm/api';
+import { CallQueue, queuedCall } from '../core/agents/callQueue';
 import { findAgentJet, listSkills, readSkillFile, type AgentJetSkill } from '../core/agents/skills';
 import { resolveInterpreter } from '../core/process/resolveInterpreter';
 
@@ -154,8 +155,10 @@ function createMcpServer(o: McpOptions): Server {
       annotations: { title: t(x.title), ...toolHints(x, env.mayRunPython) },
     })),
   }));
+  // A few calls at once, a bounded number waiting (core/agents/callQueue.ts).
+  const calls = new CallQueue();
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const r = await callTool(req.params.name, req.params.arguments ?? {}, env, extra.signal);
+    const r = await queuedCall(calls, req.params.name, req.params.arguments ?? {}, env, extra.signal);
     return { content: [{ type: 'text' as const, text: r.text }], isError: r.isError };
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({

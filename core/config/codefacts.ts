@@ -15,6 +15,7 @@ import {
   taskReaderTypes,
 } from './pyfacts';
 import { parsePython, type PyNode } from './pyparse';
+import { KEY_BUDGET, KeyChains } from './factsBudget';
 import type { Tree } from 'web-tree-sitter';
 
 /** Per-version value lists the schema takes from code. */
@@ -104,7 +105,7 @@ export function conversionTable(text: string, root: string): Record<string, stri
   const out: Record<string, string[]> = {};
   if (!json || typeof json !== 'object') return out;
   for (const [from, to] of Object.entries(json as Record<string, unknown>)) {
-    if (!from.startsWith(`${root}.`)) continue;
+    if (!from.startsWith(`${root}.`) || from.length > KEY_BUDGET.maxChars) continue;
     const list = (Array.isArray(to) ? to : [to]).filter((x): x is string => typeof x === 'string');
     if (list.length) out[from.slice(root.length + 1)] = list;
   }
@@ -150,6 +151,9 @@ export function yamlKeys(text: string, root: string): string[] {
     for (const p of m.items) {
       if (!isScalar(p.key)) continue;
       const k = prefix ? `${prefix}.${String(p.key.value)}` : String(p.key.value);
+      // Depth is bounded before parsing (FACTS_BUDGET); key length and count here (KEY_BUDGET).
+      if (out.length >= KEY_BUDGET.maxKeys) return;
+      if (k.length > KEY_BUDGET.maxChars) continue;
       out.push(k);
       if (isMap(p.value)) walk(p.value, k);
     }
@@ -160,13 +164,20 @@ export function yamlKeys(text: string, root: string): string[] {
 
 /** Left-hand `"<root>.a.b"` paths of a config_auto_convertion table (JSON with comments). */
 export function conversionKeys(text: string, root: string): string[] {
-  const out = new Set<string>();
+  const chains = new KeyChains();
   for (const m of text.matchAll(new RegExp(String.raw`\b${root}\.([A-Za-z_][\w.]*\w)`, 'g'))) {
+    if (chains.keys.size >= KEY_BUDGET.maxKeys) break;
     const [, dotted = ''] = m;
-    const parts = dotted.split('.');
-    for (let i = 1; i <= parts.length; i++) out.add(parts.slice(0, i).join('.'));
+    chains.reset();
+    // Link by link, stopping at the budget: a 128 KB key is not split whole.
+    for (let at = 0; at < dotted.length;) {
+      const dot = dotted.indexOf('.', at);
+      const end = dot < 0 ? dotted.length : dot;
+      if (!chains.push(dotted.slice(at, end))) break;
+      at = end + 1;
+    }
   }
-  return [...out];
+  return [...chains.keys];
 }
 
 /** The values a source lists in a file. */

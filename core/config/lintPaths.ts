@@ -50,6 +50,8 @@ export interface LintPathsResult {
   /** Named targets or *.yaml entries that are not regular files (FIFOs, sockets, devices). */
   special: string[];
   missing: string[];
+  /** The folder walk stopped at MAX_WALK_ENTRIES entries (core/config/walk.ts). */
+  truncated?: boolean;
   unreadable: { file: string; error: string }[];
 }
 
@@ -57,8 +59,12 @@ export interface LintPathsResult {
 export async function lintPaths(targets: readonly string[], opts: LintPathsOptions): Promise<LintPathsResult> {
   const { root, version } = opts;
   const python = opts.runPython !== false ? opts.python || undefined : undefined;
-  const { files, special, missing } = collectYamlFiles(targets, opts.within ? { within: opts.within } : {});
+  const { files, special, missing, truncated } = await collectYamlFiles(targets, {
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.within ? { within: opts.within } : {}),
+  });
   const out: LintPathsResult = { files: [], errors: 0, warnings: 0, checked: 0, judgedBy: [], special, missing, unreadable: [] };
+  if (truncated) out.truncated = true;
   if (missing.length) return out;
   const agentjets = new AgentJetFactsService({
     cacheDir: opts.factsCacheDir ?? process.env.AGENTJET_FACTS_CACHE ?? defaultCacheDir(),

@@ -4,6 +4,7 @@
 // Each function takes a Python text (parsed, then freed) or the root of a tree already parsed; the
 // parser must be loaded first (`await loadPython()`).
 import { nodesOf, stringValue, tailName, withPyTree, type PyNode } from './pyparse';
+import { KEY_BUDGET, KeyChains } from './factsBudget';
 
 type Src = string | PyNode;
 
@@ -159,9 +160,13 @@ export function dataclassKeys(py: Src, root: string): string[] {
     return out;
   });
   const out: string[] = [];
+  // Fields of a class typed by the class again fan out (w fields, 8 levels: w^8 keys): bounded in
+  // count and length as other keys are (KEY_BUDGET).
   const walk = (cls: string, prefix: string, depth: number) => {
     for (const fld of classes.get(cls) ?? []) {
       const k = prefix ? `${prefix}.${fld.name}` : fld.name;
+      if (out.length >= KEY_BUDGET.maxKeys) return;
+      if (k.length > KEY_BUDGET.maxChars) continue;
       out.push(k);
       if (depth < 8 && classes.has(fld.type)) walk(fld.type, k, depth + 1);
     }
@@ -207,31 +212,49 @@ const KEY_RE = /^[A-Za-z_]\w*$/;
 export function attributeKeys(py: Src, root: string): string[] {
   if (typeof py === 'string' && !mayReadRoot(py, root)) return [];
   return withPyTree(py, (tree) => {
-    const out = new Set<string>();
-    for (const start of nodesOf(tree, 'attribute')) {
-      if (start.childForFieldName('attribute')?.text !== root) continue;
-      const obj = start.childForFieldName('object');
-      if (!obj || obj.type === 'string' || obj.type === 'concatenated_string') continue;
-      const parts: string[] = [];
-      let node = start;
-      let stopped: string | undefined;
-      for (let up = node.parent; up?.type === 'attribute' && up.childForFieldName('object')?.id === node.id; up = node.parent) {
-        const seg = up.childForFieldName('attribute')?.text ?? '';
-        node = up;
-        if (METHODS.has(seg)) {
-          stopped = seg;
-          break;
+    const chains = new KeyChains();
+    // One pass, top-down, never asking a node for its parent (tree-sitter finds a parent from the
+    // root down: a chain of n links walked up costs n²). In document order a call comes before its
+    // callee and a chain's outermost link before the links inside it.
+    const calls = new Map<number, PyNode>();
+    const inner = new Set<number>();
+    for (const node of nodesOf(tree, 'attribute', 'call')) {
+      if (chains.keys.size >= KEY_BUDGET.maxKeys) break;
+      if (node.type === 'call') {
+        const fn = node.childForFieldName('function');
+        if (fn?.type === 'attribute') calls.set(fn.id, node);
+        continue;
+      }
+      if (inner.delete(node.id)) continue;
+      // The outermost link: its links from the inside out, and what the innermost is on.
+      const segs: string[] = [];
+      let bottom: PyNode | null = node;
+      for (let cur: PyNode | null = node; cur?.type === 'attribute'; cur = cur.childForFieldName('object')) {
+        if (cur !== node) inner.add(cur.id);
+        segs.push(cur.childForFieldName('attribute')?.text ?? '');
+        bottom = cur.childForFieldName('object');
+      }
+      segs.reverse();
+      const call = calls.get(node.id);
+      calls.delete(node.id);
+      for (let j = 0; j < segs.length && chains.keys.size < KEY_BUDGET.maxKeys; j++) {
+        if (segs[j] !== root) continue;
+        if (j === 0 && (!bottom || bottom.type === 'string' || bottom.type === 'concatenated_string')) continue;
+        chains.reset();
+        // A chain ends at a method (`.items()`); `.get("key")` right after it adds the key.
+        for (let k = j + 1; k < segs.length; k++) {
+          const seg = segs[k]!;
+          if (METHODS.has(seg)) {
+            const key =
+              seg === 'get' && k === segs.length - 1 ? stringValue(call?.childForFieldName('arguments')?.namedChildren[0]) : undefined;
+            if (key !== undefined && KEY_RE.test(key)) chains.push(key);
+            break;
+          }
+          if (!chains.push(seg)) break;
         }
-        parts.push(seg);
       }
-      if (stopped === 'get') {
-        const call = node.parent;
-        const key = call?.type === 'call' ? stringValue(call.childForFieldName('arguments')?.namedChildren[0]) : undefined;
-        if (key !== undefined && KEY_RE.test(key)) parts.push(key);
-      }
-      for (let i = 1; i <= parts.length; i++) out.add(parts.slice(0, i).join('.'));
     }
-    return [...out];
+    return [...chains.keys];
   });
 }
 

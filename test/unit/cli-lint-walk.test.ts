@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLint } from '../../cli/lint';
 import { collectYamlFiles } from '../../core/config/walk';
-import { check, fc } from '../util/fc';
+import { checkAsync, fc } from '../util/fc';
 import { demoConfig, demoDir } from './config-helpers';
 
 const base = mkdtempSync(join(tmpdir(), 'ajet-walk-'));
@@ -64,10 +64,10 @@ const tree: fc.Arbitrary<Node> = fc.letrec<{ node: Node }>((tie) => ({
   ),
 })).node;
 
-test('property: the walk ends on any tree of folders, links (loops, dangling) and FIFOs; it lists each regular yaml file once', () => {
+test('property: the walk ends on any tree of folders, links (loops, dangling) and FIFOs; it lists each regular yaml file once', async () => {
   let n = 0;
-  check(
-    fc.property(fc.dictionary(names, tree, { minKeys: 1, maxKeys: 5 }), (children) => {
+  await checkAsync(
+    fc.asyncProperty(fc.dictionary(names, tree, { minKeys: 1, maxKeys: 5 }), async (children) => {
       const root = join(base, `t${n++}`);
       const dirs: string[] = [root];
       const links: [string, number][] = [];
@@ -86,7 +86,7 @@ test('property: the walk ends on any tree of folders, links (loops, dangling) an
       make(root, { kind: 'dir', children });
       // Links point at any folder of the tree (loops included) or nowhere.
       for (const [p, to] of links) symlinkSync(to < dirs.length ? (dirs[to] as string) : join(root, 'missing'), p);
-      const r = collectYamlFiles([root]);
+      const r = await collectYamlFiles([root]);
       const ids = r.files.map((f) => {
         const st = statSync(f);
         assert.ok(st.isFile(), `${f} is a regular file`);
@@ -101,4 +101,33 @@ test('property: the walk ends on any tree of folders, links (loops, dangling) an
     }),
     60,
   );
+});
+
+// Issue 39 R3: a link to `/` below the folder walked the whole disk, synchronously (still walking
+// at 600 s; in the MCP server even ping stopped). Links to folders are not followed below a target.
+test('R3: a folder holding a link to / is walked without it; the walk is bounded and stops when cancelled', async () => {
+  const dir = join(base, 'r3');
+  mkdirSync(join(dir, 'configs'), { recursive: true });
+  writeFileSync(join(dir, 'configs', 'a.yaml'), demoConfig);
+  symlinkSync('/', join(dir, 'disk'));
+  symlinkSync(join(dir, 'configs', 'a.yaml'), join(dir, 'b.yaml')); // a link to a file is still a file
+  const r = await collectYamlFiles([dir]);
+  // b.yaml comes first (names sorted) and is the same file as configs/a.yaml: listed once.
+  assert.deepEqual(r.files, [join(dir, 'b.yaml')]);
+  assert.equal(r.truncated, undefined);
+  // A named target that is a link is followed.
+  assert.deepEqual((await collectYamlFiles([join(dir, 'disk', 'nonexistent-aj')])).missing.length, 1);
+  // Bounded: past maxEntries the walk stops and says so.
+  for (let i = 0; i < 30; i++) writeFileSync(join(dir, `c${i}.yaml`), demoConfig);
+  const cut = await collectYamlFiles([dir], { maxEntries: 10 });
+  assert.equal(cut.truncated, true);
+  assert.ok(cut.files.length < 10);
+  // Cancelled: nothing more is looked at.
+  const ac = new AbortController();
+  ac.abort();
+  assert.deepEqual((await collectYamlFiles([dir], { signal: ac.signal })).files, []);
+  // agentjet lint of the folder answers (before: still walking the disk at 600 s).
+  const l = await lint([dir, '--root', demoDir, '--format', 'json']);
+  assert.equal(l.code, 0, l.err + l.out);
+  assert.match(l.out, /"checked": 31/);
 });
