@@ -182,13 +182,14 @@ if (want('exthost')) {
     const { code, output } = await run(process.execPath, ['--import', 'tsx', 'test/harness/run-exthost.ts'], {
       env: { AGENTJET_CODE_SERVER_VERSION: server },
     });
-    const m = [...output.matchAll(/^exthost: (\d+) passed, (\d+) failed$/gm)].at(-1);
+    const m = [...output.matchAll(/^exthost: (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/gm)].at(-1);
     const vscode = /\[harness\] (VS Code \S+)/.exec(output)?.[1];
     if (m)
       layers.push({
         name,
         passed: Number(m[1]),
         failed: Number(m[2]) + (code !== 0 && m[2] === '0' ? 1 : 0),
+        skipped: Number(m[3] ?? 0),
         ...(vscode ? { note: vscode } : {}),
       });
     else layers.push({ name, passed: 0, failed: 1, note: `${vscode ?? server}: harness exited ${code} without a result` });
@@ -221,6 +222,17 @@ if (envSkips.length > 0) {
       note: 'AGENTJET_REQUIRE_COMPLETE=1 but tests skipped for a missing part',
     });
 }
+
+// A complete environment (CI) runs every test: any skip, in any layer and for any reason, fails.
+const requireComplete = process.env.AGENTJET_REQUIRE_COMPLETE === '1' || process.env.AGENTJET_REQUIRE_UPSTREAM === '1';
+const allSkipped = layers.reduce((a, l) => a + (l.skipped ?? 0), 0);
+if (requireComplete && allSkipped > envSkips.length)
+  layers.push({
+    name: 'skips',
+    passed: 0,
+    failed: allSkipped - envSkips.length,
+    note: 'AGENTJET_REQUIRE_COMPLETE=1 but tests were skipped (see each layer)',
+  });
 
 // A test that does not end what it started fails the run: its processes are listed and ended.
 const leftovers = await endLeftovers(runId);

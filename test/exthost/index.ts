@@ -7,6 +7,9 @@ import Mocha from 'mocha';
 interface Outcome {
   passed: number;
   failed: number;
+  /** Pending tests (`test.skip`, a `this.skip()` inside a test): counted, so none can vanish. */
+  skipped: number;
+  skippedTitles: string[];
   failures: { title: string; error: string }[];
 }
 
@@ -23,7 +26,7 @@ export function run(): Promise<void> {
   for (const f of files) mocha.addFile(join(dir, f));
   const resultFile = process.env.AGENTJET_TEST_RESULT;
   return new Promise((resolve, reject) => {
-    const outcome: Outcome = { passed: 0, failed: 0, failures: [] };
+    const outcome: Outcome = { passed: 0, failed: 0, skipped: 0, skippedTitles: [], failures: [] };
     const runner = mocha.run((failures) => {
       if (resultFile) writeFileSync(resultFile, JSON.stringify(outcome, null, 2));
       if (failures > 0) reject(new Error(`${failures} extension-host test(s) failed`));
@@ -38,6 +41,11 @@ export function run(): Promise<void> {
     runner.on('pass', (t) => {
       outcome.passed++;
       progress(`    ✔ ${t.title} (${t.duration ?? 0} ms)`);
+    });
+    runner.on('pending', (t) => {
+      outcome.skipped++;
+      outcome.skippedTitles.push(t.fullTitle());
+      progress(`    - ${t.title} (skipped)`);
     });
     runner.on('fail', (t, err: unknown) => {
       progress(`    ✖ ${t.title}`);

@@ -13,6 +13,8 @@ import { ensureTestPython } from './python';
 interface Outcome {
   passed: number;
   failed: number;
+  skipped?: number;
+  skippedTitles?: string[];
   failures: { title: string; error: string }[];
 }
 
@@ -98,7 +100,8 @@ async function main(): Promise<number> {
     echoProgress();
     for (const f of outcome.failures) console.log(`\n✖ ${f.title}\n${f.error}`);
     console.log(`exthost time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    console.log(`exthost: ${outcome.passed} passed, ${outcome.failed} failed`);
+    for (const title of outcome.skippedTitles ?? []) console.log(`- skipped: ${title}`);
+    console.log(`exthost: ${outcome.passed} passed, ${outcome.failed} failed, ${outcome.skipped ?? 0} skipped`);
     return outcome.failed > 0 ? 1 : 0;
   } catch (err) {
     console.error(`exthost harness: ${err instanceof Error ? err.message : String(err)}`);
