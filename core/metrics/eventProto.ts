@@ -236,3 +236,19 @@ export function decodeEvent(data: Uint8Array): DecodedEvent {
   }
   return out;
 }
+
+/** One event with scalar values (simple_value), framed-ready bytes: for tests, benches and fixtures. */
+export function encodeScalarEvent(e: {
+  step: number;
+  wallTime: number;
+  values?: [string, number][];
+  fileVersion?: string;
+  sessionStart?: boolean;
+}): Uint8Array {
+  const type = event();
+  const msg: Record<string, unknown> = { wallTime: e.wallTime, step: e.step };
+  if (e.fileVersion !== undefined) msg.fileVersion = e.fileVersion;
+  if (e.sessionStart) msg.sessionLog = { status: 1 };
+  if (e.values) msg.summary = { value: e.values.map(([tag, simpleValue]) => ({ tag, simpleValue })) };
+  return type.encode(type.fromObject(msg)).finish();
+}
