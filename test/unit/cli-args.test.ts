@@ -52,6 +52,7 @@ const SUBCOMMANDS: [string, string[]][] = [
   ['debug-task', []],
   ['mcp', []],
   ['stacks', []],
+  ['metrics', []],
 ];
 
 test('every subcommand: --help prints its usage (exit 0); an unknown option is refused by name (exit 2)', async () => {
