@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commands } from '../../cli/commands';
@@ -14,6 +14,7 @@ import { parseConsoleLine } from '../../core/metrics/console';
 import { findMetricSources } from '../../core/metrics/find';
 import { downsample, summarize } from '../../core/metrics/summary';
 import { nodeFs } from '../../core/fs/seam';
+import { callTool } from '../../core/agents/tools';
 
 async function run(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; out: string; err: string }> {
   const cmd = commands.find((c) => c.name === 'metrics')!;
@@ -187,4 +188,34 @@ test('summaries and downsampling: bounded, extremes kept', () => {
   const rising = Array.from({ length: 50 }, (_, i) => ({ step: i, wallTime: i, value: i }));
   assert.equal(summarize({ tag: 'r', points: rising }).trend, 'rising');
   assert.equal(summarize({ tag: 'f', points: rising.map((p) => ({ ...p, value: -p.value })) }).trend, 'falling');
+});
+
+test('agentjet_metrics: every key summarised, one key thinned, nothing read outside the allowed folders', async () => {
+  const l = layout();
+  try {
+    const env = { roots: [realpathSync(l.ws)], mayRunPython: false };
+    const all = await callTool('agentjet_metrics', { path: 'saved_experiments/exp_a' }, env);
+    assert.equal(all.isError, false, all.text);
+    const j = JSON.parse(all.text) as {
+      keys: Record<string, { points: number; last: [number, number]; trend: string }>;
+      sources: { path: string }[];
+    };
+    assert.deepEqual(j.keys['timing_s/gen'], { points: 5, first: [1, 31], last: [5, 35], min: 31, max: 35, trend: 'rising' });
+    assert.equal(j.sources[0]!.path, 'tensorboard_log/proj/exp_a');
+    const one = await callTool('agentjet_metrics', { path: 'tensorboard_log/proj/exp_a', key: 'actor/entropy', points: 4 }, env);
+    const k = JSON.parse(one.text) as { points: [number, number][]; shown?: string };
+    assert.ok(k.points.length <= 4 && k.shown, one.text);
+    assert.deepEqual(k.points[0], [1, 1.9]);
+    assert.match((await callTool('agentjet_metrics', { path: l.exp, key: 'nope' }, env)).text, /no such key: nope/);
+    // The TensorBoard folder lies outside the one root this server may read: it is named, not read.
+    const narrow = { roots: [realpathSync(join(l.ws, 'saved_experiments'))], mayRunPython: false };
+    const r = await callTool('agentjet_metrics', { path: 'exp_a' }, narrow);
+    assert.equal(r.isError, false, r.text);
+    const n = JSON.parse(r.text) as { keys: Record<string, unknown>; notRead: string[] };
+    assert.deepEqual(Object.keys(n.keys), ['actor/entropy', 'perf/throughput'], 'only the console lines inside the root');
+    assert.match(n.notRead[0]!, /tensorboard_log.*outside the folders/);
+    assert.equal((await callTool('agentjet_metrics', { path: '/' }, narrow)).isError, true);
+  } finally {
+    l.done();
+  }
 });
