@@ -4,7 +4,12 @@
 // the file there (DataLossError ends its Load loop) and retries from the same offset on the next
 // reload, so nothing after it in that file is ever shown. Too few bytes for the whole record is a
 // record still being written: wait for it.
-import { crc32c } from '@aws-crypto/crc32c';
+import { buf as crc32cBuf } from 'crc-32/crc32c';
+
+/** CRC-32C (Castagnoli), unsigned: SheetJS's crc-32 package (slicing-by-16 tables). */
+export function crc32c(data: Uint8Array): number {
+  return crc32cBuf(data) >>> 0;
+}
 
 /** TensorFlow's mask: rotate right by 15 bits and add a constant, so CRCs of CRCs stay distinct. */
 export function maskCrc(crc: number): number {
