@@ -40,8 +40,12 @@ function table(series: MetricSeries[]): string {
     const m = summarize(s);
     return [printable(s.tag), String(m.points), String(m.last.step), fmt(m.last.value), fmt(m.min), fmt(m.max)];
   });
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  return [head, ...rows].map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n');
+  // Widths in terminal cells: CJK characters (the Chinese headers) take two.
+  const cells = (s: string) => [...s].reduce((n, ch) => n + (/[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]/.test(ch) ? 2 : 1), 0);
+  const widths = head.map((h, i) => Math.max(cells(h), ...rows.map((r) => cells(r[i]!))));
+  return [head, ...rows]
+    .map((r) => r.map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(Math.max(0, widths[i]! - cells(c))))).join('  '))
+    .join('\n');
 }
 
 export const metricsCommand: CliCommand = {
