@@ -7,6 +7,7 @@ import { swarmCommand } from './swarm';
 import { debugTaskCommand } from './debugTask';
 import { mcpCommand } from './mcp';
 import { stacksCommand } from './stacks';
+import { metricsCommand } from './metrics';
 /** A subcommand of the `agentjet` CLI. Each feature adds one entry below. */
 export interface CliCommand {
   readonly name: string;
@@ -26,4 +27,5 @@ export const commands: CliCommand[] = [
   debugTaskCommand,
   mcpCommand,
   stacksCommand,
+  metricsCommand,
 ];

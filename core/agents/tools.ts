@@ -17,6 +17,7 @@ import { explainKeyTool, lintTool } from './configTools';
 import { runSummaryTool, runsTool } from './runTools';
 import { logRecordTool, logSearchTool, logStatsTool } from './logTools';
 import { doctorTool, swarmStatusTool } from './systemTools';
+import { metricsTool } from './metricsTools';
 
 export {
   MAX_ANSWER_CHARS,
@@ -40,6 +41,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
   explainKeyTool,
   runsTool,
   runSummaryTool,
+  metricsTool,
   logStatsTool,
   logSearchTool,
   logRecordTool,

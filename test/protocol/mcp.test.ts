@@ -86,7 +86,7 @@ const parse = <T>(r: { text: string; isError: boolean }): T => {
   return JSON.parse(r.text) as T;
 };
 
-test('tools/list: without an interpreter eight read-only tools; with --python the nine, hints saying what runs', async () => {
+test('tools/list: without an interpreter every read-only tool; with --python the doctor too, hints saying what runs', async () => {
   const plain = await connect(fixtures().workspace);
   try {
     const { tools } = await plain.client.listTools();
@@ -116,6 +116,7 @@ test('tools/list: without an interpreter eight read-only tools; with --python th
       'agentjet_log_record',
       'agentjet_log_search',
       'agentjet_log_stats',
+      'agentjet_metrics',
       'agentjet_run_summary',
       'agentjet_runs',
       'agentjet_swarm_status',

@@ -51,6 +51,7 @@ const ARGS: Record<string, Record<string, unknown>> = {
   agentjet_explain_key: { key: 'rollout.max_env_worker', path: 'exp.yaml' },
   agentjet_runs: {},
   agentjet_run_summary: { path: experiment },
+  agentjet_metrics: { path: experiment },
   agentjet_log_stats: { path: rollout },
   agentjet_log_search: { path: rollout, query: 'a' },
   agentjet_log_record: { path: rollout, index: 0 },

@@ -31,8 +31,12 @@ async function run(name: string, args: string[]): Promise<{ code: number; out: s
   let out = '',
     err = '';
   const [w1, w2] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
-  process.stdout.write = ((s: string) => ((out += s), true)) as typeof process.stdout.write;
-  process.stderr.write = ((s: string) => ((err += s), true)) as typeof process.stderr.write;
+  // The CLI writes strings; the test runner's own reports (Buffers, over stdout in a child process)
+  // go through, or a command that awaits would capture them.
+  process.stdout.write = ((s: string | Uint8Array, ...rest: never[]) =>
+    typeof s === 'string' ? ((out += s), true) : w1(s, ...rest)) as typeof process.stdout.write;
+  process.stderr.write = ((s: string | Uint8Array, ...rest: never[]) =>
+    typeof s === 'string' ? ((err += s), true) : w2(s, ...rest)) as typeof process.stderr.write;
   try {
     return { code: await cmd.run(args), out, err };
   } finally {
@@ -52,6 +56,7 @@ const SUBCOMMANDS: [string, string[]][] = [
   ['debug-task', []],
   ['mcp', []],
   ['stacks', []],
+  ['metrics', []],
 ];
 
 test('every subcommand: --help prints its usage (exit 0); an unknown option is refused by name (exit 2)', async () => {

@@ -1,0 +1,78 @@
+// Where a run's metrics are, found from the run itself: its config snapshot (`yaml_backup.yaml`:
+// project_name, experiment_name, trainer_common.logger), the launch's working folder (from the
+// launch records VS Code keeps, else the experiment root's parent) and environment
+// (TENSORBOARD_DIR), verl's default `tensorboard_log/<project>/<experiment>/`
+// (verl/utils/tracking.py, _TensorboardAdapter), and the launch output files for console lines.
+import { basename, dirname, join } from 'node:path';
+import { tryReaddir, tryStat, type RunsFs } from '../fs/seam';
+import { readSnapshotFacts } from '../runs/snapshot';
+import { trackingCandidates } from '../runs/tracking';
+import { readLaunchRecords } from '../agentjet/launchRecord';
+import { isEventFileName } from './tensorboard';
+
+export interface MetricSources {
+  tensorboard: string[];
+  console: string[];
+  /** SwanLab run folders (`run-*` under SWANLAB_LOG_DIR) of this experiment. */
+  swanlab: string[];
+  /** What was looked for and not found, for the user. */
+  looked: string[];
+}
+
+async function hasEventFiles(fs: RunsFs, dir: string): Promise<boolean> {
+  const { entries } = await tryReaddir(fs, dir);
+  return entries.some((e) => e.kind === 'file' && isEventFileName(e.name));
+}
+
+/**
+ * The sources of `path`: an event file or a folder holding event files (read as that one run),
+ * a text file (console lines), or an experiment folder (saved_experiments/<experiment>).
+ */
+export async function findMetricSources(
+  fs: RunsFs,
+  path: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<MetricSources> {
+  const out: MetricSources = { tensorboard: [], console: [], swanlab: [], looked: [] };
+  const st = await tryStat(fs, path);
+  if (!st) return out;
+  if (st.isFile()) {
+    if (isEventFileName(basename(path))) out.tensorboard.push(dirname(path));
+    else out.console.push(path);
+    return out;
+  }
+  if (!st.isDirectory()) return out;
+  if (await hasEventFiles(fs, path)) {
+    out.tensorboard.push(path);
+    return out;
+  }
+  const snapshot = join(path, 'yaml_backup.yaml');
+  const facts = (await tryStat(fs, snapshot))?.isFile() ? await readSnapshotFacts(fs, snapshot) : undefined;
+  const records = await readLaunchRecords(fs, path);
+  for (const r of records) if (r.output) out.console.push(r.output);
+  // The launch ran in the experiment root's parent unless a record says where.
+  const cwds = [...new Set([...records.map((r) => r.record.cwd).reverse(), dirname(dirname(path))])];
+  const names = [...new Set([basename(path), ...(facts?.experimentName ? [facts.experimentName] : [])])];
+  const loggers = facts?.loggers?.length ? facts.loggers : ['tensorboard'];
+  for (const cwd of cwds)
+    for (const experiment of names)
+      for (const c of trackingCandidates({
+        loggers: [...loggers, 'tensorboard'],
+        projectDir: cwd,
+        ...(facts?.project ? { project: facts.project } : {}),
+        experiment,
+        env,
+      })) {
+        if (c.logger === 'tensorboard') {
+          if (out.tensorboard.includes(c.path)) continue;
+          if (await hasEventFiles(fs, c.path)) out.tensorboard.push(c.path);
+          else if (!out.looked.includes(c.path)) out.looked.push(c.path);
+        } else if (c.logger === 'swanlab' && !out.swanlab.includes(c.path) && !out.looked.includes(c.path)) {
+          if ((await tryStat(fs, c.path))?.isDirectory()) out.swanlab.push(c.path);
+          else out.looked.push(c.path);
+        }
+      }
+  // One TensorBoard folder is the run; the first found (the latest launch's) wins.
+  out.tensorboard = out.tensorboard.slice(0, 1);
+  return out;
+}
