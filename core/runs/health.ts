@@ -144,6 +144,21 @@ export function healthText(h: RunHealth, now: number): string {
   }
 }
 
+/** The few words a narrow row shows (`stalled since 14:02`); undefined when all is well. */
+export function healthShort(h: RunHealth, now: number): string | undefined {
+  const since = h.sinceMs !== undefined ? formatClock(h.sinceMs, now) : undefined;
+  switch (h.state) {
+    case 'stalled':
+      return since ? t('stalled since {0}', since) : t('stalled');
+    case 'validating':
+    case 'saving-checkpoint':
+    case 'loading-model':
+      return healthText(h, now);
+    default:
+      return undefined;
+  }
+}
+
 /** The health as plain JSON for `agentjet runs --format json` and the agents' tools. */
 export interface HealthJson {
   state: HealthState;

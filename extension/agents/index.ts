@@ -14,7 +14,7 @@ import { AGENT_TOOLS, callTool, type AgentToolEnv } from '../../core/agents/tool
 import { findAgentJet, listSkills, type AgentJetSkill } from '../../core/agents/skills';
 import { mcpLaunch, withServerEntry } from '../../core/agents/clientConfig';
 import { resolvePython } from '../debug/interpreter';
-import { offerMcpServer } from '../settings';
+import { offerMcpServer, runsStallMinutes } from '../settings';
 
 // ---------------------------------------------------------------- the parts of vscode.lm we use
 
@@ -73,6 +73,7 @@ export function registerAgentsFeature(context: vscode.ExtensionContext, services
       // The interpreter is found (and run) only when a tool needs it, and only in a trusted workspace.
       python: async () => (trusted ? (await resolvePython(folders[0], token)).path : undefined),
       runRoots: () => Promise.resolve(runRoots.length ? runRoots : folders.map((f) => f.uri.fsPath)),
+      stallMinutes: runsStallMinutes(),
       ...(services.storageDir
         ? { factsCacheDir: join(services.storageDir, 'facts'), logCacheDir: join(services.storageDir, 'tokenlog') }
         : {}),
