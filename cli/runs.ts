@@ -9,7 +9,7 @@ import { t } from '../core/l10n';
 export { collectRuns, toRow, type RunRow } from '../core/runs/list';
 
 const help = () =>
-  t(`Usage: agentjet runs [ROOT...] [--format text|json] [--status S]
+  t(`Usage: agentjet runs [ROOT...] [--format text|json] [--status S] [--stall-minutes M]
 
 Lists AgentJet / ASTuner experiments with their status, sessions, hosts, latest training step,
 latest mean reward and checkpoints.
@@ -18,10 +18,15 @@ latest mean reward and checkpoints.
               holding one; default: the current folder
   --format    text (default) or json
   --status    only runs with this status (running, finished, failed, stopped, interrupted, ended, empty)
+  --stall-minutes
+              a running run that wrote nothing for this many minutes and for several of its own
+              step times reads "stalled" (default 10; the status stays "running")
 
 Statuses claim no more than the files show: "ended" means the process exited (no lock) and
 nothing shows whether it completed; "finished" needs proof (the launcher's exit code 0 recorded
-by VS Code, or the last step the config snapshot calls for). JSON rows list the evidence.
+by VS Code, or the last step the config snapshot calls for). JSON rows list the evidence, and
+each running run whose lock this machine can check has "health" (state "stalled", "progressing",
+"starting", "validating", "saving-checkpoint" or "loading-model"; since; usualStepS).
 `);
 
 function table(rows: RunRow[], infos: ExperimentInfo[]): string {
@@ -42,9 +47,13 @@ function table(rows: RunRow[], infos: ExperimentInfo[]): string {
   const fmt = (row: string[]) =>
     row.map((c, i) => (i === row.length - 1 ? c : c + ' '.repeat(Math.max(0, widths[i]! - cells(c))))).join('  ');
   const lines = [fmt(head), ...body.map(fmt)];
-  for (const i of infos)
-    if (i.status === 'failed' || i.status === 'interrupted' || i.status === 'running')
-      lines.push(`  ${printable(i.entry.name)}: ${printable(i.reason ?? statusLabel(i.status))}`);
+  infos.forEach((i, k) => {
+    if (i.status === 'failed' || i.status === 'interrupted' || i.status === 'running') {
+      const health = rows[k]!.health;
+      const why = printable(i.reason ?? statusLabel(i.status));
+      lines.push(`  ${printable(i.entry.name)}: ${health ? `${why}; ${printable(health.text)}` : why}`);
+    }
+  });
   for (const r of rows)
     for (const l of r.trackingLogs ?? [])
       lines.push(
@@ -57,12 +66,30 @@ export const runsCommand: CliCommand = {
   name: 'runs',
   summary: 'list experiments: status, sessions, hosts, latest step and reward, checkpoints',
   async run(args) {
-    const parsed = commandArgs('runs', args, { format: { type: 'string', choices: ['text', 'json'] }, status: { type: 'string' } }, help);
+    const parsed = commandArgs(
+      'runs',
+      args,
+      { format: { type: 'string', choices: ['text', 'json'] }, status: { type: 'string' }, 'stall-minutes': { type: 'string' } },
+      help,
+    );
     if (typeof parsed === 'number') return parsed;
     const { values: o, positionals: roots } = parsed;
     const format = o.format ?? 'text';
     const status = o.status;
-    const { rows, infos, rootsFound, errors } = await collectRuns(roots, { sizes: format === 'json' });
+    let stallMinutes: number | undefined;
+    if (o['stall-minutes'] !== undefined) {
+      stallMinutes = Number(o['stall-minutes']);
+      if (!(o['stall-minutes'].trim() !== '' && Number.isFinite(stallMinutes) && stallMinutes > 0)) {
+        process.stderr.write(
+          `agentjet runs: ${t('--stall-minutes must be a positive number of minutes, not {0}', JSON.stringify(o['stall-minutes']))}\n`,
+        );
+        return 2;
+      }
+    }
+    const { rows, infos, rootsFound, errors } = await collectRuns(roots, {
+      sizes: format === 'json',
+      ...(stallMinutes !== undefined ? { stallMinutes } : {}),
+    });
     const keep = rows.map((r, i) => [r, infos[i]!] as const).filter(([r]) => !status || r.status === status);
     if (format === 'json') {
       process.stdout.write(`${JSON.stringify({ roots: rootsFound, runs: keep.map(([r]) => r), errors }, null, 2)}\n`);

@@ -1,5 +1,6 @@
 // Typed access to the `agentjet.*` settings: one function per setting, each with its default and
 // its validation, so no feature reads `getConfiguration('agentjet')` with a string of its own.
+import { DEFAULT_STALL_MINUTES, stallMinutesOf } from '../core/runs/health';
 import * as vscode from 'vscode';
 import type { ConfigProblemsScope } from '../core/protocol/config';
 
@@ -21,6 +22,11 @@ export function experimentRoots(scope?: vscode.ConfigurationScope): string[] {
 export function runsPollIntervalSeconds(scope?: vscode.ConfigurationScope): number {
   const v = section(scope).get<unknown>('runs.pollIntervalSeconds', 3);
   return Math.max(2, typeof v === 'number' && Number.isFinite(v) ? v : 3);
+}
+
+/** `agentjet.runs.stallMinutes`: minutes without progress (and several step times) before a running run reads stalled. */
+export function runsStallMinutes(scope?: vscode.ConfigurationScope): number {
+  return stallMinutesOf(section(scope).get<unknown>('runs.stallMinutes', DEFAULT_STALL_MINUTES));
 }
 
 /** `agentjet.config.problems`: check every config of the workspace, or only open files. */

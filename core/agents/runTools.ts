@@ -18,7 +18,7 @@ export const runsTool: AgentTool = {
   name: 'agentjet_runs',
   title: 'List AgentJet runs',
   description:
-    'Lists the AgentJet/ASTuner experiments under a project or experiment root (saved_experiments, launcher_record): status (running, finished, failed, stopped, interrupted, ended, empty) with the evidence that decided it, latest training step and mean reward, checkpoints, sessions, hosts and exception counts. Newest first.',
+    'Lists the AgentJet/ASTuner experiments under a project or experiment root (saved_experiments, launcher_record): status (running, finished, failed, stopped, interrupted, ended, empty) with the evidence that decided it, latest training step and mean reward, checkpoints, sessions, hosts and exception counts; a running run has health (state "stalled" when it has written nothing for several of its step times and the stall setting, else "progressing", "starting", "validating", "saving-checkpoint" or "loading-model"). Newest first.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -39,7 +39,10 @@ export const runsTool: AgentTool = {
       folders = env.runRoots ? await env.runRoots() : env.roots;
       within = [...env.roots, ...folders];
     }
-    const { rows, rootsFound, errors } = await collectRuns(folders, { within });
+    const { rows, rootsFound, errors } = await collectRuns(folders, {
+      within,
+      ...(env.stallMinutes !== undefined ? { stallMinutes: env.stallMinutes } : {}),
+    });
     const status = str(args, 'status');
     const keep = rows.filter((r) => !status || r.status === status);
     return fittedPage(keep, args, 30, (p) =>
@@ -63,6 +66,7 @@ export const runsTool: AgentTool = {
           sessions: r.sessions.length,
           hosts: r.hosts,
           exceptions: r.exceptions,
+          ...(r.health ? { health: r.health } : {}),
         })),
         ...(p.note ? { more: p.note } : {}),
         ...(errors.length ? { errors } : {}),

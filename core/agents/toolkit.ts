@@ -46,6 +46,8 @@ export interface AgentToolEnv {
   /** Cache folders (default: the CLI's, under ~/.cache). */
   factsCacheDir?: string;
   logCacheDir?: string;
+  /** `agentjet.runs.stallMinutes` (VS Code) or `agentjet mcp`'s default (10). */
+  stallMinutes?: number;
   /** Worker threads for whole-log reads (default: the log engine's). */
   workers?: number;
 }

@@ -20,6 +20,8 @@ export interface DashboardRun {
   tasks?: number;
   /** Changes whenever the per-task table does: the page asks for its rows again. */
   tasksVersion?: number;
+  /** A running run's health (core/runs/health.ts): `stalled` warns; `text` is in the user's language. */
+  health?: { state: string; text: string };
   error?: string;
 }
 

@@ -15,6 +15,8 @@ import { latestStepReward, readTailRecords } from './records';
 import { parseRecordTitle } from '../logs/record';
 import { listCheckpoints, readSnapshotFacts, type SnapshotFacts } from './snapshot';
 import { existingTracking, trackingCandidates } from './tracking';
+import { readProgress } from './progress';
+import { launchForSession } from '../agentjet/launchRecord';
 import type { DiscoverOptions, ExperimentEntry, ExperimentInfo, SessionInfo } from './runTypes';
 import { t } from '../l10n';
 
@@ -148,6 +150,22 @@ export async function inspectExperiment(outerFs: RunsFs, entry: ExperimentEntry,
       info.evidence = d.evidence;
       const reason = reasonOf(d);
       if (reason) info.reason = reason;
+    }
+  }
+  if (info.status === 'running' && running) {
+    // Only a host whose own live lock says it runs here: its files are this process's.
+    const host = running.hosts.find((h) => h.status === 'running' && h.local && h.lock?.alive);
+    if (host) {
+      const L = running.timeMs !== undefined ? launchForSession(launches, running.timeMs) : undefined;
+      const ck = info.checkpoints.at(-1);
+      info.progress = await readProgress(fs, {
+        hostPath: host.path,
+        modules: host.modules,
+        ...(L?.output ? { launchOutput: L.output } : {}),
+        ...(info.checkpointDir ? { checkpointDir: info.checkpointDir } : {}),
+        ...(ck ? { checkpoint: ck } : {}),
+        ...(info.trackingLogs?.length ? { trackingDirs: info.trackingLogs.filter((l) => !l.shared).map((l) => l.path) } : {}),
+      });
     }
   }
   info.exceptionCount = latest ? latest.hosts.reduce((n, h) => n + h.exceptions, 0) : 0;

@@ -1,6 +1,7 @@
 // Words and numbers shown for a run, shared by the tree and the CLI.
 import type { ExperimentInfo, RunStatus } from './discover';
 import { t } from '../l10n';
+import { healthText, type RunHealth } from './health';
 
 export const STATUSES: readonly RunStatus[] = ['running', 'finished', 'failed', 'stopped', 'interrupted', 'ended', 'empty'];
 
@@ -94,10 +95,18 @@ export function mdText(s: string): string {
 }
 
 /** The experiment row's tooltip (Markdown): status and the evidence that decided it first. */
-export function runTooltip(info: ExperimentInfo, size?: { bytes: number; complete: boolean }, now = Date.now()): string {
+export function runTooltip(
+  info: ExperimentInfo,
+  size?: { bytes: number; complete: boolean },
+  now = Date.now(),
+  health?: RunHealth,
+): string {
   const e = info.entry;
   const lines: string[] = [];
   lines.push(t('**{0}**: {1}', mdText(e.name), statusLabel(info.status)), '');
+  if (health && health.state !== 'progressing')
+    lines.push(`$(${health.state === 'stalled' ? 'warning' : 'info'}) ${mdText(healthText(health, now))}`, '');
+  else if (health) lines.push(mdText(healthText(health, now)), '');
   // What the row's description leaves out, at a glance.
   const summary = [runSummary(info), formatAge(e.timeMs, now), size ? formatSize(size) : undefined].filter(Boolean).join(' · ');
   lines.push(mdText(summary), '');

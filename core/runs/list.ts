@@ -8,6 +8,7 @@ import { syncNodeFs, mapLimit } from '../fs/seam';
 import { folderSize, RUN_SIZE_MAX_ENTRIES } from './artefacts';
 import { RunsModel } from './model';
 import { inspectAll } from './parallel';
+import { experimentHealth, healthJson, stallMinutesOf, type HealthJson } from './health';
 
 export interface RunRow {
   experiment: string;
@@ -35,9 +36,18 @@ export interface RunRow {
   sizeBytes?: number;
   /** False when the folder has more entries than are counted (sizeBytes is then a floor). */
   sizeComplete?: boolean;
+  /** A running run with a live local lock: whether it still makes progress (core/runs/health.ts). */
+  health?: HealthJson;
 }
 
-export function toRow(i: ExperimentInfo): RunRow {
+export interface HealthOptions {
+  /** `agentjet.runs.stallMinutes` / `--stall-minutes` (default 10). */
+  stallMinutes?: number;
+  /** The clock (tests pass a fixed one). */
+  now?: number;
+}
+
+export function toRow(i: ExperimentInfo, h: HealthOptions = {}): RunRow {
   const row: RunRow = {
     experiment: i.entry.name,
     path: i.entry.path,
@@ -59,12 +69,15 @@ export function toRow(i: ExperimentInfo): RunRow {
   if (i.trackingLogs?.length) row.trackingLogs = i.trackingLogs.map((l) => ({ ...l, open: trackingOpenCommand(l.logger, l.path) }));
   if (i.latestStep !== undefined) row.latestStep = i.latestStep;
   if (i.latestReward !== undefined) row.latestReward = Number(formatReward(i.latestReward));
+  const now = h.now ?? Date.now();
+  const health = experimentHealth(i, now, stallMinutesOf(h.stallMinutes));
+  if (health) row.health = healthJson(health, now);
   return row;
 }
 
 export async function collectRuns(
   args: readonly string[],
-  opts: { sizes?: boolean; within?: readonly string[] } = {},
+  opts: { sizes?: boolean; within?: readonly string[] } & HealthOptions = {},
 ): Promise<{ rows: RunRow[]; infos: ExperimentInfo[]; rootsFound: string[]; errors: string[] }> {
   // `within` (an agent's roots): experiments, logs and snapshots reached through links out of them are not read.
   const fs = syncNodeFs(opts.within ? { within: opts.within } : {});
@@ -82,7 +95,8 @@ export async function collectRuns(
   const entries = await model.experiments();
   // Thousands of experiments are inspected on two threads (core/runs/parallel.ts).
   const infos = await inspectAll(fs, entries, model.opts, undefined, undefined, undefined, opts.within);
-  const rows = infos.map(toRow);
+  const now = opts.now ?? Date.now();
+  const rows = infos.map((i) => toRow(i, { now, ...(opts.stallMinutes !== undefined ? { stallMinutes: opts.stallMinutes } : {}) }));
   if (opts.sizes)
     await mapLimit(rows, 16, async (r) => {
       const s = await folderSize(fs, r.path, RUN_SIZE_MAX_ENTRIES);

@@ -3,6 +3,7 @@ import type { Evidence } from '../agentjet/status';
 import type { LayoutVersion } from '../agentjet/layout';
 import type { Liveness, ProcessProbe } from '../agentjet/liveness';
 import type { RunStatus } from './types';
+import type { RunProgress } from './health';
 
 export interface ExperimentRoot {
   path: string;
@@ -102,6 +103,8 @@ export interface ExperimentInfo {
   exceptionCount: number;
   noteCount: number;
   snapshotError?: string;
+  /** A running run with a live local lock: what its files show of its progress (core/runs/health.ts judges it). */
+  progress?: RunProgress;
 }
 
 /** A SwanLab or TensorBoard log folder a run wrote (core/runs/tracking.ts). */

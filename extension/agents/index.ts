@@ -14,7 +14,7 @@ import { AGENT_TOOLS, callTool, type AgentToolEnv } from '../../core/agents/tool
 import { findAgentJet, listSkills, skillFileBytes, type AgentJetSkill } from '../../core/agents/skills';
 import { mcpLaunch, withServerEntry } from '../../core/agents/clientConfig';
 import { resolvePython } from '../debug/interpreter';
-import { agentsSwarmAnyUrl, offerMcpServer } from '../settings';
+import { agentsSwarmAnyUrl, offerMcpServer, runsStallMinutes } from '../settings';
 
 // ---------------------------------------------------------------- the parts of vscode.lm we use
 
@@ -83,6 +83,7 @@ export function registerAgentsFeature(context: vscode.ExtensionContext, services
         allowHow: vscode.l10n.t('the user setting agentjet.agents.swarmAnyUrl'),
       },
       runRoots: () => Promise.resolve(runRoots.length ? runRoots : folders.map((f) => f.uri.fsPath)),
+      stallMinutes: runsStallMinutes(),
       ...(services.storageDir
         ? { factsCacheDir: join(services.storageDir, 'facts'), logCacheDir: join(services.storageDir, 'tokenlog') }
         : {}),

@@ -11,6 +11,9 @@ import type { RunsModel } from '../../core/runs/model';
 import { DASHBOARD_VIEW_TYPE, type DashboardRun, type DashboardState, type HostToDashboard } from '../../core/protocol/dashboard';
 import { checkDashboardToHost, describeRefused } from '../../core/protocol/validate';
 import { restoreDashboardRuns } from '../../core/runs/dashboardRuns';
+import { experimentHealth, healthText } from '../../core/runs/health';
+import type { ExperimentInfo } from '../../core/runs/discover';
+import { runsStallMinutes } from '../settings';
 import { isInside, resolveInside } from '../../core/fs/inside';
 import { webviewHtml, webviewOptions } from '../webview';
 import type { Services } from '../services';
@@ -32,6 +35,7 @@ class Dashboard implements vscode.Disposable {
   private readonly collectors = new Map<string, RunFeed>();
   private readonly factsCache: FactsCache | undefined;
   private readonly sentStatus = new Map<string, string>();
+  private readonly sentHealth = new Map<string, { state: string; text: string }>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private polling = false;
   private again = false;
@@ -84,6 +88,8 @@ class Dashboard implements vscode.Disposable {
       steps: f.curves.points,
       status: (this.sentStatus.get(path) ?? 'unknown') as DashboardRun['status'],
     };
+    const health = this.sentHealth.get(path);
+    if (health) run.health = { ...health };
     if (f.curves.progress) run.stepsRead = { ...f.curves.progress };
     run.tasks = f.curves.tasks.size;
     run.tasksVersion = f.curves.tasksVersion;
@@ -232,9 +238,16 @@ class Dashboard implements vscode.Disposable {
       const all: DashboardRun[] = [];
       for (const [path, f] of this.collectors) {
         const changed = await f.collector.poll(this.model.fs);
-        const status = await this.statusOf(path);
-        const statusChanged = this.sentStatus.get(path) !== status;
+        const info = await this.infoOf(path);
+        const status = info?.status ?? 'unknown';
+        const now = Date.now();
+        const h = info && experimentHealth(info, now, runsStallMinutes());
+        const health = h ? { state: h.state, text: healthText(h, now) } : undefined;
+        const before = this.sentHealth.get(path);
+        const statusChanged = this.sentStatus.get(path) !== status || before?.text !== health?.text;
         this.sentStatus.set(path, status);
+        if (health) this.sentHealth.set(path, health);
+        else this.sentHealth.delete(path);
         let curvesChanged = false;
         if (!f.reading && (await f.curves.stale())) {
           const inline = f.curves.bytes <= INLINE_CURVE_BYTES;
@@ -262,12 +275,13 @@ class Dashboard implements vscode.Disposable {
     if (keepPolling && this.panel.visible) this.schedule(POLL_MS);
   }
 
-  private async statusOf(path: string): Promise<DashboardRun['status']> {
+  private async infoOf(path: string): Promise<ExperimentInfo | undefined> {
     const cached = this.model.cachedInfo(path);
-    if (cached) return cached.status;
+    // A running run's details are re-read when stale (its health needs its latest writes).
+    if (cached && !(cached.status === 'running' && this.model.needsInspect(cached.entry))) return cached;
     // Restored after a reload, before the Runs view read anything: ask the model once.
     const entry = (await this.model.experiments()).find((e) => e.path === path);
-    return entry ? (await this.model.info(entry)).status : 'unknown';
+    return entry ? await this.model.info(entry) : cached;
   }
 
   private async post(msg: HostToDashboard): Promise<void> {

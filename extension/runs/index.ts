@@ -16,7 +16,18 @@ import type { Services } from '../services';
 
 export interface RunsTreeState {
   roots: string[];
-  runs: { name: string; path: string; status?: RunStatus; label: string; description: string; tooltip: string }[];
+  runs: {
+    name: string;
+    path: string;
+    status?: RunStatus;
+    /** A running run's health state (`stalled`, `progressing`, ...). */
+    health?: string;
+    /** The row's icon id. */
+    icon?: string;
+    label: string;
+    description: string;
+    tooltip: string;
+  }[];
   companions: { tag: string; alive?: boolean; description: string }[];
 }
 

@@ -34,6 +34,11 @@ const STATUS_ICON: Record<RunStatus, [string, string | undefined]> = {
   empty: ['circle-outline', 'disabledForeground'],
 };
 
+/** A running run that stalled: a warning instead of the spinner (its status stays running). */
+export function stalledIcon(): vscode.ThemeIcon {
+  return new vscode.ThemeIcon('warning', new vscode.ThemeColor('charts.orange'));
+}
+
 export function statusIcon(status: RunStatus): vscode.ThemeIcon {
   const [id, color] = STATUS_ICON[status];
   return new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);

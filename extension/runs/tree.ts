@@ -9,6 +9,7 @@ import {
   listTrajectoryFiles,
   listTrajectorySteps,
   type ExperimentEntry,
+  type ExperimentInfo,
   type HostInfo,
   type RunStatus,
 } from '../../core/runs/discover';
@@ -18,7 +19,9 @@ import type { RunsModel } from '../../core/runs/model';
 import { decorateRunItem } from '../ray/runsRow';
 import { treeItem } from './items';
 import { RunSizes } from './sizes';
-import { statusIcon, type RunNode, type RunsFilter, type SortKey } from './nodes';
+import { stalledIcon, statusIcon, type RunNode, type RunsFilter, type SortKey } from './nodes';
+import { experimentHealth, healthShort, type RunHealth } from '../../core/runs/health';
+import { runsStallMinutes } from '../settings';
 
 export type { RunNode, RunsFilter, SortKey } from './nodes';
 
@@ -300,7 +303,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     if (!info) return item;
     const size = await this.sizes.measured(node.path, info.status === 'running', token);
     const full = new vscode.TreeItem(node.entry.name);
-    full.tooltip = new vscode.MarkdownString(runTooltip(info, size), true);
+    const now = Date.now();
+    full.tooltip = new vscode.MarkdownString(runTooltip(info, size, now, this.health(info, now)), true);
     decorateRunItem(node.path, full);
     item.tooltip = full.tooltip;
     return item;
@@ -311,6 +315,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     name: string;
     path: string;
     status?: RunStatus;
+    health?: RunHealth['state'];
+    icon?: string;
     label: string;
     description: string;
     tooltip: string;
@@ -318,7 +324,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     const info = this.model.cachedInfo(node.path);
     const item = this.experimentItem(node, true);
     const tip = item.tooltip;
-    const out: { name: string; path: string; status?: RunStatus; label: string; description: string; tooltip: string } = {
+    const out: ReturnType<RunsTreeProvider['describe']> = {
       name: node.entry.name,
       path: node.path,
       label: typeof item.label === 'string' ? item.label : (item.label?.label ?? ''),
@@ -326,6 +332,9 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
       tooltip: tip === undefined ? '' : typeof tip === 'string' ? tip : tip.value,
     };
     if (info) out.status = info.status;
+    const health = info && this.health(info, Date.now());
+    if (health) out.health = health.state;
+    if (item.iconPath instanceof vscode.ThemeIcon) out.icon = item.iconPath.id;
     return out;
   }
 
@@ -346,20 +355,29 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
       return item;
     }
     const size = this.sizes.get(e.path);
-    item.iconPath = statusIcon(info.status);
+    const now = Date.now();
+    const health = this.health(info, now);
+    // A stalled run keeps its true status (running) in the label; the icon and description warn.
+    item.iconPath = health?.state === 'stalled' ? stalledIcon() : statusIcon(info.status);
     // The status word first, in the label, so the default sidebar width never cuts it (issue 23
     // item 3: "stopp…" beside `math_agent_20261125_0130`); then the name without AgentJet's time
     // stamp, which goes to the description (VS Code cuts that first): the name fits the default
     // width (issue 29). The tooltip has the name whole with everything else.
     const { base, stamp } = splitRunName(e.name);
     item.label = runRowLabel(describeRun(info), base);
-    item.description = stamp ?? '';
-    item.contextValue = `experiment ${info.status}${e.snapshot ? ' snapshot' : ''}`;
+    const short = health && healthShort(health, now);
+    item.description = [short, stamp].filter(Boolean).join(' · ');
+    item.contextValue = `experiment ${info.status}${health?.state === 'stalled' ? ' stalled' : ''}${e.snapshot ? ' snapshot' : ''}`;
     // The size is measured in the background; until it is, the tooltip waits for resolveTreeItem.
     const stale = sizeIsStale(size, info.status === 'running', Date.now());
     if (stale) this.sizes.request(e.path);
-    if (!stale || fullTooltip) item.tooltip = new vscode.MarkdownString(runTooltip(info, size), true);
+    if (!stale || fullTooltip) item.tooltip = new vscode.MarkdownString(runTooltip(info, size, now, health), true);
     return item;
+  }
+
+  /** A running run's health now, judged with the current `agentjet.runs.stallMinutes`. */
+  private health(info: ExperimentInfo, now: number): RunHealth | undefined {
+    return experimentHealth(info, now, runsStallMinutes());
   }
 
   private loadDetails(e: ExperimentEntry): void {

@@ -187,6 +187,9 @@ function runList(): HTMLElement {
         swatch,
         el('span', { className: 'label', title: r.id }, r.label),
         el('span', { className: `status status-${r.status}` }, statusWord(r.status)),
+        r.health && r.health.state !== 'progressing'
+          ? el('span', { className: `health health-${r.health.state}`, attrs: { role: 'status' } }, ` · ${r.health.text}`)
+          : null,
         el(
           'span',
           { className: 'counts' },

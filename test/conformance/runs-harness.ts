@@ -27,6 +27,10 @@ export interface DriverArgs {
   note?: boolean;
   end: 'clean' | 'crash' | 'sigkill' | 'hold';
   sessionTime?: string;
+  /** Seconds between steps. */
+  stepDelay?: number;
+  /** With end 'hold': go on logging a step every stepDelay until stdin closes. */
+  keepStepping?: boolean;
 }
 
 export interface DriverRun {

@@ -12,6 +12,8 @@ Called by test/conformance/runs-*.test.ts with one JSON argument:
   note         write AgentJet's harmless "Prompt token ids mismatch" exception note
   end          "clean" | "crash" | "sigkill" | "hold"
   sessionTime  "YYYY-mm-ddTHH:MM": pins datetime.now() so two processes share a session minute
+  stepDelay    seconds between steps (default 0: all at once)
+  keepStepping with end "hold": go on logging a step every stepDelay until stdin closes
 
 What is not the upstream code here (and why) is listed in test/conformance/stubs/README.md.
 """
@@ -113,7 +115,10 @@ else:
 from beast_logger import NestedJsonItem, SeqItem, print_dict, print_nested  # noqa: E402
 from loguru import logger  # noqa: E402
 
-for step in range(1, int(args.get("steps", 0)) + 1):
+import time  # noqa: E402
+
+
+def log_step(step):
     reward = 0.5 if step % 2 else 1.0
     print_nested(
         {f"t{step}.{reward}.0": NestedJsonItem(item_id="item", outcome=str(reward), len_prompt_ids=2, len_response_ids=1, len_input_ids=3,
@@ -126,6 +131,13 @@ for step in range(1, int(args.get("steps", 0)) + 1):
         attach="copy this",
     )
     logger.info(f"step {step} done")
+
+
+delay = float(args.get("stepDelay", 0))
+for step in range(1, int(args.get("steps", 0)) + 1):
+    if step > 1 and delay:
+        time.sleep(delay)
+    log_step(step)
 
 if args.get("note"):
     # The call ajet/context_tracker/multiagent_tracking.py makes (ensure_retokenization_perfect_match)
@@ -142,4 +154,14 @@ if end == "sigkill":
     os.kill(os.getpid(), signal.SIGKILL)
 if end == "hold":
     print("DRIVER holding", flush=True)
-    sys.stdin.read()
+    if args.get("keepStepping") and delay:
+        import threading
+
+        closed = threading.Event()
+        threading.Thread(target=lambda: (sys.stdin.read(), closed.set()), daemon=True).start()
+        step = int(args.get("steps", 0))
+        while not closed.wait(delay):
+            step += 1
+            log_step(step)
+    else:
+        sys.stdin.read()
