@@ -6,13 +6,14 @@
 import { test, after } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { repoRoot } from '../util/paths';
 import { fixtures } from '../gen';
+import { toolCalls } from '../util/toolCalls';
 import { AGENT_TOOLS } from '../../core/agents/tools';
 
 const CLI = join(repoRoot, 'dist', 'cli.js');
@@ -40,20 +41,7 @@ writeFileSync(venvPython, `#!/bin/sh\nprintf 'ran %s\\n' "$1" >> '${marker}'\nPY
 chmodSync(venvPython, 0o755);
 const ran = () => (existsSync(marker) ? readFileSync(marker, 'utf8') : '');
 
-const experiment = join('saved_experiments', readdirSync(join(ws, 'saved_experiments')).sort()[0]!);
-const rollout = relative(fixtures().workspace, fixtures().rollout);
-const ARGS: Record<string, Record<string, unknown>> = {
-  agentjet_lint: { path: 'exp.yaml' },
-  agentjet_explain_key: { key: 'rollout.max_env_worker', path: 'exp.yaml' },
-  agentjet_runs: {},
-  agentjet_run_summary: { path: experiment },
-  agentjet_metrics: { path: experiment },
-  agentjet_log_stats: { path: rollout },
-  agentjet_log_search: { path: rollout, query: 'a' },
-  agentjet_log_record: { path: rollout, index: 0 },
-  agentjet_swarm_status: { url: 'http://127.0.0.1:9' },
-  agentjet_doctor: {},
-};
+const ARGS = toolCalls(ws, { url: 'http://127.0.0.1:9' });
 
 async function connect(extra: string[]): Promise<{ client: Client; stderr: () => string }> {
   assert.ok(existsSync(CLI), 'dist/cli.js is built (npm run build)');

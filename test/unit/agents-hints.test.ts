@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { repoRoot } from '../util/paths';
 import { fixtures } from '../gen';
+import { toolCalls } from '../util/toolCalls';
 import { AGENT_TOOLS, callTool, toolHints, type AgentToolEnv, type ToolHints } from '../../core/agents/tools';
 import type { SwarmStatus } from '../../core/swarm/api';
 
@@ -42,22 +43,8 @@ const python = join(dir, 'python');
 writeFileSync(python, `#!/bin/sh\nprintf 'ran %s\\n' "$1" >> '${marker}'\nexec python3 "$@"\n`);
 chmodSync(python, 0o755);
 const ran = () => (existsSync(marker) ? readFileSync(marker, 'utf8') : '');
-const experiment = join('saved_experiments', readdirSync(join(ws, 'saved_experiments')).sort()[0]!);
-const rollout = relative(fixtures().workspace, fixtures().rollout);
 
-/** One call of every tool (a new tool without an entry fails the test below). */
-const ARGS: Record<string, Record<string, unknown>> = {
-  agentjet_lint: { path: 'exp.yaml' },
-  agentjet_explain_key: { key: 'rollout.max_env_worker', path: 'exp.yaml' },
-  agentjet_runs: {},
-  agentjet_run_summary: { path: experiment },
-  agentjet_metrics: { path: experiment },
-  agentjet_log_stats: { path: rollout },
-  agentjet_log_search: { path: rollout, query: 'a' },
-  agentjet_log_record: { path: rollout, index: 0 },
-  agentjet_swarm_status: {},
-  agentjet_doctor: {},
-};
+const ARGS = toolCalls(ws);
 
 const FAKE_STATUS: SwarmStatus = {
   url: 'http://localhost:10086',

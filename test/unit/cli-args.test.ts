@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseCli } from '../../cli/args';
 import { commands } from '../../cli/commands';
+import { runCli } from '../util/cliRun';
 
 const opts = { format: { type: 'string', choices: ['text', 'json'] }, root: { type: 'string' }, json: { type: 'boolean' } } as const;
 
@@ -25,25 +26,7 @@ test('help, unknown options, missing values, values outside the choices', () => 
   assert.deepEqual(parseCli(['--format=xml'], opts), { kind: 'error', message: '--format must be one of text, json' });
 });
 
-/** Runs a subcommand with stdout/stderr captured. */
-async function run(name: string, args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const cmd = commands.find((c) => c.name === name)!;
-  let out = '',
-    err = '';
-  const [w1, w2] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
-  // The CLI writes strings; the test runner's own reports (Buffers, over stdout in a child process)
-  // go through, or a command that awaits would capture them.
-  process.stdout.write = ((s: string | Uint8Array, ...rest: never[]) =>
-    typeof s === 'string' ? ((out += s), true) : w1(s, ...rest)) as typeof process.stdout.write;
-  process.stderr.write = ((s: string | Uint8Array, ...rest: never[]) =>
-    typeof s === 'string' ? ((err += s), true) : w2(s, ...rest)) as typeof process.stderr.write;
-  try {
-    return { code: await cmd.run(args), out, err };
-  } finally {
-    process.stdout.write = w1;
-    process.stderr.write = w2;
-  }
-}
+const run = (name: string, args: string[]) => runCli(name, args);
 
 /** Every subcommand, with the words that reach its options. */
 const SUBCOMMANDS: [string, string[]][] = [

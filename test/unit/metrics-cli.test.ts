@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commands } from '../../cli/commands';
+import { runCli } from '../util/cliRun';
 import { frameRecord } from '../../core/metrics/framing';
 import { encodeScalarEvent } from '../../core/metrics/eventProto';
 import { parseConsoleLine } from '../../core/metrics/console';
@@ -16,30 +16,7 @@ import { downsample, summarize } from '../../core/metrics/summary';
 import { nodeFs } from '../../core/fs/seam';
 import { callTool } from '../../core/agents/tools';
 
-async function run(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; out: string; err: string }> {
-  const cmd = commands.find((c) => c.name === 'metrics')!;
-  let out = '';
-  let err = '';
-  const [w1, w2] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
-  const old = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  for (const [k, v] of Object.entries(env))
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  // Strings only: the test runner speaks to its parent over stdout in buffers meanwhile.
-  process.stdout.write = ((s: string | Uint8Array, ...rest: never[]) =>
-    typeof s === 'string' ? ((out += s), true) : w1(s, ...rest)) as typeof process.stdout.write;
-  process.stderr.write = ((s: string | Uint8Array, ...rest: never[]) =>
-    typeof s === 'string' ? ((err += s), true) : w2(s, ...rest)) as typeof process.stderr.write;
-  try {
-    return { code: await cmd.run(args), out, err };
-  } finally {
-    process.stdout.write = w1;
-    process.stderr.write = w2;
-    for (const [k, v] of Object.entries(old))
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-  }
-}
+const run = (args: string[], env: Record<string, string | undefined> = {}) => runCli('metrics', args, env);
 
 /** verl's concat_dict_to_str: `step:{step}` then `{k}:{v:.3f}` for numbers, joined by " - ". */
 const verlLine = (step: number, kv: [string, number][]) => [`step:${step}`, ...kv.map(([k, v]) => `${k}:${v.toFixed(3)}`)].join(' - ');
