@@ -5,52 +5,18 @@
 // walk stays in the folder, `ping` answers while it runs, and the answer comes.
 import { test, after } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { repoRoot } from '../util/paths';
-import { waitFor } from '../util/poll';
+import { connectMcp } from '../util/mcpClient';
 import { plainRecord } from '../gen/bomb';
 import { MCP_CALL_LIMITS } from '../../core/agents/callQueue';
 
-const CLI = join(repoRoot, 'dist', 'cli.js');
 const scratch = mkdtempSync(join(tmpdir(), 'aj-mcp-hostile-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-async function connect(root: string) {
-  assert.ok(existsSync(CLI), 'dist/cli.js is built (npm run build)');
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, 'mcp', '--root', root, '--no-python'],
-    env: { ...(process.env as Record<string, string>), AGENTJET_FACTS_CACHE: join(scratch, 'facts'), LANG: 'C.UTF-8', LANGUAGE: '' },
-    stderr: 'pipe',
-  });
-  let err = '';
-  transport.stderr?.on('data', (b: Buffer) => (err += b.toString('utf8')));
-  const client = new Client({ name: 'agentjet-test', version: '0' });
-  await client.connect(transport);
-  const pid = transport.pid!;
-  return {
-    client,
-    stderr: () => err,
-    pid,
-    async close() {
-      await client.close();
-      await waitFor(() => !alive(pid), `the MCP server (pid ${pid}) to exit`);
-    },
-  };
-}
+const connect = (root: string) =>
+  connectMcp(root, ['--no-python'], { AGENTJET_FACTS_CACHE: join(scratch, 'facts'), LANG: 'C.UTF-8', LANGUAGE: '' });
 
 const textOf = (r: Record<string, unknown>) => (r.content as { text: string }[] | undefined)?.[0]?.text ?? '';
 

@@ -8,14 +8,12 @@
 import { test, after } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CLI, connectMcp, type McpSession } from '../util/mcpClient';
 import { repoRoot } from '../util/paths';
 import { upstream, withUpstream } from '../util/upstream';
-import { waitFor } from '../util/poll';
 import { fixtures } from '../gen';
 import { writeBombLog } from '../gen/bomb';
 import { recordText, writeRun } from '../util/runtree';
@@ -24,62 +22,13 @@ import { AGENT_TOOLS, MAX_ANSWER_CHARS } from '../../core/agents/tools';
 import { launchPaths, writeLaunchRecord } from '../../core/agentjet';
 import { runDriver } from '../conformance/runs-harness';
 
-const CLI = join(repoRoot, 'dist', 'cli.js');
 const scratch = mkdtempSync(join(tmpdir(), 'aj-mcp-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-interface Session {
-  client: Client;
-  pid: number;
-  stderr: () => string;
-  call(name: string, args?: Record<string, unknown>): Promise<{ text: string; isError: boolean }>;
-  close(): Promise<void>;
-}
+type Session = McpSession;
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-async function connect(root: string, extra: string[] = [], env: Record<string, string> = {}): Promise<Session> {
-  assert.ok(existsSync(CLI), 'dist/cli.js is built (npm run build)');
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, 'mcp', '--root', root, ...extra],
-    env: {
-      ...(process.env as Record<string, string>),
-      AGENTJET_CACHE_DIR: join(scratch, 'cache'),
-      AGENTJET_FACTS_CACHE: join(scratch, 'facts'),
-      ...env,
-    },
-    stderr: 'pipe',
-  });
-  let err = '';
-  transport.stderr?.on('data', (b: Buffer) => (err += b.toString('utf8')));
-  const client = new Client({ name: 'agentjet-test', version: '0' });
-  await client.connect(transport);
-  const pid = transport.pid!;
-  return {
-    client,
-    pid,
-    stderr: () => err,
-    async call(name, args = {}) {
-      const r = await client.callTool({ name, arguments: args });
-      const content = r.content as { type: string; text: string }[];
-      assert.equal(content.length, 1);
-      assert.equal(content[0]!.type, 'text');
-      return { text: content[0]!.text, isError: r.isError === true };
-    },
-    async close() {
-      await client.close();
-      await waitFor(() => !alive(pid), `the MCP server (pid ${pid}) to exit`);
-    },
-  };
-}
+const connect = (root: string, extra: string[] = [], env: Record<string, string> = {}): Promise<Session> =>
+  connectMcp(root, extra, { AGENTJET_CACHE_DIR: join(scratch, 'cache'), AGENTJET_FACTS_CACHE: join(scratch, 'facts'), ...env });
 
 const parse = <T>(r: { text: string; isError: boolean }): T => {
   assert.equal(r.isError, false, r.text);
