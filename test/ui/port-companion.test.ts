@@ -50,7 +50,8 @@ test(
         const lens = wb.page.locator('.codelens-decoration a', { hasText: 'Debug rollout' }).first();
         await lens.waitFor({ state: 'visible', timeout: 30_000 });
         await lens.click();
-        const toast = wb.page.locator('.notification-toast', { hasText: "AgentJet's own companion" }).first();
+        // A refusal that lists its causes is a dialog (issue 43 item 7), its causes one per line.
+        const toast = wb.page.locator('.monaco-dialog-box', { hasText: "AgentJet's own companion" }).first();
         await toast.waitFor({ state: 'visible', timeout: 60_000 });
         const text = await toast.innerText();
         assert.ok(text.includes(first.dir), `the message names the other project: ${text}`);
