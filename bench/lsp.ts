@@ -79,6 +79,29 @@ async function validateOnce(s: Server, dir: string, text: string): Promise<numbe
   return ms;
 }
 
+/** CPU time (ns) a process has run, all its threads: /proc/PID/task/TID/schedstat, first field. */
+function cpuNs(pid: number | undefined): number {
+  let sum = 0;
+  try {
+    for (const t of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        sum += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
+      } catch {
+        /* thread ended */
+      }
+    }
+  } catch {
+    return NaN;
+  }
+  return sum;
+}
+
+interface Timed {
+  ms: number[];
+  /** The server's own CPU time per request, ms: what other load on the machine does not inflate. */
+  cpuMs: number[];
+}
+
 function stats(xs: number[]): { median: number; p95: number } {
   const s = xs.slice().sort((a, b) => a - b);
   return { median: s[Math.floor(s.length / 2)] as number, p95: s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)] as number };
@@ -131,17 +154,49 @@ function completionDoc(text: string): { text: string; line: number; character: n
   return { text: lines.join('\n'), line: l + 1, character: 6 };
 }
 
-async function completionTimes(s: Server, dir: string, text: string, n: number): Promise<number[]> {
+async function completionTimes(s: Server, dir: string, text: string, n: number): Promise<Timed> {
   const c = completionDoc(text);
   const uri = URI.file(join(dir, `complete_${seq++}.yaml`)).toString();
   const done = new Promise<void>((r) => s.waiters.set(uri, r));
   await s.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: c.text } });
   await done;
-  const out: number[] = [];
+  const out: Timed = { ms: [], cpuMs: [] };
   for (let i = 0; i < n; i++) {
+    const c0 = cpuNs(s.proc.pid);
     const t0 = performance.now();
     await s.conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line: c.line, character: c.character } });
-    out.push(performance.now() - t0);
+    out.ms.push(performance.now() - t0);
+    out.cpuMs.push((cpuNs(s.proc.pid) - c0) / 1e6);
+  }
+  await s.conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
+  return out;
+}
+
+/**
+ * Typing a key: each keystroke is a full didChange (a new version) followed by a completion request at
+ * the end of the typed prefix, timed from the change to the completion answer.
+ */
+async function typingTimes(s: Server, dir: string, text: string, n: number): Promise<Timed> {
+  const c = completionDoc(text);
+  const uri = URI.file(join(dir, `typing_${seq++}.yaml`)).toString();
+  const done = new Promise<void>((r) => s.waiters.set(uri, r));
+  await s.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: c.text } });
+  await done;
+  const lines = c.text.split('\n');
+  const word = 'max_env_worker_count';
+  const out: Timed = { ms: [], cpuMs: [] };
+  for (let i = 0; i < n; i++) {
+    const typed = word.slice(0, 1 + (i % (word.length - 1)));
+    lines[c.line] = `    ${typed}`;
+    const c0 = cpuNs(s.proc.pid);
+    const t0 = performance.now();
+    await s.conn.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version: i + 2 },
+      contentChanges: [{ text: lines.join('\n') }],
+    });
+    await s.conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line: c.line, character: 4 + typed.length } });
+    out.ms.push(performance.now() - t0);
+    out.cpuMs.push((cpuNs(s.proc.pid) - c0) / 1e6);
   }
   await s.conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
   return out;
@@ -291,13 +346,15 @@ async function main(): Promise<void> {
       how: "the same runs, process CPU time (user + system): what a shared machine's load does not inflate",
     });
     const v: Record<string, number[]> = {};
-    const c: Record<string, Stat> = {};
+    const c: Record<string, Timed> = {};
+    const typing: Record<string, Timed> = {};
     for (const s of [ours, yls]) {
       await validateOnce(s, dir, text); // warm up
       const times: number[] = [];
       for (let i = 0; i < N; i++) times.push(await validateOnce(s, dir, text));
       v[s.name] = times;
-      c[s.name] = stats(await completionTimes(s, dir, text, N));
+      c[s.name] = await completionTimes(s, dir, text, N);
+      typing[s.name] = await typingTimes(s, dir, text, N);
     }
     rows.push({
       ...at,
@@ -309,9 +366,30 @@ async function main(): Promise<void> {
     rows.push({
       ...at,
       what: 'completion request',
-      ours: c.agentjet!,
-      base: c['yaml-ls']!,
+      ours: stats(c.agentjet!.ms),
+      base: stats(c['yaml-ls']!.ms),
       how: 'yaml-language-server over stdio, same document and position',
+    });
+    rows.push({
+      ...at,
+      what: 'completion request, server CPU',
+      ours: stats(c.agentjet!.cpuMs),
+      base: stats(c['yaml-ls']!.cpuMs),
+      how: "the same requests, the server process's CPU time (all threads, /proc schedstat)",
+    });
+    rows.push({
+      ...at,
+      what: 'typing: didChange + completion',
+      ours: stats(typing.agentjet!.ms),
+      base: stats(typing['yaml-ls']!.ms),
+      how: 'yaml-language-server over stdio, the same keystrokes (a full-text change, then completion)',
+    });
+    rows.push({
+      ...at,
+      what: 'typing, server CPU',
+      ours: stats(typing.agentjet!.cpuMs),
+      base: stats(typing['yaml-ls']!.cpuMs),
+      how: "the same keystrokes, the server process's CPU time (includes its validation of each change)",
     });
   }
   printTable(rows);

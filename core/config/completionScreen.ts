@@ -4,8 +4,7 @@
 // validated, and a value that draws a problem on its own line is left out (a value) or replaced by
 // what the checker's fix sets, else left blank for the user (a key's snippet). One validation for all
 // key candidates of a request (they are siblings), one per value candidate (a short list).
-import { parseConfig } from './parse';
-import { validateParsed } from './validate';
+import { trial } from './completionTrials';
 import type { ConfigDiagnostic } from './diagnostics';
 import type { FeatureContext } from './context';
 
@@ -22,14 +21,6 @@ const KEY_CODES = new Set([
 
 /** At most this many value candidates are tried (an enum longer than this is shown as it is). */
 const MAX_VALUE_TRIALS = 16;
-
-function trial(text: string, ctx: FeatureContext): ConfigDiagnostic[] {
-  return validateParsed(parseConfig(text), {
-    ...(ctx.root !== undefined ? { root: ctx.root } : {}),
-    resolver: ctx.resolver,
-    ...(ctx.facts ? { facts: ctx.facts } : {}),
-  });
-}
 
 /** Problems of a value on `line` (0-based), with the value a fix on that line would write. */
 function problemsOn(diags: ConfigDiagnostic[], line: number): { rejected: boolean; fixValue?: string } {

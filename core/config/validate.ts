@@ -33,6 +33,8 @@ export interface ValidateOptions {
 }
 
 const sharedFs = new CachedFs();
+/** The file cache validation uses when it is given none (completion's trials record what they ask of it). */
+export const sharedConfigFs: ConfigFs = sharedFs;
 
 export function validateParsed(p: ParsedConfig, opts: ValidateOptions = {}): ConfigDiagnostic[] {
   const steps = validateSteps(p, opts);
