@@ -1,5 +1,5 @@
 // `agentjet metrics EXP_DIR|EVENTS_DIR|FILE [--key TAG]... [--format table|json|csv]`: a run's
-// training metrics (TensorBoard event files, verl console lines) for a terminal and for scripts.
+// training metrics (TensorBoard event files, SwanLab run files, verl console lines) for a terminal and for scripts.
 import { readRunMetrics } from '../core/metrics/read';
 import { summarize } from '../core/metrics/summary';
 import type { MetricSeries } from '../core/protocol/metrics';
@@ -9,15 +9,18 @@ import { commandArgs } from './args';
 import { t } from '../core/l10n';
 
 const help = () =>
-  t(`Usage: agentjet metrics EXP_DIR | EVENTS_DIR | FILE [--key TAG]... [--format table|json|csv]
+  t(`Usage: agentjet metrics EXP_DIR | EVENTS_DIR | SWANLAB_RUN | FILE [--key TAG]... [--format table|json|csv]
 
 Prints the training metrics of a run: every scalar the trainer logged (actor/, critic/, timing_s/,
 perf/, val-core/ ...) with its number of points, last step and value, minimum and maximum.
 
   EXP_DIR     an experiment folder (saved_experiments/<name>): its TensorBoard folder is found from
               the config snapshot (tensorboard_log/<project_name>/<experiment_name> under the launch's
-              folder, or $TENSORBOARD_DIR) and its console lines from the launch output VS Code kept
+              folder, or $TENSORBOARD_DIR), its SwanLab runs from $SWANLAB_LOG_DIR (default
+              saved_experiments/swanlog) when trainer_common.logger has swanlab, and its console
+              lines from the launch output VS Code kept
   EVENTS_DIR  a folder of events.out.tfevents.* files, or one such file (its folder is read)
+  SWANLAB_RUN a SwanLab run folder (run-<time>-<id>) or its backup.swanlab / run-<id>.swanlab file
   FILE        a launch's output with verl's console lines (step:N - key:value - ...)
   --key TAG   only this tag (repeat for more); with --format csv, its points
   --format    table (default), json (keys with points, last, min, max, trend) or csv
@@ -50,7 +53,7 @@ function table(series: MetricSeries[]): string {
 
 export const metricsCommand: CliCommand = {
   name: 'metrics',
-  summary: 'training metrics of a run (TensorBoard event files, console lines): keys, last, min, max',
+  summary: 'training metrics of a run (TensorBoard event files, SwanLab runs, console lines): keys, last, min, max',
   async run(args) {
     const parsed = commandArgs(
       'metrics',
@@ -68,7 +71,7 @@ export const metricsCommand: CliCommand = {
     const m = await readRunMetrics(path);
     for (const i of m.issues) process.stderr.write(`agentjet metrics: ${i.file}${i.at !== undefined ? `@${i.at}` : ''}: ${i.message}\n`);
     if (!m.sources.length) {
-      process.stderr.write(`agentjet metrics: ${t('no TensorBoard event files or console metrics found for {0}', path)}\n`);
+      process.stderr.write(`agentjet metrics: ${t('no TensorBoard event files, SwanLab runs or console metrics found for {0}', path)}\n`);
       for (const l of m.looked) process.stderr.write(`  ${t('looked in {0}', l)}\n`);
       return 1;
     }

@@ -1,4 +1,4 @@
-// agentjet_metrics: the training metrics of a run (TensorBoard event files, verl console lines) for
+// agentjet_metrics: the training metrics of a run (TensorBoard event files, SwanLab runs, verl console lines) for
 // an agent: every key with its count, last, min, max and trend, or one key's points thinned to a
 // bounded number that keeps the extremes. Over core/metrics, as `agentjet metrics` is.
 import { t } from '../l10n';
@@ -15,12 +15,12 @@ export const metricsTool: AgentTool = {
   name: 'agentjet_metrics',
   title: 'Training metrics of an AgentJet run',
   description:
-    "The training metrics of a run, as the trainer logged them to TensorBoard (and verl's console lines): every key (actor/pg_loss, critic/score/mean, response_length/mean, timing_s/gen, perf/throughput, val-core/...) with its number of points, first and last step and value, min, max and trend; or, with key, that key's points (step, value) thinned to at most `points` while keeping the extremes. Use it to see why a reward is flat, whether KL or entropy drifts, or which phase of a step (timing_s/*) takes the time.",
+    "The training metrics of a run, as the trainer logged them to TensorBoard or SwanLab (and verl's console lines): every key (actor/pg_loss, critic/score/mean, response_length/mean, timing_s/gen, perf/throughput, val-core/...) with its number of points, first and last step and value, min, max and trend; or, with key, that key's points (step, value) thinned to at most `points` while keeping the extremes. Use it to see why a reward is flat, whether KL or entropy drifts, or which phase of a step (timing_s/*) takes the time.",
   inputSchema: {
     type: 'object',
     properties: {
       path: pathArg(
-        'An experiment folder (saved_experiments/<experiment>), a folder of events.out.tfevents.* files, or a launch output file.',
+        'An experiment folder (saved_experiments/<experiment>), a folder of events.out.tfevents.* files, a SwanLab run folder (run-<time>-<id>), or a launch output file.',
       ),
       key: { type: 'string', minLength: 1, maxLength: 500, description: "Optional: one key's points instead of the summary of every key." },
       points: { type: 'integer', minimum: 4, maximum: 2000, description: 'With key: at most this many points (default 200).' },
@@ -35,17 +35,23 @@ export const metricsTool: AgentTool = {
     const dir = await insideRoots(env, str(args, 'path'));
     await fileOrFolder(dir, str(args, 'path')!);
     const fs = nodeFs();
-    const found = await findMetricSources(fs, dir);
+    const mayRead = async (p: string) => (await resolveInside(p, env.roots)).ok;
+    const found = await findMetricSources(fs, dir, process.env, mayRead);
     // A source the run points to outside the allowed folders is not read.
-    const outside: string[] = [];
+    const outside: string[] = [...(found.notRead ?? [])];
     const keep = async (list: string[]) => {
       const out: string[] = [];
       for (const p of list)
-        if ((await resolveInside(p, env.roots)).ok) out.push(p);
+        if (await mayRead(p)) out.push(p);
         else outside.push(p);
       return out;
     };
-    const sources = { ...found, tensorboard: await keep(found.tensorboard), console: await keep(found.console) };
+    const sources = {
+      ...found,
+      tensorboard: await keep(found.tensorboard),
+      swanlab: await keep(found.swanlab),
+      console: await keep(found.console),
+    };
     const reader = new RunMetricsReader(sources, fs);
     await reader.update();
     const m = reader.result();
@@ -61,7 +67,7 @@ export const metricsTool: AgentTool = {
         return json({
           ...base,
           keys: {},
-          note: t('no TensorBoard event files or console metrics found for {0}', shown(env, dir)),
+          note: t('no TensorBoard event files, SwanLab runs or console metrics found for {0}', shown(env, dir)),
           looked: found.looked.map((l) => shown(env, l)),
         });
       return json({ ...base, keys: {} });

@@ -3,7 +3,7 @@
 // arguments against them: an agent's arguments are untrusted input.
 import { t } from '../l10n';
 
-export interface PropertySchema {
+export interface ScalarSchema {
   type: 'string' | 'integer' | 'number' | 'boolean';
   description: string;
   minimum?: number;
@@ -12,6 +12,17 @@ export interface PropertySchema {
   maxLength?: number;
 }
 
+/** A list of strings (run folders, keys). */
+export interface StringListSchema {
+  type: 'array';
+  description: string;
+  items: { type: 'string'; minLength?: number; maxLength?: number };
+  minItems?: number;
+  maxItems?: number;
+}
+
+export type PropertySchema = ScalarSchema | StringListSchema;
+
 export interface ObjectSchema {
   type: 'object';
   properties: Record<string, PropertySchema>;
@@ -19,7 +30,7 @@ export interface ObjectSchema {
   additionalProperties: false;
 }
 
-export type ToolArgs = Record<string, string | number | boolean | undefined>;
+export type ToolArgs = Record<string, string | number | boolean | string[] | undefined>;
 
 /** The arguments as the schema allows them, or the first problem in one plain sentence. */
 export function checkArgs(schema: ObjectSchema, raw: unknown): { ok: true; args: ToolArgs } | { ok: false; problem: string } {
@@ -30,6 +41,21 @@ export function checkArgs(schema: ObjectSchema, raw: unknown): { ok: true; args:
     const p = schema.properties[k];
     if (!p) return { ok: false, problem: t('unknown argument "{0}" (known: {1})', k, Object.keys(schema.properties).join(', ') || '-') };
     if (v === undefined || v === null) continue;
+    if (p.type === 'array') {
+      if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) return { ok: false, problem: t('"{0}" must be a list of strings', k) };
+      const list = v as string[];
+      if (p.minItems !== undefined && list.length < p.minItems)
+        return { ok: false, problem: t('"{0}" needs at least {1} items', k, p.minItems) };
+      if (p.maxItems !== undefined && list.length > p.maxItems)
+        return { ok: false, problem: t('"{0}" takes at most {1} items', k, p.maxItems) };
+      const { minLength, maxLength } = p.items;
+      if (minLength !== undefined && list.some((x) => x.length < minLength))
+        return { ok: false, problem: t('"{0}" must not hold an empty item', k) };
+      if (maxLength !== undefined && list.some((x) => x.length > maxLength))
+        return { ok: false, problem: t('"{0}" is longer than {1} characters', k, maxLength) };
+      args[k] = [...list];
+      continue;
+    }
     if (p.type === 'string') {
       if (typeof v !== 'string') return { ok: false, problem: t('"{0}" must be a string', k) };
       if (p.minLength !== undefined && v.length < p.minLength) return { ok: false, problem: t('"{0}" must not be empty', k) };

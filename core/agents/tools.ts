@@ -18,6 +18,7 @@ import { runSummaryTool, runsTool } from './runTools';
 import { logRecordTool, logSearchTool, logStatsTool } from './logTools';
 import { doctorTool, swarmStatusTool } from './systemTools';
 import { metricsTool } from './metricsTools';
+import { compareRunsTool } from './compareTools';
 
 export {
   MAX_ANSWER_CHARS,
@@ -42,6 +43,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
   runsTool,
   runSummaryTool,
   metricsTool,
+  compareRunsTool,
   logStatsTool,
   logSearchTool,
   logRecordTool,

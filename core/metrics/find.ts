@@ -9,14 +9,17 @@ import { readSnapshotFacts } from '../runs/snapshot';
 import { trackingCandidates } from '../runs/tracking';
 import { readLaunchRecords } from '../agentjet/launchRecord';
 import { isEventFileName } from './tensorboard';
+import { findSwanLabRuns, isSwanLabFileName, isSwanLabRunDirName, swanlabRunFile } from './swanlab';
 
 export interface MetricSources {
   tensorboard: string[];
   console: string[];
-  /** SwanLab run folders (`run-*` under SWANLAB_LOG_DIR) of this experiment. */
+  /** SwanLab run folders (`run-*` under SWANLAB_LOG_DIR) of this experiment, oldest first, or one `.swanlab` file. */
   swanlab: string[];
   /** What was looked for and not found, for the user. */
   looked: string[];
+  /** Folders the run points to that `readable` refused (not looked into). */
+  notRead?: string[];
 }
 
 async function hasEventFiles(fs: RunsFs, dir: string): Promise<boolean> {
@@ -32,18 +35,25 @@ export async function findMetricSources(
   fs: RunsFs,
   path: string,
   env: Readonly<Record<string, string | undefined>> = process.env,
+  /** Whether a folder the run points to may be read (an agent's roots); every folder by default. */
+  readable: (path: string) => Promise<boolean> = async () => true,
 ): Promise<MetricSources> {
   const out: MetricSources = { tensorboard: [], console: [], swanlab: [], looked: [] };
   const st = await tryStat(fs, path);
   if (!st) return out;
   if (st.isFile()) {
     if (isEventFileName(basename(path))) out.tensorboard.push(dirname(path));
+    else if (isSwanLabFileName(basename(path))) out.swanlab.push(path);
     else out.console.push(path);
     return out;
   }
   if (!st.isDirectory()) return out;
   if (await hasEventFiles(fs, path)) {
     out.tensorboard.push(path);
+    return out;
+  }
+  if (isSwanLabRunDirName(basename(path)) && (await swanlabRunFile(fs, path))) {
+    out.swanlab.push(path);
     return out;
   }
   const snapshot = join(path, 'yaml_backup.yaml');
@@ -67,11 +77,22 @@ export async function findMetricSources(
           if (out.tensorboard.includes(c.path)) continue;
           if (await hasEventFiles(fs, c.path)) out.tensorboard.push(c.path);
           else if (!out.looked.includes(c.path)) out.looked.push(c.path);
-        } else if (c.logger === 'swanlab' && !out.swanlab.includes(c.path) && !out.looked.includes(c.path)) {
-          if ((await tryStat(fs, c.path))?.isDirectory()) out.swanlab.push(c.path);
-          else out.looked.push(c.path);
+        } else if (c.logger === 'swanlab') {
+          // SWANLAB_LOG_DIR holds every run of the project: this experiment's are those whose run file names it.
+          if (!(await readable(c.path))) {
+            out.notRead ??= [];
+            if (!out.notRead.includes(c.path)) out.notRead.push(c.path);
+            continue;
+          }
+          const found = (await tryStat(fs, c.path))?.isDirectory()
+            ? await findSwanLabRuns(fs, c.path, { experiment, ...(facts?.project ? { project: facts.project } : {}) })
+            : { runs: [] };
+          for (const r of found.runs) if (!out.swanlab.includes(r)) out.swanlab.push(r);
+          if (!found.runs.length && !out.looked.includes(c.path)) out.looked.push(c.path);
         }
       }
+  // A log folder where another of the run's names found its runs was not looked at in vain.
+  out.looked = out.looked.filter((l) => !out.swanlab.some((r) => dirname(r) === l));
   // One TensorBoard folder is the run; the first found (the latest launch's) wins.
   out.tensorboard = out.tensorboard.slice(0, 1);
   return out;

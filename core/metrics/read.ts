@@ -1,10 +1,11 @@
 // A run's metrics from every source found for it, kept open for a live run: update() reads only
-// what each source appended. TensorBoard points win over console points of the same tag (they
-// carry wall time and full precision; the console prints 3 decimals).
+// what each source appended. TensorBoard points win over SwanLab's, and both over console points of
+// the same tag (they carry wall time and full precision; the console prints 3 decimals).
 import type { MetricIssue, MetricPoint, MetricSeries, RunMetrics } from '../protocol/metrics';
 import { nodeFs, tryStat, type RunsFs } from '../fs/seam';
 import { TensorBoardRun, sortedByStep, type TensorBoardReadOptions } from './tensorboard';
 import { ConsoleMetrics } from './console';
+import { SwanLabRun } from './swanlab';
 import { findMetricSources, type MetricSources } from './find';
 import { t } from '../l10n';
 
@@ -20,6 +21,7 @@ interface ConsoleSource {
 
 export class RunMetricsReader {
   private readonly tb: TensorBoardRun[];
+  private readonly swan: SwanLabRun[];
   private readonly consoles: ConsoleSource[];
 
   constructor(
@@ -28,6 +30,7 @@ export class RunMetricsReader {
     opts: TensorBoardReadOptions = {},
   ) {
     this.tb = sources.tensorboard.map((d) => new TensorBoardRun(d, fs, opts));
+    this.swan = sources.swanlab.map((d) => new SwanLabRun(d, fs, opts));
     this.consoles = sources.console.map((path) => ({ path, offset: 0, metrics: new ConsoleMetrics() }));
   }
 
@@ -35,6 +38,7 @@ export class RunMetricsReader {
   async update(): Promise<boolean> {
     let changed = false;
     for (const r of this.tb) if (await r.update()) changed = true;
+    for (const r of this.swan) if (await r.update()) changed = true;
     for (const c of this.consoles) {
       const st = await tryStat(this.fs, c.path);
       if (!st?.isFile()) {
@@ -63,11 +67,22 @@ export class RunMetricsReader {
       for (const s of r.series()) if (!byTag.has(s.tag)) byTag.set(s.tag, s.points);
       issues.push(...r.issues());
     }
+    // SwanLab: a run resumed into several folders is one series per tag, in folder (time) order.
     const fromTb = new Set(byTag.keys());
+    for (const r of this.swan) {
+      for (const s of r.series()) {
+        if (fromTb.has(s.tag)) continue;
+        const list = byTag.get(s.tag);
+        if (list) list.push(...s.points);
+        else byTag.set(s.tag, [...s.points]);
+      }
+      issues.push(...r.issues());
+    }
+    const fromFiles = new Set(byTag.keys());
     for (const c of this.consoles) {
       if (c.error) issues.push({ file: c.path, message: c.error });
       for (const [tag, points] of c.metrics.points) {
-        if (fromTb.has(tag)) continue;
+        if (fromFiles.has(tag)) continue;
         const list = byTag.get(tag);
         if (list) list.push(...points);
         else byTag.set(tag, [...points]);
@@ -79,6 +94,7 @@ export class RunMetricsReader {
     return {
       sources: [
         ...this.sources.tensorboard.map((path) => ({ kind: 'tensorboard' as const, path })),
+        ...this.sources.swanlab.map((path) => ({ kind: 'swanlab' as const, path })),
         ...this.consoles.filter((c) => c.metrics.firstLine !== undefined).map((c) => ({ kind: 'console' as const, path: c.path })),
       ],
       series,

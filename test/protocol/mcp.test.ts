@@ -59,6 +59,7 @@ test('tools/list: without an interpreter every read-only tool; with --python the
       AGENT_TOOLS.map((x) => x.name),
     );
     assert.deepEqual(tools.map((x) => x.name).sort(), [
+      'agentjet_compare_runs',
       'agentjet_doctor',
       'agentjet_explain_key',
       'agentjet_lint',

@@ -40,6 +40,7 @@ const SUBCOMMANDS: [string, string[]][] = [
   ['mcp', []],
   ['stacks', []],
   ['metrics', []],
+  ['compare', []],
 ];
 
 test('every subcommand: --help prints its usage (exit 0); an unknown option is refused by name (exit 2)', async () => {

@@ -113,7 +113,7 @@ test('TENSORBOARD_DIR (relative to the launch folder) wins over the default; not
     rmSync(join(l.exp, '.agentjet-vscode'), { recursive: true });
     const r = await run([l.exp], { TENSORBOARD_DIR: undefined });
     assert.equal(r.code, 1);
-    assert.match(r.err, /no TensorBoard event files or console metrics found/);
+    assert.match(r.err, /no TensorBoard event files, SwanLab runs or console metrics found/);
     assert.ok(r.err.includes(join(l.ws, 'tensorboard_log', 'proj', 'exp_a')), r.err);
     assert.equal((await run([join(l.ws, 'nope')])).code, 1);
     assert.equal((await run([])).code, 2);

@@ -13,6 +13,7 @@ export function toolCalls(ws: string, swarmArgs: Record<string, unknown> = {}): 
     agentjet_runs: {},
     agentjet_run_summary: { path: experiment },
     agentjet_metrics: { path: experiment },
+    agentjet_compare_runs: { paths: [experiment, experiment] },
     agentjet_log_stats: { path: rollout },
     agentjet_log_search: { path: rollout, query: 'a' },
     agentjet_log_record: { path: rollout, index: 0 },
