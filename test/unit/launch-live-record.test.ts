@@ -66,9 +66,10 @@ describe('the live launch record (issue 43 item 2)', () => {
         mkdirSync(session, { recursive: true });
         assert.equal((await statusOf(root)).status, 'running');
         owner.setPaused(true, Date.now());
-        await waitFor(async () => /^paused in the debugger since \d\d:\d\d$/.test((await statusOf(root)).text ?? ''), {
-          what: 'paused in the debugger since HH:MM',
-        });
+        await waitFor(
+          async () => /^paused in the debugger since \d\d:\d\d$/.test((await statusOf(root)).text ?? ''),
+          'paused in the debugger since HH:MM',
+        );
         assert.equal((await statusOf(root)).status, 'running');
         owner.setPaused(false);
         await waitFor(async () => (await statusOf(root)).text === undefined, 'resumed');
