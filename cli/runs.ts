@@ -49,9 +49,11 @@ function table(rows: RunRow[], infos: ExperimentInfo[]): string {
   const lines = [fmt(head), ...body.map(fmt)];
   infos.forEach((i, k) => {
     if (i.status === 'failed' || i.status === 'interrupted' || i.status === 'running') {
-      const health = rows[k]!.health;
-      const why = printable(i.reason ?? statusLabel(i.status));
-      lines.push(`  ${printable(i.entry.name)}: ${health ? `${why}; ${printable(health.text)}` : why}`);
+      // The words the Runs view shows first (`paused in the debugger since 14:02`), then why.
+      const what = [rows[k]!.launch?.text, i.reason ?? statusLabel(i.status), rows[k]!.health?.text]
+        .filter(Boolean)
+        .map((x) => printable(x!));
+      lines.push(`  ${printable(i.entry.name)}: ${what.join('; ')}`);
     }
   });
   for (const r of rows)

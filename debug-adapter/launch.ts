@@ -8,7 +8,7 @@ import { mergedEnv, resolveAttributes, type AgentJetLaunchAttributes, type Resol
 import { type LauncherTarget } from '../core/launch/plan';
 import { shellCommand } from '../core/process/quote';
 import { commandLine, describeTarget, planLaunch, preflightLaunch } from '../core/launch/lifecycle';
-import { LAUNCH_ERRORS } from '../core/protocol/debug';
+import { EVENT_LAUNCH_RECORD, LAUNCH_ERRORS, type LaunchRecordEventBody } from '../core/protocol/debug';
 import { rayLaunchAdditions } from '../core/ray/tags';
 import { ensureHookDir, hookSource, rayBreakpointsEnv } from '../core/ray/breakpoints';
 import { t } from '../core/l10n';
@@ -56,6 +56,11 @@ export async function launchAgentJet(s: LaunchHost, request: DebugProtocol.Reque
   }
   const plan = planned.plan;
   s.plan = plan;
+  // From here on the run has a live record: the Runs view and `agentjet runs` say what it does.
+  s.record.beginLive(owner, r, plan, r.noDebug ? 'run' : 'debug', {
+    written: (folder) => s.sendEvent(new Event(EVENT_LAUNCH_RECORD, { folder } satisfies LaunchRecordEventBody)),
+    error: (message) => s.sendEvent(new OutputEvent(`AgentJet: ${t('could not record the launch: {0}', message)}\n`, 'stderr')),
+  });
   // 2. debugpy, the launcher the installed version has, the vLLM port (debug backbone): one probe.
   // debugpy's adapter (idle until it gets our launch) starts while the probe runs: that hides
   // most of the probe's cost. The launcher itself never starts before the preflight passed, and

@@ -33,6 +33,7 @@ export function startWithoutDebugger(
   }
   owner.running();
   s.procs.launcher = child;
+  s.record.setPid(child.pid);
   child.stdout?.on('data', (b: Buffer) => s.onOutput(b.toString(), 'stdout', true));
   child.stderr?.on('data', (b: Buffer) => s.onOutput(b.toString(), 'stderr', true));
   child.on('error', (e) => s.onOutput(`AgentJet: ${e.message}\n`, 'stderr', true));

@@ -8,7 +8,7 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { DapChannel, PendingRequests, relayReverseRequest, type RelayHost } from './channel';
 import type { ResolvedLaunch } from '../core/launch/attributes';
 import { AUTOKILL_GUARD } from '../core/launch/lifecycle';
-import { SUBPROCESS_FLAG } from '../core/protocol/debug';
+import { RESUMING_REQUESTS, SUBPROCESS_FLAG } from '../core/protocol/debug';
 import type { LaunchRecordKeeper } from '../core/launch/record';
 import { LaunchStopped } from '../core/launch/owner';
 import { t } from '../core/l10n';
@@ -25,7 +25,12 @@ export interface DebugpyRelayHost extends RelayHost {
   onOutput(text: string, category: 'stdout' | 'stderr', emit: boolean): void;
   finish(): Promise<void>;
   onUpstreamGone(): Promise<void>;
+  /** The launcher's own process paused in the debugger or went on. */
+  ownPaused(paused: boolean): void;
 }
+
+/** Requests after which the debuggee runs again. */
+const RESUMING: ReadonlySet<string> = new Set(RESUMING_REQUESTS);
 
 export class DebugpyRelay {
   private upstream: DapChannel | undefined;
@@ -96,6 +101,8 @@ export class DebugpyRelay {
   }
 
   forward(request: DebugProtocol.Request): void {
+    // Resuming needs no `continued` event from debugpy: the request says it.
+    if (RESUMING.has(request.command)) this.host.ownPaused(false);
     const seq = this.upstream!.send({ type: 'request', command: request.command, arguments: request.arguments });
     this.requests.relayed.set(seq, request);
   }
@@ -122,7 +129,11 @@ export class DebugpyRelay {
         if (pid) {
           this.host.procs.debuggeePid = pid;
           this.host.procs.addDebuggee(pid);
+          this.host.record.setPid(pid);
         }
+      } else if (ev.event === 'stopped' || ev.event === 'continued') {
+        // The launcher paused at a breakpoint (or a step) or went on: the live record says so.
+        this.host.ownPaused(ev.event === 'stopped');
       } else if (ev.event === 'exited') {
         this.host.record.exitCode = (ev.body as DebugProtocol.ExitedEvent['body']).exitCode;
       } else if (ev.event === 'terminated') {

@@ -19,7 +19,14 @@ import { dialogFormat, isStopRequest, okResponse } from './channel';
 import { type ResolvedLaunch } from '../core/launch/attributes';
 import { isSwarmClientLaunch, type SwarmClientAttributes } from '../core/launch/swarmClient';
 import { type LaunchPlan } from '../core/launch/lifecycle';
-import { EVENT_EXPERIMENT, EVENT_FINISHED, LAUNCH_ERRORS, type ExperimentEventBody } from '../core/protocol/debug';
+import {
+  EVENT_EXPERIMENT,
+  EVENT_FINISHED,
+  LAUNCH_ERRORS,
+  REQUEST_CHILDREN_PAUSED,
+  type ChildrenPausedArguments,
+  type ExperimentEventBody,
+} from '../core/protocol/debug';
 import { AttachRelay } from './attach';
 import { REQUEST_CONSOLE } from '../core/protocol/ray';
 import { t } from '../core/l10n';
@@ -47,6 +54,9 @@ export class AgentJetDebugSession extends DebugSession implements LaunchHost {
   private sweepTimer: NodeJS.Timeout | undefined;
   private debuggeeGone = false;
   private attachRelay: AttachRelay | undefined;
+  /** Paused in the debugger: the launcher's own process, and (the extension says) a child session. */
+  private selfPaused = false;
+  private childrenPaused = false;
 
   constructor() {
     super();
@@ -59,6 +69,12 @@ export class AgentJetDebugSession extends DebugSession implements LaunchHost {
     // Ray: attach to a paused worker's debugpy listener (debug-adapter/attach.ts).
     if (this.attachRelay) {
       this.attachRelay.handle(request);
+      return;
+    }
+    if (request.command === REQUEST_CHILDREN_PAUSED) {
+      this.childrenPaused = (request.arguments as Partial<ChildrenPausedArguments> | undefined)?.paused === true;
+      this.procs.owner.setPaused(this.selfPaused || this.childrenPaused);
+      this.reply(request);
       return;
     }
     if (request.command === REQUEST_CONSOLE) {
@@ -139,6 +155,11 @@ export class AgentJetDebugSession extends DebugSession implements LaunchHost {
     }
   }
 
+  ownPaused(paused: boolean): void {
+    this.selfPaused = paused;
+    this.procs.owner.setPaused(this.selfPaused || this.childrenPaused);
+  }
+
   startSweep(): void {
     this.sweepTimer = setInterval(() => void this.sweep(), 2000);
   }
@@ -152,7 +173,7 @@ export class AgentJetDebugSession extends DebugSession implements LaunchHost {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     const r = this.launch;
     if (r && this.plan && this.record.startedAt) {
-      const body = this.record.finish(
+      const body = await this.record.finish(
         r,
         this.plan,
         this.procs.runPid,
@@ -163,6 +184,8 @@ export class AgentJetDebugSession extends DebugSession implements LaunchHost {
       this.sendEvent(new Event(EVENT_FINISHED, body));
     } else {
       this.shim.remove();
+      // Ended before the launcher started: a stop leaves "stopped", a refusal nothing.
+      await this.record.abandon(this.procs.owner.stopRequestedMs);
     }
   }
 

@@ -10,6 +10,11 @@ export interface RunsService {
   refresh(): void;
   /** The experiment roots the Runs view shows (folders that exist), as paths. */
   roots(): Promise<string[]>;
+  /**
+   * A launch's record in this experiment folder changed (the launch owner's events: prepared,
+   * started, paused, resumed, stopped, ended): the run is read again at once, shown or hidden.
+   */
+  launchChanged(folder: string): void;
 }
 
 /** The log views as other features use them (extension/logs). */

@@ -5,6 +5,7 @@
 // `YYYY_MM_DD_HH_MM` folders, snapshots `yaml_backup.yaml`, backups `backup/`), and the output is
 // not a `*.log` file that a log viewer would pick up.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import * as fsp from 'node:fs/promises';
 import { join } from 'node:path';
 import { filesWithSibling, type RunsFs } from '../fs/seam';
 import type { LayoutVersion } from './layout';
@@ -38,9 +39,22 @@ export interface LaunchRecord {
   stopRequestedMs?: number;
   /** How the launch was started: 'debug' | 'task' | 'codelens' | ... */
   via?: string;
+  /**
+   * A live record (no `endMs` yet) is rewritten at every change of the launch: its phase and since
+   * when, the process that owns the launch (the extension host, the CLI) while no launcher runs yet,
+   * and when `pid` was recorded (its process started before that).
+   */
+  phase?: LaunchPhase;
+  phaseSinceMs?: number;
+  ownerPid?: number;
+  pidMs?: number;
   /** Bytes of output dropped from the start to keep the file under LAUNCH_OUTPUT_MAX. */
   outputDropped?: number;
 }
+
+/** What a launch still running is doing: being prepared, running, paused at a breakpoint, being stopped. */
+export type LaunchPhase = 'preparing' | 'running' | 'paused' | 'stopping';
+export const LAUNCH_PHASES: readonly LaunchPhase[] = ['preparing', 'running', 'paused', 'stopping'];
 
 export function launchRecordFolder(logExperiment: string): string {
   return join(logExperiment, LAUNCH_RECORD_DIR, 'launches');
@@ -62,6 +76,30 @@ function writeAtomic(path: string, data: string): void {
   renameSync(tmp, path);
 }
 
+let tmpSeq = 0;
+async function writeAtomicAsync(path: string, data: string): Promise<void> {
+  const tmp = `${path}.${process.pid}.${++tmpSeq}.tmp`;
+  await fsp.writeFile(tmp, data);
+  await fsp.rename(tmp, path);
+}
+
+type RecordInput = Omit<LaunchRecord, 'format' | 'id'> & { id?: string };
+
+/** The record as written, the output kept (its last LAUNCH_OUTPUT_MAX bytes) and the files. */
+function recordFiles(logExperiment: string, record: RecordInput, output: string | undefined) {
+  const id = record.id ?? launchRecordId(record.startMs, record.pid);
+  const full: LaunchRecord = { ...record, format: LAUNCH_RECORD_FORMAT, id };
+  const paths = launchRecordPaths(logExperiment, id);
+  let kept: string | undefined;
+  if (output !== undefined) {
+    const buf = Buffer.from(output, 'utf8');
+    const tail = buf.length > LAUNCH_OUTPUT_MAX ? buf.subarray(buf.length - LAUNCH_OUTPUT_MAX) : buf;
+    if (tail.length < buf.length) full.outputDropped = buf.length - tail.length;
+    kept = tail.toString('utf8');
+  }
+  return { full, paths, kept };
+}
+
 /**
  * Writes (or rewrites) a launch's record, and its output when given (the last LAUNCH_OUTPUT_MAX
  * bytes). Call it at spawn (no endMs) and again at exit. `logExperiment` is
@@ -69,23 +107,39 @@ function writeAtomic(path: string, data: string): void {
  */
 export function writeLaunchRecord(
   logExperiment: string,
-  record: Omit<LaunchRecord, 'format' | 'id'> & { id?: string },
+  record: RecordInput,
   output?: string,
 ): { json: string; output?: string; record: LaunchRecord } {
-  const id = record.id ?? launchRecordId(record.startMs, record.pid);
-  const full: LaunchRecord = { ...record, format: LAUNCH_RECORD_FORMAT, id };
-  const paths = launchRecordPaths(logExperiment, id);
+  const { full, paths, kept } = recordFiles(logExperiment, record, output);
   mkdirSync(launchRecordFolder(logExperiment), { recursive: true });
-  let outPath: string | undefined;
-  if (output !== undefined) {
-    const buf = Buffer.from(output, 'utf8');
-    const kept = buf.length > LAUNCH_OUTPUT_MAX ? buf.subarray(buf.length - LAUNCH_OUTPUT_MAX) : buf;
-    if (kept.length < buf.length) full.outputDropped = buf.length - kept.length;
-    writeAtomic(paths.output, kept.toString('utf8'));
-    outPath = paths.output;
-  }
+  if (kept !== undefined) writeAtomic(paths.output, kept);
   writeAtomic(paths.json, `${JSON.stringify(full, null, 2)}\n`);
-  return { json: paths.json, record: full, ...(outPath ? { output: outPath } : {}) };
+  return { json: paths.json, record: full, ...(kept !== undefined ? { output: paths.output } : {}) };
+}
+
+/** `writeLaunchRecord` without blocking (the live record a launch in the extension host rewrites). */
+export async function writeLaunchRecordAsync(
+  logExperiment: string,
+  record: RecordInput,
+  output?: string,
+): Promise<{ json: string; output?: string; record: LaunchRecord }> {
+  const { full, paths, kept } = recordFiles(logExperiment, record, output);
+  await fsp.mkdir(launchRecordFolder(logExperiment), { recursive: true });
+  if (kept !== undefined) await writeAtomicAsync(paths.output, kept);
+  await writeAtomicAsync(paths.json, `${JSON.stringify(full, null, 2)}\n`);
+  return { json: paths.json, record: full, ...(kept !== undefined ? { output: paths.output } : {}) };
+}
+
+/**
+ * Removes a live record written where the launch was expected to log, once it logs elsewhere, and
+ * the folders it alone made (each removed only when empty: what AgentJet wrote stays).
+ */
+export async function removeLaunchRecord(logExperiment: string, id: string): Promise<void> {
+  const paths = launchRecordPaths(logExperiment, id);
+  await fsp.rm(paths.json, { force: true });
+  await fsp.rm(paths.output, { force: true });
+  for (const dir of [launchRecordFolder(logExperiment), join(logExperiment, LAUNCH_RECORD_DIR), logExperiment])
+    await fsp.rmdir(dir).catch(() => undefined);
 }
 
 /** Validates a parsed record; undefined when it is not one. */
@@ -105,6 +159,8 @@ export function asLaunchRecord(v: unknown): LaunchRecord | undefined {
   if (r.signal !== undefined && r.signal !== null && typeof r.signal !== 'string') return undefined;
   if (r.pid !== undefined && typeof r.pid !== 'number') return undefined;
   if (r.stopRequestedMs !== undefined && typeof r.stopRequestedMs !== 'number') return undefined;
+  for (const k of ['phaseSinceMs', 'ownerPid', 'pidMs'] as const) if (r[k] !== undefined && typeof r[k] !== 'number') return undefined;
+  if (r.phase !== undefined && !LAUNCH_PHASES.includes(r.phase as LaunchPhase)) return undefined;
   return r as unknown as LaunchRecord;
 }
 

@@ -47,7 +47,15 @@ export interface HostFacts {
   lockTakenBy?: { pid: number; folder: string };
   /** `<host>_<pid>` folders: the PID from the name and its liveness (the shared lock may be gone). */
   folderPid?: { pid: number; liveness?: Liveness };
-  launch?: { record: LaunchRecord; json: string; output?: string; traceback?: string; liveness?: Liveness };
+  launch?: {
+    record: LaunchRecord;
+    json: string;
+    output?: string;
+    traceback?: string;
+    liveness?: Liveness;
+    /** A live record whose launcher has not started yet: the process preparing the launch. */
+    ownerLiveness?: Liveness;
+  };
   /** The exception line of a traceback that ends the regular log. */
   regularTraceback?: { text: string; file: string };
   exceptions: { errors: number; notes: number; file?: string };
@@ -92,6 +100,9 @@ export function decideHostStatus(f: HostFacts): StatusDecision {
     }
     if (L.liveness?.state === 'alive')
       return done('running', { kind: 'launch-record', text: t('the launcher is running: {0}', L.liveness.detail), file });
+    // Being prepared (plan, preflight, debugpy): no launcher yet, but the editor or CLI preparing it lives.
+    if (r.pid === undefined && L.ownerLiveness?.state === 'alive')
+      return done('running', { kind: 'launch-record', text: t('the launch is being prepared: {0}', L.ownerLiveness.detail), file });
     // Started by the extension, exit never recorded (the editor closed first): fall through to the files.
     notes.push({ kind: 'launch-record', text: t('launched from VS Code; its exit was not recorded'), file });
   }

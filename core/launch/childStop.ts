@@ -7,6 +7,7 @@
 // stops the parent AgentJet session, which ends the launcher's whole process tree (sparing the
 // companions, as ever).
 import type { DebugProtocol } from '@vscode/debugprotocol';
+import { RESUMING_REQUESTS } from '../protocol/debug';
 
 /**
  * Watches one child session's traffic. `toAdapter` sees the client's messages (VS Code -> debugpy),
@@ -44,5 +45,34 @@ export class ChildStopWatcher {
   /** The session ended without a Stop of the user (the adapter went away). */
   get childEnded(): boolean {
     return this.ended;
+  }
+}
+
+/**
+ * Whether one child session sits paused in the debugger (a breakpoint, a step), from its traffic:
+ * debugpy's `stopped` pauses it; `continued`, its end, or a resuming request of the client lets it
+ * go. Each method answers true when the state changed.
+ */
+export class ChildPauseWatcher {
+  paused = false;
+
+  fromAdapter(m: DebugProtocol.ProtocolMessage): boolean {
+    if (m.type !== 'event') return false;
+    const e = (m as DebugProtocol.Event).event;
+    if (e === 'stopped') return this.set(true);
+    if (e === 'continued' || e === 'terminated' || e === 'exited') return this.set(false);
+    return false;
+  }
+
+  toAdapter(m: DebugProtocol.ProtocolMessage): boolean {
+    if (m.type !== 'request') return false;
+    const c = (m as DebugProtocol.Request).command;
+    return RESUMING_REQUESTS.includes(c) || c === 'disconnect' || c === 'terminate' ? this.set(false) : false;
+  }
+
+  private set(paused: boolean): boolean {
+    if (paused === this.paused) return false;
+    this.paused = paused;
+    return true;
   }
 }

@@ -41,6 +41,8 @@ export interface LauncherRunEvents {
   output?(text: string, stream: 'stdout' | 'stderr'): void;
   spawnError?(error: NodeJS.ErrnoException, command: string): void;
   recordError?(message: string): void;
+  /** The launch record in `folder` was (re)written: the Runs view looks again. */
+  recordWritten?(folder: string): void;
   /** Once, at the very end: everything the launch started is gone (companions aside). */
   ended?(end: LauncherRunEnd): void;
 }
@@ -80,7 +82,11 @@ export class LauncherRun {
   private async run(): Promise<LauncherRunEnd> {
     const r = this.spec.launch;
     const owner = this.owner;
-    const notStarted = (exitCode: number): LauncherRunEnd => ({ exitCode, signal: null, stopped: owner.stopRequested, started: false });
+    // Nothing ran (refused, stopped first, no such interpreter): the live record says so or goes.
+    const notStarted = async (exitCode: number): Promise<LauncherRunEnd> => {
+      await this.record.abandon(owner.stopRequestedMs);
+      return { exitCode, signal: null, stopped: owner.stopRequested, started: false };
+    };
     try {
       const prepared = this.spec.prepared;
       const planned = prepared
@@ -92,6 +98,10 @@ export class LauncherRun {
       }
       const plan = planned.plan;
       owner.configure({ cwd: r.cwd, env: plan.env, autokill: r.autokill === true });
+      this.record.beginLive(owner, r, plan, this.spec.via, {
+        written: (folder) => this.events.recordWritten?.(folder),
+        error: (message) => this.events.recordError?.(message),
+      });
       const pre = prepared ? prepared.pre : await owner.step('preflight', (signal) => preflightLaunch(plan, false, { signal }));
       if (!pre.ok) {
         this.events.refused?.(pre.refusal.message);
@@ -114,6 +124,7 @@ export class LauncherRun {
       }
       owner.running();
       this.launcherPid = child.pid;
+      this.record.setPid(child.pid);
       const onData = (stream: 'stdout' | 'stderr') => (b: Buffer) => {
         const text = b.toString();
         this.record.push(text, stream, r);
@@ -157,7 +168,7 @@ export class LauncherRun {
       this.record.exitCode = exitCode;
       if (exit.signal) this.record.exitSignal = exit.signal;
       if (owner.stopRequestedMs !== undefined) this.record.stopRequestedMs = owner.stopRequestedMs;
-      this.record.finish(
+      await this.record.finish(
         r,
         plan,
         child.pid,

@@ -31,6 +31,10 @@ export class LaunchStopped extends Error {
   }
 }
 
+/** What the owner tells its listeners (the live launch record, the editor's views). */
+export type LaunchOwnerEvent =
+  { kind: 'stage'; stage: LaunchStage } | { kind: 'stop' } | { kind: 'paused'; paused: boolean } | { kind: 'ended' };
+
 export interface LaunchOwnerOptions {
   /** Stop ends the companions too (AgentJet's `--autokill`). */
   autokill?: boolean;
@@ -60,6 +64,9 @@ export class LaunchOwner {
   private _stage: LaunchStage = 'idle';
   /** When the user asked to stop (first time), for the launch record. */
   stopRequestedMs: number | undefined;
+  /** Since when the launch sits paused in the debugger (a breakpoint, a step), if it does. */
+  pausedSinceMs: number | undefined;
+  private readonly listeners = new Set<(e: LaunchOwnerEvent) => void>();
 
   constructor(private readonly opts: LaunchOwnerOptions = {}) {
     this.platform = stopPlatform(opts.platform);
@@ -74,6 +81,35 @@ export class LaunchOwner {
 
   get stage(): LaunchStage {
     return this._stage;
+  }
+
+  /** Every change of the launch (stage, stop asked, paused or resumed, ended); returns the unsubscribe. */
+  onEvent(listener: (e: LaunchOwnerEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(e: LaunchOwnerEvent): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(e);
+      } catch (err) {
+        this.trace(`listener failed: ${String(err)}`);
+      }
+    }
+  }
+
+  private setStage(stage: LaunchStage): void {
+    if (this._stage === stage) return;
+    this._stage = stage;
+    this.emit({ kind: 'stage', stage });
+  }
+
+  /** The debugger paused the launch (a breakpoint, a step) or let it go on. */
+  setPaused(paused: boolean, atMs = Date.now()): void {
+    if (paused === (this.pausedSinceMs !== undefined) || this._stage === 'ended') return;
+    this.pausedSinceMs = paused ? atMs : undefined;
+    this.emit({ kind: 'paused', paused });
   }
 
   /** Aborted when the user asks to stop: hand it to whatever a step waits on. */
@@ -91,6 +127,7 @@ export class LaunchOwner {
     this.stopRequestedMs = Date.now();
     this.trace(`stop requested at stage ${this._stage}`);
     this.abort.abort();
+    this.emit({ kind: 'stop' });
   }
 
   /** Throws LaunchStopped when the user asked to stop. */
@@ -105,7 +142,7 @@ export class LaunchOwner {
    */
   async step<T>(stage: LaunchStage, work: (signal: AbortSignal) => Promise<T> | T): Promise<T> {
     this.check(stage);
-    this._stage = stage;
+    this.setStage(stage);
     const signal = this.abort.signal;
     let onAbort: (() => void) | undefined;
     const stopped = new Promise<never>((_, reject) => {
@@ -125,7 +162,7 @@ export class LaunchOwner {
 
   /** Marks the launch as running (its launcher started): the stage `end` reports from. */
   running(): void {
-    if (this._stage !== 'ended') this._stage = 'running';
+    if (this._stage !== 'ended') this.setStage('running');
   }
 
   /**
@@ -212,8 +249,10 @@ export class LaunchOwner {
     return (this.ending ??= (async () => {
       const left = await this.kill(undefined);
       if (this.autokill && this.where) await stopCompanions(companionsOf(this.where.cwd)).catch(() => undefined);
-      this._stage = 'ended';
+      this.pausedSinceMs = undefined;
+      this.setStage('ended');
       this.trace(`launch ended, ${left.length} left`);
+      this.emit({ kind: 'ended' });
       // Everything of ours is gone: the watchdog has nothing left to guard.
       this.release();
       return left;

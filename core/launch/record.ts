@@ -12,6 +12,8 @@ import { LauncherOutputReader, findExperimentFolder, findRolloutLog, logExperime
 import { existsSync } from 'node:fs';
 import { experimentName, launchPaths, writeLaunchRecord, LAUNCH_OUTPUT_MAX, type LayoutVersion } from '../agentjet';
 import type { ExperimentEventBody, FinishedEventBody } from '../protocol/debug';
+import { LiveRecord, type LiveRecordEvents } from './liveRecord';
+import type { LaunchOwner } from './owner';
 
 /** The layout a launch's record falls back to when the preflight did not read one from AgentJet's code. */
 function fallbackLayout(dialect: LaunchPlan['facts']['dialect']): LayoutVersion {
@@ -29,6 +31,8 @@ export class LaunchRecordKeeper {
   /** When the user asked to stop (Stop/Shift+F5, Restart): the exit that follows is not a failure. */
   stopRequestedMs: number | undefined;
   private readonly reader = new LauncherOutputReader();
+  /** The record written while the launch runs (from its preparation on). */
+  private live: LiveRecord | undefined;
   /** The launcher's output (the end of it), for the launch record beside the run. */
   private output = '';
   private experiment: string | undefined;
@@ -46,9 +50,73 @@ export class LaunchRecordKeeper {
     return folder ? this.setExperiment(folder) : undefined;
   }
 
+  /**
+   * From the moment the launch is prepared: a live record (phase, pids) rewritten at every event of
+   * the owner, first where AgentJet will log this launch (the folder its name would get now), then
+   * in the folder the launcher names. `finish` writes the last one.
+   */
+  beginLive(owner: LaunchOwner, r: ResolvedLaunch, plan: LaunchPlan, via: string, events: LiveRecordEvents = {}): void {
+    if (this.live) return;
+    const startMs = Date.now();
+    this.live = new LiveRecord(
+      owner,
+      { cwd: r.cwd, config: r.config, via, startMs },
+      () => this.experiment ?? this.expectedFolder(r, plan, startMs),
+      () => this.command,
+      events,
+    );
+  }
+
+  /**
+   * The launch ended before its launcher started: a stop made then leaves a "stopped" record where
+   * the live one was; a refused launch (nothing ran) leaves nothing.
+   */
+  async abandon(stopRequestedMs: number | undefined): Promise<void> {
+    const live = this.live;
+    if (!live) return;
+    this.live = undefined;
+    await live.close();
+    const folder = live.folder;
+    if (stopRequestedMs === undefined || !folder) return live.remove();
+    const now = Date.now();
+    try {
+      writeLaunchRecord(folder, {
+        id: live.id,
+        command: this.command,
+        cwd: live.cwd,
+        config: live.config,
+        startMs: live.startMs,
+        endMs: Math.max(now, stopRequestedMs),
+        exitCode: null,
+        signal: null,
+        stopRequestedMs,
+        via: live.via,
+      });
+      live.written(folder);
+    } catch {
+      /* a vanished folder: nothing to show */
+    }
+  }
+
+  /** The launch's process (the launcher, or debugpy's debuggee) once known. */
+  setPid(pid: number | undefined): void {
+    this.live?.setPid(pid);
+  }
+
+  /** The folder AgentJet makes for this launch when the launcher names none (its log root, its name now). */
+  private expectedFolder(r: ResolvedLaunch, plan: LaunchPlan, atMs: number): string {
+    const w = this.where;
+    const logRoot = w.layout
+      ? launchPaths({ cwd: r.cwd, version: w.layout, experiment: '', args: w.args ?? [], env: w.env ?? {} }).logRoot
+      : join(r.cwd, 'saved_experiments');
+    const name = experimentName(r.config, plan.facts.experimentName, w.layout ?? fallbackLayout(plan.facts.dialect), new Date(atMs));
+    return join(logRoot, name);
+  }
+
   private setExperiment(folder: string): ExperimentEventBody | undefined {
     if (this.experiment) return undefined;
     this.experiment = folder;
+    this.live?.changed();
     return { folder, ...(this.reader.info.yamlBackup ? { yamlBackup: this.reader.info.yamlBackup } : {}) };
   }
 
@@ -57,14 +125,16 @@ export class LaunchRecordKeeper {
    * event), writes the launch record (`onError` gets why it could not), and returns the
    * finished event's body.
    */
-  finish(
+  async finish(
     r: ResolvedLaunch,
     plan: LaunchPlan,
     pid: number | undefined,
     onExperiment: (b: ExperimentEventBody) => void,
     onError: (message: string) => void,
     via: string = r.noDebug ? 'run' : 'debug',
-  ): FinishedEventBody {
+  ): Promise<FinishedEventBody> {
+    // No live write may land after the last one.
+    const live = await this.live?.close();
     let recordFolder: string | undefined;
     if (!this.experiment) {
       // No "Experiment Name" line seen (a launcher that failed early prints none): look for a
@@ -76,8 +146,10 @@ export class LaunchRecordKeeper {
       const found = findExperimentFolder(logRoot, r.config, plan.facts.experimentName, this.startedAt);
       const body = found ? this.setExperiment(found) : undefined;
       if (body) onExperiment(body);
-      // Nothing made: the folder AgentJet would have made for this launch holds its record alone.
-      if (!found && this.startedAt) {
+      // Nothing made: the folder AgentJet would have made for this launch holds its record alone
+      // (where the live record already is, when there is one).
+      if (!found && live) recordFolder = live.folder;
+      else if (!found && this.startedAt) {
         const name = experimentName(
           r.config,
           plan.facts.experimentName,
@@ -88,17 +160,19 @@ export class LaunchRecordKeeper {
       }
     }
     const folder = this.experiment ?? recordFolder;
+    if (live && live.folder !== folder) await live.remove();
     if (folder) {
       try {
         writeLaunchRecord(
           folder,
           {
+            ...(live ? { id: live.id } : {}),
             command: this.command,
             cwd: r.cwd,
             config: r.config,
             experiment: this.reader.info.name ?? this.experiment,
             ...(pid ? { pid } : {}),
-            startMs: this.startedAt,
+            startMs: live?.startMs ?? this.startedAt,
             endMs: Date.now(),
             exitCode: this.exitCode ?? null,
             signal: this.exitSignal ?? null,
@@ -107,6 +181,7 @@ export class LaunchRecordKeeper {
           },
           this.output,
         );
+        live?.written(folder);
       } catch (e) {
         onError(t('could not record the launch in {0}: {1}', folder, (e as Error).message));
       }

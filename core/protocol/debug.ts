@@ -18,6 +18,25 @@ export interface FinishedEventBody {
   openTokenLog: boolean;
 }
 
+/** The launch's record beside its run was (re)written: the Runs view reads that run again. */
+export const EVENT_LAUNCH_RECORD = 'agentjet.launchRecord';
+export interface LaunchRecordEventBody {
+  /** The experiment folder holding the record (or that held it, when it moved). */
+  folder: string;
+}
+
+/**
+ * Sent by the extension to a launch's own session: whether one of its child sessions (the
+ * launcher's sub-processes, which VS Code talks to straight) sits paused in the debugger.
+ */
+export const REQUEST_CHILDREN_PAUSED = 'agentjet.childrenPaused';
+export interface ChildrenPausedArguments {
+  paused: boolean;
+}
+
+/** Requests after which a paused debuggee runs again (no `continued` event needed). */
+export const RESUMING_REQUESTS: readonly string[] = ['continue', 'next', 'stepIn', 'stepOut', 'stepBack', 'reverseContinue', 'goto'];
+
 /** Error ids of launches the adapter refuses. */
 export const LAUNCH_ERRORS = { config: 4001, notAgentJet: 4002, python: 4003, preflight: 4004, start: 4005, args: 4006 } as const;
 

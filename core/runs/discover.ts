@@ -152,6 +152,10 @@ export async function inspectExperiment(outerFs: RunsFs, entry: ExperimentEntry,
       if (reason) info.reason = reason;
     }
   }
+  // A launch that runs, decided by its live record: what it is doing (prepared, paused, stopped).
+  const live = launches.at(-1)?.record;
+  if (info.status === 'running' && live && live.endMs === undefined && live.phase && info.evidence[0]?.kind === 'launch-record')
+    info.launch = { phase: live.phase, ...(live.phaseSinceMs !== undefined ? { sinceMs: live.phaseSinceMs } : {}) };
   if (info.status === 'running' && running) {
     // Only a host whose own live lock says it runs here: its files are this process's.
     const host = running.hosts.find((h) => h.status === 'running' && h.local && h.lock?.alive);

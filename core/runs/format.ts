@@ -1,7 +1,7 @@
 // Words and numbers shown for a run, shared by the tree and the CLI.
 import type { ExperimentInfo, RunStatus } from './discover';
 import { t } from '../l10n';
-import { healthText, type RunHealth } from './health';
+import { formatClock, healthText, type RunHealth } from './health';
 
 export const STATUSES: readonly RunStatus[] = ['running', 'finished', 'failed', 'stopped', 'interrupted', 'ended', 'empty'];
 
@@ -25,6 +25,25 @@ export function statusLabel(s: RunStatus | string): string {
  */
 export function describeRun(info: ExperimentInfo): string {
   return statusLabel(info.status);
+}
+
+/**
+ * What a running launch from the editor is doing, in the few words a row and `agentjet runs` both
+ * show (`paused in the debugger since 14:02`); undefined while it simply runs.
+ */
+export function launchPhaseText(launch: ExperimentInfo['launch'], now: number): string | undefined {
+  if (!launch) return undefined;
+  const since = launch.sinceMs !== undefined ? formatClock(launch.sinceMs, now) : undefined;
+  switch (launch.phase) {
+    case 'preparing':
+      return t('preparing the launch');
+    case 'paused':
+      return since ? t('paused in the debugger since {0}', since) : t('paused in the debugger');
+    case 'stopping':
+      return t('stopping');
+    default:
+      return undefined;
+  }
 }
 
 /**
@@ -104,6 +123,8 @@ export function runTooltip(
   const e = info.entry;
   const lines: string[] = [];
   lines.push(t('**{0}**: {1}', mdText(e.name), statusLabel(info.status)), '');
+  const phase = launchPhaseText(info.launch, now);
+  if (phase) lines.push(`$(${info.launch?.phase === 'paused' ? 'debug-pause' : 'info'}) ${mdText(phase)}`, '');
   if (health && health.state !== 'progressing')
     lines.push(`$(${health.state === 'stalled' ? 'warning' : 'info'}) ${mdText(healthText(health, now))}`, '');
   else if (health) lines.push(mdText(healthText(health, now)), '');

@@ -138,8 +138,12 @@ async function attachLaunch(fs: RunsFs, facts: HostFacts, L: LaunchRecordFile, p
     const tb = tail && tracebackInOutput(tail);
     if (tb) launch.traceback = tb;
   }
+  // A live record: its launcher started before the record naming it was written (`pidMs`); before
+  // there is a launcher, the process preparing the launch started before the record.
   if (L.record.endMs === undefined && L.record.pid !== undefined)
-    launch.liveness = checkRecordedProcess(L.record.pid, L.record.startMs, probe);
+    launch.liveness = checkRecordedProcess(L.record.pid, L.record.pidMs ?? L.record.startMs, probe);
+  else if (L.record.endMs === undefined && L.record.ownerPid !== undefined)
+    launch.ownerLiveness = checkRecordedProcess(L.record.ownerPid, L.record.startMs, probe);
   facts.launch = launch;
 }
 

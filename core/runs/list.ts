@@ -3,7 +3,7 @@
 import { resolve, sep } from 'node:path';
 import { trackingOpenCommand } from './tracking';
 import { candidateRoots, type Evidence, type ExperimentInfo } from './discover';
-import { formatLocalTime, formatReward } from './format';
+import { formatLocalTime, formatReward, launchPhaseText } from './format';
 import { syncNodeFs, mapLimit } from '../fs/seam';
 import { folderSize, RUN_SIZE_MAX_ENTRIES } from './artefacts';
 import { RunsModel } from './model';
@@ -38,6 +38,8 @@ export interface RunRow {
   sizeComplete?: boolean;
   /** A running run with a live local lock: whether it still makes progress (core/runs/health.ts). */
   health?: HealthJson;
+  /** A running launch from the editor: its phase (preparing, running, paused, stopping), since when, and the words the Runs view shows. */
+  launch?: { phase: string; since?: string; text?: string };
 }
 
 export interface HealthOptions {
@@ -72,6 +74,14 @@ export function toRow(i: ExperimentInfo, h: HealthOptions = {}): RunRow {
   const now = h.now ?? Date.now();
   const health = experimentHealth(i, now, stallMinutesOf(h.stallMinutes));
   if (health) row.health = healthJson(health, now);
+  if (i.launch) {
+    const text = launchPhaseText(i.launch, now);
+    row.launch = {
+      phase: i.launch.phase,
+      ...(i.launch.sinceMs !== undefined ? { since: new Date(i.launch.sinceMs).toISOString() } : {}),
+      ...(text ? { text } : {}),
+    };
+  }
   return row;
 }
 

@@ -1,6 +1,7 @@
 // Shapes of run discovery: roots, experiments, sessions, hosts.
 import type { Evidence } from '../agentjet/status';
 import type { LayoutVersion } from '../agentjet/layout';
+import type { LaunchPhase } from '../agentjet/launchRecord';
 import type { Liveness, ProcessProbe } from '../agentjet/liveness';
 import type { RunStatus } from './types';
 import type { RunProgress } from './health';
@@ -105,6 +106,8 @@ export interface ExperimentInfo {
   snapshotError?: string;
   /** A running run with a live local lock: what its files show of its progress (core/runs/health.ts judges it). */
   progress?: RunProgress;
+  /** A running launch from the editor or `agentjet debug-task`: what its live record says it does. */
+  launch?: { phase: LaunchPhase; sinceMs?: number };
 }
 
 /** A SwanLab or TensorBoard log folder a run wrote (core/runs/tracking.ts). */

@@ -9,11 +9,14 @@ import { SwarmSessions } from './swarmSessions';
 import { debugConfigurationFor, isAgentJetDocument, DEBUG_TYPE } from './configs';
 import { companionsOf, stopCompanions } from '../../core/launch/companions';
 import type { Backbone } from '../../core/launch/plan';
-import { ChildStopWatcher } from '../../core/launch/childStop';
+import { ChildPauseWatcher, ChildStopWatcher } from '../../core/launch/childStop';
+import { ChildPauses } from './childPauses';
 import {
   EVENT_EXPERIMENT,
   EVENT_FINISHED,
+  EVENT_LAUNCH_RECORD,
   subprocessAttach,
+  type LaunchRecordEventBody,
   type ExperimentEventBody,
   type FinishedEventBody,
 } from '../../core/protocol/debug';
@@ -102,6 +105,7 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
   context.subscriptions.push(swarmSessions);
   services.provide('swarmSessions', swarmSessions);
 
+  const childPauses = new ChildPauses(services);
   /** AgentJet sessions being stopped or restarted (their children's disconnects follow from it). */
   const stoppingParents = new Set<string>();
   context.subscriptions.push(
@@ -124,24 +128,45 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
         if (!subprocessAttach(session.configuration)) {
           // A parent: while it stops (or restarts), its children's disconnects are no user's Stop.
           return {
+            onWillStopSession: () => {
+              stoppingParents.delete(session.id);
+              childPauses.forget(session.id);
+            },
             onWillReceiveMessage: (m: { type?: string; command?: string }) => {
               if (m.type !== 'request') return;
               if (m.command === 'terminate' || m.command === 'disconnect') stoppingParents.add(session.id);
               else if (m.command === 'launch') stoppingParents.delete(session.id);
             },
-            onWillStopSession: () => {
-              stoppingParents.delete(session.id);
-            },
           };
         }
         const watcher = new ChildStopWatcher();
+        const pause = new ChildPauseWatcher();
+        const rootOf = () => {
+          let root = session.parentSession;
+          while (root?.parentSession && root.parentSession.type === DEBUG_TYPE) root = root.parentSession;
+          return root?.type === DEBUG_TYPE ? root : undefined;
+        };
+        // A pause in a child (the rollout's breakpoint) is told to the launch's session: its live record says "paused".
+        const pauseChanged = () => {
+          const root = rootOf();
+          if (root) childPauses.set(root, session.id, pause.paused);
+        };
         return {
-          onDidSendMessage: (m: DebugProtocol.ProtocolMessage) => watcher.fromAdapter(m),
+          onDidSendMessage: (m: DebugProtocol.ProtocolMessage) => {
+            watcher.fromAdapter(m);
+            if (pause.fromAdapter(m)) pauseChanged();
+          },
+          onWillStopSession: () => {
+            if (pause.paused) {
+              pause.paused = false;
+              pauseChanged();
+            }
+          },
           onWillReceiveMessage: (m: DebugProtocol.ProtocolMessage) => {
+            if (pause.toAdapter(m)) pauseChanged();
             if (!watcher.toAdapter(m)) return;
-            let root = session.parentSession;
-            while (root?.parentSession && root.parentSession.type === DEBUG_TYPE) root = root.parentSession;
-            if (!root || root.type !== DEBUG_TYPE || stoppingParents.has(root.id)) return;
+            const root = rootOf();
+            if (!root || stoppingParents.has(root.id)) return;
             services.log.info(`debug: Stop on child session ${session.name}: stopping the launch (${root.name})`);
             stoppingParents.add(root.id);
             void vscode.debug.stopDebugging(root);
@@ -169,7 +194,10 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
     vscode.commands.registerCommand('agentjet.stopCompanions', () => stopAllCompanions()),
     vscode.debug.onDidReceiveDebugSessionCustomEvent(async (e) => {
       if (e.session.type !== DEBUG_TYPE) return;
-      if (e.event === EVENT_EXPERIMENT) {
+      if (e.event === EVENT_LAUNCH_RECORD) {
+        // Read that run again now, whether the Runs view shows or not (a hidden view kept the old words).
+        services.get('runs').launchChanged((e.body as LaunchRecordEventBody).folder);
+      } else if (e.event === EVENT_EXPERIMENT) {
         const body = e.body as ExperimentEventBody;
         services.log.info(`debug: experiment ${body.folder}`);
         try {

@@ -5,11 +5,13 @@
 import * as vscode from 'vscode';
 import { isAbsolute, join } from 'node:path';
 import { lintForLaunch } from '../../core/launch/judge';
+import type { LintDiagnostic } from '../../core/config/lint';
 import { findAgentJetConfigs, debugConfigurationFor, isAgentJetDocument, DEBUG_TYPE, type AgentJetDebugConfiguration } from './configs';
 import { resolvePython } from './interpreter';
 import type { Services } from '../services';
 import { resolveAttributes } from '../../core/launch/attributes';
-import { planLaunch, preflightLaunch, type Refusal } from '../../core/launch/lifecycle';
+import { planLaunch, preflightLaunch, type Planned, type Preflighted, type Refusal } from '../../core/launch/lifecycle';
+import { LaunchOwner, LaunchStopped } from '../../core/launch/owner';
 import { LAUNCH_ERRORS, subprocessAttach } from '../../core/protocol/debug';
 import { checkSwarmServer, isSwarmClientLaunch, planSwarmClient, type SwarmClientAttributes } from '../../core/launch/swarmClient';
 import { stopGroup } from '../../core/agentjet/companions';
@@ -170,13 +172,11 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
     const configPath = isAbsolute(c.config) || !cwd ? c.config : join(cwd, c.config);
     c.cwd = cwd;
     c.config = configPath;
-    if (!c.python) {
-      const py = await resolvePython(folder ?? vscode.workspace.getWorkspaceFolder(vscode.Uri.file(configPath)), token);
-      c.python = py.path;
-      this.services.log.info(`debug: interpreter ${py.path} (from ${py.source})`);
-    }
-    // The adapter refuses broken configs too; here the user can jump to Problems.
-    const errors = (await lintForLaunch(configPath, cwd, c.python)).filter((d) => d.severity === 'error');
+    // The interpreter, the config check and the preflight take seconds: a notification says so, and
+    // its Cancel stops the preparation through the launch's owner (no session, so no Stop, yet).
+    const prepared = await this.prepare(folder, c, configPath, cwd, token);
+    if (!prepared) return undefined;
+    const { errors, pre } = prepared;
     if (errors.length) {
       const openProblems = vscode.l10n.t('Open Problems');
       const openConfig = vscode.l10n.t('Open Config');
@@ -198,12 +198,7 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
       }
       return undefined;
     }
-    // The adapter runs the same preflight; here a refusal gets our actions instead of VS Code's
-    // "Open 'launch.json'" dialog.
-    const launch = resolveAttributes({ ...c, config: configPath, ...(cwd ? { cwd } : {}), noDebug: c.noDebug === true });
-    const planned = await planLaunch(launch, { lint: false });
-    const pre = planned.ok ? await preflightLaunch(planned.plan, !launch.noDebug) : planned;
-    if (token?.isCancellationRequested) return undefined;
+    if (!pre) return undefined;
     if (!pre.ok) {
       this.services.log.warn(`debug: refused ${configPath}: ${pre.refusal.message}`);
       const retry = (env?: Record<string, string>): void => {
@@ -215,6 +210,67 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
     }
     return c;
   }
+
+  /**
+   * The interpreter, the config's errors and the preflight, under a progress notification whose
+   * Cancel stops the preparation (the launch's owner: the step in flight is given up, its probe
+   * cancelled); undefined when cancelled.
+   */
+  private prepare(
+    folder: vscode.WorkspaceFolder | undefined,
+    c: AgentJetDebugConfiguration,
+    configPath: string,
+    cwd: string | undefined,
+    token?: vscode.CancellationToken,
+  ): Thenable<{ errors: LintDiagnostic[]; pre?: Preflighted | Planned } | undefined> {
+    const owner = new LaunchOwner({ watchdog: false });
+    const title = vscode.l10n.t('AgentJet: preparing {0}…', vscode.workspace.asRelativePath(configPath, false));
+    return vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+      async (progress, cancel) => {
+        const stop = () => {
+          this.services.log.info(`debug: preparation of ${configPath} cancelled`);
+          owner.requestStop();
+        };
+        const subs = [cancel.onCancellationRequested(stop), ...(token ? [token.onCancellationRequested(stop)] : [])];
+        this.preparing = owner;
+        try {
+          progress.report({ message: vscode.l10n.t('interpreter') });
+          if (!c.python) {
+            const py = await owner.step('plan', () =>
+              resolvePython(folder ?? vscode.workspace.getWorkspaceFolder(vscode.Uri.file(configPath)), token),
+            );
+            c.python = py.path;
+            this.services.log.info(`debug: interpreter ${py.path} (from ${py.source})`);
+          }
+          // The adapter refuses broken configs too; here the user can jump to Problems.
+          progress.report({ message: vscode.l10n.t('checking the config') });
+          const lint = await owner.step('plan', () => lintForLaunch(configPath, cwd, c.python));
+          const errors = lint.filter((d) => d.severity === 'error');
+          if (errors.length) return { errors };
+          // The adapter runs the same preflight; here a refusal gets our actions instead of VS Code's
+          // "Open 'launch.json'" dialog.
+          progress.report({ message: vscode.l10n.t('checking the environment') });
+          const launch = resolveAttributes({ ...c, config: configPath, ...(cwd ? { cwd } : {}), noDebug: c.noDebug === true });
+          const planned = await owner.step('plan', () => planLaunch(launch, { lint: false }));
+          const pre = planned.ok
+            ? await owner.step('preflight', (signal) => preflightLaunch(planned.plan, !launch.noDebug, { signal }))
+            : planned;
+          if (token?.isCancellationRequested) return undefined;
+          return { errors: [], pre };
+        } catch (e) {
+          if (e instanceof LaunchStopped) return undefined;
+          throw e;
+        } finally {
+          if (this.preparing === owner) this.preparing = undefined;
+          for (const d of subs) d.dispose();
+        }
+      },
+    );
+  }
+
+  /** The preparation in flight (tests, and Stop before the session exists). */
+  preparing: LaunchOwner | undefined;
 
   /** `swarmClient`: interpreter, attributes and the server checked; a refusal is said here, nothing starts. */
   private async resolveSwarmClient(

@@ -28,7 +28,7 @@ export interface RunsParts {
 }
 
 /** Registers the Runs and Companions commands; returns the Runs service they share with other features. */
-export function registerRunsCommands(parts: RunsParts): Omit<RunsService, 'roots'> {
+export function registerRunsCommands(parts: RunsParts): Omit<RunsService, 'roots' | 'launchChanged'> {
   const { context, services, model, tree, companions, runsView, dashboards, showFilterState } = parts;
   const selection = (node: RunNode | undefined, nodes: readonly RunNode[] | undefined): RunNode[] => {
     if (nodes?.length) return [...nodes];

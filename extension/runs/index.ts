@@ -95,6 +95,7 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
       live.start();
       return (await model.roots()).map((r) => r.path);
     },
+    launchChanged: (folder) => live.launchChanged(folder),
   });
 
   const treeState = async (): Promise<RunsTreeState> => {

@@ -2,7 +2,8 @@
 // >= 2 s poll only while something runs (liveness has no file event).
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
-import { basename, dirname, relative, isAbsolute, resolve } from 'node:path';
+import { basename, dirname, join, relative, isAbsolute, resolve } from 'node:path';
+import { LAUNCH_RECORD_DIR } from '../../core/agentjet/launchRecord';
 import { experimentRoots, runsPollIntervalSeconds } from '../settings';
 import { candidateRoots } from '../../core/runs/discover';
 import { expDirsFromLaunchConfigs } from '../../core/runs/launch';
@@ -92,6 +93,28 @@ export class LiveUpdates implements vscode.Disposable {
     }
     this.services.log.info(`runs: watching ${roots.length} candidate roots`);
     this.schedulePoll();
+  }
+
+  /**
+   * The launch owner's event (extension/debug): a launch's record in `folder` changed. Not left to
+   * the file watcher (slow under load, and the row kept "empty" for 20-50 s after a Stop made while
+   * the sidebar was hidden): the run is read again now, and its row redrawn from what was read.
+   */
+  launchChanged(folder: string): void {
+    this.start();
+    const inv = this.model.invalidate(join(folder, LAUNCH_RECORD_DIR));
+    if (inv.level === 'none') return;
+    this.dashboards.touch(folder);
+    this.tree.forgetSize(folder);
+    void this.model
+      .experiments()
+      .then(async (entries) => {
+        const entry = entries.find((e) => e.path === folder);
+        if (entry) await this.model.info(entry);
+        this.tree.refreshAll();
+        this.schedulePoll();
+      })
+      .catch((err: unknown) => this.services.log.warn(`runs: ${folder}: ${String(err)}`));
   }
 
   private onChange(path: string): void {

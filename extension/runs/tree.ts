@@ -13,7 +13,7 @@ import {
   type HostInfo,
   type RunStatus,
 } from '../../core/runs/discover';
-import { describeRun, formatAge, runRowLabel, runTooltip, splitRunName } from '../../core/runs/format';
+import { describeRun, formatAge, launchPhaseText, runRowLabel, runTooltip, splitRunName } from '../../core/runs/format';
 import { Limiter, mapLimit } from '../../core/fs/seam';
 import type { RunsModel } from '../../core/runs/model';
 import { decorateRunItem } from '../ray/runsRow';
@@ -365,7 +365,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     // width (issue 29). The tooltip has the name whole with everything else.
     const { base, stamp } = splitRunName(e.name);
     item.label = runRowLabel(describeRun(info), base);
-    const short = health && healthShort(health, now);
+    // A launch from the editor says what it does (preparing, paused in the debugger, stopping) as `agentjet runs` does.
+    const short = launchPhaseText(info.launch, now) ?? (health && healthShort(health, now));
     item.description = [short, stamp].filter(Boolean).join(' · ');
     item.contextValue = `experiment ${info.status}${health?.state === 'stalled' ? ' stalled' : ''}${e.snapshot ? ' snapshot' : ''}`;
     // The size is measured in the background; until it is, the tooltip waits for resolveTreeItem.
