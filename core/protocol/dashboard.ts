@@ -163,7 +163,7 @@ export const MAX_PNG_URL = 32 * 1024 * 1024;
 export type HostToDashboard =
   | { type: 'runs'; runs: DashboardRun[] }
   /** The training metrics of every run on the dashboard (sent again when any changed; `version` grows). */
-  | { type: 'metrics'; runs: RunMetricsInfo[]; groups: MetricGroup[]; version: number }
+  | { type: 'metrics'; runs: RunMetricsInfo[]; groups: MetricGroup[]; version: number; defaultKey?: string }
   /** The answer to a `plot` query with the same `seq`. */
   | { type: 'plot'; plot: MetricPlot }
   | { type: 'run'; run: DashboardRun }
