@@ -117,12 +117,12 @@ export class MetricsSection {
     return this.data ? this.data.groups.flatMap((g) => g.keys) : [];
   }
 
-  /** The keys drawn: the pinned ones, then the selected one (or a first key when nothing is picked). */
+  /** The keys drawn: the pinned ones, then the selected one (the host's first key until the user picks one). */
   private shown(): string[] {
     const st = this.host.state();
     const keys = new Set(this.allKeys());
     const out = st.pinned.filter((k) => keys.has(k));
-    const selected = st.selected && keys.has(st.selected) ? st.selected : out.length ? undefined : this.data?.defaultKey;
+    const selected = st.selected && keys.has(st.selected) ? st.selected : this.data?.defaultKey;
     if (selected && !out.includes(selected)) out.push(selected);
     return out;
   }
