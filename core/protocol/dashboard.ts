@@ -61,8 +61,111 @@ export const MAX_TASK_ID = 1000;
 /** Most rows a page may ask for. */
 export const MAX_TASK_PAGE = 500;
 
+/** The x axis of a metric chart: training step, wall-clock time, or hours since the run's first point. */
+export const METRIC_AXES = ['step', 'wall', 'relative'] as const;
+export type MetricAxis = (typeof METRIC_AXES)[number];
+
+/** One scalar key of one run, summarised (core/metrics/summary.ts). */
+export interface MetricKeyInfo {
+  tag: string;
+  points: number;
+  last: { step: number; value: number | null };
+  min: number | null;
+  max: number | null;
+}
+
+/** One phase of a training step (a `timing_s/<phase>` key). */
+export interface PhaseColumn {
+  /** The steps this column stands for (one step, or a range when the run has more steps than columns). */
+  stepFrom: number;
+  stepTo: number;
+  /** Seconds per phase, in the order of `PhaseTimeline.phases` (mean over the column's steps). */
+  parts: number[];
+  /** The step's own time (`timing_s/step`) when logged, else the sum of the parts. */
+  total: number;
+  /** Time of the step no phase accounts for (total minus the parts; 0 when they cover it). */
+  other: number;
+}
+
+/** Where a run's steps spend their time, from its `timing_s/*` keys (core/metrics/phases.ts). */
+export interface PhaseTimeline {
+  phases: string[];
+  columns: PhaseColumn[];
+  /** Each phase's share of all steps' time, in the order of `phases`; `otherShare` the untimed rest. */
+  shares: number[];
+  otherShare: number;
+  slowest?: { phase: string; share: number };
+  /** Steps with timings, and their mean time in seconds. */
+  steps: number;
+  meanStep: number;
+  /** Whether the run logs `timing_s/step` (else a step's time is the sum of its phases). */
+  hasStepKey: boolean;
+  /** `perf/*` keys beside it: throughput, memory, MFU. */
+  perf: { tag: string; last: number | null; mean: number | null; max: number | null }[];
+}
+
+/** Keys sharing a prefix (`actor/`, `timing_s/`, ...); `name` is the prefix without the slash, '' for keys without one. */
+export interface MetricGroup {
+  name: string;
+  keys: string[];
+}
+
+/** What the dashboard knows of one run's training metrics. */
+export interface RunMetricsInfo {
+  run: string;
+  keys: MetricKeyInfo[];
+  /** Where they were read from (`tensorboard`, `console`, ...). */
+  sources: { kind: string; path: string }[];
+  /** Places looked at that held nothing. */
+  looked: string[];
+  /** Damaged records, unreadable files (at most a few). */
+  issues: string[];
+  phases?: PhaseTimeline;
+}
+
+/** One key of the dashboard's runs, as a chart draws it (core/metrics/plot.ts). */
+export interface MetricPlot {
+  seq: number;
+  key: string;
+  axis: MetricAxis;
+  smoothing: number;
+  /** The union of the runs' x values (steps, seconds since the epoch, or hours since the start). */
+  x: number[];
+  series: {
+    run: string;
+    label: string;
+    raw: (number | null)[];
+    smooth?: (number | null)[];
+    /** Points the run has, and how many of them are drawn after thinning per pixel column. */
+    points: number;
+    drawn: number;
+  }[];
+  /** Values that are NaN or infinite (not drawn). */
+  nonFinite?: number;
+}
+
+export interface MetricPlotQuery {
+  key: string;
+  axis: MetricAxis;
+  smoothing: number;
+  /** Pixel columns of the plot area. */
+  width: number;
+  xMin?: number;
+  xMax?: number;
+}
+
+/** Longest metric key the page may name, and most pixel columns it may ask for. */
+export const MAX_METRIC_KEY = 1000;
+export const MAX_PLOT_WIDTH = 8192;
+/** Largest PNG the page may hand over for saving (a data: URL, in characters). */
+export const MAX_PNG_URL = 32 * 1024 * 1024;
+
 export type HostToDashboard =
   | { type: 'runs'; runs: DashboardRun[] }
+  /** The training metrics of every run on the dashboard (sent again when any changed; `version` grows). */
+  | { type: 'metrics'; runs: RunMetricsInfo[]; groups: MetricGroup[]; version: number; defaultKey?: string }
+  /** The answer to a `plot` query with the same `seq`. */
+  | { type: 'plot'; plot: MetricPlot }
   | { type: 'run'; run: DashboardRun }
   /** A page of a run's per-task table, answering the `tasks` query with the same `seq`. */
   | { type: 'tasks'; run: string; seq: number; total: number; offset: number; rows: TaskRow[]; reading: boolean };
@@ -78,7 +181,13 @@ export type DashboardToHost =
   | { type: 'addRuns' }
   | { type: 'tasks'; run: string; seq: number; query: TaskQuery }
   | { type: 'debugTask'; run: string; taskId: string }
-  | { type: 'openTaskLog'; run: string; taskId: string };
+  | { type: 'openTaskLog'; run: string; taskId: string }
+  /** A chart of one metric key over this dashboard's runs; the host answers with `plot`. */
+  | { type: 'plot'; seq: number; query: MetricPlotQuery }
+  /** Save every point of a key (all runs) as CSV; the host asks where. */
+  | { type: 'exportCsv'; key: string; smoothing: number }
+  /** Save a chart the page drew as PNG (`data:image/png;base64,...`); the host checks it is a PNG and asks where. */
+  | { type: 'exportPng'; key: string; dataUrl: string };
 
 /** What the webview keeps with setState and the serializer hands back after a reload. */
 export interface DashboardState {
@@ -86,6 +195,8 @@ export interface DashboardState {
   evalMetric?: string;
   /** The per-task table: which run, sort, filter text and page. */
   taskTable?: { run?: string; sort: TaskSortKey; desc: boolean; text: string; offset: number };
+  /** The metrics section: pinned keys, the key on show, the search text, smoothing and x axis. */
+  metrics?: { pinned: string[]; selected?: string; query: string; smoothing: number; axis: MetricAxis };
 }
 
 // Runtime checks of what the webview sends: core/protocol/validate.ts (checkDashboardToHost, checkDashboardState).

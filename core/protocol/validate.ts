@@ -4,7 +4,18 @@
 // and its type drift apart. Webviews are not trusted: a message that does not fit is refused.
 import * as v from 'valibot';
 import type { Filter, Sort, SortKey, TrajectoryViewToHost, ViewReport, ViewState, ViewToHost } from './tokenlog';
-import { MAX_TASK_ID, MAX_TASK_PAGE, TASK_SORT_KEYS, type DashboardState, type DashboardToHost } from './dashboard';
+import {
+  MAX_METRIC_KEY,
+  MAX_PLOT_WIDTH,
+  MAX_PNG_URL,
+  MAX_TASK_ID,
+  MAX_TASK_PAGE,
+  METRIC_AXES,
+  TASK_SORT_KEYS,
+  type DashboardState,
+  type DashboardToHost,
+  type MetricPlotQuery,
+} from './dashboard';
 
 /** Longest string a webview may send where a name or path is expected. */
 const MAX_NAME = 4096;
@@ -95,6 +106,18 @@ const taskQuery = v.object({
   limit: v.pipe(count, v.minValue(1), v.maxValue(MAX_TASK_PAGE)),
 });
 
+const metricKey = v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_METRIC_KEY));
+/** TensorBoard's smoothing weight: 0 (none) to just under 1. */
+const smoothing = v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(0.999));
+const plotQuery = v.object({
+  key: metricKey,
+  axis: v.picklist(METRIC_AXES),
+  smoothing,
+  width: v.pipe(v.number(), v.safeInteger(), v.minValue(1), v.maxValue(MAX_PLOT_WIDTH)),
+  xMin: v.optional(finite),
+  xMax: v.optional(finite),
+});
+
 const dashboardToHost = v.variant('type', [
   v.object({ type: v.literal('ready') }),
   v.object({ type: v.literal('openFile'), path: name }),
@@ -103,6 +126,13 @@ const dashboardToHost = v.variant('type', [
   v.object({ type: v.literal('tasks'), run: name, seq: count, query: taskQuery }),
   v.object({ type: v.literal('debugTask'), run: name, taskId }),
   v.object({ type: v.literal('openTaskLog'), run: name, taskId }),
+  v.object({ type: v.literal('plot'), seq: count, query: plotQuery }),
+  v.object({ type: v.literal('exportCsv'), key: metricKey, smoothing }),
+  v.object({
+    type: v.literal('exportPng'),
+    key: metricKey,
+    dataUrl: v.pipe(v.string(), v.maxLength(MAX_PNG_URL), v.regex(/^data:image\/png;base64,[A-Za-z0-9+/]+={0,2}$/)),
+  }),
 ]);
 
 const dashboardState = v.object({
@@ -115,6 +145,15 @@ const dashboardState = v.object({
       desc: v.boolean(),
       text: v.pipe(v.string(), v.maxLength(1000)),
       offset: count,
+    }),
+  ),
+  metrics: v.optional(
+    v.object({
+      pinned: v.pipe(v.array(metricKey), v.maxLength(200)),
+      selected: v.optional(metricKey),
+      query: v.pipe(v.string(), v.maxLength(1000)),
+      smoothing,
+      axis: v.picklist(METRIC_AXES),
     }),
   ),
 });
@@ -155,5 +194,6 @@ const agree: [
   Same<v.InferOutput<typeof trajectoryViewToHost>, TrajectoryViewToHost>,
   Same<v.InferOutput<typeof dashboardToHost>, DashboardToHost>,
   Same<v.InferOutput<typeof dashboardState>, DashboardState>,
-] = [true, true, true, true, true, true, true, true];
+  Same<v.InferOutput<typeof plotQuery>, MetricPlotQuery>,
+] = [true, true, true, true, true, true, true, true, true];
 void agree;

@@ -17,6 +17,7 @@ import { runsStallMinutes } from '../settings';
 import { isInside, resolveInside } from '../../core/fs/inside';
 import { webviewHtml, webviewOptions } from '../webview';
 import type { Services } from '../services';
+import { MetricsFeed } from './metricsFeed';
 
 const POLL_MS = 2500;
 /** How often growing curves are posted while a run's rollout logs are read. */
@@ -42,6 +43,8 @@ class Dashboard implements vscode.Disposable {
   private ready = false;
   private readonly disposables: vscode.Disposable[] = [];
   private disposed = false;
+  /** Training metrics (TensorBoard, console lines) of the runs. */
+  private readonly metrics: MetricsFeed;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -51,6 +54,12 @@ class Dashboard implements vscode.Disposable {
     private readonly pickRuns: () => Promise<string[]>,
     private readonly onDispose: (d: Dashboard) => void,
   ) {
+    this.metrics = new MetricsFeed(
+      model.fs,
+      (m) => this.post(m),
+      () => this.schedule(300),
+      (msg) => services.log.warn(msg),
+    );
     this.factsCache = services.storageDir ? new FactsCache(join(services.storageDir, 'tokenlog')) : undefined;
     for (const r of runs) this.collectors.set(r, this.feed(r));
     panel.webview.options = webviewOptions(services.extensionUri);
@@ -68,6 +77,7 @@ class Dashboard implements vscode.Disposable {
         if (panel.visible) this.schedule(0);
       }),
       panel.onDidDispose(() => this.dispose()),
+      this.metrics,
     );
   }
 
@@ -209,6 +219,11 @@ class Dashboard implements vscode.Disposable {
         await this.services.get('logs').openTokenLog(vscode.Uri.file(log && existsSync(log) ? log : m.run), { text: m.taskId });
         return;
       }
+      case 'plot':
+      case 'exportCsv':
+      case 'exportPng':
+        await this.metrics.handle(m);
+        return;
     }
   }
 
@@ -261,6 +276,7 @@ class Dashboard implements vscode.Disposable {
       }
       if (full) await this.post({ type: 'runs', runs: all });
       else for (const run of changedRuns) await this.post({ type: 'run', run });
+      if ((await this.metrics.update(this.runs())) || full) await this.post(this.metrics.message());
     } catch (err) {
       this.services.log.warn(`dashboard: ${err instanceof Error ? err.message : String(err)}`);
     } finally {

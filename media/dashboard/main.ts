@@ -9,6 +9,8 @@ import { countsText, emptyPanelText, noEvaluationsText, statusWord } from './tex
 import type { DashboardRun, DashboardState, DashboardToHost, HostToDashboard } from '../../core/protocol/dashboard';
 import { t } from '../shared/l10n';
 import { DEFAULT_TABLE, TasksTable } from './tasks';
+import { DEFAULT_METRICS, MetricsSection } from './metrics';
+import { cssVar, runColor } from './colors';
 
 interface VsCodeApi {
   postMessage(msg: DashboardToHost): void;
@@ -30,27 +32,24 @@ const tasks = new TasksTable({
     vscode.setState(state);
   },
 });
+const training = new MetricsSection({
+  post: (m) => vscode.postMessage(m),
+  state: () => state.metrics ?? DEFAULT_METRICS,
+  save: (s) => {
+    state = { ...state, metrics: s };
+    vscode.setState(state);
+  },
+  color: (run) =>
+    runColor(
+      Math.max(
+        0,
+        runs.findIndex((r) => r.id === run),
+      ),
+    ),
+  cssVar,
+});
 /** What the charts are built for; when only the numbers change, charts get new data in place. */
 let layout = '';
-
-const PALETTE = [
-  '--vscode-charts-blue',
-  '--vscode-charts-orange',
-  '--vscode-charts-green',
-  '--vscode-charts-purple',
-  '--vscode-charts-red',
-  '--vscode-charts-yellow',
-];
-const FALLBACK = ['#3794ff', '#d18616', '#89d185', '#b180d7', '#f14c4c', '#cca700'];
-
-function cssVar(name: string, fallback: string): string {
-  const v = getComputedStyle(document.body).getPropertyValue(name).trim();
-  return v || fallback;
-}
-
-function runColor(i: number): string {
-  return cssVar(PALETTE[i % PALETTE.length]!, FALLBACK[i % FALLBACK.length]!);
-}
 
 type StepMetric = 'meanReward' | 'successRate' | 'meanResponseLength';
 
@@ -275,7 +274,8 @@ function render(): void {
   } else {
     append(grid, el('p', { className: 'empty' }, noEvaluationsText(runs.map((r) => r.status))));
   }
-  // The same table element across renders: its rows, filter text and focus stay.
+  // The same metrics and table elements across renders: their charts, rows, filter text and focus stay.
+  append(root, training.section);
   append(root, tasks.section);
   if (refocus) tasks.focus();
   append(root, exceptionsTable(false));
@@ -354,6 +354,12 @@ window.addEventListener('message', (ev: MessageEvent<HostToDashboard>) => {
     tasks.page(m);
     return;
   }
+  if (m.type === 'metrics' || m.type === 'plot') {
+    if (m.type === 'metrics') training.update(m);
+    else training.plot(m.plot);
+    document.body.dataset.metrics = String(root.querySelectorAll('.metric-card .uplot').length);
+    return;
+  }
   if (m.type === 'runs') runs = m.runs;
   else if (m.type === 'run') {
     const i = runs.findIndex((r) => r.id === m.run.id);
@@ -369,12 +375,16 @@ window.addEventListener('message', (ev: MessageEvent<HostToDashboard>) => {
 });
 
 // Theme switches change the CSS variables: draw again with the new colours.
-new MutationObserver(() => render()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+new MutationObserver(() => {
+  render();
+  training.redraw();
+}).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 let resizeTimer: ReturnType<typeof setTimeout> | undefined;
 window.addEventListener('resize', () => {
   if (resizeTimer) clearTimeout(resizeTimer);
   resizeTimer = setTimeout(() => {
     for (const c of charts) c.u.setSize({ width: Math.max(240, c.u.root.parentElement?.clientWidth ?? 420), height: 220 });
+    training.resize();
   }, 100);
 });
 

@@ -1,0 +1,113 @@
+// The run dashboard's training metrics in the real workbench: a run whose trainer wrote TensorBoard
+// event files (written here by tensorboardX from the tests' Python, where verl's tracking puts them:
+// tensorboard_log/<project>/<experiment>/) shows its keys grouped by prefix, a chart of a training
+// key, and the phase timeline of its `timing_s/*` keys with the slowest phase named. A restart
+// writing a second event file while the dashboard is open reaches it without a reopen (the
+// watcher on the TensorBoard folder, reading only what was appended).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openWorkbench } from '../harness/workbench';
+import { ensureTestPython, moduleVersion } from '../harness/python';
+import { demoWorkspace } from '../util/demoWorkspace';
+import { runRow } from '../util/runRow';
+import { skipForEnvironment } from '../util/envSkip';
+
+const RUN = 'math_demo_20260103_1010';
+
+// write DIR FIRST LAST: steps FIRST..LAST-1 of a verl-like trainer (gen takes 70% of each step).
+const SCRIPT = String.raw`
+import math, sys
+from tensorboardX import SummaryWriter
+d, first, last = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+w = SummaryWriter(d, filename_suffix='.run%d' % first)
+for s in range(first, last):
+    w.add_scalar('critic/score/mean', 0.2 + 0.6 * (1 - math.exp(-s / 25)) + 0.05 * math.sin(s), s)
+    w.add_scalar('actor/pg_loss', 0.3 * math.exp(-s / 30) * math.cos(s / 3), s)
+    w.add_scalar('actor/entropy', 1.2 - s * 0.008, s)
+    w.add_scalar('response_length/mean', 300 + 2 * s, s)
+    # Steps of 80 to 120 s; every phase a fixed share of its step (gen 70%, 3% untimed).
+    step = 100.0 + 20.0 * math.sin(s / 6)
+    for phase, share in [('gen', 0.70), ('reward', 0.05), ('old_log_prob', 0.06), ('adv', 0.01), ('update_actor', 0.15)]:
+        w.add_scalar('timing_s/' + phase, share * step, s)
+    w.add_scalar('timing_s/step', step, s)
+    w.add_scalar('perf/throughput', 1500.0 + s, s)
+    w.add_scalar('perf/max_memory_allocated_gb', 38.5, s)
+    if s % 10 == 0:
+        w.add_scalar('val-core/math/acc@1', 0.3 + s / 200, s)
+w.close()
+`;
+
+test('a run with TensorBoard event files: its dashboard shows a training key and the phase timeline, and follows a restart (screenshot)', async (t) => {
+  const { python } = ensureTestPython();
+  if (skipForEnvironment(t, moduleVersion(python, 'tensorboardX') ? undefined : "the tests' Python lacks tensorboardX")) return;
+  const { dir, workspace } = demoWorkspace('agentjet-ui-metrics-');
+  const script = join(dir, 'write_events.py');
+  writeFileSync(script, SCRIPT);
+  const events = join(workspace, 'tensorboard_log', 'math_demo', RUN);
+  const write = (first: number, last: number) => {
+    const r = spawnSync(python, [script, events, String(first), String(last)], { encoding: 'utf8', timeout: 120_000 });
+    assert.equal(r.status, 0, r.stderr);
+  };
+  write(0, 60);
+  const wb = await openWorkbench({ workspace });
+  try {
+    const { page } = wb;
+    await wb.activityItem('AgentJet').click();
+    const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
+    await wb.rowsLoaded(runsPane);
+    const row = runRow(runsPane, RUN);
+    await row.waitFor({ state: 'visible', timeout: 60_000 });
+    await wb.contextAction(row, 'Open Run Dashboard');
+    const frame = await wb.webviewFrame('section.metrics .metric-card .uplot', 90_000);
+    const metrics = frame.locator('section.metrics');
+    // The keys, grouped by prefix, critic first; the chart of the first training key.
+    assert.deepEqual(await metrics.locator('.keys details summary').allTextContents(), [
+      'critic/ 1',
+      'actor/ 2',
+      'val-core/ 1',
+      'response_length/ 1',
+      'timing_s/ 6',
+      'perf/ 2',
+    ]);
+    const card = metrics.locator('.metric-card', { hasText: 'critic/score/mean' });
+    await card.locator('.uplot canvas').first().waitFor({ state: 'visible' });
+    assert.equal(await card.locator('.metric-chart').getAttribute('data-points'), '60');
+    // The phase timeline: 60 bars, gen named as the slowest phase with its share.
+    const summary = metrics.locator('.phase-summary');
+    assert.match((await summary.textContent()) ?? '', /^gen takes 70% of a step \(mean step \d+(\.\d)? s over 60 steps\)\.$/);
+    assert.equal(await metrics.locator('.phase-bars g').count(), 60);
+    assert.deepEqual(await metrics.locator('.phase-legend li').allTextContents(), [
+      'gen 70%',
+      'update_actor 15%',
+      'old_log_prob 6.0%',
+      'reward 5.0%',
+      'adv 1.0%',
+      'other (not timed) 3.0%',
+    ]);
+    assert.ok((await metrics.locator('table.perf').textContent())?.includes('perf/throughput'));
+    // Search narrows the list; pinning a key adds its chart.
+    await metrics.locator('input.metric-search').fill('entropy');
+    await metrics.locator('.keys .key').first().waitFor({ state: 'visible' });
+    assert.deepEqual(await metrics.locator('.keys .key button.name').allTextContents(), ['entropy']);
+    await metrics.locator('.keys .key button.pin').first().click();
+    await metrics.locator('.metric-card', { hasText: 'actor/entropy' }).locator('.uplot').waitFor({ state: 'visible', timeout: 30_000 });
+    await metrics.locator('input.metric-search').fill('');
+    // A restart writes a second event file: the open dashboard follows it.
+    write(60, 80);
+    await summary.filter({ hasText: 'over 80 steps' }).waitFor({ state: 'visible', timeout: 60_000 });
+    await card.locator('.metric-chart[data-points="80"]').waitFor({ state: 'attached', timeout: 30_000 });
+    await metrics.locator('h2').evaluate((h) => h.scrollIntoView({ block: 'start' }));
+    await wb.screenshot('dashboard-metrics');
+    await metrics.locator('.phases').evaluate((p) => p.scrollIntoView({ block: 'start' }));
+    await wb.screenshot('dashboard-phases');
+  } catch (err) {
+    await wb.screenshot('dashboard-metrics-failure');
+    throw err;
+  } finally {
+    await wb.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
