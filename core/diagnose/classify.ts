@@ -72,7 +72,9 @@ export class Classifier {
       } else this.pending.left = 0;
       if (this.pending.left === 0) this.pending = undefined;
     }
-    if (NEEDLES.test(body)) this.signatures(body, n);
+    // A traceback's source lines (the code under a frame) quote messages without printing them.
+    const quoted = this.lastFrameAt === n - 1 && /^\s/.test(body);
+    if (!quoted && NEEDLES.test(body)) this.signatures(body, n);
     this.traceback(body, n);
   }
 

@@ -32,8 +32,10 @@ function functionBody(source: string, name: string): string | undefined {
   const at = source.search(new RegExp(`^def ${name}\\(`, 'm'));
   if (at < 0) return undefined;
   const rest = source.slice(at);
-  const end = rest.slice(1).search(/^\S/m);
-  return end < 0 ? rest : rest.slice(0, end + 1);
+  const nl = rest.indexOf('\n');
+  if (nl < 0) return rest;
+  const end = rest.slice(nl + 1).search(/^\S/m);
+  return end < 0 ? rest : rest.slice(0, nl + 1 + end);
 }
 
 const quoted = (list: string) => [...list.matchAll(/["']([^"']+)["']/g)].map((m) => m[1]!);
