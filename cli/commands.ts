@@ -8,6 +8,7 @@ import { debugTaskCommand } from './debugTask';
 import { mcpCommand } from './mcp';
 import { stacksCommand } from './stacks';
 import { metricsCommand } from './metrics';
+import { diagnoseCommand } from './diagnose';
 /** A subcommand of the `agentjet` CLI. Each feature adds one entry below. */
 export interface CliCommand {
   readonly name: string;
@@ -28,4 +29,5 @@ export const commands: CliCommand[] = [
   mcpCommand,
   stacksCommand,
   metricsCommand,
+  diagnoseCommand,
 ];
