@@ -9,7 +9,7 @@ import { readLaunchRecords } from '../agentjet/launchRecord';
 import { tryReaddir, tryStat, fsErrorText, type RunsFs } from '../fs/seam';
 import { reexplain } from './classify';
 import { readGates, type AgentJetGates } from './gates';
-import { classifyFile, type FileRead } from './read';
+import { classifyFile, DEFAULT_MAX_BYTES, type FileRead } from './read';
 import type { Cause, CauseSource, DiagnoseJson } from './types';
 
 const SESSION = /^\d{4}_\d{2}_\d{2}_\d{2}_\d{2}$/;
@@ -127,7 +127,9 @@ async function diagnoseTargets(fs: RunsFs, targets: Target[], opts: DiagnoseOpti
   const skipped: { file: string; reason: string }[] = [];
   for (const t of targets) {
     try {
-      reads.push(await classifyFile(fs, t.file, t.source, { maxBytes: t.maxBytes ?? opts.maxBytes ?? undefined }));
+      reads.push(
+        await classifyFile(fs, t.file, t.source, { maxBytes: Math.min(t.maxBytes ?? Infinity, opts.maxBytes ?? DEFAULT_MAX_BYTES) }),
+      );
     } catch (err) {
       const reason = fsErrorText(err);
       if (!(quietMissing && reason === 'not found')) skipped.push({ file: t.file, reason });

@@ -9,6 +9,8 @@ import { folderSize, RUN_SIZE_MAX_ENTRIES } from './artefacts';
 import { RunsModel } from './model';
 import { inspectAll } from './parallel';
 import { experimentHealth, healthJson, stallMinutesOf, type HealthJson } from './health';
+import { diagnoseExperiment } from '../diagnose/experiment';
+import type { Cause } from '../diagnose/types';
 
 export interface RunRow {
   experiment: string;
@@ -38,6 +40,8 @@ export interface RunRow {
   sizeComplete?: boolean;
   /** A running run with a live local lock: whether it still makes progress (core/runs/health.ts). */
   health?: HealthJson;
+  /** A failed, interrupted or stalled run: why, each cause with its fix and evidence (core/diagnose). */
+  causes?: Cause[];
 }
 
 export interface HealthOptions {
@@ -72,6 +76,7 @@ export function toRow(i: ExperimentInfo, h: HealthOptions = {}): RunRow {
   const now = h.now ?? Date.now();
   const health = experimentHealth(i, now, stallMinutesOf(h.stallMinutes));
   if (health) row.health = healthJson(health, now);
+  if (i.causes?.length) row.causes = i.causes;
   return row;
 }
 
@@ -97,6 +102,17 @@ export async function collectRuns(
   const infos = await inspectAll(fs, entries, model.opts, undefined, undefined, undefined, opts.within);
   const now = opts.now ?? Date.now();
   const rows = infos.map((i) => toRow(i, { now, ...(opts.stallMinutes !== undefined ? { stallMinutes: opts.stallMinutes } : {}) }));
+  // Failed, interrupted and stalled runs: their causes from all their material, this node's Ray
+  // worker logs included (an agent's listing reads only inside its roots).
+  await mapLimit(rows, 4, async (r) => {
+    if (r.status !== 'failed' && r.status !== 'interrupted' && r.health?.state !== 'stalled') return;
+    try {
+      const d = await diagnoseExperiment(fs, r.path, { ray: !opts.within });
+      if (d.causes.length) r.causes = d.causes;
+    } catch {
+      /* the listing's causes stay */
+    }
+  });
   if (opts.sizes)
     await mapLimit(rows, 16, async (r) => {
       const s = await folderSize(fs, r.path, RUN_SIZE_MAX_ENTRIES);

@@ -4,6 +4,7 @@ import type { LayoutVersion } from '../agentjet/layout';
 import type { Liveness, ProcessProbe } from '../agentjet/liveness';
 import type { RunStatus } from './types';
 import type { RunProgress } from './health';
+import type { Cause } from '../diagnose/types';
 
 export interface ExperimentRoot {
   path: string;
@@ -105,6 +106,8 @@ export interface ExperimentInfo {
   snapshotError?: string;
   /** A running run with a live local lock: what its files show of its progress (core/runs/health.ts judges it). */
   progress?: RunProgress;
+  /** A failed or interrupted run: why, from its launcher output and logs (core/diagnose). */
+  causes?: Cause[];
 }
 
 /** A SwanLab or TensorBoard log folder a run wrote (core/runs/tracking.ts). */

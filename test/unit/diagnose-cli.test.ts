@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, utimesSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeLaunchRecord } from '../../core/agentjet/launchRecord';
 import type { DiagnoseJson } from '../../core/diagnose';
@@ -27,7 +27,7 @@ function experiment(root: string, opts: { launcherLog?: string; runLog?: string;
   const session = join(
     exp,
     `${d.getFullYear()}_${p(d.getMonth() + 1)}_${p(d.getDate())}_${p(d.getHours())}_${p(d.getMinutes())}`,
-    'gpu-node-0',
+    hostname(),
   );
   mkdirSync(join(session, 'regular'), { recursive: true });
   writeFileSync(join(session, 'regular', 'regular.log'), opts.runLog ?? 'INFO nothing wrong\n');
@@ -113,6 +113,29 @@ test('diagnose LOG: one file; no cause in a clean log; a missing file and bad us
     assert.match(c.out, /No known failure cause in the 1 files read/);
     assert.equal((await runCli('diagnose', [join(root, 'nope.log')])).code, 1);
     assert.equal((await runCli('diagnose', [])).code, 2);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('agentjet runs: a failed run carries its causes (JSON) and prints cause and fix (text)', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'agentjet-diagnose-cli-'));
+  try {
+    experiment(root, { launcherLog: caseOf('cuda-oom').log });
+    const r = await runCli('runs', [root, '--format', 'json']);
+    assert.equal(r.code, 0, r.err);
+    const rows = (
+      JSON.parse(r.out) as { runs: { experiment: string; status: string; causes?: { code: string; line: number; fix: string }[] }[] }
+    ).runs;
+    const row = rows.find((x) => x.experiment === 'math_agent')!;
+    assert.equal(row.status, 'failed');
+    assert.deepEqual(
+      row.causes?.map((c) => [c.code, c.line]),
+      [['cuda-oom', caseOf('cuda-oom').line]],
+    );
+    const text = await runCli('runs', [root]);
+    assert.match(text.out, /cause cuda-oom: CUDA ran out of GPU memory/);
+    assert.match(text.out, /fix: .*gpu_memory_utilization/);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
