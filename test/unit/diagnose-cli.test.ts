@@ -10,6 +10,7 @@ import { writeLaunchRecord } from '../../core/agentjet/launchRecord';
 import type { DiagnoseJson } from '../../core/diagnose';
 import { FAILURE_CASES } from '../gen/failures';
 import { runCli } from '../util/cliRun';
+import { callTool } from '../../core/agents/tools';
 
 const caseOf = (code: string) => FAILURE_CASES.find((c) => c.code === code)!;
 
@@ -136,6 +137,24 @@ test('agentjet runs: a failed run carries its causes (JSON) and prints cause and
     const text = await runCli('runs', [root]);
     assert.match(text.out, /cause cuda-oom: CUDA ran out of GPU memory/);
     assert.match(text.out, /fix: .*gpu_memory_utilization/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('agentjet_run_summary: a failed run answers with its causes (file shown inside the roots)', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'agentjet-diagnose-cli-'));
+  try {
+    const { exp } = experiment(root, { launcherLog: caseOf('config-invalid').log });
+    const r = await callTool('agentjet_run_summary', { path: exp }, { roots: [root], mayRunPython: false });
+    assert.equal(r.isError, false, r.text);
+    const answer = JSON.parse(r.text) as { status: string; causes?: { code: string; line: number; file?: string; fix: string }[] };
+    assert.equal(answer.status, 'failed');
+    assert.deepEqual(
+      answer.causes?.map((c) => [c.code, c.line]),
+      [['config-invalid', caseOf('config-invalid').line]],
+    );
+    assert.match(answer.causes![0]!.file!, /output\.txt$/);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
