@@ -9,6 +9,7 @@ import { mcpCommand } from './mcp';
 import { stacksCommand } from './stacks';
 import { metricsCommand } from './metrics';
 import { compareCommand } from './compare';
+import { diagnoseCommand } from './diagnose';
 /** A subcommand of the `agentjet` CLI. Each feature adds one entry below. */
 export interface CliCommand {
   readonly name: string;
@@ -30,4 +31,5 @@ export const commands: CliCommand[] = [
   stacksCommand,
   metricsCommand,
   compareCommand,
+  diagnoseCommand,
 ];

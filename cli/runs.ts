@@ -2,6 +2,7 @@
 import type { ExperimentInfo } from '../core/runs/discover';
 import { formatReward, printable, statusLabel } from '../core/runs/format';
 import { collectRuns, type RunRow } from '../core/runs/list';
+import { causePlace } from '../core/diagnose/format';
 import type { CliCommand } from './commands';
 import { commandArgs } from './args';
 import { t } from '../core/l10n';
@@ -26,7 +27,8 @@ Statuses claim no more than the files show: "ended" means the process exited (no
 nothing shows whether it completed; "finished" needs proof (the launcher's exit code 0 recorded
 by VS Code, or the last step the config snapshot calls for). JSON rows list the evidence, and
 each running run whose lock this machine can check has "health" (state "stalled", "progressing",
-"starting", "validating", "saving-checkpoint" or "loading-model"; since; usualStepS).
+"starting", "validating", "saving-checkpoint" or "loading-model"; since; usualStepS). Failed,
+interrupted and stalled runs have "causes" (code, line, message, fix, evidence; see agentjet diagnose).
 `);
 
 function table(rows: RunRow[], infos: ExperimentInfo[]): string {
@@ -54,6 +56,10 @@ function table(rows: RunRow[], infos: ExperimentInfo[]): string {
         .filter(Boolean)
         .map((x) => printable(x!));
       lines.push(`  ${printable(i.entry.name)}: ${what.join('; ')}`);
+    }
+    for (const c of rows[k]!.causes ?? []) {
+      lines.push(`    ${t('cause {0}: {1}', c.code, printable(c.message))} (${printable(causePlace(c))})`);
+      lines.push(`    ${t('fix: {0}', printable(c.fix))}`);
     }
   });
   for (const r of rows)

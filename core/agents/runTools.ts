@@ -12,6 +12,8 @@ import { RunCollector } from '../runs/collector';
 import type { StepPoint } from '../runs/types';
 import { FactsCache, defaultCacheDir as defaultLogCacheDir } from '../logs/cache';
 import { lastTraceback } from '../agentjet/launchRecord';
+import { diagnoseExperiment } from '../diagnose/experiment';
+import { experimentHealth, stallMinutesOf } from '../runs/health';
 import { ToolError, str, int, PAGE, pathArg, json, shown, insideRoots, fileOrFolder, fittedPage, visible, type AgentTool } from './toolkit';
 
 export const runsTool: AgentTool = {
@@ -144,7 +146,7 @@ export const runSummaryTool: AgentTool = {
   name: 'agentjet_run_summary',
   title: 'Summarise one AgentJet run',
   description:
-    "One experiment folder in depth: status and its evidence, the config snapshot's settings (yaml_backup.yaml), sessions and hosts, the per-step reward curve summarised (first, last, best, worst, steepest fall, sampled points with success rate and response length), evaluation results, exceptions with their tracebacks, and checkpoints. Use it to find why a run failed or why its reward fell.",
+    "One experiment folder in depth: status and its evidence, the config snapshot's settings (yaml_backup.yaml), sessions and hosts, the per-step reward curve summarised (first, last, best, worst, steepest fall, sampled points with success rate and response length), evaluation results, exceptions with their tracebacks, the causes of a failed, interrupted or stalled run (code, message, fix, evidence line), and checkpoints. Use it to find why a run failed or why its reward fell.",
   inputSchema: {
     type: 'object',
     properties: {
@@ -197,6 +199,12 @@ export const runSummaryTool: AgentTool = {
         const lines = lastTraceback(tail);
         if (lines) tracebacks.push({ file: shown(env, e.file), text: visible(lines.join('\n').trim()).slice(-4000) });
       }
+    // Why it failed (or stalls): the causes in its own material, inside the roots.
+    const stalled = info.status === 'running' && experimentHealth(info, Date.now(), stallMinutesOf(undefined))?.state === 'stalled';
+    const causes =
+      info.status === 'failed' || info.status === 'interrupted' || stalled
+        ? (await diagnoseExperiment(fs, dir, { ray: false }).catch(() => undefined))?.causes
+        : undefined;
     const nExc = int(args, 'exceptions', 5);
     const real = series.exceptions.filter((e) => !e.harmless);
     const latest = real.slice(-nExc);
@@ -221,6 +229,19 @@ export const runSummaryTool: AgentTool = {
           }
         : {}),
       ...(tracebacks.length ? { tracebacks } : {}),
+      ...(causes?.length
+        ? {
+            causes: causes.map((c) => ({
+              code: c.code,
+              message: c.message,
+              fix: c.fix,
+              ...(c.file ? { file: shown(env, c.file) } : {}),
+              line: c.line,
+              evidence: c.evidence.map((e) => visible(e)),
+              ...(c.action ? { action: c.action } : {}),
+            })),
+          }
+        : {}),
       exceptions: {
         count: real.length,
         harmlessNotes: series.exceptions.length - real.length,

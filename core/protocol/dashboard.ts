@@ -22,6 +22,8 @@ export interface DashboardRun {
   tasksVersion?: number;
   /** A running run's health (core/runs/health.ts): `stalled` warns; `text` is in the user's language. */
   health?: { state: string; text: string };
+  /** A failed, interrupted or stalled run's causes (core/diagnose), in the user's language; `place` is file:line. */
+  causes?: { code: string; message: string; fix: string; place: string }[];
   error?: string;
 }
 

@@ -19,6 +19,10 @@ import { readProgress } from './progress';
 import { launchForSession } from '../agentjet/launchRecord';
 import type { DiscoverOptions, ExperimentEntry, ExperimentInfo, SessionInfo } from './runTypes';
 import { t } from '../l10n';
+import { diagnoseExperiment } from '../diagnose/experiment';
+
+/** Bytes of each log a run listing reads for a failed run's cause (`agentjet diagnose` reads more). */
+export const LISTING_CAUSE_BYTES = 512 * 1024;
 
 export type { RunStatus } from './types';
 export type {
@@ -170,6 +174,16 @@ export async function inspectExperiment(outerFs: RunsFs, entry: ExperimentEntry,
         ...(ck ? { checkpoint: ck } : {}),
         ...(info.trackingLogs?.length ? { trackingDirs: info.trackingLogs.filter((l) => !l.shared).map((l) => l.path) } : {}),
       });
+    }
+  }
+  if (info.status === 'failed' || info.status === 'interrupted') {
+    // The cause, from the run's own launcher output and logs; Ray's worker logs and the rest of a
+    // large log are left to `agentjet diagnose` (a listing reads every failed run).
+    try {
+      const d = await diagnoseExperiment(fs, entry.path, { ray: false, maxBytes: LISTING_CAUSE_BYTES });
+      if (d.causes.length) info.causes = d.causes;
+    } catch {
+      /* unreadable material: no cause */
     }
   }
   info.exceptionCount = latest ? latest.hosts.reduce((n, h) => n + h.exceptions, 0) : 0;

@@ -1,4 +1,5 @@
 // Words and numbers shown for a run, shared by the tree and the CLI.
+import { causePlace } from '../diagnose/format';
 import type { ExperimentInfo, RunStatus } from './discover';
 import { t } from '../l10n';
 import { formatClock, healthText, type RunHealth } from './health';
@@ -128,6 +129,15 @@ export function runTooltip(
   if (health && health.state !== 'progressing')
     lines.push(`$(${health.state === 'stalled' ? 'warning' : 'info'}) ${mdText(healthText(health, now))}`, '');
   else if (health) lines.push(mdText(healthText(health, now)), '');
+  for (const c of info.causes ?? [])
+    lines.push(
+      `$(error) ${t('**{0}**: {1}', c.code, mdText(c.message))}`,
+      '',
+      t('Fix: {0}', mdText(c.fix)),
+      '',
+      `${mdCode(causePlace(c))}${c.evidence[0] ? `: ${mdText(c.evidence[0].slice(0, 200))}` : ''}`,
+      '',
+    );
   // What the row's description leaves out, at a glance.
   const summary = [runSummary(info), formatAge(e.timeMs, now), size ? formatSize(size) : undefined].filter(Boolean).join(' · ');
   lines.push(mdText(summary), '');

@@ -9,6 +9,8 @@ import { folderSize, RUN_SIZE_MAX_ENTRIES } from './artefacts';
 import { RunsModel } from './model';
 import { inspectAll } from './parallel';
 import { experimentHealth, healthJson, stallMinutesOf, type HealthJson } from './health';
+import { diagnoseExperiment } from '../diagnose/experiment';
+import type { Cause } from '../diagnose/types';
 
 export interface RunRow {
   experiment: string;
@@ -40,6 +42,8 @@ export interface RunRow {
   health?: HealthJson;
   /** A running launch from the editor: its phase (preparing, running, paused, stopping), since when, and the words the Runs view shows. */
   launch?: { phase: string; since?: string; text?: string };
+  /** A failed, interrupted or stalled run: why, each cause with its fix and evidence (core/diagnose). */
+  causes?: Cause[];
 }
 
 export interface HealthOptions {
@@ -82,6 +86,7 @@ export function toRow(i: ExperimentInfo, h: HealthOptions = {}): RunRow {
       ...(text ? { text } : {}),
     };
   }
+  if (i.causes?.length) row.causes = i.causes;
   return row;
 }
 
@@ -107,6 +112,17 @@ export async function collectRuns(
   const infos = await inspectAll(fs, entries, model.opts, undefined, undefined, undefined, opts.within);
   const now = opts.now ?? Date.now();
   const rows = infos.map((i) => toRow(i, { now, ...(opts.stallMinutes !== undefined ? { stallMinutes: opts.stallMinutes } : {}) }));
+  // Failed, interrupted and stalled runs: their causes from all their material, this node's Ray
+  // worker logs included (an agent's listing reads only inside its roots).
+  await mapLimit(rows, 4, async (r) => {
+    if (r.status !== 'failed' && r.status !== 'interrupted' && r.health?.state !== 'stalled') return;
+    try {
+      const d = await diagnoseExperiment(fs, r.path, { ray: !opts.within });
+      if (d.causes.length) r.causes = d.causes;
+    } catch {
+      /* the listing's causes stay */
+    }
+  });
   if (opts.sizes)
     await mapLimit(rows, 16, async (r) => {
       const s = await folderSize(fs, r.path, RUN_SIZE_MAX_ENTRIES);

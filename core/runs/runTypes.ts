@@ -5,6 +5,7 @@ import type { LaunchPhase } from '../agentjet/launchRecord';
 import type { Liveness, ProcessProbe } from '../agentjet/liveness';
 import type { RunStatus } from './types';
 import type { RunProgress } from './health';
+import type { Cause } from '../diagnose/types';
 
 export interface ExperimentRoot {
   path: string;
@@ -108,6 +109,8 @@ export interface ExperimentInfo {
   progress?: RunProgress;
   /** A running launch from the editor or `agentjet debug-task`: what its live record says it does. */
   launch?: { phase: LaunchPhase; sinceMs?: number };
+  /** A failed or interrupted run: why, from its launcher output and logs (core/diagnose). */
+  causes?: Cause[];
 }
 
 /** A SwanLab or TensorBoard log folder a run wrote (core/runs/tracking.ts). */

@@ -12,6 +12,7 @@ import { DASHBOARD_VIEW_TYPE, type DashboardRun, type DashboardState, type HostT
 import { checkDashboardToHost, describeRefused } from '../../core/protocol/validate';
 import { restoreDashboardRuns } from '../../core/runs/dashboardRuns';
 import { experimentHealth, healthText } from '../../core/runs/health';
+import { causePlace } from '../../core/diagnose/format';
 import type { ExperimentInfo } from '../../core/runs/discover';
 import { runsStallMinutes } from '../settings';
 import { isInside, resolveInside } from '../../core/fs/inside';
@@ -37,6 +38,7 @@ class Dashboard implements vscode.Disposable {
   private readonly factsCache: FactsCache | undefined;
   private readonly sentStatus = new Map<string, string>();
   private readonly sentHealth = new Map<string, { state: string; text: string }>();
+  private readonly sentCauses = new Map<string, NonNullable<DashboardRun['causes']>>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private polling = false;
   private again = false;
@@ -100,6 +102,8 @@ class Dashboard implements vscode.Disposable {
     };
     const health = this.sentHealth.get(path);
     if (health) run.health = { ...health };
+    const causes = this.sentCauses.get(path);
+    if (causes) run.causes = causes.map((c) => ({ ...c }));
     if (f.curves.progress) run.stepsRead = { ...f.curves.progress };
     run.tasks = f.curves.tasks.size;
     run.tasksVersion = f.curves.tasksVersion;
@@ -259,7 +263,11 @@ class Dashboard implements vscode.Disposable {
         const h = info && experimentHealth(info, now, runsStallMinutes());
         const health = h ? { state: h.state, text: healthText(h, now) } : undefined;
         const before = this.sentHealth.get(path);
-        const statusChanged = this.sentStatus.get(path) !== status || before?.text !== health?.text;
+        const causes = info?.causes?.map((c) => ({ code: c.code, message: c.message, fix: c.fix, place: causePlace(c) }));
+        const causesChanged = JSON.stringify(causes ?? []) !== JSON.stringify(this.sentCauses.get(path) ?? []);
+        if (causes?.length) this.sentCauses.set(path, causes);
+        else this.sentCauses.delete(path);
+        const statusChanged = this.sentStatus.get(path) !== status || before?.text !== health?.text || causesChanged;
         this.sentStatus.set(path, status);
         if (health) this.sentHealth.set(path, health);
         else this.sentHealth.delete(path);

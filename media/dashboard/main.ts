@@ -196,6 +196,14 @@ function runList(): HTMLElement {
         ),
         pending,
         r.error ? el('span', { className: 'error' }, ` · ${r.error}`) : null,
+        ...(r.causes ?? []).map((c) =>
+          el(
+            'div',
+            { className: 'cause', attrs: { role: 'status' }, title: c.place },
+            el('strong', {}, c.code),
+            ` ${c.message} ${t('Fix: {0}', c.fix)}`,
+          ),
+        ),
         el(
           'button',
           {

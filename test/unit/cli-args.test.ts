@@ -38,6 +38,7 @@ const SUBCOMMANDS: [string, string[]][] = [
   ['swarm', ['status']],
   ['debug-task', []],
   ['mcp', []],
+  ['diagnose', []],
   ['stacks', []],
   ['metrics', []],
   ['compare', []],
