@@ -3,7 +3,7 @@
 // arguments against them: an agent's arguments are untrusted input.
 import { t } from '../l10n';
 
-export interface PropertySchema {
+export interface ScalarSchema {
   type: 'string' | 'integer' | 'number' | 'boolean';
   description: string;
   minimum?: number;
@@ -12,6 +12,13 @@ export interface PropertySchema {
   maxLength?: number;
 }
 
+/** An object argument (agentjet_wait's `until`): checked as the arguments themselves are. */
+export interface NestedObjectSchema extends ObjectSchema {
+  description: string;
+}
+
+export type PropertySchema = ScalarSchema | NestedObjectSchema;
+
 export interface ObjectSchema {
   type: 'object';
   properties: Record<string, PropertySchema>;
@@ -19,10 +26,21 @@ export interface ObjectSchema {
   additionalProperties: false;
 }
 
-export type ToolArgs = Record<string, string | number | boolean | undefined>;
+export interface ToolArgs {
+  [key: string]: string | number | boolean | ToolArgs | undefined;
+}
+
+/** Objects nest at most this deep (an agent's arguments are untrusted input). */
+const MAX_DEPTH = 4;
 
 /** The arguments as the schema allows them, or the first problem in one plain sentence. */
-export function checkArgs(schema: ObjectSchema, raw: unknown): { ok: true; args: ToolArgs } | { ok: false; problem: string } {
+export function checkArgs(
+  schema: ObjectSchema,
+  raw: unknown,
+  depth = 0,
+  prefix = '',
+): { ok: true; args: ToolArgs } | { ok: false; problem: string } {
+  if (depth > MAX_DEPTH) return { ok: false, problem: t('the arguments nest too deeply') };
   const input = raw === undefined || raw === null ? {} : raw;
   if (typeof input !== 'object' || Array.isArray(input)) return { ok: false, problem: t('the arguments must be an object') };
   const args: ToolArgs = {};
@@ -30,6 +48,13 @@ export function checkArgs(schema: ObjectSchema, raw: unknown): { ok: true; args:
     const p = schema.properties[k];
     if (!p) return { ok: false, problem: t('unknown argument "{0}" (known: {1})', k, Object.keys(schema.properties).join(', ') || '-') };
     if (v === undefined || v === null) continue;
+    if (p.type === 'object') {
+      if (typeof v !== 'object' || Array.isArray(v)) return { ok: false, problem: t('"{0}" must be an object', prefix + k) };
+      const inner = checkArgs(p, v, depth + 1, `${prefix}${k}.`);
+      if (!inner.ok) return inner;
+      args[k] = inner.args;
+      continue;
+    }
     if (p.type === 'string') {
       if (typeof v !== 'string') return { ok: false, problem: t('"{0}" must be a string', k) };
       if (p.minLength !== undefined && v.length < p.minLength) return { ok: false, problem: t('"{0}" must not be empty', k) };
