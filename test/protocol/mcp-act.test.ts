@@ -19,7 +19,7 @@ import { demoCopy, standInBackbone, type DemoCopy } from '../util/debugWorkspace
 import { ensureTestPython } from '../harness/python';
 import { connectMcp, alive, type McpSession } from '../util/mcpClient';
 import { waitFor } from '../util/poll';
-import { waitQuiet } from '../util/holdLaunch';
+import { runRow, waitQuiet } from '../util/holdLaunch';
 import { listProcesses } from '../../core/launch/processes';
 import { ACT_TOOLS } from '../../core/agents/tools';
 
@@ -252,6 +252,7 @@ describe('agentjet mcp --allow-act', { timeout: 600_000 }, () => {
     await s.close();
     await call;
     await waitQuiet(ours, 20_000);
-    assert.match(readFileSync(join(w.dir, 'gone_b.yaml'), 'utf8'), /gone_b/);
+    // Stopped through its owner (as Stop does, the launch recorded), not left to the watchdog.
+    assert.equal(runRow(w.dir, 'gone_b')?.status, 'stopped', JSON.stringify(runRow(w.dir, 'gone_b')));
   });
 });
