@@ -123,7 +123,7 @@ function parseMcpArgs(args: string[], err: (s: string) => void): McpOptions | nu
   if (v['stall-minutes'] !== undefined) {
     const m = Number(v['stall-minutes']);
     if (!(v['stall-minutes'].trim() !== '' && Number.isFinite(m) && m > 0)) {
-      err(`agentjet mcp: ${t('--stall-minutes must be a positive number of minutes')}\n`);
+      err(`agentjet mcp: ${t('--stall-minutes must be a positive number of minutes, not {0}', v['stall-minutes'])}\n`);
       return 2;
     }
     o.stallMinutes = m;
