@@ -8,6 +8,7 @@ import { readInside } from '../fs/inside';
 import { lintPaths, type LintPathsResult } from '../config/lintPaths';
 import { LineIndex } from '../config/text';
 import { ToolError, str, int, pathArg, json, shown, insideRoots, type AgentTool, type AgentToolEnv } from './toolkit';
+import type { ToolArgs } from './schema';
 
 const MAX_CONFIG_BYTES = 2 * 1024 * 1024;
 
@@ -35,6 +36,84 @@ const diagnosticsOf = (res: LintPathsResult) =>
     })),
   );
 
+/** The quick fix a call names, and where it goes in the file as read (offsets into `text`). */
+export interface FixPlan {
+  file: string;
+  text: string;
+  start: number;
+  end: number;
+  newText: string;
+  title: string;
+  line: number;
+  diagnostic: { code: string; message: string };
+}
+
+/** Finds the fix a call of agentjet_apply_fix names (lints the file); changes nothing. */
+export async function planFix(args: ToolArgs, env: AgentToolEnv, signal: AbortSignal | undefined): Promise<FixPlan> {
+  const file = await insideRoots(env, str(args, 'path'));
+  const line = int(args, 'line', 1);
+  const code = str(args, 'code');
+  const before = await lintOne(env, file, signal);
+  const linted = before.files.find((f) => f.file === file) ?? before.files[0];
+  if (!linted) throw new ToolError(t('{0} is not an AgentJet/ASTuner config', shown(env, file)));
+  const onLine = linted.diagnostics.filter((d) => d.range.start.line + 1 === line && (code === undefined || d.code === code));
+  const fixable = onLine.filter((d) => d.fixes?.length);
+  if (!fixable.length)
+    throw new ToolError(
+      onLine.length
+        ? t('the diagnostic on line {0} ({1}) has no quick fix; edit the file yourself', line, onLine.map((d) => d.code).join(', '))
+        : code
+          ? t('no diagnostic {0} on line {1} of {2}; call agentjet_lint for the lines', code, line, shown(env, file))
+          : t('no diagnostic on line {0} of {1}; call agentjet_lint for the lines', line, shown(env, file)),
+    );
+  if (fixable.length > 1 && code === undefined)
+    throw new ToolError(
+      t('line {0} has several fixable diagnostics ({1}); name one with code', line, fixable.map((d) => d.code).join(', ')),
+    );
+  const d = fixable[0]!;
+  const fixes = d.fixes!;
+  const which =
+    args.fix !== undefined
+      ? int(args, 'fix', 0)
+      : Math.max(
+          0,
+          fixes.findIndex((f) => f.preferred),
+        );
+  const fix = fixes[which];
+  if (!fix) throw new ToolError(t('the diagnostic offers {0} quick fixes (0 to {1})', fixes.length, fixes.length - 1));
+  // Read where it is written (a link swapped in since insideRoots is not followed).
+  const read = await readInside(file, env.roots, MAX_CONFIG_BYTES + 1);
+  if (read.size > MAX_CONFIG_BYTES) throw new ToolError(t('{0} is too large to edit here', shown(env, file)));
+  const text = read.bytes.toString('utf8');
+  const index = new LineIndex(text);
+  const range = fix.range ?? d.range;
+  return {
+    file,
+    text,
+    start: index.offset(range.start),
+    end: index.offset(range.end),
+    newText: fix.newText,
+    title: fix.title,
+    line,
+    diagnostic: { code: d.code, message: d.message },
+  };
+}
+
+/** The answer once the fix is in the file: what was applied, and the config linted again. */
+export async function fixAnswer(plan: FixPlan, env: AgentToolEnv, signal: AbortSignal | undefined): Promise<string> {
+  const after = await lintOne(env, plan.file, signal);
+  const at = new LineIndex(plan.text).position(plan.start);
+  return json({
+    applied: plan.title,
+    file: shown(env, plan.file),
+    diagnostic: { line: plan.line, ...plan.diagnostic },
+    edit: { line: at.line + 1, column: at.character + 1, removed: plan.text.slice(plan.start, plan.end), inserted: plan.newText },
+    errors: after.errors,
+    warnings: after.warnings,
+    diagnostics: diagnosticsOf(after).slice(0, 100),
+  });
+}
+
 export const applyFixTool: AgentTool = {
   name: 'agentjet_apply_fix',
   title: 'Apply a lint quick fix to an AgentJet config',
@@ -60,56 +139,8 @@ export const applyFixTool: AgentTool = {
   network: false,
   acts: 'edits',
   async run(args, env, signal) {
-    const file = await insideRoots(env, str(args, 'path'));
-    const line = int(args, 'line', 1);
-    const code = str(args, 'code');
-    const before = await lintOne(env, file, signal);
-    const linted = before.files.find((f) => f.file === file) ?? before.files[0];
-    if (!linted) throw new ToolError(t('{0} is not an AgentJet/ASTuner config', shown(env, file)));
-    const onLine = linted.diagnostics.filter((d) => d.range.start.line + 1 === line && (code === undefined || d.code === code));
-    const fixable = onLine.filter((d) => d.fixes?.length);
-    if (!fixable.length)
-      throw new ToolError(
-        onLine.length
-          ? t('the diagnostic on line {0} ({1}) has no quick fix; edit the file yourself', line, onLine.map((d) => d.code).join(', '))
-          : code
-            ? t('no diagnostic {0} on line {1} of {2}; call agentjet_lint for the lines', code, line, shown(env, file))
-            : t('no diagnostic on line {0} of {1}; call agentjet_lint for the lines', line, shown(env, file)),
-      );
-    if (fixable.length > 1 && code === undefined)
-      throw new ToolError(
-        t('line {0} has several fixable diagnostics ({1}); name one with code', line, fixable.map((d) => d.code).join(', ')),
-      );
-    const d = fixable[0]!;
-    const fixes = d.fixes!;
-    const which =
-      args.fix !== undefined
-        ? int(args, 'fix', 0)
-        : Math.max(
-            0,
-            fixes.findIndex((f) => f.preferred),
-          );
-    const fix = fixes[which];
-    if (!fix) throw new ToolError(t('the diagnostic offers {0} quick fixes (0 to {1})', fixes.length, fixes.length - 1));
-    // Read where it is written (a link swapped in since insideRoots is not followed), then the edit.
-    const read = await readInside(file, env.roots, MAX_CONFIG_BYTES + 1);
-    if (read.size > MAX_CONFIG_BYTES) throw new ToolError(t('{0} is too large to edit here', shown(env, file)));
-    const text = read.bytes.toString('utf8');
-    const index = new LineIndex(text);
-    const range = fix.range ?? d.range;
-    const start = index.offset(range.start);
-    const end = index.offset(range.end);
-    const next = text.slice(0, start) + fix.newText + text.slice(end);
-    await writeFile(file, next);
-    const after = await lintOne(env, file, signal);
-    return json({
-      applied: fix.title,
-      file: shown(env, file),
-      diagnostic: { line, code: d.code, message: d.message },
-      edit: { line: range.start.line + 1, column: range.start.character + 1, removed: text.slice(start, end), inserted: fix.newText },
-      errors: after.errors,
-      warnings: after.warnings,
-      diagnostics: diagnosticsOf(after).slice(0, 100),
-    });
+    const plan = await planFix(args, env, signal);
+    await writeFile(plan.file, plan.text.slice(0, plan.start) + plan.newText + plan.text.slice(plan.end));
+    return fixAnswer(plan, env, signal);
   },
 };

@@ -7,7 +7,7 @@
 // - agentjet_train: a training run, as the Train CodeLens starts it; answers once the launcher named
 //   its run folder (agentjet_wait then waits on it);
 // - agentjet_stop: one launch this client started, as Stop does.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { t } from '../l10n';
 import { resolveInside } from '../fs/inside';
@@ -112,11 +112,12 @@ export const debugTaskTool: AgentTool = {
     if (runArg !== undefined) {
       run = await insideRoots(env, runArg);
       config = join(run, 'yaml_backup.yaml');
-      if (!existsSync(config)) throw new ToolError(t('{0} has no config snapshot (yaml_backup.yaml)', shown(env, run)));
+      if (!(await stat(config).catch(() => undefined))?.isFile())
+        throw new ToolError(t('{0} has no config snapshot (yaml_backup.yaml)', shown(env, run)));
       // A run lives in <cwd>/saved_experiments/<name>: the launcher ran from <cwd>.
       if (/^(saved_experiments|launcher_record)$/.test(basename(dirname(run)))) cwd = dirname(dirname(run));
     } else config = await insideRoots(env, configArg);
-    const info = readerInfo(readFileSync(config, 'utf8'));
+    const info = readerInfo(await readFile(config, 'utf8'));
     if (!info.selectable) throw new ToolError(info.why ?? '');
     const taskId = str(args, 'taskId')!;
     const prepared = await prepareDebugTask({
