@@ -3,7 +3,9 @@
 // official SDK). Every path lies inside --root (real paths). AgentJet's own skills are its
 // resources and prompts. A coding agent starts this server in whatever folder it was pointed at (a
 // fresh clone included), so nothing of the folder runs unless the person who wrote the command
-// handed an interpreter in: --python PATH, or --trust-folder for the folder's own .venv.
+// handed an interpreter in: --python PATH, or --trust-folder for the folder's own .venv. The tools
+// that act (wait, apply a fix, run a task, train, stop) are offered only with --allow-act; what they
+// start ends, through its launch owner, when the client disconnects (stdin closes).
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -22,7 +24,7 @@ import type { CliCommand } from './commands';
 import { commandArgs } from './args';
 import { VERSION } from './version';
 import { t } from '../core/l10n';
-import { AGENT_TOOLS, toolHints, type AgentToolEnv } from '../core/agents/tools';
+import { ACT_TOOLS, AGENT_TOOLS, AgentLaunches, toolHints, type AgentToolEnv } from '../core/agents/tools';
 import { workspaceSwarmUrls } from '../core/agents/swarmAccess';
 import { normalizeSwarmUrl } from '../core/swarm/api';
 import { CallQueue, queuedCall } from '../core/agents/callQueue';
@@ -30,13 +32,15 @@ import { findAgentJet, listSkills, readSkillFile, type AgentJetSkill } from '../
 import { resolveInterpreter } from '../core/process/resolveInterpreter';
 
 const help = () =>
-  t(`Usage: agentjet mcp [--root DIR] [--python PATH | --trust-folder] [--swarm-url URL]...
+  t(`Usage: agentjet mcp [--root DIR] [--python PATH | --trust-folder] [--allow-act] [--swarm-url URL]...
 
 Serves the AgentJet tools to a coding agent (VS Code agent mode, Claude Code, any MCP client) as a
 Model Context Protocol server on stdin/stdout. Every path must lie inside the root.
 
 Tools: agentjet_lint, agentjet_explain_key, agentjet_runs, agentjet_run_summary,
 agentjet_log_stats, agentjet_log_search, agentjet_log_record, agentjet_swarm_status, agentjet_doctor.
+With --allow-act also: agentjet_wait, agentjet_apply_fix, agentjet_debug_task, agentjet_train,
+agentjet_stop (debug_task and train run an interpreter: they need --python or --trust-folder too).
 Resources and prompts: the skills of the user's AgentJet (ajet/copilot/*/SKILL.md).
 
 By default no interpreter of the folder runs (an agent may start this server in a folder nobody
@@ -50,6 +54,8 @@ Options:
   --swarm-url URL   a swarm server agentjet_swarm_status may ask besides loopback and the servers
                     the folder's SwarmClient("...") calls name (repeatable)
   --any-swarm-url   let agentjet_swarm_status ask any URL an agent names
+  --allow-act       offer the acting tools; what they start stops when the client disconnects
+  --stall-minutes N a running run is stalled after N minutes without progress (default 10)
   --no-python       run no interpreter (the default; kept for older configs)
 `);
 
@@ -61,7 +67,14 @@ interface McpOptions {
   python?: string;
   swarmUrls: string[];
   anySwarmUrl: boolean;
+  allowAct: boolean;
+  stallMinutes?: number;
 }
+
+/** How long the launches of a client that disconnected get to end before the server exits anyway. */
+const CLOSE_DEADLINE_MS = 15_000;
+/** A long call (agentjet_wait, a debug task) tells a client that asked for progress it still works, this often. */
+const PROGRESS_EVERY_MS = 10_000;
 
 const MCP_OPTIONS = {
   root: { type: 'string' },
@@ -70,6 +83,8 @@ const MCP_OPTIONS = {
   'no-python': { type: 'boolean' },
   'swarm-url': { type: 'string', multiple: true },
   'any-swarm-url': { type: 'boolean' },
+  'allow-act': { type: 'boolean' },
+  'stall-minutes': { type: 'string' },
 } as const;
 
 /** The options, or the exit code to return (0 after --help, 2 for bad usage). */
@@ -103,7 +118,16 @@ function parseMcpArgs(args: string[], err: (s: string) => void): McpOptions | nu
     root: v.root !== undefined ? resolve(v.root) : process.cwd(),
     swarmUrls,
     anySwarmUrl: v['any-swarm-url'] === true,
+    allowAct: v['allow-act'] === true,
   };
+  if (v['stall-minutes'] !== undefined) {
+    const m = Number(v['stall-minutes']);
+    if (!(v['stall-minutes'].trim() !== '' && Number.isFinite(m) && m > 0)) {
+      err(`agentjet mcp: ${t('--stall-minutes must be a positive number of minutes, not {0}', v['stall-minutes'])}\n`);
+      return 2;
+    }
+    o.stallMinutes = m;
+  }
   if (!existsSync(o.root) || !statSync(o.root).isDirectory()) {
     err(`agentjet mcp: ${t('no such folder: {0}', o.root)}\n`);
     return 2;
@@ -116,7 +140,7 @@ function parseMcpArgs(args: string[], err: (s: string) => void): McpOptions | nu
 }
 
 /** The MCP server over the tools; not yet connected to a transport. */
-function createMcpServer(o: McpOptions): Server {
+function createMcpServer(o: McpOptions, launches: AgentLaunches | undefined): Server {
   const python = o.python;
   let named: Promise<string[]> | undefined;
   const env: AgentToolEnv = {
@@ -129,7 +153,10 @@ function createMcpServer(o: McpOptions): Server {
       anyUrl: o.anySwarmUrl,
       allowHow: t('--swarm-url URL or --any-swarm-url in the command that starts `agentjet mcp`'),
     },
+    ...(o.stallMinutes !== undefined ? { stallMinutes: o.stallMinutes } : {}),
+    ...(launches ? { launches } : {}),
   };
+  const offered = [...AGENT_TOOLS, ...(launches ? ACT_TOOLS : [])];
   let skills: Promise<AgentJetSkill[]> | undefined;
   const skillsOnce = () =>
     (skills ??= findAgentJet(o.root, python)
@@ -139,26 +166,48 @@ function createMcpServer(o: McpOptions): Server {
     { name: 'agentjet', title: 'AgentJet', version: VERSION },
     {
       capabilities: { tools: {}, resources: {}, prompts: {} },
-      instructions: t(
-        "AgentJet tools for this project (root {0}): lint configs, explain config keys, list runs and summarise one (status with evidence, reward curve, exceptions), read token logs (stats, search, one rollout with its loss mask), a swarm server's status and the environment check. Paths are relative to the root. Answers are bounded; they say how to get more (offset, limit). AgentJet's own skills are resources and prompts.",
-        o.root,
-      ),
+      instructions:
+        t(
+          "AgentJet tools for this project (root {0}): lint configs, explain config keys, list runs and summarise one (status with evidence, reward curve, exceptions), read token logs (stats, search, one rollout with its loss mask), a swarm server's status and the environment check. Paths are relative to the root. Answers are bounded; they say how to get more (offset, limit). AgentJet's own skills are resources and prompts.",
+          o.root,
+        ) +
+        (launches
+          ? ` ${t('Acting is allowed: agentjet_wait waits for a run (no polling), agentjet_apply_fix applies a lint quick fix, agentjet_debug_task runs one task on the debug backbone, agentjet_train starts training and agentjet_stop stops what this client started; all it started stops when this client disconnects.')}`
+          : ''),
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     // A tool that needs an interpreter is not offered without one; the hints say what each runs here.
-    tools: AGENT_TOOLS.filter((x) => x.runsWorkspaceCode !== 'always' || env.mayRunPython).map((x) => ({
-      name: x.name,
-      title: t(x.title),
-      description: t(x.description),
-      inputSchema: x.inputSchema,
-      annotations: { title: t(x.title), ...toolHints(x, env.mayRunPython) },
-    })),
+    tools: offered
+      .filter((x) => x.runsWorkspaceCode !== 'always' || env.mayRunPython)
+      .map((x) => ({
+        name: x.name,
+        title: t(x.title),
+        description: t(x.description),
+        inputSchema: x.inputSchema,
+        annotations: { title: t(x.title), ...toolHints(x, env.mayRunPython) },
+      })),
   }));
   // A few calls at once, a bounded number waiting (core/agents/callQueue.ts).
   const calls = new CallQueue();
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const r = await queuedCall(calls, req.params.name, req.params.arguments ?? {}, env, extra.signal);
+    // A client that asked for progress hears that a long call (a wait, a debug task) still works,
+    // so its own request timeout can be reset instead of running out.
+    const token = req.params._meta?.progressToken;
+    let beats = 0;
+    const beat =
+      token === undefined
+        ? undefined
+        : setInterval(() => {
+            beats++;
+            void extra
+              .sendNotification({
+                method: 'notifications/progress',
+                params: { progressToken: token, progress: beats, message: t('{0} is still working', req.params.name) },
+              })
+              .catch(() => undefined);
+          }, PROGRESS_EVERY_MS);
+    const r = await queuedCall(calls, req.params.name, req.params.arguments ?? {}, env, extra.signal).finally(() => clearInterval(beat));
     return { content: [{ type: 'text' as const, text: r.text }], isError: r.isError };
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
@@ -209,7 +258,8 @@ async function runMcp(args: string[]): Promise<number> {
     process.stderr.write(`agentjet mcp: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`),
   );
   process.on('uncaughtException', (e) => process.stderr.write(`agentjet mcp: ${e.stack ?? e.message}\n`));
-  const server = createMcpServer(o);
+  const launches = o.allowAct ? new AgentLaunches() : undefined;
+  const server = createMcpServer(o, launches);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((done) => {
     server.onclose = () => done();
@@ -219,6 +269,12 @@ async function runMcp(args: string[]): Promise<number> {
   });
   await server.connect(transport);
   await closed;
+  // The client is gone: what its tools started ends, through each launch's owner, within a deadline.
+  if (launches?.all.length) {
+    const left = await launches.close(CLOSE_DEADLINE_MS);
+    if (left.length)
+      process.stderr.write(`agentjet mcp: ${t('{0} did not end within {1} s', left.join(', '), CLOSE_DEADLINE_MS / 1000)}\n`);
+  }
   return 0;
 }
 

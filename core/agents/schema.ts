@@ -21,7 +21,12 @@ export interface StringListSchema {
   maxItems?: number;
 }
 
-export type PropertySchema = ScalarSchema | StringListSchema;
+/** An object argument (agentjet_wait's `until`): checked as the arguments themselves are. */
+export interface NestedObjectSchema extends ObjectSchema {
+  description: string;
+}
+
+export type PropertySchema = ScalarSchema | StringListSchema | NestedObjectSchema;
 
 export interface ObjectSchema {
   type: 'object';
@@ -30,10 +35,21 @@ export interface ObjectSchema {
   additionalProperties: false;
 }
 
-export type ToolArgs = Record<string, string | number | boolean | string[] | undefined>;
+export interface ToolArgs {
+  [key: string]: string | number | boolean | string[] | ToolArgs | undefined;
+}
+
+/** Objects nest at most this deep (an agent's arguments are untrusted input). */
+const MAX_DEPTH = 4;
 
 /** The arguments as the schema allows them, or the first problem in one plain sentence. */
-export function checkArgs(schema: ObjectSchema, raw: unknown): { ok: true; args: ToolArgs } | { ok: false; problem: string } {
+export function checkArgs(
+  schema: ObjectSchema,
+  raw: unknown,
+  depth = 0,
+  prefix = '',
+): { ok: true; args: ToolArgs } | { ok: false; problem: string } {
+  if (depth > MAX_DEPTH) return { ok: false, problem: t('the arguments nest too deeply') };
   const input = raw === undefined || raw === null ? {} : raw;
   if (typeof input !== 'object' || Array.isArray(input)) return { ok: false, problem: t('the arguments must be an object') };
   const args: ToolArgs = {};
@@ -42,7 +58,7 @@ export function checkArgs(schema: ObjectSchema, raw: unknown): { ok: true; args:
     if (!p) return { ok: false, problem: t('unknown argument "{0}" (known: {1})', k, Object.keys(schema.properties).join(', ') || '-') };
     if (v === undefined || v === null) continue;
     if (p.type === 'array') {
-      if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) return { ok: false, problem: t('"{0}" must be a list of strings', k) };
+      if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) return { ok: false, problem: t('"{0}" must be a list of strings', prefix + k) };
       const list = v as string[];
       if (p.minItems !== undefined && list.length < p.minItems)
         return { ok: false, problem: t('"{0}" needs at least {1} items', k, p.minItems) };
@@ -54,6 +70,13 @@ export function checkArgs(schema: ObjectSchema, raw: unknown): { ok: true; args:
       if (maxLength !== undefined && list.some((x) => x.length > maxLength))
         return { ok: false, problem: t('"{0}" is longer than {1} characters', k, maxLength) };
       args[k] = [...list];
+      continue;
+    }
+    if (p.type === 'object') {
+      if (typeof v !== 'object' || Array.isArray(v)) return { ok: false, problem: t('"{0}" must be an object', prefix + k) };
+      const inner = checkArgs(p, v, depth + 1, `${prefix}${k}.`);
+      if (!inner.ok) return inner;
+      args[k] = inner.args;
       continue;
     }
     if (p.type === 'string') {

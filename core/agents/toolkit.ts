@@ -6,6 +6,7 @@ import { t } from '../l10n';
 import { resolveInside } from '../fs/inside';
 import { type ObjectSchema, type ToolArgs } from './schema';
 import type { SwarmStatus } from '../swarm/api';
+import type { AgentLaunches } from './launches';
 
 /** The most characters one answer carries (about 6k tokens): an agent's context is precious. */
 export const MAX_ANSWER_CHARS = 24_000;
@@ -50,6 +51,12 @@ export interface AgentToolEnv {
   stallMinutes?: number;
   /** Worker threads for whole-log reads (default: the log engine's). */
   workers?: number;
+  /**
+   * The acting tools' consent and what they started: present only when the user allowed acting
+   * (`agentjet mcp --allow-act`; in VS Code, a trusted workspace and the user's yes to each call).
+   * Everything a tool starts is held here, and ends with it (the client gone, the window closed).
+   */
+  launches?: AgentLaunches;
 }
 
 export interface AgentToolAnswer {
@@ -73,6 +80,12 @@ export interface AgentTool {
   readonly runsWorkspaceCode: 'never' | 'if-given' | 'always';
   /** Talks to a server over the network (through `env.swarm`), not only the file system. */
   readonly network: boolean;
+  /**
+   * What the tool does beyond reading, when it acts: 'waits' (holds the call until a run changes;
+   * reads only), 'edits' (writes a file of the workspace), 'starts' (starts a launch), 'stops'
+   * (ends one this client started). Offered only where acting is allowed; the hints follow from it.
+   */
+  readonly acts?: 'waits' | 'edits' | 'starts' | 'stops';
   run(args: ToolArgs, env: AgentToolEnv, signal: AbortSignal | undefined): Promise<string>;
 }
 
@@ -92,11 +105,27 @@ export function runsInterpreter(tool: AgentTool, interpreter: boolean): boolean 
 /**
  * Derived, never written by hand: a tool that runs the folder's interpreter is not read-only (the
  * interpreter is the folder's own code: nothing says it changes nothing, or that it stays local);
- * one that talks to a server reaches outside the file system.
+ * one that talks to a server reaches outside the file system. Of the acting tools, waiting only
+ * reads; an edit rewrites a file (destructive, and twice is not once); a start adds a run (twice
+ * starts two); a stop ends processes (destructive, and a second stop changes nothing).
  */
 export function toolHints(tool: AgentTool, interpreter: boolean): ToolHints {
   const runs = runsInterpreter(tool, interpreter);
-  return { readOnlyHint: !runs, destructiveHint: runs, idempotentHint: !runs, openWorldHint: runs || tool.network };
+  const acts = tool.acts;
+  return {
+    readOnlyHint: !runs && (acts === undefined || acts === 'waits'),
+    destructiveHint: runs || acts === 'edits' || acts === 'stops',
+    idempotentHint: !runs && acts !== 'edits' && acts !== 'starts',
+    openWorldHint: runs || tool.network,
+  };
+}
+
+/** Why an acting tool was refused: the user did not allow acting. */
+export function needsConsent(name: string): string {
+  return t(
+    '{0} acts on the workspace (it waits on, edits, starts or stops something), and acting was not allowed: start `agentjet mcp` with --allow-act, or call it from VS Code agent mode in a trusted workspace',
+    name,
+  );
 }
 
 /** Why a tool that runs the interpreter was refused, and how the user allows it. */
@@ -112,6 +141,11 @@ export class ToolError extends Error {}
 
 export const str = (a: ToolArgs, k: string): string | undefined => (typeof a[k] === 'string' ? (a[k] as string) : undefined);
 export const int = (a: ToolArgs, k: string, dflt: number): number => (typeof a[k] === 'number' ? (a[k] as number) : dflt);
+export const num = (a: ToolArgs, k: string): number | undefined => (typeof a[k] === 'number' ? (a[k] as number) : undefined);
+export const obj = (a: ToolArgs, k: string): ToolArgs | undefined => {
+  const v = a[k];
+  return typeof v === 'object' && !Array.isArray(v) ? v : undefined;
+};
 
 export const PAGE = {
   offset: { type: 'integer', minimum: 0, maximum: 1e9, description: 'Skip this many items (for the next page).' },

@@ -12,18 +12,22 @@
 // configTools.ts, runTools.ts, logTools.ts and systemTools.ts, what they share in toolkit.ts.
 import { t } from '../l10n';
 import { checkArgs } from './schema';
-import { ToolError, bound, needsInterpreter, type AgentTool, type AgentToolAnswer, type AgentToolEnv } from './toolkit';
+import { ToolError, bound, needsConsent, needsInterpreter, type AgentTool, type AgentToolAnswer, type AgentToolEnv } from './toolkit';
 import { explainKeyTool, lintTool } from './configTools';
 import { runSummaryTool, runsTool } from './runTools';
 import { logRecordTool, logSearchTool, logStatsTool } from './logTools';
 import { doctorTool, swarmStatusTool } from './systemTools';
 import { metricsTool } from './metricsTools';
 import { compareRunsTool } from './compareTools';
+import { waitTool } from './waitTool';
+import { applyFixTool } from './fixTool';
+import { debugTaskTool, stopTool, trainTool } from './launchTools';
 
 export {
   MAX_ANSWER_CHARS,
   bound,
   insideRoots,
+  needsConsent,
   needsInterpreter,
   runsInterpreter,
   toolHints,
@@ -51,8 +55,18 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
   doctorTool,
 ];
 
+/**
+ * The tools that act (wait on a run, apply a fix, run one task, start and stop training): offered
+ * only where the user allowed acting (`agentjet mcp --allow-act`; VS Code: a trusted workspace, and
+ * the user's yes to each call), refused otherwise.
+ */
+export const ACT_TOOLS: readonly AgentTool[] = [waitTool, applyFixTool, debugTaskTool, trainTool, stopTool];
+
+export { AgentLaunches, type AgentLaunch } from './launches';
+export { MAX_WAIT_S } from './waitTool';
+
 function findTool(name: string): AgentTool | undefined {
-  return AGENT_TOOLS.find((x) => x.name === name);
+  return AGENT_TOOLS.find((x) => x.name === name) ?? ACT_TOOLS.find((x) => x.name === name);
 }
 
 /**
@@ -61,7 +75,17 @@ function findTool(name: string): AgentTool | undefined {
  */
 export async function callTool(name: string, rawArgs: unknown, env: AgentToolEnv, signal?: AbortSignal): Promise<AgentToolAnswer> {
   const tool = findTool(name);
-  if (!tool) return { isError: true, text: t('no tool named {0}; the tools are {1}', name, AGENT_TOOLS.map((x) => x.name).join(', ')) };
+  if (!tool || (tool.acts && !env.launches))
+    return {
+      isError: true,
+      text: tool
+        ? needsConsent(name)
+        : t(
+            'no tool named {0}; the tools are {1}',
+            name,
+            [...AGENT_TOOLS, ...(env.launches ? ACT_TOOLS : [])].map((x) => x.name).join(', '),
+          ),
+    };
   if (tool.runsWorkspaceCode === 'always' && !env.mayRunPython) return { isError: true, text: needsInterpreter(name) };
   const checked = checkArgs(tool.inputSchema, rawArgs);
   if (!checked.ok) return { isError: true, text: t('{0}: {1}', name, checked.problem) };

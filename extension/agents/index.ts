@@ -14,6 +14,7 @@ import { AGENT_TOOLS, callTool, type AgentToolEnv } from '../../core/agents/tool
 import { findAgentJet, listSkills, skillFileBytes, type AgentJetSkill } from '../../core/agents/skills';
 import { mcpLaunch, withServerEntry } from '../../core/agents/clientConfig';
 import { resolvePython } from '../debug/interpreter';
+import { actingTools } from './acting';
 import { agentsSwarmAnyUrl, offerMcpServer, runsStallMinutes } from '../settings';
 
 // ---------------------------------------------------------------- the parts of vscode.lm we use
@@ -27,7 +28,10 @@ interface PreparedToolInvocation {
 }
 interface LanguageModelToolImpl {
   invoke(options: ToolInvocationOptions, token: vscode.CancellationToken): Promise<unknown>;
-  prepareInvocation?(options: ToolInvocationOptions, token: vscode.CancellationToken): PreparedToolInvocation | undefined;
+  prepareInvocation?(
+    options: ToolInvocationOptions,
+    token: vscode.CancellationToken,
+  ): PreparedToolInvocation | undefined | Promise<PreparedToolInvocation | undefined>;
 }
 interface McpServerDefinitionProviderImpl {
   readonly onDidChangeMcpServerDefinitions?: vscode.Event<void>;
@@ -58,10 +62,13 @@ const MCP_PROVIDER_ID = 'agentjet.mcp';
 export interface AgentsProbe {
   /** The tools as registered with vscode.lm (empty when this VS Code has no language-model tools API). */
   readonly registered: readonly string[];
+  /** How many launches the acting tools of this window started. */
+  actingStarted(): number;
 }
 
 export function registerAgentsFeature(context: vscode.ExtensionContext, services: Services): AgentsProbe {
   const registered: string[] = [];
+  let actingStarted = (): number => 0;
   const envFor = async (token: vscode.CancellationToken): Promise<AgentToolEnv> => {
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
     const trusted = vscode.workspace.isTrusted;
@@ -134,6 +141,22 @@ export function registerAgentsFeature(context: vscode.ExtensionContext, services
         services.log.warn(`agents: ${tool.name} was not registered: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
+    // The acting tools: each asks the user first (extension/agents/acting.ts).
+    const acting = actingTools(context, services, envFor);
+    actingStarted = acting.started;
+    for (const [name, impl] of acting.tools) {
+      try {
+        context.subscriptions.push(
+          lm.registerTool(name, {
+            prepareInvocation: (options, token) => impl.prepareInvocation(options, token),
+            invoke: async (options, token) => new Result([new TextPart(String(await impl.invoke(options, token)))]),
+          }),
+        );
+        registered.push(name);
+      } catch (err) {
+        services.log.warn(`agents: ${name} was not registered: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
   } else services.log.info('agents: this VS Code has no language-model tools API (vscode.lm.registerTool); the MCP command still works');
 
   // VS Code's own MCP list: off by default (agent mode already has the tools above; the same tools twice confuse it).
@@ -171,7 +194,7 @@ export function registerAgentsFeature(context: vscode.ExtensionContext, services
     vscode.commands.registerCommand('agentjet.agents.writeMcpConfig', () => writeMcpConfig(context, services)),
     vscode.commands.registerCommand('agentjet.agents.copySkills', () => copySkills(services)),
   );
-  return { registered };
+  return { registered, actingStarted: () => actingStarted() };
 }
 
 // ---------------------------------------------------------------- MCP client configs

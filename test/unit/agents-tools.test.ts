@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../util/paths';
 import {
+  ACT_TOOLS,
   AGENT_TOOLS,
   MAX_ANSWER_CHARS,
   bound,
@@ -29,7 +30,7 @@ interface ManifestTool {
   when?: string;
 }
 
-test('package.json declares the same tools, in order, with the same input schemas; the doctor only in a trusted workspace', () => {
+test('package.json declares the same tools, in order, with the same input schemas; the doctor and the acting tools only in a trusted workspace', () => {
   const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
     contributes: { languageModelTools: ManifestTool[]; mcpServerDefinitionProviders: { id: string }[] };
   };
@@ -37,14 +38,15 @@ test('package.json declares the same tools, in order, with the same input schema
   const declared = pkg.contributes.languageModelTools;
   assert.deepEqual(
     declared.map((t) => t.name),
-    AGENT_TOOLS.map((t) => t.name),
+    [...AGENT_TOOLS, ...ACT_TOOLS].map((t) => t.name),
   );
-  for (const tool of AGENT_TOOLS) {
+  for (const tool of [...AGENT_TOOLS, ...ACT_TOOLS]) {
     const d = declared.find((x) => x.name === tool.name)!;
     assert.deepEqual(d.inputSchema, tool.inputSchema, tool.name);
     assert.equal(nls[d.modelDescription.replace(/^%|%$/g, '')], tool.description, tool.name);
     assert.equal(nls[d.displayName.replace(/^%|%$/g, '')], tool.title, tool.name);
-    assert.equal(d.when, tool.runsWorkspaceCode === 'always' ? 'isWorkspaceTrusted' : undefined, tool.name);
+    // Restricted Mode offers no tool that runs the interpreter or acts.
+    assert.equal(d.when, tool.runsWorkspaceCode === 'always' || tool.acts ? 'isWorkspaceTrusted' : undefined, tool.name);
   }
   assert.deepEqual(
     AGENT_TOOLS.filter((t) => t.runsWorkspaceCode === 'always').map((t) => t.name),
@@ -57,7 +59,7 @@ test('package.json declares the same tools, in order, with the same input schema
 });
 
 test("each tool's description says whether it runs the workspace's interpreter and where it reaches", () => {
-  for (const tool of AGENT_TOOLS) {
+  for (const tool of [...AGENT_TOOLS, ...ACT_TOOLS]) {
     assert.equal(/runs the workspace's interpreter/i.test(tool.description), tool.runsWorkspaceCode !== 'never', tool.name);
     assert.equal(
       /only when one was handed in|only with an interpreter handed in/.test(tool.description),

@@ -10,7 +10,7 @@ import { scan, tsFiles } from '../util/l10nscan';
 import { ALL_TEMPLATES } from '../../core/templates';
 import { releaseName, shownDate } from '../../core/config/releases';
 import { commands } from '../../cli/commands';
-import { AGENT_TOOLS } from '../../core/agents/tools';
+import { ACT_TOOLS, AGENT_TOOLS } from '../../core/agents/tools';
 import {
   catalogueKeys,
   localeFromCli,
@@ -112,7 +112,7 @@ test('every core/l10n t() string (core, cli, language server, debug adapter, ext
     ]),
     ...commands.map((c) => ({ where: `cli ${c.name}`, text: c.summary })),
     // The agent tools' titles and descriptions (MCP tools/list shows them in the CLI's language).
-    ...AGENT_TOOLS.flatMap((x) => [
+    ...[...AGENT_TOOLS, ...ACT_TOOLS].flatMap((x) => [
       { where: `tool ${x.name}`, text: x.title },
       { where: `tool ${x.name}`, text: x.description },
     ]),
