@@ -58,7 +58,8 @@ export function checkArgs(
     if (!p) return { ok: false, problem: t('unknown argument "{0}" (known: {1})', k, Object.keys(schema.properties).join(', ') || '-') };
     if (v === undefined || v === null) continue;
     if (p.type === 'array') {
-      if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) return { ok: false, problem: t('"{0}" must be a list of strings', prefix + k) };
+      if (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))
+        return { ok: false, problem: t('"{0}" must be a list of strings', prefix + k) };
       const list = v as string[];
       if (p.minItems !== undefined && list.length < p.minItems)
         return { ok: false, problem: t('"{0}" needs at least {1} items', k, p.minItems) };
