@@ -156,12 +156,16 @@ test('summaries and downsampling: bounded, extremes kept', () => {
         assert.ok(d.some((p) => p.value === lo) && d.some((p) => p.value === hi), 'the minimum and maximum survive');
         for (let i = 1; i < d.length; i++) assert.ok(d[i]!.step > d[i - 1]!.step, 'in order, no repeats');
         const s = summarize({ tag: 'x', points: pts });
-        assert.equal(s.min, lo);
-        assert.equal(s.max, hi);
+        // === and not Object.is: 0 and -0 are the same minimum.
+        assert.ok(s.min === lo, `min ${s.min} is ${lo}`);
+        assert.ok(s.max === hi, `max ${s.max} is ${hi}`);
         assert.equal(s.points, vals.length);
       },
     ),
   );
+  // The case a random run met: 0 then -0.
+  const zeros = summarize({ tag: 'z', points: [0, -0].map((value, step) => ({ step, wallTime: step, value })) });
+  assert.ok(zeros.min === 0 && zeros.max === 0);
   const rising = Array.from({ length: 50 }, (_, i) => ({ step: i, wallTime: i, value: i }));
   assert.equal(summarize({ tag: 'r', points: rising }).trend, 'rising');
   assert.equal(summarize({ tag: 'f', points: rising.map((p) => ({ ...p, value: -p.value })) }).trend, 'falling');
