@@ -34,6 +34,12 @@ export function configProblems(scope?: vscode.ConfigurationScope): ConfigProblem
   return section(scope).get<unknown>('config.problems', 'workspace') === 'openFiles' ? 'openFiles' : 'workspace';
 }
 
+/** `agentjet.config.workspaceMaxFiles`: YAML files one background pass reads per folder (undefined: the server's default). */
+export function configWorkspaceMaxFiles(scope?: vscode.ConfigurationScope): number | undefined {
+  const v = section(scope).get<unknown>('config.workspaceMaxFiles');
+  return typeof v === 'number' && Number.isFinite(v) && v >= 1 ? Math.floor(v) : undefined;
+}
+
 /** `agentjet.agents.offerMcpServer`: list `agentjet mcp` among VS Code's MCP servers (the tools are there anyway). */
 export function offerMcpServer(scope?: vscode.ConfigurationScope): boolean {
   return section(scope).get<unknown>('agents.offerMcpServer', false) === true;

@@ -10,6 +10,8 @@ import {
   DiagnosticTag,
   CodeActionKind,
   FileChangeType,
+  MessageType,
+  ShowMessageNotification,
   type Diagnostic,
   type InitializeResult,
 } from 'vscode-languageserver/node';
@@ -32,7 +34,8 @@ import {
 } from '../core/protocol/config';
 import { WorkspaceTrust } from '../core/trust/policy';
 import { FolderSettings } from './folders';
-import { StartupCatchUp, WorkspaceChecker } from './workspaceCheck';
+import { StartupCatchUp, WorkspaceChecker, type YamlWalkCap } from './workspaceCheck';
+import { CreatedScans } from './createdScans';
 import { registerLanguageFeatures } from './features';
 import { filePath } from './paths';
 import { localeFromInitialize, setLocale, t } from '../core/l10n';
@@ -66,7 +69,34 @@ const checker = new WorkspaceChecker({
     void connection.sendDiagnostics({ uri: URI.file(path).toString(), diagnostics: [] });
   },
   folders: () => roots,
+  maxFiles: async (root) => (await folders.get(service.folderOf(root) ?? root)).workspaceMaxFiles,
+  capped: (root, cap) => capNotice(root, cap),
 });
+
+/** Folders already told about (with the cap they were told of): once per folder and cap, not per pass. */
+const toldCapped = new Map<string, number>();
+function capNotice(root: string, c: YamlWalkCap): void {
+  if (toldCapped.get(root) === c.cap) return;
+  toldCapped.set(root, c.cap);
+  const n = (x: number) => x.toLocaleString('en-US');
+  const text = c.exact
+    ? t(
+        'Problems lists configs from the first {0} YAML files of {1} only: it holds {2}. To check them all, raise the setting agentjet.config.workspaceMaxFiles (now {0}).',
+        n(c.cap),
+        root,
+        n(c.total),
+      )
+    : t(
+        'Problems lists configs from the first {0} YAML files of {1} only: it holds more than {2}. To check more, raise the setting agentjet.config.workspaceMaxFiles (now {0}).',
+        n(c.cap),
+        root,
+        n(c.total),
+      );
+  connection.console.warn(`agentjet: ${text}`);
+  // The notification, not window.showWarningMessage: that is a request whose refusal (a client
+  // that does not know it) rejects, and an unhandled rejection would end the server.
+  void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `AgentJet: ${text}` });
+}
 
 /** One background pass over the folders whose `agentjet.config.problems` is `workspace`. */
 async function workspacePass(): Promise<void> {
@@ -180,24 +210,30 @@ connection.onNotification(WORKSPACE_TRUST_NOTIFICATION, (params: unknown) => {
 });
 connection.onShutdown(() => catchUp.stop());
 
-/** Scans of created folders, one after another (each is a WorkspaceChecker.catchUp over them). */
-let createdScans: Promise<void> = Promise.resolve();
+/** Scans of created folders, one at a time; notices arriving meanwhile wait as one pending scan. */
+const createdScans = new CreatedScans({
+  async full(notices) {
+    await catchUpOnce();
+    connection.console.info(`agentjet: ${t('looked again for configs in the workspace folders ({0} notices of created files)', notices)}`);
+  },
+  async paths(paths) {
+    const dirs: string[] = [];
+    for (const p of paths) {
+      const root = service.folderOf(p);
+      if (!root || (await folders.get(root)).problems !== 'workspace') continue;
+      // In the folder by path segments and by real path: `ws/../x` and a created link to `/` are not scanned.
+      const dir = await createdFolderIn(p, root);
+      if (dir) dirs.push(dir);
+    }
+    // A folder inside another one scanned now is walked with it.
+    const outer = [...new Set(dirs)].filter((d, _, all) => !all.some((o) => o !== d && isInside(o, d)));
+    if (outer.length) await checker.catchUp(outer);
+  },
+  failed: (err) => connection.console.warn(`agentjet: scanning created folders failed: ${String(err)}`),
+});
 connection.onNotification(CREATED_PATHS_NOTIFICATION, (params: unknown) => {
   const { paths, more } = readCreatedPaths(params);
-  createdScans = createdScans
-    .then(async () => {
-      if (more) return catchUpOnce();
-      const dirs: string[] = [];
-      for (const p of paths) {
-        const root = service.folderOf(p);
-        if (!root || (await folders.get(root)).problems !== 'workspace') continue;
-        // In the folder by path segments and by real path: `ws/../x` and a created link to `/` are not scanned.
-        const dir = await createdFolderIn(p, root);
-        if (dir) dirs.push(dir);
-      }
-      if (dirs.length) await checker.catchUp(dirs);
-    })
-    .catch((err: unknown) => connection.console.warn(`agentjet: scanning created folders failed: ${String(err)}`));
+  void createdScans.add(paths, !!more);
 });
 
 connection.onDidChangeConfiguration(() => {

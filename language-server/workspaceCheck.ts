@@ -2,13 +2,14 @@
 // workspace mode), so Problems lists what `agentjet lint .` finds, not only open files. Bounded
 // (file count, size, depth, skipped folders), one file at a time with the event loop free between
 // files, and cancelled when a new pass starts or the setting turns it off.
+// One config reached by several names (links inside the folders, a `loop -> .`) is published once.
 import { stat } from 'node:fs/promises';
 import { isInside, readInside } from '../core/fs/inside';
 import { looksLikeConfig } from '../core/agentjet/dialect';
 import { MAX_SEMANTIC_BYTES } from '../core/config/parse';
-import { yamlFilesUnder } from '../core/config/workspaceScan';
+import { yamlFilesUnder, type YamlWalkCap } from '../core/config/workspaceScan';
 
-export { WORKSPACE_LIMITS, yamlFilesUnder } from '../core/config/workspaceScan';
+export { WORKSPACE_LIMITS, yamlFilesUnder, type YamlWalkCap } from '../core/config/workspaceScan';
 
 export interface WorkspaceCheckHost {
   /** True when the file is open in an editor (the editor's text is checked instead). */
@@ -19,6 +20,10 @@ export interface WorkspaceCheckHost {
   clear(path: string): void;
   /** The workspace folders: no file whose real path leaves them is read (core/fs/inside); absent: any file. */
   folders?(): readonly string[];
+  /** How many YAML files a walk of `root` reads (`agentjet.config.workspaceMaxFiles`; undefined: the default). */
+  maxFiles?(root: string): Promise<number | undefined>;
+  /** A walk of `root` stopped at its cap: the files past it get no Problems (tell the user). */
+  capped?(root: string, cap: YamlWalkCap): void;
 }
 
 export class WorkspaceChecker {
@@ -27,6 +32,9 @@ export class WorkspaceChecker {
   readonly published = new Set<string>();
   /** Modification stamp (mtime and size) of every file a pass or a check read, to find what is new since. */
   private readonly stamps = new Map<string, string>();
+  /** The real path of every file read, and which of its names publishes it (one config, one entry in Problems). */
+  private readonly realOf = new Map<string, string>();
+  private readonly owner = new Map<string, string>();
 
   constructor(private readonly host: WorkspaceCheckHost) {}
 
@@ -47,9 +55,9 @@ export class WorkspaceChecker {
     let text: string;
     try {
       // Opened first, then checked: a link out of the folders (or one swapped in) is not read, a FIFO never waited on.
-      const { bytes, size } = await readInside(path, this.host.folders?.(), MAX_SEMANTIC_BYTES + 1);
-      const st = await stat(path);
+      const { bytes, size, real, stat: st } = await readInside(path, this.host.folders?.(), MAX_SEMANTIC_BYTES + 1);
       this.stamps.set(path, `${st.mtimeMs}:${st.size}`);
+      if (!this.claim(path, real)) return false;
       if (size > MAX_SEMANTIC_BYTES) return false;
       text = bytes.toString('utf8');
     } catch {
@@ -66,7 +74,41 @@ export class WorkspaceChecker {
     return true;
   }
 
+  /**
+   * May `path` (whose real path is `real`) publish? One name per real path does: the file's own
+   * name when it is read under it, else the first name that read it; any other name is cleared.
+   */
+  private claim(path: string, real: string): boolean {
+    const was = this.realOf.get(path);
+    if (was !== undefined && was !== real) this.release(path);
+    this.realOf.set(path, real);
+    const owner = this.owner.get(real);
+    if (owner === undefined || owner === path) {
+      this.owner.set(real, path);
+      return true;
+    }
+    if (path !== real && this.realOf.get(owner) === real) {
+      // Another name publishes this file: this one stays quiet (its stamp is kept, so no pass reads it again).
+      if (this.published.delete(path)) this.host.clear(path);
+      return false;
+    }
+    // The file's own name (or a stale owner) takes over from a link's name.
+    this.owner.set(real, path);
+    if (this.published.delete(owner)) this.host.clear(owner);
+    return true;
+  }
+
+  /** `path` no longer names its real file: another name of that file may publish it (read again next pass). */
+  private release(path: string): void {
+    const real = this.realOf.get(path);
+    this.realOf.delete(path);
+    if (real === undefined || this.owner.get(real) !== path) return;
+    this.owner.delete(real);
+    for (const [other, r] of this.realOf) if (r === real) this.stamps.delete(other);
+  }
+
   forget(path: string): void {
+    this.release(path);
     if (this.published.delete(path)) this.host.clear(path);
   }
 
@@ -82,7 +124,9 @@ export class WorkspaceChecker {
     let checked = 0;
     const present = new Set<string>();
     for (const root of roots) {
-      for (const f of await yamlFilesUnder(root, cancelled, undefined, this.host.folders?.())) {
+      let capped = false;
+      const files = await this.walk(root, cancelled, () => (capped = true));
+      for (const f of files) {
         if (cancelled()) return checked;
         present.add(f);
         let stamp: string | undefined;
@@ -96,7 +140,8 @@ export class WorkspaceChecker {
         if (await this.checkFile(f)) checked++;
         await new Promise<void>((r) => setImmediate(r));
       }
-      for (const p of [...this.stamps.keys()])
+      // A walk stopped at its cap did not see every file: none is taken for gone.
+      for (const p of capped ? [] : [...this.stamps.keys()])
         if (p !== root && isInside(root, p) && !present.has(p)) {
           this.stamps.delete(p);
           this.forget(p);
@@ -105,13 +150,24 @@ export class WorkspaceChecker {
     return checked;
   }
 
+  private async walk(root: string, cancelled: () => boolean, onCap?: () => void): Promise<string[]> {
+    const max = await this.host.maxFiles?.(root);
+    return yamlFilesUnder(root, cancelled, undefined, this.host.folders?.(), {
+      ...(max !== undefined ? { max } : {}),
+      onCap: (c) => {
+        onCap?.();
+        if (!cancelled()) this.host.capped?.(root, c);
+      },
+    });
+  }
+
   /** One pass over `roots`; resolves with the number of configs checked (stops early when cancelled). */
   async run(roots: readonly string[]): Promise<number> {
     const gen = ++this.generation;
     const cancelled = () => gen !== this.generation;
     let checked = 0;
     for (const root of roots) {
-      const files = await yamlFilesUnder(root, cancelled, undefined, this.host.folders?.());
+      const files = await this.walk(root, cancelled);
       for (const f of files) {
         if (cancelled()) return checked;
         if (await this.checkFile(f)) checked++;

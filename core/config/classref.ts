@@ -89,6 +89,8 @@ function unresolved(code: Unresolved['code'], severity: Unresolved['severity'], 
 
 export class ClassResolver {
   private parsed = new Map<string, { text: string; mod: PyModule }>();
+  /** Folders of installed packages the interpreter named (locate): their modules may be read too. */
+  private readonly packageDirs = new Set<string>();
   constructor(
     private readonly fs: ConfigFs,
     private readonly locator?: PackageLocator,
@@ -98,8 +100,23 @@ export class ClassResolver {
     return this.fs.kind(path) === 'file';
   }
 
-  module(file: string): PyModule | undefined {
-    const text = this.fs.read(file);
+  /**
+   * The folders a module read for `root` may reach: `root` and the installed packages' folders. Every
+   * `.py` is read through the open-time real-path check (core/fs/inside.ts): a link out of them is not read.
+   */
+  within(root: string): string[] {
+    return [root, ...this.packageDirs];
+  }
+
+  private locate(top: string): string | null | undefined {
+    const base = this.locator?.locate(top);
+    if (typeof base === 'string') this.packageDirs.add(base);
+    return base;
+  }
+
+  /** The parsed module `file`, read when it lies in `root` or an installed package (real paths). */
+  module(file: string, root: string): PyModule | undefined {
+    const text = this.fs.read(file, this.within(root));
     // Above the reader's limit the parse would be empty: treated as unreadable, never as "no classes".
     if (text === undefined || text.length > MAX_PYTHON_CHARS) return undefined;
     const c = this.parsed.get(file);
@@ -121,7 +138,7 @@ export class ClassResolver {
   /** The sys.path entry a module's top-level name comes from: the root, or an installed location. */
   private baseFor(top: string, root: string): string | null | undefined {
     if (this.fs.kind(join(root, top)) === 'dir' || this.fs.kind(join(root, top + '.py')) === 'file') return root;
-    return this.locator?.locate(top);
+    return this.locate(top);
   }
 
   resolve(ref: ClassRef, root: string): Resolution {
@@ -183,10 +200,22 @@ export class ClassResolver {
       file = this.moduleFile(base, ref.target);
       if (!file) return unresolved('class-ref/missing-module', 'error', t('Module `{0}` not found under {1}.', ref.target, base));
     }
-    const found = this.findClass(file, ref.className, 0);
+    const found = this.findClass(file, ref.className, 0, root);
     if (found) return { ok: true, ...found };
-    const mod = this.module(file);
-    if (!mod && this.fs.kind(file) === 'file') return this.largeFile(file, ref.className, root);
+    const mod = this.module(file, root);
+    if (!mod && this.fs.kind(file) === 'file') {
+      if (this.fs.outside?.(file, this.within(root)))
+        return {
+          ok: 'unchecked',
+          file,
+          message: t(
+            '`{0}` was not checked: {1} leads outside the workspace folder and the installed packages (a link out of them is not read).',
+            ref.className,
+            ref.target,
+          ),
+        };
+      return this.largeFile(file, ref.className, root);
+    }
     const names = mod ? [...mod.classes.keys()] : [];
     const shownFile = basename(file) === '__init__.py' ? dirname(file) : file;
     const rel = relative(root, shownFile);
@@ -209,7 +238,7 @@ export class ClassResolver {
     const rel = relative(root, file);
     const shown = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
     const mb = ((this.fs.size?.(file) ?? 0) / 1048576).toFixed(1);
-    const hit = this.fs.findLine?.(file, new RegExp(`^class\\s+${className}\\b`));
+    const hit = this.fs.findLine?.(file, new RegExp(`^class\\s+${className}\\b`), undefined, this.within(root));
     if (hit) {
       const cls: PyClass = { name: className, line: hit.line, character: hit.character, bases: [] };
       return { ok: true, file, cls, module: { classes: new Map([[className, cls]]), imports: [], starImports: [], names: new Map() } };
@@ -230,16 +259,16 @@ export class ClassResolver {
   }
 
   /** Finds a class defined in or re-exported by `file`. */
-  findClass(file: string, name: string, depth: number): { file: string; cls: PyClass; module: PyModule } | undefined {
+  findClass(file: string, name: string, depth: number, root: string): { file: string; cls: PyClass; module: PyModule } | undefined {
     if (depth > 6) return undefined;
-    const mod = this.module(file);
+    const mod = this.module(file, root);
     if (!mod) return undefined;
     const cls = mod.classes.get(name);
     if (cls) return { file, cls, module: mod };
     for (const imp of mod.imports) {
       if (imp.alias !== name) continue;
       const target = this.importedFile(file, imp.module);
-      const hit = target && this.findClass(target, imp.name, depth + 1);
+      const hit = target && this.findClass(target, imp.name, depth + 1, root);
       // A name imported from somewhere we cannot read still exists: point at the import line.
       return hit || { file, cls: { name, line: imp.line, character: 0, bases: [] }, module: mod };
     }
@@ -247,7 +276,7 @@ export class ClassResolver {
     if (other !== undefined) return { file, cls: { name, line: other, character: 0, bases: [] }, module: mod };
     for (const star of mod.starImports) {
       const target = this.importedFile(file, star);
-      const hit = target && this.findClass(target, name, depth + 1);
+      const hit = target && this.findClass(target, name, depth + 1, root);
       if (hit) return hit;
     }
     return undefined;
@@ -270,7 +299,7 @@ export class ClassResolver {
       if (up === dir) break;
       dir = up;
     }
-    const base = this.locator?.locate(top);
+    const base = this.locate(top);
     return base ? this.moduleFile(base, rest) : undefined;
   }
 

@@ -295,7 +295,7 @@ function valueCompletions(
           ? target
           : join(ctx.root, target)
         : ctx.resolver.moduleFile(ctx.root, target);
-      const mod = file ? ctx.resolver.module(file) : undefined;
+      const mod = file ? ctx.resolver.module(file, ctx.root) : undefined;
       const want = s['x-classRef'] === 'judge' ? /Judge/ : /Workflow/;
       for (const c of mod?.classes.values() ?? []) {
         const fits = c.bases.some((b) => want.test(b));

@@ -1,11 +1,15 @@
 // File-system access for the validator, behind an interface so tests and the server can cache.
-import { readFileSync, statSync, readdirSync, openSync, readSync, closeSync } from 'node:fs';
+// Files are read through the open-time real-path check (core/fs/inside.ts, openInsideSync) when the
+// caller names the folders they must lie in: a link out of them is not read, a FIFO never waited on.
+import { statSync, readdirSync, readSync, closeSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
+import { openInsideSync, resolveInsideSync } from '../fs/inside';
 
 export interface ConfigFs {
   /** 'file', 'dir' or undefined when missing. */
   kind(path: string): 'file' | 'dir' | undefined;
-  read(path: string): string | undefined;
+  /** The file's text; undefined when missing, too large, or (with `within`) its real path is outside those folders. */
+  read(path: string, within?: readonly string[]): string | undefined;
   list(dir: string): string[];
   /** Size of a regular file in bytes (undefined when missing or not a regular file). */
   size?(path: string): number | undefined;
@@ -14,8 +18,35 @@ export interface ConfigFs {
    * files too large for `read`. Null when no line matches; undefined when the file cannot be read
    * or is larger than `maxBytes`.
    */
-  findLine?(path: string, re: RegExp, maxBytes?: number): { line: number; character: number } | null | undefined;
+  findLine?(
+    path: string,
+    re: RegExp,
+    maxBytes?: number,
+    within?: readonly string[],
+  ): { line: number; character: number } | null | undefined;
+  /** True when `path` exists and its real path lies outside every folder of `within` (it is not read). */
+  outside?(path: string, within: readonly string[]): boolean;
 }
+
+/** The text of a regular file (read through openInsideSync), undefined when larger than `maxBytes`. Throws as openInsideSync does. */
+function readTextInside(path: string, within: readonly string[] | undefined, maxBytes: number): string | undefined {
+  const { handle: fd, stat } = openInsideSync(path, within);
+  try {
+    if (stat.size > maxBytes) return undefined;
+    const buf = Buffer.allocUnsafe(stat.size);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, got);
+      if (!n) break;
+      got += n;
+    }
+    return buf.subarray(0, got).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const scopeKey = (within: readonly string[] | undefined) => (within ? within.join('\0') : '*');
 
 /** Largest file `findLine` scans (a generated module of that size is already an oddity). */
 const MAX_SCAN_BYTES = 256 * 1024 * 1024;
@@ -26,12 +57,16 @@ export function scanLines(
   re: RegExp,
   maxBytes = MAX_SCAN_BYTES,
   chunkBytes = 1 << 20,
+  within?: readonly string[],
 ): { line: number; character: number } | null | undefined {
   let fd: number;
   try {
-    const st = statSync(path);
-    if (!st.isFile() || st.size > maxBytes) return undefined;
-    fd = openSync(path, 'r');
+    const opened = openInsideSync(path, within);
+    fd = opened.handle;
+    if (opened.stat.size > maxBytes) {
+      closeSync(fd);
+      return undefined;
+    }
   } catch {
     return undefined;
   }
@@ -91,9 +126,10 @@ export class CachedFs implements ConfigFs {
     this.kinds.set(path, { t: now, v });
     return v;
   }
-  read(path: string): string | undefined {
+  read(path: string, within?: readonly string[]): string | undefined {
     const now = Date.now();
-    const c = this.texts.get(path);
+    const key = `${path}\0${scopeKey(within)}`;
+    const c = this.texts.get(key);
     if (c && now - c.t < this.ttlMs) return c.v;
     let v: string | undefined;
     let mtime = 0;
@@ -104,12 +140,17 @@ export class CachedFs implements ConfigFs {
         c.t = now;
         return c.v;
       }
-      v = s.isFile() && s.size <= this.maxReadBytes ? readFileSync(path, 'utf8') : undefined;
+      v = s.isFile() && s.size <= this.maxReadBytes ? readTextInside(path, within, this.maxReadBytes) : undefined;
     } catch {
       v = undefined;
     }
-    this.texts.set(path, { t: now, mtime, v });
+    if (this.texts.size > 4096) this.texts.clear();
+    this.texts.set(key, { t: now, mtime, v });
     return v;
+  }
+  outside(path: string, within: readonly string[]): boolean {
+    const r = resolveInsideSync(path, within);
+    return !r.ok && r.reason === 'outside the allowed folders';
   }
   size(path: string): number | undefined {
     try {
@@ -120,7 +161,12 @@ export class CachedFs implements ConfigFs {
     }
   }
   /** Memoised per file, pattern, size and modification time: the scan of a huge file runs once. */
-  findLine(path: string, re: RegExp, maxBytes = MAX_SCAN_BYTES): { line: number; character: number } | null | undefined {
+  findLine(
+    path: string,
+    re: RegExp,
+    maxBytes = MAX_SCAN_BYTES,
+    within?: readonly string[],
+  ): { line: number; character: number } | null | undefined {
     let stamp: string;
     try {
       const s = statSync(path);
@@ -128,10 +174,10 @@ export class CachedFs implements ConfigFs {
     } catch {
       return undefined;
     }
-    const key = `${path}\0${re.source}\0${re.flags}\0${maxBytes}`;
+    const key = `${path}\0${re.source}\0${re.flags}\0${maxBytes}\0${scopeKey(within)}`;
     const c = this.scans.get(key);
     if (c && c.stamp === stamp) return c.v;
-    const v = scanLines(path, re, maxBytes);
+    const v = scanLines(path, re, maxBytes, undefined, within);
     if (this.scans.size > 256) this.scans.clear();
     this.scans.set(key, { stamp, v });
     return v;

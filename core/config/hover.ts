@@ -120,7 +120,7 @@ export function documentLinks(p: ParsedConfig, ctx: FeatureContext): DocLink[] {
         if ('error' in ref) continue;
         const file =
           ref.form === 'file' ? (isAbsolute(ref.target) ? ref.target : join(root, ref.target)) : ctx.resolver.moduleFile(root, ref.target);
-        if (file && ctx.resolver.module(file)) out.push({ range: p.index.range(base + ref.targetStart, base + ref.targetEnd), file });
+        if (file && ctx.resolver.module(file, root)) out.push({ range: p.index.range(base + ref.targetStart, base + ref.targetEnd), file });
       } else if (ks['x-pathKind'] && ks['x-pathKind'] !== 'model') {
         const file = isAbsolute(str) ? str : join(root, str);
         if (ctx.resolver.exists(file)) out.push({ range: p.index.range(base, base + str.length), file });

@@ -242,7 +242,7 @@ function workflowSetsReward(ctx: Ctx): boolean {
   if ('error' in ref) return true;
   const r = ctx.resolver.resolve(ref, ctx.root);
   if (r.ok !== true) return true;
-  const text = ctx.fs.read(r.file);
+  const text = ctx.fs.read(r.file, ctx.resolver.within(ctx.root));
   if (text === undefined) return true;
   return /\bWorkflowOutput\s*\([^)]*\breward\s*=\s*(?!None\b)[^\s,)]/.test(text) || /\.reward\s*=(?!=)\s*(?!None\b)\S/.test(text);
 }

@@ -96,7 +96,7 @@ export function checkClassRef(ctx: Ctx, n: Scalar, str: string): void {
           ? ref.target
           : join(ctx.root, ref.target)
         : ctx.resolver.moduleFile(ctx.root, ref.target);
-    const mod = file ? ctx.resolver.module(file) : undefined;
+    const mod = file ? ctx.resolver.module(file, ctx.root) : undefined;
     const close = mod ? suggest(ref.className, mod.classes.keys()) : [];
     // A reference can only name a class of that module: offer them all when none is close.
     const sugg = close.length ? close : [...(mod?.classes.keys() ?? [])].slice(0, 5);

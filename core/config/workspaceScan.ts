@@ -74,8 +74,15 @@ export async function firstConfig<T>(
   return hits.sort((a, b) => a.i - b.i)[0]?.f;
 }
 
-/** Limits of one pass over a folder. */
-export const WORKSPACE_LIMITS = { maxYamlFiles: 2000, maxDepth: 12 } as const;
+/** Limits of one pass over a folder (`maxYamlFiles`: the default of `agentjet.config.workspaceMaxFiles`). */
+export const WORKSPACE_LIMITS = { maxYamlFiles: 2000, maxDepth: 12, maxCountedEntries: 200_000 } as const;
+
+/** What a walk past its cap saw: YAML files in all (`exact` false: counting stopped at maxCountedEntries). */
+export interface YamlWalkCap {
+  cap: number;
+  total: number;
+  exact: boolean;
+}
 
 /**
  * Every `*.yaml`/`*.yml` under `root` within the limits (breadth first, names sorted). `onLevel`
@@ -87,39 +94,57 @@ export async function yamlFilesUnder(
   onLevel?: (files: readonly string[]) => Promise<boolean>,
   /** The folders the walk must stay in (real paths): a folder that leads out of them is not read. */
   within?: readonly string[],
+  /** At most this many files (default WORKSPACE_LIMITS.maxYamlFiles); past it the rest are only counted and `onCap` told. */
+  cap?: { max?: number; onCap?: (c: YamlWalkCap) => void },
 ): Promise<string[]> {
+  const max = Math.max(1, Math.floor(cap?.max ?? WORKSPACE_LIMITS.maxYamlFiles));
   const out: string[] = [];
+  let total = 0;
+  let entries = 0;
+  let capped = false;
   let level = [root];
   for (let depth = 0; depth <= WORKSPACE_LIMITS.maxDepth && level.length && !isCancelled(); depth++) {
     const next: string[] = [];
     const found: string[] = [];
     for (const dir of level) {
-      let entries;
+      let list;
       try {
         if (within && !(await resolveInside(dir, within)).ok) continue;
-        entries = await readdir(dir, { withFileTypes: true });
+        list = await readdir(dir, { withFileTypes: true });
       } catch {
         continue;
       }
-      entries.sort((a, b) => a.name.localeCompare(b.name));
-      for (const e of entries) {
+      list.sort((a, b) => a.name.localeCompare(b.name));
+      for (const e of list) {
+        if (capped && ++entries > WORKSPACE_LIMITS.maxCountedEntries) {
+          cap?.onCap?.({ cap: max, total, exact: false });
+          return out;
+        }
         if (e.isDirectory()) {
           if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) next.push(join(dir, e.name));
         } else if (e.isFile() && /\.ya?ml$/i.test(e.name)) {
+          total++;
+          if (capped) continue;
           found.push(join(dir, e.name));
-          if (out.length + found.length >= WORKSPACE_LIMITS.maxYamlFiles) {
+          if (out.length + found.length >= max) {
             out.push(...found);
             if (onLevel) await onLevel(found);
-            return out;
+            // Past the cap the walk only counts (names, no reads), so the user can be told how many were left.
+            if (!cap?.onCap) return out;
+            capped = true;
+            found.length = 0;
           }
         }
       }
-      if (isCancelled()) return [...out, ...found];
+      if (isCancelled()) return capped ? out : [...out, ...found];
     }
-    out.push(...found);
-    if (onLevel && found.length && (await onLevel(found))) return out;
+    if (!capped) {
+      out.push(...found);
+      if (onLevel && found.length && (await onLevel(found))) return out;
+    }
     level = next;
   }
+  if (capped && total > max) cap?.onCap?.({ cap: max, total, exact: true });
   return out;
 }
 

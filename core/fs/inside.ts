@@ -180,15 +180,15 @@ export function openInsideSync(path: string, allowed: readonly string[] | undefi
 }
 
 /**
- * The first `max` bytes of a regular file inside `allowed` and its size; a read never past `max`
- * (a huge file costs what the answer needs). Throws as openInside does.
+ * The first `max` bytes of a regular file inside `allowed`, its size, real path and stat; a read
+ * never past `max` (a huge file costs what the answer needs). Throws as openInside does.
  */
 export async function readInside(
   path: string,
   allowed: readonly string[] | undefined,
   max = Infinity,
-): Promise<{ bytes: Buffer; size: number }> {
-  const { handle, stat } = await openInside(path, allowed);
+): Promise<{ bytes: Buffer; size: number; real: string; stat: Stats }> {
+  const { handle, stat, real } = await openInside(path, allowed);
   try {
     const buf = Buffer.allocUnsafe(Math.min(stat.size, max));
     let got = 0;
@@ -197,7 +197,7 @@ export async function readInside(
       if (!bytesRead) break;
       got += bytesRead;
     }
-    return { bytes: buf.subarray(0, got), size: Math.max(stat.size, got) };
+    return { bytes: buf.subarray(0, got), size: Math.max(stat.size, got), real, stat };
   } finally {
     await handle.close().catch(() => undefined);
   }

@@ -79,7 +79,12 @@ export interface ConfigFolderSettings {
   /** Added by the VS Code client: the Python extension's active interpreter for the folder. */
   pythonExtensionInterpreter?: string;
   problems: ConfigProblemsScope;
+  /** `agentjet.config.workspaceMaxFiles`: how many YAML files one background pass over a folder reads (absent: the default). */
+  workspaceMaxFiles?: number;
 }
+
+/** The largest `agentjet.config.workspaceMaxFiles` the server takes. */
+export const MAX_WORKSPACE_FILES = 1_000_000;
 
 /** Reads an untrusted `workspace/configuration` answer. */
 export function readFolderSettings(v: unknown): ConfigFolderSettings {
@@ -90,6 +95,9 @@ export function readFolderSettings(v: unknown): ConfigFolderSettings {
     // The VS Code client answers with this shape; other clients send the raw section (`config.problems`).
     problems: (o.problems ?? cfg.problems) === 'openFiles' ? 'openFiles' : 'workspace',
   };
+  const maxFiles = o.workspaceMaxFiles ?? cfg.workspaceMaxFiles;
+  if (typeof maxFiles === 'number' && Number.isFinite(maxFiles) && maxFiles >= 1)
+    out.workspaceMaxFiles = Math.min(MAX_WORKSPACE_FILES, Math.floor(maxFiles));
   if (typeof o.pythonExtensionInterpreter === 'string' && o.pythonExtensionInterpreter.trim())
     out.pythonExtensionInterpreter = o.pythonExtensionInterpreter.trim();
   return out;

@@ -39,6 +39,8 @@ async function folderSettings(scopeUri: string | undefined, services: Services):
   const uri = scopeUri ? vscode.Uri.parse(scopeUri) : undefined;
   const folder = uri ? vscode.workspace.getWorkspaceFolder(uri) : vscode.workspace.workspaceFolders?.[0];
   const out: ConfigFolderSettings = { pythonPath: settings.pythonPath(uri), problems: settings.configProblems(uri) };
+  const maxFiles = settings.configWorkspaceMaxFiles(uri);
+  if (maxFiles !== undefined) out.workspaceMaxFiles = maxFiles;
   // Restricted Mode: no interpreter is chosen for the folder (the server would not run it anyway).
   if (!out.pythonPath && services.trust.allows('resolve-interpreter')) {
     try {
