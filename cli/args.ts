@@ -20,9 +20,11 @@ export type CliValues<O extends CliOptions> = { [K in keyof O]?: Value<O[K]> };
 export type CliParse<O extends CliOptions> =
   { kind: 'ok'; values: CliValues<O>; positionals: string[] } | { kind: 'help' } | { kind: 'error'; message: string };
 
-/** The option a parseArgs error names ('--root', '-x'). */
+/** The option a parseArgs error names ('--root', '-x'; the long name of "'-t, --task-id <value>'"). */
 function optionIn(message: string): string {
-  return /'(-{1,2}[^' ]+)/.exec(message)?.[1] ?? message;
+  const quoted = /'(-[^']*)'/.exec(message)?.[1];
+  const names = quoted?.match(/-{1,2}[^\s,<]+/g);
+  return names?.[names.length - 1] ?? message;
 }
 
 /** Parses `args` by `options` (plus -h/--help). Never throws: bad usage is a `kind: 'error'` with the message to print. */
@@ -46,8 +48,14 @@ export function parseCli<O extends CliOptions>(args: readonly string[], options:
       // A string option without its value, or a boolean given one (--flag=x).
       const opt = optionIn(message);
       const name = opt.replace(/^-+/, '').split('=')[0]!;
-      const o = options[name] ?? Object.values(options).find((x) => x.short === name);
-      return { kind: 'error', message: o?.type === 'boolean' ? t('{0} takes no value', opt.split('=')[0]!) : t('{0} needs a value', opt) };
+      const long = options[name] ? name : Object.entries(options).find(([, x]) => x.short === name)?.[0];
+      const o = long !== undefined ? options[long] : undefined;
+      if (o?.type === 'boolean') return { kind: 'error', message: t('{0} takes no value', opt.split('=')[0]!) };
+      // `--task-id -evil`: a value that starts with '-' reads as an option; it is written `--task-id=-evil`.
+      const next = args[args.indexOf(opt) + 1];
+      if (long !== undefined && args.includes(opt) && next?.startsWith('-'))
+        return { kind: 'error', message: t("{0} needs a value; a value that starts with '-' is written {1}", opt, `--${long}=${next}`) };
+      return { kind: 'error', message: t('{0} needs a value', opt) };
     }
     return { kind: 'error', message };
   }

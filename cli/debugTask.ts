@@ -11,7 +11,7 @@ import { debugTaskDir, prepareDebugTask, readerInfo } from '../core/debugTask/pr
 import { fileProblem } from '../core/debugTask/dataset';
 import { resolveAttributes } from '../core/launch/attributes';
 import { commandLine, planLaunch, preflightLaunch } from '../core/launch/lifecycle';
-import { LauncherRun } from '../core/launch/launcherRun';
+import { LauncherRun, signalExitCode } from '../core/launch/launcherRun';
 import { resolveInterpreter } from '../core/process/resolveInterpreter';
 import { t } from '../core/l10n';
 import { readFileSync } from 'node:fs';
@@ -141,13 +141,19 @@ export async function runDebugTask(
 /**
  * Runs the launch under its owner (core/launch/owner.ts) and ends it, whole, when this process is
  * asked to end (Ctrl+C, `kill`, the terminal closing: SIGINT, SIGTERM, SIGHUP); its watchdog ends
- * it when this process is killed outright. Resolves with the launcher's exit code.
+ * it when this process is killed outright. Resolves with the launcher's exit code, or, when a signal
+ * ended it, the shell's code for that signal (128 + its number: SIGINT 130, SIGTERM 143, SIGHUP 129).
  */
 export async function runLaunch(run: LauncherRun, signals: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']): Promise<number> {
-  const onSignal = (): void => void run.stop();
+  let received: NodeJS.Signals | undefined;
+  const onSignal = (s: NodeJS.Signals): void => {
+    received ??= s;
+    void run.stop();
+  };
   for (const s of signals) process.on(s, onSignal);
   try {
-    return (await run.start()).exitCode;
+    const end = await run.start();
+    return received ? signalExitCode(received) : end.exitCode;
   } finally {
     for (const s of signals) process.off(s, onSignal);
   }

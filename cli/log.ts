@@ -1,11 +1,11 @@
 // `agentjet log stats|export|search`: token log statistics, per-timeline JSONL export and text
 // search over a log (with its rotated siblings) or a whole run folder, streaming, on all cores.
-import { createWriteStream, existsSync, statSync, type Stats } from 'node:fs';
+import { createWriteStream, existsSync, statSync } from 'node:fs';
 import { realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { getHeapStatistics } from 'node:v8';
-import { DECODE_COST_FACTOR, honourableRecordBytes } from '../core/logs/inflate';
+import { specialKind } from '../core/config/fileKind';
+import { applyMaxRecordMb } from './maxRecord';
 import type { CliCommand } from './commands';
 import { commandArgs } from './args';
 import { statsFromFacts, formatStats } from '../core/logs/stats';
@@ -56,16 +56,6 @@ function write(out: Writable, data: Uint8Array): Promise<void> {
       else resolve();
     });
   });
-}
-
-/** What a path that is neither a file nor a folder is, for the message that refuses it. */
-function specialKind(st: Stats): string | undefined {
-  if (st.isFile() || st.isDirectory()) return undefined;
-  if (st.isFIFO()) return t('a named pipe (FIFO)');
-  if (st.isCharacterDevice()) return t('a character device');
-  if (st.isBlockDevice()) return t('a block device');
-  if (st.isSocket()) return t('a socket');
-  return t('not a regular file');
 }
 
 /** Same file: one real path, or one inode on one device (a hard link). */
@@ -122,28 +112,7 @@ export const logCommand: CliCommand = {
       process.stderr.write(`agentjet log ${sub}: ${t('{0} is {1}, not a log file or a run folder', target, special)}\n`);
       return 2;
     }
-    if (v['max-record-mb'] !== undefined) {
-      const mb = Number(v['max-record-mb']);
-      if (!Number.isFinite(mb) || mb <= 0 || mb > 4096) {
-        process.stderr.write(`agentjet log ${sub}: ${t('--max-record-mb must be a number from 1 to 4096')}\n`);
-        return 2;
-      }
-      // A bound the heap cannot hold is not honoured: said once, and the largest that fits is used.
-      const fits = honourableRecordBytes() / (1024 * 1024);
-      if (mb > fits) {
-        process.stderr.write(
-          `agentjet log ${sub}: ${t(
-            '--max-record-mb {0} is more than this process can decode (a record costs up to {1} times its size, in a heap of {2} MB): records up to {3} MB are read. NODE_OPTIONS=--max-old-space-size=<MB> raises the heap.',
-            String(mb),
-            String(DECODE_COST_FACTOR),
-            String(Math.round(getHeapStatistics().heap_size_limit / (1024 * 1024))),
-            String(fits),
-          )}\n`,
-        );
-      }
-      // The workers read it from the environment they inherit.
-      process.env.AGENTJET_MAX_RECORD_MB = String(Math.min(mb, fits));
-    }
+    if (!applyMaxRecordMb(v['max-record-mb'], `agentjet log ${sub}`, (m) => process.stderr.write(m))) return 2;
     const format = v.format ?? 'text';
     if (format !== 'text' && format !== 'json') {
       process.stderr.write(`agentjet log ${sub}: ${t('--format must be text or json')}\n`);

@@ -9,7 +9,6 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
   CallToolRequestSchema,
   GetPromptRequestSchema,
@@ -30,6 +29,8 @@ import { normalizeSwarmUrl } from '../core/swarm/api';
 import { CallQueue, queuedCall } from '../core/agents/callQueue';
 import { findAgentJet, listSkills, readSkillFile, type AgentJetSkill } from '../core/agents/skills';
 import { resolveInterpreter } from '../core/process/resolveInterpreter';
+import { BoundedStdioTransport } from './mcpStdio';
+import { applyMaxRecordMb } from './maxRecord';
 
 const help = () =>
   t(`Usage: agentjet mcp [--root DIR] [--python PATH | --trust-folder] [--allow-act] [--swarm-url URL]...
@@ -56,7 +57,10 @@ Options:
   --any-swarm-url   let agentjet_swarm_status ask any URL an agent names
   --allow-act       offer the acting tools; what they start stops when the client disconnects
   --stall-minutes N a running run is stalled after N minutes without progress (default 10)
+  --max-record-mb N the most one token-log record may inflate to (default 64)
   --no-python       run no interpreter (the default; kept for older configs)
+
+A message over 10 MB is answered with an error and skipped; the server goes on.
 `);
 
 const SKILL_SCHEME = 'agentjet-skill';
@@ -85,6 +89,7 @@ const MCP_OPTIONS = {
   'any-swarm-url': { type: 'boolean' },
   'allow-act': { type: 'boolean' },
   'stall-minutes': { type: 'string' },
+  'max-record-mb': { type: 'string' },
 } as const;
 
 /** The options, or the exit code to return (0 after --help, 2 for bad usage). */
@@ -105,6 +110,7 @@ function parseMcpArgs(args: string[], err: (s: string) => void): McpOptions | nu
     err(`agentjet mcp: ${t('--python needs the path of an interpreter')}\n`);
     return 2;
   }
+  if (!applyMaxRecordMb(v['max-record-mb'], 'agentjet mcp', err)) return 2;
   const swarmUrls: string[] = [];
   for (const u of v['swarm-url'] ?? []) {
     try {
@@ -260,7 +266,8 @@ async function runMcp(args: string[]): Promise<number> {
   process.on('uncaughtException', (e) => process.stderr.write(`agentjet mcp: ${e.stack ?? e.message}\n`));
   const launches = o.allowAct ? new AgentLaunches() : undefined;
   const server = createMcpServer(o, launches);
-  const transport = new StdioServerTransport();
+  // Not the SDK's StdioServerTransport: a message over its bound would end the session, silently.
+  const transport = new BoundedStdioTransport();
   const closed = new Promise<void>((done) => {
     server.onclose = () => done();
     // The client closed our stdin: the session is over.

@@ -8,6 +8,7 @@ import { LAUNCH_ERRORS } from '../core/protocol/debug';
 import { t } from '../core/l10n';
 import { trace } from './debugpy';
 import { LaunchStopped } from '../core/launch/owner';
+import { signalExitCode } from '../core/launch/launcherRun';
 import type { LaunchHost } from './host';
 
 const ERR = LAUNCH_ERRORS;
@@ -41,7 +42,7 @@ export function startWithoutDebugger(
   const onEnd = (code: number | null, sig: NodeJS.Signals | null) => {
     if (ended) return;
     ended = true;
-    s.record.exitCode = code ?? (sig ? 128 : 1);
+    s.record.exitCode = code ?? (sig ? signalExitCode(sig) : 1);
     if (sig) s.record.exitSignal = sig;
     void s.finish().then(() => {
       s.sendEvent(new ExitedEvent(s.record.exitCode ?? 1));

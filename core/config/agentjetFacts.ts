@@ -4,8 +4,8 @@
 // never imported), else the bundled facts (core/config/releases.ts). Reading happens off the
 // request path; results are cached in memory and on disk by content hash.
 import { createHash } from 'node:crypto';
-import { askInterpreter, INTERPRETER_ANSWER_MS } from '../process/interpreter';
-import { ProcessError } from '../process/run';
+import { askInterpreter, interpreterFailure, INTERPRETER_ANSWER_MS } from '../process/interpreter';
+import { unreadDefaults } from './fileKind';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -131,8 +131,7 @@ export async function locateInstalled(
   try {
     ({ stdout } = await askInterpreter(python, ['-c', LOCATE], { timeoutMs, cwd: tmpdir(), env: env ?? process.env, maxBuffer: 1 << 20 }));
   } catch (err) {
-    if (err instanceof ProcessError && err.failure === 'not-found') return { problem: t('`{0}` does not exist', python) };
-    return { problem: (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? String(err) };
+    return { problem: interpreterFailure(python, err) };
   }
   if (!stdout) return {};
   let res: Record<string, { dir: string; version?: string }>;
@@ -349,6 +348,8 @@ export class AgentJetFactsService {
         // Said where the judging AgentJet is named ("...: judged by bundled facts of ...").
         if (err instanceof FactsBudgetError) problem = err.message;
       }
+      // Found, but nothing read from it (its defaults file a FIFO, unreadable): why, in words.
+      if (!facts && !problem) problem = await unreadDefaults(join(found.pkgDir, DEFAULTS_OF[found.pkg]));
     }
     if (this.folders.get(folder) !== state) return facts; // superseded
     state.found = found;

@@ -5,6 +5,7 @@
 // streamed to the shell, and the launch record written at the end (core/launch/record.ts, with or
 // without a folder named by the launcher). The shells (extension/debug/launcherTerminal.ts,
 // cli/debugTask.ts) only word and show what happens.
+import { constants } from 'node:os';
 import type { ResolvedLaunch } from './attributes';
 import { commandLine, describeTarget, planLaunch, preflightLaunch, type LaunchPlan, type Preflighted } from './lifecycle';
 import { shellCommand } from '../process/quote';
@@ -23,7 +24,7 @@ export interface LauncherRunSpec {
 }
 
 export interface LauncherRunEnd {
-  /** The launcher's exit code (128 for a signal, 1 when it could not start). */
+  /** The launcher's exit code (128 + the signal's number for a signal, 1 when it could not start). */
   exitCode: number;
   signal: string | null;
   /** The user stopped it (before it started, or while it ran). */
@@ -45,6 +46,12 @@ export interface LauncherRunEvents {
   recordWritten?(folder: string): void;
   /** Once, at the very end: everything the launch started is gone (companions aside). */
   ended?(end: LauncherRunEnd): void;
+}
+
+/** The shell's exit code for a process ended by `signal`: 128 + its number (SIGINT 130, SIGTERM 143). */
+export function signalExitCode(signal: NodeJS.Signals): number {
+  const n = (constants.signals as Partial<Record<NodeJS.Signals, number>>)[signal];
+  return n === undefined ? 128 : 128 + n;
 }
 
 export class LauncherRun {
@@ -164,7 +171,7 @@ export class LauncherRun {
       }
       // Whatever of the launch is left (a child that re-grouped) goes with the launcher.
       await owner.end();
-      const exitCode = exit.code ?? (exit.signal ? 128 : 1);
+      const exitCode = exit.code ?? (exit.signal ? signalExitCode(exit.signal) : 1);
       this.record.exitCode = exitCode;
       if (exit.signal) this.record.exitSignal = exit.signal;
       if (owner.stopRequestedMs !== undefined) this.record.stopRequestedMs = owner.stopRequestedMs;

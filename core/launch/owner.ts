@@ -8,6 +8,9 @@
 // - the set of what was started: process groups (POSIX) and tree roots (Windows);
 // - `end`: polite, then forced (core/launch/treeKill.ts per platform), sparing the companions (the
 //   vLLM server, read from their .pgid files at that moment) unless `autokill`;
+// - the launch's token (core/launch/launchToken.ts): every process it spawns carries it in its
+//   environment, so what left the trees and groups (a daemon: fork, setsid, fork; a `setsid` child)
+//   is still found and ended by a stop, and by the watchdog;
 // - the watchdog (core/launch/watchdog.ts) that ends all of it when the owner's process dies (the
 //   extension host reloaded or crashed, the adapter process killed, the CLI killed).
 // Pure of the editor API: the debug adapter, the task terminal and the CLI each hold one per launch.
@@ -19,6 +22,7 @@ import { Watchdog } from './watchdog';
 import { companionFolder, companionsOf, stopCompanions } from './companions';
 import { FIXED_LOG_ROOTS } from './plan';
 import { isolatedBaseDir } from './lifecycle';
+import { newLaunchToken, processesWithToken, withLaunchToken } from './launchToken';
 
 /** The stages of a launch, in order; `ended` once everything it started is gone. */
 export type LaunchStage = 'idle' | 'plan' | 'preflight' | 'debugpy' | 'launcher' | 'attach' | 'running' | 'ended';
@@ -62,6 +66,8 @@ export class LaunchOwner {
   private where: { cwd: string; env: NodeJS.ProcessEnv } | undefined;
   private autokill: boolean;
   private _stage: LaunchStage = 'idle';
+  /** Carried in the environment of every process the launch spawns (AGENTJET_LAUNCH_TOKEN). */
+  readonly token = newLaunchToken();
   /** When the user asked to stop (first time), for the launch record. */
   stopRequestedMs: number | undefined;
   /** Since when the launch sits paused in the debugger (a breakpoint, a step), if it does. */
@@ -172,9 +178,11 @@ export class LaunchOwner {
   spawn(command: string, args: readonly string[], req: SpawnRequest): ChildProcess {
     this.check();
     if (this.ending) throw new LaunchStopped(this._stage);
+    // The watchdog first, so it holds the token before anything carries it.
+    this.ensureWatchdog();
     const child = spawn(command, [...args], {
       cwd: req.cwd,
-      env: req.env,
+      env: withLaunchToken(req.env, this.token),
       stdio: req.stdio ?? ['ignore', 'pipe', 'pipe'],
       ...spawnShape(this.platform),
     });
@@ -276,6 +284,7 @@ export class LaunchOwner {
     if (this.opts.watchdog === false || this._stage === 'ended') return undefined;
     if (!this.watchdog) {
       this.watchdog = new Watchdog();
+      this.watchdog.sweepToken(this.token);
       if (this.where && !this.autokill)
         for (const root of FIXED_LOG_ROOTS) {
           this.watchdog.spare(companionFolder(this.where.cwd, root));
@@ -291,9 +300,19 @@ export class LaunchOwner {
     if (this.platform === 'win32') return this.killWindows(grace);
     const spare = this.autokill ? [] : this.companionGroups();
     const planNow = async () => {
-      const procs = await listProcesses();
+      const [procs, marked] = await Promise.all([listProcesses(), processesWithToken(this.token)]);
       await this.noteGroups(procs);
       const plan = planKill(procs, [...this.roots], [...this.groups], spare);
+      // What carries the launch's token but left its trees and groups (a daemon, a setsid child):
+      // ended one by one, companions and the kept group aside (a process ps did not list yet: the next phase).
+      const pgidOf = new Map(procs.map((p) => [p.pid, p.pgid]));
+      const known = new Set(plan.pids);
+      for (const pid of marked) {
+        const g = pgidOf.get(pid);
+        if (g === undefined || spare.includes(g) || g === keepGroup || known.has(pid)) continue;
+        plan.pids.push(pid);
+      }
+      if (marked.length) this.trace(`end: ${marked.length} pids carry the launch's token`);
       if (keepGroup !== undefined) {
         const keep = new Set(procs.filter((p) => p.pgid === keepGroup).map((p) => p.pid));
         plan.pids = plan.pids.filter((p) => !keep.has(p));

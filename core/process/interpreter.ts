@@ -17,6 +17,8 @@ export const SILENT_REMEMBERED_MS = 10 * 60_000;
 interface Silence {
   ms: number;
   at: number;
+  /** Why, when it is not "did not answer" (it exited, a process it started held its output until the deadline). */
+  text?: string;
 }
 
 const silent = new Map<string, Silence>();
@@ -27,6 +29,32 @@ export function silenceText(python: string, ms: number): string {
   return t('`{0}` did not answer within {1} s', python, Math.round(ms / 100) / 10);
 }
 
+/** "`/x/python` exited with code 1, but a process it started kept its output open" (+ the end of stderr). */
+export function heldOpenText(python: string, code: string, stderr: string): string {
+  return t('`{0}` exited with code {1}, but a process it started kept its output open', python, code) + stderrTail(stderr);
+}
+
+/** ": <the last line of stderr>" (at most 200 characters), or nothing. */
+export function stderrTail(stderr: string): string {
+  const last = stderr.trim().split('\n').pop()?.trim() ?? '';
+  if (!last) return '';
+  return `: ${last.length > 200 ? `…${last.slice(-200)}` : last}`;
+}
+
+/**
+ * Why a question to `python` got no answer, in words: silent, missing, exited with its code and the
+ * end of its stderr (its output held open by a child said so), killed, or could not start.
+ */
+export function interpreterFailure(python: string, err: unknown): string {
+  if (err instanceof InterpreterSilentError) return err.reason;
+  if (!(err instanceof ProcessError)) return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
+  if (err.failure === 'not-found') return t('`{0}` does not exist', python);
+  if (err.failure === 'spawn-failed') return t('`{0}` could not start ({1})', python, err.code ?? 'error');
+  const code = err.failure === 'signal' ? (err.signal ?? 'a signal') : String(err.exitCode ?? '?');
+  if (err.heldOpen) return heldOpenText(python, code, err.stderr);
+  return t('`{0}` exited with code {1}', python, code) + stderrTail(err.stderr);
+}
+
 /** Why `python` is not asked (it did not answer lately), or undefined. */
 export function interpreterSilence(python: string, now = Date.now()): string | undefined {
   const s = silent.get(python);
@@ -35,7 +63,7 @@ export function interpreterSilence(python: string, now = Date.now()): string | u
     silent.delete(python);
     return undefined;
   }
-  return silenceText(python, s.ms);
+  return s.text ?? silenceText(python, s.ms);
 }
 
 /** Forgets what was remembered (a changed setting, the tests). */
@@ -132,12 +160,23 @@ export function askInterpreterSync(
     }
   }
   const code = (r.error as NodeJS.ErrnoException | undefined)?.code;
+  // It exited by itself, but a process it started (outside its group) kept the output open until the deadline.
+  // Its answer is taken; a blocking caller cannot close the pipes sooner, so, as a silent one, it is not asked again for a while.
+  if (code === 'ETIMEDOUT' && r.status !== null) {
+    const held = heldOpenText(python, String(r.status), r.status === 0 ? '' : (r.stderr ?? ''));
+    silent.set(python, { ms, at: Date.now(), text: held });
+    return r.status === 0 ? { stdout: r.stdout ?? '' } : { stdout: r.stdout ?? '', problem: held };
+  }
   if (code === 'ETIMEDOUT') {
     silent.set(python, { ms, at: Date.now() });
     return { stdout: '', problem: silenceText(python, ms) };
   }
   if (code === 'ENOENT') return { stdout: '', problem: t('`{0}` does not exist', python) };
   if (r.error) return { stdout: '', problem: r.error.message };
-  if (r.status !== 0) return { stdout: r.stdout ?? '', problem: t('`{0}` exited with code {1}', python, String(r.status ?? r.signal)) };
+  if (r.status !== 0)
+    return {
+      stdout: r.stdout ?? '',
+      problem: t('`{0}` exited with code {1}', python, String(r.status ?? r.signal)) + stderrTail(r.stderr ?? ''),
+    };
   return { stdout: r.stdout ?? '' };
 }

@@ -11,6 +11,11 @@
 // (execa's `detached`) and the group is signalled; on Windows `taskkill /T /F` ends the tree.
 // `detached` turns execa's `cleanup` off, so the groups still running when this process exits are
 // killed from signal-exit's hook (the library execa itself uses for `cleanup`).
+//
+// A process the child started that left its group (a wrapper's daemon: setsid) may keep the output
+// pipes open after the child and everything left in its group are gone. Then nothing more can come:
+// the pipes are closed on it and the child's answer is taken as it stands (`heldOpen`), rather than
+// waiting out the time limit and calling the interpreter silent.
 import { execa, type ExecaError } from 'execa';
 import { onExit } from 'signal-exit';
 
@@ -77,6 +82,18 @@ export interface ProcessResult {
   stdout: string;
   stderr: string;
   exitCode: number;
+  /** The child and its group had ended while a process it started (outside its group) held its output open. */
+  heldOpen?: boolean;
+}
+
+/** Whether any process of group `pgid` is left (POSIX). */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 export type ProcessFailure = 'not-found' | 'spawn-failed' | 'exit-code' | 'signal' | 'timed-out' | 'cancelled';
@@ -95,8 +112,10 @@ export class ProcessError extends Error {
     readonly stderr: string,
     /** The error the spawn itself gave (ENOENT, EACCES, ...), if any. */
     readonly code?: string,
+    /** The child had exited while a process it started held its output open. */
+    readonly heldOpen = false,
   ) {
-    super(describe(failure, command, exitCode, signal, stderr, code));
+    super(describe(failure, command, exitCode, signal, stderr, code, heldOpen));
     this.name = 'ProcessError';
   }
 
@@ -111,7 +130,15 @@ function tail(s: string): string {
   return t.length > STDERR_TAIL_CHARS ? `…${t.slice(-STDERR_TAIL_CHARS)}` : t;
 }
 
-function describe(failure: ProcessFailure, command: string, exitCode?: number, signal?: string, stderr = '', code?: string): string {
+function describe(
+  failure: ProcessFailure,
+  command: string,
+  exitCode?: number,
+  signal?: string,
+  stderr = '',
+  code?: string,
+  heldOpen = false,
+): string {
   const how =
     failure === 'not-found'
       ? 'not found'
@@ -125,7 +152,8 @@ function describe(failure: ProcessFailure, command: string, exitCode?: number, s
               ? `killed by ${signal ?? 'a signal'}`
               : `exited with code ${exitCode ?? '?'}`;
   const err = tail(stderr);
-  return `${command}: ${how}${err ? `\n${err}` : ''}`;
+  const held = heldOpen ? ' (a process it started kept its output open)' : '';
+  return `${command}: ${how}${held}${err ? `\n${err}` : ''}`;
 }
 
 /** Runs `file` with `args` (no shell) to completion; rejects with a ProcessError unless it exits 0. */
@@ -167,6 +195,26 @@ export async function runProcess(file: string, args: readonly string[], o: RunPr
       }, grace + PIPE_GRACE_MS),
     );
   };
+  // The child is gone: once its group is empty too, what still holds the pipes left the group (a
+  // daemon), and nothing more of the answer can come: the pipes are closed on it.
+  let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  let heldOpen = false;
+  let settled = false;
+  child.once('exit', (code, sig) => {
+    exited = { code, signal: sig };
+    if (!posix || pid === undefined) return;
+    const check = () => {
+      if (settled || stopped) return;
+      if (groupAlive(pid)) {
+        timers.push(setTimeout(check, 100));
+        return;
+      }
+      heldOpen = true;
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    };
+    timers.push(setTimeout(check, PIPE_GRACE_MS));
+  });
   const timer = o.timeoutMs !== undefined ? setTimeout(() => stop('timed-out'), o.timeoutMs) : undefined;
   const onAbort = () => stop('cancelled');
   if (o.signal?.aborted) onAbort();
@@ -180,6 +228,12 @@ export async function runProcess(file: string, args: readonly string[], o: RunPr
     const e = err as ExecaError & { code?: string };
     const stdout = typeof e.stdout === 'string' ? e.stdout : '';
     const stderr = typeof e.stderr === 'string' ? e.stderr : '';
+    if (heldOpen && exited && !stopped) {
+      // The answer as the child left it, with its own exit code.
+      if (exited.code === 0) return { command, stdout, stderr, exitCode: 0, heldOpen: true };
+      const sig = exited.signal ?? undefined;
+      throw new ProcessError(sig ? 'signal' : 'exit-code', command, exited.code ?? undefined, sig, stdout, stderr, undefined, true);
+    }
     const signal = e.signal ?? undefined;
     const exitCode = typeof e.exitCode === 'number' ? e.exitCode : undefined;
     const failure: ProcessFailure = stopped
@@ -193,6 +247,7 @@ export async function runProcess(file: string, args: readonly string[], o: RunPr
             : 'exit-code';
     throw new ProcessError(failure, command, exitCode, signal, stdout, stderr, e.code);
   } finally {
+    settled = true;
     if (timer) clearTimeout(timer);
     for (const t of timers) clearTimeout(t);
     o.signal?.removeEventListener('abort', onAbort);

@@ -7,10 +7,16 @@
 //   ended by itself); the owner's process killed (a reloaded or crashed extension host) ends the
 //   launch through its watchdog;
 // - `agentjet debug-task`: SIGINT, SIGTERM and SIGHUP end the whole launch and the run reads
-//   "stopped"; SIGKILL of the CLI ends it through the watchdog.
+//   "stopped"; SIGKILL of the CLI ends it through the watchdog; the CLI exits 128 + the signal's number.
+// - issue 39 R10: a daemon the workflow left (fork, setsid, fork) and a `setsid` child are ended by
+//   every stop (SIGINT, SIGTERM, SIGHUP, the Stop of the task path) and by the watchdog when the CLI
+//   is killed: they carry the launch's token (core/launch/launchToken.ts); a process of another
+//   launch (another token) and one of the user's own are left alone.
 import { test, describe, before, after } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import { join } from 'node:path';
 import { demoCopy, standInBackbone, type DemoCopy } from '../util/debugWorkspace';
 import { ensureTestPython } from '../harness/python';
@@ -21,10 +27,51 @@ import { descendants, listProcesses, type ProcInfo } from '../../core/launch/pro
 import { companionFolder, readCompanions } from '../../core/launch/companions';
 import { resolveAttributes } from '../../core/launch/attributes';
 import { LauncherRun } from '../../core/launch/launcherRun';
+import { probeProcess } from '../../core/agentjet/liveness';
+import { LAUNCH_TOKEN_VAR } from '../../core/launch/launchToken';
 
 const python = ensureTestPython().python;
 const cliJs = join(repoRoot, 'dist', 'cli.js');
 const env = { PYTHONPATH: standInBackbone, AJET_STANDIN_CHILD_PROCESS: '1' };
+
+/** Alive and not a zombie. */
+const living = (pid: number): boolean => {
+  const f = probeProcess(pid);
+  return f !== undefined && f.zombie !== true;
+};
+
+/** The pids the daemonizing workflow wrote (holdConfig's `daemons`), once both are written. */
+async function daemonPids(w: DemoCopy, marker: string): Promise<{ daemon: number; setsid: number }> {
+  const file = (k: string) => join(w.dir, `${marker}.${k}`);
+  await waitFor(() => existsSync(file('daemon')) && existsSync(file('setsid')), 'the daemon and the setsid child to start', 30_000);
+  return { daemon: Number(readFileSync(file('daemon'), 'utf8')), setsid: Number(readFileSync(file('setsid'), 'utf8')) };
+}
+
+/** Waits until none of `pids` lives; says which did. */
+const waitGone = async (pids: Record<string, number>): Promise<void> => {
+  await waitFor(
+    () => Object.values(pids).every((p) => !living(p)),
+    () => `these to end: ${JSON.stringify(Object.fromEntries(Object.entries(pids).filter(([, p]) => living(p))))}`,
+    10_000,
+  );
+};
+
+const killAll = (pids: Record<string, number> | undefined): void => {
+  for (const p of Object.values(pids ?? {}))
+    try {
+      process.kill(p, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+};
+
+/** A process of the user's own (`token` undefined) or of another launch, which no stop of ours may end. */
+function bystander(token?: string): ChildProcess {
+  const e: NodeJS.ProcessEnv = { ...process.env };
+  delete e[LAUNCH_TOKEN_VAR];
+  if (token) e[LAUNCH_TOKEN_VAR] = token;
+  return spawn(python, ['-c', 'import time; time.sleep(600) # ajbystander'], { env: e, stdio: 'ignore', detached: true });
+}
 
 describe('Stop always stops: the task path and agentjet debug-task', { timeout: 600_000 }, () => {
   let w: DemoCopy;
@@ -175,7 +222,7 @@ describe('Stop always stops: the task path and agentjet debug-task', { timeout: 
         );
         const stopMs = Date.now();
         cli.proc.kill(sig);
-        await cli.exited;
+        assert.equal(await cli.exited, 128 + constants.signals[sig], `the shell's code for ${sig}`);
         await waitQuiet(() => ours(marker));
         assert.equal(startsOf(started).filter((t) => t > stopMs).length, 0);
         const row = derivedRow(marker);
@@ -201,6 +248,77 @@ describe('Stop always stops: the task path and agentjet debug-task', { timeout: 
       await cli.exited;
       await waitQuiet(() => ours(marker));
     } finally {
+      for (const p of await ours(marker)) process.kill(p.pid, 'SIGKILL');
+    }
+  });
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+    test(`R10 agentjet debug-task: ${sig} ends the daemon and the setsid child the workflow left; exit ${128 + constants.signals[sig]}`, async () => {
+      const marker = `ajdd${sig.toLowerCase()}`;
+      holdConfig(w, marker, 60, { daemons: true });
+      const cli = debugTask(marker);
+      let pids: Record<string, number> | undefined;
+      try {
+        await waitFor(
+          () => cli.out().includes('hold workflow running'),
+          () => `the workflow to run: ${cli.out()}`,
+          60_000,
+        );
+        pids = await daemonPids(w, marker);
+        assert.ok(living(pids.daemon!) && living(pids.setsid!), 'the daemon and the setsid child run');
+        cli.proc.kill(sig);
+        const code = await cli.exited;
+        await waitGone(pids);
+        await waitQuiet(() => ours(marker));
+        assert.equal(code, 128 + constants.signals[sig]);
+      } finally {
+        cli.proc.kill('SIGKILL');
+        killAll(pids);
+        for (const p of await ours(marker)) process.kill(p.pid, 'SIGKILL');
+      }
+    });
+
+  test("R10 task: the Stop ends the daemon and the setsid child; another launch's process and the user's own are left alone", async () => {
+    const marker = 'ajddstop';
+    const { config } = holdConfig(w, marker, 60, { daemons: true });
+    let out = '';
+    const run = taskRun(config, (text) => (out += text));
+    const others = [bystander('0123456789abcdef0123456789abcdef'), bystander()];
+    let pids: Record<string, number> | undefined;
+    try {
+      const done = run.start();
+      await waitFor(() => out.includes('hold workflow running'), 'the workflow to run', 60_000);
+      pids = await daemonPids(w, marker);
+      await run.stop();
+      assert.equal((await done).stopped, true);
+      await waitGone(pids);
+      const otherPids = new Set(others.map((o) => o.pid));
+      await waitQuiet(async () => (await ours(marker)).filter((p) => !otherPids.has(p.pid)));
+      for (const o of others) assert.ok(living(o.pid!), `bystander ${o.pid} lives`);
+    } finally {
+      for (const o of others) o.kill('SIGKILL');
+      killAll(pids);
+      for (const p of await ours(marker)) process.kill(p.pid, 'SIGKILL');
+    }
+  });
+
+  test('R10 agentjet debug-task: SIGKILL of the CLI: the watchdog ends the daemon and the setsid child too', async () => {
+    const marker = 'ajddkill';
+    holdConfig(w, marker, 60, { daemons: true });
+    const cli = debugTask(marker);
+    let pids: Record<string, number> | undefined;
+    try {
+      await waitFor(
+        () => cli.out().includes('hold workflow running'),
+        () => `the workflow to run: ${cli.out()}`,
+        60_000,
+      );
+      pids = await daemonPids(w, marker);
+      cli.proc.kill('SIGKILL');
+      await cli.exited;
+      await waitGone(pids);
+      await waitQuiet(() => ours(marker));
+    } finally {
+      killAll(pids);
       for (const p of await ours(marker)) process.kill(p.pid, 'SIGKILL');
     }
   });

@@ -12,8 +12,41 @@ import { descendants, listProcesses, type ProcInfo } from '../../core/launch/pro
 
 const cliJs = join(repoRoot, 'dist', 'cli.js');
 
-/** A config whose workflow (in the launcher's child process) appends its start time to `<marker>.started`, then holds. */
-export function holdConfig(w: DemoCopy, marker: string, holdSeconds = 60): { config: string; workflow: string; started: string } {
+/**
+ * Python lines (at 8 spaces) that leave the launch's trees and groups the way workflows do: a
+ * daemon (fork, setsid, fork, then exec; its stdio on /dev/null) and a `setsid` child; each writes
+ * its pid to `<prefix>.daemon` / `<prefix>.setsid` (written whole, then renamed) and names `marker`
+ * on its command line.
+ */
+export function daemonLines(prefix: string, marker: string): string[] {
+  const p = JSON.stringify(prefix);
+  return [
+    '        import subprocess, sys',
+    `        _c = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600) # ${marker}-setsid"], start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)`,
+    `        open(${p} + ".setsid.tmp", "w").write(str(_c.pid)); os.replace(${p} + ".setsid.tmp", ${p} + ".setsid")`,
+    '        _f = os.fork()',
+    '        if _f == 0:',
+    '            os.setsid()',
+    '            if os.fork() == 0:',
+    '                _n = os.open(os.devnull, os.O_RDWR)',
+    '                for _i in (0, 1, 2): os.dup2(_n, _i)',
+    `                open(${p} + ".daemon.tmp", "w").write(str(os.getpid())); os.replace(${p} + ".daemon.tmp", ${p} + ".daemon")`,
+    `                os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(600) # ${marker}-daemon"])`,
+    '            os._exit(0)',
+    '        os.waitpid(_f, 0)',
+  ];
+}
+
+/**
+ * A config whose workflow (in the launcher's child process) appends its start time to `<marker>.started`, then holds;
+ * with `daemons`, it first leaves a daemon and a setsid child behind (daemonLines, pids in `<marker>.daemon`, `<marker>.setsid`).
+ */
+export function holdConfig(
+  w: DemoCopy,
+  marker: string,
+  holdSeconds = 60,
+  opts: { daemons?: boolean } = {},
+): { config: string; workflow: string; started: string } {
   const workflow = join(w.dir, `${marker}.py`);
   const started = join(w.dir, `${marker}.started`);
   writeFileSync(
@@ -24,6 +57,7 @@ export function holdConfig(w: DemoCopy, marker: string, holdSeconds = 60): { con
       'from ajet._standin.api import WorkflowOutput',
       'class Hold(Workflow):',
       '    async def execute(self, workflow_task, tuner):',
+      ...(opts.daemons ? daemonLines(join(w.dir, marker), marker) : []),
       `        with open(${JSON.stringify(started)}, "a") as f:`,
       '            f.write("%f %d\\n" % (time.time(), os.getpid()))',
       '        print("hold workflow running", flush=True)',
