@@ -72,7 +72,5 @@ export function watchSyncCalls(bundle: string): { calls: SyncCall[]; stop(): Syn
 export function describeCalls(calls: readonly SyncCall[]): string {
   const byKind = new Map<string, SyncCall[]>();
   for (const c of calls) byKind.set(c.call, [...(byKind.get(c.call) ?? []), c]);
-  return [...byKind]
-    .map(([k, list]) => `${list.length} × ${k}, e.g. ${list[0]!.arg} at ${list[0]!.where}`)
-    .join('\n');
+  return [...byKind].map(([k, list]) => `${list.length} × ${k}, e.g. ${list[0]!.arg} at ${list[0]!.where}`).join('\n');
 }

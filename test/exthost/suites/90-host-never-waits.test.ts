@@ -100,15 +100,26 @@ suite('the extension host never waits', () => {
         await vscode.commands.executeCommand('agentjet.rayPaused.focus');
         appendFileSync(paused, `Ray debugger is listening on 127.0.0.1:40123\n${WAIT}\n`);
         await waitFor(
-          () => extension().exports.testing.ray.pausedWorkers().some((w) => w.port === 40123),
+          () =>
+            extension()
+              .exports.testing.ray.pausedWorkers()
+              .some((w) => w.port === 40123),
           'the paused worker in the view',
           60_000,
         );
         // More lines in every log while it watches, and a Refresh.
-        for (let i = 0; i < 500; i += 5) appendFileSync(join(logs, `worker-${(0x1000 + i).toString(16)}-01000000-${2 ** 22 + 1000 + i}.out`), filler);
+        for (let i = 0; i < 500; i += 5)
+          appendFileSync(join(logs, `worker-${(0x1000 + i).toString(16)}-01000000-${2 ** 22 + 1000 + i}.out`), filler);
         appendFileSync(paused, 'Debugger client is connected\n');
         await vscode.commands.executeCommand('agentjet.ray.refresh');
-        await waitFor(() => !extension().exports.testing.ray.pausedWorkers().some((w) => w.port === 40123), 'the worker resumed', 60_000);
+        await waitFor(
+          () =>
+            !extension()
+              .exports.testing.ray.pausedWorkers()
+              .some((w) => w.port === 40123),
+          'the worker resumed',
+          60_000,
+        );
       });
     } finally {
       if (before === undefined) delete process.env.RAY_TMPDIR;
@@ -129,7 +140,10 @@ suite('the extension host never waits', () => {
     await noSyncCallsDuring('token log, 1 GB', async () => {
       await vscode.commands.executeCommand('agentjet.openTokenLog', vscode.Uri.file(log));
       await waitFor(
-        () => extension().exports.testing.logs.tokenLogs().find((x) => x.path === log && x.facts.finished),
+        () =>
+          extension()
+            .exports.testing.logs.tokenLogs()
+            .find((x) => x.path === log && x.facts.finished),
         'the token counts of every record of the 1 GB log',
         540_000,
         250,
