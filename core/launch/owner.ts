@@ -13,7 +13,7 @@
 // Pure of the editor API: the debug adapter, the task terminal and the CLI each hold one per launch.
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { runProcess } from '../process/run';
-import { isAlive, listProcesses, planKill, type ProcInfo } from './processes';
+import { isAlive, listProcesses, listProcessIds, planKill, type ProcInfo } from './processes';
 import { killActions, spawnShape, stopPlatform, type KillAction, type StopPlatform } from './treeKill';
 import { Watchdog } from './watchdog';
 import { companionFolder, companionsOf, companionsOfAsync, stopCompanions } from './companions';
@@ -196,7 +196,7 @@ export class LaunchOwner {
    */
   async noteGroups(procs?: readonly ProcInfo[]): Promise<void> {
     if (this.platform === 'win32' || !this.roots.size) return;
-    const list = procs ?? (await listProcesses());
+    const list = procs ?? (await listProcessIds());
     const spare = new Set(await this.companionGroupsOf(list));
     const myGroup = list.find((p) => p.pid === process.pid)?.pgid;
     const kids = new Map<number, ProcInfo[]>();

@@ -24,7 +24,8 @@ interface Tracked {
   state: WorkerLogState;
 }
 
-const MAX_READ = 1 << 20;
+/** Bytes read and parsed at a time (the event loop runs between two). */
+const MAX_READ = 256 * 1024;
 /** Stats in flight during a full pass. */
 const STAT_CONCURRENCY = 32;
 
@@ -266,6 +267,8 @@ export class SessionLogWatcher extends EventEmitter {
         const lines = (t.partial + buf.subarray(0, n).toString('utf8')).split('\n');
         t.partial = lines.pop()!.slice(-8192);
         for (const line of lines) t.state.feed(line, seenAt);
+        // Reads finished together are handed over together: let the event loop in between chunks.
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } catch {
       /* gone meanwhile: the next pass sees */

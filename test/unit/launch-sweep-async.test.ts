@@ -1,6 +1,6 @@
-// The inline debug session's sweep (every 2 s in the extension host) reads the companions it must
-// spare without blocking: companionsOfAsync finds what companionsOf finds, its liveness from the
-// process list the sweep already took.
+// The inline debug session's sweep (every 2 s in the extension host) never blocks: it reads the
+// process table from /proc asynchronously (no `ps` started) and the companions it must spare
+// asynchronously, their liveness from that table.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { companionFolder, companionsOf, companionsOfAsync } from '../../core/launch/companions';
 import { FIXED_LOG_ROOTS } from '../../core/launch/plan';
+import { idsOfProcStat, listProcesses, listProcessIds } from '../../core/launch/processes';
 
 test('companionsOfAsync lists the companions companionsOf lists, in every fixed log root, liveness from the given probe', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'aj-comp-async-'));
@@ -40,4 +41,14 @@ test('companionsOfAsync lists the companions companionsOf lists, in every fixed 
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }
+});
+
+test('listProcessIds: the ids ps gives, without starting ps on Linux', async () => {
+  assert.deepEqual(idsOfProcStat(42, '42 (a (b) c) S 7 42 42 0 -1'), { pid: 42, ppid: 7, pgid: 42, args: '' });
+  assert.equal(idsOfProcStat(1, 'garbage'), undefined);
+  const [ids, ps] = await Promise.all([listProcessIds(), listProcesses()]);
+  const mine = (l: { pid: number; ppid: number; pgid: number }[]) =>
+    l.filter((p) => p.pid === process.pid).map(({ pid, ppid, pgid }) => ({ pid, ppid, pgid }));
+  assert.deepEqual(mine(ids), mine(ps));
+  assert.equal(mine(ids).length, 1);
 });
