@@ -56,7 +56,8 @@ export async function runLint(
   }
   const res = await lintPaths(
     targets.map((x) => resolve(x)),
-    { root, python, ...(version ? { version } : {}) },
+    // A command line has nothing else to do meanwhile: it reads and asks synchronously.
+    { root, python, mayBlock: true, ...(version ? { version } : {}) },
   );
   if (res.missing.length) {
     writeErr(`agentjet lint: ${t('no such file or folder: {0}', res.missing.join(', '))}\n`);

@@ -69,3 +69,9 @@ export function swarmServers(scope?: vscode.ConfigurationScope): string[] {
   const v = section(scope).get<unknown>('swarm.servers', []);
   return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string' && s.trim() !== '').map((s) => s.trim()) : [];
 }
+
+/** `agentjet.logs.hostThreads`: worker threads of the token-log work in the extension host; 0 (automatic) is undefined. */
+export function logsHostThreads(): number | undefined {
+  const v = section().get<unknown>('logs.hostThreads', 0);
+  return typeof v === 'number' && Number.isInteger(v) && v > 0 ? Math.min(v, 256) : undefined;
+}

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { askInterpreter, interpreterFailure, INTERPRETER_ANSWER_MS } from '../process/interpreter';
 import { unreadDefaults } from './fileKind';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import overlayJson from '../../schemas/overlay.json';
@@ -21,6 +21,7 @@ import { baseFacts, bundledFor, labelOf, type JudgingFacts } from './releases';
 import type { ParsedConfig } from './parse';
 import { t } from '../l10n';
 import { overBudget, type FactsBudget } from './factsBudget';
+import { FactsDiskCache } from './factsCache';
 import type { WorkspaceTrust } from '../trust/policy';
 
 /** Bumped when the generator's output changes, so old cache entries are not reused. */
@@ -126,10 +127,17 @@ export async function locateInstalled(
   python: string,
   timeoutMs = INTERPRETER_ANSWER_MS,
   env?: NodeJS.ProcessEnv,
+  signal?: AbortSignal,
 ): Promise<{ found?: FoundAgentJet; problem?: string }> {
   let stdout: string;
   try {
-    ({ stdout } = await askInterpreter(python, ['-c', LOCATE], { timeoutMs, cwd: tmpdir(), env: env ?? process.env, maxBuffer: 1 << 20 }));
+    ({ stdout } = await askInterpreter(python, ['-c', LOCATE], {
+      timeoutMs,
+      cwd: tmpdir(),
+      env: env ?? process.env,
+      maxBuffer: 1 << 20,
+      ...(signal ? { signal } : {}),
+    }));
   } catch (err) {
     return { problem: interpreterFailure(python, err) };
   }
@@ -157,34 +165,7 @@ const VERSION_OF: Record<FrameworkPackage, 'agentjet' | 'astuner-2025-12' | 'ast
   astune: 'astune',
 };
 
-/** Keeps generated schemas between sessions: `<dir>/facts-<hash>.json`, newest 16 kept. */
-export class FactsDiskCache {
-  constructor(readonly dir: string) {}
-
-  get(key: string): ConfigSchema | undefined {
-    try {
-      return JSON.parse(readFileSync(join(this.dir, `facts-${key}.json`), 'utf8')) as ConfigSchema;
-    } catch {
-      return undefined;
-    }
-  }
-
-  put(key: string, schema: ConfigSchema): void {
-    try {
-      const text = JSON.stringify(schema);
-      if (text.length > 8 << 20) return; // bounded: a schema this large is not kept
-      mkdirSync(this.dir, { recursive: true });
-      writeFileSync(join(this.dir, `facts-${key}.json`), text);
-      const files = readdirSync(this.dir)
-        .filter((f) => /^facts-\w+\.json$/.test(f))
-        .map((f) => ({ f, t: statSync(join(this.dir, f)).mtimeMs }))
-        .sort((a, b) => b.t - a.t);
-      for (const { f } of files.slice(16)) unlinkSync(join(this.dir, f));
-    } catch {
-      /* a cache that cannot be written only costs time */
-    }
-  }
-}
+export { FactsDiskCache } from './factsCache';
 
 export interface ReadFactsOptions {
   cache?: FactsDiskCache;
@@ -221,7 +202,7 @@ export async function readFacts(found: FoundAgentJet, opts: ReadFactsOptions = {
     ...(found.release ? { release: found.release } : {}),
     label: labelOf(meta),
   });
-  const hit = opts.cache?.get(key);
+  const hit = await opts.cache?.get(key);
   if (hit) return facts(hit);
   // The code facts come from Python syntax trees: the parser loads on the first read (once).
   await loadPython();
@@ -242,7 +223,7 @@ export async function readFacts(found: FoundAgentJet, opts: ReadFactsOptions = {
     schema = base;
   }
   if (!schema) return undefined;
-  opts.cache?.put(key, schema);
+  await opts.cache?.put(key, schema);
   return facts(schema);
 }
 
@@ -276,6 +257,8 @@ export interface FactsServiceOptions {
    * in an interpreter also says it may run (the editor's trust, a flag the user typed).
    */
   trust?: WorkspaceTrust;
+  /** Ends the interpreter questions in flight when it aborts (an agent tool's call, cancelled). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -334,7 +317,7 @@ export class AgentJetFactsService {
     let problem: string | undefined;
     if (!found && python) {
       if (!this.mayProbe()) state.waitedForTrust = true;
-      else ({ found, problem } = await locateInstalled(python));
+      else ({ found, problem } = await locateInstalled(python, INTERPRETER_ANSWER_MS, undefined, this.opts.signal));
     }
     let facts: JudgingFacts | undefined;
     if (found) {

@@ -7,6 +7,7 @@ import { lintFileResult } from './lint';
 import { collectYamlFiles } from './walk';
 import { ClassResolver } from './classref';
 import { CachedFs } from './fs';
+import { PrefetchFs } from './prefetchFs';
 import { PythonLocator } from './pythonenv';
 import type { ConfigDiagnostic } from './diagnostics';
 import type { FrameworkVersion } from '../agentjet/dialect';
@@ -31,7 +32,16 @@ export interface LintPathsOptions {
   signal?: AbortSignal;
   /** The roots every file must really lie in (an agent's lint): others are neither read nor counted. */
   within?: readonly string[];
+  /**
+   * The caller's thread may block (the CLI): the validator reads the disk and asks the interpreter
+   * synchronously. Otherwise (the extension host) nothing blocks: what a check needs from the disk
+   * or the interpreter is fetched asynchronously and the file checked again (PrefetchFs).
+   */
+  mayBlock?: boolean;
 }
+
+/** Checks of one file at most (each one fetches what the last one asked and could not know). */
+const MAX_ROUNDS = 64;
 
 export interface LintedFile {
   file: string;
@@ -70,14 +80,20 @@ export async function lintPaths(targets: readonly string[], opts: LintPathsOptio
     cacheDir: opts.factsCacheDir ?? process.env.AGENTJET_FACTS_CACHE ?? defaultCacheDir(),
     // The interpreter handed in is the grant; without one nothing may run.
     trust: new WorkspaceTrust(python !== undefined),
+    ...(opts.signal && !opts.mayBlock ? { signal: opts.signal } : {}),
   });
   if (!version) {
     agentjets.setFolder(root, python);
     await agentjets.ready(root);
   }
   const judged = new Set<string>();
-  const fs = new CachedFs(60_000);
-  const resolver = new ClassResolver(fs, python ? new PythonLocator(python, { sync: true }) : undefined);
+  const blocking = opts.mayBlock === true;
+  const prefetch = blocking ? undefined : new PrefetchFs();
+  const fs = prefetch ?? new CachedFs(60_000);
+  const locator = python
+    ? new PythonLocator(python, { sync: blocking, ...(opts.signal && !blocking ? { signal: opts.signal } : {}) })
+    : undefined;
+  const resolver = new ClassResolver(fs, locator);
   for (const f of files) {
     if (opts.signal?.aborted) break;
     let res;
@@ -86,14 +102,22 @@ export async function lintPaths(targets: readonly string[], opts: LintPathsOptio
       const head = await readInside(f, opts.within, MAX_SEMANTIC_BYTES + 1);
       const text = head.size <= MAX_SEMANTIC_BYTES ? head.bytes.toString('utf8') : '';
       const facts = version ? undefined : agentjets.factsFor(root, parseConfig(text));
-      res = await lintFileResult(f, {
-        root,
-        fs,
-        resolver,
-        ...(version ? { version } : {}),
-        ...(facts ? { facts } : {}),
-        ...(opts.within ? { within: opts.within } : {}),
-      });
+      const check = () =>
+        lintFileResult(f, {
+          root,
+          fs,
+          resolver,
+          ...(version ? { version } : {}),
+          ...(facts ? { facts } : {}),
+          ...(opts.within ? { within: opts.within } : {}),
+        });
+      res = await check();
+      // Without blocking: fetch what the check asked and could not know, then check again.
+      for (let round = 0; prefetch && round < MAX_ROUNDS && (prefetch.misses > 0 || locator?.busy()); round++) {
+        await Promise.all([prefetch.fill(opts.signal), locator?.settled()]);
+        if (opts.signal?.aborted) break;
+        res = await check();
+      }
       if (facts && res.ours) judged.add(facts.label);
     } catch (err) {
       out.unreadable.push({ file: f, error: err instanceof Error ? err.message : String(err) });

@@ -40,6 +40,8 @@ export interface PythonLocatorOptions {
   trust?: WorkspaceTrust;
   /** False when the interpreter was found for the user rather than chosen (default true). */
   configured?: boolean;
+  /** Ends the asynchronous probes in flight (the interpreter is stopped) when it aborts. */
+  signal?: AbortSignal;
 }
 
 export class PythonLocator implements PackageLocator {
@@ -50,6 +52,7 @@ export class PythonLocator implements PackageLocator {
   private readonly env: NodeJS.ProcessEnv | undefined;
   private readonly sync: boolean;
   private readonly trust: WorkspaceTrust | undefined;
+  private readonly signal: AbortSignal | undefined;
   readonly configured: boolean;
   onResolved: (() => void) | undefined;
 
@@ -65,6 +68,17 @@ export class PythonLocator implements PackageLocator {
     this.onResolved = o.onResolved;
     this.trust = o.trust;
     this.configured = o.configured ?? true;
+    this.signal = o.signal;
+  }
+
+  /** True while a probe runs. */
+  busy(): boolean {
+    return this.inflight.size > 0;
+  }
+
+  /** Resolves once every probe in flight has answered or failed. */
+  async settled(): Promise<void> {
+    while (this.inflight.size) await Promise.all([...this.inflight.values()]);
   }
 
   waitingForTrust(): boolean {
@@ -112,6 +126,7 @@ export class PythonLocator implements PackageLocator {
       timeoutMs: this.timeoutMs,
       cwd: tmpdir(),
       env: this.env ?? process.env,
+      ...(this.signal ? { signal: this.signal } : {}),
     })
       .then(
         (r) => {

@@ -6,10 +6,12 @@ import { FIXED_LOG_ROOTS } from './plan';
 import {
   companionFolder as folderFor,
   groupAlive,
+  listCompanions,
   readCompanionsSync,
   stopCompanions as stopAll,
   parseCompanionId,
   type Companion as AnyCompanion,
+  type GroupProbe,
 } from '../agentjet';
 
 export { groupAlive };
@@ -68,4 +70,19 @@ export async function stopCompanions(list: readonly Companion[], graceMs = 3000)
  */
 export function companionsOf(cwd: string): Companion[] {
   return FIXED_LOG_ROOTS.flatMap((root) => readCompanions(companionFolder(cwd, root)));
+}
+
+/**
+ * `companionsOf` without blocking (the inline debug session's sweep runs in the extension host):
+ * the folders read asynchronously, and the groups' liveness from `groupProbe` (a process list the
+ * caller already has) instead of a scan of /proc.
+ */
+export async function companionsOfAsync(cwd: string, groupProbe?: GroupProbe): Promise<Companion[]> {
+  const lists = await Promise.all(
+    FIXED_LOG_ROOTS.map((root) => listCompanions(companionFolder(cwd, root), groupProbe ? { groupProbe } : {}).catch(() => [])),
+  );
+  return lists
+    .flat()
+    .map(toLaunch)
+    .filter((c): c is Companion => c !== undefined);
 }

@@ -16,10 +16,10 @@
 // Pure of the editor API: the debug adapter, the task terminal and the CLI each hold one per launch.
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { runProcess } from '../process/run';
-import { isAlive, listProcesses, planKill, type ProcInfo } from './processes';
+import { isAlive, listProcesses, listProcessIds, planKill, type ProcInfo } from './processes';
 import { killActions, spawnShape, stopPlatform, type KillAction, type StopPlatform } from './treeKill';
 import { Watchdog } from './watchdog';
-import { companionFolder, companionsOf, stopCompanions } from './companions';
+import { companionFolder, companionsOf, companionsOfAsync, stopCompanions } from './companions';
 import { FIXED_LOG_ROOTS } from './plan';
 import { isolatedBaseDir } from './lifecycle';
 import { newLaunchToken, processesWithToken, withLaunchToken } from './launchToken';
@@ -226,11 +226,23 @@ export class LaunchOwner {
     return [...companionsOf(this.where.cwd), ...(isolated ? companionsOf(isolated) : [])].map((c) => c.pgid);
   }
 
-  /** Notes the process groups of everything under the launch's roots, so children that re-group are not lost (POSIX). */
+  /** `companionGroups` without blocking, the groups' liveness from a process list already taken. */
+  private async companionGroupsOf(list: readonly ProcInfo[]): Promise<number[]> {
+    if (!this.where) return [];
+    const probe = (pgid: number) => list.filter((p) => p.pgid === pgid).map((p) => ({ pid: p.pid, pgid }));
+    const isolated = isolatedBaseDir(this.where.cwd, this.where.env);
+    const all = await Promise.all([companionsOfAsync(this.where.cwd, probe), isolated ? companionsOfAsync(isolated, probe) : []]);
+    return all.flat().map((c) => c.pgid);
+  }
+
+  /**
+   * Notes the process groups of everything under the launch's roots, so children that re-group are
+   * not lost (POSIX). Never blocks: the debug session's sweep calls it every 2 s in the extension host.
+   */
   async noteGroups(procs?: readonly ProcInfo[]): Promise<void> {
     if (this.platform === 'win32' || !this.roots.size) return;
-    const list = procs ?? (await listProcesses());
-    const spare = new Set(this.companionGroups());
+    const list = procs ?? (await listProcessIds());
+    const spare = new Set(await this.companionGroupsOf(list));
     const myGroup = list.find((p) => p.pid === process.pid)?.pgid;
     const kids = new Map<number, ProcInfo[]>();
     for (const p of list) kids.set(p.ppid, [...(kids.get(p.ppid) ?? []), p]);
@@ -298,18 +310,19 @@ export class LaunchOwner {
   private async kill(keepGroup: number | undefined): Promise<number[]> {
     const grace = this.opts.graceMs ?? 1500;
     if (this.platform === 'win32') return this.killWindows(grace);
-    const spare = this.autokill ? [] : this.companionGroups();
+    let spare: number[] | undefined;
     const planNow = async () => {
       const [procs, marked] = await Promise.all([listProcesses(), processesWithToken(this.token)]);
+      const spared = (spare ??= this.autokill ? [] : await this.companionGroupsOf(procs));
       await this.noteGroups(procs);
-      const plan = planKill(procs, [...this.roots], [...this.groups], spare);
+      const plan = planKill(procs, [...this.roots], [...this.groups], spared);
       // What carries the launch's token but left its trees and groups (a daemon, a setsid child):
       // ended one by one, companions and the kept group aside (a process ps did not list yet: the next phase).
       const pgidOf = new Map(procs.map((p) => [p.pid, p.pgid]));
       const known = new Set(plan.pids);
       for (const pid of marked) {
         const g = pgidOf.get(pid);
-        if (g === undefined || spare.includes(g) || g === keepGroup || known.has(pid)) continue;
+        if (g === undefined || spared.includes(g) || g === keepGroup || known.has(pid)) continue;
         plan.pids.push(pid);
       }
       if (marked.length) this.trace(`end: ${marked.length} pids carry the launch's token`);

@@ -1,5 +1,7 @@
 // Process trees and process groups, for Stop: end everything a launch started, spare companions.
+import { readdir, readFile } from 'node:fs/promises';
 import { runProcess } from '../process/run';
+import { mapLimit } from '../fs/seam';
 import { existsBySignal } from '../agentjet/liveness';
 
 export interface ProcInfo {
@@ -26,6 +28,39 @@ export async function listProcesses(): Promise<ProcInfo[]> {
   } catch {
     return [];
   }
+}
+
+/** pid, ppid and pgid of a `/proc/<pid>/stat` line (the command may hold spaces and parentheses). */
+export function idsOfProcStat(pid: number, text: string): ProcInfo | undefined {
+  const close = text.lastIndexOf(')');
+  if (close < 0) return undefined;
+  // After the command: state, ppid, pgrp.
+  const f = text.slice(close + 2).split(' ');
+  const ppid = Number(f[1]),
+    pgid = Number(f[2]);
+  return Number.isInteger(ppid) && Number.isInteger(pgid) ? { pid, ppid, pgid, args: '' } : undefined;
+}
+
+/**
+ * The process table's ids without starting a process, for a caller that polls from the extension
+ * host (the debug session's sweep, every 2 s): on Linux /proc, read asynchronously; elsewhere (or
+ * without /proc) `listProcesses`. `args` stays empty.
+ */
+export async function listProcessIds(): Promise<ProcInfo[]> {
+  if (process.platform !== 'linux') return listProcesses();
+  let names: string[];
+  try {
+    names = await readdir('/proc');
+  } catch {
+    return listProcesses();
+  }
+  const found = await mapLimit(
+    names.filter((n) => /^\d+$/.test(n)),
+    32,
+    async (n) => idsOfProcStat(Number(n), await readFile(`/proc/${n}/stat`, 'utf8').catch(() => '')),
+  );
+  const out = found.filter((p): p is ProcInfo => p !== undefined);
+  return out.length ? out : listProcesses();
 }
 
 /** `root` and all its descendants. */

@@ -102,13 +102,33 @@ export function envWorkers(env = process.env.AGENTJET_LOG_WORKERS): number | und
   return Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 
+/** Worker threads the last run started (0: it ran on the calling thread); for tests and benches. */
+export const poolStats = { lastThreads: 0 };
+
+/** The cap this process's owner set (the extension host's `agentjet.logs.hostThreads`); none in the CLI. */
+let threadCap: number | undefined;
+
+/**
+ * Caps the worker threads of every run in this process (the extension host: a training run on the
+ * same machine keeps its cores), and keeps whole-file work off the calling thread whenever a worker
+ * can take it (the host's event loop never scans). `undefined` lifts the cap.
+ */
+export function setThreadCap(n: number | undefined): void {
+  threadCap = n === undefined ? undefined : Math.max(1, Math.floor(n));
+}
+
+/** The extension host's threads when its setting says "automatic": a quarter of the cores, 1 to 2. */
+export function hostThreadsDefault(cores = availableParallelism()): number {
+  return Math.max(1, Math.min(2, Math.floor(cores / 4)));
+}
+
 /**
  * Worker threads by default: AGENTJET_LOG_WORKERS when set, never more than maxWorkers (1024 threads
  * on 2 cores only cost memory: issue 39 R11), else maxWorkers. The CLI says when it capped.
  */
 export function defaultWorkers(cores = availableParallelism(), free = freemem(), env = process.env.AGENTJET_LOG_WORKERS): number {
   const n = envWorkers(env);
-  const cap = maxWorkers(cores, free);
+  const cap = Math.min(maxWorkers(cores, free), threadCap ?? Infinity);
   return n === undefined ? cap : Math.min(n, cap);
 }
 
@@ -125,8 +145,11 @@ export async function runTasks(
   const totalBytes = tasks.reduce((a, t) => a + t.offsets[t.offsets.length - 1]! - t.offsets[0]!, 0);
   let doneBytes = 0;
   const spec = workerSpec();
-  const want = Math.min(opts.workers ?? defaultWorkers(), tasks.length);
-  if (!spec || want <= 1 || totalBytes < (opts.minBytesForWorkers ?? 2 * TASK_BYTES)) {
+  const want = Math.min(opts.workers ?? defaultWorkers(), threadCap ?? Infinity, tasks.length);
+  // Under a cap (the extension host) one worker still beats the calling thread (`workers: 0` asks for that).
+  const onThisThread = threadCap !== undefined ? want < 1 : want <= 1;
+  if (!spec || onThisThread || totalBytes < (opts.minBytesForWorkers ?? 2 * TASK_BYTES)) {
+    poolStats.lastThreads = 0;
     for (const t of tasks) {
       if (opts.signal?.aborted) throw new CancelledError();
       const r = runTask(t, job);
@@ -205,6 +228,7 @@ export async function runTasks(
           delivering = false;
         }
       };
+      poolStats.lastThreads = want;
       for (let k = 0; k < want; k++) {
         const w = new Worker(spec.file, { eval: spec.eval ?? false });
         workers.push(w);

@@ -2,6 +2,7 @@
 // `<temp root>/ray/session_<date>_<time>_<usec>_<pid>/` with `session_latest` linking to the newest;
 // the temp root is RAY_TMPDIR, else TMPDIR (Linux), else /tmp (ray/_common/utils.py, Ray 2.58).
 import { readlinkSync, realpathSync, statSync } from 'node:fs';
+import { readlink, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 
 /** `<temp root>/ray` for an environment (the launch's env, else the process's). */
@@ -25,13 +26,29 @@ export function latestSession(root: string): string | undefined {
   }
 }
 
+/** `latestSession` without blocking (the extension host's poll). */
+export async function latestSessionAsync(root: string): Promise<string | undefined> {
+  const link = join(root, 'session_latest');
+  try {
+    const target = await readlink(link);
+    return isAbsolute(target) ? target : resolve(root, target);
+  } catch {
+    return realpath(link).catch(() => undefined);
+  }
+}
+
+/** Epoch ms a session started, from its folder name (local time). */
+function startedFromName(dir: string): number | undefined {
+  const m = /session_(\d{4})-(\d{2})-(\d{2})_(\d{2})-(\d{2})-(\d{2})_(\d{1,6})/.exec(dir);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, s, us] = m.slice(1).map(Number) as [number, number, number, number, number, number, number];
+  return new Date(y, mo - 1, d, h, mi, s, Math.floor(us / 1000)).getTime();
+}
+
 /** Epoch ms a session started, from its folder name (local time) or the folder's birth time. */
 export function sessionStartedAt(dir: string): number | undefined {
-  const m = /session_(\d{4})-(\d{2})-(\d{2})_(\d{2})-(\d{2})-(\d{2})_(\d{1,6})/.exec(dir);
-  if (m) {
-    const [y, mo, d, h, mi, s, us] = m.slice(1).map(Number) as [number, number, number, number, number, number, number];
-    return new Date(y, mo - 1, d, h, mi, s, Math.floor(us / 1000)).getTime();
-  }
+  const named = startedFromName(dir);
+  if (named !== undefined) return named;
   try {
     const st = statSync(dir);
     return st.birthtimeMs || st.ctimeMs;
@@ -50,6 +67,24 @@ export function sessionForRun(root: string, startedAt: number, joinsExisting: bo
   if (!dir) return undefined;
   if (joinsExisting) return dir;
   const at = sessionStartedAt(dir);
+  return at !== undefined && at >= startedAt - slackMs ? dir : undefined;
+}
+
+/** `sessionForRun` without blocking (the extension host's poll). */
+export async function sessionForRunAsync(
+  root: string,
+  startedAt: number,
+  joinsExisting: boolean,
+  slackMs = 5000,
+): Promise<string | undefined> {
+  const dir = await latestSessionAsync(root);
+  if (!dir) return undefined;
+  if (joinsExisting) return dir;
+  let at = startedFromName(dir);
+  if (at === undefined) {
+    const st = await stat(dir).catch(() => undefined);
+    at = st ? st.birthtimeMs || st.ctimeMs : undefined;
+  }
   return at !== undefined && at >= startedAt - slackMs ? dir : undefined;
 }
 

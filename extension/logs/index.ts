@@ -6,6 +6,8 @@ import type { LogsService, Services } from '../services';
 import { TOKEN_LOG_VIEW_TYPE, TokenLogEditorProvider } from './tokenLogEditor';
 import { TRAJECTORY_VIEW_TYPE, TrajectoryEditorProvider } from './trajectoryEditor';
 import type { ViewCommand, ViewReport } from '../../core/protocol/tokenlog';
+import { hostThreadsDefault, setThreadCap } from '../../core/logs/pool';
+import { logsHostThreads } from '../settings';
 
 /** What the extension-host tests see of the log views (on the API, not in the command list). */
 export interface LogsProbe {
@@ -102,6 +104,14 @@ async function resolveLogTarget(uri: vscode.Uri | undefined): Promise<vscode.Uri
 }
 
 export function registerLogsFeature(context: vscode.ExtensionContext, services: Services): LogsProbe {
+  // Whole-file work in the host runs on capped worker threads: a training run beside it keeps its cores.
+  const capThreads = () => setThreadCap(logsHostThreads() ?? hostThreadsDefault());
+  capThreads();
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('agentjet.logs.hostThreads')) capThreads();
+    }),
+  );
   const tokenLogs = new TokenLogEditorProvider(services);
   const trajectories = new TrajectoryEditorProvider(services);
   const logs: LogsService = {

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { SessionLogWatcher } from '../../core/ray/watcher';
 import { listPausedWorkers, nodesAlive, StateApiError } from '../../core/ray/stateApi';
-import { defaultDashboardFor, parseRayAddress, rayTempRoot, sessionForRun } from '../../core/ray/session';
+import { defaultDashboardFor, parseRayAddress, rayTempRoot, sessionForRunAsync } from '../../core/ray/session';
 import { debugTagsArg } from '../../core/ray/tags';
 import type { PausedWorker, RayClusterInfo } from '../../core/ray/types';
 import { listenersKey, type ListeningWorker } from '../../core/ray/breakpoints';
@@ -23,6 +23,7 @@ export class RayRun implements vscode.Disposable {
   watcher: SessionLogWatcher | undefined;
   private timer: NodeJS.Timeout | undefined;
   private polling = false;
+  private disposed = false;
   readonly attached = new Map<string, vscode.DebugSession | 'starting'>();
   /** Editor-breakpoint listeners already attached or skipped (by `host:port`). */
   readonly decided = new Set<string>();
@@ -90,8 +91,8 @@ export class RayRun implements vscode.Disposable {
 
   private async tick(): Promise<void> {
     if (!this.sessionDir) {
-      const dir = sessionForRun(this.tempRoot, this.startedAt, this.joinsExisting);
-      if (dir) this.useSession(dir);
+      const dir = await sessionForRunAsync(this.tempRoot, this.startedAt, this.joinsExisting);
+      if (dir && !this.sessionDir && !this.disposed) this.useSession(dir);
     }
     if (this.breakpointsMode) {
       // Workers whose logs are here are named by their logs; attached ones are settled.
@@ -124,6 +125,7 @@ export class RayRun implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     if (this.timer) clearInterval(this.timer);
     this.watcher?.dispose();
   }

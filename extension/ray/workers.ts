@@ -11,7 +11,7 @@ import { listPausedWorkers } from '../../core/ray/stateApi';
 import {
   dashboardFromOutput,
   defaultDashboardFor,
-  latestSession,
+  latestSessionAsync,
   parseRayAddress,
   rayTempRoot,
   sessionFromOutput,
@@ -167,7 +167,8 @@ export class RayWorkers implements vscode.Disposable {
   private startIdle(): void {
     if (this.idleTimer || this.runs.size) return;
     const tick = async (): Promise<void> => {
-      const dir = latestSession(rayTempRoot());
+      const dir = await latestSessionAsync(rayTempRoot());
+      if (!this.idleTimer) return; // stopped meanwhile
       if (dir && this.idleWatcher?.sessionDir !== dir) {
         this.idleWatcher?.dispose();
         this.idleWatcher = new SessionLogWatcher(dir).start();
@@ -225,8 +226,8 @@ export class RayWorkers implements vscode.Disposable {
 
   /** The Refresh command: every watcher scans its session's logs again. */
   refresh(): void {
-    for (const r of this.runs.values()) r.watcher?.scan();
-    this.idleWatcher?.scan();
+    for (const r of this.runs.values()) void r.watcher?.scan();
+    void this.idleWatcher?.scan();
     this.updateMessage();
   }
 
@@ -297,7 +298,7 @@ export class RayWorkers implements vscode.Disposable {
     if (dir) run.useSession(dir);
     const dash = dashboardFromOutput(line);
     if (dash) run.useDashboard(dash);
-    if (parseDriverLine(line)?.event === 'waiting') run.watcher?.scan();
+    if (parseDriverLine(line)?.event === 'waiting') void run.watcher?.scan();
     run.feedOutput(line);
   }
 

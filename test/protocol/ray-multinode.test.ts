@@ -210,7 +210,7 @@ if (outsideLoopbackNetns()) {
         200,
       );
       assert.equal(new Set(paused.map((w) => `${w.host}:${w.port}`)).size, 2, 'two listeners (no line folded by de-duplication)');
-      assert.deepEqual(watcher!.scan(), [], "no log of this machine's session has them");
+      assert.deepEqual(await watcher!.scan(), [], "no log of this machine's session has them");
       const seen: string[] = [];
       for (const w of paused) {
         assert.equal(w.source, 'output');

@@ -27,7 +27,8 @@ import {
 
 const TIMEOUT = 90_000;
 
-const until = <T>(probe: () => T | undefined | false, what: string): Promise<T> => waitFor(probe, what, TIMEOUT, 100);
+const until = <T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string): Promise<T> =>
+  waitFor(probe, what, TIMEOUT, 100);
 
 /** Attaches our adapter to a paused worker; resolves with the client, its first stop and the pause event. */
 async function attach(
@@ -109,11 +110,14 @@ if (outsideLoopbackNetns()) {
         await dc.stop();
       }
       await run.waitOutput(/result: 2\.75/);
-      await until(() => !watcher!.scan().some((p) => p.name === 'rollout') || undefined, 'the rollout worker to leave the paused list');
+      await until(
+        async () => !(await watcher!.scan()).some((p) => p.name === 'rollout') || undefined,
+        'the rollout worker to leave the paused list',
+      );
     });
 
     test('the post-mortem worker stops on the exception in judge with its locals', async () => {
-      const w = await until(() => watcher!.scan().find((p) => p.name === 'judge'), 'the judge worker');
+      const w = await until(async () => (await watcher!.scan()).find((p) => p.name === 'judge'), 'the judge worker');
       const { dc, stopped, pause } = await attach(w);
       try {
         assert.equal(stopped.body.reason, 'exception');

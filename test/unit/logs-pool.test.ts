@@ -14,7 +14,10 @@ import {
   TASK_BYTES,
   WORKER_BUDGET_BYTES,
   defaultWorkers,
+  hostThreadsDefault,
   maxWorkers,
+  poolStats,
+  setThreadCap,
   planTasks,
   runTasks,
   taskBytesFor,
@@ -85,6 +88,44 @@ test('tasks get smaller on many threads so each has about eight, never under 1 M
       // Past the smallest size, there are at least eight tasks a thread.
       if (b > MIN_TASK_BYTES) assert.ok((mb * MB) / b >= 8 * workers - 1e-9, `${mb} MB on ${workers}: ${b}`);
     }
+});
+
+test("the extension host's cap (agentjet.logs.hostThreads): a quarter of the cores, 1 to 2, and the work off the calling thread", async () => {
+  assert.deepEqual(
+    [1, 2, 4, 7, 8, 16, 128].map((c) => hostThreadsDefault(c)),
+    [1, 1, 1, 1, 2, 2, 2],
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'ajpool-cap-'));
+  try {
+    const file = join(dir, 'rollout.json.log');
+    writeFileSync(file, randomLog(7, 120));
+    const ix = new LogIndex(file, { siblings: false });
+    await ix.update();
+    const tasks = planTasks(ix, 0, ix.count, 2048);
+    const facts = async (opts: { workers?: number } = {}) => {
+      const out: RecordFacts[] = [];
+      await runTasks(tasks, { kind: 'facts' }, (r) => void (r.kind === 'facts' && out.push(...r.facts)), {
+        ...opts,
+        minBytesForWorkers: 0,
+      });
+      return out;
+    };
+    const inline = await facts({ workers: 0 });
+    setThreadCap(1);
+    try {
+      assert.equal(defaultWorkers(128, 512 * GB, undefined), 1, 'a GPU node: one thread, not 128');
+      assert.equal(defaultWorkers(128, 512 * GB, '64'), 1, 'the cap holds over AGENTJET_LOG_WORKERS');
+      assert.deepEqual(await facts(), inline);
+      assert.equal(poolStats.lastThreads, 1, 'one worker thread, not the calling thread');
+      assert.deepEqual(await facts({ workers: 8 }), inline);
+      assert.equal(poolStats.lastThreads, 1, 'the cap holds over a caller asking for more');
+    } finally {
+      setThreadCap(undefined);
+    }
+    assert.equal(defaultWorkers(128, 512 * GB, undefined), 128, 'lifted: every core again');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a pool of 8 threads gives the facts of the calling thread, in file order', async () => {

@@ -20,14 +20,17 @@ import {
   dashboardFromOutput,
   defaultDashboardFor,
   latestSession,
+  latestSessionAsync,
   parseRayAddress,
   rayTempRoot,
   sessionForRun,
+  sessionForRunAsync,
   sessionFromOutput,
 } from '../../core/ray/session';
 import { debugTagsArg, findBpCalls, insideDebugTags, rayLaunchAdditions, tagOnLine } from '../../core/ray/tags';
 import { listPausedWorkers, nodesAlive, rowsOf, StateApiError } from '../../core/ray/stateApi';
 import { waitedFor } from '../../core/ray/types';
+import { waitFor } from '../util/poll';
 
 const WAIT = 'Waiting for debugger to attach (see https://docs.ray.io/en/latest/ray-observability/ray-distributed-debugger.html)...';
 
@@ -92,18 +95,18 @@ test('the watcher reads logs incrementally, merges .out/.err, drops dead workers
     const w = new SessionLogWatcher(dir, { alive: (pid) => pid === process.pid, now: () => t });
     const changes: number[] = [];
     w.on('change', (p: unknown[]) => changes.push(p.length));
-    assert.deepEqual(w.scan(), [], 'a half-written line is not read; the dead worker is not listed');
+    assert.deepEqual(await w.scan(), [], 'a half-written line is not read; the dead worker is not listed');
     appendFileSync(err, `123\n${WAIT}\n`);
     t = 2000;
-    const [p] = w.scan();
+    const [p] = await w.scan();
     assert.deepEqual(
       { name: p!.name, port: p!.port, pid: p!.pid, since: p!.since, worker: p!.workerId },
       { name: 'rollout', port: 40123, pid: process.pid, since: 2000, worker: 'aa11' },
     );
     appendFileSync(err, 'Debugger client is connected\n');
-    assert.deepEqual(w.scan(), []);
+    assert.deepEqual(await w.scan(), []);
     writeFileSync(err, `:task_name:again\nRay debugger is listening on 127.0.0.1:9\n${WAIT}\n`);
-    assert.equal(w.scan()[0]?.name, 'again', 'a truncated file is read from the start');
+    assert.equal((await w.scan())[0]?.name, 'again', 'a truncated file is read from the start');
     assert.deepEqual(changes, [1, 0, 1]);
     w.dispose();
   } finally {
@@ -111,7 +114,38 @@ test('the watcher reads logs incrementally, merges .out/.err, drops dead workers
   }
 });
 
-test('which session and dashboard a run uses', () => {
+test('the watcher is incremental: a file event reads only the log it names, passes run one at a time, a burst is one pass', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'aj-raylog-'));
+  const logs = join(dir, 'logs');
+  mkdirSync(logs);
+  const dead = 2 ** 22 + 500;
+  for (let i = 0; i < 200; i++) writeFileSync(join(logs, `worker-${(0x100 + i).toString(16)}-01000000-${dead + i}.out`), ':task_name:t\n');
+  const mine = join(logs, `worker-aa11-01000000-${process.pid}.err`);
+  writeFileSync(mine, ':task_name:rollout\n');
+  // A poll that never comes during the test: only the first pass and the file events run.
+  const w = new SessionLogWatcher(dir, { intervalMs: 3_600_000, fullEveryMs: 3_600_000, alive: (pid) => pid === process.pid });
+  try {
+    const changed = new Promise<unknown[]>((resolve) => w.on('change', resolve));
+    // Several scans asked at once share passes (never two at a time) and all resolve.
+    const all = await Promise.all([w.start().scan(), w.scan(), w.scan()]);
+    assert.deepEqual(all, [[], [], []]);
+    assert.ok(w.stats.fullPasses <= 3, `${w.stats.fullPasses} full passes for 3 requests and the start`);
+    const reads = w.stats.reads;
+    assert.equal(reads, 201, 'every log is read once');
+    appendFileSync(mine, `Ray debugger is listening on 127.0.0.1:40\n${WAIT}\n`);
+    const [p] = (await changed) as { port: number }[];
+    assert.equal(p?.port, 40, 'the file event alone found the pause');
+    assert.equal(w.stats.reads - reads, 1, 'only the log that changed was read again');
+    assert.ok(w.stats.partialPasses >= 1);
+    const before = w.stats.fullPasses;
+    await waitFor(() => w.stats.fullPasses === before && w.paused.length === 1, 'no full pass for a file event');
+  } finally {
+    w.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('which session and dashboard a run uses', async () => {
   assert.equal(rayTempRoot({ RAY_TMPDIR: '/x' }), '/x/ray');
   assert.equal(rayTempRoot({ TMPDIR: '/y' }, 'linux'), '/y/ray');
   assert.equal(rayTempRoot({}, 'linux'), '/tmp/ray');
@@ -126,6 +160,12 @@ test('which session and dashboard a run uses', () => {
     assert.equal(sessionForRun(root, started - 1000, false), join(root, name));
     assert.equal(sessionForRun(root, started + 60_000, false), undefined, "an older session is not the run's own");
     assert.equal(sessionForRun(root, started + 60_000, true), join(root, name), 'unless the run joins an existing Ray');
+    // The extension host's versions answer the same without blocking.
+    assert.equal(await latestSessionAsync(root), join(root, name));
+    assert.equal(await sessionForRunAsync(root, started - 1000, false), join(root, name));
+    assert.equal(await sessionForRunAsync(root, started + 60_000, false), undefined);
+    assert.equal(await sessionForRunAsync(root, started + 60_000, true), join(root, name));
+    assert.equal(await latestSessionAsync(join(root, 'none')), undefined);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
