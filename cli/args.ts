@@ -52,8 +52,14 @@ export function parseCli<O extends CliOptions>(args: readonly string[], options:
       const o = long !== undefined ? options[long] : undefined;
       if (o?.type === 'boolean') return { kind: 'error', message: t('{0} takes no value', opt.split('=')[0]!) };
       // `--task-id -evil`: a value that starts with '-' reads as an option; it is written `--task-id=-evil`.
+      // (`--root --json`, a known option next, is a value forgotten: said plainly.)
       const next = args[args.indexOf(opt) + 1];
-      if (long !== undefined && args.includes(opt) && next?.startsWith('-'))
+      const isOption = (a: string) =>
+        a === '--' ||
+        (a.startsWith('--')
+          ? ['help', ...Object.keys(options)].includes(a.slice(2).split('=')[0]!)
+          : a.length === 2 && ['h', ...Object.values(options).map((x) => x.short)].includes(a[1]));
+      if (long !== undefined && args.includes(opt) && next?.startsWith('-') && !isOption(next))
         return { kind: 'error', message: t("{0} needs a value; a value that starts with '-' is written {1}", opt, `--${long}=${next}`) };
       return { kind: 'error', message: t('{0} needs a value', opt) };
     }

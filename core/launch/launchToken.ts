@@ -72,9 +72,13 @@ async function carries(pid: number, n: Buffer): Promise<boolean> {
 
 /**
  * The pids (other than this process) whose environment carries `token`; empty where /proc cannot be
- * read. At most `concurrency` environments are read at once.
+ * read. At most `concurrency` environments are read at once; after `timeoutMs` (default 3 s) the
+ * sweep answers with what it found (a read that stalls never holds a stop).
  */
-export async function processesWithToken(token: string, opts: { concurrency?: number; self?: number } = {}): Promise<number[]> {
+export async function processesWithToken(
+  token: string,
+  opts: { concurrency?: number; self?: number; timeoutMs?: number } = {},
+): Promise<number[]> {
   if (process.platform !== 'linux' || !/^[0-9a-f]{8,}$/.test(token)) return [];
   let names: string[];
   try {
@@ -89,13 +93,20 @@ export async function processesWithToken(token: string, opts: { concurrency?: nu
     .filter((p) => p > 1 && p !== self);
   const n = needle(token);
   const found: number[] = [];
+  const ms = opts.timeoutMs ?? 3000;
+  const deadline = Date.now() + ms;
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < pids.length) {
+    while (next < pids.length && Date.now() < deadline) {
       const pid = pids[next++]!;
       if (await carries(pid, n)) found.push(pid);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 16) }, worker));
-  return found.sort((a, b) => a - b);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 16) }, worker)),
+    new Promise((r) => (timer = setTimeout(r, ms + 100))),
+  ]);
+  clearTimeout(timer);
+  return [...found].sort((a, b) => a - b);
 }

@@ -200,7 +200,8 @@ export async function runProcess(file: string, args: readonly string[], o: RunPr
   let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   let heldOpen = false;
   let settled = false;
-  child.once('exit', (code, sig) => {
+  // (once() returns the subprocess, itself awaited below.)
+  void child.once('exit', (code, sig) => {
     exited = { code, signal: sig };
     if (!posix || pid === undefined) return;
     const check = () => {

@@ -35,7 +35,7 @@ test('R15a: an 11 MB tools/call gets an error to its id; the server lives and an
   }
 });
 
-test('R15a raw: a 12 MB line without an id and a line that is not JSON are answered without an id; ping after them', async () => {
+test('R15a raw: a 12 MB line without an id and a line that is not JSON (a NUL in it, escaped on stderr) are answered without an id; ping after them', async () => {
   const proc = spawn(process.execPath, [CLI, 'mcp', '--root', scratch], {
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -49,7 +49,8 @@ test('R15a raw: a 12 MB line without an id and a line that is not JSON are answe
     // Written in pieces, as a pipe delivers them.
     const piece = 'y'.repeat(1024 * 1024);
     for (let i = 0; i < 12; i++) proc.stdin.write(piece);
-    proc.stdin.write('\nnot json\n{"jsonrpc":"2.0","id":7,"method":"ping"}\n');
+    // The line that is not JSON holds a control character: stderr shows it escaped.
+    proc.stdin.write('\nnot\u0000json\n{"jsonrpc":"2.0","id":7,"method":"ping"}\n');
     await waitFor(
       () => out.includes('"id":7'),
       () => `the ping's answer; stdout: ${out.slice(0, 500)} stderr: ${err}`,
@@ -67,6 +68,7 @@ test('R15a raw: a 12 MB line without an id and a line that is not JSON are answe
     assert.deepEqual(lines[2], { jsonrpc: '2.0', id: 7, result: {} });
     assert.match(err, /over the limit/);
     assert.match(err, /not JSON-RPC/);
+    assert.ok(!err.includes('\u0000') && err.includes('\\u0000'), err);
     proc.stdin.end();
     assert.equal(await exited, 0);
   } finally {

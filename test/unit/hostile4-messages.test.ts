@@ -115,6 +115,9 @@ describe('R15 (d): a value that starts with -', () => {
     assert.deepEqual(parseCli(['--task-id=-evil'], options), { kind: 'ok', values: { 'task-id': '-evil' }, positionals: [] });
     const missing = parseCli(['-t'], options);
     assert.equal(missing.kind === 'error' && missing.message, '--task-id needs a value');
+    // A known option next is a value forgotten, not one that starts with '-'.
+    const forgotten = parseCli(['--task-id', '--json'], options);
+    assert.equal(forgotten.kind === 'error' && forgotten.message, '--task-id needs a value');
   });
 
   test('agentjet debug-task --task-id -evil', async () => {
