@@ -1,8 +1,13 @@
 // Issue 39 R14: created-paths notices wait as one pending scan (language-server/createdScans.ts),
-// and `agentjet.config.workspaceMaxFiles` is read from an untrusted settings answer within bounds.
+// `agentjet.config.workspaceMaxFiles` is read from an untrusted settings answer within bounds, and
+// one config under several names (links inside the folder) is published once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CreatedScans, MAX_PENDING_PATHS } from '../../language-server/createdScans';
+import { WorkspaceChecker } from '../../language-server/workspaceCheck';
 import { MAX_WORKSPACE_FILES, readFolderSettings } from '../../core/protocol/config';
 
 function recorder() {
@@ -56,4 +61,36 @@ test('R14: workspaceMaxFiles from a settings answer: a positive number, clamped;
   assert.equal(readFolderSettings({ workspaceMaxFiles: 1e12 }).workspaceMaxFiles, MAX_WORKSPACE_FILES);
   for (const bad of [0, -5, Number.NaN, Infinity, '10000', null, {}])
     assert.equal(readFolderSettings({ workspaceMaxFiles: bad }).workspaceMaxFiles, undefined, String(bad));
+});
+
+test('R14: one config under several names publishes once; when the publishing name goes, another name takes over', async () => {
+  const ws = realpathSync(mkdtempSync(join(tmpdir(), 'aj-alias-')));
+  try {
+    mkdirSync(join(ws, 'real'));
+    writeFileSync(join(ws, 'real', 'a.yaml'), 'ajet:\n  rollout: {}\n');
+    symlinkSync(join(ws, 'real'), join(ws, 'alias1'));
+    symlinkSync(join(ws, 'real'), join(ws, 'alias2'));
+    const shown = new Set<string>();
+    const checker = new WorkspaceChecker({
+      isOpen: () => false,
+      check: async (p) => void shown.add(p.slice(ws.length + 1)),
+      clear: (p) => void shown.delete(p.slice(ws.length + 1)),
+      folders: () => [ws],
+    });
+    // Links first (as a watcher may report them), then the file's own name, which takes over.
+    await checker.checkFile(join(ws, 'alias1', 'a.yaml'));
+    await checker.checkFile(join(ws, 'alias2', 'a.yaml'));
+    assert.deepEqual([...shown], ['alias1/a.yaml']);
+    await checker.checkFile(join(ws, 'real', 'a.yaml'));
+    assert.deepEqual([...shown], ['real/a.yaml']);
+    await checker.catchUp([join(ws, 'alias1'), join(ws, 'alias2')]);
+    assert.deepEqual([...shown], ['real/a.yaml']);
+    // The file's own name is reported deleted: a link's name publishes it at the next pass.
+    checker.forget(join(ws, 'real', 'a.yaml'));
+    assert.deepEqual([...shown], []);
+    await checker.catchUp([join(ws, 'alias2')]);
+    assert.deepEqual([...shown], ['alias2/a.yaml']);
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+  }
 });
