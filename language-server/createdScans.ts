@@ -11,6 +11,13 @@ export interface CreatedScanRunner {
   failed(err: unknown): void;
 }
 
+/**
+ * A full scan starts once no "more" notice came for QUIET_MS (at most MAX_WAIT_MS after the first):
+ * a burst (an unzip, a generator, a client sending many) is answered by one scan.
+ */
+export const QUIET_MS = 100;
+export const MAX_WAIT_MS = 2000;
+
 /** Created paths kept for the pending scan at most (past it the folders are scanned whole). */
 export const MAX_PENDING_PATHS = 4096;
 
@@ -47,6 +54,11 @@ export class CreatedScans {
       await new Promise<void>((r) => setImmediate(r));
       try {
         if (this.full) {
+          const since = Date.now();
+          for (let seen = -1; seen !== this.notices && Date.now() - since < MAX_WAIT_MS;) {
+            seen = this.notices;
+            await new Promise<void>((r) => setTimeout(r, QUIET_MS));
+          }
           const notices = this.notices;
           this.full = false;
           this.notices = 0;

@@ -73,11 +73,12 @@ const checker = new WorkspaceChecker({
   capped: (root, cap) => capNotice(root, cap),
 });
 
-/** Folders already told about (with the cap they were told of): once per folder and cap, not per pass. */
+/** Workspace folders already told about (with the cap they were told of): once per folder and cap, not per pass or created folder. */
 const toldCapped = new Map<string, number>();
 function capNotice(root: string, c: YamlWalkCap): void {
-  if (toldCapped.get(root) === c.cap) return;
-  toldCapped.set(root, c.cap);
+  const folder = service.folderOf(root) ?? root;
+  if (toldCapped.get(folder) === c.cap) return;
+  toldCapped.set(folder, c.cap);
   const n = (x: number) => x.toLocaleString('en-US');
   const text = c.exact
     ? t(

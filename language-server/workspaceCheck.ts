@@ -32,8 +32,9 @@ export class WorkspaceChecker {
   readonly published = new Set<string>();
   /** Modification stamp (mtime and size) of every file a pass or a check read, to find what is new since. */
   private readonly stamps = new Map<string, string>();
-  /** The real path of every file read, and which of its names publishes it (one config, one entry in Problems). */
+  /** The real path of every file read, its names, and which of them publishes it (one config, one entry in Problems). */
   private readonly realOf = new Map<string, string>();
+  private readonly names = new Map<string, Set<string>>();
   private readonly owner = new Map<string, string>();
 
   constructor(private readonly host: WorkspaceCheckHost) {}
@@ -82,6 +83,9 @@ export class WorkspaceChecker {
     const was = this.realOf.get(path);
     if (was !== undefined && was !== real) this.release(path);
     this.realOf.set(path, real);
+    let names = this.names.get(real);
+    if (!names) this.names.set(real, (names = new Set()));
+    names.add(path);
     const owner = this.owner.get(real);
     if (owner === undefined || owner === path) {
       this.owner.set(real, path);
@@ -102,9 +106,13 @@ export class WorkspaceChecker {
   private release(path: string): void {
     const real = this.realOf.get(path);
     this.realOf.delete(path);
-    if (real === undefined || this.owner.get(real) !== path) return;
+    if (real === undefined) return;
+    const names = this.names.get(real);
+    names?.delete(path);
+    if (!names?.size) this.names.delete(real);
+    if (this.owner.get(real) !== path) return;
     this.owner.delete(real);
-    for (const [other, r] of this.realOf) if (r === real) this.stamps.delete(other);
+    for (const other of names ?? []) this.stamps.delete(other);
   }
 
   forget(path: string): void {
