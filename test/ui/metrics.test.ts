@@ -3,7 +3,8 @@
 // tensorboard_log/<project>/<experiment>/) shows its keys grouped by prefix, a chart of a training
 // key, and the phase timeline of its `timing_s/*` keys with the slowest phase named. A restart
 // writing a second event file while the dashboard is open reaches it without a reopen (the
-// watcher on the TensorBoard folder, reading only what was appended).
+// watcher on the TensorBoard folder, reading only what was appended), and a 100,000-point key in
+// it draws a few points per pixel column.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -37,6 +38,10 @@ for s in range(first, last):
     w.add_scalar('perf/max_memory_allocated_gb', 38.5, s)
     if s % 10 == 0:
         w.add_scalar('val-core/math/acc@1', 0.3 + s / 200, s)
+if len(sys.argv) > 4:
+    # A long key after the last step (steps never go back, so TensorBoard purges nothing).
+    for i in range(int(sys.argv[4])):
+        w.add_scalar('actor/grad_norm', 1000.0 if i == 61234 else math.sin(i / 700) + (i % 13) / 26, last + i)
 w.close()
 `;
 
@@ -47,8 +52,11 @@ test('a run with TensorBoard event files: its dashboard shows a training key and
   const script = join(dir, 'write_events.py');
   writeFileSync(script, SCRIPT);
   const events = join(workspace, 'tensorboard_log', 'math_demo', RUN);
-  const write = (first: number, last: number) => {
-    const r = spawnSync(python, [script, events, String(first), String(last)], { encoding: 'utf8', timeout: 120_000 });
+  const write = (first: number, last: number, long = 0) => {
+    const r = spawnSync(python, [script, events, String(first), String(last), ...(long ? [String(long)] : [])], {
+      encoding: 'utf8',
+      timeout: 180_000,
+    });
     assert.equal(r.status, 0, r.stderr);
   };
   write(0, 60);
@@ -96,9 +104,19 @@ test('a run with TensorBoard event files: its dashboard shows a training key and
     await metrics.locator('.metric-card', { hasText: 'actor/entropy' }).locator('.uplot').waitFor({ state: 'visible', timeout: 30_000 });
     await metrics.locator('input.metric-search').fill('');
     // A restart writes a second event file: the open dashboard follows it.
-    write(60, 80);
+    // It also holds a 100,000-point key: drawn with a few points per pixel column, not 100,000.
+    write(60, 80, 100_000);
     await summary.filter({ hasText: 'over 80 steps' }).waitFor({ state: 'visible', timeout: 60_000 });
     await card.locator('.metric-chart[data-points="80"]').waitFor({ state: 'attached', timeout: 30_000 });
+    await metrics.locator('.keys .key button.name', { hasText: 'grad_norm' }).click();
+    const long = metrics.locator('.metric-card', { hasText: 'actor/grad_norm' }).locator('.metric-chart[data-points="100000"]');
+    await long.locator('.uplot canvas').first().waitFor({ state: 'visible', timeout: 60_000 });
+    const drawn = Number(await long.getAttribute('data-drawn'));
+    const columns = await long.evaluate((e) => Math.round(e.clientWidth * devicePixelRatio));
+    assert.ok(drawn > 0 && drawn <= 8 * columns + 2, `${drawn} points drawn for ${columns} pixel columns`);
+    await long.evaluate((e) => e.scrollIntoView({ block: 'center' }));
+    await wb.screenshot('dashboard-metrics-100k');
+    await metrics.locator('.keys .key button.name', { hasText: 'score/mean' }).click();
     await metrics.locator('h2').evaluate((h) => h.scrollIntoView({ block: 'start' }));
     await wb.screenshot('dashboard-metrics');
     await metrics.locator('.phases').evaluate((p) => p.scrollIntoView({ block: 'start' }));
