@@ -18,6 +18,8 @@ type MetricsMessage = Extract<HostToDashboard, { type: 'metrics' }>;
 export const DEFAULT_METRICS: MetricsState = { pinned: [], query: '', smoothing: 0.6, axis: 'step' };
 const HEIGHT = 220;
 const MAX_KEYS_LISTED = 2000;
+/** Tick spacings of the step axis: 1, 2, 5, 10, 20, 50, ... */
+const STEP_INCRS = Array.from({ length: 27 }, (_, i) => [1, 2, 5][i % 3]! * 10 ** Math.floor(i / 3));
 
 export interface MetricsHost {
   post(m: DashboardToHost): void;
@@ -332,7 +334,8 @@ export class MetricsSection {
       legend: { show: true },
       cursor: { drag: { x: true, y: false } },
       axes: [
-        { ...axis, label: xLabel, labelSize: 18 },
+        // Steps are integers: no 2.5 ticks.
+        { ...axis, label: xLabel, labelSize: 18, ...(p.axis === 'step' ? { incrs: STEP_INCRS } : {}) },
         { ...axis, size: 60, values: (_u, vals) => tickLabels(vals.map((v) => (v === null ? null : Number(v.toPrecision(6))))) },
       ],
       series,

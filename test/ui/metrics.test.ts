@@ -49,9 +49,8 @@ if long:
 w.close()
 `;
 
-test('a run with TensorBoard event files: its dashboard shows a training key and the phase timeline, and follows a restart, overlays a second run (screenshot)', async (t) => {
-  const { python } = ensureTestPython();
-  if (skipForEnvironment(t, moduleVersion(python, 'tensorboardX') ? undefined : "the tests' Python lacks tensorboardX")) return;
+/** A copy of the demo and a writer of its runs' TensorBoard files (where verl's tracking puts them). */
+function eventsWorkspace(python: string) {
   const { dir, workspace } = demoWorkspace('agentjet-ui-metrics-');
   const script = join(dir, 'write_events.py');
   writeFileSync(script, SCRIPT);
@@ -63,6 +62,13 @@ test('a run with TensorBoard event files: its dashboard shows a training key and
     });
     assert.equal(r.status, 0, r.stderr);
   };
+  return { dir, workspace, write };
+}
+
+test('a run with TensorBoard event files: its dashboard shows a training key and the phase timeline, and follows a restart, overlays a second run (screenshot)', async (t) => {
+  const { python } = ensureTestPython();
+  if (skipForEnvironment(t, moduleVersion(python, 'tensorboardX') ? undefined : "the tests' Python lacks tensorboardX")) return;
+  const { dir, workspace, write } = eventsWorkspace(python);
   write(0, 60);
   write(0, 40, 0, OTHER);
   const wb = await openWorkbench({ workspace });
@@ -158,6 +164,41 @@ test('a run with TensorBoard event files: its dashboard shows a training key and
     );
   } catch (err) {
     await wb.screenshot('dashboard-metrics-failure');
+    throw err;
+  } finally {
+    await wb.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('in zh-CN the training metrics and the phase timeline speak Chinese (screenshot)', async (t) => {
+  const { python } = ensureTestPython();
+  if (skipForEnvironment(t, moduleVersion(python, 'tensorboardX') ? undefined : "the tests' Python lacks tensorboardX")) return;
+  const { dir, workspace, write } = eventsWorkspace(python);
+  write(0, 30);
+  const wb = await openWorkbench({ locale: 'zh-CN', workspace });
+  try {
+    const { page } = wb;
+    await wb.activityItem('AgentJet').click();
+    // Open Run Dashboard from the command palette, the run picked in the list it offers.
+    await wb.runCommand('打开运行仪表板');
+    const input = page.locator('.quick-input-widget input').first();
+    await input.fill(RUN);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: RUN }).first().click();
+    await page.keyboard.press('Enter');
+    const frame = await wb.webviewFrame('section.metrics .metric-card .uplot', 90_000);
+    const metrics = frame.locator('section.metrics');
+    assert.equal(await metrics.locator('h2').textContent(), '训练指标');
+    assert.match(
+      (await metrics.locator('.phase-summary').textContent()) ?? '',
+      /^gen 占一步时间的 70%（共 30 步，平均每步 \d+(\.\d+)? 秒）。$/,
+    );
+    assert.equal(await metrics.locator('input.metric-search').getAttribute('placeholder'), '搜索指标');
+    assert.equal(await metrics.locator('table.perf caption').textContent(), '吞吐量与内存（perf/*）');
+    await metrics.locator('h2').evaluate((h) => h.scrollIntoView({ block: 'start' }));
+    await wb.screenshot('dashboard-metrics-zh-cn');
+  } catch (err) {
+    await wb.screenshot('dashboard-metrics-zh-cn-failure');
     throw err;
   } finally {
     await wb.close();
