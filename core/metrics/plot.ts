@@ -15,13 +15,20 @@ export function smoothEma(values: readonly number[], weight: number): number[] {
   const w = Number.isFinite(weight) ? Math.min(1, Math.max(0, weight)) : 0;
   if (values.every((v) => v === values[0])) return [...values];
   let acc = 0;
-  let n = 0;
-  return values.map((v) => {
-    if (!Number.isFinite(v)) return v;
+  /** w to the power of the finite values so far (the debias term is 1 - wn). */
+  let wn = 1;
+  const out = new Array<number>(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (!Number.isFinite(v)) {
+      out[i] = v;
+      continue;
+    }
     acc = acc * w + (1 - w) * v;
-    n++;
-    return acc / (w === 1 ? 1 : 1 - w ** n);
-  });
+    wn *= w;
+    out[i] = w === 1 ? acc : acc / (1 - wn);
+  }
+  return out;
 }
 
 /** The x of a point on an axis; NaN when it has none (a console point has no wall time). */
@@ -107,12 +114,18 @@ export function runCurve(
   points: readonly MetricPoint[],
   req: PlotRequest,
 ): { x: number[]; raw: number[]; smooth: number[]; total: number } {
-  const start = startTime(points);
-  let pts = points.filter((p) => Number.isFinite(xOf(p, req.axis, start)));
-  // On a time axis a restart can step back in time: the line follows time.
-  if (req.axis !== 'step') pts = [...pts].sort((a, b) => a.wallTime - b.wallTime || a.step - b.step);
-  const x = pts.map((p) => xOf(p, req.axis, start));
-  const raw = pts.map((p) => p.value);
+  const start = req.axis === 'relative' ? startTime(points) : 0;
+  let pts: readonly MetricPoint[] = points;
+  if (req.axis !== 'step') {
+    // On a time axis a restart can step back in time: the line follows time.
+    pts = points.filter((p) => Number.isFinite(p.wallTime)).sort((a, b) => a.wallTime - b.wallTime || a.step - b.step);
+  }
+  const x = new Array<number>(pts.length);
+  const raw = new Array<number>(pts.length);
+  for (let i = 0; i < pts.length; i++) {
+    x[i] = xOf(pts[i]!, req.axis, start);
+    raw[i] = pts[i]!.value;
+  }
   const smooth = smoothEma(raw, req.smoothing);
   const lo = req.xMin ?? (x.length ? x[0]! : 0);
   const hi = req.xMax ?? (x.length ? x[x.length - 1]! : 0);

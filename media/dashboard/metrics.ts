@@ -9,6 +9,7 @@ import { append, clear, el } from '../shared/dom';
 import { t } from '../shared/l10n';
 import { tickLabels } from './scale';
 import { PhasesView } from './phases';
+import { chartPng } from './png';
 import type { DashboardState, DashboardToHost, HostToDashboard, MetricAxis, MetricPlot } from '../../core/protocol/dashboard';
 
 type MetricsState = NonNullable<DashboardState['metrics']>;
@@ -17,6 +18,8 @@ type MetricsMessage = Extract<HostToDashboard, { type: 'metrics' }>;
 export const DEFAULT_METRICS: MetricsState = { pinned: [], query: '', smoothing: 0.6, axis: 'step' };
 const HEIGHT = 220;
 const MAX_KEYS_LISTED = 2000;
+/** Tick spacings of the step axis: 1, 2, 5, 10, 20, 50, ... */
+const STEP_INCRS = Array.from({ length: 27 }, (_, i) => [1, 2, 5][i % 3]! * 10 ** Math.floor(i / 3));
 
 export interface MetricsHost {
   post(m: DashboardToHost): void;
@@ -214,32 +217,8 @@ export class MetricsSection {
     if (target.classList.contains('csv')) this.host.post({ type: 'exportCsv', key, smoothing: this.host.state().smoothing });
     if (target.classList.contains('png')) {
       const card = this.cards.find((c) => c.key === key);
-      if (card?.u) this.host.post({ type: 'exportPng', key, dataUrl: this.png(card.u, key) });
+      if (card?.u) this.host.post({ type: 'exportPng', key, dataUrl: chartPng(card.u, key, this.host.cssVar) });
     }
-  }
-
-  /** The chart as a PNG: the theme's background, the key as title, the plot, the runs' names. */
-  private png(u: uPlot, key: string): string {
-    const src = u.ctx.canvas;
-    const pad = 28;
-    const out = document.createElement('canvas');
-    out.width = src.width;
-    out.height = src.height + pad * 2;
-    const ctx = out.getContext('2d')!;
-    ctx.fillStyle = this.host.cssVar('--vscode-editor-background', '#1e1e1e');
-    ctx.fillRect(0, 0, out.width, out.height);
-    ctx.fillStyle = this.host.cssVar('--vscode-foreground', '#ccc');
-    ctx.font = `${14 * devicePixelRatio}px sans-serif`;
-    ctx.fillText(key, 8, pad - 8);
-    ctx.drawImage(src, 0, pad);
-    let x = 8;
-    for (const s of u.series.slice(1)) {
-      if (!s.show || typeof s.label !== 'string' || s.label.endsWith(' (raw)')) continue;
-      ctx.fillStyle = typeof s.stroke === 'function' ? String(s.stroke(u, 1)) : String(s.stroke ?? '#888');
-      ctx.fillText(s.label, x, out.height - 8);
-      x += ctx.measureText(s.label).width + 24;
-    }
-    return out.toDataURL('image/png');
   }
 
   /** Draws a card per shown key (keeping the cards of keys still shown); `refresh` asks every card's data again. */
@@ -321,6 +300,11 @@ export class MetricsSection {
       clear(c.box);
       c.box.dataset.shape = shape;
       c.u = new uPlot(this.options(p, c), data, c.box);
+      // The faint raw lines behind the smoothed ones stay out of the legend.
+      const raw = new Set(p.series.flatMap((s, i) => (s.smooth ? [1 + i * 2] : [])));
+      c.u.root.querySelectorAll<HTMLElement>('.u-legend .u-series').forEach((row, i) => {
+        if (raw.has(i)) row.classList.add('raw');
+      });
     }
     const drawn = p.series.reduce((a, s) => a + s.drawn, 0);
     const total = p.series.reduce((a, s) => a + s.points, 0);
@@ -337,7 +321,7 @@ export class MetricsSection {
     for (const s of p.series) {
       const color = this.host.color(s.run);
       if (s.smooth) {
-        series.push({ label: `${s.label} (raw)`, stroke: color, width: 1, alpha: 0.3, spanGaps: true, points: { show: false } });
+        series.push({ label: t('{0} (raw)', s.label), stroke: color, width: 1, alpha: 0.3, spanGaps: true, points: { show: false } });
         series.push({ label: s.label, stroke: color, width: 2, spanGaps: true, points: { show: false }, value: (_u, v) => fmt(v) });
       } else
         series.push({ label: s.label, stroke: color, width: 2, spanGaps: true, points: { show: s.drawn < 60 }, value: (_u, v) => fmt(v) });
@@ -350,7 +334,8 @@ export class MetricsSection {
       legend: { show: true },
       cursor: { drag: { x: true, y: false } },
       axes: [
-        { ...axis, label: xLabel, labelSize: 18 },
+        // Steps are integers: no 2.5 ticks.
+        { ...axis, label: xLabel, labelSize: 18, ...(p.axis === 'step' ? { incrs: STEP_INCRS } : {}) },
         { ...axis, size: 60, values: (_u, vals) => tickLabels(vals.map((v) => (v === null ? null : Number(v.toPrecision(6))))) },
       ],
       series,
