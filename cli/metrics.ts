@@ -1,6 +1,7 @@
 // `agentjet metrics EXP_DIR|EVENTS_DIR|FILE [--key TAG]... [--format table|json|csv]`: a run's
 // training metrics (TensorBoard event files, SwanLab run files, verl console lines) for a terminal and for scripts.
 import { readRunMetrics } from '../core/metrics/read';
+import { nodeFs, tryStat } from '../core/fs/seam';
 import { summarize } from '../core/metrics/summary';
 import type { MetricSeries } from '../core/protocol/metrics';
 import { printable } from '../core/runs/format';
@@ -68,6 +69,12 @@ export const metricsCommand: CliCommand = {
       return 2;
     }
     const path = positionals[0]!;
+    // A FIFO or a device would block or never end: refused by name before anything reads it.
+    const st = await tryStat(nodeFs(), path);
+    if (st && !st.isFile() && !st.isDirectory()) {
+      process.stderr.write(`agentjet metrics: ${path}: ${t('not a regular file')}\n`);
+      return 1;
+    }
     const m = await readRunMetrics(path);
     for (const i of m.issues) process.stderr.write(`agentjet metrics: ${i.file}${i.at !== undefined ? `@${i.at}` : ''}: ${i.message}\n`);
     if (!m.sources.length) {

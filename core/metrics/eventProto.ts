@@ -2,7 +2,7 @@
 // event.proto, summary.proto, tensor.proto, tensor_shape.proto), declared as a protobufjs JSON
 // descriptor with only the fields a scalar reader needs: the library skips the others (graphs,
 // images, histograms) on the wire.
-import { Root, type Message, type Type } from 'protobufjs/light';
+import { Reader, Root, type Message, type Type } from 'protobufjs/light';
 
 const SCHEMA = {
   nested: {
@@ -213,9 +213,28 @@ export function scalarOfTensor(t: TensorMsg): number | undefined {
   }
 }
 
+/** A protobufjs reader over a chunk of records, for decodeEventIn (one reader a chunk, no copies). */
+export function eventReader(buf: Uint8Array): Reader {
+  return Reader.create(buf);
+}
+
 /** Decodes one event record. Throws (protobufjs's error) on bytes that are not an Event. */
 export function decodeEvent(data: Uint8Array): DecodedEvent {
-  const m = event().decode(data) as Message & EventMsg;
+  return fromMessage(event().decode(data) as Message & EventMsg);
+}
+
+/** Decodes the event record at `start` (`length` bytes) of the reader's buffer. Throws on bytes that are not an Event. */
+export function decodeEventIn(reader: Reader, start: number, length: number): DecodedEvent {
+  reader.pos = start;
+  // protobufjs bounds a nested message by lowering `len` and does not restore it when decoding throws.
+  reader.len = reader.buf.length;
+  const m = event().decode(reader, length) as Message & EventMsg;
+  // A field that ran past the record (a malformed one) read bytes of the next: not an Event.
+  if (reader.pos !== start + length) throw new Error('the event does not end where its record does');
+  return fromMessage(m);
+}
+
+function fromMessage(m: Message & EventMsg): DecodedEvent {
   const out: DecodedEvent = {
     wallTime: m.wallTime,
     step: int64(m.step),

@@ -46,30 +46,43 @@ export interface FrameScan {
 }
 
 /**
+ * Walks the whole, checked records of `buf` (the file's bytes from offset `base`), calling `each`
+ * with each record's data span (start and length in `buf`) and file offset, without copying.
+ * Stops at the first damaged record, as TensorBoard does.
+ */
+export function walkRecords(
+  buf: Uint8Array,
+  base: number,
+  each: (start: number, length: number, offset: number) => void,
+): Omit<FrameScan, 'records'> {
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  let pos = 0;
+  while (pos < buf.length) {
+    const at = base + pos;
+    if (buf.length - pos < 12) return { next: at, stop: { kind: 'partial' } };
+    if (maskedCrc32c(buf.subarray(pos, pos + 8)) !== view.getUint32(pos + 8, true))
+      return { next: at, stop: { kind: 'header-crc', offset: at } };
+    const lo = view.getUint32(pos, true);
+    const hi = view.getUint32(pos + 4, true);
+    const length = hi * 0x100000000 + lo;
+    if (length > MAX_RECORD_BYTES) return { next: at, stop: { kind: 'too-long', offset: at, length } };
+    if (buf.length - pos < 12 + length + 4) return { next: at, stop: { kind: 'partial' } };
+    if (maskedCrc32c(buf.subarray(pos + 12, pos + 12 + length)) !== view.getUint32(pos + 12 + length, true))
+      return { next: at, stop: { kind: 'data-crc', offset: at, length } };
+    each(pos + 12, length, at);
+    pos += 16 + length;
+  }
+  return { next: base + pos };
+}
+
+/**
  * Splits `buf` (the file's bytes from offset `base`) into whole, checked records. Records are views
  * into `buf`. Stops at the first damaged record, as TensorBoard does.
  */
 export function scanRecords(buf: Uint8Array, base = 0): FrameScan {
-  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   const records: RecordSpan[] = [];
-  let pos = 0;
-  while (pos < buf.length) {
-    const at = base + pos;
-    if (buf.length - pos < 12) return { records, next: at, stop: { kind: 'partial' } };
-    const header = buf.subarray(pos, pos + 8);
-    if (maskedCrc32c(header) !== view.getUint32(pos + 8, true)) return { records, next: at, stop: { kind: 'header-crc', offset: at } };
-    const lo = view.getUint32(pos, true);
-    const hi = view.getUint32(pos + 4, true);
-    const length = hi * 0x100000000 + lo;
-    if (length > MAX_RECORD_BYTES) return { records, next: at, stop: { kind: 'too-long', offset: at, length } };
-    if (buf.length - pos < 12 + length + 4) return { records, next: at, stop: { kind: 'partial' } };
-    const data = buf.subarray(pos + 12, pos + 12 + length);
-    if (maskedCrc32c(data) !== view.getUint32(pos + 12 + length, true))
-      return { records, next: at, stop: { kind: 'data-crc', offset: at, length } };
-    records.push({ offset: at, data });
-    pos += 16 + length;
-  }
-  return { records, next: base + pos };
+  const r = walkRecords(buf, base, (start, length, offset) => records.push({ offset, data: buf.subarray(start, start + length) }));
+  return { records, ...r };
 }
 
 /** One framed record (for tests and fixtures). */

@@ -6,8 +6,8 @@
 import { basename, join } from 'node:path';
 import type { MetricIssue, MetricPoint, MetricSeries } from '../protocol/metrics';
 import { fsErrorText, tryReaddir, type RunsFs } from '../fs/seam';
-import { scanRecords, MAX_RECORD_BYTES, type FrameStop } from './framing';
-import { decodeEvent, type DecodedEvent } from './eventProto';
+import { walkRecords, MAX_RECORD_BYTES, type FrameStop } from './framing';
+import { decodeEventIn, eventReader, type DecodedEvent } from './eventProto';
 import { t } from '../l10n';
 
 /** TensorBoard's filter (io_wrapper.IsSummaryEventsFile). */
@@ -104,24 +104,26 @@ export class TensorBoardRun {
       let want = Math.min(chunk, size - st.offset);
       let buf = await this.fs.readRange(path, st.offset, want);
       this.bytesRead += buf.length;
-      let scan = scanRecords(buf, st.offset);
-      if (!scan.records.length && scan.stop?.kind === 'partial' && buf.length >= 12 && st.offset + buf.length < size) {
+      let reader = eventReader(buf);
+      const each = (start: number, length: number, offset: number) => {
+        let ev: DecodedEvent;
+        try {
+          ev = decodeEventIn(reader, start, length);
+        } catch {
+          if (!st.badEvents++) st.firstBadEvent = offset;
+          return;
+        }
+        if (this.process(ev)) changed = true;
+      };
+      let scan = walkRecords(buf, st.offset, each);
+      if (scan.next === st.offset && scan.stop?.kind === 'partial' && buf.length >= 12 && st.offset + buf.length < size) {
         // A record longer than the chunk: read it whole (its length was checked against MAX_RECORD_BYTES).
         const len = buf.readUInt32LE(0) + buf.readUInt32LE(4) * 0x100000000;
         want = Math.min(16 + Math.min(len, MAX_RECORD_BYTES), size - st.offset);
         buf = await this.fs.readRange(path, st.offset, want);
         this.bytesRead += buf.length;
-        scan = scanRecords(buf, st.offset);
-      }
-      for (const r of scan.records) {
-        let ev: DecodedEvent;
-        try {
-          ev = decodeEvent(r.data);
-        } catch {
-          if (!st.badEvents++) st.firstBadEvent = r.offset;
-          continue;
-        }
-        if (this.process(ev)) changed = true;
+        reader = eventReader(buf);
+        scan = walkRecords(buf, st.offset, each);
       }
       const progressed = scan.next > st.offset;
       st.offset = scan.next;

@@ -22,7 +22,10 @@ test('agentjet_compare_runs and agentjet_metrics (SwanLab) over MCP: read-only, 
   ]);
   const swan = join(ws, 'saved_experiments', 'exp_swan');
   mkdirSync(swan);
-  writeFileSync(join(swan, 'yaml_backup.yaml'), 'ajet:\n  project_name: proj\n  experiment_name: exp_swan\n  trainer_common:\n    logger: swanlab\n');
+  writeFileSync(
+    join(swan, 'yaml_backup.yaml'),
+    'ajet:\n  project_name: proj\n  experiment_name: exp_swan\n  trainer_common:\n    logger: swanlab\n',
+  );
   writeSwanLabRun(join(ws, 'saved_experiments', 'swanlog'), {
     version: 1,
     project: 'proj',
@@ -46,7 +49,12 @@ test('agentjet_compare_runs and agentjet_metrics (SwanLab) over MCP: read-only, 
     };
     assert.deepEqual(j.config.differences['ajet.trainer_common.optim.lr'], [1e-6, 3e-6]);
     assert.deepEqual(Object.keys(j.metrics), ['critic/rewards/mean', 'val-core/acc']);
-    assert.deepEqual(j.metrics['critic/rewards/mean'], { ...j.metrics['critic/rewards/mean'], ahead: { final: 'exp_a', best: 'exp_a' }, atStep: 8, valuesAtStep: [1, 0.25] });
+    assert.deepEqual(j.metrics['critic/rewards/mean'], {
+      ...j.metrics['critic/rewards/mean'],
+      ahead: { final: 'exp_a', best: 'exp_a' },
+      atStep: 8,
+      valuesAtStep: [1, 0.25],
+    });
 
     const bad = await s.call('agentjet_compare_runs', { paths: ['saved_experiments/exp_a'] });
     assert.equal(bad.isError, true);
@@ -57,7 +65,10 @@ test('agentjet_compare_runs and agentjet_metrics (SwanLab) over MCP: read-only, 
 
     const m = await s.call('agentjet_metrics', { path: 'saved_experiments/exp_swan' });
     assert.equal(m.isError, false, m.text);
-    const mj = JSON.parse(m.text) as { sources: { kind: string; path: string }[]; keys: Record<string, { points: number; last: [number, number] }> };
+    const mj = JSON.parse(m.text) as {
+      sources: { kind: string; path: string }[];
+      keys: Record<string, { points: number; last: [number, number] }>;
+    };
     assert.deepEqual(mj.sources, [{ kind: 'swanlab', path: 'saved_experiments/swanlog/run-20260526_090705-abc123' }]);
     assert.deepEqual(mj.keys['critic/rewards/mean'], { ...mj.keys['critic/rewards/mean'], points: 6, last: [5, 1.25] });
   } finally {

@@ -243,3 +243,29 @@ test('reader: more event files than the bound: the first ones in name order are 
     done();
   }
 });
+
+test('reader: a well-framed record that is not an Event (one whose field claims more bytes than the record holds) is skipped and counted; the next is read', async () => {
+  const { dir, done } = tmp();
+  try {
+    const good = (s: number) => frameRecord(encodeScalarEvent({ step: s, wallTime: 1000 + s, values: [['actor/kl', s]] }));
+    // Field 5 (summary), length-delimited, claiming 100 bytes in a 2-byte record: read within the
+    // record it fails; read over the whole chunk it would run into the next record's bytes.
+    const overrun = frameRecord(Uint8Array.of(0x2a, 100));
+    const garbage = frameRecord(Uint8Array.of(0xff, 0xff, 0xff));
+    const file = concat([good(0), overrun, good(1), garbage, good(2)]);
+    writeFileSync(join(dir, 'events.out.tfevents.1.x'), file);
+    for (const chunkBytes of [undefined, 40]) {
+      const run = new TensorBoardRun(dir, nodeFs(), chunkBytes ? { chunkBytes } : {});
+      await run.update();
+      assert.deepEqual(
+        run.series()[0]!.points.map((p) => p.step),
+        [0, 1, 2],
+      );
+      const issue = run.issues()[0]!;
+      assert.match(issue.message, /2 records are not TensorBoard events; skipped/);
+      assert.equal(issue.at, good(0).length);
+    }
+  } finally {
+    done();
+  }
+});

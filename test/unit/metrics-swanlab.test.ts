@@ -18,6 +18,7 @@ import { findMetricSources } from '../../core/metrics/find';
 import { nodeFs } from '../../core/fs/seam';
 import { callTool } from '../../core/agents/tools';
 import { writeSwl, writeSwanLabRun, v1Records, type SwanPoint } from '../gen/swanlab';
+import { decodeSwanLabJson } from '../../core/metrics/swanlabRecords';
 import { ensureTestPython } from '../harness/python';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'aj-swan-'));
@@ -326,4 +327,20 @@ out.close()
   } finally {
     rmSync(d, { recursive: true, force: true });
   }
+});
+
+test("version 1: a value json.dumps wrote bare (NaN, Infinity, -Infinity: SwanLab's converters pass floats through) is read too", () => {
+  const line = (v: string) =>
+    Buffer.from(
+      `{"model_type": "Scalar", "data": {"metric": {"index": 3, "data": ${v}, "create_time": "2026-05-26T09:07:05+00:00"}, "key": "k", "step": 3, "epoch": 1}}\n`,
+    );
+  assert.deepEqual(
+    ['NaN', 'Infinity', '-Infinity', '0.5'].map((v) => {
+      const r = decodeSwanLabJson(line(v));
+      return r.kind === 'scalar' ? r.value : undefined;
+    }),
+    [NaN, Infinity, -Infinity, 0.5],
+  );
+  assert.throws(() => decodeSwanLabJson(Buffer.from('{"model_type": "Scalar", "data": {"key": "k"}}\n')), /not a SwanLab scalar/);
+  assert.throws(() => decodeSwanLabJson(Buffer.from('not json')));
 });
