@@ -170,6 +170,8 @@ export interface ConfigFacts {
    * `trainer_common` (only `total_epochs` is converted), so nothing else is read.
    */
   totalSteps: number | undefined;
+  /** `<root>.trainer_common.logger` when a plain string (swanlab, tensorboard ...). */
+  logger?: string | undefined;
   /** Set when the text is not clean YAML (facts are still filled when readable) or holds no root mapping. */
   error?: string;
 }
@@ -236,6 +238,7 @@ export function readConfigFacts(text: string): ConfigFacts {
     /* absent */
   }
   const totalSteps = [verlSteps].find((v): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0);
+  const logger = str(scalar(['trainer_common', 'logger']));
   return {
     dialect,
     version: versionOf(dialect, rolloutKeys),
@@ -245,6 +248,7 @@ export function readConfigFacts(text: string): ConfigFacts {
     debugVllmPort: Number.isInteger(portNum) && portNum > 0 && portNum < 65536 ? portNum : DEFAULT_VLLM_PORT,
     checkpointBase: base && !base.includes('${') ? base : undefined,
     totalSteps,
+    ...(logger !== undefined ? { logger } : {}),
     ...(broken ? { error: broken } : {}),
   };
 }

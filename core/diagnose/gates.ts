@@ -15,6 +15,12 @@ export interface AgentJetGates {
   debugpyMin: string;
   /** verify_python_env refuses `logger: swanlab` without SWANLAB_API_KEY. */
   swanlabKey: boolean;
+  /** The code has verify_python_env (the verl gates apply). */
+  verlCheck: boolean;
+  /** The code has check_debugpy_version (the launcher stops without debugpy, any backbone). */
+  debugpyCheck: boolean;
+  /** verify_python_env imports verl whatever the backbone (a launch without verl stops). */
+  importsVerl: boolean;
   /** The file the gates were read from, or `bundled`. */
   from: string;
 }
@@ -24,8 +30,16 @@ export const BUNDLED_GATES: AgentJetGates = {
   trinityRefused: ['0.5.0.post', '0.7.0.post'],
   debugpyMin: '1.8.0',
   swanlabKey: true,
+  verlCheck: true,
+  debugpyCheck: true,
+  importsVerl: true,
   from: 'bundled',
 };
+
+/** What code that has neither function gates: nothing. */
+export function noGates(from: string): AgentJetGates {
+  return { ...BUNDLED_GATES, swanlabKey: false, verlCheck: false, debugpyCheck: false, importsVerl: false, from };
+}
 
 /** The body of `def name(` up to the next top-level statement. */
 function functionBody(source: string, name: string): string | undefined {
@@ -63,13 +77,14 @@ export function gatesFromSource(texts: readonly { path: string; text: string }[]
     if (d && !debugpy) debugpy = d;
   }
   if (!verify && !debugpy) return undefined;
-  const out: AgentJetGates = { ...BUNDLED_GATES, from: verify?.path ?? texts[0]!.path };
+  const out: AgentJetGates = { ...BUNDLED_GATES, verlCheck: !!verify, debugpyCheck: !!debugpy, from: verify?.path ?? texts[0]!.path };
   if (verify) {
     const verl = listAfter(verify.body, /backbone\s*==\s*["']verl["']/);
     if (verl?.length) out.verlAccepted = verl;
     const trinity = listAfter(verify.body, /backbone\s*==\s*["']trinity["']/);
     if (trinity?.length) out.trinityRefused = trinity;
     out.swanlabKey = verify.body.includes('SWANLAB_API_KEY');
+    out.importsVerl = /^\s+import verl\b/m.test(verify.body);
   }
   const min = debugpy && /parse\(\s*["'](\d+(?:\.\d+)*)["']\s*\)/.exec(debugpy);
   if (min) out.debugpyMin = min[1]!;
@@ -82,7 +97,7 @@ export function ajetPackageOf(framePath: string): string | undefined {
   return m?.[1];
 }
 
-/** Reads the gates of the AgentJet package at `ajetDir` (bounded reads); bundled ones when unreadable. */
+/** Reads the gates of the AgentJet package at `ajetDir` (bounded reads); bundled ones when none of its files is readable. */
 export async function readGates(fs: RunsFs, ajetDir: string | undefined): Promise<AgentJetGates> {
   if (!ajetDir) return BUNDLED_GATES;
   const texts: { path: string; text: string }[] = [];
@@ -93,7 +108,9 @@ export async function readGates(fs: RunsFs, ajetDir: string | undefined): Promis
       /* not there in this release */
     }
   }
-  return (texts.length && gatesFromSource(texts)) || BUNDLED_GATES;
+  // Read but without either function (a stand-in, an older layout): it gates nothing.
+  if (!texts.length) return BUNDLED_GATES;
+  return gatesFromSource(texts) ?? noGates(texts[0]!.path);
 }
 
 /** Whether verify_python_env lets this verl version through for `backbone`. */

@@ -20,6 +20,7 @@ import {
   type Fix,
 } from './facts';
 import { launcherCheck, portCheck, gpuCheck, trustCheck } from './hostChecks';
+import { gatedDebugpy, gatedVerl, swanlabCheck } from './gateChecks';
 
 export {
   ALL_LAUNCHER_MODULES,
@@ -109,10 +110,11 @@ export function evaluate(input: DoctorInput): Check[] {
     });
   }
 
+  const dbgChecks: Check[] = [];
   const dbg = f.packages.debugpy;
   const dbgFix: Fix = { kind: 'shell', value: installHint(py), label: t('Install') };
   if (!dbg?.found) {
-    out.push({
+    dbgChecks.push({
       id: 'debugpy',
       title: 'debugpy',
       status: 'error',
@@ -127,7 +129,7 @@ export function evaluate(input: DoctorInput): Check[] {
     });
   } else if (!dbg.version || compareVersions(dbg.version, MIN_DEBUGPY) < 0) {
     // A warning, not an error: the launch runs (without following the launcher's child processes).
-    out.push({
+    dbgChecks.push({
       id: 'debugpy',
       title: 'debugpy',
       status: 'warning',
@@ -141,8 +143,10 @@ export function evaluate(input: DoctorInput): Check[] {
       fix: dbgFix,
     });
   } else {
-    out.push({ id: 'debugpy', title: 'debugpy', status: 'ok', detail: t('debugpy {0} (>= {1})', dbg.version, MIN_DEBUGPY) });
+    dbgChecks.push({ id: 'debugpy', title: 'debugpy', status: 'ok', detail: t('debugpy {0} (>= {1})', dbg.version, MIN_DEBUGPY) });
   }
+
+  out.push(gatedDebugpy(input, f, py, dbgChecks[0]!));
 
   const optional = (id: 'vllm' | 'verl' | 'trinity' | 'ray', mod: string, why: string, fix: Fix): Check => {
     const p = f.packages[mod];
@@ -166,8 +170,16 @@ export function evaluate(input: DoctorInput): Check[] {
     ),
   );
   out.push(
-    optional('verl', 'verl', t('verl is not installed: needed for --backbone verl.'), frameworkFix(py, { checkout, backbone: 'verl' })),
+    gatedVerl(
+      input,
+      f,
+      py,
+      optional('verl', 'verl', t('verl is not installed: needed for --backbone verl.'), frameworkFix(py, { checkout, backbone: 'verl' })),
+      checkout,
+    ),
   );
+  const swanlab = swanlabCheck(input, f);
+  if (swanlab) out.push(swanlab);
   out.push(
     optional(
       'trinity',
@@ -193,7 +205,11 @@ export function evaluate(input: DoctorInput): Check[] {
 export function blockingForLaunch(checks: readonly Check[], wantDebugpy: boolean): Check[] {
   const launcherJudged = checks.some((c) => c.id === 'launcher');
   return checks.filter(
-    (c) => c.status === 'error' && (c.id !== 'debugpy' || wantDebugpy) && c.id !== 'gpu' && !(c.id === 'framework' && launcherJudged),
+    (c) =>
+      c.status === 'error' &&
+      (c.id !== 'debugpy' || wantDebugpy || c.blocking === true) &&
+      c.id !== 'gpu' &&
+      !(c.id === 'framework' && launcherJudged),
   );
 }
 

@@ -4,6 +4,7 @@ import { t } from '../l10n';
 import { debugpyInstallCommand, frameworkInstallCommand, pipInstallCommand, type FrameworkInstall } from './install';
 import { LAUNCHER_ENTRIES } from '../agentjet/dialect';
 import { type PortCompanion } from '../agentjet/portHolder';
+import type { AgentJetGates } from '../diagnose/gates';
 
 export type Status = 'ok' | 'warning' | 'error' | 'info';
 
@@ -15,11 +16,13 @@ export interface Fix {
 }
 
 export interface Check {
-  id: 'python' | 'framework' | 'launcher' | 'debugpy' | 'vllm' | 'verl' | 'trinity' | 'ray' | 'gpu' | 'port' | 'trust';
+  id: 'python' | 'framework' | 'launcher' | 'debugpy' | 'vllm' | 'verl' | 'trinity' | 'ray' | 'gpu' | 'port' | 'trust' | 'swanlab';
   title: string;
   status: Status;
   detail: string;
   fix?: Fix;
+  /** An error that stops every launch (the user's AgentJet refuses it whatever the launch does). */
+  blocking?: boolean;
 }
 
 export interface PackageFacts {
@@ -55,6 +58,12 @@ export interface LaunchContext {
   portKey: string;
   /** Companions of other folders the user chose to reuse (AGENTJET_REUSE_COMPANION): their port is fine. */
   reusePgids?: readonly number[];
+  /** The launch's `--backbone` (verl, trinity, debug). */
+  backbone?: string;
+  /** The config's `<root>.trainer_common.logger`. */
+  logger?: string;
+  /** SWANLAB_API_KEY is set (not empty) in the launch's environment. */
+  swanlabKey?: boolean;
 }
 
 /** Every launcher module of every version, for the doctor's probe (it has no config to choose by). */
@@ -87,6 +96,8 @@ export interface DoctorInput {
   launch?: LaunchContext;
   /** The working folder when it is a clone of AgentJet (install advice then runs there). */
   checkout?: string | undefined;
+  /** The probed AgentJet's own gates (verify_python_env, check_debugpy_version), read from its code. */
+  gates?: AgentJetGates;
 }
 
 export const MIN_PYTHON = [3, 10] as const;

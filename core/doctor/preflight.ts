@@ -3,6 +3,7 @@
 // for one launch (its launcher candidates, console script, companions, whether it debugs).
 import { blockingForLaunch, evaluate, warningsForLaunch, type Check, type DoctorInput, type LaunchContext } from './checks';
 import { runProbeScript } from './run';
+import { gatesOfProbe } from './gates';
 import { agentJetCheckout } from './install';
 import { probeScript } from './probeText';
 import { recognisePortHolder, type PortCompanion } from '../agentjet/portHolder';
@@ -54,9 +55,12 @@ export async function checkForLaunch(o: LaunchCheckOptions): Promise<LaunchCheck
     held?.inUse && held.holderPid != null
       ? (recognisePortHolder({ pid: held.holderPid, pgid: held.holderPgid, args: held.holderArgs }) ?? null)
       : null;
+  // The user's AgentJet judges its own gates (verl version, debugpy, SWANLAB_API_KEY).
+  const gates = await gatesOfProbe(probe);
   const checks = evaluate({
     python: o.python,
     probe,
+    ...(gates ? { gates } : {}),
     gpu: { available: false, gpus: [], error: null },
     ...(o.trusted !== undefined ? { trusted: o.trusted } : {}),
     ...(o.portHeldByCompanion ? { portHeldByCompanion: true } : {}),

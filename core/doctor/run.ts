@@ -1,6 +1,7 @@
 // Gathers the facts the checks need: runs the probe in the chosen interpreter and asks
 // nvidia-smi. Never throws; every child is stopped on timeout or cancellation (core/process/run.ts:
 // SIGTERM, then SIGKILL).
+import { gatesOfProbe } from './gates';
 import { agentJetCheckout } from './install';
 import { ProcessError, runProcess } from '../process/run';
 import { askInterpreter, InterpreterSilentError } from '../process/interpreter';
@@ -82,10 +83,12 @@ export async function queryGpus(timeoutMs = 10_000, signal?: AbortSignal): Promi
 
 export async function gather(o: GatherOptions): Promise<DoctorInput> {
   const [probe, gpu] = await Promise.all([runProbeScript(o), queryGpus(o.timeoutMs, o.signal)]);
+  const gates = await gatesOfProbe(probe);
   return {
     python: o.python,
     probe,
     gpu,
+    ...(gates ? { gates } : {}),
     ...(o.pythonSource ? { pythonSource: o.pythonSource } : {}),
     ...(o.trusted !== undefined ? { trusted: o.trusted } : {}),
     checkout: agentJetCheckout(o.cwd),

@@ -11,6 +11,7 @@ import { commandLine, describeTarget, planLaunch, preflightLaunch, type LaunchPl
 import { shellCommand } from '../process/quote';
 import { LaunchOwner, LaunchStopped, type LaunchOwnerOptions } from './owner';
 import { LaunchRecordKeeper } from './record';
+import type { LaunchCause } from '../protocol/debug';
 
 export interface LauncherRunSpec {
   launch: ResolvedLaunch;
@@ -31,6 +32,9 @@ export interface LauncherRunEnd {
   stopped: boolean;
   /** Nothing was started (refused, stopped before the spawn, or the spawn failed). */
   started: boolean;
+  /** A failed launch: why, from its output, for Problems on `config` (core/diagnose). */
+  causes?: LaunchCause[];
+  config?: string;
 }
 
 export interface LauncherRunEvents {
@@ -175,7 +179,7 @@ export class LauncherRun {
       this.record.exitCode = exitCode;
       if (exit.signal) this.record.exitSignal = exit.signal;
       if (owner.stopRequestedMs !== undefined) this.record.stopRequestedMs = owner.stopRequestedMs;
-      await this.record.finish(
+      const finished = await this.record.finish(
         r,
         plan,
         child.pid,
@@ -183,7 +187,13 @@ export class LauncherRun {
         (message) => this.events.recordError?.(message),
         this.spec.via,
       );
-      return { exitCode, signal: exit.signal ?? null, stopped: owner.stopRequested, started: true };
+      return {
+        exitCode,
+        signal: exit.signal ?? null,
+        stopped: owner.stopRequested,
+        started: true,
+        ...(finished.causes ? { causes: finished.causes, config: r.config } : {}),
+      };
     } catch (e) {
       if (!(e instanceof LaunchStopped)) throw e;
       await owner.end();

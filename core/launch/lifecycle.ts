@@ -176,6 +176,8 @@ const KIND_OF: Partial<Record<Check['id'], RefusalKind>> = {
   launcher: 'framework',
   debugpy: 'debugpy',
   port: 'port',
+  verl: 'framework',
+  swanlab: 'config',
 };
 
 /**
@@ -201,6 +203,9 @@ export async function preflightLaunch(plan: LaunchPlan, wantDebugpy: boolean, op
       companionPgids: companions.map((c) => c.pgid),
       portKey: `${plan.facts.dialect}.debug.debug_vllm_port`,
       reusePgids: reusedCompanionPgids(plan.env),
+      backbone: r.backbone,
+      ...(plan.facts.logger ? { logger: plan.facts.logger } : {}),
+      swanlabKey: !!plan.env.SWANLAB_API_KEY,
     },
     ...(opts.signal ? { signal: opts.signal } : {}),
   });

@@ -22,6 +22,8 @@ export interface ConfigFacts {
   experimentName: string | undefined;
   /** `<root>.debug.debug_vllm_port` (default 18000, as in ajet_default.yaml). */
   debugVllmPort: number;
+  /** `<root>.trainer_common.logger`, when written as a plain string. */
+  logger?: string | undefined;
 }
 
 /** Cheap check used for context keys and CodeLens: a top-level `ajet:`/`astuner:`/`astune:` line. */
@@ -31,7 +33,12 @@ export function looksLikeAgentJetConfig(text: string): boolean {
 
 export function readConfigFacts(text: string): ConfigFacts {
   const f = readFacts(text);
-  return { dialect: f.dialect, experimentName: literalExperimentName(f.experimentName), debugVllmPort: f.debugVllmPort };
+  return {
+    dialect: f.dialect,
+    experimentName: literalExperimentName(f.experimentName),
+    debugVllmPort: f.debugVllmPort,
+    ...(f.logger ? { logger: f.logger } : {}),
+  };
 }
 
 /** How the launcher is started: its console script run by the interpreter, or `-m <module>`. */

@@ -11,7 +11,8 @@ import type { LaunchPlan } from './lifecycle';
 import { LauncherOutputReader, findExperimentFolder, findRolloutLog, logExperimentOf, type LaunchWhere } from './experiment';
 import { existsSync } from 'node:fs';
 import { experimentName, launchPaths, writeLaunchRecord, LAUNCH_OUTPUT_MAX, type LayoutVersion } from '../agentjet';
-import type { ExperimentEventBody, FinishedEventBody } from '../protocol/debug';
+import type { ExperimentEventBody, FinishedEventBody, LaunchCause } from '../protocol/debug';
+import { classifyText } from '../diagnose/classify';
 import { LiveRecord, type LiveRecordEvents } from './liveRecord';
 import type { LaunchOwner } from './owner';
 
@@ -36,6 +37,20 @@ export class LaunchRecordKeeper {
   /** The launcher's output (the end of it), for the launch record beside the run. */
   private output = '';
   private experiment: string | undefined;
+
+  /** Why the launch failed, from its output (none for a success or the user's stop). */
+  causes(): LaunchCause[] {
+    if (this.exitCode === 0 || (this.exitCode === undefined && !this.exitSignal) || this.stopRequestedMs !== undefined) return [];
+    return classifyText(this.output).map((c) => ({
+      code: c.code,
+      message: c.message,
+      fix: c.fix,
+      line: c.line,
+      evidence: c.evidence,
+      ...(c.action?.config ? { edits: c.action.config.map((e) => ({ key: e.key, value: e.value })) } : {}),
+      ...(c.action?.env ? { env: c.action.env } : {}),
+    }));
+  }
 
   /**
    * Keeps the output and reads the launcher's own lines; the experiment event's body when this
@@ -187,11 +202,13 @@ export class LaunchRecordKeeper {
       }
     }
     const rolloutLog = this.experiment ? findRolloutLog(this.experiment, this.startedAt) : undefined;
+    const causes = this.causes();
     return {
       experimentFolder: this.experiment ?? null,
       rolloutLog: rolloutLog ?? null,
       exitCode: this.exitCode ?? null,
       openTokenLog: r.openTokenLogOnFinish,
+      ...(causes.length ? { causes, config: r.config } : {}),
     };
   }
 }

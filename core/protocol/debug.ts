@@ -16,6 +16,24 @@ export interface FinishedEventBody {
   rolloutLog: string | null;
   exitCode: number | null;
   openTokenLog: boolean;
+  /** A launch that failed (not stopped by the user): why, from its output (core/diagnose), for Problems on `config`. */
+  causes?: LaunchCause[];
+  /** The config the launch ran (absolute path). */
+  config?: string;
+}
+
+/** One cause of a failed launch, as the extension shows it in Problems (core/diagnose's Cause, cut down). */
+export interface LaunchCause {
+  code: string;
+  message: string;
+  fix: string;
+  /** 1-based line of the evidence in the launcher output. */
+  line: number;
+  evidence: string[];
+  /** Config edits the fix offers as quick fixes (`lower`/`raise` from the written value). */
+  edits?: { key: string; value: number | boolean | string }[];
+  /** An environment variable the fix asks for. */
+  env?: { name: string; value: string };
 }
 
 /** The launch's record beside its run was (re)written: the Runs view reads that run again. */

@@ -1,5 +1,6 @@
 // Debug and launch: the `agentjet` debug type, `agentjet` tasks, CodeLens and editor-title actions.
 import * as vscode from 'vscode';
+import { CauseQuickFixes, showCauseProblems } from './causeProblems';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Services } from '../services';
 import { AgentJetDebugConfigurationProvider } from './provider';
@@ -185,6 +186,9 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
     taskProblems,
     vscode.tasks.registerTaskProvider(TASK_TYPE, new AgentJetTaskProvider(() => services.isTrusted(), taskProblems)),
     lenses,
+    vscode.languages.registerCodeActionsProvider([{ language: 'yaml' }, { pattern: '**/*.{yaml,yml}' }], new CauseQuickFixes(), {
+      providedCodeActionKinds: CauseQuickFixes.kinds,
+    }),
     vscode.languages.registerCodeLensProvider([{ language: 'yaml' }, { pattern: '**/*.{yaml,yml}' }], lenses),
     vscode.commands.registerCommand('agentjet.debugConfig', (uri?: vscode.Uri) => startDebug(uri, false)),
     vscode.commands.registerCommand('agentjet.runConfig', (uri?: vscode.Uri) => startDebug(uri, true)),
@@ -208,6 +212,9 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
       } else if (e.event === EVENT_FINISHED) {
         const body = e.body as FinishedEventBody;
         services.log.info(`debug: run finished (exit ${body.exitCode ?? '?'}), rollout log ${body.rolloutLog ?? 'none'}`);
+        if (body.causes?.length && body.config) {
+          await showCauseProblems(taskProblems, body.config, body.causes);
+        }
         if (body.openTokenLog && body.rolloutLog) {
           const uri = vscode.Uri.file(body.rolloutLog);
           try {

@@ -7,6 +7,7 @@
 // except companions.
 import * as vscode from 'vscode';
 import { OutputProblems } from '../../core/launch/problems';
+import { showCauseProblems } from './causeProblems';
 import type { ResolvedLaunch } from '../../core/launch/attributes';
 import { LauncherRun as CoreLauncherRun } from '../../core/launch/launcherRun';
 
@@ -46,6 +47,7 @@ export class LauncherTerminal implements vscode.Pseudoterminal {
       ended: (end) => {
         if (end.started) {
           this.report(this.parser.end());
+          if (end.causes?.length && end.config) void showCauseProblems(this.diagnostics, end.config, end.causes);
           this.write(
             `\n\x1b[2m${end.signal ? vscode.l10n.t('AgentJet: launcher exited with code {0} ({1})', end.exitCode, end.signal) : vscode.l10n.t('AgentJet: launcher exited with code {0}', end.exitCode)}\x1b[0m\n`,
           );

@@ -54,6 +54,9 @@ suite('runs view', () => {
     assert.equal(by('math_demo_2026')!.label, 'finished · math_demo');
     assert.equal(by('math_demo_2026')!.description, '01-03 10:10');
     assert.match(by('math_demo_2026')!.tooltip, /finished · step \d+ · reward \d\.\d{3} · /);
+    // The failed run says why (issue 41): its cause's code in the description, cause and fix in the tooltip.
+    assert.match(by('math_demo_lr_sweep_')!.description, /^workflow-exception · /);
+    assert.match(by('math_demo_lr_sweep_')!.tooltip, /\*\*workflow-exception\*\*: IndexError[\s\S]*Fix: Open /);
     // The demo companion belongs to another host (gpu-node-0): its state cannot be checked from here.
     const companion = s.companions.find((c) => c.tag === 'external_vllm_server');
     assert.ok(companion && companion.alive !== true, 'the demo companion is listed, not alive');

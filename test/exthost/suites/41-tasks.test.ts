@@ -2,7 +2,7 @@
 // (test/fixtures/backbone on PYTHONPATH) in our terminal, a workflow traceback becomes a Problem,
 // and Terminate Task ends the launcher tree but leaves the companions (agentjet.stopCompanions ends them).
 import * as assert from 'node:assert/strict';
-import { existsSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { TEST_PYTHON, configCopy, extension, nextEvent, standInBackbone, waitFor, workspaceRoot } from '../util';
@@ -51,6 +51,14 @@ suite('tasks', () => {
               type: 'agentjet',
               label: 'exthost: broken',
               config: 'exthost-broken.yaml',
+              backbone: 'debug',
+              python: TEST_PYTHON,
+              env: { PYTHONPATH: standInBackbone() },
+            },
+            {
+              type: 'agentjet',
+              label: 'exthost: oom',
+              config: 'exthost-oom.yaml',
               backbone: 'debug',
               python: TEST_PYTHON,
               env: { PYTHONPATH: standInBackbone() },
@@ -110,6 +118,41 @@ suite('tasks', () => {
     assert.match(diags[0]!.message, /ValueError: boom in the workflow/);
     assert.equal(diags[0]!.source, 'agentjet');
   });
+  test("a failed launch's cause is a Problem on the config's key, with the config edit as a quick fix (issue 41)", async () => {
+    const root = workspaceRoot().fsPath;
+    // torch's message (c10/cuda/CUDACachingAllocator.cpp), raised from the workflow.
+    writeFileSync(
+      join(root, 'oom_wf.py'),
+      'from ajet import Workflow\n\n\nclass Oom(Workflow):\n    async def execute(self, workflow_task, tuner):\n        raise RuntimeError("CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.25 GiB")\n',
+    );
+    const config = await configCopy('exthost-oom.yaml', 'exthost_oom', 'oom_wf.py->Oom');
+    const text = readFileSync(config.fsPath, 'utf8').replace(
+      '    max_model_len: 8000\n',
+      '    max_model_len: 8000\n    gpu_memory_utilization: 0.9\n',
+    );
+    writeFileSync(config.fsPath, text);
+    const keyLine = text.split('\n').findIndex((l) => l.includes('gpu_memory_utilization: 0.9'));
+    assert.notEqual(await runToEnd(await agentjetTask('exthost: oom')), 0);
+    const diag = await waitFor(
+      () => vscode.languages.getDiagnostics(config).find((d) => d.code === 'cuda-oom'),
+      'a cuda-oom Problem on exthost-oom.yaml',
+      15_000,
+    ).catch((e: Error) => {
+      throw new Error(
+        `${e.message}; all problems: ${JSON.stringify(vscode.languages.getDiagnostics().map(([u, d]) => [u.toString(), d.map((x) => x.message)]))}`,
+      );
+    });
+    assert.equal(diag.range.start.line, keyLine, 'on the line of the key the fix changes');
+    assert.match(diag.message, /CUDA ran out of GPU memory/);
+    const doc = await vscode.workspace.openTextDocument(config);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', config, diag.range);
+    const fix = actions.find((a) => a.title === 'Set ajet.rollout.gpu_memory_utilization to 0.8');
+    assert.ok(fix?.edit, `the quick fix is offered: ${actions.map((a) => a.title).join(' | ')}`);
+    assert.ok(await vscode.workspace.applyEdit(fix.edit));
+    assert.match(doc.getText(), /\n {4}gpu_memory_utilization: 0\.8\n/);
+    await doc.save();
+  });
+
   test('Terminate Task ends the launcher tree but leaves the companion; agentjet.stopCompanions ends that too', async () => {
     const root = workspaceRoot().fsPath;
     const marker = `exthost-slow-marker-${process.pid}`;

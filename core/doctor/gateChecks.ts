@@ -1,0 +1,81 @@
+// The environment gates of the user's AgentJet (read from its code: core/doctor/gates.ts) as
+// checks, so Check Environment and the launch preflight refuse what AgentJet's launcher would:
+// a verl that verify_python_env refuses for the launch's backbone, a debugpy below
+// check_debugpy_version's minimum (the launcher calls it for every backbone, debugging or not),
+// and `logger: swanlab` without SWANLAB_API_KEY.
+import { t } from '../l10n';
+import { compareVersions } from '../process/version';
+import { verlAllowed } from '../diagnose/gates';
+import { frameworkFix, installHint, type Check, type DoctorInput, type ProbeFacts } from './facts';
+
+/** debugpy judged by the user's AgentJet: an error that stops every launch when its launcher checks it. */
+export function gatedDebugpy(input: DoctorInput, f: ProbeFacts, py: string, check: Check): Check {
+  const g = input.gates;
+  if (!g?.debugpyCheck || !f.packages.ajet?.found) return check;
+  const dbg = f.packages.debugpy;
+  const version = dbg?.found ? dbg.version : null;
+  if (version && compareVersions(version, g.debugpyMin) >= 0) return check;
+  return {
+    ...check,
+    status: 'error',
+    blocking: true,
+    detail: t(
+      "AgentJet's launcher stops without debugpy >= {0}, for every backbone and without debugging too (check_debugpy_version in {1}); {2} has {3}. Install it with: {4}",
+      g.debugpyMin,
+      g.from,
+      py,
+      version ?? t('none'),
+      installHint(py),
+    ),
+  };
+}
+
+/** verl judged by the user's AgentJet for the launch's backbone (Check Environment: for --backbone verl, as a warning). */
+export function gatedVerl(input: DoctorInput, f: ProbeFacts, py: string, check: Check, checkout: string | undefined): Check {
+  const g = input.gates;
+  const verl = f.packages.verl;
+  if (!g?.verlCheck || !f.packages.ajet?.found) return check;
+  const backbone = input.launch?.backbone;
+  const judged = backbone === 'trinity' ? 'trinity' : 'verl';
+  if (!verl?.found) {
+    // verify_python_env imports verl for every backbone (AgentJet c68c154), else for verl/trinity.
+    if (!input.launch || !(g.importsVerl || backbone === 'verl' || backbone === 'trinity')) return check;
+    return {
+      ...check,
+      status: 'error',
+      detail: t('verl is not installed; AgentJet imports it before it starts (verify_python_env in {0}).', g.from),
+      fix: frameworkFix(py, { checkout, backbone: judged === 'trinity' ? 'trinity' : 'verl' }),
+    };
+  }
+  if (input.launch && backbone !== 'verl' && backbone !== 'trinity') return check;
+  if (verlAllowed(g, verl.version ?? '', judged)) return check;
+  return {
+    ...check,
+    status: input.launch ? 'error' : 'warning',
+    detail:
+      judged === 'verl'
+        ? t(
+            'verl {0} is not a version your AgentJet accepts for --backbone verl (verify_python_env in {1} accepts versions with {2}): the launch would stop at once.',
+            verl.version ?? '?',
+            g.from,
+            g.verlAccepted.join(', '),
+          )
+        : t('verl {0} is a version your AgentJet refuses for --backbone trinity (verify_python_env in {1}).', verl.version ?? '?', g.from),
+    fix: frameworkFix(py, { checkout, backbone: judged === 'trinity' ? 'trinity' : 'verl' }),
+  };
+}
+
+/** `logger: swanlab` without SWANLAB_API_KEY in the launch's environment. */
+export function swanlabCheck(input: DoctorInput, f: ProbeFacts): Check | undefined {
+  const l = input.launch;
+  if (!l || l.logger !== 'swanlab' || l.swanlabKey || !input.gates?.swanlabKey || !f.packages.ajet?.found) return undefined;
+  return {
+    id: 'swanlab',
+    title: 'SwanLab',
+    status: 'error',
+    detail: t(
+      'The config logs to SwanLab (logger: swanlab) but SWANLAB_API_KEY is not set for the launch; AgentJet stops at once (verify_python_env in {0}). Set it (a .env file beside the config works), or set `ajet.trainer_common.logger: tensorboard`.',
+      input.gates.from,
+    ),
+  };
+}
