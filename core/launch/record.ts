@@ -57,14 +57,14 @@ export class LaunchRecordKeeper {
    * event), writes the launch record (`onError` gets why it could not), and returns the
    * finished event's body.
    */
-  finish(
+  async finish(
     r: ResolvedLaunch,
     plan: LaunchPlan,
     pid: number | undefined,
     onExperiment: (b: ExperimentEventBody) => void,
     onError: (message: string) => void,
     via: string = r.noDebug ? 'run' : 'debug',
-  ): FinishedEventBody {
+  ): Promise<FinishedEventBody> {
     let recordFolder: string | undefined;
     if (!this.experiment) {
       // No "Experiment Name" line seen (a launcher that failed early prints none): look for a
@@ -73,7 +73,7 @@ export class LaunchRecordKeeper {
       const logRoot = w.layout
         ? launchPaths({ cwd: r.cwd, version: w.layout, experiment: '', args: w.args ?? [], env: w.env ?? {} }).logRoot
         : join(r.cwd, 'saved_experiments');
-      const found = findExperimentFolder(logRoot, r.config, plan.facts.experimentName, this.startedAt);
+      const found = await findExperimentFolder(logRoot, r.config, plan.facts.experimentName, this.startedAt);
       const body = found ? this.setExperiment(found) : undefined;
       if (body) onExperiment(body);
       // Nothing made: the folder AgentJet would have made for this launch holds its record alone.
@@ -111,7 +111,7 @@ export class LaunchRecordKeeper {
         onError(t('could not record the launch in {0}: {1}', folder, (e as Error).message));
       }
     }
-    const rolloutLog = this.experiment ? findRolloutLog(this.experiment, this.startedAt) : undefined;
+    const rolloutLog = this.experiment ? await findRolloutLog(this.experiment, this.startedAt) : undefined;
     return {
       experimentFolder: this.experiment ?? null,
       rolloutLog: rolloutLog ?? null,

@@ -161,7 +161,7 @@ describe('launch record of a launcher that names no folder (issue 27 item 5)', (
           keeper.exitSignal = 'SIGTERM';
           keeper.stopRequestedMs = Date.now() - 500;
         }
-        const body = keeper.finish(
+        const body = await keeper.finish(
           r,
           planned.plan,
           4242,
