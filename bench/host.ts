@@ -7,6 +7,7 @@
 //   tokens    a 1 GB token log as the viewer reads it: index, summaries, token counts (core/logs)
 //   files     20,000 files: the lint tool over their folder, and the Runs view's discovery
 //   sweep     the inline debug session's 2-s sweep (core/launch/owner noteGroups), 10 rounds
+// and 3 s of nothing first and last, the noise floor of a loaded machine.
 // The target is under 50 ms for each. Prints figures, asserts nothing. Inputs go to bench-output/
 // (the 1 GB log is kept for the next run). Works on older trees too (it feature-tests what it
 // calls), so `git worktree add` of main plus this file gives the "before" column.
@@ -63,6 +64,8 @@ async function measure(workload: string, work: () => Promise<string>): Promise<v
     note = `failed: ${err instanceof Error ? err.message : String(err)}`;
   }
   const wallMs = performance.now() - t0;
+  // The histogram records a stall when its timer next fires: let it fire before reading.
+  await new Promise((r) => setTimeout(r, 50));
   h.disable();
   clearInterval(tick);
   rows.push({ workload, maxMs: h.max / 1e6, p99Ms: h.percentile(99) / 1e6, wallMs, note });
@@ -207,11 +210,15 @@ async function main(): Promise<void> {
   mkdirSync(scratch, { recursive: true });
   try {
     console.log(`bench:host on ${process.version}, host worker threads: ${hostThreads ?? 'no cap in this tree'}`);
+    const idle = () =>
+      measure('idle, 3 s (the noise floor of this machine now)', () => new Promise((r) => setTimeout(() => r('nothing running'), 3000)));
+    await idle();
     if (only.has('lint')) await lint();
     if (only.has('ray')) await ray();
     if (only.has('tokens')) await tokens();
     if (only.has('files')) await files();
     if (only.has('sweep')) await sweep();
+    await idle();
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -52,6 +52,7 @@ export class AgentJetDebugSession extends DebugSession implements LaunchHost {
   readonly shim = new LauncherShim();
   private ended = false;
   private sweepTimer: NodeJS.Timeout | undefined;
+  private finishing: Promise<void> | undefined;
   private debuggeeGone = false;
   private attachRelay: AttachRelay | undefined;
   /** Paused in the debugger: the launcher's own process, and (the extension says) a child session. */
@@ -166,9 +167,16 @@ export class AgentJetDebugSession extends DebugSession implements LaunchHost {
 
   // ---- end of run ---------------------------------------------------------------------------
 
-  /** Once: record the launch beside the run, link the experiment and its rollout log for the extension. */
-  async finish(): Promise<void> {
-    if (this.ended) return;
+  /**
+   * Once: record the launch beside the run, link the experiment and its rollout log for the
+   * extension. Every caller waits for the same end (its folder lookup is asynchronous: this runs in
+   * the extension host), so nothing is sent after it before its finished event.
+   */
+  finish(): Promise<void> {
+    return (this.finishing ??= this.finishOnce());
+  }
+
+  private async finishOnce(): Promise<void> {
     this.ended = true;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     const r = this.launch;

@@ -6,6 +6,8 @@
 // `ps -o lstart=`; elsewhere (Windows) only existence is known and the answer says "unverified".
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { mapLimit } from '../fs/seam';
 
 export interface ProcessFacts {
   pid: number;
@@ -240,6 +242,33 @@ export function probeGroup(pgid: number): ProcessFacts[] | undefined {
     if (f.pgid === pgid) out.push({ pid: Number(n), ...f });
   }
   return out;
+}
+
+/**
+ * `probeGroup` for any number of groups, without blocking: /proc read once, asynchronously (the
+ * extension host asks it). Undefined where /proc cannot be read (then probeGroup's answer stands).
+ */
+export async function groupProbeAsync(): Promise<GroupProbe | undefined> {
+  if (process.platform !== 'linux') return undefined;
+  let names: string[];
+  try {
+    names = await readdir('/proc');
+  } catch {
+    return undefined;
+  }
+  const boot = bootMs();
+  const byGroup = new Map<number, ProcessFacts[]>();
+  await mapLimit(
+    names.filter((n) => /^\d+$/.test(n)),
+    32,
+    async (n) => {
+      const text = await readFile(`/proc/${n}/stat`, 'utf8').catch(() => undefined);
+      if (!text) return;
+      const f = parseProcStat(text, boot);
+      if (f.pgid !== undefined) byGroup.set(f.pgid, [...(byGroup.get(f.pgid) ?? []), { pid: Number(n), ...f }]);
+    },
+  );
+  return (pgid) => byGroup.get(pgid) ?? [];
 }
 
 function groupExistsBySignal(pgid: number): boolean {

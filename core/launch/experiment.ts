@@ -1,5 +1,6 @@
 // Finding the experiment folder a launch created and the rollout token log it wrote.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { access, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join } from 'node:path';
 import { launchPaths, layoutOf, parseLauncherLine, type LayoutVersion } from '../agentjet';
 import { FIXED_LOG_ROOTS } from './plan';
@@ -93,19 +94,14 @@ export function logExperimentOf(
   return candidates.find(exists) ?? candidates[0];
 }
 
-function mtime(p: string): number {
-  try {
-    return statSync(p).mtimeMs;
-  } catch {
-    return 0;
-  }
+// Asynchronous: the inline debug session runs these in the extension host when a launch ends.
+async function mtime(p: string): Promise<number> {
+  return (await stat(p).catch(() => undefined))?.mtimeMs ?? 0;
 }
 
-function dirs(p: string): string[] {
+async function dirs(p: string): Promise<string[]> {
   try {
-    return readdirSync(p, { withFileTypes: true })
-      .filter((d) => d.isDirectory())
-      .map((d) => join(p, d.name));
+    return (await readdir(p, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => join(p, d.name));
   } catch {
     return [];
   }
@@ -116,30 +112,36 @@ function dirs(p: string): string[] {
  * the config names it, else the newest `<config stem>_<stamp>` folder touched since then (minute or
  * millisecond stamps alike).
  */
-export function findExperimentFolder(
+export async function findExperimentFolder(
   expRoot: string,
   configPath: string,
   experimentName: string | undefined,
   sinceMs: number,
-): string | undefined {
+): Promise<string | undefined> {
   if (experimentName) {
     const p = join(expRoot, experimentName);
-    return existsSync(p) ? p : undefined;
+    return (await access(p).then(
+      () => true,
+      () => false,
+    ))
+      ? p
+      : undefined;
   }
   const stem = basename(configPath, extname(configPath));
-  const hits = dirs(expRoot).filter((d) => basename(d).startsWith(`${stem}_`) && mtime(d) >= sinceMs - 1000);
-  hits.sort((a, b) => mtime(b) - mtime(a));
-  return hits[0];
+  const named = (await dirs(expRoot)).filter((d) => basename(d).startsWith(`${stem}_`));
+  const timed = await Promise.all(named.map(async (d) => ({ d, t: await mtime(d) })));
+  const hits = timed.filter((h) => h.t >= sinceMs - 1000).sort((a, b) => b.t - a.t);
+  return hits[0]?.d;
 }
 
 /** The newest `<exp>/<session>/<host>/rollout/rollout.json.log`. */
-export function findRolloutLog(experimentFolder: string, sinceMs = 0): string | undefined {
+export async function findRolloutLog(experimentFolder: string, sinceMs = 0): Promise<string | undefined> {
   let best: string | undefined;
   let bestTime = -1;
-  for (const session of dirs(experimentFolder)) {
-    for (const host of dirs(session)) {
+  for (const session of await dirs(experimentFolder)) {
+    for (const host of await dirs(session)) {
       const p = join(host, 'rollout', 'rollout.json.log');
-      const t = mtime(p);
+      const t = await mtime(p);
       if (t > 0 && t >= sinceMs - 1000 && t > bestTime) {
         best = p;
         bestTime = t;

@@ -158,7 +158,7 @@ export class LaunchRecordKeeper {
       const logRoot = w.layout
         ? launchPaths({ cwd: r.cwd, version: w.layout, experiment: '', args: w.args ?? [], env: w.env ?? {} }).logRoot
         : join(r.cwd, 'saved_experiments');
-      const found = findExperimentFolder(logRoot, r.config, plan.facts.experimentName, this.startedAt);
+      const found = await findExperimentFolder(logRoot, r.config, plan.facts.experimentName, this.startedAt);
       const body = found ? this.setExperiment(found) : undefined;
       if (body) onExperiment(body);
       // Nothing made: the folder AgentJet would have made for this launch holds its record alone
@@ -201,7 +201,7 @@ export class LaunchRecordKeeper {
         onError(t('could not record the launch in {0}: {1}', folder, (e as Error).message));
       }
     }
-    const rolloutLog = this.experiment ? findRolloutLog(this.experiment, this.startedAt) : undefined;
+    const rolloutLog = this.experiment ? await findRolloutLog(this.experiment, this.startedAt) : undefined;
     const causes = this.causes();
     return {
       experimentFolder: this.experiment ?? null,

@@ -8,7 +8,8 @@ import { AgentJetTaskProvider, buildTask, TASK_TYPE } from './tasks';
 import { AgentJetCodeLensProvider } from './codelens';
 import { SwarmSessions } from './swarmSessions';
 import { debugConfigurationFor, isAgentJetDocument, DEBUG_TYPE } from './configs';
-import { companionsOf, stopCompanions } from '../../core/launch/companions';
+import { companionsOfAsync, stopCompanions } from '../../core/launch/companions';
+import { groupProbeAsync } from '../../core/agentjet/liveness';
 import type { Backbone } from '../../core/launch/plan';
 import { ChildPauseWatcher, ChildStopWatcher } from '../../core/launch/childStop';
 import { ChildPauses } from './childPauses';
@@ -80,7 +81,11 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
   const stopAllCompanions = async (): Promise<number> => {
     if (!needTrust(services)) return 0;
     // Companions live under each folder's fixed log roots, whatever --exp-dir or experimentRoots say.
-    const found = (vscode.workspace.workspaceFolders ?? []).flatMap((f) => companionsOf(f.uri.fsPath)).filter((c) => c.alive);
+    // Read without blocking the extension host, the groups' liveness (reuse ruled out) from /proc read once.
+    const probe = await groupProbeAsync();
+    const found = (await Promise.all((vscode.workspace.workspaceFolders ?? []).map((f) => companionsOfAsync(f.uri.fsPath, probe))))
+      .flat()
+      .filter((c) => c.alive);
     if (found.length === 0) {
       void vscode.window.showInformationMessage(vscode.l10n.t('AgentJet: no companion is running.'));
       return 0;

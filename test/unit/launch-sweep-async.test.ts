@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { companionFolder, companionsOf, companionsOfAsync } from '../../core/launch/companions';
 import { FIXED_LOG_ROOTS } from '../../core/launch/plan';
 import { idsOfProcStat, listProcesses, listProcessIds } from '../../core/launch/processes';
+import { groupProbeAsync, probeGroup } from '../../core/agentjet/liveness';
 
 test('companionsOfAsync lists the companions companionsOf lists, in every fixed log root, liveness from the given probe', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'aj-comp-async-'));
@@ -51,4 +52,17 @@ test('listProcessIds: the ids ps gives, without starting ps on Linux', async () 
     l.filter((p) => p.pid === process.pid).map(({ pid, ppid, pgid }) => ({ pid, ppid, pgid }));
   assert.deepEqual(mine(ids), mine(ps));
   assert.equal(mine(ids).length, 1);
+});
+
+test('groupProbeAsync answers what probeGroup answers (members, start times), reading /proc without blocking', async (t) => {
+  if (process.platform !== 'linux') return t.skip('reads /proc');
+  const ps = await listProcesses();
+  const pgid = ps.find((p) => p.pid === process.pid)!.pgid;
+  const probe = await groupProbeAsync();
+  assert.ok(probe);
+  const pick = (l: { pid: number; startMs?: number }[] | undefined) =>
+    (l ?? []).filter((m) => m.pid === process.pid).map((m) => [m.pid, m.startMs]);
+  assert.deepEqual(pick(probe(pgid)), pick(probeGroup(pgid)));
+  assert.equal(pick(probe(pgid)).length, 1);
+  assert.deepEqual(probe(2 ** 22 + 99), []);
 });
