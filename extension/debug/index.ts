@@ -13,6 +13,7 @@ import { groupProbeAsync } from '../../core/agentjet/liveness';
 import type { Backbone } from '../../core/launch/plan';
 import { ChildPauseWatcher, ChildStopWatcher } from '../../core/launch/childStop';
 import { ChildPauses } from './childPauses';
+import { setLaunchRecordListener } from './launcherTerminal';
 import {
   EVENT_EXPERIMENT,
   EVENT_FINISHED,
@@ -112,6 +113,9 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
   services.provide('swarmSessions', swarmSessions);
 
   const childPauses = new ChildPauses(services);
+  // Task launches (Train, the CodeLens) tell the Runs view of their live record as F5 does.
+  setLaunchRecordListener((folder) => services.get('runs').launchChanged(folder));
+  context.subscriptions.push({ dispose: () => setLaunchRecordListener(undefined) });
   /** AgentJet sessions being stopped or restarted (their children's disconnects follow from it). */
   const stoppingParents = new Set<string>();
   context.subscriptions.push(

@@ -18,6 +18,13 @@ export interface LauncherRun {
   via: string;
 }
 
+let recordListener: ((folder: string) => void) | undefined;
+
+/** Who hears that a task launch's record changed (the Runs view, set once by the debug feature). */
+export function setLaunchRecordListener(listener: ((folder: string) => void) | undefined): void {
+  recordListener = listener;
+}
+
 export class LauncherTerminal implements vscode.Pseudoterminal {
   private readonly writeEmitter = new vscode.EventEmitter<string>();
   private readonly closeEmitter = new vscode.EventEmitter<number>();
@@ -44,6 +51,7 @@ export class LauncherTerminal implements vscode.Pseudoterminal {
           `${e.code === 'ENOENT' ? vscode.l10n.t('AgentJet: the interpreter {0} does not exist (set agentjet.pythonPath)', command) : vscode.l10n.t('AgentJet: cannot start {0}: {1}', command, e.message)}\n`,
         ),
       recordError: (message) => this.write(`${vscode.l10n.t('AgentJet: {0}', message)}\n`),
+      recordWritten: (folder) => recordListener?.(folder),
       ended: (end) => {
         if (end.started) {
           this.report(this.parser.end());

@@ -224,7 +224,7 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
     token?: vscode.CancellationToken,
   ): Thenable<{ errors: LintDiagnostic[]; pre?: Preflighted | Planned } | undefined> {
     const owner = new LaunchOwner({ watchdog: false });
-    const title = vscode.l10n.t('AgentJet: preparing {0}…', vscode.workspace.asRelativePath(configPath, false));
+    const title = vscode.l10n.t('AgentJet: preparing {0}', vscode.workspace.asRelativePath(configPath, false));
     return vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title, cancellable: true },
       async (progress, cancel) => {

@@ -43,3 +43,8 @@ export function statusIcon(status: RunStatus): vscode.ThemeIcon {
   const [id, color] = STATUS_ICON[status];
   return new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
 }
+
+/** A run's row icon: paused in the debugger, stalled, else its status. */
+export function runIcon(status: RunStatus, paused: boolean, stalled: boolean): vscode.ThemeIcon {
+  return paused ? new vscode.ThemeIcon('debug-pause') : stalled ? stalledIcon() : statusIcon(status);
+}

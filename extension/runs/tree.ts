@@ -19,7 +19,7 @@ import type { RunsModel } from '../../core/runs/model';
 import { decorateRunItem } from '../ray/runsRow';
 import { treeItem } from './items';
 import { RunSizes } from './sizes';
-import { stalledIcon, statusIcon, type RunNode, type RunsFilter, type SortKey } from './nodes';
+import { runIcon, type RunNode, type RunsFilter, type SortKey } from './nodes';
 import { experimentHealth, healthShort, type RunHealth } from '../../core/runs/health';
 import { runsStallMinutes } from '../settings';
 
@@ -358,7 +358,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     const now = Date.now();
     const health = this.health(info, now);
     // A stalled run keeps its true status (running) in the label; the icon and description warn.
-    item.iconPath = health?.state === 'stalled' ? stalledIcon() : statusIcon(info.status);
+    item.iconPath = runIcon(info.status, info.launch?.phase === 'paused', health?.state === 'stalled');
     // The status word first, in the label, so the default sidebar width never cuts it (issue 23
     // item 3: "stopp…" beside `math_agent_20261125_0130`); then the name without AgentJet's time
     // stamp, which goes to the description (VS Code cuts that first): the name fits the default

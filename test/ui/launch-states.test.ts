@@ -15,6 +15,7 @@ import { realAgentJetMissing, realWorkspace } from '../conformance/realAgentJet'
 import { waitFor } from '../util/poll';
 import { skipForEnvironment } from '../util/envSkip';
 import { repoRoot } from '../util/paths';
+import { runRow } from '../util/runRow';
 
 interface CliRun {
   experiment: string;
@@ -22,38 +23,47 @@ interface CliRun {
   launch?: { phase: string; text?: string };
 }
 
-/** What `agentjet runs` says of the newest `conformance_*` run. */
-function cliRun(dir: string): CliRun | undefined {
+/** What `agentjet runs` says of the first `conformance_*` run that `pick` accepts. */
+function cliRun(dir: string, pick: (r: CliRun) => boolean = () => true): CliRun | undefined {
   const out = execFileSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'runs', dir, '--format', 'json', '--lang', 'en'], {
     encoding: 'utf8',
   });
-  return (JSON.parse(out) as { runs: CliRun[] }).runs.find((r) => r.experiment.startsWith('conformance_'));
+  return (JSON.parse(out) as { runs: CliRun[] }).runs.find((r) => r.experiment.startsWith('conformance_') && pick(r));
 }
 
-/** The Runs row of the `conformance_*` run whatever its status, and its label and description as drawn. */
-function runsRow(page: Page): Locator {
+/** The Runs row of run `name` whatever its status. */
+function runsRow(page: Page, name: string): Locator {
   const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
-  return pane
-    .locator('.monaco-list-row')
-    .filter({ has: page.locator('.label-name', { hasText: /^\s*[^·]+ · conformance\s*$/ }) })
-    .first();
+  return runRow(pane, name);
 }
 
-async function rowWords(page: Page): Promise<{ label: string; description: string } | undefined> {
-  const row = runsRow(page);
+async function rowWords(page: Page, name: string): Promise<{ label: string; description: string } | undefined> {
+  const row = runsRow(page, name);
   if (!(await row.isVisible())) return undefined;
   const label = ((await row.locator('.label-name').textContent()) ?? '').trim();
   const description = ((await row.locator('.label-description').textContent()) ?? '').trim();
   return { label, description };
 }
 
-/** Waits until the row and the CLI agree on `status` (and, when given, the launch's words), and returns them. */
-async function agree(wb: Workbench, dir: string, status: string, phase: RegExp | undefined, what: string): Promise<string> {
+/**
+ * Waits until the row and the CLI agree on `status` (and, when given, the launch's words) for the
+ * launch's run (the `conformance_*` run `pick` accepts); returns its name.
+ */
+async function agree(
+  wb: Workbench,
+  dir: string,
+  pick: (r: CliRun) => boolean,
+  status: string,
+  phase: RegExp | undefined,
+  what: string,
+): Promise<string> {
   let seen = '';
+  let name = '';
   await waitFor(
     async () => {
-      const cli = cliRun(dir);
-      const row = await rowWords(wb.page);
+      const cli = cliRun(dir, pick);
+      if (cli) name = cli.experiment;
+      const row = cli && (await rowWords(wb.page, cli.experiment));
       seen = `row ${JSON.stringify(row)}, cli ${JSON.stringify(cli)}`;
       if (!cli || !row || cli.status !== status || !row.label.startsWith(`${status} · `)) return false;
       if (!phase) return cli.launch?.text === undefined && !/paused|preparing|stopping/.test(row.description);
@@ -64,7 +74,7 @@ async function agree(wb: Workbench, dir: string, status: string, phase: RegExp |
     90_000,
     250,
   );
-  return seen;
+  return name;
 }
 
 test(
@@ -91,39 +101,42 @@ test(
       await wb.activityItem('AgentJet').click();
       await page.locator('.pane-header', { hasText: 'Runs' }).first().waitFor({ state: 'visible', timeout: 30_000 });
 
-      // 1. Sidebar shown: F5 from the workflow (the folder's only config), paused at the breakpoint.
-      await page.locator('.monaco-editor').first().click();
+      // 1. Sidebar shown: F5 on the config, paused at the breakpoint in the workflow.
+      await wb.openFile('conformance.yaml');
       await wb.press('F5');
       await page.locator('.debug-top-stack-frame-line').first().waitFor({ state: 'visible', timeout: 180_000 });
-      await agree(wb, w.dir, 'running', /^paused in the debugger since \d\d:\d\d$/, 'paused at the breakpoint');
+      const running = (r: CliRun) => r.status === 'running';
+      const first = await agree(wb, w.dir, running, 'running', /^paused in the debugger since \d\d:\d\d$/, 'paused at the breakpoint');
       await wb.screenshot('launch-states-paused');
       await wb.press('Shift+F5');
       await toolbar.waitFor({ state: 'hidden', timeout: 60_000 });
-      await agree(wb, w.dir, 'stopped', undefined, 'after Stop, sidebar shown');
+      await agree(wb, w.dir, (r) => r.experiment === first, 'stopped', undefined, 'after Stop, sidebar shown');
       await wb.screenshot('launch-states-stopped');
 
       // 2. The same with the sidebar hidden when the Stop is made: shown again, the row is true at once.
-      await page.locator('.monaco-editor').first().click();
+      await wb.openFile('conformance.yaml');
       await wb.press('F5');
       await page.locator('.debug-top-stack-frame-line').first().waitFor({ state: 'visible', timeout: 180_000 });
-      await agree(wb, w.dir, 'running', /^paused in the debugger since \d\d:\d\d$/, 'paused again');
+      // The second launch: a folder of its own, or the first one again within the same minute.
+      const second = await agree(wb, w.dir, running, 'running', /^paused in the debugger since \d\d:\d\d$/, 'paused again');
       await wb.press('Control+B');
       await sidebar.waitFor({ state: 'hidden', timeout: 10_000 });
       await wb.press('Shift+F5');
       await toolbar.waitFor({ state: 'hidden', timeout: 60_000 });
-      await waitFor(() => cliRun(w.dir)?.status === 'stopped', 'agentjet runs says stopped', 60_000, 250);
+      const isSecond = (r: CliRun) => r.experiment === second;
+      await waitFor(() => cliRun(w.dir, isSecond)?.status === 'stopped', 'agentjet runs says stopped', 60_000, 250);
       await wb.press('Control+B');
       await sidebar.waitFor({ state: 'visible', timeout: 10_000 });
       // No 20-50 s of "empty": the row reads stopped within the time a redraw takes.
       let row: Awaited<ReturnType<typeof rowWords>>;
       await waitFor(
-        async () => (row = await rowWords(page))?.label.startsWith('stopped · ') ?? false,
+        async () => (row = await rowWords(page, second))?.label.startsWith('stopped · ') ?? false,
         () => `the row after a hidden Stop: ${JSON.stringify(row)}`,
         5_000,
         100,
       );
       await wb.screenshot('launch-states-hidden-stop');
-      assert.equal(cliRun(w.dir)?.status, 'stopped');
+      assert.equal(cliRun(w.dir, isSecond)?.status, 'stopped');
     } catch (err) {
       await wb.screenshot('launch-states-failure');
       throw err;

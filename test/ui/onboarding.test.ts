@@ -47,8 +47,11 @@ test('an empty folder: the Runs view offers New Project; the walkthrough opens a
     const button = step.locator('.button-link, a.monaco-button, .monaco-button', { hasText: 'Check Environment' }).first();
     await button.waitFor({ state: 'visible', timeout: 15_000 });
     await button.click();
-    await page.locator('.tabs-container .tab', { hasText: 'AgentJet Environment' }).first().waitFor({ state: 'visible', timeout: 60_000 });
-    // The report (Markdown preview, a webview) lists every check.
+    const tab = page.locator('.tabs-container .tab', { hasText: 'AgentJet Environment' }).first();
+    await tab.waitFor({ state: 'visible', timeout: 60_000 });
+    // Its tab is titled as the report is (issue 43 item 12), not "Preview AgentJet Environment.md".
+    assert.equal((await tab.locator('.label-name').first().textContent())?.trim(), 'AgentJet Environment');
+    // The report (our webview, rendered by the Markdown engine) lists every check.
     const report = await wb.webviewFrame('body.vscode-body h2', 60_000);
     const headings = (await report.locator('body.vscode-body').locator('h1, h2').allTextContents()).join(' | ');
     assert.match(headings, /AgentJet environment/);

@@ -1,5 +1,6 @@
 // AgentJet: Check Environment — runs core/doctor for the folder's interpreter and shows a Markdown
-// report (a read-only document in the Markdown preview), then offers the first fix.
+// report (rendered by VS Code's Markdown engine into a panel of ours titled "AgentJet Environment",
+// not a preview tab named "Preview AgentJet Environment.md"), then offers the first fix.
 import * as vscode from 'vscode';
 import { evaluate, summary, type Check } from '../../../core/doctor/checks';
 import { gather } from '../../../core/doctor/run';
@@ -11,9 +12,7 @@ import { describePython, resolvePython } from '../../debug/interpreter';
 import type { Services } from '../../services';
 import { TRUST_COMMAND } from '../../../core/trust/policy';
 
-const SCHEME = 'agentjet-doctor';
-// The tab reads "<preview> <name>": the name in the display language ("AgentJet 环境.md").
-const reportUri = () => vscode.Uri.from({ scheme: SCHEME, path: `/${vscode.l10n.t('AgentJet Environment')}.md` });
+const VIEW_TYPE = 'agentjet.environment';
 const PORT_RE = /^\s*debug_vllm_port\s*:\s*(\d+)\s*$/m;
 
 export interface EnvironmentReport {
@@ -42,7 +41,7 @@ export async function checkEnvironment(services: Services, show = true, token?: 
     const checks = restrictedChecks({ python: interp.path, pythonSource: interp.source, cwd: folder?.uri.fsPath ?? process.cwd() });
     const report = { python: interp.path, checks, markdown: toMarkdown(checks, interp.path), restricted: true };
     services.log.info(`environment check: not run in Restricted Mode (would run ${interp.path})`);
-    if (show) await showReport(report);
+    if (show) await showReport(report, services.extensionUri);
     return report;
   }
   const interp = await resolvePython(folder, token);
@@ -62,22 +61,53 @@ export async function checkEnvironment(services: Services, show = true, token?: 
     const checks = evaluate(input);
     const report = { python: interp.path, checks, markdown: toMarkdown(checks, interp.path) };
     services.log.info(`environment check: ${JSON.stringify(summary(checks))} for ${interp.path}`);
-    if (show) await showReport(report);
+    if (show) await showReport(report, services.extensionUri);
     return report;
   } finally {
     sub?.dispose();
   }
 }
 
-let latest = '';
-const changed = new vscode.EventEmitter<vscode.Uri>();
+let panel: vscode.WebviewPanel | undefined;
 
-async function showReport(report: EnvironmentReport): Promise<void> {
-  latest = report.markdown;
-  changed.fire(reportUri());
-  await vscode.commands.executeCommand('markdown.showPreview', reportUri());
+async function showReport(report: EnvironmentReport, extensionUri: vscode.Uri): Promise<void> {
+  // VS Code's own Markdown engine (the preview's), so the report reads as before; its command links
+  // (Copy, Open Setting) work in the panel.
+  const body = await vscode.commands.executeCommand<string>('markdown.api.render', report.markdown);
+  panel ??= createPanel(extensionUri);
+  panel.webview.html = reportHtml(panel.webview, extensionUri, body);
+  panel.reveal(undefined, false);
   // The command ends here; the offer of the first fix stays open without holding it.
   void offerFix(report);
+}
+
+function createPanel(extensionUri: vscode.Uri): vscode.WebviewPanel {
+  const p = vscode.window.createWebviewPanel(VIEW_TYPE, vscode.l10n.t('AgentJet Environment'), vscode.ViewColumn.Active, {
+    // The report's fixes (core/doctor/report.ts) and nothing else.
+    enableCommandUris: [
+      'agentjet.copyInstallCommand',
+      'workbench.action.openSettings',
+      'agentjet.stopCompanions',
+      'workbench.trust.manage',
+      TRUST_COMMAND,
+    ],
+    enableFindWidget: true,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')],
+  });
+  p.onDidDispose(() => {
+    if (panel === p) panel = undefined;
+  });
+  return p;
+}
+
+/** The rendered report: no script at all (the CSP allows none), the shared look. */
+function reportHtml(webview: vscode.Webview, extensionUri: vscode.Uri, body: string): string {
+  const base = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'shared', 'base.css'));
+  const csp = ["default-src 'none'", `img-src ${webview.cspSource} data:`, `style-src ${webview.cspSource}`].join('; ');
+  return `<!DOCTYPE html>
+<html><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="${csp}">
+<link rel="stylesheet" href="${base.toString()}"><title>${vscode.l10n.t('AgentJet Environment').replace(/[<>&"]/g, '')}</title></head>
+<body class="vscode-body">${body}</body></html>`;
 }
 
 async function offerFix(report: EnvironmentReport): Promise<void> {
@@ -134,8 +164,6 @@ async function copyInstallCommand(services: Services, text?: unknown): Promise<s
 export function registerCheckEnvironment(context: vscode.ExtensionContext, services: Services): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('agentjet.copyInstallCommand', (text?: unknown) => copyInstallCommand(services, text)),
-    changed,
-    vscode.workspace.registerTextDocumentContentProvider(SCHEME, { onDidChange: changed.event, provideTextDocumentContent: () => latest }),
     vscode.commands.registerCommand('agentjet.checkEnvironment', () =>
       vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the AgentJet environment…'), cancellable: true },
