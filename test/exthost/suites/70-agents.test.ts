@@ -2,7 +2,7 @@
 // calls them, answer exactly what `agentjet mcp` answers over MCP for the same folder (the SDK's
 // client, the server started as the MCP definition and the config command start it).
 import * as assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -137,5 +137,26 @@ suite('agents: language-model tools', () => {
     assert.deepEqual(runs(), before);
     const launchers = (await listProcesses()).filter((p) => p.args.includes('ajet.launcher') && p.args.includes(root));
     assert.deepEqual(launchers, []);
+  });
+
+  test('agentjet_apply_fix through vscode.lm.invokeTool is a WorkspaceEdit: the file is fixed and saved, Undo takes it back', async () => {
+    const file = join(workspaceRoot().fsPath, 'agent_typo.yaml');
+    const typo = 'ajet:\n  project_name: typo\n  rollout:\n    max_env_workr: 4\n';
+    writeFileSync(file, typo);
+    try {
+      const answer = JSON.parse(
+        textOf(await lm!.invokeTool('agentjet_apply_fix', { input: { path: 'agent_typo.yaml', line: 4 }, toolInvocationToken: undefined })),
+      ) as { applied: string; diagnostics: { code: string }[] };
+      assert.ok(!answer.diagnostics.some((d) => d.code === 'unknown-key'), JSON.stringify(answer));
+      assert.match(readFileSync(file, 'utf8'), /^ {4}max_env_worker: 4$/m);
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+      assert.equal(doc.isDirty, false, 'saved');
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('undo');
+      await waitFor(() => doc.getText() === typo, 'Undo to take the fix back');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      rmSync(file, { force: true });
+    }
   });
 });
