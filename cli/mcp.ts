@@ -201,19 +201,21 @@ function createMcpServer(o: McpOptions, launches: AgentLaunches | undefined): Se
     // so its own request timeout can be reset instead of running out.
     const token = req.params._meta?.progressToken;
     let beats = 0;
+    let seen = t('{0} is still working', req.params.name);
     const beat =
       token === undefined
         ? undefined
         : setInterval(() => {
             beats++;
             void extra
-              .sendNotification({
-                method: 'notifications/progress',
-                params: { progressToken: token, progress: beats, message: t('{0} is still working', req.params.name) },
-              })
+              .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: beats, message: seen } })
               .catch(() => undefined);
           }, PROGRESS_EVERY_MS);
-    const r = await queuedCall(calls, req.params.name, req.params.arguments ?? {}, env, extra.signal).finally(() => clearInterval(beat));
+    // What the call has seen so far (a wait: the run's step, reward, health) is the progress message.
+    const callEnv: AgentToolEnv = token === undefined ? env : { ...env, progress: (m) => (seen = m) };
+    const r = await queuedCall(calls, req.params.name, req.params.arguments ?? {}, callEnv, extra.signal).finally(() =>
+      clearInterval(beat),
+    );
     return { content: [{ type: 'text' as const, text: r.text }], isError: r.isError };
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({

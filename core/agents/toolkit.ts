@@ -57,6 +57,8 @@ export interface AgentToolEnv {
    * Everything a tool starts is held here, and ends with it (the client gone, the window closed).
    */
   launches?: AgentLaunches;
+  /** What a long call (agentjet_wait) has seen so far, as it sees it; the MCP server sends it as progress. */
+  progress?: (message: string) => void;
 }
 
 export interface AgentToolAnswer {

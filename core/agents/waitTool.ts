@@ -59,6 +59,8 @@ function untilOf(args: ToolArgs): Until {
 /** Reads the run as the Runs view does, and the metric the condition names. */
 class RunReader {
   private metrics: RunMetricsReader | undefined;
+  /** The metric folders and files outside the run folder (TensorBoard's), watched too once found. */
+  readonly metricPaths: string[] = [];
   constructor(
     private readonly dir: string,
     private readonly env: AgentToolEnv,
@@ -101,12 +103,15 @@ class RunReader {
       // No source yet: looked for again at the next read (the trainer may not have written one).
       if (!sources.tensorboard.length && !sources.console.length) return undefined;
       this.metrics = new RunMetricsReader(sources, nodeFs());
+      this.metricPaths.push(...sources.tensorboard, ...sources.console);
     }
     await this.metrics.update();
-    return this.metrics
+    const v = this.metrics
       .result()
       .series.find((s) => s.tag === key)
       ?.points.at(-1)?.value;
+    // TensorBoard keeps float32: 0.4 is 0.4000000059604645 there.
+    return v === undefined || !Number.isFinite(v) ? v : Number(v.toPrecision(6));
   }
 }
 
@@ -195,6 +200,17 @@ export const waitTool: AgentTool = {
     const reader = new RunReader(dir, env, until.metric?.key);
     const first = await reader.read();
     let now = first;
+    const told = (x: Seen) =>
+      env.progress?.(
+        t(
+          '{0}: {1}',
+          shown(env, dir),
+          Object.entries(x)
+            .map(([k, v]) => `${k} ${String(v)}`)
+            .join(', '),
+        ),
+      );
+    told(first.seen);
     const answer = (outcome: 'reached' | 'ended' | 'stalled' | 'timeout' | 'cancelled') =>
       json({
         outcome,
@@ -218,7 +234,19 @@ export const waitTool: AgentTool = {
       if (s.health === 'stalled') return 'stalled';
       return undefined;
     };
-    let watcher: FSWatcher | undefined;
+    const watchers: FSWatcher[] = [];
+    const watching = new Set<string>();
+    const watchPath = (p: string, recursive: boolean) => {
+      if (watching.has(p)) return;
+      watching.add(p);
+      try {
+        const w = watch(p, { recursive }, poke);
+        w.on('error', () => undefined);
+        watchers.push(w);
+      } catch {
+        // Not watchable (gone, a platform without it): the heartbeat still reads it.
+      }
+    };
     let wake: (() => void) | undefined;
     let dirty = false;
     const poke = () => {
@@ -226,13 +254,10 @@ export const waitTool: AgentTool = {
       wake?.();
     };
     try {
-      try {
-        watcher = watch(dir, { recursive: true }, poke);
-        watcher.on('error', () => undefined);
-      } catch {
-        watcher = undefined; // the heartbeat still reads it
-      }
+      watchPath(dir, true);
       for (;;) {
+        // A metric read from outside the run folder (tensorboard_log/…) wakes the wait too.
+        for (const p of reader.metricPaths) watchPath(p, false);
         const v = verdict();
         if (v) return answer(v);
         if (signal?.aborted) return answer('cancelled');
@@ -261,9 +286,10 @@ export const waitTool: AgentTool = {
         });
         dirty = false;
         now = await reader.read();
+        told(now.seen);
       }
     } finally {
-      watcher?.close();
+      for (const w of watchers) w.close();
     }
   },
 };

@@ -14,7 +14,7 @@ import { AGENT_TOOLS, callTool, type AgentToolEnv } from '../../core/agents/tool
 import { findAgentJet, listSkills, skillFileBytes, type AgentJetSkill } from '../../core/agents/skills';
 import { mcpLaunch, withServerEntry } from '../../core/agents/clientConfig';
 import { resolvePython } from '../debug/interpreter';
-import { actingTools } from './acting';
+import { actingTools, type ActingToolImpl } from './acting';
 import { agentsSwarmAnyUrl, offerMcpServer, runsStallMinutes } from '../settings';
 
 // ---------------------------------------------------------------- the parts of vscode.lm we use
@@ -64,11 +64,14 @@ export interface AgentsProbe {
   readonly registered: readonly string[];
   /** How many launches the acting tools of this window started. */
   actingStarted(): number;
+  /** The acting tools as registered (their prepareInvocation is the question VS Code asks). */
+  readonly acting: ReadonlyMap<string, ActingToolImpl>;
 }
 
 export function registerAgentsFeature(context: vscode.ExtensionContext, services: Services): AgentsProbe {
   const registered: string[] = [];
   let actingStarted = (): number => 0;
+  let acting: ReadonlyMap<string, ActingToolImpl> = new Map();
   const envFor = async (token: vscode.CancellationToken): Promise<AgentToolEnv> => {
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
     const trusted = vscode.workspace.isTrusted;
@@ -142,9 +145,10 @@ export function registerAgentsFeature(context: vscode.ExtensionContext, services
       }
     }
     // The acting tools: each asks the user first (extension/agents/acting.ts).
-    const acting = actingTools(context, services, envFor);
-    actingStarted = acting.started;
-    for (const [name, impl] of acting.tools) {
+    const made = actingTools(context, services, envFor);
+    actingStarted = made.started;
+    acting = made.tools;
+    for (const [name, impl] of made.tools) {
       try {
         context.subscriptions.push(
           lm.registerTool(name, {
@@ -194,7 +198,7 @@ export function registerAgentsFeature(context: vscode.ExtensionContext, services
     vscode.commands.registerCommand('agentjet.agents.writeMcpConfig', () => writeMcpConfig(context, services)),
     vscode.commands.registerCommand('agentjet.agents.copySkills', () => copySkills(services)),
   );
-  return { registered, actingStarted: () => actingStarted() };
+  return { registered, actingStarted: () => actingStarted(), acting };
 }
 
 // ---------------------------------------------------------------- MCP client configs
