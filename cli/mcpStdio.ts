@@ -8,6 +8,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { t } from '../core/l10n';
+import { printable } from '../core/l10n/printable';
 
 /** The largest message read: the SDK's own stdio bound. */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -29,11 +30,6 @@ export function idOfCut(head: string, tail: string): Id | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Control characters of a client's bytes, quoted in a stderr line, escaped (`\u0000`). */
-function visible(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 export class BoundedStdioTransport implements Transport {
@@ -105,7 +101,7 @@ export class BoundedStdioTransport implements Transport {
         'a message that is not JSON-RPC was dropped ({0})',
         (e instanceof Error ? e.message : String(e)).split('\n')[0]!.slice(0, 200),
       );
-      this.warn(`agentjet mcp: ${visible(why)}\n`);
+      this.warn(`agentjet mcp: ${printable(why)}\n`);
       const id = idOfCut(line.slice(0, KEEP), line.slice(-KEEP));
       void this.send({ jsonrpc: '2.0', ...(id !== undefined ? { id } : {}), error: { code: -32700, message: why } } as JSONRPCMessage);
       return;

@@ -8,6 +8,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findCheckout, findInstalled, type FoundAgentJet } from '../config/agentjetFacts';
 import { readInside, resolveInside } from '../fs/inside';
+import { printable } from '../l10n/printable';
 
 export interface AgentJetSkill {
   /** The folder name (the skill's name in its front matter, when it has one). */
@@ -43,13 +44,8 @@ async function readHead(path: string, max: number, within: readonly string[]): P
   }
 }
 
-/**
- * A name or description from a skill's files as clients may show it: control characters (a
- * terminal's escape sequences, line breaks in a name) written as `\u001b` escapes (issue 39 R16).
- */
-export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+/** A name or description from a skill's files as clients may show it (core/l10n/printable.ts, issue 39 R16). */
+export { printable };
 
 function frontMatter(text: string): Record<string, string> {
   const m = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);

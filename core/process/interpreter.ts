@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { ProcessError, runProcess, type ProcessResult, type RunProcessOptions } from './run';
 import { t } from '../l10n';
+import { printable } from '../l10n/printable';
 
 /** How long an interpreter has to answer a question (a probe that imports nothing). */
 export const INTERPRETER_ANSWER_MS = 8000;
@@ -38,7 +39,7 @@ export function heldOpenText(python: string, code: string, stderr: string): stri
 export function stderrTail(stderr: string): string {
   const last = stderr.trim().split('\n').pop()?.trim() ?? '';
   if (!last) return '';
-  return `: ${last.length > 200 ? `…${last.slice(-200)}` : last}`;
+  return `: ${printable(last.length > 200 ? `…${last.slice(-200)}` : last)}`;
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   forgetInterpreter,
   interpreterFailure,
   interpreterSilence,
+  stderrTail,
 } from '../../core/process/interpreter';
 import { ProcessError, runProcess } from '../../core/process/run';
 import { AgentJetFactsService, locateInstalled } from '../../core/config/agentjetFacts';
@@ -142,6 +143,11 @@ describe('R15 (e): why the bundled facts judge', { skip: !posix && 'POSIX wrappe
       r.err,
       new RegExp(`\`${py.replace(/[.]/g, '\\.')}\` exited with code 1: Fatal Python error: init_fs_encoding: judged by bundled facts`),
     );
+  });
+
+  test("stderr's last line is quoted with its control characters escaped (a terminal's escape sequence)", () => {
+    assert.equal(stderrTail('Traceback\n\u001b[31mboom\u0007\n'), ': \\u001b[31mboom\\u0007');
+    assert.equal(stderrTail('  \n'), '');
   });
 
   test("a FIFO as the checkout's defaults file: said, never opened", async () => {
