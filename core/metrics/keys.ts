@@ -44,15 +44,8 @@ export function groupKeys(tags: Iterable<string>): MetricGroup[] {
   return [...by].sort(([a], [b]) => rank(a) - rank(b) || cmp(a, b)).map(([name, keys]) => ({ name, keys: [...keys].sort(cmp) }));
 }
 
-/** Whether a key matches a search: every whitespace-separated word occurs in it (case-insensitive). */
-export function keyMatches(tag: string, query: string): boolean {
-  const lower = tag.toLowerCase();
-  return query
-    .toLowerCase()
-    .split(/\s+/)
-    .filter(Boolean)
-    .every((w) => lower.includes(w));
-}
+/** The key search (the page filters with it as you type; core/protocol holds it for both sides). */
+export { keyMatches } from '../protocol/dashboard';
 
 /** Keys a run of verl most often is judged by, first present one shown when nothing is picked. */
 const PREFERRED = ['critic/score/mean', 'critic/rewards/mean', 'actor/pg_loss', 'actor/entropy', 'response_length/mean'];

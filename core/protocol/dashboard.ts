@@ -112,6 +112,16 @@ export interface MetricGroup {
   keys: string[];
 }
 
+/** Whether a metric key matches a search: every whitespace-separated word occurs in it (case-insensitive). */
+export function keyMatches(tag: string, query: string): boolean {
+  const lower = tag.toLowerCase();
+  return query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((w) => lower.includes(w));
+}
+
 /** What the dashboard knows of one run's training metrics. */
 export interface RunMetricsInfo {
   run: string;

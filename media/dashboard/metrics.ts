@@ -10,7 +10,14 @@ import { t } from '../shared/l10n';
 import { tickLabels } from './scale';
 import { PhasesView } from './phases';
 import { chartPng } from './png';
-import type { DashboardState, DashboardToHost, HostToDashboard, MetricAxis, MetricPlot } from '../../core/protocol/dashboard';
+import {
+  keyMatches,
+  type DashboardState,
+  type DashboardToHost,
+  type HostToDashboard,
+  type MetricAxis,
+  type MetricPlot,
+} from '../../core/protocol/dashboard';
 
 type MetricsState = NonNullable<DashboardState['metrics']>;
 type MetricsMessage = Extract<HostToDashboard, { type: 'metrics' }>;
@@ -368,14 +375,4 @@ export class MetricsSection {
   resize(): void {
     for (const c of this.cards) c.u?.setSize({ width: this.width(c), height: HEIGHT });
   }
-}
-
-/** Every word of the search occurs in the key (as core/metrics/keys.ts keyMatches). */
-function keyMatches(tag: string, query: string): boolean {
-  const lower = tag.toLowerCase();
-  return query
-    .toLowerCase()
-    .split(/\s+/)
-    .filter(Boolean)
-    .every((w) => lower.includes(w));
 }
