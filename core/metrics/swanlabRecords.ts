@@ -1,5 +1,5 @@
 // The records inside a SwanLab run file, as SwanLab writes them:
-// - version 1 (SwanLab 0.6.4-0.7.x; checked against v0.7.11 `swanlab/proto/v0.py`, `BaseModel.to_record`,
+// - version 1 (SwanLab 0.6.8-0.7.x; checked against v0.7.11 `swanlab/proto/v0.py`, `BaseModel.to_record`,
 //   and `swanlab/data/run/key.py`, `SwanLabKey.__new_metric`): one UTF-8 JSON object and "\n" per record,
 //   `{"model_type": "Scalar", "data": {"metric": {"index": STEP, "data": VALUE, "create_time": ISO}, "key", "step", "epoch"}}`;
 //   VALUE is a float, or the strings "NaN" / "INF" (swanlab/data/modules/line: Line.nan / Line.inf).

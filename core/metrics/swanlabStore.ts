@@ -2,7 +2,7 @@
 // SwanLab v0.7.11 `swanlab/data/porter/datastore.py`, the version AgentJet 0.0.4 pins in
 // requirements_stable_vllm.txt, and v0.9.7 `swanlab/sdk/internal/core_python/store/__init__.py`):
 // LevelDB's log format with a file header of its own.
-//   file header (7 bytes): ":SWL" | uint16 LE 0xE1D6 | uint8 version (1: JSON lines, 0.6.4-0.7.x; 2: protobuf Record, 0.8+)
+//   file header (7 bytes): ":SWL" | uint16 LE 0xE1D6 | uint8 version (1: JSON lines, 0.6.8-0.7.x; 2: protobuf Record, 0.8+; 0 of 0.6.2-0.6.7 is not read)
 //   then 32 KB blocks of records: uint32 LE CRC-32 (zlib's, of the type byte then the data) |
 //   uint16 LE length | uint8 type (1 full, 2 first, 3 middle, 4 last) | data
 // A block whose space left is under 7 bytes is padded with zeros. A record whose CRC fails ends the
