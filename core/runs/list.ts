@@ -3,7 +3,7 @@
 import { resolve, sep } from 'node:path';
 import { trackingOpenCommand } from './tracking';
 import { candidateRoots, type Evidence, type ExperimentInfo } from './discover';
-import { formatLocalTime, formatReward } from './format';
+import { formatLocalTime, formatReward, shownCauses } from './format';
 import { syncNodeFs, mapLimit } from '../fs/seam';
 import { folderSize, RUN_SIZE_MAX_ENTRIES } from './artefacts';
 import { RunsModel } from './model';
@@ -76,7 +76,8 @@ export function toRow(i: ExperimentInfo, h: HealthOptions = {}): RunRow {
   const now = h.now ?? Date.now();
   const health = experimentHealth(i, now, stallMinutesOf(h.stallMinutes));
   if (health) row.health = healthJson(health, now);
-  if (i.causes?.length) row.causes = i.causes;
+  const causes = shownCauses(i, health);
+  if (causes.length) row.causes = causes;
   return row;
 }
 

@@ -13,7 +13,7 @@ import {
   type HostInfo,
   type RunStatus,
 } from '../../core/runs/discover';
-import { describeRun, formatAge, runRowLabel, runTooltip, splitRunName } from '../../core/runs/format';
+import { describeRun, formatAge, runRowLabel, runTooltip, shownCauses, splitRunName } from '../../core/runs/format';
 import { Limiter, mapLimit } from '../../core/fs/seam';
 import type { RunsModel } from '../../core/runs/model';
 import { decorateRunItem } from '../ray/runsRow';
@@ -366,8 +366,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     const { base, stamp } = splitRunName(e.name);
     item.label = runRowLabel(describeRun(info), base);
     const short = health && healthShort(health, now);
-    // A failed run's first cause (`cuda-oom`, `nccl` ...) before the stamp; the tooltip says it whole.
-    item.description = [short, info.causes?.[0]?.code, stamp].filter(Boolean).join(' · ');
+    item.description = [short, shownCauses(info, health)[0]?.code, stamp].filter(Boolean).join(' · ');
     item.contextValue = `experiment ${info.status}${health?.state === 'stalled' ? ' stalled' : ''}${e.snapshot ? ' snapshot' : ''}`;
     // The size is measured in the background; until it is, the tooltip waits for resolveTreeItem.
     const stale = sizeIsStale(size, info.status === 'running', Date.now());
