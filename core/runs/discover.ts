@@ -23,6 +23,8 @@ import { diagnoseExperiment } from '../diagnose/experiment';
 
 /** Bytes of each log a run listing reads for a failed run's cause (`agentjet diagnose` reads more). */
 export const LISTING_CAUSE_BYTES = 512 * 1024;
+/** A running run idle this long is looked at for a cause (the default `agentjet.runs.stallMinutes`). */
+export const STALL_CAUSE_IDLE_MS = 10 * 60_000;
 
 export type { RunStatus } from './types';
 export type {
@@ -176,7 +178,10 @@ export async function inspectExperiment(outerFs: RunsFs, entry: ExperimentEntry,
       });
     }
   }
-  if (info.status === 'failed' || info.status === 'interrupted') {
+  // A running run idle past the shortest stall limit may be stalled: its material may say why
+  // (a worker's OOM, an NCCL watchdog); the views show these causes only when it reads stalled.
+  const idle = info.progress?.lastWriteMs !== undefined && (opts.now?.() ?? Date.now()) - info.progress.lastWriteMs > STALL_CAUSE_IDLE_MS;
+  if (info.status === 'failed' || info.status === 'interrupted' || idle) {
     // The cause, from the run's own launcher output and logs; Ray's worker logs and the rest of a
     // large log are left to `agentjet diagnose` (a listing reads every failed run).
     try {

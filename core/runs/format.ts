@@ -1,5 +1,6 @@
 // Words and numbers shown for a run, shared by the tree and the CLI.
 import { causePlace } from '../diagnose/format';
+import type { Cause } from '../diagnose/types';
 import type { ExperimentInfo, RunStatus } from './discover';
 import { t } from '../l10n';
 import { formatClock, healthText, type RunHealth } from './health';
@@ -115,6 +116,11 @@ export function mdText(s: string): string {
 }
 
 /** The experiment row's tooltip (Markdown): status and the evidence that decided it first. */
+/** The causes a run shows: a failed or interrupted run's, a running one's only while it reads stalled. */
+export function shownCauses(info: Pick<ExperimentInfo, 'status' | 'causes'>, health: Pick<RunHealth, 'state'> | undefined): Cause[] {
+  return info.status !== 'running' || health?.state === 'stalled' ? (info.causes ?? []) : [];
+}
+
 export function runTooltip(
   info: ExperimentInfo,
   size?: { bytes: number; complete: boolean },
@@ -129,7 +135,7 @@ export function runTooltip(
   if (health && health.state !== 'progressing')
     lines.push(`$(${health.state === 'stalled' ? 'warning' : 'info'}) ${mdText(healthText(health, now))}`, '');
   else if (health) lines.push(mdText(healthText(health, now)), '');
-  for (const c of info.causes ?? [])
+  for (const c of shownCauses(info, health))
     lines.push(
       `$(error) ${t('**{0}**: {1}', c.code, mdText(c.message))}`,
       '',

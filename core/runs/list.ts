@@ -3,7 +3,7 @@
 import { resolve, sep } from 'node:path';
 import { trackingOpenCommand } from './tracking';
 import { candidateRoots, type Evidence, type ExperimentInfo } from './discover';
-import { formatLocalTime, formatReward, launchPhaseText } from './format';
+import { formatLocalTime, formatReward, launchPhaseText, shownCauses } from './format';
 import { syncNodeFs, mapLimit } from '../fs/seam';
 import { folderSize, RUN_SIZE_MAX_ENTRIES } from './artefacts';
 import { RunsModel } from './model';
@@ -86,7 +86,8 @@ export function toRow(i: ExperimentInfo, h: HealthOptions = {}): RunRow {
       ...(text ? { text } : {}),
     };
   }
-  if (i.causes?.length) row.causes = i.causes;
+  const causes = shownCauses(i, health);
+  if (causes.length) row.causes = causes;
   return row;
 }
 

@@ -13,6 +13,7 @@ import { checkDashboardToHost, describeRefused } from '../../core/protocol/valid
 import { restoreDashboardRuns } from '../../core/runs/dashboardRuns';
 import { experimentHealth, healthText } from '../../core/runs/health';
 import { causePlace } from '../../core/diagnose/format';
+import { shownCauses } from '../../core/runs/format';
 import type { ExperimentInfo } from '../../core/runs/discover';
 import { runsStallMinutes } from '../settings';
 import { isInside, resolveInside } from '../../core/fs/inside';
@@ -263,7 +264,12 @@ class Dashboard implements vscode.Disposable {
         const h = info && experimentHealth(info, now, runsStallMinutes());
         const health = h ? { state: h.state, text: healthText(h, now) } : undefined;
         const before = this.sentHealth.get(path);
-        const causes = info?.causes?.map((c) => ({ code: c.code, message: c.message, fix: c.fix, place: causePlace(c) }));
+        const causes = (info ? shownCauses(info, h) : undefined)?.map((c) => ({
+          code: c.code,
+          message: c.message,
+          fix: c.fix,
+          place: causePlace(c),
+        }));
         const causesChanged = JSON.stringify(causes ?? []) !== JSON.stringify(this.sentCauses.get(path) ?? []);
         if (causes?.length) this.sentCauses.set(path, causes);
         else this.sentCauses.delete(path);

@@ -13,7 +13,7 @@ import {
   type HostInfo,
   type RunStatus,
 } from '../../core/runs/discover';
-import { describeRun, formatAge, launchPhaseText, runRowLabel, runTooltip, splitRunName } from '../../core/runs/format';
+import { describeRun, formatAge, launchPhaseText, runRowLabel, runTooltip, shownCauses, splitRunName } from '../../core/runs/format';
 import { Limiter, mapLimit } from '../../core/fs/seam';
 import type { RunsModel } from '../../core/runs/model';
 import { decorateRunItem } from '../ray/runsRow';
@@ -367,8 +367,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
     item.label = runRowLabel(describeRun(info), base);
     // A launch from the editor says what it does (preparing, paused in the debugger, stopping) as `agentjet runs` does.
     const short = launchPhaseText(info.launch, now) ?? (health && healthShort(health, now));
-    // A failed run's first cause (`cuda-oom`, `nccl` ...) before the stamp; the tooltip says it whole.
-    item.description = [short, info.causes?.[0]?.code, stamp].filter(Boolean).join(' · ');
+    // A failed or stalled run's first cause (`cuda-oom`, `nccl` ...) before the stamp; the tooltip says it whole.
+    item.description = [short, shownCauses(info, health)[0]?.code, stamp].filter(Boolean).join(' · ');
     item.contextValue = `experiment ${info.status}${health?.state === 'stalled' ? ' stalled' : ''}${e.snapshot ? ' snapshot' : ''}`;
     // The size is measured in the background; until it is, the tooltip waits for resolveTreeItem.
     const stale = sizeIsStale(size, info.status === 'running', Date.now());

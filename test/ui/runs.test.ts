@@ -27,6 +27,15 @@ test('the Runs view lists the demo runs with statuses, and the dashboard draws t
     await runsPane.locator('.monaco-list-row', { hasText: 'checkpoints' }).first().waitFor({ state: 'visible' });
     const tree = await wb.screenshot('runs-tree');
     assert.ok(existsSync(tree));
+    // The failed run says why (issue 41): its cause in the row, cause and fix in the row's tooltip.
+    const failed = runRow(runsPane, 'math_demo_lr_sweep_20260104_1530', 'failed');
+    await failed.locator('.label-description', { hasText: 'workflow-exception' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await failed.hover();
+    const tip = page.locator('.monaco-hover:not(.hidden)', { hasText: 'workflow-exception' }).first();
+    await tip.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match(await tip.innerText(), /IndexError: list index out of range[\s\S]*Fix: Open/);
+    await wb.screenshot('runs-failed-cause');
+    await page.mouse.move(0, 0);
 
     // Select two runs and open the dashboard for the selection (multi-select overlays them).
     await row('math_demo_20260103_1010').click();
@@ -46,6 +55,8 @@ test('the Runs view lists the demo runs with statuses, and the dashboard draws t
       legend.some((l) => /math_demo_lr_sweep_20260104_1530\s*failed/.test(l)),
       legend.join(' | '),
     );
+    // Its cause and fix in the legend.
+    assert.match((await frame.locator('ul.runs li .cause').first().textContent()) ?? '', /^workflow-exception IndexError[\s\S]*Fix: Open/);
     // The failed run's exception record is listed with its time.
     assert.match((await frame.locator('.exceptions h2', { hasText: 'Exceptions' }).textContent()) ?? '', /Exceptions \([1-9]\d*\)/);
     assert.ok((await frame.locator('.exceptions tbody tr').count()) >= 1);

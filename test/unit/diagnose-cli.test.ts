@@ -11,6 +11,7 @@ import type { DiagnoseJson } from '../../core/diagnose';
 import { FAILURE_CASES } from '../gen/failures';
 import { runCli } from '../util/cliRun';
 import { callTool } from '../../core/agents/tools';
+import { shownCauses } from '../../core/runs/format';
 
 const caseOf = (code: string) => FAILURE_CASES.find((c) => c.code === code)!;
 
@@ -158,4 +159,12 @@ test('agentjet_run_summary: a failed run answers with its causes (file shown ins
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+});
+
+test('shown causes: a failed run shows its causes; a running one only while it reads stalled', () => {
+  const causes = [{ code: 'nccl' as const, line: 3, message: 'm', fix: 'f', evidence: ['e'] }];
+  assert.deepEqual(shownCauses({ status: 'failed', causes }, undefined), causes);
+  assert.deepEqual(shownCauses({ status: 'running', causes }, { state: 'progressing' }), []);
+  assert.deepEqual(shownCauses({ status: 'running', causes }, { state: 'stalled' }), causes);
+  assert.deepEqual(shownCauses({ status: 'failed' }, undefined), []);
 });
