@@ -219,14 +219,10 @@ export class LaunchOwner {
     return [...this.groups];
   }
 
-  /** Process groups the stop spares: the companions of the launch's folder, unless autokill. */
-  companionGroups(): number[] {
-    if (!this.where) return [];
-    const isolated = isolatedBaseDir(this.where.cwd, this.where.env);
-    return [...companionsOf(this.where.cwd), ...(isolated ? companionsOf(isolated) : [])].map((c) => c.pgid);
-  }
-
-  /** `companionGroups` without blocking, the groups' liveness from a process list already taken. */
+  /**
+   * Process groups the stop spares: the companions of the launch's folder (and its isolated base),
+   * read without blocking, the groups' liveness from a process list already taken.
+   */
   private async companionGroupsOf(list: readonly ProcInfo[]): Promise<number[]> {
     if (!this.where) return [];
     const probe = (pgid: number) => list.filter((p) => p.pgid === pgid).map((p) => ({ pid: p.pid, pgid }));
