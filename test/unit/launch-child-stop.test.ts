@@ -2,7 +2,7 @@
 // The client messages are VS Code 1.100's own: Shift+F5 on an attach session (the toolbar's
 // Disconnect) sends `disconnect { restart: false, terminateDebuggee: false, suspendDebuggee: false }`,
 // its Stop `terminateDebuggee: true`; after debugpy's `terminated` VS Code disconnects by itself.
-import { test } from 'node:test';
+import { test, describe } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { ChildStopWatcher } from '../../core/launch/childStop';
 
@@ -38,4 +38,25 @@ test('the disconnect VS Code sends after the child ended by itself is no Stop', 
     assert.equal(w.childEnded, true);
     assert.equal(w.toAdapter(req('disconnect', { restart: false, terminateDebuggee: true })), false, end);
   }
+});
+
+describe('ChildPauseWatcher: a child session paused in the debugger (issue 43 item 2)', () => {
+  test('stopped pauses; a resuming request, continued or the end lets go; each change is told once', async () => {
+    const { ChildPauseWatcher } = await import('../../core/launch/childStop');
+    const w = new ChildPauseWatcher();
+    const ev = (event: string) => ({ seq: 1, type: 'event', event });
+    const req = (command: string) => ({ seq: 1, type: 'request', command });
+    assert.equal(w.fromAdapter(ev('output')), false);
+    assert.equal(w.fromAdapter(ev('stopped')), true);
+    assert.equal(w.paused, true);
+    assert.equal(w.fromAdapter(ev('stopped')), false, 'a second thread stopping changes nothing');
+    assert.equal(w.toAdapter(req('stackTrace')), false);
+    assert.equal(w.toAdapter(req('next')), true);
+    assert.equal(w.paused, false);
+    assert.equal(w.fromAdapter(ev('stopped')), true);
+    assert.equal(w.fromAdapter(ev('continued')), true);
+    assert.equal(w.fromAdapter(ev('stopped')), true);
+    assert.equal(w.fromAdapter(ev('terminated')), true);
+    assert.equal(w.paused, false);
+  });
 });
