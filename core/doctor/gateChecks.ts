@@ -37,16 +37,9 @@ export function gatedVerl(input: DoctorInput, f: ProbeFacts, py: string, check: 
   if (!g?.verlCheck || !f.packages.ajet?.found) return check;
   const backbone = input.launch?.backbone;
   const judged = backbone === 'trinity' ? 'trinity' : 'verl';
-  if (!verl?.found) {
-    // verify_python_env imports verl for every backbone (AgentJet c68c154), else for verl/trinity.
-    if (!input.launch || !(g.importsVerl || backbone === 'verl' || backbone === 'trinity')) return check;
-    return {
-      ...check,
-      status: 'error',
-      detail: t('verl is not installed; AgentJet imports it before it starts (verify_python_env in {0}).', g.from),
-      fix: frameworkFix(py, { checkout, backbone: judged === 'trinity' ? 'trinity' : 'verl' }),
-    };
-  }
+  // verl missing stays the optional check's finding (AgentJet imports it in verify_python_env;
+  // the launch's own error then says so): only a version AgentJet refuses is refused here.
+  if (!verl?.found) return check;
   if (input.launch && backbone !== 'verl' && backbone !== 'trinity') return check;
   if (verlAllowed(g, verl.version ?? '', judged)) return check;
   return {
