@@ -17,6 +17,7 @@ import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, rmSync,
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
+import { appendFile } from 'node:fs/promises';
 import { callTool, type AgentToolEnv } from '../core/agents/tools';
 import { SessionLogWatcher } from '../core/ray/watcher';
 import { LogSession } from '../core/logs/session';
@@ -136,10 +137,11 @@ async function ray(): Promise<void> {
     w.start();
     // While it watches: every log grows, 20 rounds 100 ms apart, then a worker pauses.
     for (let round = 0; round < 20; round++) {
-      for (let i = 0; i < 500; i += 10) appendFileSync(join(logs, name(i, 'out')), filler);
+      // Written asynchronously: the bench's own writes must not stall the loop it measures.
+      await Promise.all(Array.from({ length: 50 }, (_, k) => appendFile(join(logs, name(k * 10, 'out')), filler)));
       await new Promise((r) => setTimeout(r, 100));
     }
-    appendFileSync(join(logs, name(0, 'err')), `Ray debugger is listening on 127.0.0.1:40123\n${WAIT}\n`);
+    await appendFile(join(logs, name(0, 'err')), `Ray debugger is listening on 127.0.0.1:40123\n${WAIT}\n`);
     await paused;
     await w.scan();
     w.dispose();

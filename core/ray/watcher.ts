@@ -63,6 +63,7 @@ export class SessionLogWatcher extends EventEmitter {
   private wanted = false;
   private waiters: (() => void)[] = [];
   private running: Promise<void> | undefined;
+  private turns: Promise<void> = Promise.resolve();
   /** Full passes and logs read so far (tests, the bench). */
   readonly stats = { fullPasses: 0, partialPasses: 0, reads: 0 };
   readonly logsDir: string;
@@ -249,6 +250,16 @@ export class SessionLogWatcher extends EventEmitter {
     }
   }
 
+  /**
+   * Runs `fn` in a turn of the event loop of its own, after the one before it: reads that finish
+   * together (a full pass has dozens in flight) are parsed one chunk per turn, never in one stretch.
+   */
+  private inTurn(fn: () => void): Promise<void> {
+    const run = this.turns.then(() => new Promise<void>((resolve) => setImmediate(() => resolve(fn()))));
+    this.turns = run.catch(() => undefined);
+    return run;
+  }
+
   private async readNew(path: string, t: Tracked, size: number, seenAt: number): Promise<void> {
     let fh;
     try {
@@ -264,11 +275,11 @@ export class SessionLogWatcher extends EventEmitter {
         const { bytesRead: n } = await fh.read(buf, 0, len, t.offset);
         if (n <= 0) break;
         t.offset += n;
-        const lines = (t.partial + buf.subarray(0, n).toString('utf8')).split('\n');
-        t.partial = lines.pop()!.slice(-8192);
-        for (const line of lines) t.state.feed(line, seenAt);
-        // Reads finished together are handed over together: let the event loop in between chunks.
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await this.inTurn(() => {
+          const lines = (t.partial + buf.subarray(0, n).toString('utf8')).split('\n');
+          t.partial = lines.pop()!.slice(-8192);
+          for (const line of lines) t.state.feed(line, seenAt);
+        });
       }
     } catch {
       /* gone meanwhile: the next pass sees */

@@ -112,7 +112,7 @@ describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
       const exp = join(w.dir, 'saved_experiments', 'math_demo');
       assert.ok(existsSync(join(exp, 'yaml_backup.yaml')), 'the run folder exists');
       assert.equal(experiments[0]?.body.folder, exp);
-      const log = findRolloutLog(exp);
+      const log = await findRolloutLog(exp);
       assert.ok(log, 'a rollout log was written');
       assert.equal(finished[0]?.body.rolloutLog, log);
       assert.equal(finished[0]?.body.exitCode, 0);
@@ -289,7 +289,7 @@ describe('agentjet debug adapter over debugpy', { timeout: 240_000 }, () => {
         'the ASTuner launcher module it really has',
       );
       assert.equal(exited[0]?.body.exitCode, 0);
-      assert.ok(findRolloutLog(join(w.dir, 'launcher_record', 'astuner_math')), 'the run folder is under launcher_record/');
+      assert.ok(await findRolloutLog(join(w.dir, 'launcher_record', 'astuner_math')), 'the run folder is under launcher_record/');
     } finally {
       await dc.stop();
     }

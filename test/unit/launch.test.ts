@@ -336,7 +336,7 @@ test('terminate ends a real process group and reports nothing left', async () =>
   assert.equal(isAlive(pid), false);
 });
 
-test('companion records, experiment folder and rollout log discovery', () => {
+test('companion records, experiment folder and rollout log discovery', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'aj-launch-'));
   const comp = join(dir, 'saved_experiments', 'companion_logs', 'companion');
   mkdirSync(comp, { recursive: true });
@@ -365,10 +365,10 @@ test('companion records, experiment folder and rollout log discovery', () => {
   const log = join(exp, '2026_01_01_12_00', 'host', 'rollout', 'rollout.json.log');
   mkdirSync(join(log, '..'), { recursive: true });
   writeFileSync(log, '');
-  assert.equal(findExperimentFolder(root, '/w/math.yaml', undefined, since), exp);
-  assert.equal(findExperimentFolder(root, '/w/math.yaml', 'nope', since), undefined);
-  assert.equal(findRolloutLog(exp, since), log);
-  assert.equal(findRolloutLog(join(dir, 'missing')), undefined);
+  assert.equal(await findExperimentFolder(root, '/w/math.yaml', undefined, since), exp);
+  assert.equal(await findExperimentFolder(root, '/w/math.yaml', 'nope', since), undefined);
+  assert.equal(await findRolloutLog(exp, since), log);
+  assert.equal(await findRolloutLog(join(dir, 'missing')), undefined);
 });
 
 test('the preflight view of lintFile: broken YAML and unreadable files are errors, the demo is clean', async () => {
