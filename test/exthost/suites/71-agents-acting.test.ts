@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import { TEST_PYTHON, standInBackbone, waitFor, workspaceRoot } from '../util';
 import { actingTools } from '../../../extension/agents/acting';
 import type { Services } from '../../../extension/services';
-import { ACT_TOOLS, callTool, type AgentToolEnv } from '../../../core/agents/tools';
+import { ACT_TOOLS, AgentLaunches, callTool, type AgentToolEnv } from '../../../core/agents/tools';
 import { listProcesses } from '../../../core/launch/processes';
 
 const INPUTS: Record<string, object> = {
@@ -105,8 +105,9 @@ suite('agents: acting tools in Restricted Mode and when the window closes', () =
         const r = await callTool(
           'agentjet_wait',
           { path: 'saved_experiments/close_a', timeoutS: 1 },
-          { roots: [dir], mayRunPython: false },
+          { roots: [dir], mayRunPython: false, launches: new AgentLaunches({ watchdog: false }) },
         );
+        assert.equal(r.isError, false, r.text);
         const now = (JSON.parse(r.text) as { now?: { status?: string } }).now?.status;
         return now === 'stopped' && now;
       }, 'the run to read stopped (as Stop leaves it)');
