@@ -6,6 +6,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isSessionName } from '../runs/roots';
 
 /** The most folders one wait watches. */
 export const WATCH_CAP = 32;
@@ -16,7 +17,8 @@ const HEAVY = /^(global_step_\d+|checkpoints?|ckpts?|huggingface|\..*)$/i;
 
 /**
  * The folders to watch: `dir`, then its folders depth first, newest (highest-named) first, down to
- * `depth` levels, at most `cap` in all: the newest session whole before an older one.
+ * `depth` levels, at most `cap` in all: the newest session whole before an older one, and the
+ * sessions before other folders.
  */
 export async function watchFolders(dir: string, cap = WATCH_CAP, depth = WATCH_DEPTH): Promise<string[]> {
   const out: string[] = [];
@@ -29,7 +31,9 @@ export async function watchFolders(dir: string, cap = WATCH_CAP, depth = WATCH_D
           .filter((e) => e.isDirectory() && !HEAVY.test(e.name))
           .map((e) => e.name)
           .sort()
-          .reverse(),
+          .reverse()
+          // The run's sessions (timestamped) before its other folders (a logger's, trajectories).
+          .sort((a, b) => Number(isSessionName(b)) - Number(isSessionName(a))),
       () => [] as string[],
     );
     for (const n of names) {

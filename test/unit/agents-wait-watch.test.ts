@@ -25,12 +25,19 @@ import { waitFor } from '../util/poll';
 const event = (step: number, value: number) =>
   frameRecord(encodeScalarEvent({ step, wallTime: 100 + step, values: [['critic/rewards/mean', value]] }));
 
-/** A run with 400 checkpoints (800 folders) and 40 sessions of host/rollout folders; its metric in TensorBoard. */
-function hugeRun(): { ws: string; exp: string; events: string; newest: string; done: () => void } {
+/**
+ * A run with 400 checkpoints (800 folders), a logger's 200 folders and 40 sessions of host/rollout
+ * folders (without `sessions`, folders of that shape that are no session: the run is not over), its
+ * metric in TensorBoard.
+ */
+function hugeRun(sessions = true): { ws: string; exp: string; events: string; newest: string; done: () => void } {
   const ws = mkdtempSync(join(tmpdir(), 'aj-wait-watch-'));
   const exp = join(ws, 'saved_experiments', 'exp_big');
   for (let i = 1; i <= 400; i++) mkdirSync(join(exp, `global_step_${i}`, 'actor'), { recursive: true });
-  for (let s = 10; s < 50; s++) mkdirSync(join(exp, `202601${s}_1200`, 'gpu-node-0', 'rollout'), { recursive: true });
+  // A logger's folder whose name sorts after the sessions', deep and wide.
+  for (let i = 0; i < 100; i++) mkdirSync(join(exp, 'wandb', `run-${i}`, 'files'), { recursive: true });
+  for (let s = 10; s < 50; s++)
+    mkdirSync(join(exp, sessions ? `2026_01_${s}_12_00` : `logs_${s}`, 'gpu-node-0', 'rollout'), { recursive: true });
   writeFileSync(
     join(exp, 'yaml_backup.yaml'),
     'ajet:\n  project_name: proj\n  experiment_name: exp_big\n  trainer_common:\n    logger:\n    - tensorboard\n',
@@ -46,7 +53,7 @@ function hugeRun(): { ws: string; exp: string; events: string; newest: string; d
     ws,
     exp,
     events,
-    newest: join(exp, '20260149_1200', 'gpu-node-0', 'rollout'),
+    newest: join(exp, '2026_01_49_12_00', 'gpu-node-0', 'rollout'),
     done: () => rmSync(ws, { recursive: true, force: true }),
   };
 }
@@ -76,11 +83,11 @@ test('the folders watched: the run, then the newest session whole (host, module)
     assert.ok(folders.includes(r.newest), "the newest session's rollout folder");
     assert.ok(!folders.some((f) => /global_step_/.test(f)), folders.join('\n'));
     // A small run is watched whole (every level AgentJet writes in).
-    const small = await watchFolders(join(r.exp, '20260110_1200'));
+    const small = await watchFolders(join(r.exp, '2026_01_10_12_00'));
     assert.deepEqual(small, [
-      join(r.exp, '20260110_1200'),
-      join(r.exp, '20260110_1200', 'gpu-node-0'),
-      join(r.exp, '20260110_1200', 'gpu-node-0', 'rollout'),
+      join(r.exp, '2026_01_10_12_00'),
+      join(r.exp, '2026_01_10_12_00', 'gpu-node-0'),
+      join(r.exp, '2026_01_10_12_00', 'gpu-node-0', 'rollout'),
     ]);
   } finally {
     r.done();
@@ -91,7 +98,7 @@ test(
   'a wait on a run of 900 folders holds a bounded number of inotify watches, and still wakes on a change',
   { skip: !existsSync('/proc/self/fdinfo') },
   async () => {
-    const r = hugeRun();
+    const r = hugeRun(false);
     try {
       const base = inotifyWatches();
       const env = { roots: [r.ws], mayRunPython: false, launches: new AgentLaunches({ watchdog: false }) };
@@ -101,7 +108,8 @@ test(
         { path: 'saved_experiments/exp_big', until: { metric: { key: 'critic/rewards/mean', above: 0.5 } }, timeoutS: 120 },
         env,
       ).finally(() => (answered = true));
-      await waitFor(() => inotifyWatches() > base, 'the wait to watch the run');
+      await waitFor(() => answered || inotifyWatches() > base, 'the wait to watch the run');
+      if (answered) assert.fail((await call).text);
       const held = inotifyWatches() - base;
       // The run's folders (at most the cap) and the TensorBoard file the metric is read from.
       assert.ok(held <= WATCH_CAP + 1, `${held} inotify watches for one wait`);
