@@ -26,6 +26,9 @@ export interface AgentJetApi {
   };
 }
 
+/** What deactivate waits for: the acting tools' launches stopping (extension/agents/acting.ts). */
+let closing: (() => Promise<unknown>) | undefined;
+
 export function activate(context: vscode.ExtensionContext): AgentJetApi {
   const started = performance.now();
   // Text made in core (run status, launch refusals, the debug adapter's messages) in the display language.
@@ -41,11 +44,16 @@ export function activate(context: vscode.ExtensionContext): AgentJetApi {
   registerOnboarding(context, services);
   const swarm = registerSwarmFeature(context, services);
   const agents = registerAgentsFeature(context, services);
+  closing = () => agents.close();
   const activationMs = performance.now() - started;
   services.log.info(`AgentJet activated in ${activationMs.toFixed(1)} ms`);
   return { activatedAt: Date.now(), activationMs, services, testing: { runs, logs, ray, swarm, agents } };
 }
 
-export function deactivate(): void {
-  // Disposables registered on the context are released by VS Code.
+export async function deactivate(): Promise<void> {
+  // Disposables registered on the context are released by VS Code (right after this is called);
+  // what the agents' acting tools started is stopped through its owners, as Stop does, and VS Code
+  // waits for it (ps and the stop's grace are asynchronous: without the wait a closing extension
+  // host could exit first, leaving the end to the watchdogs).
+  await closing?.();
 }

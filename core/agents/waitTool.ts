@@ -1,9 +1,9 @@
 // agentjet_wait: holds the call until a run reaches a state (a status, a step, a metric above or
 // below a value), ends, stalls (core/runs/health.ts) or the bound passes, and says which and what
-// changed. No polling loop in the agent: the run's folder is watched (fs.watch), and read again, as
+// changed. No polling loop in the agent: the run's folder and the levels below it where AgentJet
+// writes are watched (fs.watch, bounded: core/agents/waitWatch.ts), and read again, as
 // the Runs view reads it (core/runs/discover + list), on a change, when a stall could next be judged,
 // and on a slow heartbeat for what writes no file (a process killed outright).
-import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { t } from '../l10n';
 import { syncNodeFs, nodeFs } from '../fs/seam';
@@ -12,6 +12,7 @@ import { inspectExperiment, readExperimentEntry } from '../runs/discover';
 import { toRow, type RunRow } from '../runs/list';
 import { findMetricSources } from '../metrics/find';
 import { RunMetricsReader } from '../metrics/read';
+import { FolderWatch, watchFolders } from './waitWatch';
 import { ToolError, str, num, obj, pathArg, json, shown, insideRoots, type AgentTool, type AgentToolEnv } from './toolkit';
 import type { ToolArgs } from './schema';
 
@@ -234,19 +235,9 @@ export const waitTool: AgentTool = {
       if (s.health === 'stalled') return 'stalled';
       return undefined;
     };
-    const watchers: FSWatcher[] = [];
-    const watching = new Set<string>();
-    const watchPath = (p: string, recursive: boolean) => {
-      if (watching.has(p)) return;
-      watching.add(p);
-      try {
-        const w = watch(p, { recursive }, poke);
-        w.on('error', () => undefined);
-        watchers.push(w);
-      } catch {
-        // Not watchable (gone, a platform without it): the heartbeat still reads it.
-      }
-    };
+    // The run folder and the levels AgentJet writes in, each on its own and bounded (core/agents/waitWatch.ts).
+    const watcher = new FolderWatch(() => poke());
+    const rewatch = async () => watcher.set([...(await watchFolders(dir)), ...reader.metricPaths]);
     let wake: (() => void) | undefined;
     let dirty = false;
     const poke = () => {
@@ -254,10 +245,10 @@ export const waitTool: AgentTool = {
       wake?.();
     };
     try {
-      watchPath(dir, true);
       for (;;) {
-        // A metric read from outside the run folder (tensorboard_log/…) wakes the wait too.
-        for (const p of reader.metricPaths) watchPath(p, false);
+        // New sessions, hosts and modules are watched as they appear; a metric read from outside the
+        // run folder (tensorboard_log/…) wakes the wait too.
+        await rewatch();
         const v = verdict();
         if (v) return answer(v);
         if (signal?.aborted) return answer('cancelled');
@@ -289,7 +280,7 @@ export const waitTool: AgentTool = {
         told(now.seen);
       }
     } finally {
-      for (const w of watchers) w.close();
+      watcher.close();
     }
   },
 };

@@ -32,6 +32,12 @@ export interface ActingTools {
   readonly tools: ReadonlyMap<string, ActingToolImpl>;
   /** How many launches the acting tools of this window started (tests). */
   started(): number;
+  /**
+   * The window closes: nothing more starts, and every launch the tools started is stopped through its
+   * owner (as Stop does). Also run when `context.subscriptions` are disposed. Resolves with the ids
+   * not ended within the deadline (their watchdogs end them).
+   */
+  close(): Promise<string[]>;
 }
 
 const s = (a: ToolArgs, k: string): string => (typeof a[k] === 'string' ? (a[k] as string) : '');
@@ -43,7 +49,11 @@ export function actingTools(
 ): ActingTools {
   let launches: AgentLaunches | undefined;
   const own = () => (launches ??= new AgentLaunches());
-  context.subscriptions.push({ dispose: () => void launches?.close(CLOSE_DEADLINE_MS) });
+  // Closed once, for good: a call after it is refused by AgentLaunches (nothing more starts).
+  const close = (): Promise<string[]> => own().close(CLOSE_DEADLINE_MS);
+  context.subscriptions.push({ dispose: () => void close() });
+  // Trust is asked of the extension's one owner of it (extension/trust.ts), at each call.
+  const trusted = () => services.trust.isTrusted();
   const folder = () => (vscode.workspace.workspaceFolders ?? []).find((f) => f.uri.scheme === 'file');
 
   /** The interpreter and the GPUs a launch in the first folder would use. */
@@ -136,11 +146,11 @@ export function actingTools(
       async prepareInvocation(options, token) {
         const checked = checkArgs(tool.inputSchema, options.input);
         // Nothing to confirm for a call that is refused anyway (its invoke says why).
-        if (!vscode.workspace.isTrusted || !checked.ok) return {};
+        if (!trusted() || !checked.ok) return {};
         return { confirmationMessages: await confirmation(tool, checked.args, token) };
       },
       async invoke(options, token) {
-        if (!vscode.workspace.isTrusted)
+        if (!trusted())
           throw new Error(vscode.l10n.t('{0} acts on the workspace: trust the workspace first (Restricted Mode runs nothing).', tool.name));
         const ac = new AbortController();
         const sub = token.onCancellationRequested(() => ac.abort());
@@ -157,5 +167,5 @@ export function actingTools(
         }
       },
     });
-  return { tools, started: () => launches?.started ?? 0 };
+  return { tools, started: () => launches?.started ?? 0, close };
 }

@@ -66,11 +66,14 @@ export interface AgentsProbe {
   actingStarted(): number;
   /** The acting tools as registered (their prepareInvocation is the question VS Code asks). */
   readonly acting: ReadonlyMap<string, ActingToolImpl>;
+  /** Stops what the acting tools started, as Stop does (deactivate awaits it: the window closes). */
+  close(): Promise<string[]>;
 }
 
 export function registerAgentsFeature(context: vscode.ExtensionContext, services: Services): AgentsProbe {
   const registered: string[] = [];
   let actingStarted = (): number => 0;
+  let closeActing = (): Promise<string[]> => Promise.resolve([]);
   let acting: ReadonlyMap<string, ActingToolImpl> = new Map();
   const envFor = async (token: vscode.CancellationToken): Promise<AgentToolEnv> => {
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
@@ -147,6 +150,7 @@ export function registerAgentsFeature(context: vscode.ExtensionContext, services
     // The acting tools: each asks the user first (extension/agents/acting.ts).
     const made = actingTools(context, services, envFor);
     actingStarted = made.started;
+    closeActing = made.close;
     acting = made.tools;
     for (const [name, impl] of made.tools) {
       try {
@@ -198,7 +202,7 @@ export function registerAgentsFeature(context: vscode.ExtensionContext, services
     vscode.commands.registerCommand('agentjet.agents.writeMcpConfig', () => writeMcpConfig(context, services)),
     vscode.commands.registerCommand('agentjet.agents.copySkills', () => copySkills(services)),
   );
-  return { registered, actingStarted: () => actingStarted(), acting };
+  return { registered, actingStarted: () => actingStarted(), acting, close: () => closeActing() };
 }
 
 // ---------------------------------------------------------------- MCP client configs
