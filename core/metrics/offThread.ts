@@ -77,7 +77,9 @@ export class MetricsThread {
       for (const p of this.pending.values()) p.reject(err);
       this.pending.clear();
     };
-    w.on('error', (e) => end(e.message.includes('out of memory') ? new Error(`metrics worker: out of memory (${METRICS_WORKER_HEAP_MB} MB)`) : e));
+    w.on('error', (e) =>
+      end(e.message.includes('out of memory') ? new Error(`metrics worker: out of memory (${METRICS_WORKER_HEAP_MB} MB)`) : e),
+    );
     w.on('exit', (code) => end(new Error(`metrics worker exited with code ${code}`)));
     this.worker = w;
     return w;

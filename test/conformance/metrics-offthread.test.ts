@@ -34,7 +34,9 @@ w.close()
 
 function python(t: { skip: (m?: string) => void }): string | undefined {
   const { python } = ensureTestPython();
-  return skipForEnvironment(t, moduleVersion(python, 'tensorboardX') ? undefined : "the tests' Python lacks tensorboardX") ? undefined : python;
+  return skipForEnvironment(t, moduleVersion(python, 'tensorboardX') ? undefined : "the tests' Python lacks tensorboardX")
+    ? undefined
+    : python;
 }
 
 function write(exe: string, script: string, dir: string, first: number, last: number, suffix: string): void {
@@ -73,7 +75,10 @@ test('the worker-thread reader gives what the in-process reader gives, before an
       const want = here.result();
       assert.ok(want.series.length >= 4, `${what}: scalars read (${want.series.map((s) => s.tag).join(', ')})`);
       assert.deepEqual(there.result(), want, `${what}: the same tags, points, sources and issues`);
-      assert.deepEqual(there.tags(), want.series.map((s) => s.tag));
+      assert.deepEqual(
+        there.tags(),
+        want.series.map((s) => s.tag),
+      );
       assert.deepEqual(there.info(), runMetricsInfo(live, { ...want, looked: sources.looked }), `${what}: the same summary`);
       return want;
     };
