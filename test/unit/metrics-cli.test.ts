@@ -122,6 +122,27 @@ test('TENSORBOARD_DIR (relative to the launch folder) wins over the default; not
   }
 });
 
+test("TENSORBOARD_DIR set only in the launch folder's .env is the launch's (load_dotenv, override=False)", async () => {
+  const l = layout();
+  try {
+    const other = join(l.ws, 'tb_dotenv');
+    mkdirSync(other);
+    writeFileSync(
+      join(other, 'events.out.tfevents.3'),
+      frameRecord(encodeScalarEvent({ step: 1, wallTime: 1, values: [['from/dotenv', 1]] })),
+    );
+    writeFileSync(join(l.ws, '.env'), '# the launch folder\nexport TENSORBOARD_DIR="tb_dotenv"\n');
+    // Not in the environment the launcher inherited: the .env's value is the one it logged with.
+    assert.deepEqual((await findMetricSources(nodeFs(), l.exp, {})).tensorboard, [other]);
+    // Set in the inherited environment: that one wins, as load_dotenv(override=False) leaves it.
+    assert.deepEqual((await findMetricSources(nodeFs(), l.exp, { TENSORBOARD_DIR: 'tensorboard_log/proj/exp_a' })).tensorboard, [
+      join(l.ws, 'tensorboard_log', 'proj', 'exp_a'),
+    ]);
+  } finally {
+    l.done();
+  }
+});
+
 test("console lines: verl's format round-trips for any keys and values; other lines are not taken", () => {
   const key = fc.stringMatching(/^[A-Za-z_][\w/@.:-]{0,30}$/).filter((k) => !k.includes(' - '));
   fc.assert(
