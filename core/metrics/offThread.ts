@@ -12,6 +12,7 @@ import type { MetricIssue, MetricPoint, MetricSeries, MetricSourceKind, RunMetri
 import type { RunMetricsInfo } from '../protocol/dashboard';
 import { getLocale } from '../l10n';
 import type { MetricSources } from './find';
+import type { MetricsReading } from './read';
 import type { TensorBoardReadOptions } from './tensorboard';
 import { handleMetricsRequest, unpackPoints, type MetricsReply, type MetricsRequest, type PackedSeries } from './offThreadCore';
 
@@ -133,7 +134,7 @@ export class MetricsThread {
 let keys = 0;
 
 /** RunMetricsReader's counterpart whose reading and decoding happen on a MetricsThread. */
-export class OffThreadMetricsReader {
+export class OffThreadMetricsReader implements MetricsReading {
   private readonly key = `r${++keys}`;
   private generation = -1;
   private series = new Map<string, Float64Array>();

@@ -8,13 +8,7 @@ import { RolloutCurves } from '../../core/runs/curves';
 import { FactsCache } from '../../core/logs/cache';
 import { CancelledError } from '../../core/logs/index';
 import type { RunsModel } from '../../core/runs/model';
-import {
-  DASHBOARD_VIEW_TYPE,
-  type DashboardRun,
-  type DashboardState,
-  type HostToDashboard,
-  type RunMetricsInfo,
-} from '../../core/protocol/dashboard';
+import { DASHBOARD_VIEW_TYPE, type DashboardRun, type DashboardState, type HostToDashboard } from '../../core/protocol/dashboard';
 import { checkDashboardToHost, describeRefused } from '../../core/protocol/validate';
 import { restoreDashboardRuns } from '../../core/runs/dashboardRuns';
 import { experimentHealth, healthText } from '../../core/runs/health';
@@ -53,7 +47,7 @@ class Dashboard implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private disposed = false;
   /** Training metrics (TensorBoard, console lines) of the runs. */
-  private readonly metrics: MetricsFeed;
+  readonly metrics: MetricsFeed;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -88,12 +82,6 @@ class Dashboard implements vscode.Disposable {
       panel.onDidDispose(() => this.dispose()),
       this.metrics,
     );
-  }
-
-  /** The training metrics of this dashboard's runs as the page last got them (for the extension-host tests). */
-  metricsInfo(): RunMetricsInfo[] {
-    const m = this.metrics.message();
-    return m.type === 'metrics' ? m.runs : [];
   }
 
   runs(): string[] {
@@ -341,7 +329,7 @@ class Dashboard implements vscode.Disposable {
 }
 
 export class DashboardManager implements vscode.Disposable, vscode.WebviewPanelSerializer<DashboardState> {
-  private readonly open = new Set<Dashboard>();
+  readonly open = new Set<Dashboard>();
 
   constructor(
     private readonly model: RunsModel,
@@ -371,11 +359,6 @@ export class DashboardManager implements vscode.Disposable, vscode.WebviewPanelS
     );
     this.attach(panel, [...runs]);
     return panel;
-  }
-
-  /** The training metrics of every open dashboard's runs (for the extension-host tests). */
-  metricsInfo(): RunMetricsInfo[] {
-    return [...this.open].flatMap((d) => d.metricsInfo());
   }
 
   private attach(panel: vscode.WebviewPanel, runs: string[]): Dashboard {

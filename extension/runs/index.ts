@@ -149,7 +149,7 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => live.restart()),
   );
-  return { treeState, treeItems, dashboardMetrics: () => dashboards.metricsInfo() };
+  return { treeState, treeItems, dashboardMetrics: () => [...dashboards.open].flatMap((d) => d.metrics.runsInfo()) };
 }
 
 function tooltipText(t: vscode.TreeItem['tooltip']): string {

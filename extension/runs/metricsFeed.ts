@@ -88,10 +88,13 @@ export class MetricsFeed implements vscode.Disposable {
     return w;
   }
 
+  /** Each run's summary as the page last got it (the extension-host tests read it). */
+  runsInfo(): RunMetricsInfo[] {
+    return [...this.runs].map(([run, r]) => r.info ?? runMetricsInfo(run, { sources: [], series: [], issues: [], looked: r.looked }));
+  }
+
   message(): HostToDashboard {
-    const runs: RunMetricsInfo[] = [...this.runs].map(
-      ([run, r]) => r.info ?? runMetricsInfo(run, { sources: [], series: [], issues: [], looked: r.looked }),
-    );
+    const runs = this.runsInfo();
     const tags = [...new Set(runs.flatMap((r) => r.keys.map((k) => k.tag)))];
     const first = defaultKey(tags);
     return { type: 'metrics', runs, groups: groupKeys(tags), version: this.version, ...(first ? { defaultKey: first } : {}) };

@@ -11,7 +11,8 @@ import { runCli } from '../util/cliRun';
 import { frameRecord } from '../../core/metrics/framing';
 import { encodeScalarEvent } from '../../core/metrics/eventProto';
 import { parseConsoleLine } from '../../core/metrics/console';
-import { findMetricSources } from '../../core/metrics/find';
+import { findMetricSources, type MetricSources } from '../../core/metrics/find';
+import { MetricsThread, OffThreadMetricsReader } from '../../core/metrics/offThread';
 import { downsample, summarize } from '../../core/metrics/summary';
 import { nodeFs } from '../../core/fs/seam';
 import { callTool } from '../../core/agents/tools';
@@ -217,6 +218,19 @@ test('agentjet_metrics: every key summarised, one key thinned, nothing read outs
     assert.deepEqual(Object.keys(n.keys), ['actor/entropy', 'perf/throughput'], 'only the console lines inside the root');
     assert.match(n.notRead[0]!, /tensorboard_log.*outside the folders/);
     assert.equal((await callTool('agentjet_metrics', { path: '/' }, narrow)).isError, true);
+    // VS Code's tools read on a worker thread: the same answers.
+    const thread = new MetricsThread();
+    try {
+      const off = { ...env, metricsReader: (s: MetricSources) => new OffThreadMetricsReader(s, thread) };
+      assert.equal((await callTool('agentjet_metrics', { path: 'saved_experiments/exp_a' }, off)).text, all.text);
+      const offNarrow = { ...narrow, metricsReader: off.metricsReader };
+      assert.equal((await callTool('agentjet_metrics', { path: 'exp_a' }, offNarrow)).text, r.text);
+      const pair = { paths: ['saved_experiments/exp_a', 'saved_experiments/exp_a'] };
+      const cmp = await callTool('agentjet_compare_runs', pair, env);
+      assert.equal((await callTool('agentjet_compare_runs', pair, off)).text, cmp.text);
+    } finally {
+      thread.dispose();
+    }
   } finally {
     l.done();
   }
