@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MetricIssue, MetricPoint, MetricSeries, MetricSourceKind, RunMetrics } from '../protocol/metrics';
 import type { RunMetricsInfo } from '../protocol/dashboard';
-import { getLocale } from '../l10n';
+import { getLocale, t } from '../l10n';
 import type { MetricSources } from './find';
 import type { MetricsReading } from './read';
 import type { TensorBoardReadOptions } from './tensorboard';
@@ -79,9 +79,13 @@ export class MetricsThread {
       this.pending.clear();
     };
     w.on('error', (e) =>
-      end(e.message.includes('out of memory') ? new Error(`metrics worker: out of memory (${METRICS_WORKER_HEAP_MB} MB)`) : e),
+      end(
+        e.message.includes('out of memory')
+          ? new Error(t('the metrics are too large to read: the reading thread ran out of its {0} MB', METRICS_WORKER_HEAP_MB))
+          : e,
+      ),
     );
-    w.on('exit', (code) => end(new Error(`metrics worker exited with code ${code}`)));
+    w.on('exit', (code) => end(new Error(t('the thread reading the metrics ended (code {0})', code))));
     this.worker = w;
     return w;
   }
