@@ -22,6 +22,8 @@ const nodeEntries = [
   ['core/logs/worker.ts', 'dist/logworker.js'],
   // `agentjet runs` inspects large run trees on two threads; core/runs/parallel.ts finds it beside the bundle.
   ['core/runs/inspectWorker.ts', 'dist/runsworker.js'],
+  // The dashboard's training metrics read off the extension host's thread; core/metrics/offThread.ts finds it beside the bundle.
+  ['core/metrics/worker.ts', 'dist/metricsworker.js'],
 ].filter(([src]) => existsSync(join(root, src)));
 
 function walk(dir, out = []) {

@@ -64,7 +64,7 @@ export const compareRunsTool: AgentTool = {
         swanlab: await keep(found.swanlab),
         console: await keep(found.console),
       };
-      runs.push(await readCompareRun(fs, dir, { sources }));
+      runs.push(await readCompareRun(fs, dir, { sources, ...(env.metricsReader ? { reader: env.metricsReader } : {}) }));
     }
     distinctNames(runs);
     const missing = asked.filter((k) => !runs.some((r) => r.series.some((s) => s.tag === k)));

@@ -5,7 +5,7 @@ import { t } from '../l10n';
 import { resolveInside } from '../fs/inside';
 import { nodeFs } from '../fs/seam';
 import { findMetricSources } from '../metrics/find';
-import { RunMetricsReader } from '../metrics/read';
+import { RunMetricsReader, type MetricsReading } from '../metrics/read';
 import { downsample, summarize } from '../metrics/summary';
 import { ToolError, str, int, PAGE, pathArg, json, shown, insideRoots, fileOrFolder, page, type AgentTool } from './toolkit';
 
@@ -52,9 +52,14 @@ export const metricsTool: AgentTool = {
       swanlab: await keep(found.swanlab),
       console: await keep(found.console),
     };
-    const reader = new RunMetricsReader(sources, fs);
-    await reader.update();
-    const m = reader.result();
+    const reader: MetricsReading = env.metricsReader?.(sources) ?? new RunMetricsReader(sources, fs);
+    let m;
+    try {
+      await reader.update();
+      m = reader.result();
+    } finally {
+      reader.close?.();
+    }
     const base = {
       path: shown(env, dir),
       sources: m.sources.map((s) => ({ kind: s.kind, path: shown(env, s.path) })),

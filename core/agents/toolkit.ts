@@ -1,5 +1,6 @@
 // What every agent tool shares: the environment and answer types, argument readers, paging,
 // bounding, and the check that a path an agent names lies inside the allowed roots.
+import type { MetricsReaderFactory } from '../metrics/read';
 import { stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { t } from '../l10n';
@@ -57,6 +58,11 @@ export interface AgentToolEnv {
    * Everything a tool starts is held here, and ends with it (the client gone, the window closed).
    */
   launches?: AgentLaunches;
+  /**
+   * Reads a run's metrics (agentjet_metrics, agentjet_compare_runs, agentjet_wait): on a worker
+   * thread in VS Code (the extension host never waits); in process by default (CLI, MCP server).
+   */
+  metricsReader?: MetricsReaderFactory;
   /** What a long call (agentjet_wait) has seen so far, as it sees it; the MCP server sends it as progress. */
   progress?: (message: string) => void;
 }

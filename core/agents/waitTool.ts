@@ -11,7 +11,7 @@ import { resolveInside } from '../fs/inside';
 import { inspectExperiment, readExperimentEntry } from '../runs/discover';
 import { toRow, type RunRow } from '../runs/list';
 import { findMetricSources } from '../metrics/find';
-import { RunMetricsReader } from '../metrics/read';
+import { RunMetricsReader, type MetricsReading } from '../metrics/read';
 import { FolderWatch, watchFolders } from './waitWatch';
 import { ToolError, str, num, obj, pathArg, json, shown, insideRoots, type AgentTool, type AgentToolEnv } from './toolkit';
 import type { ToolArgs } from './schema';
@@ -59,7 +59,7 @@ function untilOf(args: ToolArgs): Until {
 
 /** Reads the run as the Runs view does, and the metric the condition names. */
 class RunReader {
-  private metrics: RunMetricsReader | undefined;
+  private metrics: MetricsReading | undefined;
   /** The metric folders and files outside the run folder (TensorBoard's), watched too once found. */
   readonly metricPaths: string[] = [];
   constructor(
@@ -67,6 +67,11 @@ class RunReader {
     private readonly env: AgentToolEnv,
     private readonly metricKey: string | undefined,
   ) {}
+
+  /** Forgets the metrics reader's state (a worker's). */
+  close(): void {
+    this.metrics?.close?.();
+  }
 
   async read(): Promise<{ row: RunRow; seen: Seen }> {
     const fs = syncNodeFs({ within: this.env.roots });
@@ -103,7 +108,7 @@ class RunReader {
       const sources = { ...found, tensorboard: await inside(found.tensorboard), console: await inside(found.console) };
       // No source yet: looked for again at the next read (the trainer may not have written one).
       if (!sources.tensorboard.length && !sources.console.length) return undefined;
-      this.metrics = new RunMetricsReader(sources, nodeFs());
+      this.metrics = this.env.metricsReader?.(sources) ?? new RunMetricsReader(sources, nodeFs());
       this.metricPaths.push(...sources.tensorboard, ...sources.console);
     }
     await this.metrics.update();
@@ -281,6 +286,7 @@ export const waitTool: AgentTool = {
       }
     } finally {
       watcher.close();
+      reader.close();
     }
   },
 };

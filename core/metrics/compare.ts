@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 import type { MetricSeries } from '../protocol/metrics';
 import { fsErrorText, tryStat, type RunsFs } from '../fs/seam';
 import { findMetricSources, type MetricSources } from './find';
-import { RunMetricsReader } from './read';
+import { RunMetricsReader, type MetricsReaderFactory, type MetricsReading } from './read';
 import { summarize } from './summary';
 import { t } from '../l10n';
 
@@ -83,12 +83,23 @@ async function readConfig(fs: RunsFs, dir: string): Promise<{ config?: Map<strin
 export async function readCompareRun(
   fs: RunsFs,
   path: string,
-  opts: { env?: Readonly<Record<string, string | undefined>>; readable?: (p: string) => Promise<boolean>; sources?: MetricSources } = {},
+  opts: {
+    env?: Readonly<Record<string, string | undefined>>;
+    readable?: (p: string) => Promise<boolean>;
+    sources?: MetricSources;
+    /** Who reads the metrics (a worker thread in VS Code); in process by default. */
+    reader?: MetricsReaderFactory;
+  } = {},
 ): Promise<CompareRun> {
   const sources = opts.sources ?? (await findMetricSources(fs, path, opts.env, opts.readable));
-  const reader = new RunMetricsReader(sources, fs);
-  await reader.update();
-  const m = reader.result();
+  const reader: MetricsReading = opts.reader?.(sources) ?? new RunMetricsReader(sources, fs);
+  let m;
+  try {
+    await reader.update();
+    m = reader.result();
+  } finally {
+    reader.close?.();
+  }
   const dir = (await tryStat(fs, path))?.isDirectory() ? path : undefined;
   const cfg = dir ? await readConfig(fs, dir) : { configError: t('no config snapshot (yaml_backup.yaml)') };
   return { name: basename(path), path, sources, series: m.series, issues: m.issues.length, ...cfg };

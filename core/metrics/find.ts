@@ -1,7 +1,8 @@
 // Where a run's metrics are, found from the run itself: its config snapshot (`yaml_backup.yaml`:
 // project_name, experiment_name, trainer_common.logger), the launch's working folder (from the
 // launch records VS Code keeps, else the experiment root's parent) and environment
-// (TENSORBOARD_DIR), verl's default `tensorboard_log/<project>/<experiment>/`
+// (TENSORBOARD_DIR: the launcher's, with the `.env` of the launch's folder under it as the
+// launcher's load_dotenv(override=False) reads it), verl's default `tensorboard_log/<project>/<experiment>/`
 // (verl/utils/tracking.py, _TensorboardAdapter), and the launch output files for console lines.
 import { basename, dirname, join } from 'node:path';
 import { tryReaddir, tryStat, type RunsFs } from '../fs/seam';
@@ -9,6 +10,7 @@ import { readSnapshotFacts } from '../runs/snapshot';
 import { trackingCandidates } from '../runs/tracking';
 import { readLaunchRecords } from '../agentjet/launchRecord';
 import { isEventFileName } from './tensorboard';
+import { parseDotenv } from '../launch/dotenv';
 import { findSwanLabRuns, isSwanLabFileName, isSwanLabRunDirName, swanlabRunFile } from './swanlab';
 
 export interface MetricSources {
@@ -20,6 +22,33 @@ export interface MetricSources {
   looked: string[];
   /** Folders the run points to that `readable` refused (not looked into). */
   notRead?: string[];
+}
+
+/** `.env` files larger than this are not read for the tracking variables. */
+const DOTENV_MAX = 256 * 1024;
+
+/**
+ * The environment a launch in `cwd` logged with, as far as it can be known afterwards: `env` (the
+ * environment the launcher inherited), and under it the variables of `cwd/.env` it does not set
+ * (the launcher loads `.env` with override=False).
+ */
+async function launchEnv(
+  fs: RunsFs,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<Readonly<Record<string, string | undefined>>> {
+  const file = join(cwd, '.env');
+  const st = await tryStat(fs, file);
+  if (!st?.isFile() || st.size > DOTENV_MAX) return env;
+  let vars: Record<string, string>;
+  try {
+    vars = parseDotenv((await fs.readFile(file)).toString('utf8'), { ...env });
+  } catch {
+    return env;
+  }
+  const out: Record<string, string | undefined> = { ...vars };
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  return out;
 }
 
 async function hasEventFiles(fs: RunsFs, dir: string): Promise<boolean> {
@@ -64,14 +93,15 @@ export async function findMetricSources(
   const cwds = [...new Set([...records.map((r) => r.record.cwd).reverse(), dirname(dirname(path))])];
   const names = [...new Set([basename(path), ...(facts?.experimentName ? [facts.experimentName] : [])])];
   const loggers = facts?.loggers?.length ? facts.loggers : ['tensorboard'];
-  for (const cwd of cwds)
+  for (const cwd of cwds) {
+    const cwdEnv = await launchEnv(fs, cwd, env);
     for (const experiment of names)
       for (const c of trackingCandidates({
         loggers: [...loggers, 'tensorboard'],
         projectDir: cwd,
         ...(facts?.project ? { project: facts.project } : {}),
         experiment,
-        env,
+        env: cwdEnv,
       })) {
         if (c.logger === 'tensorboard') {
           if (out.tensorboard.includes(c.path)) continue;
@@ -91,6 +121,7 @@ export async function findMetricSources(
           if (!found.runs.length && !out.looked.includes(c.path)) out.looked.push(c.path);
         }
       }
+  }
   // A log folder where another of the run's names found its runs was not looked at in vain.
   out.looked = out.looked.filter((l) => !out.swanlab.some((r) => dirname(r) === l));
   // One TensorBoard folder is the run; the first found (the latest launch's) wins.

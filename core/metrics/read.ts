@@ -19,7 +19,7 @@ interface ConsoleSource {
   error?: string;
 }
 
-export class RunMetricsReader {
+export class RunMetricsReader implements MetricsReading {
   private readonly tb: TensorBoardRun[];
   private readonly swan: SwanLabRun[];
   private readonly consoles: ConsoleSource[];
@@ -102,6 +102,18 @@ export class RunMetricsReader {
     };
   }
 }
+
+/**
+ * What reads a run's metrics, incrementally: RunMetricsReader in process, or its counterpart on a
+ * worker thread (offThread.ts) where the calling thread must never wait (the extension host).
+ */
+export interface MetricsReading {
+  update(): Promise<boolean>;
+  result(): RunMetrics;
+  /** Forgets the reader's state (a worker's); nothing to do in process. */
+  close?(): void;
+}
+export type MetricsReaderFactory = (sources: MetricSources) => MetricsReading;
 
 /** Reads the metrics of `path` (an experiment folder, a TensorBoard folder or file, a console output file) once. */
 export async function readRunMetrics(

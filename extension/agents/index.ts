@@ -11,6 +11,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Services } from '../services';
 import { AGENT_TOOLS, callTool, type AgentToolEnv } from '../../core/agents/tools';
+import { MetricsThread, OffThreadMetricsReader } from '../../core/metrics/offThread';
 import { findAgentJet, listSkills, skillFileBytes, type AgentJetSkill } from '../../core/agents/skills';
 import { mcpLaunch, withServerEntry } from '../../core/agents/clientConfig';
 import { resolvePython } from '../debug/interpreter';
@@ -75,6 +76,9 @@ export function registerAgentsFeature(context: vscode.ExtensionContext, services
   let actingStarted = (): number => 0;
   let closeActing = (): Promise<string[]> => Promise.resolve([]);
   let acting: ReadonlyMap<string, ActingToolImpl> = new Map();
+  // The metrics tools read event files on a worker thread (a 200 MB file is seconds of decoding).
+  const metricsThread = new MetricsThread();
+  context.subscriptions.push({ dispose: () => metricsThread.dispose() });
   const envFor = async (token: vscode.CancellationToken): Promise<AgentToolEnv> => {
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
     const trusted = vscode.workspace.isTrusted;
@@ -97,6 +101,7 @@ export function registerAgentsFeature(context: vscode.ExtensionContext, services
       },
       runRoots: () => Promise.resolve(runRoots.length ? runRoots : folders.map((f) => f.uri.fsPath)),
       stallMinutes: runsStallMinutes(),
+      metricsReader: (sources) => new OffThreadMetricsReader(sources, metricsThread),
       ...(services.storageDir
         ? { factsCacheDir: join(services.storageDir, 'facts'), logCacheDir: join(services.storageDir, 'tokenlog') }
         : {}),

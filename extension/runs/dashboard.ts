@@ -47,7 +47,7 @@ class Dashboard implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private disposed = false;
   /** Training metrics (TensorBoard, console lines) of the runs. */
-  private readonly metrics: MetricsFeed;
+  readonly metrics: MetricsFeed;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -329,7 +329,7 @@ class Dashboard implements vscode.Disposable {
 }
 
 export class DashboardManager implements vscode.Disposable, vscode.WebviewPanelSerializer<DashboardState> {
-  private readonly open = new Set<Dashboard>();
+  readonly open = new Set<Dashboard>();
 
   constructor(
     private readonly model: RunsModel,

@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import type { RunStatus } from '../../core/runs/discover';
 import { nodeFs } from '../../core/fs/seam';
 import { RunsModel } from '../../core/runs/model';
-import { DASHBOARD_VIEW_TYPE } from '../../core/protocol/dashboard';
+import { DASHBOARD_VIEW_TYPE, type RunMetricsInfo } from '../../core/protocol/dashboard';
 import { CompanionsProvider } from './companions';
 import { DashboardManager } from './dashboard';
 import { RunsTreeProvider, type RunNode, type RunsFilter, type SortKey } from './tree';
@@ -47,6 +47,8 @@ export interface RunsProbe {
   treeState(): Promise<RunsTreeState>;
   /** The rows under a chain of node paths (experiment, then session, ...), as rendered. */
   treeItems(chain?: string[]): Promise<RunsTreeItem[]>;
+  /** The training metrics of every open dashboard's runs, as their pages last got them. */
+  dashboardMetrics(): RunMetricsInfo[];
 }
 
 export function registerRunsFeature(context: vscode.ExtensionContext, services: Services): RunsProbe {
@@ -147,7 +149,7 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => live.restart()),
   );
-  return { treeState, treeItems };
+  return { treeState, treeItems, dashboardMetrics: () => [...dashboards.open].flatMap((d) => d.metrics.runsInfo()) };
 }
 
 function tooltipText(t: vscode.TreeItem['tooltip']): string {

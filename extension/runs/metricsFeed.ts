@@ -1,16 +1,18 @@
 // The training metrics of a dashboard's runs (core/metrics): one incremental reader per run (a live
 // run's event files are re-read only from where the last read stopped), a watcher on each run's
 // TensorBoard folder (it lies outside the run folder, so the Runs view's watcher does not see it),
-// the charts the page asks for, and CSV / PNG export.
+// the charts the page asks for, and CSV / PNG export. The event files are read and decoded, and
+// each run summarised, on a worker thread (core/metrics/offThread.ts): the host only unpacks the
+// points of the key a chart shows.
 import * as vscode from 'vscode';
 import { basename, join } from 'node:path';
 import type { RunsFs } from '../../core/fs/seam';
-import { RunMetricsReader } from '../../core/metrics/read';
+import { MetricsThread, OffThreadMetricsReader } from '../../core/metrics/offThread';
 import { findMetricSources } from '../../core/metrics/find';
 import { alignCurves, metricCsv } from '../../core/metrics/plot';
 import { defaultKey, groupKeys } from '../../core/metrics/keys';
 import { runMetricsInfo } from '../../core/metrics/view';
-import type { MetricPoint, RunMetrics } from '../../core/protocol/metrics';
+import type { MetricPoint } from '../../core/protocol/metrics';
 import type { DashboardToHost, HostToDashboard, RunMetricsInfo } from '../../core/protocol/dashboard';
 
 /** A run with no metrics found is looked for again after this long (its trainer may start logging). */
@@ -18,10 +20,11 @@ const REFIND_MS = 20_000;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 interface RunReader {
-  reader?: RunMetricsReader;
+  reader?: OffThreadMetricsReader;
   looked: string[];
   foundAt: number;
-  result?: RunMetrics;
+  /** The run's summary as last read (undefined until a first read). */
+  info?: RunMetricsInfo;
   watchers: vscode.Disposable[];
 }
 
@@ -30,6 +33,9 @@ type MetricMessage = Extract<DashboardToHost, { type: 'plot' | 'exportCsv' | 'ex
 export class MetricsFeed implements vscode.Disposable {
   private readonly runs = new Map<string, RunReader>();
   private version = 0;
+  private readonly thread = new MetricsThread();
+  /** Aborted on dispose: a read in flight ends with its worker. */
+  private readonly abort = new AbortController();
 
   constructor(
     private readonly fs: RunsFs,
@@ -45,6 +51,7 @@ export class MetricsFeed implements vscode.Disposable {
     for (const [run, r] of this.runs)
       if (!runs.includes(run)) {
         for (const w of r.watchers) w.dispose();
+        r.reader?.close();
         this.runs.delete(run);
         changed = true;
       }
@@ -57,15 +64,16 @@ export class MetricsFeed implements vscode.Disposable {
           const sources = await findMetricSources(this.fs, run, process.env);
           r.looked = sources.looked;
           if (sources.tensorboard.length || sources.console.length) {
-            r.reader = new RunMetricsReader(sources, this.fs);
+            r.reader = new OffThreadMetricsReader(sources, this.thread, { info: { run, looked: sources.looked } });
             r.watchers = sources.tensorboard.map((dir) => this.watch(dir));
           }
         }
-        if (r.reader && ((await r.reader.update()) || !r.result)) {
-          r.result = r.reader.result();
+        if (r.reader && ((await r.reader.update(this.abort.signal)) || !r.info)) {
+          r.info = r.reader.info();
           changed = true;
         }
       } catch (err) {
+        if (this.abort.signal.aborted) return false;
         this.log(`dashboard: metrics of ${run}: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
@@ -80,10 +88,13 @@ export class MetricsFeed implements vscode.Disposable {
     return w;
   }
 
+  /** Each run's summary as the page last got it (the extension-host tests read it). */
+  runsInfo(): RunMetricsInfo[] {
+    return [...this.runs].map(([run, r]) => r.info ?? runMetricsInfo(run, { sources: [], series: [], issues: [], looked: r.looked }));
+  }
+
   message(): HostToDashboard {
-    const runs: RunMetricsInfo[] = [...this.runs].map(([run, r]) =>
-      runMetricsInfo(run, { ...(r.result ?? { sources: [], series: [], issues: [] }), looked: r.looked }),
-    );
+    const runs = this.runsInfo();
     const tags = [...new Set(runs.flatMap((r) => r.keys.map((k) => k.tag)))];
     const first = defaultKey(tags);
     return { type: 'metrics', runs, groups: groupKeys(tags), version: this.version, ...(first ? { defaultKey: first } : {}) };
@@ -91,8 +102,8 @@ export class MetricsFeed implements vscode.Disposable {
 
   private pointsOf(key: string): { run: string; label: string; points: readonly MetricPoint[] }[] {
     return [...this.runs].flatMap(([run, r]) => {
-      const s = r.result?.series.find((x) => x.tag === key);
-      return s ? [{ run, label: basename(run), points: s.points }] : [];
+      const points = r.reader?.points(key);
+      return points ? [{ run, label: basename(run), points }] : [];
     });
   }
 
@@ -128,6 +139,8 @@ export class MetricsFeed implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.abort.abort();
+    this.thread.dispose();
     for (const r of this.runs.values()) for (const w of r.watchers) w.dispose();
     this.runs.clear();
   }

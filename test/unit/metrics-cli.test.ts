@@ -11,7 +11,8 @@ import { runCli } from '../util/cliRun';
 import { frameRecord } from '../../core/metrics/framing';
 import { encodeScalarEvent } from '../../core/metrics/eventProto';
 import { parseConsoleLine } from '../../core/metrics/console';
-import { findMetricSources } from '../../core/metrics/find';
+import { findMetricSources, type MetricSources } from '../../core/metrics/find';
+import { MetricsThread, OffThreadMetricsReader } from '../../core/metrics/offThread';
 import { downsample, summarize } from '../../core/metrics/summary';
 import { nodeFs } from '../../core/fs/seam';
 import { callTool } from '../../core/agents/tools';
@@ -122,6 +123,27 @@ test('TENSORBOARD_DIR (relative to the launch folder) wins over the default; not
   }
 });
 
+test("TENSORBOARD_DIR set only in the launch folder's .env is the launch's (load_dotenv, override=False)", async () => {
+  const l = layout();
+  try {
+    const other = join(l.ws, 'tb_dotenv');
+    mkdirSync(other);
+    writeFileSync(
+      join(other, 'events.out.tfevents.3'),
+      frameRecord(encodeScalarEvent({ step: 1, wallTime: 1, values: [['from/dotenv', 1]] })),
+    );
+    writeFileSync(join(l.ws, '.env'), '# the launch folder\nexport TENSORBOARD_DIR="tb_dotenv"\n');
+    // Not in the environment the launcher inherited: the .env's value is the one it logged with.
+    assert.deepEqual((await findMetricSources(nodeFs(), l.exp, {})).tensorboard, [other]);
+    // Set in the inherited environment: that one wins, as load_dotenv(override=False) leaves it.
+    assert.deepEqual((await findMetricSources(nodeFs(), l.exp, { TENSORBOARD_DIR: 'tensorboard_log/proj/exp_a' })).tensorboard, [
+      join(l.ws, 'tensorboard_log', 'proj', 'exp_a'),
+    ]);
+  } finally {
+    l.done();
+  }
+});
+
 test("console lines: verl's format round-trips for any keys and values; other lines are not taken", () => {
   const key = fc.stringMatching(/^[A-Za-z_][\w/@.:-]{0,30}$/).filter((k) => !k.includes(' - '));
   fc.assert(
@@ -196,6 +218,19 @@ test('agentjet_metrics: every key summarised, one key thinned, nothing read outs
     assert.deepEqual(Object.keys(n.keys), ['actor/entropy', 'perf/throughput'], 'only the console lines inside the root');
     assert.match(n.notRead[0]!, /tensorboard_log.*outside the folders/);
     assert.equal((await callTool('agentjet_metrics', { path: '/' }, narrow)).isError, true);
+    // VS Code's tools read on a worker thread: the same answers.
+    const thread = new MetricsThread();
+    try {
+      const off = { ...env, metricsReader: (s: MetricSources) => new OffThreadMetricsReader(s, thread) };
+      assert.equal((await callTool('agentjet_metrics', { path: 'saved_experiments/exp_a' }, off)).text, all.text);
+      const offNarrow = { ...narrow, metricsReader: off.metricsReader };
+      assert.equal((await callTool('agentjet_metrics', { path: 'exp_a' }, offNarrow)).text, r.text);
+      const pair = { paths: ['saved_experiments/exp_a', 'saved_experiments/exp_a'] };
+      const cmp = await callTool('agentjet_compare_runs', pair, env);
+      assert.equal((await callTool('agentjet_compare_runs', pair, off)).text, cmp.text);
+    } finally {
+      thread.dispose();
+    }
   } finally {
     l.done();
   }
