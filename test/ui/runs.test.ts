@@ -97,6 +97,48 @@ test('a run that is being written shows as running, and its dashboard grows whil
   }
 });
 
+test('a running run that stops writing reads stalled in the Runs view, with the sentence in its tooltip and Show Stacks offered', async () => {
+  // Issue 41: the stall limit set low (3 s) and the liveness poll at its minimum, so the row turns
+  // within seconds of the writer going quiet; its status stays "running".
+  const wb = await openWorkbench({ settings: { 'agentjet.runs.stallMinutes': 0.05, 'agentjet.runs.pollIntervalSeconds': 2 } });
+  const exp = join(wb.workspace, 'saved_experiments', 'stall_ui_20260201_1300');
+  const writer = spawn(process.execPath, ['-e', LIVE_WRITER, exp, hostname()], { stdio: ['pipe', 'ignore', 'ignore'] });
+  try {
+    const { page } = wb;
+    await wb.activityItem('AgentJet').click();
+    const runsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) }).first();
+    await runRow(runsPane, 'stall_ui_20260201_1300', 'running').waitFor({ state: 'visible', timeout: 60_000 });
+    await wb.rowsLoaded(runsPane);
+    writer.stdin!.write('quiet\n');
+    const row = runRow(runsPane, 'stall_ui_20260201_1300', 'running');
+    await row.locator('.label-description', { hasText: /stalled since \d\d:\d\d/ }).waitFor({ state: 'visible', timeout: 60_000 });
+    await row.hover();
+    const tip = page.locator('.monaco-hover:not(.hidden)', { hasText: 'stalled since' }).first();
+    await tip.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match(await tip.innerText(), /stalled since \d\d:\d\d \(no step for/);
+    await wb.screenshot('runs-stalled');
+    await page.mouse.move(0, 0);
+    // What to do next is one right-click away: where does it wait.
+    await row.click({ button: 'right' });
+    await page
+      .locator('.context-view .monaco-menu .action-label', { hasText: 'Show Stacks' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 });
+    // The menu fades in: shoot it once drawn whole.
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('.context-view, .context-view .monaco-menu-container')).every(
+        (e) => getComputedStyle(e).opacity === '1',
+      ),
+    );
+    await wb.screenshot('runs-stalled-menu');
+    await page.keyboard.press('Escape');
+  } finally {
+    writer.stdin!.write('stop\n');
+    writer.kill('SIGKILL');
+    await wb.close();
+  }
+});
+
 test('Stop on a live companion ends its process group after the confirmation', async () => {
   const wb = await openWorkbench();
   // A stand-in for the vLLM server the debug backbone leaves running: its own process group.

@@ -1,5 +1,6 @@
 // A stand-in for a training process: takes the logger lock, appends rollout records, and on
-// "stop" on stdin removes the lock and exits (as beast-logger does at exit).
+// "stop" on stdin removes the lock and exits (as beast-logger does at exit); on "quiet" it stops
+// writing but keeps its lock and lives on (a hung run).
 export const LIVE_WRITER = String.raw`
 const fs = require('fs'), path = require('path'), zlib = require('zlib');
 const [exp, host] = process.argv.slice(1);
@@ -17,6 +18,7 @@ const write = () => {
 write();
 const timer = setInterval(write, 300);
 process.stdin.on('data', (d) => {
+  if (String(d).includes('quiet')) clearInterval(timer);
   if (String(d).includes('stop')) { clearInterval(timer); fs.rmSync(path.join(dir, '.logger_lock')); process.exit(0); }
 });
 `;
