@@ -9,7 +9,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { filesWithSibling, nodeFs, tryStat, type RunsFs } from '../fs/seam';
 import { sameHost } from './hosts';
-import { checkRecordedGroup, probeGroup, type GroupProbe, type Liveness } from './liveness';
+import { checkRecordedGroup, groupProbeAsync, probeGroup, type GroupProbe, type Liveness } from './liveness';
 
 export interface Companion {
   /** File name without `.pgid`. */
@@ -86,7 +86,11 @@ const order = (a: Companion, b: Companion) => Number(b.alive ?? false) - Number(
 export async function listCompanions(folder: string, opts: CompanionReadOptions & { fs?: RunsFs } = {}): Promise<Companion[]> {
   const fs = opts.fs ?? nodeFs();
   const out: Companion[] = [];
-  for (const f of await filesWithSibling(fs, folder, '.pgid', '.log')) {
+  const files = await filesWithSibling(fs, folder, '.pgid', '.log');
+  // The groups' liveness from /proc read once, asynchronously: this runs in the extension host.
+  const groupProbe = opts.groupProbe ?? (files.length ? await groupProbeAsync() : undefined);
+  const readOpts = groupProbe ? { ...opts, groupProbe } : opts;
+  for (const f of files) {
     const st = await tryStat(fs, f.path);
     if (!st) continue; // removed while listing
     let text: string | undefined;
@@ -95,7 +99,7 @@ export async function listCompanions(folder: string, opts: CompanionReadOptions 
     } catch {
       /* unreadable: state unknown */
     }
-    const c = companionFromFiles(folder, f.name, text, st.mtimeMs, f.sibling !== undefined, opts);
+    const c = companionFromFiles(folder, f.name, text, st.mtimeMs, f.sibling !== undefined, readOpts);
     if (c) out.push(c);
   }
   return out.sort(order);
