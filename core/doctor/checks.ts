@@ -20,7 +20,7 @@ import {
   type Fix,
 } from './facts';
 import { launcherCheck, portCheck, gpuCheck, trustCheck } from './hostChecks';
-import { gatedDebugpy, gatedVerl, swanlabCheck } from './gateChecks';
+import { gatedDebugpy, gatedVerl, missingBackbonePackage, swanlabCheck } from './gateChecks';
 
 export {
   ALL_LAUNCHER_MODULES,
@@ -180,14 +180,13 @@ export function evaluate(input: DoctorInput): Check[] {
   );
   const swanlab = swanlabCheck(input, f);
   if (swanlab) out.push(swanlab);
-  out.push(
-    optional(
-      'trinity',
-      'trinity',
-      t('trinity-rft is not installed: needed for --backbone trinity.'),
-      frameworkFix(py, { checkout, backbone: 'trinity' }),
-    ),
+  const trinity = optional(
+    'trinity',
+    'trinity',
+    t('trinity-rft is not installed: needed for --backbone trinity.'),
+    frameworkFix(py, { checkout, backbone: 'trinity' }),
   );
+  out.push(missingBackbonePackage(input, f, py, trinity, 'trinity', checkout) ?? trinity);
   out.push(optional('ray', 'ray', t('Ray is not installed: needed for training (--with-ray).'), pipFix(py, 'ray[default]')));
   out.push(gpuCheck(input.gpu));
 

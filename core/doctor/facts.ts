@@ -60,8 +60,12 @@ export interface LaunchContext {
   reusePgids?: readonly number[];
   /** The launch's `--backbone` (verl, trinity, debug). */
   backbone?: string;
-  /** The config's `<root>.trainer_common.logger`. */
+  /** The config's `<root>.trainer_common.logger` (as written; the preflight resolves it through the defaults). */
   logger?: string;
+  /** Set when `logger` is inherited: the defaults file that sets it (AgentJet's ajet_default.yaml). */
+  loggerFrom?: string;
+  /** The launched config and its root key, for the logger its defaults list gives. */
+  config?: { path: string; root: string };
   /** SWANLAB_API_KEY is set (not empty) in the launch's environment. */
   swanlabKey?: boolean;
 }

@@ -3,7 +3,9 @@
 // for one launch (its launcher candidates, console script, companions, whether it debugs).
 import { blockingForLaunch, evaluate, warningsForLaunch, type Check, type DoctorInput, type LaunchContext } from './checks';
 import { runProbeScript } from './run';
-import { gatesOfProbe } from './gates';
+import { ajetPackageDir, gatesOfProbe } from './gates';
+import { effectiveLogger } from './effectiveLogger';
+import { nodeFs } from '../fs/seam';
 import { agentJetCheckout } from './install';
 import { probeScript } from './probeText';
 import { recognisePortHolder, type PortCompanion } from '../agentjet/portHolder';
@@ -57,6 +59,17 @@ export async function checkForLaunch(o: LaunchCheckOptions): Promise<LaunchCheck
       : null;
   // The user's AgentJet judges its own gates (verl version, debugpy, SWANLAB_API_KEY).
   const gates = await gatesOfProbe(probe);
+  // The logger in effect: the config's own, else what its defaults (AgentJet's ajet_default.yaml) set.
+  let launch = o.launch;
+  if (launch?.config && gates?.swanlabKey && !launch.swanlabKey) {
+    const eff = await effectiveLogger(nodeFs(), {
+      configPath: launch.config.path,
+      cwd: o.cwd,
+      frameworkDir: ajetPackageDir(probe),
+      root: launch.config.root,
+    }).catch(() => undefined);
+    if (eff) launch = { ...launch, logger: eff.logger, ...(eff.written ? {} : { loggerFrom: eff.from }) };
+  }
   const checks = evaluate({
     python: o.python,
     probe,
@@ -64,7 +77,7 @@ export async function checkForLaunch(o: LaunchCheckOptions): Promise<LaunchCheck
     gpu: { available: false, gpus: [], error: null },
     ...(o.trusted !== undefined ? { trusted: o.trusted } : {}),
     ...(o.portHeldByCompanion ? { portHeldByCompanion: true } : {}),
-    ...(o.launch ? { launch: o.launch } : {}),
+    ...(launch ? { launch } : {}),
     checkout: agentJetCheckout(o.cwd),
     portCompanion,
   });

@@ -8,6 +8,7 @@ import { collectStacks } from '../../core/stacks/collect';
 import { formatStackReport } from '../../core/stacks/format';
 import { interpretersOf } from '../../core/stacks/pyspy';
 import { runPids } from '../../core/stacks/target';
+import { saveStackReport } from '../../core/stacks/saved';
 
 import type { RunsModel } from '../../core/runs/model';
 import { rayRunInfo } from '../ray/runsRow';
@@ -33,6 +34,8 @@ interface Target {
   title: string;
   pids: number[];
   raySessions: string[];
+  /** The run's folder: the report is kept there (core/stacks/saved.ts) for the CLI and agents. */
+  experiment?: string;
 }
 
 /** Registers `agentjet.runs.showStacks`; the command resolves with the report (tests, other callers). */
@@ -78,7 +81,7 @@ export function registerStacksCommand(context: vscode.ExtensionContext, services
     const pids = runPids(info);
     if (!pids.length) return vscode.l10n.t('{0} has no live process on this machine; nothing to read.', node.entry.name);
     const ray = rayRunInfo(node.path)?.sessionDir;
-    return { title: node.entry.name, pids, raySessions: ray ? [ray] : [] };
+    return { title: node.entry.name, pids, raySessions: ray ? [ray] : [], experiment: node.entry.path };
   };
 
   const pick = async (): Promise<Target | string | undefined> => {
@@ -135,7 +138,10 @@ export function registerStacksCommand(context: vscode.ExtensionContext, services
 
       const stamp = new Date(report.takenAt).toISOString().slice(11, 19).replace(/:/g, '-');
       const uri = vscode.Uri.from({ scheme: STACKS_SCHEME, path: `/${t.title.replace(/[\\/]/g, '_')} stacks ${stamp}.txt` });
-      docs.set(uri.toString(), formatStackReport(report));
+      const text = formatStackReport(report);
+      // Kept beside the run: `agentjet stacks EXP_DIR --last` and the agents' run summary read it.
+      const kept = t.experiment ? await saveStackReport(t.experiment, report, text).catch(() => undefined) : undefined;
+      docs.set(uri.toString(), kept ? `${text}\n${vscode.l10n.t('Kept in {0}', kept)}\n` : text);
       changed.fire(uri);
       const doc = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(doc, { preview: false });
