@@ -6,7 +6,7 @@ import { availableParallelism, freemem } from 'node:os';
 import { join } from 'node:path';
 import { CancelledError, type LogIndex } from './index';
 import { FILE_CHANGED, FileChangedError, recycleExportBuffer, runTask, type Job, type RangeTask, type TaskResult } from './jobs';
-import type { WorkerReply, WorkerRequest } from './worker';
+import type { WorkerData, WorkerReply, WorkerRequest } from './worker';
 
 /** Target bytes per task: big enough to amortise a message, small enough to balance. */
 export const TASK_BYTES = 4 * 1024 * 1024;
@@ -230,7 +230,11 @@ export async function runTasks(
       };
       poolStats.lastThreads = want;
       for (let k = 0; k < want; k++) {
-        const w = new Worker(spec.file, { eval: spec.eval ?? false });
+        // Under a cap (the extension host) the workers yield the core to the host's own thread.
+        const w = new Worker(spec.file, {
+          eval: spec.eval ?? false,
+          workerData: { background: threadCap !== undefined } satisfies WorkerData,
+        });
         workers.push(w);
         w.on('message', (m: WorkerReply) => {
           if (!m.ok) {
