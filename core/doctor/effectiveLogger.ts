@@ -36,6 +36,8 @@ interface Parsed {
 }
 
 function parse(text: string, root: string): Parsed | undefined {
+  // A file with neither the root section nor a defaults list sets nothing here (verl_default.yaml): not parsed.
+  if (!new RegExp(`^(?:${root}|defaults)\\s*:`, 'm').test(text)) return { logger: undefined, defaults: [], searchpath: [] };
   let js: unknown;
   try {
     const doc = parseDocument(text, { uniqueKeys: false });

@@ -9,6 +9,7 @@ import { formatStackReport } from '../../core/stacks/format';
 import { interpretersOf } from '../../core/stacks/pyspy';
 import { runPids } from '../../core/stacks/target';
 import { saveStackReport } from '../../core/stacks/saved';
+import { EVENT_EXPERIMENT } from '../../core/protocol/debug';
 
 import type { RunsModel } from '../../core/runs/model';
 import { rayRunInfo } from '../ray/runsRow';
@@ -42,7 +43,7 @@ interface Target {
 export function registerStacksCommand(context: vscode.ExtensionContext, services: Services, model: RunsModel): void {
   const docs = new Map<string, string>();
   const changed = new vscode.EventEmitter<vscode.Uri>();
-  const launches = new Map<string, { name: string; pid: number }>();
+  const launches = new Map<string, { name: string; pid: number; experiment?: string }>();
 
   context.subscriptions.push(
     changed,
@@ -66,9 +67,13 @@ export function registerStacksCommand(context: vscode.ExtensionContext, services
     // The launcher's pid of each AgentJet launch the editor runs (the adapter's `process` event).
     vscode.debug.registerDebugAdapterTrackerFactory('agentjet', {
       createDebugAdapterTracker: (session) => ({
-        onDidSendMessage: (m: { type?: string; event?: string; body?: { systemProcessId?: number } }) => {
+        onDidSendMessage: (m: { type?: string; event?: string; body?: { systemProcessId?: number; folder?: string } }) => {
           const pid = m?.type === 'event' && m.event === 'process' ? m.body?.systemProcessId : undefined;
-          if (typeof pid === 'number' && pid > 0) launches.set(session.id, { name: session.name, pid });
+          if (typeof pid === 'number' && pid > 0) launches.set(session.id, { ...launches.get(session.id), name: session.name, pid });
+          // The run folder the launch announced: its reports are kept there too.
+          const known = launches.get(session.id);
+          if (known && m?.type === 'event' && m.event === EVENT_EXPERIMENT && typeof m.body?.folder === 'string')
+            known.experiment = m.body.folder;
         },
         onExit: () => launches.delete(session.id),
         onWillStopSession: () => launches.delete(session.id),
@@ -90,7 +95,7 @@ export function registerStacksCommand(context: vscode.ExtensionContext, services
       items.push({
         label: l.name,
         description: vscode.l10n.t('launch, process {0}', l.pid),
-        target: async () => ({ title: l.name, pids: [l.pid], raySessions: [] }),
+        target: async () => ({ title: l.name, pids: [l.pid], raySessions: [], ...(l.experiment ? { experiment: l.experiment } : {}) }),
       });
     for (const e of await model.experiments()) {
       const info = model.cachedInfo(e.path);
