@@ -188,7 +188,7 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
     vscode.debug.registerDebugConfigurationProvider(
       DEBUG_TYPE,
       {
-        provideDebugConfigurations: (folder, token) => provider.provideDebugConfigurations(folder, token),
+        provideDebugConfigurations: (folder, token) => provider.provideDynamicConfigurations(folder, token),
       },
       vscode.DebugConfigurationProviderTriggerKind.Dynamic,
     ),
