@@ -1,13 +1,15 @@
-// npm run bench:startup - what opening a window costs (issue 23, item 1), in the real VS Code
-// server with the packaged .vsix, in headless Chromium:
+// npm run bench:startup - what opening a window costs (issue 23 item 1, issue 42 item 2), in the
+// real VS Code server with the packaged .vsix, in headless Chromium, for this tree ("after") and for
+// the tree before the first stage (extension/gate) existed ("before", packaged in the same run from
+// `git archive`; `--baseline <rev>` picks another, `--no-baseline` skips it):
 //   A. AgentJet's own repository (the agentjet-c68c154 tree copied to a temporary folder), no file
 //      opened: seconds from opening the window to the first problem of a config nobody opened.
-//   B. A workspace of 5,000 unrelated YAML files (Kubernetes manifests, CI files): whether AgentJet
-//      activates, what activation and its probe cost, the extension host's memory with and without
-//      AgentJet installed, and whether a language server process started.
-// Prints figures; asserts nothing about timings. Needs `npm run package` first (the script does it).
+//   B. A workspace of 5,000 unrelated YAML files (Kubernetes manifests, CI files) and some Python:
+//      whether AgentJet activates and what loads, what activation and its probe cost, the extension
+//      host's memory with and without AgentJet installed, and whether a language server started.
+// Prints figures; asserts nothing about timings. Packages the extension first (`--no-package` skips).
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser, startServer, type VSCodeServer } from '../test/harness/server';
@@ -84,20 +86,35 @@ function agentJetLog(server: VSCodeServer, name = /AgentJet\.log$/): string {
   return found.map((f) => readFileSync(f, 'utf8')).join('\n');
 }
 
-function installVsix(): string {
+function installVsix(vsix: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'agentjet-bench-ext-'));
   const install = ensureAll();
-  execFileSync(
-    install.node,
-    [install.serverMain, '--install-extension', vsixPath(), '--extensions-dir', dir, '--accept-server-license-terms'],
-    {
-      stdio: 'ignore',
-    },
-  );
+  execFileSync(install.node, [install.serverMain, '--install-extension', vsix, '--extensions-dir', dir, '--accept-server-license-terms'], {
+    stdio: 'ignore',
+  });
   return dir;
 }
 
-/** 5,000 YAML files that are not AgentJet configs, 100 per folder. */
+/** The commit before the first stage was added (its parent), else HEAD. */
+function defaultBaseline(): string {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8' }).trim();
+  const added = git('log', '--diff-filter=A', '--format=%H', '--', 'extension/gate/main.ts').split('\n').filter(Boolean).at(-1);
+  return added ? `${added}^` : 'HEAD';
+}
+
+/** Packages `rev` from `git archive` into a temporary folder (this checkout's node_modules linked); the .vsix. */
+function packageBaseline(rev: string, tmp: string): string {
+  const dir = join(tmp, 'baseline');
+  mkdirSync(dir, { recursive: true });
+  execFileSync('sh', ['-c', `git archive ${JSON.stringify(rev)} | tar -x -C ${JSON.stringify(dir)}`], { cwd: repoRoot });
+  symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'));
+  execFileSync(process.execPath, [join(dir, 'scripts', 'package.mjs')], { cwd: dir, stdio: 'ignore' });
+  const vsix = readdirSync(dir).find((f) => f.endsWith('.vsix'));
+  if (!vsix) throw new Error(`packaging ${rev} wrote no .vsix`);
+  return join(dir, vsix);
+}
+
+/** 5,000 YAML files that are not AgentJet configs, 100 per folder, a CI file and a Python service. */
 function unrelatedYamlWorkspace(root: string): void {
   for (let d = 0; d < 50; d++) {
     const dir = join(root, 'deploy', `service-${String(d).padStart(2, '0')}`);
@@ -110,6 +127,9 @@ function unrelatedYamlWorkspace(root: string): void {
   }
   mkdirSync(join(root, '.github', 'workflows'), { recursive: true });
   writeFileSync(join(root, '.github', 'workflows', 'ci.yml'), 'name: ci\non: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n');
+  mkdirSync(join(root, 'app'), { recursive: true });
+  for (let i = 0; i < 20; i++)
+    writeFileSync(join(root, 'app', `handler_${i}.py`), `import os\n\n\ndef handler_${i}(event):\n    return os.environ.get("X", ${i})\n`);
 }
 
 async function openWindow(folder: string, extensionsDir: string | undefined) {
@@ -141,120 +161,158 @@ function extHost(server: VSCodeServer): Proc | undefined {
 
 const fmt = (n: number | undefined, unit: string) => (n === undefined ? 'n/a' : `${n.toFixed(unit === 's' ? 1 : 0)} ${unit}`);
 
-async function benchRepository(extensionsDir: string): Promise<void> {
+interface Build {
+  label: string;
+  extensionsDir: string;
+}
+
+async function benchRepository(builds: readonly Build[]): Promise<void> {
   const tree = findUpstream('agentjet-c68c154');
   if (!tree) {
     console.log(`A. AgentJet's repository: skipped (${UPSTREAM_SKIP})`);
     return;
   }
-  const tmp = mkdtempSync(join(tmpdir(), 'agentjet-bench-repo-'));
-  const ws = join(tmp, 'AgentJet');
-  cpSync(tree, ws, { recursive: true });
-  // The reference tree is read-only; a user's clone is not (and the copy must be removable).
-  execFileSync('chmod', ['-R', 'u+w', ws]);
-  const w = await openWindow(ws, extensionsDir);
-  try {
-    const status = w.page.locator('[id="status.problems"]').first();
-    const problems = async () => {
-      const label = (await status.getAttribute('aria-label').catch(() => null)) ?? (await status.innerText().catch(() => '')) ?? '';
-      // "Errors: 85, Warnings: 3": every problem counts.
-      return (label.match(/\d+/g) ?? []).reduce((n, x) => n + Number(x), 0);
-    };
-    const firstProblemMs = await waitFor(
-      async () => ((await problems()) > 0 ? Date.now() - w.opened : undefined),
-      'the first problem of an unopened config',
-      180_000,
-      100,
-    ).catch(() => undefined);
-    // Let the background pass finish (the server logs its count).
-    const done = await waitFor(
-      () => /checked (\d+) configs? in the workspace/.exec(agentJetLog(w.server) + w.server.output()),
-      'the pass',
-      120_000,
-      250,
-    ).catch(() => undefined);
-    const log = agentJetLog(w.server);
-    const probe = /workspace probe: (\d+) YAML files searched in (\d+) ms/.exec(log);
-    const host = agentJetLog(w.server, /remoteexthost\.log$/);
-    const at = (t: number | undefined) => (t === undefined ? 'n/a' : `${((t - w.opened) / 1000).toFixed(1)} s`);
-    console.log(
-      `   after window open: extension host started ${at(stampOf(host, /Extension host with pid/))}, AgentJet activated ${at(stampOf(log, /AgentJet activated/))}` +
-        ` (event ${/activationEvent: '([^']+)'/.exec(host.split('\n').find((l) => l.includes('agentjet-vscode, startup')) ?? '')?.[1] ?? '?'}),` +
-        ` language server started ${at(stampOf(log, /starting the AgentJet config language server/))}, first pass done ${at(stampOf(log, /checked \d+ configs in the workspace/))}`,
-    );
-    const ls = descendants(w.server.process.pid!).find((p) => /dist\/server\.js/.test(p.args));
-    console.log("A. AgentJet's repository (agentjet-c68c154), no file opened");
-    console.log(
-      `   window open -> first problem of an unopened config: ${fmt(firstProblemMs !== undefined ? firstProblemMs / 1000 : undefined, 's')}`,
-    );
-    console.log(`   problems in the status bar after the pass: ${await problems()}`);
-    if (probe) console.log(`   probe: ${probe[1]} YAML files, first config found in ${probe[2]} ms`);
-    if (done) console.log(`   background pass: ${done[0]}`);
-    console.log(`   language server RSS: ${fmt(ls ? ls.rssKb / 1024 : undefined, 'MB')}`);
-    console.log('   baseline (before this change): no problems until a config is opened (the server started only then)');
-  } finally {
-    await w.close();
-    rmSync(tmp, { recursive: true, force: true });
+  console.log("A. AgentJet's repository (agentjet-c68c154), no file opened");
+  for (const build of builds) {
+    const tmp = mkdtempSync(join(tmpdir(), 'agentjet-bench-repo-'));
+    const ws = join(tmp, 'AgentJet');
+    cpSync(tree, ws, { recursive: true });
+    // The reference tree is read-only; a user's clone is not (and the copy must be removable).
+    execFileSync('chmod', ['-R', 'u+w', ws]);
+    const w = await openWindow(ws, build.extensionsDir);
+    try {
+      const status = w.page.locator('[id="status.problems"]').first();
+      const problems = async () => {
+        const label = (await status.getAttribute('aria-label').catch(() => null)) ?? (await status.innerText().catch(() => '')) ?? '';
+        // "Errors: 85, Warnings: 3": every problem counts.
+        return (label.match(/\d+/g) ?? []).reduce((n, x) => n + Number(x), 0);
+      };
+      const firstProblemMs = await waitFor(
+        async () => ((await problems()) > 0 ? Date.now() - w.opened : undefined),
+        'the first problem of an unopened config',
+        180_000,
+        100,
+      ).catch(() => undefined);
+      // Let the background pass finish (the server logs its count).
+      const done = await waitFor(
+        () => /checked (\d+) configs? in the workspace/.exec(agentJetLog(w.server) + w.server.output()),
+        'the pass',
+        120_000,
+        250,
+      ).catch(() => undefined);
+      const log = agentJetLog(w.server);
+      const host = agentJetLog(w.server, /remoteexthost\.log$/);
+      const at = (t: number | undefined) => (t === undefined ? 'n/a' : `${((t - w.opened) / 1000).toFixed(1)} s`);
+      const event = /activationEvent: '([^']+)'/.exec(host.split('\n').find((l) => l.includes('agentjet-vscode, startup')) ?? '')?.[1];
+      const ls = descendants(w.server.process.pid!).find((p) => /dist\/server\.js/.test(p.args));
+      console.log(
+        `   ${build.label}: window open -> first problem of an unopened config: ${fmt(firstProblemMs !== undefined ? firstProblemMs / 1000 : undefined, 's')}`,
+      );
+      console.log(
+        `      activated ${at(stampOf(log, /AgentJet (first stage )?activated/))} (event ${event ?? '?'})` +
+          `, full extension loaded ${at(stampOf(log, /AgentJet (loaded|activated in)/))}` +
+          `, language server started ${at(stampOf(log, /starting the AgentJet config language server/))}` +
+          `, first pass done ${at(stampOf(log, /checked \d+ configs in the workspace/))}`,
+      );
+      const probe = /workspace probe: (.*)/.exec(log);
+      if (probe) console.log(`      probe: ${probe[1]}`);
+      console.log(
+        `      problems in the status bar after the pass: ${await problems()}${done ? ` (${done[0]})` : ''}; language server RSS ${fmt(ls ? ls.rssKb / 1024 : undefined, 'MB')}`,
+      );
+    } finally {
+      await w.close();
+      rmSync(tmp, { recursive: true, force: true });
+    }
   }
 }
 
-async function benchUnrelated(extensionsDir: string): Promise<void> {
+/** The extension host's RSS: the median of five samples a second apart. */
+async function hostRss(server: VSCodeServer): Promise<number | undefined> {
+  const samples: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const eh = extHost(server);
+    if (eh) samples.push(eh.rssKb / 1024);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)];
+}
+
+async function benchUnrelated(builds: readonly Build[]): Promise<void> {
+  console.log('B. 5,000 unrelated YAML files (50 folders of Kubernetes manifests, a CI file, 20 Python files), no file opened');
   const tmp = mkdtempSync(join(tmpdir(), 'agentjet-bench-yaml-'));
   unrelatedYamlWorkspace(tmp);
-  const rss: Record<string, number | undefined> = {};
   try {
-    for (const installed of [false, true]) {
-      const w = await openWindow(tmp, installed ? extensionsDir : undefined);
+    let without: number | undefined;
+    for (const build of [undefined, ...builds]) {
+      const w = await openWindow(tmp, build?.extensionsDir);
       try {
-        if (installed) {
-          const line = await waitFor(
-            () => /workspace probe: (\d+) YAML files searched in (\d+) ms, no AgentJet config/.exec(agentJetLog(w.server)),
-            'the probe to finish',
-            120_000,
-            250,
-          ).catch(() => undefined);
-          const log = agentJetLog(w.server);
-          const act = /AgentJet activated in ([\d.]+) ms/.exec(log);
-          const ls = descendants(w.server.process.pid!).find((p) => /dist\/server\.js/.test(p.args));
-          console.log(`   activated: ${act ? `yes, activate() ${act[1]} ms (workspaceContains:**/*.yaml)` : 'no'}`);
-          console.log(`   probe: ${line ? `${line[1]} YAML files read by head in ${line[2]} ms, no config` : 'did not finish'}`);
-          console.log(`   language server started: ${ls ? `yes (${(ls.rssKb / 1024).toFixed(0)} MB)` : 'no'}`);
-        } else {
-          // The same moment for the window without AgentJet: its eager extensions activated, then as long as the probe took.
-          await waitFor(
-            () => /Eager extensions activated/.test(agentJetLog(w.server, /remoteexthost\.log$/)),
-            'the extension host',
-            120_000,
-            250,
+        const hostLog = () => agentJetLog(w.server, /remoteexthost\.log$/);
+        await waitFor(() => /Eager extensions activated/.test(hostLog()), 'the extension host', 120_000, 250);
+        if (build) {
+          // Settled: the probe logged its answer (both builds log a "workspace probe:" line).
+          const line = await waitFor(() => /workspace probe: (.*)/.exec(agentJetLog(w.server)), 'the probe to finish', 120_000, 250).catch(
+            () => undefined,
           );
+          // What the probe might still start (a server for a config found) has its moment.
+          await new Promise((r) => setTimeout(r, 3000));
+          const log = agentJetLog(w.server);
+          const activated = /AgentJet (first stage )?activated in ([\d.]+) ms/.exec(log);
+          const loaded = /AgentJet loaded \(([^)]+)\) in ([\d.]+) ms/.exec(log);
+          const event = /activationEvent: '([^']+)'/.exec(
+            hostLog()
+              .split('\n')
+              .find((l) => l.includes('agentjet-vscode')) ?? '',
+          )?.[1];
+          const ls = descendants(w.server.process.pid!).find((p) => /dist\/server\.js/.test(p.args));
+          const rss = await hostRss(w.server);
+          console.log(`   ${build.label}:`);
+          console.log(
+            `      activated: ${activated ? `yes (${event ?? '?'}), activate() ${activated[2]} ms${activated[1] ? ' (first stage)' : ' (whole extension)'}` : 'no'}` +
+              (activated?.[1] ? `; full extension loaded: ${loaded ? `yes (${loaded[1]}, ${loaded[2]} ms)` : 'no'}` : ''),
+          );
+          console.log(`      probe: ${line ? line[1] : 'did not finish'}`);
+          console.log(`      language server started: ${ls ? `yes (${(ls.rssKb / 1024).toFixed(0)} MB)` : 'no'}`);
+          console.log(
+            `      extension host RSS: ${fmt(rss, 'MB')}` +
+              (rss !== undefined && without !== undefined
+                ? ` (${rss - without >= 0 ? '+' : ''}${(rss - without).toFixed(1)} MB against the window without AgentJet)`
+                : ''),
+          );
+        } else {
+          // The same moment as with AgentJet: its probe takes a few seconds at most.
           await new Promise((r) => setTimeout(r, 5000));
+          without = await hostRss(w.server);
+          console.log(`   without AgentJet: extension host RSS ${fmt(without, 'MB')}`);
         }
-        const eh = await waitFor(() => extHost(w.server), 'the extension host', 60_000, 250).catch(() => undefined);
-        rss[installed ? 'with' : 'without'] = eh ? eh.rssKb / 1024 : undefined;
       } finally {
         await w.close();
       }
     }
-    console.log(
-      `   extension host RSS: ${fmt(rss.without, 'MB')} without AgentJet, ${fmt(rss.with, 'MB')} with it` +
-        (rss.with !== undefined && rss.without !== undefined ? ` (+${(rss.with - rss.without).toFixed(0)} MB)` : ''),
-    );
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
 }
 
 async function main(): Promise<void> {
-  if (!process.argv.includes('--no-package'))
-    execFileSync(process.execPath, [join(repoRoot, 'scripts', 'package.mjs')], { stdio: 'ignore' });
+  const argv = process.argv.slice(2);
+  if (!argv.includes('--no-package')) execFileSync(process.execPath, [join(repoRoot, 'scripts', 'package.mjs')], { stdio: 'ignore' });
   if (!existsSync(vsixPath())) throw new Error('no .vsix');
-  const extensionsDir = installVsix();
+  const tmp = mkdtempSync(join(tmpdir(), 'agentjet-bench-startup-'));
+  const builds: Build[] = [];
   try {
-    await benchRepository(extensionsDir);
-    console.log('B. 5,000 unrelated YAML files (50 folders of Kubernetes manifests + a CI file)');
-    await benchUnrelated(extensionsDir);
+    if (!argv.includes('--no-baseline')) {
+      const i = argv.indexOf('--baseline');
+      const rev = i >= 0 && argv[i + 1] ? argv[i + 1]! : defaultBaseline();
+      const sha = execFileSync('git', ['rev-parse', '--short', rev], { cwd: repoRoot, encoding: 'utf8' }).trim();
+      console.log(`before: ${rev} (${sha}), packaged from git archive; after: this tree`);
+      builds.push({ label: `before (${sha})`, extensionsDir: installVsix(packageBaseline(rev, tmp)) });
+    }
+    builds.push({ label: 'after', extensionsDir: installVsix(vsixPath()) });
+    await benchRepository(builds);
+    await benchUnrelated(builds);
   } finally {
-    rmSync(extensionsDir, { recursive: true, force: true });
+    for (const b of builds) rmSync(b.extensionsDir, { recursive: true, force: true });
+    rmSync(tmp, { recursive: true, force: true });
   }
 }
 

@@ -10,6 +10,8 @@ import { registerSwarmFeature, type SwarmProbe } from './swarm';
 import { registerDebugTaskFeature } from './debugTask';
 import { registerAgentsFeature, type AgentsProbe } from './agents';
 import { normalizeLocale, setLocale } from '../core/l10n';
+import type { GateHandoff } from './gate/contract';
+import { useGateProbe } from './config/probe';
 
 /** What activate() returns; tests and other extensions read it through `extension.exports`. */
 export interface AgentJetApi {
@@ -29,11 +31,17 @@ export interface AgentJetApi {
 /** What deactivate waits for: the acting tools' launches stopping (extension/agents/acting.ts). */
 let closing: (() => Promise<unknown>) | undefined;
 
-export function activate(context: vscode.ExtensionContext): AgentJetApi {
+/**
+ * The full extension (dist/full.js), loaded by the first stage (extension/gate/main.ts) once AgentJet
+ * shows in the window; `handoff` carries what the first stage already owns (its log, its folder
+ * probe, the providers VS Code asks by id).
+ */
+export function activate(context: vscode.ExtensionContext, handoff?: GateHandoff & { log: vscode.LogOutputChannel }): AgentJetApi {
   const started = performance.now();
   // Text made in core (run status, launch refusals, the debug adapter's messages) in the display language.
   setLocale(normalizeLocale(vscode.env.language));
-  const services = createServices(context);
+  if (handoff) useGateProbe(handoff);
+  const services = createServices(context, handoff);
   // Each feature registers its own disposables; none may do I/O or start processes here.
   registerConfigFeature(context, services);
   const logs = registerLogsFeature(context, services);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Backbone } from '../core/launch/plan';
 import { createTrustService, type TrustService } from './trust';
+import type { GateHandoff } from './gate/contract';
 
 /** The Runs feature as other features use it (extension/runs). */
 export interface RunsService {
@@ -84,6 +85,8 @@ export interface FeatureServices {
 /** Shared, cheap objects every feature may use. Nothing here starts work on creation. */
 export interface Services {
   readonly log: vscode.LogOutputChannel;
+  /** The first stage that loaded the extension: providers VS Code asks by id are bound through it. */
+  readonly gate?: GateHandoff;
   readonly extensionUri: vscode.Uri;
   /** The extension's global storage folder on disk (caches), when it is a local path. */
   readonly storageDir?: string;
@@ -99,8 +102,9 @@ export interface Services {
   report(what: string, err: unknown): void;
 }
 
-export function createServices(context: vscode.ExtensionContext): Services {
-  const log = vscode.window.createOutputChannel('AgentJet', { log: true });
+export function createServices(context: vscode.ExtensionContext, handoff?: GateHandoff & { log: vscode.LogOutputChannel }): Services {
+  // The first stage's channel when it loaded us (one "AgentJet" channel, not two).
+  const log = handoff?.log ?? vscode.window.createOutputChannel('AgentJet', { log: true });
   context.subscriptions.push(
     log,
     vscode.commands.registerCommand('agentjet.showOutput', () => log.show(true)),
@@ -109,6 +113,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
   const trust = createTrustService(context);
   return {
     log,
+    ...(handoff ? { gate: handoff } : {}),
     extensionUri: context.extensionUri,
     storageDir: context.globalStorageUri.scheme === 'file' ? context.globalStorageUri.fsPath : undefined,
     isTrusted: () => trust.isTrusted(),

@@ -14,7 +14,9 @@ const watch = args.has('--watch');
 const withTests = !args.has('--no-tests');
 
 const nodeEntries = [
-  ['extension/extension.ts', 'dist/extension.js'],
+  // The first stage VS Code activates (package.json main), and the full extension it loads once AgentJet shows.
+  ['extension/gate/main.ts', 'dist/extension.js'],
+  ['extension/extension.ts', 'dist/full.js'],
   ['language-server/server.ts', 'dist/server.js'],
   ['debug-adapter/adapter.ts', 'dist/adapter.js'],
   ['cli/main.ts', 'dist/cli.js'],

@@ -171,16 +171,21 @@ if (want('exthost')) {
   // On the newest VS Code server (what users run) and again on the oldest one `engines.vscode`
   // declares; AGENTJET_CODE_SERVER_VERSION=newest|oldest|<version> runs that one only.
   const chosen = process.env.AGENTJET_CODE_SERVER_VERSION;
+  // The last run opens a folder without AgentJet (unrelated YAML and Python): what must not load there.
   const servers = chosen
-    ? [[chosen, 'exthost']]
+    ? [
+        [chosen, 'exthost'],
+        [chosen, 'exthost-unrelated', 'unrelated'],
+      ]
     : [
         ['newest', 'exthost'],
         ['oldest', 'exthost-old'],
+        ['newest', 'exthost-unrelated', 'unrelated'],
       ];
-  for (const [server, name] of servers) {
-    console.log(`\n## extension host (real VS Code, ${server})`);
+  for (const [server, name, workspace] of servers) {
+    console.log(`\n## extension host (real VS Code, ${server}${workspace ? `, ${workspace} workspace` : ''})`);
     const { code, output } = await run(process.execPath, ['--import', 'tsx', 'test/harness/run-exthost.ts'], {
-      env: { AGENTJET_CODE_SERVER_VERSION: server },
+      env: { AGENTJET_CODE_SERVER_VERSION: server, ...(workspace ? { AGENTJET_EXTHOST_WORKSPACE: workspace } : {}) },
     });
     const m = [...output.matchAll(/^exthost: (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/gm)].at(-1);
     const vscode = /\[harness\] (VS Code \S+)/.exec(output)?.[1];

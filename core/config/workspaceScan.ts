@@ -1,9 +1,7 @@
-// One rule for "where AgentJet configs may be in a workspace", shared by the language server's
-// background pass and the extension's start-up probe (which decides whether the server starts at
-// all in a workspace nobody has opened a YAML file of yet).
+// One rule for "where AgentJet configs may be in a workspace" for the language server's background
+// pass (the extension's start-up probe, extension/gate/probe.ts, asks VS Code's file search instead).
 import { open, readdir, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import { looksLikeConfig } from '../agentjet/dialect';
 import { isInside, resolveInside } from '../fs/inside';
 
 /**
@@ -25,11 +23,6 @@ export const SKIP_DIRS: ReadonlySet<string> = new Set([
   'saved_checkpoints',
 ]);
 
-/** The same folders as one glob for a file search (`vscode.workspace.findFiles`' exclude). */
-export function skipGlob(): string {
-  return `{${[...SKIP_DIRS].map((d) => `**/${d}/**`).join(',')},**/.*/**}`;
-}
-
 /** How much of a file the probe reads: a root key sits near the top (Hydra's `defaults:` list comes first). */
 export const PROBE_HEAD_BYTES = 16 * 1024;
 
@@ -46,32 +39,6 @@ export async function readHead(path: string, bytes = PROBE_HEAD_BYTES): Promise<
   } finally {
     await fh?.close().catch(() => undefined);
   }
-}
-
-/**
- * The first of `files` whose head looks like an AgentJet/ASTuner config, reading `parallel` heads
- * at a time and stopping at the first hit (so a workspace with configs pays a few reads; one
- * without pays one small read per YAML file, never a parse).
- */
-export async function firstConfig<T>(
-  files: readonly T[],
-  head: (f: T) => Promise<string | undefined>,
-  isCancelled: () => boolean = () => false,
-  parallel = 8,
-): Promise<T | undefined> {
-  let next = 0;
-  const hits: { f: T; i: number }[] = [];
-  const worker = async (): Promise<void> => {
-    while (!hits.length && !isCancelled() && next < files.length) {
-      const i = next++;
-      const f = files[i]!;
-      const text = await head(f);
-      if (text !== undefined && looksLikeConfig(text)) hits.push({ f, i });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, files.length)) }, worker));
-  // Several workers may hit at once: the earliest in the given order wins.
-  return hits.sort((a, b) => a.i - b.i)[0]?.f;
 }
 
 /** Limits of one pass over a folder (`maxYamlFiles`: the default of `agentjet.config.workspaceMaxFiles`). */
@@ -146,24 +113,6 @@ export async function yamlFilesUnder(
   }
   if (capped && total > max) cap?.onCap?.({ cap: max, total, exact: true });
   return out;
-}
-
-/**
- * The first config under `root`, shallow folders first, reading only file heads and stopping at
- * the first hit (the walk too): what the start-up probe pays in a workspace.
- */
-export async function firstConfigUnder(
-  root: string,
-  isCancelled: () => boolean = () => false,
-): Promise<{ config?: string; files: number }> {
-  let config: string | undefined;
-  let files = 0;
-  await yamlFilesUnder(root, isCancelled, async (level) => {
-    files += level.length;
-    config = await firstConfig(level, (f) => readHead(f), isCancelled);
-    return config !== undefined;
-  });
-  return { ...(config ? { config } : {}), files };
 }
 
 /**

@@ -108,7 +108,18 @@ export function registerAgentsFeature(context: vscode.ExtensionContext, services
     };
   };
 
-  const lm = api.lm;
+  // Loaded by the first stage: it registered the tools and the MCP list already; ours are bound to those.
+  const gate = services.gate;
+  const real = api.lm;
+  const lm: LmApi | undefined =
+    gate && real
+      ? {
+          ...(real.registerTool ? { registerTool: (name: string, tool: LanguageModelToolImpl) => gate.registerTool(name, tool) } : {}),
+          ...(real.registerMcpServerDefinitionProvider
+            ? { registerMcpServerDefinitionProvider: (_id: string, p: McpServerDefinitionProviderImpl) => gate.registerMcpProvider(p) }
+            : {}),
+        }
+      : real;
   const Result = api.LanguageModelToolResult;
   const TextPart = api.LanguageModelTextPart;
   if (lm?.registerTool && Result && TextPart) {

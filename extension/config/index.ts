@@ -201,10 +201,9 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
     if (!folders.some((f) => settings.configProblems(f.uri) === 'workspace')) return;
     try {
       const r = await workspaceProbe();
-      services.log.info(
-        `workspace probe: ${r.files} YAML files searched in ${r.ms.toFixed(0)} ms, ${r.config ? `config found: ${r.config.fsPath}` : 'no AgentJet config'}`,
-      );
-      if (r.config && !client) await start();
+      if (!r.config || client) return;
+      services.log.info(`the workspace holds a config (${r.config.fsPath}): checking its configs in the background`);
+      await start();
     } catch (err) {
       services.log.warn(`workspace probe failed: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -39,6 +39,10 @@ function needTrust(services: Services): boolean {
 export function registerDebugFeature(context: vscode.ExtensionContext, services: Services): void {
   const provider = new AgentJetDebugConfigurationProvider(services);
   const taskProblems = vscode.languages.createDiagnosticCollection('agentjet-launch');
+  const tasks = new AgentJetTaskProvider(() => services.isTrusted(), taskProblems);
+  const dynamic: vscode.DebugConfigurationProvider = {
+    provideDebugConfigurations: (folder, token) => provider.provideDynamicConfigurations(folder, token),
+  };
   const lenses = new AgentJetCodeLensProvider(services.trust);
 
   const startDebug = async (uri: unknown, noDebug: boolean): Promise<boolean> => {
@@ -184,16 +188,15 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
         };
       },
     }),
-    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, provider, vscode.DebugConfigurationProviderTriggerKind.Initial),
-    vscode.debug.registerDebugConfigurationProvider(
-      DEBUG_TYPE,
-      {
-        provideDebugConfigurations: (folder, token) => provider.provideDynamicConfigurations(folder, token),
-      },
-      vscode.DebugConfigurationProviderTriggerKind.Dynamic,
-    ),
+    // Loaded by the first stage: its providers (registered before we were loaded) forward to these.
+    ...(services.gate
+      ? [services.gate.registerDebugConfigurationProvider(provider, dynamic)]
+      : [
+          vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, provider, vscode.DebugConfigurationProviderTriggerKind.Initial),
+          vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, dynamic, vscode.DebugConfigurationProviderTriggerKind.Dynamic),
+        ]),
     taskProblems,
-    vscode.tasks.registerTaskProvider(TASK_TYPE, new AgentJetTaskProvider(() => services.isTrusted(), taskProblems)),
+    services.gate ? services.gate.registerTaskProvider(tasks) : vscode.tasks.registerTaskProvider(TASK_TYPE, tasks),
     lenses,
     vscode.languages.registerCodeActionsProvider([{ language: 'yaml' }, { pattern: '**/*.{yaml,yml}' }], new CauseQuickFixes(), {
       providedCodeActionKinds: CauseQuickFixes.kinds,

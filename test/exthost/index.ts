@@ -17,7 +17,8 @@ export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 60_000, reporter: 'spec' });
   const grep = process.env.AGENTJET_TEST_GREP;
   if (grep) mocha.grep(grep);
-  const dir = join(__dirname, 'suites');
+  // AGENTJET_TEST_SUITES names another folder of suites (the unrelated-workspace run: test/harness/run-exthost.ts).
+  const dir = join(__dirname, process.env.AGENTJET_TEST_SUITES === 'unrelated' ? 'unrelated' : 'suites');
   const files = existsSync(dir)
     ? readdirSync(dir)
         .filter((f) => f.endsWith('.test.js'))

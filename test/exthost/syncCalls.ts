@@ -1,7 +1,7 @@
 // Records the synchronous process and file-system calls the extension makes in the extension host:
 // child_process.spawnSync/execFileSync/execSync and fs.readdirSync/statSync, and readFileSync when it
 // returns a large result. Only calls whose stack passes through the extension's bundle
-// (dist/extension.js) count: VS Code's own and the tests' calls are not ours to judge. Worker
+// (dist/full.js) count: VS Code's own and the tests' calls are not ours to judge. Worker
 // threads have their own module objects and are not seen (they never stall the host's event loop).
 import { createRequire } from 'node:module';
 

@@ -1,12 +1,12 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { AgentJetApi } from '../../extension/extension';
+import type { AgentJetExports } from '../../extension/gate/main';
 
 const EXTENSION_ID = 'agentjet-community.agentjet-vscode';
 
-export function extension(): vscode.Extension<AgentJetApi> {
-  const ext = vscode.extensions.getExtension<AgentJetApi>(EXTENSION_ID);
+export function extension(): vscode.Extension<AgentJetExports> {
+  const ext = vscode.extensions.getExtension<AgentJetExports>(EXTENSION_ID);
   if (!ext) throw new Error(`extension ${EXTENSION_ID} is not loaded`);
   return ext;
 }

@@ -1,7 +1,19 @@
 // Runs the extension-host suites (dist/test/exthost) inside a real VS Code: a VS Code server plus
 // headless Chromium opening a temporary copy of demo/ with this extension in development mode
 // (what @vscode/test-electron does on a desktop). Prints "exthost: N passed, N failed".
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, openSync, readSync, closeSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  openSync,
+  readSync,
+  closeSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot, testOutputDir } from '../util/paths';
@@ -18,6 +30,23 @@ interface Outcome {
   failures: { title: string; error: string }[];
 }
 
+/** 300 Kubernetes manifests, a CI file and a Python service: YAML and Python, no AgentJet. */
+function unrelatedWorkspace(root: string): void {
+  for (let d = 0; d < 10; d++) {
+    const dir = join(root, 'deploy', `service-${d}`);
+    mkdirSync(dir, { recursive: true });
+    for (let f = 0; f < 30; f++)
+      writeFileSync(
+        join(dir, `manifest-${f}.yaml`),
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: svc-${d}-${f}\ndata:\n  LEVEL: info\n`,
+      );
+  }
+  mkdirSync(join(root, '.github', 'workflows'), { recursive: true });
+  writeFileSync(join(root, '.github', 'workflows', 'ci.yml'), 'name: ci\non: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n');
+  mkdirSync(join(root, 'app'), { recursive: true });
+  writeFileSync(join(root, 'app', 'main.py'), 'import os\n\n\ndef main():\n    print(os.getcwd())\n');
+}
+
 const TIMEOUT_MS = Number(process.env.AGENTJET_EXTHOST_TIMEOUT_MS ?? 15 * 60_000);
 
 async function main(): Promise<number> {
@@ -27,8 +56,12 @@ async function main(): Promise<number> {
     return 2;
   }
   const work = mkdtempSync(join(tmpdir(), 'agentjet-exthost-'));
-  const workspace = join(work, 'demo');
-  cpSync(join(repoRoot, 'demo'), workspace, { recursive: true });
+  // AGENTJET_EXTHOST_WORKSPACE=unrelated: a folder of Kubernetes/CI YAML and Python with no AgentJet
+  // in it, for the suites in test/exthost/unrelated (what the first stage must not load there).
+  const unrelated = process.env.AGENTJET_EXTHOST_WORKSPACE === 'unrelated';
+  const workspace = join(work, unrelated ? 'services' : 'demo');
+  if (unrelated) unrelatedWorkspace(workspace);
+  else cpSync(join(repoRoot, 'demo'), workspace, { recursive: true });
   const resultFile = join(work, 'result.json');
   const logFile = join(work, 'progress.log');
   const server = await startServer({
@@ -40,6 +73,7 @@ async function main(): Promise<number> {
       // The tests' Python (pip venv with debugpy >= 1.8; Debian's python3 only as the fallback).
       AGENTJET_TEST_PYTHON: ensureTestPython().python,
       ...(process.env.AGENTJET_TEST_GREP ? { AGENTJET_TEST_GREP: process.env.AGENTJET_TEST_GREP } : {}),
+      ...(unrelated ? { AGENTJET_TEST_SUITES: 'unrelated' } : {}),
     },
   });
   const browser = await launchBrowser();

@@ -1,12 +1,14 @@
 // Item 1 of issue 23: a workspace that holds AgentJet configs gets its problems without a file being
-// opened. The extension activates when the workspace has YAML files and asks the cheap probe (the
-// first config among them, by head only) whether to start the language server.
+// opened. The extension's first stage activates when the workspace has YAML files and asks the cheap
+// probe (AgentJet's names, then the first config among a bounded set of YAML files, by head only;
+// issue 42 item 2) whether to load the rest and start the language server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { firstConfig, readHead, skipGlob, SKIP_DIRS, PROBE_HEAD_BYTES } from '../../core/config/workspaceScan';
+import { readHead, PROBE_HEAD_BYTES } from '../../core/config/workspaceScan';
+import { firstConfig, probeCandidates, PROBE_HEADS_UNMARKED } from '../../core/config/probeOrder';
 import { repoRoot } from '../util/paths';
 
 test('the manifest activates in a workspace with YAML files (the probe decides the rest), never at every start-up', () => {
@@ -56,7 +58,7 @@ test('firstConfig: the first config in the given order, reading no further than 
   );
 });
 
-test('readHead reads only the head of a big file; skipGlob covers every skipped folder', async () => {
+test('readHead reads only the head of a big file', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'agentjet-probe-'));
   try {
     const f = join(dir, 'big.yaml');
@@ -67,31 +69,16 @@ test('readHead reads only the head of a big file; skipGlob covers every skipped 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const g = skipGlob();
-  for (const d of SKIP_DIRS) assert.ok(g.includes(`**/${d}/**`), d);
 });
 
-test('firstConfigUnder walks shallow folders first, skips run folders, and stops at the first config', async () => {
-  const { firstConfigUnder } = await import('../../core/config/workspaceScan');
-  const { mkdirSync } = await import('node:fs');
-  const dir = mkdtempSync(join(tmpdir(), 'agentjet-probe-walk-'));
-  try {
-    mkdirSync(join(dir, 'k8s'), { recursive: true });
-    for (let i = 0; i < 50; i++) writeFileSync(join(dir, 'k8s', `m${i}.yaml`), 'apiVersion: v1\nkind: Pod\n');
-    mkdirSync(join(dir, 'saved_experiments', 'x'), { recursive: true });
-    writeFileSync(join(dir, 'saved_experiments', 'x', 'yaml_backup.yaml'), 'ajet:\n  a: 1\n');
-    mkdirSync(join(dir, 'tutorial', 'math'), { recursive: true });
-    writeFileSync(join(dir, 'tutorial', 'math', 'math.yaml'), 'ajet:\n  project_name: m\n');
-    mkdirSync(join(dir, 'deep', 'a', 'b', 'c'), { recursive: true });
-    for (let i = 0; i < 20; i++) writeFileSync(join(dir, 'deep', 'a', 'b', 'c', `n${i}.yaml`), 'x: 1\n');
-    const r = await firstConfigUnder(dir);
-    assert.equal(r.config, join(dir, 'tutorial', 'math', 'math.yaml'));
-    assert.ok(r.files <= 51, `looked at ${r.files} files: the deeper level was not needed`);
-    rmSync(join(dir, 'tutorial'), { recursive: true });
-    const none = await firstConfigUnder(dir);
-    assert.equal(none.config, undefined, 'run snapshots are not sources');
-    assert.equal(none.files, 70);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+test('probeCandidates: shallow paths first; a folder without AgentJet names gets a bounded number of reads', () => {
+  const files = ['/w/deploy/a/m1.yaml', '/w/config.yaml', '/w/deploy/m0.yaml', '/w/b.yaml'];
+  for (let i = 0; i < 500; i++) files.push(`/w/deploy/svc/m${i}.yaml`);
+  const id = (f: string) => f;
+  const unmarked = probeCandidates(files, id, false);
+  assert.equal(unmarked.length, PROBE_HEADS_UNMARKED);
+  assert.deepEqual(unmarked.slice(0, 3), ['/w/b.yaml', '/w/config.yaml', '/w/deploy/m0.yaml']);
+  const marked = probeCandidates(files, id, true);
+  assert.equal(marked.length, files.length, 'a folder AgentJet marks gets every file looked at');
+  assert.equal(marked.at(-1), '/w/deploy/svc/m99.yaml');
 });

@@ -5,16 +5,22 @@ import * as vscode from 'vscode';
 import { extension, note, waitFor, workspaceRoot } from '../util';
 
 suite('activation', () => {
-  test('a workspace holding an AgentJet config activates the extension at start-up, with no file opened', async () => {
+  test('a workspace holding an AgentJet config loads the full extension at start-up, with no file opened', async () => {
     const ext = extension();
     assert.equal(
       vscode.workspace.textDocuments.some((d) => d.languageId === 'yaml'),
       false,
       'a YAML file was open already: this would not test the start-up path',
     );
-    // workspaceContains:**/*.yaml: VS Code's own file search fires it after the window opens.
+    // workspaceContains:**/*.yaml: VS Code's own file search fires it after the window opens; the
+    // first stage's folder probe (VS Code's file search again) finds the demo's runs and config.
     await waitFor(() => ext.isActive, 'the extension to activate without a file opened', 30_000, 20);
-    note(`activate() took ${ext.exports.activationMs.toFixed(1)} ms`);
+    const gate = ext.exports.gate;
+    await waitFor(() => gate.loaded, 'the first stage to load the full extension', 30_000, 20);
+    assert.equal(gate.reason, 'folder-probe', `loaded for another reason: ${String(gate.reason)}`);
+    const probe = await gate.probe();
+    assert.ok(probe.config, 'the probe found no config in the demo folder');
+    note(`first stage activate() took ${gate.activationMs.toFixed(1)} ms; full activate() ${ext.exports.activationMs.toFixed(1)} ms`);
   });
 
   test('an unopened config gets its problems (the language server starts for the workspace)', async () => {

@@ -36,7 +36,7 @@ const WAIT = 'Waiting for debugger to attach (see https://docs.ray.io/en/latest/
 
 suite('the extension host never waits', () => {
   const made: string[] = [];
-  const bundle = (): string => join(extension().extensionPath, 'dist', 'extension.js');
+  const bundle = (): string => join(extension().extensionPath, 'dist', 'full.js');
 
   /** Runs `work` with the synchronous calls recorded; fails naming them when any ran. */
   const noSyncCallsDuring = async (what: string, work: () => Promise<void>): Promise<void> => {

@@ -1,0 +1,125 @@
+// "Is this an AgentJet folder?", asked by the first stage (extension/gate) after start-up and by
+// the features that want the same answer (the config server's start, New Project's welcome).
+// Every look at the folder goes through VS Code's file search with the user's `files.exclude` and
+// `search.exclude`: names first (AgentJet's own tree, run folders), then a small head read of a
+// bounded number of YAML files, shallow ones first, stopping at the first config.
+import { open } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import { firstConfig, probeCandidates } from '../../core/config/probeOrder';
+
+/** Files whose name alone says "AgentJet": its own tree, and runs it wrote. */
+export const MARKER_GLOB =
+  '{**/ajet/default_config/ajet_default.yaml,**/astuner/default_config/astune_default.yaml,' +
+  '**/saved_experiments/*/yaml_backup.yaml,**/launcher_record/*/yaml_backup.yaml}';
+
+/** Folders never searched for configs: tooling, environments, run records (their snapshots are not sources). */
+const SKIP = ['node_modules', '.git', '__pycache__', '.venv', 'venv', 'env', '.tox', 'dist', 'build'];
+const RUN_DIRS = ['saved_experiments', 'launcher_record', 'saved_checkpoints'];
+
+/** YAML names the search returns at most (as many as the language server's pass checks). */
+export const PROBE_MAX_FILES = 2000;
+/** How much of a file is read: a root key sits near the top (Hydra's `defaults:` list comes first). */
+const HEAD_BYTES = 16 * 1024;
+
+export interface ProbeResult {
+  /** A file whose name marks the folder as AgentJet's (its tree, a run). */
+  marker?: vscode.Uri;
+  /** The first config found by its head. */
+  config?: vscode.Uri;
+  /** YAML files the search returned. */
+  files: number;
+  /** Heads read. */
+  heads: number;
+  ms: number;
+}
+
+/** The user's excludes (`files.exclude` and `search.exclude`, the entries set to true) as one glob, plus `extra`. */
+export function userExcludes(scope: vscode.Uri | undefined, extra: readonly string[] = []): string | undefined {
+  const globs = new Set(extra);
+  for (const section of ['files', 'search']) {
+    const map = vscode.workspace.getConfiguration(section, scope).get<Record<string, unknown>>('exclude') ?? {};
+    for (const [glob, on] of Object.entries(map)) if (on === true && !/[{}]/.test(glob)) globs.add(glob);
+  }
+  return globs.size ? `{${[...globs].join(',')}}` : undefined;
+}
+
+async function head(uri: vscode.Uri): Promise<string | undefined> {
+  try {
+    if (uri.scheme === 'file') {
+      const fh = await open(uri.fsPath, 'r');
+      try {
+        const buf = Buffer.alloc(HEAD_BYTES);
+        const { bytesRead } = await fh.read(buf, 0, HEAD_BYTES, 0);
+        return buf.subarray(0, bytesRead).toString('utf8');
+      } finally {
+        await fh.close();
+      }
+    }
+    const st = await vscode.workspace.fs.stat(uri);
+    if (st.size > 1024 * 1024) return undefined;
+    return new TextDecoder().decode((await vscode.workspace.fs.readFile(uri)).subarray(0, HEAD_BYTES));
+  } catch {
+    return undefined;
+  }
+}
+
+async function probeFolder(folder: vscode.WorkspaceFolder, token: vscode.CancellationToken): Promise<Omit<ProbeResult, 'ms'>> {
+  const skip = [...SKIP, ...RUN_DIRS].map((d) => `**/${d}/**`).concat('**/.*/**');
+  const [markers, yaml] = await Promise.all([
+    vscode.workspace.findFiles(new vscode.RelativePattern(folder, MARKER_GLOB), userExcludes(folder.uri), 1, token),
+    vscode.workspace.findFiles(
+      new vscode.RelativePattern(folder, '**/*.{yaml,yml}'),
+      userExcludes(folder.uri, skip),
+      PROBE_MAX_FILES,
+      token,
+    ),
+  ]);
+  const candidates = probeCandidates(yaml, (u) => u.path, markers.length > 0);
+  let heads = 0;
+  const config = await firstConfig(
+    candidates,
+    (u) => {
+      heads++;
+      return head(u);
+    },
+    () => token.isCancellationRequested,
+  );
+  return { ...(markers[0] ? { marker: markers[0] } : {}), ...(config ? { config } : {}), files: yaml.length, heads };
+}
+
+/** The probe of every workspace folder, stopping at the first that holds a config. */
+export async function probeWorkspace(token: vscode.CancellationToken): Promise<ProbeResult> {
+  const started = performance.now();
+  const out: ProbeResult = { files: 0, heads: 0, ms: 0 };
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    const r = await probeFolder(folder, token);
+    out.files += r.files;
+    out.heads += r.heads;
+    out.marker ??= r.marker;
+    if (r.config) {
+      out.config = r.config;
+      break;
+    }
+  }
+  out.ms = performance.now() - started;
+  return out;
+}
+
+/** One probe shared by whoever asks, until `forget` (YAML files came or went). */
+export class SharedProbe {
+  private current: { promise: Promise<ProbeResult>; cts: vscode.CancellationTokenSource } | undefined;
+
+  result(): Promise<ProbeResult> {
+    if (!this.current) {
+      const cts = new vscode.CancellationTokenSource();
+      this.current = { promise: probeWorkspace(cts.token), cts };
+    }
+    return this.current.promise;
+  }
+
+  forget(): void {
+    this.current?.cts.cancel();
+    this.current?.cts.dispose();
+    this.current = undefined;
+  }
+}
