@@ -5,8 +5,11 @@ import type { AgentJetLaunchAttributes } from '../../core/launch/attributes';
 import { distinctFiles } from '../../core/fs/canonical';
 
 export const DEBUG_TYPE = 'agentjet';
+// Besides run output and environments: the framework's own defaults (a checkout of AgentJet, or its
+// package linked in), which configs inherit and nobody launches.
 const EXCLUDE =
-  '{**/node_modules/**,**/.git/**,**/saved_experiments/**,**/launcher_record/**,**/saved_checkpoints/**,**/.venv/**,**/venv/**}';
+  '{**/node_modules/**,**/.git/**,**/saved_experiments/**,**/launcher_record/**,**/saved_checkpoints/**,**/.venv/**,**/venv/**,' +
+  '**/ajet/default_config/**,**/astuner/default_config/**,**/astune/default_config/**}';
 
 /**
  * Workspace YAML files with an `ajet:`/`astuner:` root (at most `limit`, largest files skipped), each

@@ -172,6 +172,11 @@ suite('debug and launch', () => {
     mkdirSync(join(dup, 'real'), { recursive: true });
     writeFileSync(join(dup, 'real', 'twice.yaml'), readFileSync(join(folder.uri.fsPath, 'math_agent.yaml'), 'utf8'));
     symlinkSync(join(dup, 'real'), join(dup, 'link'));
+    // AgentJet's own defaults (its package in the folder) have an `ajet:` root too; nobody launches them.
+    assert.ok(!existsSync(join(folder.uri.fsPath, 'ajet')), 'the demo has no ajet/ of its own');
+    const defaults = join(folder.uri.fsPath, 'ajet', 'default_config');
+    mkdirSync(defaults, { recursive: true });
+    writeFileSync(join(defaults, 'ajet_default.yaml'), 'ajet:\n  project_name: ajet_default\n');
     try {
       // VS Code's search follows the link: the file is found by two paths.
       const raw = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, 'dup-configs/**/twice.yaml'));
@@ -180,10 +185,12 @@ suite('debug and launch', () => {
       const listed = (await provider.provideDynamicConfigurations(folder)).map((c) => String(c.config));
       assert.equal(listed.filter((c) => c.endsWith('twice.yaml')).length, 1, listed.join(', '));
       assert.equal(listed.filter((c) => c.endsWith('/math_agent.yaml')).length, 1, listed.join(', '));
+      assert.ok(!listed.some((c) => c.includes('default_config')), listed.join(', '));
       // VS Code asks again for the user settings' launch, which has no folder: the folder listed them all already.
       assert.deepEqual(await provider.provideDynamicConfigurations(undefined), []);
     } finally {
       rmSync(dup, { recursive: true, force: true });
+      rmSync(join(folder.uri.fsPath, 'ajet'), { recursive: true, force: true });
     }
   });
 
