@@ -38,6 +38,8 @@ export function gatedVerl(input: DoctorInput, f: ProbeFacts, py: string, check: 
   const backbone = input.launch?.backbone;
   const judged = backbone === 'trinity' ? 'trinity' : 'verl';
   if (!verl?.found) return missingBackbonePackage(input, f, py, check, 'verl', checkout) ?? check;
+  const broken = brokenBackbonePackage(input, f, py, check, 'verl', checkout);
+  if (broken) return broken;
   if (input.launch && backbone !== 'verl' && backbone !== 'trinity') return check;
   if (verlAllowed(g, verl.version ?? '', judged)) return check;
   return {
@@ -126,4 +128,53 @@ export function missingBackbonePackage(
       fix,
     };
   return undefined;
+}
+
+/**
+ * A package the launch's AgentJet imports before it starts (as missingBackbonePackage says) that is
+ * installed but fails to import, or did not finish importing within the deadline: the exception's
+ * last line as the cause (an error), or the slowness (a warning the launch prints and goes on with).
+ */
+export function brokenBackbonePackage(
+  input: DoctorInput,
+  f: ProbeFacts,
+  py: string,
+  check: Check,
+  pkg: 'verl' | 'trinity',
+  checkout: string | undefined,
+): Check | undefined {
+  const g = input.gates;
+  const backbone = input.launch?.backbone;
+  const got = input.imports?.outcomes[pkg];
+  if (!g || !backbone || !got || got.ok || !f.packages.ajet?.found || !f.packages[pkg]?.found) return undefined;
+  const byModule = g.backboneImports[backbone];
+  // verify_python_env runs first (before the backbone's module is imported).
+  const where = pkg === 'verl' && g.verlCheck && g.importsVerl ? g.from : byModule?.packages.includes(pkg) ? byModule.file : undefined;
+  if (!where) return undefined;
+  if (got.timedOut)
+    return {
+      ...check,
+      status: 'warning',
+      launchWarning: true,
+      detail: t(
+        'Importing {0} in {1} did not finish within {2} s; AgentJet imports it before the launch ({3}), so the launch may be slow to start or wait there.',
+        pkg,
+        py,
+        Math.round((input.imports?.deadlineMs ?? 0) / 1000),
+        where,
+      ),
+    };
+  return {
+    ...check,
+    status: 'error',
+    detail: t(
+      '{0} is installed in {1} but importing it fails: {2}. AgentJet imports it before the launch ({3}), so the launch would stop at once. Install the missing or broken dependency that line names, or reinstall AgentJet with its {4} extra.',
+      pkg,
+      py,
+      got.error ?? '?',
+      where,
+      backbone === 'trinity' ? 'trinity' : 'verl',
+    ),
+    fix: frameworkFix(py, { checkout, backbone: backbone === 'trinity' ? 'trinity' : 'verl' }),
+  };
 }

@@ -3,6 +3,7 @@
 // for one launch (its launcher candidates, console script, companions, whether it debugs).
 import { blockingForLaunch, evaluate, warningsForLaunch, type Check, type DoctorInput, type LaunchContext } from './checks';
 import { runProbeScript } from './run';
+import { probeImports } from './importProbe';
 import { ajetPackageDir, gatesOfProbe } from './gates';
 import { effectiveLogger } from './effectiveLogger';
 import { nodeFs } from '../fs/seam';
@@ -27,6 +28,8 @@ export interface LaunchCheckOptions {
   launch?: LaunchContext;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** The deadline of the real import of the backbone packages (default DEFAULT_IMPORT_DEADLINE_MS). */
+  importTimeoutMs?: number;
 }
 
 export interface LaunchChecks {
@@ -42,6 +45,18 @@ export interface LaunchChecks {
 
 /** Runs the probe (no nvidia-smi: GPUs never block a launch) and judges it. */
 export async function checkForLaunch(o: LaunchCheckOptions): Promise<LaunchChecks> {
+  // The packages AgentJet imports before the launch, imported for real beside the probe (not after
+  // it: the launch waits for the slower of the two). Not in an untrusted workspace.
+  const backbone = o.launch?.backbone;
+  const importing =
+    backbone && o.trusted !== false
+      ? probeImports(o.python, backbone === 'trinity' ? ['verl', 'trinity'] : ['verl'], {
+          cwd: o.cwd,
+          env: o.env,
+          ...(o.importTimeoutMs ? { timeoutMs: o.importTimeoutMs } : {}),
+          ...(o.signal ? { signal: o.signal } : {}),
+        })
+      : undefined;
   const probe = await runProbeScript({
     python: o.python,
     script: o.script ?? (await probeScript()),
@@ -52,6 +67,7 @@ export async function checkForLaunch(o: LaunchCheckOptions): Promise<LaunchCheck
     ...(o.signal ? { signal: o.signal } : {}),
     ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
   });
+  const imports = await importing;
   const held = probe.ok ? probe.facts.port : undefined;
   const portCompanion =
     held?.inUse && held.holderPid != null
@@ -78,6 +94,7 @@ export async function checkForLaunch(o: LaunchCheckOptions): Promise<LaunchCheck
     ...(o.trusted !== undefined ? { trusted: o.trusted } : {}),
     ...(o.portHeldByCompanion ? { portHeldByCompanion: true } : {}),
     ...(launch ? { launch } : {}),
+    ...(imports ? { imports } : {}),
     checkout: agentJetCheckout(o.cwd),
     portCompanion,
   });

@@ -31,13 +31,24 @@ function standInVerl(): string {
 }
 const withVerl = (tree: string) => [tree, standInVerl()].filter(Boolean).join(delimiter);
 
+/** A verl that is installed (found, with its version) but whose import raises, as a broken dependency makes it. */
+function brokenVerl(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'aj-verl-broken-'));
+  mkdirSync(join(dir, 'verl'));
+  writeFileSync(join(dir, 'verl', '__init__.py'), 'raise ImportError("verl needs tensordict>=0.8 (stand-in broken dependency)")\n');
+  mkdirSync(join(dir, 'verl-0.7.0.post1.dist-info'));
+  writeFileSync(join(dir, 'verl-0.7.0.post1.dist-info', 'METADATA'), 'Metadata-Version: 2.1\nName: verl\nVersion: 0.7.0.post1\n');
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 async function preflightIn(
   tree: string,
   root: 'ajet' | 'astuner' | 'astune',
   backbone: 'debug' | 'verl' | 'trinity' = 'debug',
   yaml = '',
   cwd?: string,
-  verl = true,
+  verl: boolean | string = true,
 ) {
   const dir = mkdtempSync(join(tmpdir(), 'aj-entry-'));
   try {
@@ -48,7 +59,7 @@ async function preflightIn(
       cwd: cwd ?? dir,
       backbone,
       python: ensureTestPython().python,
-      env: { PYTHONPATH: verl ? withVerl(tree) : tree },
+      env: { PYTHONPATH: typeof verl === 'string' ? [tree, verl].join(delimiter) : verl ? withVerl(tree) : tree },
     });
     const planned = await planLaunch(r, { lint: false });
     assert.ok(planned.ok);
@@ -196,6 +207,25 @@ for (const tree of ['agentjet-d20cce0', 'agentjet-c68c154'] as const)
       );
     }),
   );
+
+// A verl that is installed but fails to import: found by the probe, but verify_python_env's
+// `import verl` would raise; the preflight imports it for real and names the exception.
+test(
+  'agentjet-d20cce0: an installed verl whose import raises is refused with the exception as the cause',
+  withUpstream('agentjet-d20cce0', async (dir) => {
+    const broken = brokenVerl();
+    for (const backbone of ['debug', 'verl'] as const) {
+      const { pre } = await preflightIn(dir, 'ajet', backbone, '', undefined, broken);
+      assert.ok(!pre.ok, `--backbone ${backbone} with a broken verl`);
+      assert.deepEqual(pre.refusal.kinds, ['framework']);
+      assert.match(
+        pre.refusal.message,
+        /verl is installed in \S+ but importing it fails: ImportError: verl needs tensordict>=0\.8 \(stand-in broken dependency\)\. AgentJet imports it before the launch \(\S+launch_utils\.py\)/,
+      );
+      assert.match(pre.refusal.installCommand ?? '', /pip install/);
+    }
+  }),
+);
 
 // AgentJet's ajet_default.yaml sets `trainer_common.logger: swanlab`, and verify_python_env stops a
 // launch whose composed config logs to SwanLab without SWANLAB_API_KEY: a config that inherits the
