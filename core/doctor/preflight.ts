@@ -43,18 +43,28 @@ export interface LaunchChecks {
   portCompanion?: PortCompanion;
 }
 
+/** Interpreter, folder and modules whose backbone import succeeded in this process. */
+const importedCleanly = new Set<string>();
+
 /** Runs the probe (no nvidia-smi: GPUs never block a launch) and judges it. */
 export async function checkForLaunch(o: LaunchCheckOptions): Promise<LaunchChecks> {
   // The packages AgentJet imports before the launch, imported for real beside the probe (not after
   // it: the launch waits for the slower of the two). Not in an untrusted workspace.
+  // Once they imported cleanly for an interpreter and folder, later launches of this process do not
+  // pay for the import again (verl pulls in torch: seconds); a failure is tried again each time.
   const backbone = o.launch?.backbone;
+  const modules = backbone === 'trinity' ? ['verl', 'trinity'] : ['verl'];
+  const importKey = [o.python, o.cwd, ...modules].join('\0');
   const importing =
-    backbone && o.trusted !== false
-      ? probeImports(o.python, backbone === 'trinity' ? ['verl', 'trinity'] : ['verl'], {
+    backbone && o.trusted !== false && !importedCleanly.has(importKey)
+      ? probeImports(o.python, modules, {
           cwd: o.cwd,
           env: o.env,
           ...(o.importTimeoutMs ? { timeoutMs: o.importTimeoutMs } : {}),
           ...(o.signal ? { signal: o.signal } : {}),
+        }).then((r) => {
+          if (modules.every((m) => r.outcomes[m]?.ok)) importedCleanly.add(importKey);
+          return r;
         })
       : undefined;
   const probe = await runProbeScript({

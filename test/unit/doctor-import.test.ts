@@ -3,7 +3,7 @@
 // that imports fine, one that does not finish before the deadline.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseImportOutput, probeImports } from '../../core/doctor/importProbe';
@@ -110,4 +110,42 @@ test('the check: a broken import is an error naming the exception and a fix; a s
     undefined,
   );
   assert.equal(brokenBackbonePackage(input(undefined), facts, python, check, 'verl', undefined), undefined);
+});
+
+test('the launch preflight imports a sound backbone once per interpreter and folder, a broken one at every launch', async () => {
+  const { checkForLaunch } = await import('../../core/doctor/preflight');
+  const { probeScript } = await import('../../core/doctor/probeText');
+  const probeText = await probeScript();
+  // Two folders, each a stand-in `verl` that counts its imports in a file beside it.
+  const standIn = (name: string, broken: boolean) => {
+    const dir = join(root, name);
+    mkdirSync(join(dir, 'verl'), { recursive: true });
+    const count = join(dir, 'imports.txt');
+    writeFileSync(
+      join(dir, 'verl', '__init__.py'),
+      `open(${JSON.stringify(count)}, 'a').write('x')\n__version__ = '0.7.0.post1'\n` +
+        (broken ? 'import aj_missing_dependency_xyz\n' : ''),
+    );
+    return { dir, imports: () => (existsSync(count) ? readFileSync(count, 'utf8').length : 0) };
+  };
+  const launch = { candidates: [], companionPgids: [], portKey: 'ajet.debug.debug_vllm_port', backbone: 'debug' } as const;
+  for (const [name, broken, expected] of [
+    ['sound', false, 1],
+    ['broken', true, 2],
+  ] as const) {
+    const s = standIn(name, broken);
+    const o = {
+      python,
+      script: probeText,
+      cwd: s.dir,
+      port: 0,
+      wantDebugpy: false,
+      trusted: true,
+      env: { ...process.env, PYTHONPATH: s.dir },
+      launch,
+    };
+    await checkForLaunch(o);
+    await checkForLaunch(o);
+    assert.equal(s.imports(), expected, `${name}: imports over two launches`);
+  }
 });
