@@ -3,7 +3,11 @@ import { collectStacks, DEFAULT_DEADLINE_MS, DEFAULT_MAX_PROCESSES } from '../co
 import { formatStackReport } from '../core/stacks/format';
 import { runOfFolder } from '../core/stacks/target';
 import { interpretersOf } from '../core/stacks/pyspy';
-import { statusLabel } from '../core/runs/format';
+import { formatLocalTime, statusLabel } from '../core/runs/format';
+import { latestStackReport, saveStackReport } from '../core/stacks/saved';
+import type { StackReport } from '../core/stacks/types';
+import { syncNodeFs } from '../core/fs/seam';
+import { resolve } from 'node:path';
 import type { CliCommand } from './commands';
 import { commandArgs } from './args';
 import { t } from '../core/l10n';
@@ -13,12 +17,15 @@ const help = () =>
     `Usage: agentjet stacks EXP_DIR | --pid PID [options]
 
 Prints the Python stacks of every thread of every process of a running run: the process its lock
-names and its descendants (and the Ray workers of --ray-session on this node), identical stacks
-grouped ("8 processes wait in all_gather"), each frame as file:line.
+names and its descendants, and the Ray workers on this node of the run's Ray session (found from
+its processes: the logs its driver keeps open, the raylet it started), identical stacks grouped
+("8 processes wait in all_gather"), each frame as file:line. A run's report is kept beside it
+(EXP_DIR/.agentjet-vscode/stacks/), where --last reads it again.
 
   EXP_DIR           an experiment folder (saved_experiments/<name>)
   --pid PID         a process (and its descendants) instead; may be repeated
-  --ray-session D   a Ray session folder (/tmp/ray/session_...) whose workers on this node belong to the run
+  --ray-session D   a Ray session folder (/tmp/ray/session_...) whose workers on this node belong to the run too
+  --last            print the newest report kept beside EXP_DIR instead of reading the processes
   --method M        auto (default: py-spy when found, else faulthandler), py-spy or faulthandler
   --py-spy PATH     the py-spy to run (default: on PATH, else beside the run's interpreter)
   --max-processes N read at most N processes (default {0})
@@ -44,6 +51,7 @@ export const stacksCommand: CliCommand = {
         format: { type: 'string', choices: ['text', 'json'] },
         pid: { type: 'string', multiple: true },
         'ray-session': { type: 'string', multiple: true },
+        last: { type: 'boolean' },
         method: { type: 'string', choices: ['auto', 'py-spy', 'faulthandler'] },
         'py-spy': { type: 'string' },
         'max-processes': { type: 'string' },
@@ -73,16 +81,38 @@ export const stacksCommand: CliCommand = {
     }
     if (!pids.length && positionals.length !== 1) return bad(t('give one experiment folder or --pid PID (see --help)'));
     const interpreters: string[] = [];
+    let experiment: string | undefined;
+    const print = (report: StackReport) => {
+      if (o.format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      else process.stdout.write(formatStackReport(report));
+    };
+    if (o.last) {
+      if (pids.length || positionals.length !== 1) return bad(t('--last needs one experiment folder'));
+      const kept = await latestStackReport(syncNodeFs(), resolve(positionals[0]!));
+      if (!kept) {
+        process.stderr.write(`agentjet stacks: ${t('no stacks were kept beside {0}', positionals[0]!)}\n`);
+        return 1;
+      }
+      process.stderr.write(`${t('Stacks kept in {0}', kept.file)}\n`);
+      print(kept.report);
+      return 0;
+    }
     if (!pids.length) {
       const run = await runOfFolder(positionals[0]!);
       if ('error' in run) return bad(t('{0} is not an experiment folder', positionals[0]!));
       if (!run.pids.length) {
+        const kept = await latestStackReport(syncNodeFs(), run.info.entry.path);
         process.stderr.write(
           `agentjet stacks: ${t('{0} has no live process on this machine (status: {1}); nothing to read.', run.info.entry.name, statusLabel(run.info.status))}\n`,
         );
+        if (kept)
+          process.stderr.write(
+            `${t('The last stacks kept beside it were taken {0}: agentjet stacks {1} --last', formatLocalTime(kept.report.takenAt), positionals[0]!)}\n`,
+          );
         return 1;
       }
       pids.push(...run.pids);
+      experiment = run.info.entry.path;
     }
     // The run's interpreter may hold py-spy (pip install py-spy in the run's environment); a
     // person typed this command, so looking beside it is theirs to allow.
@@ -96,8 +126,11 @@ export const stacksCommand: CliCommand = {
       ...(max !== undefined ? { maxProcesses: max } : {}),
       ...(timeout !== undefined ? { deadlineMs: timeout * 1000 } : {}),
     });
-    if (o.format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    else process.stdout.write(formatStackReport(report));
+    print(report);
+    if (experiment) {
+      const kept = await saveStackReport(experiment, report, formatStackReport(report)).catch(() => undefined);
+      if (kept) process.stderr.write(`${t('Stacks kept in {0}', kept)}\n`);
+    }
     return report.processes.some((p) => !p.error) ? 0 : 1;
   },
 };

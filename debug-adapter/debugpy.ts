@@ -130,7 +130,8 @@ export function debugpyLaunch(
     // Python 3.11+ freezes stdlib modules and debugpy then prints a red warning in every launch
     // ("frozen modules ... may miss breakpoints"), though breakpoints in the user's code bind: pass
     // what it asks for to the launcher, and turn the check off in the processes it starts (no flag
-    // reaches them). A user's own value wins. Older Pythons ignore an unknown -X option.
+    // reaches them: the launcher's child, where AgentJet's rollout runs, warned). A user's own value
+    // wins. debugpy >= 1.8 adds the flag itself; older Pythons ignore an unknown -X option.
     pythonArgs: ['-Xfrozen_modules=off'],
     env: { PYDEVD_DISABLE_FILE_VALIDATION: '1', ...r.envAdditions },
     console: 'internalConsole',

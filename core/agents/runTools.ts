@@ -1,5 +1,7 @@
 // The agent tools about runs: the runs list (runs/list) and one run's summary (its snapshot,
 // curves and last traceback).
+import { latestStackReport } from '../stacks/saved';
+import { frameLocation, groupTitle } from '../stacks/format';
 import { basename, dirname } from 'node:path';
 import { parseDocument, isMap, isScalar, isSeq, type Node } from 'yaml';
 import { t } from '../l10n';
@@ -146,7 +148,7 @@ export const runSummaryTool: AgentTool = {
   name: 'agentjet_run_summary',
   title: 'Summarise one AgentJet run',
   description:
-    "One experiment folder in depth: status and its evidence, the config snapshot's settings (yaml_backup.yaml), sessions and hosts, the per-step reward curve summarised (first, last, best, worst, steepest fall, sampled points with success rate and response length), evaluation results, exceptions with their tracebacks, the causes of a failed, interrupted or stalled run (code, message, fix, evidence line), and checkpoints. Use it to find why a run failed or why its reward fell.",
+    "One experiment folder in depth: status and its evidence, the config snapshot's settings (yaml_backup.yaml), sessions and hosts, the per-step reward curve summarised (first, last, best, worst, steepest fall, sampled points with success rate and response length), evaluation results, exceptions with their tracebacks, the causes of a failed, interrupted or stalled run (code, message, fix, evidence line), the last stacks taken of it (Show Stacks, `agentjet stacks`: where its threads waited, grouped), and checkpoints. Use it to find why a run failed or why its reward fell.",
   inputSchema: {
     type: 'object',
     properties: {
@@ -205,6 +207,8 @@ export const runSummaryTool: AgentTool = {
       info.status === 'failed' || info.status === 'interrupted' || stalled
         ? (await diagnoseExperiment(fs, dir, { ray: false }).catch(() => undefined))?.causes
         : undefined;
+    // Where it waited, when someone took its stacks (kept beside the run: core/stacks/saved.ts).
+    const kept = await latestStackReport(fs, dir).catch(() => undefined);
     const nExc = int(args, 'exceptions', 5);
     const real = series.exceptions.filter((e) => !e.harmless);
     const latest = real.slice(-nExc);
@@ -240,6 +244,19 @@ export const runSummaryTool: AgentTool = {
               evidence: c.evidence.map((e) => visible(e)),
               ...(c.action ? { action: c.action } : {}),
             })),
+          }
+        : {}),
+      ...(kept
+        ? {
+            lastStacks: {
+              takenAt: new Date(kept.report.takenAt).toISOString(),
+              file: shown(env, kept.file),
+              groups: kept.report.groups.slice(0, 8).map((g) => ({
+                title: groupTitle(g),
+                frames: g.frames.slice(0, 8).map((f) => `${f.func}  ${frameLocation(f)}`),
+              })),
+              ...(kept.report.groups.length > 8 ? { groupsShown: t('the first 8 of {0}', kept.report.groups.length) } : {}),
+            },
           }
         : {}),
       exceptions: {

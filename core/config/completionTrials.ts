@@ -3,7 +3,7 @@
 // keystroke. A kept result is reused only when every question it asked of the file cache and of
 // the class resolver still gets the same answer (asked again, from their own caches), so reuse is
 // never staler than a fresh trial would be.
-import { parseConfig } from './parse';
+import { parseConfig, type ParsedConfig } from './parse';
 import { sharedConfigFs, validateParsed } from './validate';
 import type { ConfigDiagnostic } from './diagnostics';
 import type { FeatureContext } from './context';
@@ -26,6 +26,9 @@ interface Kept {
 const KEEP = 24;
 const kept = new WeakMap<object, WeakMap<object, Map<string, Kept>>>();
 const NO_FACTS = {};
+
+/** The last trial's parse: the next trial's text differs from it in a line or two (incrementalParse.ts). */
+let lastParse: ParsedConfig | undefined;
 
 /** How much work the trials did: full validations and reuses (tests read it). */
 export const trialWork = { validations: 0, reused: 0 };
@@ -94,7 +97,8 @@ export function trial(text: string, ctx: FeatureContext): ConfigDiagnostic[] {
   }
   const questions: Question[] = [];
   trialWork.validations++;
-  const diags = validateParsed(parseConfig(text), {
+  lastParse = parseConfig(text, lastParse ? { previous: lastParse } : {});
+  const diags = validateParsed(lastParse, {
     ...(ctx.root !== undefined ? { root: ctx.root } : {}),
     fs: recording(sharedConfigFs, 'fs', questions),
     resolver: recording(ctx.resolver, 'resolver', questions),

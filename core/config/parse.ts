@@ -16,6 +16,7 @@ import {
 } from 'yaml';
 import { LineIndex } from './text';
 import { parseSplit } from './fastParse';
+import { parseReusing, type PieceCache } from './incrementalParse';
 import type { ConfigDiagnostic } from './diagnostics';
 import { t } from '../l10n';
 import { looksLikeConfig, rootKeyOf, familyOf, versionOf, type Dialect, type Family, type FrameworkVersion } from '../agentjet/dialect';
@@ -39,27 +40,33 @@ export interface ParsedConfig {
   dialect: Family;
   /** The framework version the file is written for (undefined when not ours). */
   version?: FrameworkVersion;
+  /** The pieces this text was parsed from, for the next version's parse (incrementalParse.ts). */
+  pieces?: PieceCache;
 }
 
 /** Files above this size only get a cheap note: parsing 1 MB of YAML already takes about a second,
  * too long to repeat on every keystroke (real configs are a few KB). */
 export const MAX_SEMANTIC_BYTES = 1024 * 1024;
 
-export function parseConfig(text: string, opts: { dialect?: Family } = {}): ParsedConfig {
+export function parseConfig(text: string, opts: { dialect?: Family; previous?: ParsedConfig } = {}): ParsedConfig {
   const index = new LineIndex(text);
   let docs: Document.Parsed[] = [];
+  let pieces: PieceCache | undefined;
   try {
     // The yaml library finds duplicate keys by scanning the map for every key it adds: quadratic in a
     // map's size (40,000 keys took 20 s). Off there, the same check is made here with one hash per map.
     const options = { merge: true, prettyErrors: false, strict: false, uniqueKeys: false };
     // Large configs: their plain sections are read by a quicker reader giving the same tree (fastParse.ts).
-    const all = parseSplit(text, options) ?? parseAllDocuments(text, options);
+    // An edited document: the pieces the edit did not touch are the last version's (incrementalParse.ts).
+    const reused = opts.previous ? parseReusing(text, options, opts.previous.pieces) : undefined;
+    pieces = reused?.pieces;
+    const all = reused?.docs ?? parseSplit(text, options) ?? parseAllDocuments(text, options);
     docs = Array.isArray(all) ? all : [];
     for (const d of docs) addDuplicateKeyErrors(d);
   } catch {
     docs = [];
   }
-  const out: ParsedConfig = { text, index, docs, docIndex: -1, dialect: opts.dialect ?? 'agentjet' };
+  const out: ParsedConfig = { text, index, docs, docIndex: -1, dialect: opts.dialect ?? 'agentjet', ...(pieces ? { pieces } : {}) };
   for (let i = 0; i < docs.length; i++) {
     const d = docs[i] as Document.Parsed;
     if (!isMap(d.contents)) continue;

@@ -148,7 +148,8 @@ export class ConfigService {
       this.cache.delete(uri);
       return undefined;
     }
-    const parsed = parseConfig(text);
+    // An edit of the open document: the pieces it did not touch are the last version's parse.
+    const parsed = parseConfig(text, c ? { previous: c.parsed } : {});
     this.cache.set(uri, { version, text, parsed });
     return parsed;
   }

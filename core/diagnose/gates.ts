@@ -3,7 +3,7 @@
 // trinity, the debugpy minimum of `check_debugpy_version` (launch_utils.py, or launcher.py in older
 // trees), and whether `logger: swanlab` needs SWANLAB_API_KEY. The bundled values are those of
 // AgentJet c68c154, for when no source is readable.
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { RunsFs } from '../fs/seam';
 
 export interface AgentJetGates {
@@ -21,6 +21,11 @@ export interface AgentJetGates {
   debugpyCheck: boolean;
   /** verify_python_env imports verl whatever the backbone (a launch without verl stops). */
   importsVerl: boolean;
+  /**
+   * The backbone packages (verl, trinity) each backbone's module imports at its top, read from
+   * get_backbone_target and that module's file (`ajet/backbone/main_verl.py` ...): `{verl: ['verl']}`.
+   */
+  backboneImports: Partial<Record<string, { packages: string[]; file: string }>>;
   /** The file the gates were read from, or `bundled`. */
   from: string;
 }
@@ -33,12 +38,16 @@ export const BUNDLED_GATES: AgentJetGates = {
   verlCheck: true,
   debugpyCheck: true,
   importsVerl: true,
+  backboneImports: {
+    verl: { packages: ['verl'], file: 'ajet/backbone/main_verl.py' },
+    trinity: { packages: ['trinity'], file: 'ajet/backbone/main_trinity.py' },
+  },
   from: 'bundled',
 };
 
 /** What code that has neither function gates: nothing. */
 export function noGates(from: string): AgentJetGates {
-  return { ...BUNDLED_GATES, swanlabKey: false, verlCheck: false, debugpyCheck: false, importsVerl: false, from };
+  return { ...BUNDLED_GATES, swanlabKey: false, verlCheck: false, debugpyCheck: false, importsVerl: false, backboneImports: {}, from };
 }
 
 /** The body of `def name(` up to the next top-level statement. */
@@ -110,7 +119,49 @@ export async function readGates(fs: RunsFs, ajetDir: string | undefined): Promis
   }
   // Read but without either function (a stand-in, an older layout): it gates nothing.
   if (!texts.length) return BUNDLED_GATES;
-  return gatesFromSource(texts) ?? noGates(texts[0]!.path);
+  const gates = gatesFromSource(texts) ?? noGates(texts[0]!.path);
+  const targets = backboneTargets(texts);
+  if (targets.size) gates.backboneImports = await readBackboneImports(fs, dirname(ajetDir), targets);
+  return gates;
+}
+
+/** The backbones the packages are judged for: what AgentJet's launcher may start. */
+const BACKBONE_PACKAGES = ['verl', 'trinity'];
+
+/** `backbone -> module` from get_backbone_target (`if backbone == "verl": backbone_target = "ajet.backbone.main_verl"`). */
+export function backboneTargets(texts: readonly { text: string }[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const { text } of texts) {
+    const body = functionBody(text, 'get_backbone_target');
+    if (!body) continue;
+    for (const m of body.matchAll(/backbone\s*==\s*["'](\w+)["']\s*:\s*\n\s*backbone_target\s*=\s*["']([\w.]+)["']/g))
+      if (!out.has(m[1]!)) out.set(m[1]!, m[2]!);
+  }
+  return out;
+}
+
+/** The backbone packages a module's text imports at its top level (`from verl.x import y`, `import trinity`). */
+export function topLevelImports(text: string, among: readonly string[] = BACKBONE_PACKAGES): string[] {
+  const found = new Set<string>();
+  for (const m of text.matchAll(/^(?:from\s+(\w+)[\w.]*\s+import|import\s+(\w+))/gm)) {
+    const name = m[1] ?? m[2]!;
+    if (among.includes(name)) found.add(name);
+  }
+  return [...found];
+}
+
+async function readBackboneImports(fs: RunsFs, root: string, targets: Map<string, string>): Promise<AgentJetGates['backboneImports']> {
+  const out: AgentJetGates['backboneImports'] = {};
+  for (const [backbone, module] of targets) {
+    const file = join(root, ...module.split('.')) + '.py';
+    try {
+      const text = (await fs.readRange(file, 0, 512 * 1024)).toString('utf8');
+      out[backbone] = { packages: topLevelImports(text), file };
+    } catch {
+      /* not readable: that backbone is not judged */
+    }
+  }
+  return out;
 }
 
 /** Whether verify_python_env lets this verl version through for `backbone`. */

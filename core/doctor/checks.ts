@@ -20,7 +20,7 @@ import {
   type Fix,
 } from './facts';
 import { launcherCheck, portCheck, gpuCheck, trustCheck } from './hostChecks';
-import { gatedDebugpy, gatedVerl, swanlabCheck } from './gateChecks';
+import { brokenBackbonePackage, gatedDebugpy, gatedVerl, missingBackbonePackage, swanlabCheck } from './gateChecks';
 
 export {
   ALL_LAUNCHER_MODULES,
@@ -180,13 +180,16 @@ export function evaluate(input: DoctorInput): Check[] {
   );
   const swanlab = swanlabCheck(input, f);
   if (swanlab) out.push(swanlab);
+  const trinity = optional(
+    'trinity',
+    'trinity',
+    t('trinity-rft is not installed: needed for --backbone trinity.'),
+    frameworkFix(py, { checkout, backbone: 'trinity' }),
+  );
   out.push(
-    optional(
-      'trinity',
-      'trinity',
-      t('trinity-rft is not installed: needed for --backbone trinity.'),
-      frameworkFix(py, { checkout, backbone: 'trinity' }),
-    ),
+    missingBackbonePackage(input, f, py, trinity, 'trinity', checkout) ??
+      brokenBackbonePackage(input, f, py, trinity, 'trinity', checkout) ??
+      trinity,
   );
   out.push(optional('ray', 'ray', t('Ray is not installed: needed for training (--with-ray).'), pipFix(py, 'ray[default]')));
   out.push(gpuCheck(input.gpu));
@@ -215,7 +218,9 @@ export function blockingForLaunch(checks: readonly Check[], wantDebugpy: boolean
 
 /** The warnings a launch prints in the Debug Console (an old debugpy, the Python version). */
 export function warningsForLaunch(checks: readonly Check[], wantDebugpy: boolean): Check[] {
-  return checks.filter((c) => c.status === 'warning' && ((c.id === 'debugpy' && wantDebugpy) || c.id === 'python'));
+  return checks.filter(
+    (c) => c.status === 'warning' && ((c.id === 'debugpy' && wantDebugpy) || c.id === 'python' || c.launchWarning === true),
+  );
 }
 
 export function summary(checks: readonly Check[]): { errors: number; warnings: number } {

@@ -1,6 +1,7 @@
 // What the doctor's checks read and return (pure): the probe's facts, a launch's context, the
 // findings, and the fixes a finding offers. The checks themselves are in checks.ts and hostChecks.ts.
 import { t } from '../l10n';
+import type { ImportOutcome } from './importProbe';
 import { debugpyInstallCommand, frameworkInstallCommand, pipInstallCommand, type FrameworkInstall } from './install';
 import { LAUNCHER_ENTRIES } from '../agentjet/dialect';
 import { type PortCompanion } from '../agentjet/portHolder';
@@ -23,6 +24,8 @@ export interface Check {
   fix?: Fix;
   /** An error that stops every launch (the user's AgentJet refuses it whatever the launch does). */
   blocking?: boolean;
+  /** A warning a launch prints and goes on with (a backbone package slow to import). */
+  launchWarning?: boolean;
 }
 
 export interface PackageFacts {
@@ -60,8 +63,12 @@ export interface LaunchContext {
   reusePgids?: readonly number[];
   /** The launch's `--backbone` (verl, trinity, debug). */
   backbone?: string;
-  /** The config's `<root>.trainer_common.logger`. */
+  /** The config's `<root>.trainer_common.logger` (as written; the preflight resolves it through the defaults). */
   logger?: string;
+  /** Set when `logger` is inherited: the defaults file that sets it (AgentJet's ajet_default.yaml). */
+  loggerFrom?: string;
+  /** The launched config and its root key, for the logger its defaults list gives. */
+  config?: { path: string; root: string };
   /** SWANLAB_API_KEY is set (not empty) in the launch's environment. */
   swanlabKey?: boolean;
 }
@@ -92,6 +99,8 @@ export interface DoctorInput {
    * it is not). Default: looked up from the probe's holder (core/agentjet/portHolder.ts).
    */
   portCompanion?: PortCompanion | null;
+  /** The backbone packages imported for real before a launch (core/doctor/importProbe.ts). */
+  imports?: { outcomes: Record<string, ImportOutcome | undefined>; deadlineMs: number };
   /** Set for a launch preflight: the launcher is judged for this config, a port held by a stranger is an error. */
   launch?: LaunchContext;
   /** The working folder when it is a clone of AgentJet (install advice then runs there). */

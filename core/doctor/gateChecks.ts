@@ -37,9 +37,9 @@ export function gatedVerl(input: DoctorInput, f: ProbeFacts, py: string, check: 
   if (!g?.verlCheck || !f.packages.ajet?.found) return check;
   const backbone = input.launch?.backbone;
   const judged = backbone === 'trinity' ? 'trinity' : 'verl';
-  // verl missing stays the optional check's finding (AgentJet imports it in verify_python_env;
-  // the launch's own error then says so): only a version AgentJet refuses is refused here.
-  if (!verl?.found) return check;
+  if (!verl?.found) return missingBackbonePackage(input, f, py, check, 'verl', checkout) ?? check;
+  const broken = brokenBackbonePackage(input, f, py, check, 'verl', checkout);
+  if (broken) return broken;
   if (input.launch && backbone !== 'verl' && backbone !== 'trinity') return check;
   if (verlAllowed(g, verl.version ?? '', judged)) return check;
   return {
@@ -62,6 +62,17 @@ export function gatedVerl(input: DoctorInput, f: ProbeFacts, py: string, check: 
 export function swanlabCheck(input: DoctorInput, f: ProbeFacts): Check | undefined {
   const l = input.launch;
   if (!l || l.logger !== 'swanlab' || l.swanlabKey || !input.gates?.swanlabKey || !f.packages.ajet?.found) return undefined;
+  if (l.loggerFrom)
+    return {
+      id: 'swanlab',
+      title: 'SwanLab',
+      status: 'error',
+      detail: t(
+        "The config does not set `ajet.trainer_common.logger`, so it logs to SwanLab, AgentJet's default ({0}); SWANLAB_API_KEY is not set for the launch, and AgentJet stops at once (verify_python_env in {1}). Set it (a .env file beside the config works), or set `ajet.trainer_common.logger: tensorboard`.",
+        l.loggerFrom,
+        input.gates.from,
+      ),
+    };
   return {
     id: 'swanlab',
     title: 'SwanLab',
@@ -70,5 +81,100 @@ export function swanlabCheck(input: DoctorInput, f: ProbeFacts): Check | undefin
       'The config logs to SwanLab (logger: swanlab) but SWANLAB_API_KEY is not set for the launch; AgentJet stops at once (verify_python_env in {0}). Set it (a .env file beside the config works), or set `ajet.trainer_common.logger: tensorboard`.',
       input.gates.from,
     ),
+  };
+}
+
+/**
+ * A package the launch's AgentJet imports before it can start, missing from the interpreter: verl,
+ * which verify_python_env imports for every backbone, or the package the backbone's own module
+ * (get_backbone_target's `ajet/backbone/main_<backbone>.py`) imports at its top. Launches only.
+ */
+export function missingBackbonePackage(
+  input: DoctorInput,
+  f: ProbeFacts,
+  py: string,
+  check: Check,
+  pkg: 'verl' | 'trinity',
+  checkout: string | undefined,
+): Check | undefined {
+  const g = input.gates;
+  const backbone = input.launch?.backbone;
+  if (!g || !backbone || !f.packages.ajet?.found || f.packages[pkg]?.found) return undefined;
+  const byModule = g.backboneImports[backbone];
+  const fix = frameworkFix(py, { checkout, backbone: backbone === 'trinity' ? 'trinity' : 'verl' });
+  if (byModule?.packages.includes(pkg))
+    return {
+      ...check,
+      status: 'error',
+      detail: t(
+        '{0} cannot be imported by {1}, and AgentJet imports it for --backbone {2} ({3}): the launch would stop at once. Install AgentJet with its {2} extra.',
+        pkg,
+        py,
+        backbone,
+        byModule.file,
+      ),
+      fix,
+    };
+  if (pkg === 'verl' && g.verlCheck && g.importsVerl)
+    return {
+      ...check,
+      status: 'error',
+      detail: t(
+        'verl cannot be imported by {0}, and your AgentJet imports it before every launch, --backbone {1} too (verify_python_env in {2}): the launch would stop at once.',
+        py,
+        backbone,
+        g.from,
+      ),
+      fix,
+    };
+  return undefined;
+}
+
+/**
+ * A package the launch's AgentJet imports before it starts (as missingBackbonePackage says) that is
+ * installed but fails to import, or did not finish importing within the deadline: the exception's
+ * last line as the cause (an error), or the slowness (a warning the launch prints and goes on with).
+ */
+export function brokenBackbonePackage(
+  input: DoctorInput,
+  f: ProbeFacts,
+  py: string,
+  check: Check,
+  pkg: 'verl' | 'trinity',
+  checkout: string | undefined,
+): Check | undefined {
+  const g = input.gates;
+  const backbone = input.launch?.backbone;
+  const got = input.imports?.outcomes[pkg];
+  if (!g || !backbone || !got || got.ok || !f.packages.ajet?.found || !f.packages[pkg]?.found) return undefined;
+  const byModule = g.backboneImports[backbone];
+  // verify_python_env runs first (before the backbone's module is imported).
+  const where = pkg === 'verl' && g.verlCheck && g.importsVerl ? g.from : byModule?.packages.includes(pkg) ? byModule.file : undefined;
+  if (!where) return undefined;
+  if (got.timedOut)
+    return {
+      ...check,
+      status: 'warning',
+      launchWarning: true,
+      detail: t(
+        'Importing {0} in {1} did not finish within {2} s; AgentJet imports it before the launch ({3}), so the launch may be slow to start or wait there.',
+        pkg,
+        py,
+        Math.round((input.imports?.deadlineMs ?? 0) / 1000),
+        where,
+      ),
+    };
+  return {
+    ...check,
+    status: 'error',
+    detail: t(
+      '{0} is installed in {1} but importing it fails: {2}. AgentJet imports it before the launch ({3}), so the launch would stop at once. Install the missing or broken dependency that line names, or reinstall AgentJet with its {4} extra.',
+      pkg,
+      py,
+      got.error ?? '?',
+      where,
+      backbone === 'trinity' ? 'trinity' : 'verl',
+    ),
+    fix: frameworkFix(py, { checkout, backbone: backbone === 'trinity' ? 'trinity' : 'verl' }),
   };
 }

@@ -3,7 +3,10 @@
 // for one launch (its launcher candidates, console script, companions, whether it debugs).
 import { blockingForLaunch, evaluate, warningsForLaunch, type Check, type DoctorInput, type LaunchContext } from './checks';
 import { runProbeScript } from './run';
-import { gatesOfProbe } from './gates';
+import { probeImports } from './importProbe';
+import { ajetPackageDir, gatesOfProbe } from './gates';
+import { effectiveLogger } from './effectiveLogger';
+import { nodeFs } from '../fs/seam';
 import { agentJetCheckout } from './install';
 import { probeScript } from './probeText';
 import { recognisePortHolder, type PortCompanion } from '../agentjet/portHolder';
@@ -25,6 +28,8 @@ export interface LaunchCheckOptions {
   launch?: LaunchContext;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** The deadline of the real import of the backbone packages (default DEFAULT_IMPORT_DEADLINE_MS). */
+  importTimeoutMs?: number;
 }
 
 export interface LaunchChecks {
@@ -40,6 +45,18 @@ export interface LaunchChecks {
 
 /** Runs the probe (no nvidia-smi: GPUs never block a launch) and judges it. */
 export async function checkForLaunch(o: LaunchCheckOptions): Promise<LaunchChecks> {
+  // The packages AgentJet imports before the launch, imported for real beside the probe (not after
+  // it: the launch waits for the slower of the two). Not in an untrusted workspace.
+  const backbone = o.launch?.backbone;
+  const importing =
+    backbone && o.trusted !== false
+      ? probeImports(o.python, backbone === 'trinity' ? ['verl', 'trinity'] : ['verl'], {
+          cwd: o.cwd,
+          env: o.env,
+          ...(o.importTimeoutMs ? { timeoutMs: o.importTimeoutMs } : {}),
+          ...(o.signal ? { signal: o.signal } : {}),
+        })
+      : undefined;
   const probe = await runProbeScript({
     python: o.python,
     script: o.script ?? (await probeScript()),
@@ -50,6 +67,7 @@ export async function checkForLaunch(o: LaunchCheckOptions): Promise<LaunchCheck
     ...(o.signal ? { signal: o.signal } : {}),
     ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
   });
+  const imports = await importing;
   const held = probe.ok ? probe.facts.port : undefined;
   const portCompanion =
     held?.inUse && held.holderPid != null
@@ -57,6 +75,17 @@ export async function checkForLaunch(o: LaunchCheckOptions): Promise<LaunchCheck
       : null;
   // The user's AgentJet judges its own gates (verl version, debugpy, SWANLAB_API_KEY).
   const gates = await gatesOfProbe(probe);
+  // The logger in effect: the config's own, else what its defaults (AgentJet's ajet_default.yaml) set.
+  let launch = o.launch;
+  if (launch?.config && gates?.swanlabKey && !launch.swanlabKey) {
+    const eff = await effectiveLogger(nodeFs(), {
+      configPath: launch.config.path,
+      cwd: o.cwd,
+      frameworkDir: ajetPackageDir(probe),
+      root: launch.config.root,
+    }).catch(() => undefined);
+    if (eff) launch = { ...launch, logger: eff.logger, ...(eff.written ? {} : { loggerFrom: eff.from }) };
+  }
   const checks = evaluate({
     python: o.python,
     probe,
@@ -64,7 +93,8 @@ export async function checkForLaunch(o: LaunchCheckOptions): Promise<LaunchCheck
     gpu: { available: false, gpus: [], error: null },
     ...(o.trusted !== undefined ? { trusted: o.trusted } : {}),
     ...(o.portHeldByCompanion ? { portHeldByCompanion: true } : {}),
-    ...(o.launch ? { launch: o.launch } : {}),
+    ...(launch ? { launch } : {}),
+    ...(imports ? { imports } : {}),
     checkout: agentJetCheckout(o.cwd),
     portCompanion,
   });

@@ -177,6 +177,7 @@ const KIND_OF: Partial<Record<Check['id'], RefusalKind>> = {
   debugpy: 'debugpy',
   port: 'port',
   verl: 'framework',
+  trinity: 'framework',
   swanlab: 'config',
 };
 
@@ -205,6 +206,7 @@ export async function preflightLaunch(plan: LaunchPlan, wantDebugpy: boolean, op
       reusePgids: reusedCompanionPgids(plan.env),
       backbone: r.backbone,
       ...(plan.facts.logger ? { logger: plan.facts.logger } : {}),
+      config: { path: r.config, root: plan.facts.dialect },
       swanlabKey: !!plan.env.SWANLAB_API_KEY,
     },
     ...(opts.signal ? { signal: opts.signal } : {}),

@@ -4,7 +4,7 @@ import { closeSync, readSync } from 'node:fs';
 import { openInsideSync, RefusedPathError } from '../fs/inside';
 import { TOO_LARGE } from './inflate';
 import { FastScanner, Out, exportLineInto, payloadJson, type ScanRecord, type ScanResult } from './fastscan';
-import { countTokens, type DecodedRecord, type RecordKind } from './decode';
+import { countTokens, summarizePrefix, type DecodedRecord, type RecordKind, type RecordSummary } from './decode';
 import { findInTokens } from './search';
 import type { MatchWhere, SearchHitData } from '../protocol/tokenlog';
 
@@ -37,8 +37,12 @@ export class FileChangedError extends Error {
 }
 export const FILE_CHANGED = 'FileChangedError';
 
-/** `inflate` only reads and inflates every payload: the benchmark's floor. */
-export type Job = { kind: 'facts' } | { kind: 'export' } | { kind: 'search'; needle: string } | { kind: 'inflate' };
+/**
+ * `inflate` only reads and inflates every payload: the benchmark's floor. `summaries` reads the
+ * first `prefix` bytes of each record for its list row (the viewer's first pass, off the host's thread).
+ */
+export type Job =
+  { kind: 'facts' } | { kind: 'export' } | { kind: 'search'; needle: string } | { kind: 'inflate' } | { kind: 'summaries'; prefix: number };
 
 /** What the list, stats and the cache keep of a record. */
 export interface RecordFacts {
@@ -83,21 +87,18 @@ export type TaskResult =
   | { kind: 'facts'; facts: RecordFacts[]; bytes: number }
   | { kind: 'export'; chunk: ExportChunk; bytes: number }
   | { kind: 'search'; chunk: SearchChunk; bytes: number }
-  | { kind: 'inflate'; inflated: number; bytes: number };
+  | { kind: 'inflate'; inflated: number; bytes: number }
+  | { kind: 'summaries'; summaries: RecordSummary[]; bytes: number };
 
 /** The read buffer, reused from task to task (no result refers to it); a huge range gets its own. */
 let readBuf = Buffer.allocUnsafeSlow(0);
 const KEEP_READ_BYTES = 16 << 20;
 
 /**
- * Reads [start, end) of the task's file through one handle, after checking that the handle is
- * the file that was indexed (same inode, still long enough); a short read means it was cut.
+ * Opens the task's file, checking that the handle is the file that was indexed (same inode, at
+ * least `end` bytes long).
  */
-function readRange(task: RangeTask, start: number, end: number): Buffer {
-  const len = end - start;
-  if (readBuf.length < len && len <= KEEP_READ_BYTES)
-    readBuf = Buffer.allocUnsafeSlow(Math.min(KEEP_READ_BYTES, Math.max(len, readBuf.length * 2)));
-  const buf = len <= readBuf.length ? readBuf.subarray(0, len) : Buffer.allocUnsafe(len);
+function openChecked(task: RangeTask, end: number): number {
   let fd: number;
   let st;
   try {
@@ -115,6 +116,42 @@ function readRange(task: RangeTask, start: number, end: number): Buffer {
     if (task.ino !== undefined && task.ino >= 0 && st.ino !== task.ino)
       throw new FileChangedError(task.path, 'another file took its place');
     if (st.size < end) throw new FileChangedError(task.path, `it was truncated to ${st.size} bytes`);
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+  return fd;
+}
+
+/** Summaries of the task's records from the first `prefix` bytes of each (one handle, one buffer). */
+function summariesOf(task: RangeTask, prefix: number): RecordSummary[] {
+  const n = task.offsets.length - 1;
+  const fd = openChecked(task, task.offsets[n]!);
+  const buf = Buffer.allocUnsafe(prefix);
+  const out: RecordSummary[] = [];
+  try {
+    for (let k = 0; k < n; k++) {
+      const at = task.offsets[k]!;
+      const got = readSync(fd, buf, 0, Math.min(prefix, task.offsets[k + 1]! - at), at);
+      out.push(summarizePrefix(buf.subarray(0, got)));
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return out;
+}
+
+/**
+ * Reads [start, end) of the task's file through one handle, after checking that the handle is
+ * the file that was indexed (same inode, still long enough); a short read means it was cut.
+ */
+function readRange(task: RangeTask, start: number, end: number): Buffer {
+  const len = end - start;
+  if (readBuf.length < len && len <= KEEP_READ_BYTES)
+    readBuf = Buffer.allocUnsafeSlow(Math.min(KEEP_READ_BYTES, Math.max(len, readBuf.length * 2)));
+  const buf = len <= readBuf.length ? readBuf.subarray(0, len) : Buffer.allocUnsafe(len);
+  const fd = openChecked(task, end);
+  try {
     let got = 0;
     while (got < buf.length) {
       const n = readSync(fd, buf, got, buf.length - got, start + got);
@@ -184,6 +221,7 @@ export function recycleExportBuffer(buffer: ArrayBuffer): void {
 export function runTask(task: RangeTask, job: Job): TaskResult {
   const start = task.offsets[0]!,
     end = task.offsets[task.offsets.length - 1]!;
+  if (job.kind === 'summaries') return { kind: 'summaries', summaries: summariesOf(task, job.prefix), bytes: end - start };
   const buf = readRange(task, start, end);
   const n = task.offsets.length - 1;
   const bytes = end - start;

@@ -6,7 +6,7 @@ import { availableParallelism, freemem } from 'node:os';
 import { join } from 'node:path';
 import { CancelledError, type LogIndex } from './index';
 import { FILE_CHANGED, FileChangedError, recycleExportBuffer, runTask, type Job, type RangeTask, type TaskResult } from './jobs';
-import type { WorkerReply, WorkerRequest } from './worker';
+import type { WorkerData, WorkerReply, WorkerRequest } from './worker';
 
 /** Target bytes per task: big enough to amortise a message, small enough to balance. */
 export const TASK_BYTES = 4 * 1024 * 1024;
@@ -132,6 +132,20 @@ export function defaultWorkers(cores = availableParallelism(), free = freemem(),
   return n === undefined ? cap : Math.min(n, cap);
 }
 
+/** Worker threads a run of `tasks` tasks over `totalBytes` takes (0: the calling thread does the work). */
+function threadsFor(tasks: number, totalBytes: number, opts: Pick<RunOptions, 'workers' | 'minBytesForWorkers'>): number {
+  const want = Math.min(opts.workers ?? defaultWorkers(), threadCap ?? Infinity, tasks);
+  // Under a cap (the extension host) one worker still beats the calling thread (`workers: 0` asks for that).
+  const onThisThread = threadCap !== undefined ? want < 1 : want <= 1;
+  return onThisThread || totalBytes < (opts.minBytesForWorkers ?? 2 * TASK_BYTES) ? 0 : want;
+}
+
+/** Whether runTasks would run these tasks on worker threads (not on the calling thread). */
+export function offThread(tasks: RangeTask[], opts: Pick<RunOptions, 'workers' | 'minBytesForWorkers'> = {}): boolean {
+  const totalBytes = tasks.reduce((a, t) => a + t.offsets[t.offsets.length - 1]! - t.offsets[0]!, 0);
+  return workerSpec() !== undefined && threadsFor(tasks.length, totalBytes, opts) > 0;
+}
+
 /**
  * Runs `job` over `tasks`; `onResult` sees each task's result in task order (it may return a
  * promise, e.g. to wait for a slow output stream: no more than a few tasks wait meanwhile).
@@ -145,10 +159,8 @@ export async function runTasks(
   const totalBytes = tasks.reduce((a, t) => a + t.offsets[t.offsets.length - 1]! - t.offsets[0]!, 0);
   let doneBytes = 0;
   const spec = workerSpec();
-  const want = Math.min(opts.workers ?? defaultWorkers(), threadCap ?? Infinity, tasks.length);
-  // Under a cap (the extension host) one worker still beats the calling thread (`workers: 0` asks for that).
-  const onThisThread = threadCap !== undefined ? want < 1 : want <= 1;
-  if (!spec || onThisThread || totalBytes < (opts.minBytesForWorkers ?? 2 * TASK_BYTES)) {
+  const want = threadsFor(tasks.length, totalBytes, opts);
+  if (!spec || want === 0) {
     poolStats.lastThreads = 0;
     for (const t of tasks) {
       if (opts.signal?.aborted) throw new CancelledError();
@@ -230,7 +242,11 @@ export async function runTasks(
       };
       poolStats.lastThreads = want;
       for (let k = 0; k < want; k++) {
-        const w = new Worker(spec.file, { eval: spec.eval ?? false });
+        // Under a cap (the extension host) the workers yield the core to the host's own thread.
+        const w = new Worker(spec.file, {
+          eval: spec.eval ?? false,
+          workerData: { background: threadCap !== undefined } satisfies WorkerData,
+        });
         workers.push(w);
         w.on('message', (m: WorkerReply) => {
           if (!m.ok) {

@@ -5,10 +5,10 @@ import { CancelledError, FileIndex, LogIndex, type UpdateOptions } from './index
 import { countTokens, decodeRecord, summarizePrefix, type RecordResult } from './decode';
 import { TOO_LARGE } from './inflate';
 import { RecordRows } from './rows';
-import { planTasks, runTasks } from './pool';
+import { offThread, planTasks, runTasks } from './pool';
 import { searchRecords, type SearchOptions } from './sessionsearch';
 export { matchRecord } from './sessionsearch';
-import type { RangeTask, RecordFacts } from './jobs';
+import { FileChangedError, type RangeTask, type RecordFacts } from './jobs';
 import type { CacheOutcome, FactsCache } from './cache';
 import type { SearchHitData } from '../protocol/tokenlog';
 
@@ -201,8 +201,35 @@ export class LogSession {
     await this.index.readPrefixes(from, to, SUMMARY_PREFIX, (i, bytes) => this.rows.setSummary(i, summarizePrefix(bytes)));
   }
 
-  /** Fills summaries of records [summarized, count) in batches; cancellable. */
+  /**
+   * Fills summaries of records [summarized, count) in batches; cancellable. A large log is read on
+   * the pool's worker threads (the extension host's event loop only files the rows), a small one
+   * here, asynchronously.
+   */
   async summarize(opts: { signal?: AbortSignal; batch?: number; progress?: (done: number, total: number) => void } = {}): Promise<void> {
+    if (this.summarized < this.count) {
+      const tasks = planTasks(this.index, this.summarized, this.count);
+      if (offThread(tasks)) {
+        this.rows.grow(this.count);
+        try {
+          await runTasks(
+            tasks,
+            { kind: 'summaries', prefix: SUMMARY_PREFIX },
+            (r, task) => {
+              if (r.kind !== 'summaries') return;
+              r.summaries.forEach((s, k) => this.rows.setSummary(task.first + k, s));
+              // Tasks arrive in file order: every record before the end of this one has its summary.
+              this.summarized = Math.max(this.summarized, task.first + r.summaries.length);
+              opts.progress?.(this.summarized, this.count);
+            },
+            { signal: opts.signal },
+          );
+        } catch (err) {
+          // A file replaced or cut meanwhile: what is there is read below (the next update resets).
+          if (!(err instanceof FileChangedError)) throw err;
+        }
+      }
+    }
     const batch = opts.batch ?? 512;
     while (this.summarized < this.count) {
       if (opts.signal?.aborted) throw new CancelledError();

@@ -1,5 +1,6 @@
 // Worker thread entry (bundled as dist/logworker.js): runs whole-file tasks (jobs.ts) for pool.ts.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import { setPriority } from 'node:os';
 import { recycleExportBuffer, runTask, type Job, type RangeTask, type TaskResult } from './jobs';
 
 export interface WorkerRequest {
@@ -10,6 +11,24 @@ export interface WorkerRequest {
   reuse?: ArrayBuffer;
 }
 export type WorkerReply = { id: number; ok: true; result: TaskResult } | { id: number; ok: false; error: string; name?: string };
+
+/** What pool.ts starts a worker with. */
+export interface WorkerData {
+  /**
+   * Run below the normal priority, so the extension host's event loop (and a training run) get
+   * the core first when they want it. Linux only: there a thread's nice value is its own; elsewhere
+   * it would lower the whole host process.
+   */
+  background?: boolean;
+}
+
+if ((workerData as WorkerData | undefined)?.background && process.platform === 'linux') {
+  try {
+    setPriority(0, 10);
+  } catch {
+    // Not allowed here (some containers): normal priority.
+  }
+}
 
 parentPort?.on('message', (m: WorkerRequest) => {
   let reply: WorkerReply;

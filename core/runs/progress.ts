@@ -50,19 +50,30 @@ interface Marker {
 
 // What the run's own code prints around its long phases: AgentJet's trainer (ajet/backbone/
 // trainer_verl.py, `_validate`: "start validate rollout" ... "end validate rollout", "validation
-// generation end"; "Force saving checkpoint"), verl's trainer (`_save_checkpoint` prints the
-// `local_global_step_folder`, `_load_checkpoint` "Load from checkpoint folder") and the model
-// loaders of transformers and vLLM ("Loading checkpoint shards", "Loading safetensors checkpoint shards",
-// "Loading model weights").
+// generation end"; "Force saving checkpoint" before an ESI save), verl's PPO trainer
+// (verl/trainer/ppo/ray_trainer.py `_save_checkpoint` prints `local_global_step_folder: <dir>/global_step_N`
+// first, prints nothing when done and ends by writing `latest_checkpointed_iteration.txt`;
+// `_load_checkpoint` prints "Load from checkpoint folder"; verl's SFT checkpoint handler prints
+// "Saving checkpoint to:") and the model loaders of transformers and vLLM ("Loading checkpoint
+// shards", "Loading safetensors checkpoint shards", "Loading model weights").
 const MARKERS: Marker[] = [
   { re: /end validate rollout|validation generation end|(?:Initial|Final) validation metrics/, kind: 'end' },
   { re: /start validate rollout/, kind: 'validation' },
-  { re: /local_global_step_folder:|Force saving checkpoint|[Ss]aving checkpoint/, kind: 'checkpoint' },
+  { re: /local_global_step_folder: |Force saving checkpoint|Saving checkpoint to: /, kind: 'checkpoint' },
   {
     re: /Load from checkpoint folder|Loading (?:safetensors )?checkpoint shards|Loading model weights|Loading weights took/,
     kind: 'loading',
   },
 ];
+
+/** verl's checkpoint tracker, written in `trainer.default_local_dir` when a save has ended. */
+export const CHECKPOINT_TRACKER = 'latest_checkpointed_iteration.txt';
+
+/** The step a checkpoint marker line names (`.../global_step_N`), if any. */
+export function checkpointStepOfLine(line: string): number | undefined {
+  const m = /global_step_(\d+)/.exec(line);
+  return m ? Number(m[1]) : undefined;
+}
 
 /** The phase the last marker line of `lines` opens (undefined when none, or the last one closes). */
 export function phaseOfLines(lines: readonly string[]): { kind: PhaseKind; index: number; line: string } | undefined {
@@ -86,6 +97,18 @@ async function tailLines(fs: RunsFs, path: string): Promise<{ lines: string[]; m
     return { lines: lines.filter((l) => l.trim() !== ''), mtimeMs: st.mtimeMs };
   } catch {
     return undefined;
+  }
+}
+
+async function readTracker(fs: RunsFs, dir: string): Promise<{ step: number | undefined; mtimeMs: number } | undefined> {
+  const path = join(dir, CHECKPOINT_TRACKER);
+  const st = await tryStat(fs, path);
+  if (!st || !st.isFile()) return undefined;
+  try {
+    const n = Number((await fs.readRange(path, 0, 64)).toString('utf8').trim());
+    return { step: Number.isInteger(n) ? n : undefined, mtimeMs: st.mtimeMs };
+  } catch {
+    return { step: undefined, mtimeMs: st.mtimeMs };
   }
 }
 
@@ -153,20 +176,18 @@ export async function readProgress(fs: RunsFs, src: ProgressSources): Promise<Ru
     const p = o && phaseOfLines(o.lines.slice(-20));
     if (p) out.phase = { kind: p.kind, sinceMs: Math.max(lastStart, o.mtimeMs), line: p.line };
   }
-  // A checkpoint folder of the latest step that verl's tracker file does not name yet is being written.
+  const tracker = src.checkpointDir ? await readTracker(fs, src.checkpointDir) : undefined;
+  // verl prints nothing when a save ends: its tracker naming the step (or written after the line) closes it.
+  if (out.phase?.kind === 'checkpoint' && tracker) {
+    const step = checkpointStepOfLine(out.phase.line ?? '');
+    if (step !== undefined ? tracker.step !== undefined && tracker.step >= step : tracker.mtimeMs >= out.phase.sinceMs) delete out.phase;
+  }
+  // A checkpoint folder of the latest step that verl's tracker does not name yet is being written.
   if (!out.phase && src.checkpoint && src.checkpointDir) {
     const latest = out.steps.at(-1)?.step;
     if (latest === undefined || src.checkpoint.step >= latest) {
-      let tracked: number | undefined;
-      try {
-        const buf = await fs.readRange(join(src.checkpointDir, 'latest_checkpointed_iteration.txt'), 0, 64);
-        const n = Number(buf.toString('utf8').trim());
-        if (Number.isInteger(n)) tracked = n;
-      } catch {
-        /* not written yet */
-      }
       const st = await tryStat(fs, src.checkpoint.path);
-      if ((tracked === undefined || tracked < src.checkpoint.step) && st && st.mtimeMs >= lastStart)
+      if ((tracker?.step === undefined || tracker.step < src.checkpoint.step) && st && st.mtimeMs >= lastStart)
         out.phase = { kind: 'checkpoint', sinceMs: st.mtimeMs };
     }
   }

@@ -8,6 +8,7 @@ import { descendants, isAlive, listProcesses, type ProcInfo } from '../launch/pr
 import { mapLimit } from '../fs/seam';
 import { faulthandlerDump, stacksDirOf } from './faulthandler';
 import { groupStacks } from './group';
+import { raySessionsOfRun } from './raySession';
 import { explainPermission, findPySpy, pySpyDump } from './pyspy';
 import type { ProcessStacks, StackReport } from './types';
 import { t } from '../l10n';
@@ -20,6 +21,8 @@ export interface CollectOptions {
   roots: readonly number[];
   /** Ray session folders whose workers on this node belong to the run. */
   raySessions?: readonly string[];
+  /** Also find the run's Ray sessions from its own processes (core/stacks/raySession.ts); default true. */
+  findRaySessions?: boolean;
   /** `auto` (py-spy when found, else faulthandler), or only one of them. */
   method?: 'auto' | 'py-spy' | 'faulthandler';
   /** A py-spy to use; else found on PATH or beside `interpreters`. */
@@ -72,7 +75,9 @@ export async function collectStacks(o: CollectOptions): Promise<StackReport> {
   const deadline = o.deadlineMs ?? DEFAULT_DEADLINE_MS;
   const cap = o.maxProcesses ?? DEFAULT_MAX_PROCESSES;
   const procs = await (o.list ?? listProcesses)();
-  let tree = runTree(procs, o.roots, o.raySessions ?? []);
+  const found = o.findRaySessions === false ? [] : await raySessionsOfRun(o.roots, procs).catch(() => []);
+  const sessions = [...new Set([...(o.raySessions ?? []), ...found.map((f) => f.dir)])];
+  let tree = runTree(procs, o.roots, sessions);
   if (!procs.length) {
     // Windows (no `ps`): the given processes only.
     tree = o.roots.map((pid) => ({ proc: { pid, ppid: 0, pgid: 0, args: '' }, role: 'root' as const }));
@@ -142,5 +147,16 @@ export async function collectStacks(o: CollectOptions): Promise<StackReport> {
     permissionExplained = true;
     notes.push(await explainPermission());
   }
-  return { takenAt: Date.now(), processes: rows, groups: groupStacks(rows), skipped, notes };
+  const raySessions = sessions.map((dir) => {
+    const how = found.find((f) => f.dir === dir)?.how;
+    return { dir, ...(how ? { foundBy: how } : {}) };
+  });
+  return {
+    takenAt: Date.now(),
+    processes: rows,
+    groups: groupStacks(rows),
+    skipped,
+    notes,
+    ...(raySessions.length ? { raySessions } : {}),
+  };
 }

@@ -47,5 +47,17 @@ export function formatStackReport(r: StackReport): string {
   }
   for (const p of r.processes) if (p.error) lines.push(t('process {0} ({1}): {2}', p.pid, p.args.slice(0, 120) || '?', p.error.message));
   for (const n of r.notes) lines.push(n);
+  for (const s of r.raySessions ?? []) {
+    const by = s.foundBy;
+    lines.push(
+      !by
+        ? t('Ray session {0} (given)', s.dir)
+        : by.via === 'open-file'
+          ? t('Ray session {0} (process {1} has its logs open)', s.dir, by.pid)
+          : by.via === 'command-line'
+            ? t('Ray session {0} (named by the command line of process {1})', s.dir, by.pid)
+            : t('Ray session {0} (the newest: process {1} sets RAY_ADDRESS)', s.dir, by.pid),
+    );
+  }
   return lines.join('\n').replace(/\n+$/, '') + '\n';
 }

@@ -57,4 +57,6 @@ export interface StackReport {
   skipped: number;
   /** What the user should know: the cap, the platform, a missing tool. */
   notes: string[];
+  /** The Ray sessions whose workers on this node were read, and how each was found (given: no `foundBy`). */
+  raySessions?: { dir: string; foundBy?: { pid: number; via: 'open-file' | 'command-line' | 'ray-address' } }[];
 }

@@ -2,12 +2,20 @@
 import * as vscode from 'vscode';
 import { looksLikeAgentJetConfig } from '../../core/launch/plan';
 import type { AgentJetLaunchAttributes } from '../../core/launch/attributes';
+import { distinctFiles } from '../../core/fs/canonical';
 
 export const DEBUG_TYPE = 'agentjet';
+// Besides run output and environments: the framework's own defaults (a checkout of AgentJet, or its
+// package linked in), which configs inherit and nobody launches.
 const EXCLUDE =
-  '{**/node_modules/**,**/.git/**,**/saved_experiments/**,**/launcher_record/**,**/saved_checkpoints/**,**/.venv/**,**/venv/**}';
+  '{**/node_modules/**,**/.git/**,**/saved_experiments/**,**/launcher_record/**,**/saved_checkpoints/**,**/.venv/**,**/venv/**,' +
+  '**/ajet/default_config/**,**/astuner/default_config/**,**/astune/default_config/**}';
 
-/** Workspace YAML files with an `ajet:`/`astuner:` root (at most `limit`, largest files skipped). */
+/**
+ * Workspace YAML files with an `ajet:`/`astuner:` root (at most `limit`, largest files skipped), each
+ * file once: a file reached by two paths (a symlinked folder) counts by its real path, and with a
+ * `folder`, a file belongs to its innermost workspace folder only (a folder opened inside another).
+ */
 export async function findAgentJetConfigs(
   folder: vscode.WorkspaceFolder | undefined,
   token?: vscode.CancellationToken,
@@ -27,7 +35,8 @@ export async function findAgentJetConfigs(
       /* vanished or unreadable: skip */
     }
   }
-  return out;
+  const owned = folder ? out.filter((uri) => vscode.workspace.getWorkspaceFolder(uri)?.uri.toString() === folder.uri.toString()) : out;
+  return distinctFiles(owned, (uri) => (uri.scheme === 'file' ? uri.fsPath : undefined));
 }
 
 export function isAgentJetDocument(doc: vscode.TextDocument | undefined): boolean {

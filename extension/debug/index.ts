@@ -40,6 +40,9 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
   const provider = new AgentJetDebugConfigurationProvider(services);
   const taskProblems = vscode.languages.createDiagnosticCollection('agentjet-launch');
   const tasks = new AgentJetTaskProvider(() => services.isTrusted(), taskProblems);
+  const dynamic: vscode.DebugConfigurationProvider = {
+    provideDebugConfigurations: (folder, token) => provider.provideDynamicConfigurations(folder, token),
+  };
   const lenses = new AgentJetCodeLensProvider(services.trust);
 
   const startDebug = async (uri: unknown, noDebug: boolean): Promise<boolean> => {
@@ -187,14 +190,10 @@ export function registerDebugFeature(context: vscode.ExtensionContext, services:
     }),
     // Loaded by the first stage: its providers (registered before we were loaded) forward to these.
     ...(services.gate
-      ? [services.gate.registerDebugConfigurationProvider(provider)]
+      ? [services.gate.registerDebugConfigurationProvider(provider, dynamic)]
       : [
           vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, provider, vscode.DebugConfigurationProviderTriggerKind.Initial),
-          vscode.debug.registerDebugConfigurationProvider(
-            DEBUG_TYPE,
-            { provideDebugConfigurations: (folder, token) => provider.provideDebugConfigurations(folder, token) },
-            vscode.DebugConfigurationProviderTriggerKind.Dynamic,
-          ),
+          vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, dynamic, vscode.DebugConfigurationProviderTriggerKind.Dynamic),
         ]),
     taskProblems,
     services.gate ? services.gate.registerTaskProvider(tasks) : vscode.tasks.registerTaskProvider(TASK_TYPE, tasks),

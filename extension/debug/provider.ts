@@ -89,6 +89,20 @@ export class AgentJetDebugConfigurationProvider implements vscode.DebugConfigura
     return found.map((uri) => debugConfigurationFor(uri, folder ?? vscode.workspace.getWorkspaceFolder(uri)));
   }
 
+  /**
+   * "More AgentJet options...": VS Code asks once per launch it knows, each folder's and the user
+   * settings' (no folder; a multi-root workspace's too). Each folder lists its own configs, so the
+   * folderless asks list nothing (they listed every config a second time); no placeholder either.
+   */
+  async provideDynamicConfigurations(
+    folder: vscode.WorkspaceFolder | undefined,
+    token?: vscode.CancellationToken,
+  ): Promise<vscode.DebugConfiguration[]> {
+    if (!folder && vscode.workspace.workspaceFolders?.length) return [];
+    const found = await findAgentJetConfigs(folder, token);
+    return found.map((uri) => debugConfigurationFor(uri, folder ?? vscode.workspace.getWorkspaceFolder(uri)));
+  }
+
   async resolveDebugConfiguration(
     folder: vscode.WorkspaceFolder | undefined,
     config: vscode.DebugConfiguration,

@@ -24,7 +24,11 @@ export interface GateHandoff {
   forgetProbe(): void;
   registerTool(name: string, impl: ToolImpl): vscode.Disposable;
   registerMcpProvider(impl: McpProviderImpl): vscode.Disposable;
-  registerDebugConfigurationProvider(provider: vscode.DebugConfigurationProvider): vscode.Disposable;
+  /** `dynamic` answers VS Code's Dynamic asks ("More AgentJet options..."); else `provider` does. */
+  registerDebugConfigurationProvider(
+    provider: vscode.DebugConfigurationProvider,
+    dynamic?: Pick<vscode.DebugConfigurationProvider, 'provideDebugConfigurations'>,
+  ): vscode.Disposable;
   registerTaskProvider(provider: vscode.TaskProvider): vscode.Disposable;
 }
 

@@ -32,6 +32,7 @@ export class Proxies implements vscode.Disposable {
   private readonly tools = new Map<string, ToolImpl>();
   private mcp: McpProviderImpl | undefined;
   private debug: vscode.DebugConfigurationProvider | undefined;
+  private debugDynamic: Pick<vscode.DebugConfigurationProvider, 'provideDebugConfigurations'> | undefined;
   private task: vscode.TaskProvider | undefined;
   private readonly mcpChanged = new vscode.EventEmitter<void>();
 
@@ -125,7 +126,12 @@ export class Proxies implements vscode.Disposable {
       ),
       vscode.debug.registerDebugConfigurationProvider(
         DEBUG_TYPE,
-        { provideDebugConfigurations: (folder, token) => debug().provideDebugConfigurations?.(folder, token) ?? [] },
+        {
+          provideDebugConfigurations: (folder, token) => {
+            const p = debug();
+            return (this.debugDynamic ?? p).provideDebugConfigurations?.(folder, token) ?? [];
+          },
+        },
         vscode.DebugConfigurationProviderTriggerKind.Dynamic,
       ),
       vscode.tasks.registerTaskProvider(TASK_TYPE, {
@@ -166,9 +172,14 @@ export class Proxies implements vscode.Disposable {
           if (this.mcp === impl) this.mcp = undefined;
         });
       },
-      registerDebugConfigurationProvider: (provider) => {
+      registerDebugConfigurationProvider: (provider, dynamic) => {
         this.debug = provider;
-        return new vscode.Disposable(() => this.debug === provider && (this.debug = undefined));
+        this.debugDynamic = dynamic;
+        return new vscode.Disposable(() => {
+          if (this.debug !== provider) return;
+          this.debug = undefined;
+          this.debugDynamic = undefined;
+        });
       },
       registerTaskProvider: (provider) => {
         this.task = provider;

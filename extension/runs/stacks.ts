@@ -8,6 +8,8 @@ import { collectStacks } from '../../core/stacks/collect';
 import { formatStackReport } from '../../core/stacks/format';
 import { interpretersOf } from '../../core/stacks/pyspy';
 import { runPids } from '../../core/stacks/target';
+import { saveStackReport } from '../../core/stacks/saved';
+import { EVENT_EXPERIMENT } from '../../core/protocol/debug';
 
 import type { RunsModel } from '../../core/runs/model';
 import { rayRunInfo } from '../ray/runsRow';
@@ -33,13 +35,15 @@ interface Target {
   title: string;
   pids: number[];
   raySessions: string[];
+  /** The run's folder: the report is kept there (core/stacks/saved.ts) for the CLI and agents. */
+  experiment?: string;
 }
 
 /** Registers `agentjet.runs.showStacks`; the command resolves with the report (tests, other callers). */
 export function registerStacksCommand(context: vscode.ExtensionContext, services: Services, model: RunsModel): void {
   const docs = new Map<string, string>();
   const changed = new vscode.EventEmitter<vscode.Uri>();
-  const launches = new Map<string, { name: string; pid: number }>();
+  const launches = new Map<string, { name: string; pid: number; experiment?: string }>();
 
   context.subscriptions.push(
     changed,
@@ -63,9 +67,13 @@ export function registerStacksCommand(context: vscode.ExtensionContext, services
     // The launcher's pid of each AgentJet launch the editor runs (the adapter's `process` event).
     vscode.debug.registerDebugAdapterTrackerFactory('agentjet', {
       createDebugAdapterTracker: (session) => ({
-        onDidSendMessage: (m: { type?: string; event?: string; body?: { systemProcessId?: number } }) => {
+        onDidSendMessage: (m: { type?: string; event?: string; body?: { systemProcessId?: number; folder?: string } }) => {
           const pid = m?.type === 'event' && m.event === 'process' ? m.body?.systemProcessId : undefined;
-          if (typeof pid === 'number' && pid > 0) launches.set(session.id, { name: session.name, pid });
+          if (typeof pid === 'number' && pid > 0) launches.set(session.id, { ...launches.get(session.id), name: session.name, pid });
+          // The run folder the launch announced: its reports are kept there too.
+          const known = launches.get(session.id);
+          if (known && m?.type === 'event' && m.event === EVENT_EXPERIMENT && typeof m.body?.folder === 'string')
+            known.experiment = m.body.folder;
         },
         onExit: () => launches.delete(session.id),
         onWillStopSession: () => launches.delete(session.id),
@@ -78,7 +86,7 @@ export function registerStacksCommand(context: vscode.ExtensionContext, services
     const pids = runPids(info);
     if (!pids.length) return vscode.l10n.t('{0} has no live process on this machine; nothing to read.', node.entry.name);
     const ray = rayRunInfo(node.path)?.sessionDir;
-    return { title: node.entry.name, pids, raySessions: ray ? [ray] : [] };
+    return { title: node.entry.name, pids, raySessions: ray ? [ray] : [], experiment: node.entry.path };
   };
 
   const pick = async (): Promise<Target | string | undefined> => {
@@ -87,7 +95,7 @@ export function registerStacksCommand(context: vscode.ExtensionContext, services
       items.push({
         label: l.name,
         description: vscode.l10n.t('launch, process {0}', l.pid),
-        target: async () => ({ title: l.name, pids: [l.pid], raySessions: [] }),
+        target: async () => ({ title: l.name, pids: [l.pid], raySessions: [], ...(l.experiment ? { experiment: l.experiment } : {}) }),
       });
     for (const e of await model.experiments()) {
       const info = model.cachedInfo(e.path);
@@ -135,7 +143,10 @@ export function registerStacksCommand(context: vscode.ExtensionContext, services
 
       const stamp = new Date(report.takenAt).toISOString().slice(11, 19).replace(/:/g, '-');
       const uri = vscode.Uri.from({ scheme: STACKS_SCHEME, path: `/${t.title.replace(/[\\/]/g, '_')} stacks ${stamp}.txt` });
-      docs.set(uri.toString(), formatStackReport(report));
+      const text = formatStackReport(report);
+      // Kept beside the run: `agentjet stacks EXP_DIR --last` and the agents' run summary read it.
+      const kept = t.experiment ? await saveStackReport(t.experiment, report, text).catch(() => undefined) : undefined;
+      docs.set(uri.toString(), kept ? `${text}\n${vscode.l10n.t('Kept in {0}', kept)}\n` : text);
       changed.fire(uri);
       const doc = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(doc, { preview: false });

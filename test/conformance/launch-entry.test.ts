@@ -3,9 +3,9 @@
 // version really has, never an assumed one.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import { withUpstream, type UpstreamName } from '../util/upstream';
 import { ensureTestPython } from '../harness/python';
@@ -13,18 +13,54 @@ import { resolveAttributes } from '../../core/launch/attributes';
 import { commandLine, planLaunch, preflightLaunch } from '../../core/launch/lifecycle';
 import type { LayoutVersion } from '../../core/agentjet';
 
+// The tests' Python has no verl, and AgentJet's verify_python_env imports it before every launch
+// (ajet/utils/launch_utils.py, both trees): the preflight refuses a launch without it. A stand-in
+// verl package with a version both trees accept for --backbone verl (their lists name
+// "0.7.0.post") is put on PYTHONPATH, as an installed verl would be; its dist-info gives the version
+// the probe reads with importlib.metadata.
+let verlDir: string | undefined;
+function standInVerl(): string {
+  if (verlDir) return verlDir;
+  const dir = mkdtempSync(join(tmpdir(), 'aj-verl-'));
+  mkdirSync(join(dir, 'verl'));
+  writeFileSync(join(dir, 'verl', '__init__.py'), '__version__ = "0.7.0.post1"\n');
+  mkdirSync(join(dir, 'verl-0.7.0.post1.dist-info'));
+  writeFileSync(join(dir, 'verl-0.7.0.post1.dist-info', 'METADATA'), 'Metadata-Version: 2.1\nName: verl\nVersion: 0.7.0.post1\n');
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return (verlDir = dir);
+}
+const withVerl = (tree: string) => [tree, standInVerl()].filter(Boolean).join(delimiter);
+
+/** A verl that is installed (found, with its version) but whose import raises, as a broken dependency makes it. */
+function brokenVerl(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'aj-verl-broken-'));
+  mkdirSync(join(dir, 'verl'));
+  writeFileSync(join(dir, 'verl', '__init__.py'), 'raise ImportError("verl needs tensordict>=0.8 (stand-in broken dependency)")\n');
+  mkdirSync(join(dir, 'verl-0.7.0.post1.dist-info'));
+  writeFileSync(join(dir, 'verl-0.7.0.post1.dist-info', 'METADATA'), 'Metadata-Version: 2.1\nName: verl\nVersion: 0.7.0.post1\n');
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 async function preflightIn(
   tree: string,
   root: 'ajet' | 'astuner' | 'astune',
-  backbone: 'debug' | 'verl' = 'debug',
+  backbone: 'debug' | 'verl' | 'trinity' = 'debug',
   yaml = '',
   cwd?: string,
+  verl: boolean | string = true,
 ) {
   const dir = mkdtempSync(join(tmpdir(), 'aj-entry-'));
   try {
     const config = join(dir, 'c.yaml');
     writeFileSync(config, `${root}:\n  experiment_name: entry\n${yaml}`);
-    const r = resolveAttributes({ config, cwd: cwd ?? dir, backbone, python: ensureTestPython().python, env: { PYTHONPATH: tree } });
+    const r = resolveAttributes({
+      config,
+      cwd: cwd ?? dir,
+      backbone,
+      python: ensureTestPython().python,
+      env: { PYTHONPATH: typeof verl === 'string' ? [tree, verl].join(delimiter) : verl ? withVerl(tree) : tree },
+    });
     const planned = await planLaunch(r, { lint: false });
     assert.ok(planned.ok);
     const pre = await preflightLaunch(planned.plan, false);
@@ -72,7 +108,7 @@ test(
           cwd: empty,
           backbone: 'debug',
           python: ensureTestPython().python,
-          env: { PYTHONPATH: dir, ISOLATED_AGENTJET_BASE_DIR: iso },
+          env: { PYTHONPATH: withVerl(dir), ISOLATED_AGENTJET_BASE_DIR: iso },
         });
         const planned = await planLaunch(r, { lint: false });
         assert.ok(planned.ok);
@@ -89,7 +125,7 @@ test(
         cwd: empty,
         backbone: 'debug',
         python: ensureTestPython().python,
-        env: { PYTHONPATH: dir },
+        env: { PYTHONPATH: withVerl(dir) },
         args: ['--reboot'],
       });
       const planned = await planLaunch(r, { lint: false });
@@ -146,5 +182,85 @@ test(
       /has no AgentJet launcher: no console script beside it and it cannot import launcher \(No module named 'launcher'\)/,
     );
     assert.match(elsewhere.pre.refusal.message, /ASTune runs its launcher\.py from the root of its checkout/);
+  }),
+);
+
+// What the real launcher would stop at, refused before the start: verify_python_env imports verl
+// for every backbone; get_backbone_target's module for --backbone trinity (ajet/backbone/
+// main_trinity.py) imports trinity. Judged from each tree's own code.
+for (const tree of ['agentjet-d20cce0', 'agentjet-c68c154'] as const)
+  test(
+    `${tree}: without verl every launch is refused (verify_python_env imports it); without trinity-rft, --backbone trinity is`,
+    withUpstream(tree, async (dir) => {
+      for (const backbone of ['debug', 'verl'] as const) {
+        const { pre } = await preflightIn(dir, 'ajet', backbone, '', undefined, false);
+        assert.ok(!pre.ok, `--backbone ${backbone} without verl`);
+        assert.deepEqual(pre.refusal.kinds, ['framework']);
+        assert.match(pre.refusal.message, /verl cannot be imported by \S+/);
+        assert.match(pre.refusal.installCommand ?? '', /pip install/);
+      }
+      const { pre } = await preflightIn(dir, 'ajet', 'trinity', '', undefined, false);
+      assert.ok(!pre.ok);
+      assert.match(
+        pre.refusal.message,
+        /trinity cannot be imported by \S+, and AgentJet imports it for --backbone trinity \(\S+main_trinity\.py\)/,
+      );
+    }),
+  );
+
+// A verl that is installed but fails to import: found by the probe, but verify_python_env's
+// `import verl` would raise; the preflight imports it for real and names the exception.
+test(
+  'agentjet-d20cce0: an installed verl whose import raises is refused with the exception as the cause',
+  withUpstream('agentjet-d20cce0', async (dir) => {
+    const broken = brokenVerl();
+    for (const backbone of ['debug', 'verl'] as const) {
+      const { pre } = await preflightIn(dir, 'ajet', backbone, '', undefined, broken);
+      assert.ok(!pre.ok, `--backbone ${backbone} with a broken verl`);
+      assert.deepEqual(pre.refusal.kinds, ['framework']);
+      assert.match(
+        pre.refusal.message,
+        /verl is installed in \S+ but importing it fails: ImportError: verl needs tensordict>=0\.8 \(stand-in broken dependency\)\. AgentJet imports it before the launch \(\S+launch_utils\.py\)/,
+      );
+      assert.match(pre.refusal.installCommand ?? '', /pip install/);
+    }
+  }),
+);
+
+// AgentJet's ajet_default.yaml sets `trainer_common.logger: swanlab`, and verify_python_env stops a
+// launch whose composed config logs to SwanLab without SWANLAB_API_KEY: a config that inherits the
+// default is refused before the start too, and goes with the key or with its own logger.
+test(
+  'agentjet-c68c154: a config that inherits logger: swanlab from ajet_default.yaml is refused without SWANLAB_API_KEY',
+  withUpstream('agentjet-c68c154', async (dir) => {
+    const cwd = mkdtempSync(join(tmpdir(), 'aj-swan-'));
+    try {
+      const config = join(cwd, 'c.yaml');
+      const tail = 'hydra:\n  searchpath:\n    - file://ajet/default_config\ndefaults:\n  - ajet_default\n  - _self_\n';
+      const run = async (body: string, key: string | null) => {
+        writeFileSync(config, `ajet:\n  experiment_name: swan\n${body}${tail}`);
+        const r = resolveAttributes({
+          config,
+          cwd,
+          backbone: 'debug',
+          python: ensureTestPython().python,
+          env: { PYTHONPATH: withVerl(dir), SWANLAB_API_KEY: key },
+        });
+        const planned = await planLaunch(r, { lint: false });
+        assert.ok(planned.ok);
+        return preflightLaunch(planned.plan, false);
+      };
+      const bare = await run('', null);
+      assert.ok(!bare.ok, 'refused');
+      assert.deepEqual(bare.refusal.kinds, ['config']);
+      assert.match(bare.refusal.message, /does not set `ajet\.trainer_common\.logger`, so it logs to SwanLab/);
+      assert.match(bare.refusal.message, /ajet\/default_config\/ajet_default\.yaml/);
+      const keyed = await run('', 'sk-test');
+      assert.ok(keyed.ok, keyed.ok ? '' : keyed.refusal.message);
+      const own = await run('  trainer_common:\n    logger: tensorboard\n', null);
+      assert.ok(own.ok, own.ok ? '' : own.refusal.message);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   }),
 );

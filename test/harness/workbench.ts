@@ -228,6 +228,20 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
         const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
         await row.waitFor({ state: 'visible' });
         await row.click();
+        // The palette closes after the click; a picker the command opens reuses the same widget.
+        // Return once the palette's own `>` text is gone, so the caller types into what the
+        // command opened, never into the closing palette.
+        await waitFor(
+          async () =>
+            !(await input.first().isVisible()) ||
+            !(await input
+              .first()
+              .inputValue({ timeout: 1_000 })
+              .then((v) => v.startsWith('>'))
+              .catch(() => false)),
+          `the command palette closes after "${title}"`,
+          10_000,
+        );
       },
       async openFile(relativePath) {
         await page.keyboard.press('Control+P');

@@ -182,7 +182,11 @@ test('in zh-CN the training metrics and the phase timeline speak Chinese (screen
     await wb.activityItem('AgentJet').click();
     // Open Run Dashboard from the command palette, the run picked in the list it offers.
     await wb.runCommand('打开运行仪表板');
-    const input = page.locator('.quick-input-widget input').first();
+    // The run picker replaces the command palette once the runs are listed: fill only that picker
+    // (filling earlier types into the closing palette, and the picker then opens unfiltered).
+    const picker = page.locator('.quick-input-widget', { hasText: '要在仪表板上显示的运行' }).first();
+    await picker.waitFor({ state: 'visible', timeout: 60_000 });
+    const input = picker.locator('input').first();
     await input.fill(RUN);
     await page.locator('.quick-input-list .monaco-list-row', { hasText: RUN }).first().click();
     await page.keyboard.press('Enter');

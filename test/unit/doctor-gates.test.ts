@@ -6,6 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { effectiveLogger } from '../../core/doctor/effectiveLogger';
+import { nodeFs } from '../../core/fs/seam';
 import {
   blockingForLaunch,
   evaluate,
@@ -88,10 +92,40 @@ test(
 );
 
 test(
-  'verl: AgentJet c68c154 accepts 0.7.1; verl missing is not refused here (the optional check says so)',
+  'verl: AgentJet c68c154 accepts 0.7.1; without verl every launch stops, --backbone debug too (verify_python_env imports it)',
   withUpstream('agentjet-c68c154', async (dir) => {
     assert.deepEqual((await judge(probe({ verl: pkg('verl', '0.7.1') }, join(dir, 'ajet')), launch())).blocking, []);
-    assert.deepEqual((await judge(probe({ verl: pkg('verl', null) }, join(dir, 'ajet')), launch({ backbone: 'debug' }))).blocking, []);
+    const noVerl = probe({ verl: pkg('verl', null) }, join(dir, 'ajet'));
+    const debug = await judge(noVerl, launch({ backbone: 'debug' }));
+    assert.deepEqual(debug.blocking, ['verl']);
+    assert.match(debug.checks.find((c) => c.id === 'verl')!.detail, /verify_python_env in \S+launch_utils\.py/);
+    // --backbone verl: its module (get_backbone_target -> ajet.backbone.main_verl) imports verl.
+    const verl = await judge(noVerl, launch({ backbone: 'verl' }));
+    assert.deepEqual(verl.blocking, ['verl']);
+    assert.match(verl.checks.find((c) => c.id === 'verl')!.detail, /--backbone verl \(\S+main_verl\.py\)/);
+    assert.match(verl.checks.find((c) => c.id === 'verl')!.fix!.value, /\[verl\]/);
+    // Check Environment (no launch) keeps it a note.
+    assert.equal((await judge(noVerl)).checks.find((c) => c.id === 'verl')!.status, 'info');
+  }),
+);
+
+test(
+  'trinity: --backbone trinity without trinity-rft stops (ajet/backbone/main_trinity.py imports it); the other backbones do not need it',
+  withUpstream('agentjet-d20cce0', async (dir) => {
+    const gates = await gatesOfProbe(probe({}, join(dir, 'ajet')));
+    // d20cce0 has get_backbone_target in ajet/launcher.py.
+    assert.deepEqual(gates!.backboneImports.trinity?.packages, ['trinity']);
+    assert.deepEqual(gates!.backboneImports.verl?.packages, ['verl']);
+    assert.deepEqual(gates!.backboneImports.debug?.packages, []);
+    // A verl that verify_python_env lets through for trinity (it refuses 0.5.0.post / 0.7.0.post there).
+    const p = (over: Record<string, PackageFacts> = {}) => probe({ verl: pkg('verl', '0.4.1'), ...over }, join(dir, 'ajet'));
+    const r = await judge(p(), launch({ backbone: 'trinity' }));
+    assert.deepEqual(r.blocking, ['trinity']);
+    const check = r.checks.find((c) => c.id === 'trinity')!;
+    assert.match(check.detail, /main_trinity\.py/);
+    assert.match(check.fix!.value, /\[trinity\]/);
+    assert.deepEqual((await judge(p(), launch({ backbone: 'debug' }))).blocking, []);
+    assert.deepEqual((await judge(p({ trinity: pkg('trinity', '0.3.0') }), launch({ backbone: 'trinity' }))).blocking, []);
   }),
 );
 
@@ -124,4 +158,49 @@ test('a stand-in AgentJet without verify_python_env or check_debugpy_version gat
   const r = await judge(p, launch({ logger: 'swanlab' }));
   assert.equal(r.gates!.verlCheck, false);
   assert.deepEqual(r.blocking, []);
+  // Nor does it say what a backbone imports: no verl or trinity is asked for.
+  const none = probe({ verl: pkg('verl', null) }, standin);
+  assert.deepEqual((await judge(none, launch({ backbone: 'verl' }))).blocking, []);
+  assert.deepEqual((await judge(none, launch({ backbone: 'trinity' }))).blocking, []);
 });
+
+// Item 3: the logger in effect is the composed config's (AgentJet's ajet_default.yaml sets
+// `logger: swanlab` in both trees), not only what the config writes.
+test(
+  'logger: a config that does not write it inherits swanlab from ajet_default.yaml (found on its hydra.searchpath, or in the AgentJet checkout as AgentJet retries it)',
+  withUpstream('agentjet-c68c154', async (dir) => {
+    const cwd = mkdtempSync(join(tmpdir(), 'aj-logger-'));
+    try {
+      const frameworkDir = join(dir, 'ajet');
+      const cfg = (body: string) => {
+        const p = join(cwd, `c${Math.random().toString(36).slice(2)}.yaml`);
+        writeFileSync(p, body);
+        return p;
+      };
+      const tail = 'hydra:\n  searchpath:\n    - file://ajet/default_config\n    - file://ajet/default_config/verl\n';
+      const eff = (p: string) => effectiveLogger(nodeFs(), { configPath: p, cwd, frameworkDir, root: 'ajet' });
+      // cwd has no ajet/: the search path resolves in the checkout the package lies in.
+      const inherited = await eff(cfg(`ajet:\n  project_name: p\n${tail}defaults:\n  - verl_default\n  - ajet_default\n  - _self_\n`));
+      assert.equal(inherited?.logger, 'swanlab');
+      assert.equal(inherited?.written, false);
+      assert.equal(inherited?.from, join(dir, 'ajet', 'default_config', 'ajet_default.yaml'));
+      const written = `ajet:\n  trainer_common:\n    logger: tensorboard\n${tail}`;
+      const own = cfg(`${written}defaults:\n  - ajet_default\n  - _self_\n`);
+      assert.deepEqual(await eff(own), { logger: 'tensorboard', from: own, written: true });
+      // Without `_self_` Hydra puts the config last: its own value wins.
+      assert.equal((await eff(cfg(`${written}defaults:\n  - ajet_default\n`)))?.logger, 'tensorboard');
+      // `_self_` first: the default written after it wins.
+      assert.equal((await eff(cfg(`${written}defaults:\n  - _self_\n  - ajet_default\n`)))?.logger, 'swanlab');
+      // No defaults list, no value: nothing is guessed.
+      assert.equal(await eff(cfg('ajet:\n  project_name: p\n')), undefined);
+      assert.equal(await eff(cfg('ajet: [unclosed\n')), undefined);
+
+      const p = probe({}, frameworkDir);
+      const r = await judge(p, launch({ backbone: 'debug', logger: 'swanlab', loggerFrom: inherited!.from }));
+      assert.deepEqual(r.blocking, ['swanlab']);
+      assert.match(r.checks.find((c) => c.id === 'swanlab')!.detail, /does not set `ajet\.trainer_common\.logger`.*ajet_default\.yaml/);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  }),
+);

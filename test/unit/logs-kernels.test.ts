@@ -126,3 +126,73 @@ test('memory grown for a large payload is given back at the next small one', () 
   // The new instance still works: a join needs its tables again.
   assert.ok(k.lowerStable(0x4f60));
 });
+
+test('the 64-byte block count (stats, search) agrees with the JavaScript loops on odd arrays: escapes, separators, ends at every offset', () => {
+  // A small deterministic generator: the same cases every run.
+  let seed = 12345;
+  const rnd = (n: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const pieces = [
+    'a',
+    ' the',
+    'é',
+    '日本',
+    '\\"',
+    '\\\\',
+    '\\n',
+    '\\u00e9',
+    ']',
+    ',',
+    '[',
+    ' ',
+    'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+  ];
+  const seps = [', ', ', ', ', ', ',', ' , ', ',\n  ', ',  '];
+  const str = () => {
+    let s = '"';
+    for (let k = rnd(5); k > 0; k--) s += pieces[rnd(pieces.length)];
+    return s + '"';
+  };
+  const arr = (n: number, odd: boolean) => {
+    const els: string[] = [];
+    for (let i = 0; i < n; i++) els.push(odd && rnd(40) === 0 ? ['1', 'null', '-0.5'][rnd(3)]! : str());
+    let s = '[';
+    els.forEach((e, i) => (s += (i ? seps[odd ? rnd(seps.length) : 0]! : '') + e));
+    // The odd ends too: a space before it, a trailing comma (not JSON: the decoder decides).
+    return s + (odd && rnd(3) === 0 ? [' ]', ',]', ', ]'][rnd(3)]! : ']');
+  };
+  const wasm = new FastScanner({ wasm: true }),
+    js = new FastScanner({ wasm: false });
+  const scan = (s: FastScanner, b: Buffer, want: ScanWant) => {
+    try {
+      return JSON.stringify(s.scanPayload(b, want), (_k, v: unknown) =>
+        Buffer.isBuffer(v) ? v.toString('latin1') : v instanceof Int32Array ? [...v] : v,
+      );
+    } catch (err) {
+      assert.ok(err instanceof Bail, `${String(err)}`);
+      return 'bail';
+    }
+  };
+  let whole = 0;
+  for (let c = 0; c < 400; c++) {
+    const n = 1 + rnd(60),
+      odd = c % 2 === 1;
+    const text = arr(n, odd);
+    // Title, count and colour arrays of as many elements, some odd too (the colour one read by the mask kernel).
+    const title = arr(n, odd && rnd(2) === 0);
+    const count = arr(n, odd && rnd(2) === 0);
+    const color = '[' + Array.from({ length: n }, () => (rnd(3) ? '"#09abcf"' : '"#d98510"')).join(', ') + ']';
+    const lead = ' '.repeat(rnd(64));
+    const json = Buffer.from(
+      `{"header": "[3] Task t1 (Reward 1.000)",${lead} "nested_json": {"t1.1.0.0": {"outcome": "1.0", "content": {"title": ${title}, "count": ${count}, "text": ${text}, "color": ${color}}}}}`,
+    );
+    for (const want of [{}, { search: true }] as ScanWant[]) {
+      const a = scan(wasm, json, want);
+      assert.equal(a, scan(js, json, want), `case ${c}: ${json.toString()}`);
+      if (a !== 'bail') whole++;
+    }
+  }
+  assert.ok(whole > 200, `read in full: ${whole}`);
+});

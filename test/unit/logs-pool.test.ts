@@ -3,7 +3,7 @@
 // same results, in the same order, as the calling thread alone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -127,6 +127,53 @@ test("the extension host's cap (agentjet.logs.hostThreads): a quarter of the cor
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+/** The nice values of this process's threads (Linux: each thread has its own). */
+function threadNices(): number[] {
+  return readdirSync('/proc/self/task').map((t) => {
+    const stat = readFileSync(`/proc/self/task/${t}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
+test(
+  'under the host cap the workers run below normal priority, the calling thread does not (Linux)',
+  { skip: process.platform !== 'linux' },
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aj-nice-'));
+    try {
+      const file = join(dir, 'rollout.json.log');
+      writeFileSync(file, randomLog(11, 60));
+      const ix = new LogIndex(file, { siblings: false });
+      await ix.update();
+      const tasks = planTasks(ix, 0, ix.count, 2048);
+      const seen = async (): Promise<number[]> => {
+        let nices: number[] = [];
+        await runTasks(tasks, { kind: 'facts' }, () => void (nices = threadNices()), { workers: 1, minBytesForWorkers: 0 });
+        return nices;
+      };
+      const mine = threadNices()[0];
+      setThreadCap(1);
+      try {
+        const capped = await seen();
+        assert.ok(
+          capped.some((n) => n > mine!),
+          `a worker below normal priority: ${capped.join(' ')}`,
+        );
+        assert.equal(threadNices()[0], mine, 'the calling thread keeps its priority');
+      } finally {
+        setThreadCap(undefined);
+      }
+      const uncapped = await seen();
+      assert.ok(
+        uncapped.every((n) => n === mine),
+        `the CLI's workers at normal priority: ${uncapped.join(' ')}`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
 
 test('a pool of 8 threads gives the facts of the calling thread, in file order', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ajpool-'));

@@ -216,3 +216,48 @@ test('readProgress: step starts from record header times, the newest write (not 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// verl/trainer/ppo/ray_trainer.py `_save_checkpoint` (volcengine/verl): it prints
+// `local_global_step_folder: <default_local_dir>/global_step_N` as the save begins, prints nothing
+// when it ends, and writes `<default_local_dir>/latest_checkpointed_iteration.txt` last.
+test("readProgress: verl's checkpoint save is a phase until its tracker names the step", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'aj-health-'));
+  try {
+    for (const m of ['rollout', 'regular']) mkdirSync(join(dir, m));
+    const ck = join(dir, 'ck');
+    mkdirSync(join(ck, 'global_step_2', 'actor'), { recursive: true });
+    writeFileSync(join(dir, 'rollout', 'rollout.json.log'), [1, 2].map((s) => record(`2026-02-01 13:0${s}:00.000`, s)).join(''));
+    writeFileSync(
+      join(dir, 'regular', 'regular.log'),
+      `2026-02-01 13:05:00.000 | INFO     | x - (TaskRunner pid=7) local_global_step_folder: ${ck}/global_step_2\n`,
+    );
+    const src = {
+      hostPath: dir,
+      modules: ['regular', 'rollout'],
+      checkpointDir: ck,
+      checkpoint: { step: 2, path: join(ck, 'global_step_2') },
+    };
+    const saving = await readProgress(syncNodeFs(), src);
+    assert.equal(saving.phase?.kind, 'checkpoint');
+    assert.equal(saving.phase?.sinceMs, new Date(2026, 1, 1, 13, 5).getTime());
+    // An older save's tracker does not end this one.
+    writeFileSync(join(ck, 'latest_checkpointed_iteration.txt'), '1');
+    assert.equal((await readProgress(syncNodeFs(), src)).phase?.kind, 'checkpoint');
+    // verl wrote the tracker: the save is over, a silence now is not a long phase.
+    writeFileSync(join(ck, 'latest_checkpointed_iteration.txt'), '2');
+    assert.equal((await readProgress(syncNodeFs(), src)).phase, undefined);
+    // No log line, only the folder: a step folder the tracker does not name yet is being written.
+    writeFileSync(join(dir, 'regular', 'regular.log'), '2026-02-01 13:05:00.000 | INFO     | x - step 2 done\n');
+    mkdirSync(join(ck, 'global_step_3'));
+    const folder = await readProgress(syncNodeFs(), { ...src, checkpoint: { step: 3, path: join(ck, 'global_step_3') } });
+    assert.equal(folder.phase?.kind, 'checkpoint');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('phase markers: verl\'s SFT handler and AgentJet\'s forced save open a checkpoint phase; other "saving" lines do not', () => {
+  assert.equal(phaseOfLines(['Saving checkpoint to: /ck/global_step_5'])?.kind, 'checkpoint');
+  assert.equal(phaseOfLines(['Force saving checkpoint: ESI instance expiration approaching.'])?.kind, 'checkpoint');
+  assert.equal(phaseOfLines(['saving checkpoint metadata is slow']), undefined);
+});

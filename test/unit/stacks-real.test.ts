@@ -5,7 +5,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ensureTestPython } from '../harness/python';
@@ -17,6 +17,7 @@ import { findPySpy, interpretersOf } from '../../core/stacks/pyspy';
 import { stackDumpEnv } from '../../core/launch/stackHook';
 import { isAlive } from '../../core/launch/processes';
 import type { StackReport } from '../../core/stacks/types';
+import { callTool } from '../../core/agents/tools';
 
 const dir = mkdtempSync(join(tmpdir(), 'aj-stacks-'));
 const program = join(dir, 'tree.py');
@@ -197,9 +198,25 @@ test("`agentjet stacks EXP_DIR`: the process the run's lock names and its child;
     ].sort(),
   );
   assert.ok(json.groups.some((g) => g.waitsIn === 'parent_waits_for_child'));
-  // The lock names a process that is gone: nothing to read, said so.
+  // The report is kept beside the run, for the CLI and the agents after the run is gone.
+  const kept = /Stacks kept in (\S+\.json)/.exec(r.stderr)?.[1];
+  assert.ok(kept && kept.startsWith(join(exp, '.agentjet-vscode', 'stacks')), r.stderr);
+  assert.deepEqual((JSON.parse(readFileSync(kept, 'utf8')) as StackReport).groups, json.groups);
+  // The lock names a process that is gone: nothing to read, said so, and the kept report is named.
   writeFileSync(join(host, '.logger_lock'), String(2 ** 22 + 9));
   const gone = cli(exp);
   assert.equal(gone.status, 1);
   assert.match(gone.stderr, /no live process on this machine/);
+  assert.match(gone.stderr, /The last stacks kept beside it were taken .*--last/);
+  const last = cli(exp, '--last');
+  assert.equal(last.status, 0, last.stderr);
+  assert.match(last.stdout, /parent_waits_for_child/);
+  // The agents' run summary reads it too.
+  const answer = await callTool('agentjet_run_summary', { path: exp }, { roots: [dir], mayRunPython: false });
+  assert.equal(answer.isError, false, answer.text);
+  const summary = JSON.parse(answer.text) as { lastStacks?: { groups: { title: string }[] } };
+  assert.ok(
+    summary.lastStacks?.groups.some((g) => /parent_waits_for_child/.test(g.title)),
+    JSON.stringify(summary.lastStacks),
+  );
 });

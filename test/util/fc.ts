@@ -77,14 +77,14 @@ export const YAML_JUNK: readonly string[] = [
   '\x07\xff\xfe',
 ];
 
-type Edit =
+export type Edit =
   | { op: 'insert'; at: number; junk: number }
   | { op: 'delete'; at: number; len: number }
   | { op: 'dupLine'; line: number; to: number }
   | { op: 'swap'; a: number; b: number }
   | { op: 'char'; at: number; code: number };
 
-const edit: fc.Arbitrary<Edit> = fc.oneof(
+export const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ op: fc.constant('insert' as const), at: fc.nat(), junk: fc.nat(YAML_JUNK.length - 1) }),
   fc.record({ op: fc.constant('delete' as const), at: fc.nat(), len: fc.integer({ min: 1, max: 30 }) }),
   fc.record({ op: fc.constant('dupLine' as const), line: fc.nat(), to: fc.nat() }),
@@ -92,7 +92,7 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ op: fc.constant('char' as const), at: fc.nat(), code: fc.integer({ min: 0, max: 0x2fff }) }),
 );
 
-function apply(text: string, e: Edit): string {
+export function apply(text: string, e: Edit): string {
   const at = (n: number) => n % (text.length + 1);
   const lines = text.split('\n');
   switch (e.op) {

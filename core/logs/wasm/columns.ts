@@ -1,6 +1,7 @@
 // AssemblyScript: the kernels of export (token texts, ids, logprobs, colours to masks); see kernels.ts.
 import {
   HEX,
+  base,
   R_EQ,
   R_LEN,
   R_N,
@@ -284,9 +285,18 @@ export function mask(p: i32, n: i32, out: usize): i32 {
   const write = out != 0;
   let i = 0,
     trained = 0;
+  // The colour before (its 7 bytes and the quote): a run of one colour is looked up once.
+  let prev: u64 = 0,
+    prevMask = 2;
   for (;;) {
     if (i >= n || ld(p) != 0x22 || ld(p + 8) != 0x22) break;
-    const m = hexMask(p + 1);
+    const v = load<u64>(base + <usize>p + 1);
+    let m = prevMask;
+    if (v != prev) {
+      m = hexMask(p + 1);
+      prev = v;
+      prevMask = m;
+    }
     if (m == 2) break;
     const next = sep(p + 9);
     if (next == SEP_ERR) break;

@@ -2,9 +2,124 @@
 // token texts); see kernels.ts.
 import { LOWER, R_N, R_OUT, SEP_ERR, hexAny, ld, load16, posE, posS, sep, stopIn16 } from './memory';
 
+/** Bits of the bytes of the 16 at p equal to c (bit k: byte k). */
+@inline function eq16(v: v128, c: u8): u64 {
+  return <u64>i8x16.bitmask(i8x16.eq(v, i8x16.splat(c)));
+}
+
+/** x with each bit the XOR of itself and every bit below it: 1 from an opening quote up to its closing one. */
+@inline function prefixXor(x: u64): u64 {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+
+// Where blocks() stopped: the next element's start and the elements before it.
+let blockAt: i32 = 0;
+let blockN: i32 = 0;
+
+/**
+ * The usual array of strings, 64 bytes at a time: from element p (i before it), as long as every
+ * block holds only whole or continued strings (no NUL, no backslash that follows a backslash)
+ * separated by `,` or `, ` and the array ends with `"]`. Returns ~(index after `]`) when it read the
+ * array to its end, else -1 with blockAt/blockN at the last element start the blocks vouch for (the
+ * element loop takes over there). What it accepts is what the element loop would accept.
+ */
+function blocks(p: i32, i: i32): i32 {
+  let q = p;
+  // At an element start: outside every string.
+  let inStr: u64 = 0;
+  // Bits carried from the previous block: its last byte escaped, a closing quote, a comma.
+  let escIn: u64 = 0,
+    closeIn: u64 = 0,
+    commaIn: u64 = 0,
+    spaceIn: u64 = 0;
+  let lastOpen = p,
+    beforeLast = i;
+  // The first element's opening quote needs no comma before it.
+  let first: u64 = 1;
+  for (;;) {
+    const v0 = load16(q),
+      v1 = load16(q + 16),
+      v2 = load16(q + 32),
+      v3 = load16(q + 48);
+    const nul = eq16(v0, 0) | (eq16(v1, 0) << 16) | (eq16(v2, 0) << 32) | (eq16(v3, 0) << 48);
+    if (nul != 0) break;
+    const bs = eq16(v0, 0x5c) | (eq16(v1, 0x5c) << 16) | (eq16(v2, 0x5c) << 32) | (eq16(v3, 0x5c) << 48);
+    // A run of backslashes: the element loop counts them.
+    if ((bs & ((bs << 1) | escIn)) != 0) break;
+    const escaped = (bs << 1) | escIn;
+    const quote = (eq16(v0, 0x22) | (eq16(v1, 0x22) << 16) | (eq16(v2, 0x22) << 32) | (eq16(v3, 0x22) << 48)) & ~escaped;
+    const str = prefixXor(quote) ^ inStr;
+    const open = quote & str,
+      close = quote & ~str;
+    const outside = ~str & ~quote;
+    const comma = (eq16(v0, 0x2c) | (eq16(v1, 0x2c) << 16) | (eq16(v2, 0x2c) << 32) | (eq16(v3, 0x2c) << 48)) & outside;
+    const space = (eq16(v0, 0x20) | (eq16(v1, 0x20) << 16) | (eq16(v2, 0x20) << 32) | (eq16(v3, 0x20) << 48)) & outside;
+    const rb = (eq16(v0, 0x5d) | (eq16(v1, 0x5d) << 16) | (eq16(v2, 0x5d) << 32) | (eq16(v3, 0x5d) << 48)) & outside;
+    // Up to the first `]` outside a string (the array's end), or the whole block.
+    const end = ctz<u64>(rb);
+    const lim: u64 = end >= 64 ? ~(<u64>0) : (<u64>1 << end) - 1;
+    const endBit: u64 = end >= 64 ? 0 : <u64>1 << end;
+    const after = (close << 1) | closeIn;
+    const ok =
+      // Outside the strings only commas and spaces before the end.
+      (outside & lim & ~(comma | space)) == 0 &&
+      // A comma right after a closing quote, a closing quote followed by a comma or the end.
+      (comma & lim & ~after) == 0 &&
+      ((after & (lim | endBit)) & ~(comma | endBit)) == 0 &&
+      (endBit & ~after) == 0 &&
+      // A space only right after a comma; an opening quote right after a comma or a comma and a space.
+      (space & lim & ~((comma << 1) | commaIn)) == 0 &&
+      (open & lim & ~((comma << 1) | commaIn | (space << 1) | spaceIn | first)) == 0;
+    if (!ok) break;
+    if (end < 64) {
+      // The array ends here: every element opened before it is whole.
+      blockN = i + <i32>popcnt<u64>(open & lim);
+      return ~(q + <i32>end + 1);
+    }
+    // A closing quote in the last byte has its separator in the next block (checked through closeIn).
+    const opens = <i32>popcnt<u64>(open);
+    if (opens > 0) {
+      const top = 63 - <i32>clz<u64>(open);
+      lastOpen = q + top;
+      beforeLast = i + opens - 1;
+    }
+    i += opens;
+    inStr = (str >> 63) != 0 ? ~(<u64>0) : 0;
+    escIn = bs >> 63;
+    closeIn = close >> 63;
+    commaIn = comma >> 63;
+    spaceIn = space >> 63;
+    first = 0;
+    q += 64;
+  }
+  blockAt = lastOpen;
+  blockN = beforeLast;
+  return -1;
+}
+
 /** Counts string elements from p (i before it); positions are not kept. */
 export function count(p: i32, i: i32): i32 {
+  // After the blocks stop, this many elements one by one before the blocks try again.
+  let slow = 0;
   for (;;) {
+    if (slow == 0 && ld(p) == 0x22) {
+      const r = blocks(p, i);
+      if (r != -1) {
+        // ~(index after `]`): the whole array.
+        store<i32>(R_N, blockN);
+        return r;
+      }
+      p = blockAt;
+      i = blockN;
+      slow = 8;
+    }
+    if (slow > 0) slow--;
     if (ld(p) != 0x22) break;
     let q = p + 1;
     for (;;) {

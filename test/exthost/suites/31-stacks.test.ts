@@ -4,7 +4,7 @@
 // the report names where each waits, and its frames link to the file and line.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -95,6 +95,10 @@ suite('show stacks', () => {
       toProgram.some((l) => l.target?.fragment === 'L5'),
       toProgram.map((l) => l.target?.toString()).join(', '),
     );
+    // Kept beside the run, where `agentjet stacks --last` and the agents' run summary read it.
+    const kept = /Kept in (\S+\.json)/.exec(doc.getText())?.[1];
+    assert.ok(kept && kept.startsWith(join(exp, '.agentjet-vscode', 'stacks')), doc.getText().slice(-300));
+    assert.deepEqual((JSON.parse(readFileSync(kept, 'utf8')) as StackReport).groups, JSON.parse(JSON.stringify(report.groups)));
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });

@@ -1,7 +1,7 @@
 // The agentjet debug type inside the real VS Code (F5, Run, CodeLens, configurations, refusals, child sessions), against
 // real debugpy (the tests' pip venv) and the stand-in backbone (test/fixtures/backbone) on PYTHONPATH. Tasks: 41-tasks.test.ts.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { TEST_PYTHON, configCopy, extension, nextEvent, standInBackbone, waitFor, watchAgentjetAdapter, workspaceRoot } from '../util';
@@ -164,6 +164,34 @@ suite('debug and launch', () => {
     const plain = await provider.resolveDebugConfiguration(folder, { type: '', request: '', name: '', noDebug: true });
     assert.equal(plain?.config, '${workspaceFolder}/math_agent.yaml');
     assert.equal(plain?.noDebug, true, 'Ctrl+F5 runs without the debugger');
+  });
+
+  test('"More AgentJet options...": each config once (a symlinked folder, the folderless ask of the user settings)', async () => {
+    const folder = vscode.workspace.workspaceFolders![0]!;
+    const dup = join(folder.uri.fsPath, 'dup-configs');
+    mkdirSync(join(dup, 'real'), { recursive: true });
+    writeFileSync(join(dup, 'real', 'twice.yaml'), readFileSync(join(folder.uri.fsPath, 'math_agent.yaml'), 'utf8'));
+    symlinkSync(join(dup, 'real'), join(dup, 'link'));
+    // AgentJet's own defaults (its package in the folder) have an `ajet:` root too; nobody launches them.
+    assert.ok(!existsSync(join(folder.uri.fsPath, 'ajet')), 'the demo has no ajet/ of its own');
+    const defaults = join(folder.uri.fsPath, 'ajet', 'default_config');
+    mkdirSync(defaults, { recursive: true });
+    writeFileSync(join(defaults, 'ajet_default.yaml'), 'ajet:\n  project_name: ajet_default\n');
+    try {
+      // VS Code's search follows the link: the file is found by two paths.
+      const raw = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, 'dup-configs/**/twice.yaml'));
+      assert.equal(raw.length, 2, raw.map((u) => u.fsPath).join(', '));
+      const provider = new AgentJetDebugConfigurationProvider(extension().exports.services);
+      const listed = (await provider.provideDynamicConfigurations(folder)).map((c) => String(c.config));
+      assert.equal(listed.filter((c) => c.endsWith('twice.yaml')).length, 1, listed.join(', '));
+      assert.equal(listed.filter((c) => c.endsWith('/math_agent.yaml')).length, 1, listed.join(', '));
+      assert.ok(!listed.some((c) => c.includes('default_config')), listed.join(', '));
+      // VS Code asks again for the user settings' launch, which has no folder: the folder listed them all already.
+      assert.deepEqual(await provider.provideDynamicConfigurations(undefined), []);
+    } finally {
+      rmSync(dup, { recursive: true, force: true });
+      rmSync(join(folder.uri.fsPath, 'ajet'), { recursive: true, force: true });
+    }
   });
 
   test('a refused F5 (no debugpy) shows our message with our actions and ends the start quietly', async () => {

@@ -1,0 +1,122 @@
+// Issue 42 item 1: an edited config is parsed again only where the edit landed (core/config/
+// incrementalParse.ts). After any sequence of edits, the tree (comments aside) and the diagnostics
+// equal those of a parse from scratch; and an edit of one entry parses one piece.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isAlias, isMap, isPair, isScalar, isSeq, type Document } from 'yaml';
+import { parseConfig, type ParsedConfig } from '../../core/config/parse';
+import { validateParsed } from '../../core/config/validate';
+import { incrementalWork } from '../../core/config/incrementalParse';
+import { ClassResolver } from '../../core/config/classref';
+import { CachedFs } from '../../core/config/fs';
+import { findUpstream } from '../util/upstream';
+import { check, fc, edit, apply, type Edit } from '../util/fc';
+import { demoConfig, demoDir, yamlFiles } from './config-helpers';
+
+/** What a reader of the tree sees, comments aside. */
+function dump(n: unknown): unknown {
+  if (isMap(n) || isSeq(n))
+    return { kind: n.constructor.name, range: n.range, flow: n.flow, tag: n.tag, items: (n.items as unknown[]).map(dump) };
+  if (isPair(n)) return { kind: 'Pair', key: dump(n.key), value: dump(n.value) };
+  if (isScalar(n)) {
+    const v = n.value;
+    const value = typeof v === 'symbol' || (typeof v === 'number' && !Number.isFinite(v)) ? String(v) : v;
+    return { kind: 'Scalar', value, of: typeof v, range: n.range, source: n.source, type: n.type, format: n.format, tag: n.tag };
+  }
+  if (isAlias(n)) return { kind: 'Alias', source: n.source, range: n.range };
+  return n === null || n === undefined ? null : { other: String(n) };
+}
+
+function dumpDocs(docs: Document.Parsed[]): unknown {
+  return docs.map((d) => ({
+    range: d.range,
+    contents: dump(d.contents),
+    errors: d.errors.map((e) => [e.code, e.pos, e.message]),
+    warnings: d.warnings.map((e) => [e.code, e.pos, e.message]),
+  }));
+}
+
+function bases(): string[] {
+  const out = [demoConfig];
+  const aj = findUpstream('agentjet-d20cce0');
+  if (aj)
+    for (const f of [...yamlFiles(join(aj, 'tutorial')), ...yamlFiles(join(aj, 'ajet', 'default_config'))]) {
+      const text = readFileSync(f, 'utf8');
+      if (/^(ajet|astuner|astune):/m.test(text)) out.push(text);
+    }
+  return out;
+}
+
+/** Typing on a line: a key being written, a value, a list item, a line emptied. */
+type Typing = { op: 'type'; line: number; indent: number; word: number; replace: boolean };
+const WORDS = ['m', 'ma', 'max_env_worker', 'max_env_worker: ', 'temperature: 0.5', 'rollout:', '- a', 'x: [1,', 'x: "a', '', '# c'];
+const typing: fc.Arbitrary<Typing> = fc.record({
+  op: fc.constant('type' as const),
+  line: fc.nat(),
+  indent: fc.constantFrom(0, 2, 4, 6),
+  word: fc.nat(WORDS.length - 1),
+  replace: fc.boolean(),
+});
+
+function applyAny(text: string, e: Edit | Typing): string {
+  if (e.op !== 'type') return apply(text, e);
+  const lines = text.split('\n');
+  const at = e.line % lines.length;
+  const line = ' '.repeat(e.indent) + (WORDS[e.word] as string);
+  lines.splice(at, e.replace ? 1 : 0, line);
+  return lines.join('\n');
+}
+
+const resolver = new ClassResolver(new CachedFs(60_000));
+const validate = (p: ParsedConfig) => validateParsed(p, { root: demoDir, resolver });
+
+test('after random edits, the incremental parse gives the tree and diagnostics of a parse from scratch', () => {
+  const texts = bases();
+  check(
+    fc.property(
+      fc.nat(texts.length - 1),
+      fc.array(fc.oneof({ arbitrary: edit, weight: 1 }, { arbitrary: typing, weight: 3 }), { minLength: 1, maxLength: 10 }),
+      (b, edits) => {
+        let text = texts[b] as string;
+        let prev = parseConfig(text);
+        for (const e of edits) {
+          text = applyAny(text, e);
+          const next = parseConfig(text, { previous: prev });
+          const scratch = parseConfig(text);
+          assert.deepEqual(dumpDocs(next.docs), dumpDocs(scratch.docs));
+          assert.deepEqual(validate(next), validate(scratch));
+          prev = next;
+        }
+      },
+    ),
+    150,
+  );
+});
+
+test("an edit of one entry parses that piece; the rest is the last version's", () => {
+  const first = parseConfig(demoConfig);
+  // The first edit cuts the text into pieces (all parsed once), the next ones reuse them.
+  const second = parseConfig(demoConfig.replace('temperature: 0.9', 'temperature: 0.8'), { previous: first });
+  const before = { ...incrementalWork };
+  const edited = demoConfig.replace('temperature: 0.9', 'temperature: 0.7');
+  const third = parseConfig(edited, { previous: second });
+  assert.equal(incrementalWork.parsed - before.parsed, 1, 'one piece parsed');
+  assert.ok(incrementalWork.reused - before.reused >= 3, 'the other pieces reused');
+  assert.deepEqual(dumpDocs(third.docs), dumpDocs(parseConfig(edited).docs));
+});
+
+test('a key being typed (a syntax error) parses from its piece on; the pieces before it are reused', () => {
+  const lines = demoConfig.split('\n');
+  const at = lines.findIndex((l) => /^ {2}rollout:\s*$/.test(l));
+  assert.ok(at > 0, 'the demo config has ajet.rollout');
+  const typed = (w: string) => [...lines.slice(0, at + 1), `    ${w}`, ...lines.slice(at + 1)].join('\n');
+  let prev = parseConfig(typed('m'), { previous: parseConfig(demoConfig) });
+  const before = { ...incrementalWork };
+  prev = parseConfig(typed('ma'), { previous: prev });
+  assert.ok(incrementalWork.parsed - before.parsed <= 2, 'the edited piece, then the rest from it');
+  assert.ok(incrementalWork.reused > before.reused, 'the pieces before the edit reused');
+  assert.ok(prev.docs[0]?.errors.length, 'the half-typed key is a syntax error');
+  assert.deepEqual(validate(prev), validate(parseConfig(typed('ma'))));
+});

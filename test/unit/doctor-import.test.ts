@@ -1,0 +1,113 @@
+// The real import of the backbone packages before a launch (core/doctor/importProbe.ts), with real
+// stand-in packages on PYTHONPATH: one whose __init__ raises ImportError (a broken dependency), one
+// that imports fine, one that does not finish before the deadline.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseImportOutput, probeImports } from '../../core/doctor/importProbe';
+import { brokenBackbonePackage } from '../../core/doctor/gateChecks';
+import type { Check, DoctorInput, ProbeFacts } from '../../core/doctor/facts';
+import type { AgentJetGates } from '../../core/diagnose/gates';
+import { ensureTestPython } from '../harness/python';
+
+const python = ensureTestPython().python;
+const root = mkdtempSync(join(tmpdir(), 'aj-import-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+const pkg = (name: string, init: string) => {
+  mkdirSync(join(root, name));
+  writeFileSync(join(root, name, '__init__.py'), init);
+};
+pkg('aj_broken', 'import aj_missing_dependency_xyz  # a dependency that is not installed\n');
+pkg('aj_fine', 'VALUE = 1\n');
+// Waits on a pipe nobody writes to: it ends only when the deadline stops it.
+pkg('aj_slow', 'import os\nr, w = os.pipe()\nos.read(r, 1)\n');
+const env = { ...process.env, PYTHONPATH: root };
+
+test('a package whose __init__ raises ImportError: the exception line is the cause; a sound one imports', async () => {
+  const { outcomes } = await probeImports(python, ['aj_broken', 'aj_fine'], { cwd: root, env });
+  assert.equal(outcomes.aj_broken?.ok, false);
+  assert.equal(outcomes.aj_broken?.error, "ModuleNotFoundError: No module named 'aj_missing_dependency_xyz'");
+  assert.equal(outcomes.aj_fine?.ok, true);
+});
+
+test('a package that does not finish importing is ended by the deadline and reported as slow', async () => {
+  const { outcomes, deadlineMs } = await probeImports(python, ['aj_fine', 'aj_slow'], { cwd: root, env, timeoutMs: 1500 });
+  assert.equal(deadlineMs, 1500);
+  assert.equal(outcomes.aj_fine?.ok, true, 'what finished before the deadline is kept');
+  assert.equal(outcomes.aj_slow?.timedOut, true);
+});
+
+test('an interpreter that does not exist gives no outcome, and output a package prints is ignored', async () => {
+  const r = await probeImports(join(root, 'no-python'), ['aj_fine'], { cwd: root, env });
+  assert.deepEqual(r.outcomes, {});
+  assert.deepEqual(parseImportOutput('AGENTJET_IMPORT {not json\nhello\n', false), {});
+});
+
+const facts: ProbeFacts = {
+  python,
+  version: '3.11.0',
+  venv: true,
+  packages: {
+    ajet: { module: 'ajet', found: true, version: '1', location: '/x/ajet/__init__.py', launcher: null, error: null },
+    verl: { module: 'verl', found: true, version: '0.7.0', location: '/x/verl/__init__.py', launcher: null, error: null },
+  },
+  port: { port: 0, inUse: false },
+};
+const gates = {
+  verlCheck: true,
+  importsVerl: true,
+  backboneImports: {},
+  from: '/x/ajet/utils/launch_utils.py',
+} as unknown as AgentJetGates;
+const check: Check = { id: 'verl', title: 'verl', status: 'ok', detail: 'verl 0.7.0' };
+const input = (outcome: DoctorInput['imports']): DoctorInput => ({
+  python,
+  probe: { ok: true, facts },
+  gpu: { available: false, gpus: [], error: null },
+  gates,
+  launch: { candidates: [], companionPgids: [], portKey: 'ajet.debug.debug_vllm_port', backbone: 'debug' },
+  ...(outcome ? { imports: outcome } : {}),
+});
+
+test('the check: a broken import is an error naming the exception and a fix; a slow one a warning the launch goes on with', () => {
+  const broken = brokenBackbonePackage(
+    input({
+      outcomes: { verl: { module: 'verl', ok: false, error: "ImportError: cannot import name 'x' from 'tensordict'" } },
+      deadlineMs: 30000,
+    }),
+    facts,
+    python,
+    check,
+    'verl',
+    undefined,
+  );
+  assert.equal(broken?.status, 'error');
+  assert.match(broken?.detail ?? '', /importing it fails: ImportError: cannot import name 'x' from 'tensordict'/);
+  assert.match(broken?.detail ?? '', /launch_utils\.py/);
+  assert.ok(broken?.fix, 'a fix is offered');
+  const slow = brokenBackbonePackage(
+    input({ outcomes: { verl: { module: 'verl', ok: false, timedOut: true } }, deadlineMs: 30000 }),
+    facts,
+    python,
+    check,
+    'verl',
+    undefined,
+  );
+  assert.equal(slow?.status, 'warning');
+  assert.equal(slow?.launchWarning, true);
+  assert.match(slow?.detail ?? '', /did not finish within 30 s/);
+  assert.equal(
+    brokenBackbonePackage(
+      input({ outcomes: { verl: { module: 'verl', ok: true } }, deadlineMs: 1 }),
+      facts,
+      python,
+      check,
+      'verl',
+      undefined,
+    ),
+    undefined,
+  );
+  assert.equal(brokenBackbonePackage(input(undefined), facts, python, check, 'verl', undefined), undefined);
+});
