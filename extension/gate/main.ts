@@ -1,6 +1,6 @@
 // The extension's first stage (dist/extension.js): small enough to cost nothing in a window that
 // has YAML or Python but no AgentJet. It loads the full extension (dist/full.js) only once AgentJet
-// shows: an AgentJet config or Python workflow opened, one of our editors or views shown, one of our
+// shows: an AgentJet config or Python workflow opened, one of our editors shown, one of our
 // commands run, a launch or task of our types, or the folder probe (./probe.ts) finding AgentJet's
 // names or a config. Until then it holds stand-ins for what VS Code may ask of us (./proxies.ts).
 import * as vscode from 'vscode';

@@ -5,7 +5,7 @@
 // bounded number of YAML files, shallow ones first, stopping at the first config.
 import { open, stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { firstConfig, probeCandidates } from '../../core/config/probeOrder';
+import { firstConfig, probeCandidates, PROBE_HEADS_UNMARKED } from '../../core/config/probeOrder';
 
 /** Files whose name alone says "AgentJet": its own tree, and runs it wrote. */
 export const MARKER_GLOB =
@@ -15,6 +15,9 @@ export const MARKER_GLOB =
 /** Folders never searched for configs: tooling, environments, run records (their snapshots are not sources). */
 const SKIP = ['node_modules', '.git', '__pycache__', '.venv', 'venv', 'env', '.tox', 'dist', 'build'];
 const RUN_DIRS = ['saved_experiments', 'launcher_record', 'saved_checkpoints'];
+
+/** YAML files within four folders of the top (where a project keeps its configs). */
+const SHALLOW_YAML_GLOB = `{${[1, 2, 3, 4].flatMap((d) => ['yaml', 'yml'].map((e) => `${'*/'.repeat(d - 1)}*.${e}`)).join(',')}}`;
 
 /** YAML names the search returns at most (as many as the language server's pass checks). */
 export const PROBE_MAX_FILES = 2000;
@@ -69,10 +72,25 @@ export function configExcludes(scope: vscode.Uri | undefined): string | undefine
 }
 
 async function probeFolder(folder: vscode.WorkspaceFolder, token: vscode.CancellationToken): Promise<Omit<ProbeResult, 'ms'>> {
-  const [markers, yaml] = await Promise.all([
+  // Unmarked, only a bounded set of shallow YAML files is listed (a search's results cost the host
+  // memory): the full list only for a folder AgentJet's names mark.
+  const [markers, shallow] = await Promise.all([
     vscode.workspace.findFiles(new vscode.RelativePattern(folder, MARKER_GLOB), userExcludes(folder.uri), 1, token),
-    vscode.workspace.findFiles(new vscode.RelativePattern(folder, '**/*.{yaml,yml}'), configExcludes(folder.uri), PROBE_MAX_FILES, token),
+    vscode.workspace.findFiles(
+      new vscode.RelativePattern(folder, SHALLOW_YAML_GLOB),
+      configExcludes(folder.uri),
+      PROBE_HEADS_UNMARKED,
+      token,
+    ),
   ]);
+  const yaml = markers.length
+    ? await vscode.workspace.findFiles(
+        new vscode.RelativePattern(folder, '**/*.{yaml,yml}'),
+        configExcludes(folder.uri),
+        PROBE_MAX_FILES,
+        token,
+      )
+    : shallow;
   const candidates = probeCandidates(yaml, (u) => u.path, markers.length > 0);
   let heads = 0;
   const config = await firstConfig(
