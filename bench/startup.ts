@@ -261,7 +261,7 @@ async function benchUnrelated(builds: readonly Build[]): Promise<void> {
           const event = /activationEvent: '([^']+)'/.exec(
             hostLog()
               .split('\n')
-              .find((l) => l.includes('agentjet-vscode')) ?? '',
+              .find((l) => l.includes('agentjet-vscode, startup')) ?? '',
           )?.[1];
           const ls = descendants(w.server.process.pid!).find((p) => /dist\/server\.js/.test(p.args));
           const rss = await hostRss(w.server);

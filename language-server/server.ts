@@ -25,12 +25,15 @@ import { isInside } from '../core/fs/inside';
 import { createdFolderIn } from '../core/config/workspaceScan';
 import {
   CREATED_PATHS_NOTIFICATION,
+  LIST_YAML_REQUEST,
   readCreatedPaths,
   readInitialTrust,
   readTrustGrant,
   WORKSPACE_TRUST_NOTIFICATION,
   type ConfigServerInitOptions,
   type ConfigProblemsScope,
+  type ListYamlParams,
+  type ListYamlResult,
 } from '../core/protocol/config';
 import { WorkspaceTrust } from '../core/trust/policy';
 import { FolderSettings } from './folders';
@@ -52,6 +55,8 @@ const timers = new Map<string, ReturnType<typeof setTimeout>>();
 
 const isOpenPath = (path: string) => !!documents.get(URI.file(path).toString());
 
+/** The client lists folders' YAML files (ConfigServerInitOptions.listsYaml). */
+let clientListsYaml = false;
 const checker = new WorkspaceChecker({
   isOpen: isOpenPath,
   async check(path, text) {
@@ -70,6 +75,11 @@ const checker = new WorkspaceChecker({
   },
   folders: () => roots,
   maxFiles: async (root) => (await folders.get(service.folderOf(root) ?? root)).workspaceMaxFiles,
+  // VS Code's file search with the user's excludes, when the client offers it (the extension does).
+  listYaml: (root, max) =>
+    clientListsYaml
+      ? connection.sendRequest<ListYamlResult>(LIST_YAML_REQUEST, { root, max } satisfies ListYamlParams)
+      : Promise.resolve(undefined),
   capped: (root, cap) => capNotice(root, cap),
 });
 
@@ -147,6 +157,7 @@ connection.onInitialize((params): InitializeResult => {
     const r = filePath(params.rootUri);
     if (r) roots.push(r);
   }
+  clientListsYaml = opts.listsYaml === true;
   const canAsk = !!params.capabilities.workspace?.configuration;
   trust = new WorkspaceTrust(readInitialTrust(params.initializationOptions));
   if (!trust.trusted)

@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { isInside, readInside } from '../core/fs/inside';
 import { looksLikeConfig } from '../core/agentjet/dialect';
 import { MAX_SEMANTIC_BYTES } from '../core/config/parse';
-import { yamlFilesUnder, type YamlWalkCap } from '../core/config/workspaceScan';
+import { WORKSPACE_LIMITS, yamlFilesUnder, type YamlWalkCap } from '../core/config/workspaceScan';
 
 export { WORKSPACE_LIMITS, yamlFilesUnder, type YamlWalkCap } from '../core/config/workspaceScan';
 
@@ -22,6 +22,8 @@ export interface WorkspaceCheckHost {
   folders?(): readonly string[];
   /** How many YAML files a walk of `root` reads (`agentjet.config.workspaceMaxFiles`; undefined: the default). */
   maxFiles?(root: string): Promise<number | undefined>;
+  /** The YAML files under `root`, listed by the client (its file search and the user's excludes); undefined: the server walks. */
+  listYaml?(root: string, max: number): Promise<{ files: string[]; more: boolean } | undefined>;
   /** A walk of `root` stopped at its cap: the files past it get no Problems (tell the user). */
   capped?(root: string, cap: YamlWalkCap): void;
 }
@@ -160,6 +162,17 @@ export class WorkspaceChecker {
 
   private async walk(root: string, cancelled: () => boolean, onCap?: () => void): Promise<string[]> {
     const max = await this.host.maxFiles?.(root);
+    if (this.host.listYaml) {
+      const cap = Math.max(1, Math.floor(max ?? WORKSPACE_LIMITS.maxYamlFiles));
+      const listed = await this.host.listYaml(root, cap).catch(() => undefined);
+      if (listed) {
+        if (listed.more) {
+          onCap?.();
+          if (!cancelled()) this.host.capped?.(root, { cap, total: cap, exact: false });
+        }
+        return listed.files.filter((f) => isInside(root, f)).slice(0, cap);
+      }
+    }
     return yamlFilesUnder(root, cancelled, undefined, this.host.folders?.(), {
       ...(max !== undefined ? { max } : {}),
       onCap: (c) => {

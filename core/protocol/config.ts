@@ -25,6 +25,29 @@ export interface ConfigServerInitOptions {
    * {@link WORKSPACE_TRUST_NOTIFICATION}.
    */
   trusted?: boolean;
+  /**
+   * True when the client answers {@link LIST_YAML_REQUEST}: the background pass then lists a
+   * folder's YAML files through the client (VS Code's file search, with the user's excludes)
+   * instead of walking it itself.
+   */
+  listsYaml?: boolean;
+}
+
+/** Server -> client: the YAML files under a folder that a background pass may check, shallow ones first. */
+export const LIST_YAML_REQUEST = 'agentjet/listYaml';
+
+export interface ListYamlParams {
+  /** A workspace folder (or a folder in it), as a path. */
+  root: string;
+  /** At most this many files. */
+  max: number;
+}
+
+export interface ListYamlResult {
+  /** Paths, shallow ones first. */
+  files: string[];
+  /** True when the folder holds more than `max`. */
+  more: boolean;
 }
 
 /** Sent by the client once the user grants workspace trust (VS Code never takes it back without a reload). */

@@ -9,10 +9,12 @@ import {
 import type { Services } from '../services';
 import {
   CREATED_PATHS_NOTIFICATION,
+  LIST_YAML_REQUEST,
   WORKSPACE_TRUST_NOTIFICATION,
   type ConfigServerInitOptions,
   type ConfigFolderSettings,
   type WorkspaceTrustParams,
+  type ListYamlParams,
 } from '../../core/protocol/config';
 import { TRUST_COMMAND } from '../../core/trust/policy';
 import { pythonExtensionEnv } from '../python';
@@ -22,6 +24,7 @@ import { looksLikeConfig } from '../../core/agentjet/dialect';
 import { readHead } from '../../core/config/workspaceScan';
 import { CreatedBatch } from '../../core/config/createdBatch';
 import { workspaceProbe } from './probe';
+import { listYaml } from './listYaml';
 
 export function isConfigDocument(doc: vscode.TextDocument): boolean {
   if (doc.languageId !== 'yaml' || (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'untitled')) return false;
@@ -79,6 +82,8 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
         factsCacheDir: vscode.Uri.joinPath(context.globalStorageUri, 'facts').fsPath,
         // Restricted Mode: the server reads the workspace as text and runs nothing of it until the grant below.
         trusted: services.trust.isTrusted(),
+        // Its background pass lists folders through us (VS Code's file search, the user's excludes).
+        listsYaml: true,
       } satisfies ConfigServerInitOptions,
       // Hovers may offer the one command that grants trust (VS Code's trust editor), nothing else.
       markdown: { isTrusted: { enabledCommands: [TRUST_COMMAND] } },
@@ -101,6 +106,7 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
       diagnosticCollectionName: 'agentjet',
     };
     client = new LanguageClient('agentjet.config', 'AgentJet Config', serverOptions, clientOptions);
+    context.subscriptions.push(client.onRequest(LIST_YAML_REQUEST, (params: ListYamlParams) => listYaml(params)));
     services.log.info('starting the AgentJet config language server');
     starting = client.start().then(
       () => {
@@ -201,8 +207,9 @@ export function registerConfigFeature(context: vscode.ExtensionContext, services
     if (!folders.some((f) => settings.configProblems(f.uri) === 'workspace')) return;
     try {
       const r = await workspaceProbe();
-      if (!r.config || client) return;
-      services.log.info(`the workspace holds a config (${r.config.fsPath}): checking its configs in the background`);
+      const why = r.config ?? r.marker;
+      if (!why || client) return;
+      services.log.info(`the workspace holds AgentJet (${why.fsPath}): checking its configs in the background`);
       await start();
     } catch (err) {
       services.log.warn(`workspace probe failed: ${err instanceof Error ? err.message : String(err)}`);

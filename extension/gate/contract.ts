@@ -39,7 +39,6 @@ export type LoadReason =
   | 'launch-or-task'
   | 'folder-probe'
   | 'command'
-  | 'view'
   | 'editor'
   | 'debug-provider'
   | 'task-provider'

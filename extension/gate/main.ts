@@ -1,6 +1,6 @@
 // The extension's first stage (dist/extension.js): small enough to cost nothing in a window that
 // has YAML or Python but no AgentJet. It loads the full extension (dist/full.js) only once AgentJet
-// shows: an AgentJet config or Python workflow opened, one of our editors or views shown, one of our
+// shows: an AgentJet config or Python workflow opened, one of our editors shown, one of our
 // commands run, a launch or task of our types, or the folder probe (./probe.ts) finding AgentJet's
 // names or a config. Until then it holds stand-ins for what VS Code may ask of us (./proxies.ts).
 import * as vscode from 'vscode';
@@ -9,6 +9,7 @@ import type { AgentJetApi } from '../extension';
 import type { GateHandoff, LoadReason } from './contract';
 import { SharedProbe, type ProbeResult } from './probe';
 import { Proxies, DEBUG_TYPE } from './proxies';
+import { FirstStageLog } from './log';
 
 interface FullModule {
   activate(context: vscode.ExtensionContext, handoff: GateHandoff & { log: vscode.LogOutputChannel }): AgentJetApi;
@@ -67,7 +68,7 @@ let full: FullModule | undefined;
 
 export function activate(context: vscode.ExtensionContext): AgentJetExports {
   const started = performance.now();
-  const log = vscode.window.createOutputChannel('AgentJet', { log: true });
+  const log = new FirstStageLog(context.logUri.scheme === 'file' ? context.logUri.fsPath : undefined);
   const probe = new SharedProbe();
   let api: AgentJetApi | undefined;
   let reason: LoadReason | 'api' | undefined;
@@ -90,13 +91,17 @@ export function activate(context: vscode.ExtensionContext): AgentJetExports {
     proxies.yield();
     const t = performance.now();
     // The bundle beside this one; required only now, so a window without AgentJet never parses it.
+    // The output channel is made only now (it costs the host several MB).
+    const channel = vscode.window.createOutputChannel('AgentJet', { log: true });
+    context.subscriptions.push(channel);
+    log.useChannel(channel);
     try {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- a bundle beside this one, by path, at run time
       full = require(vscode.Uri.joinPath(context.extensionUri, 'dist', 'full.js').fsPath) as FullModule;
-      api = full.activate(context, { log, probe: () => probe.result(), forgetProbe: () => probe.forget(), ...proxies.binder() });
+      api = full.activate(context, { log: channel, probe: () => probe.result(), forgetProbe: () => probe.forget(), ...proxies.binder() });
     } catch (err) {
       // Not tried again (half of it may be registered): the log says why.
-      log.error(`AgentJet failed to load: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      channel.error(`AgentJet failed to load: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       return undefined;
     }
     log.info(`AgentJet loaded (${why}) in ${(performance.now() - t).toFixed(1)} ms`);
@@ -109,7 +114,7 @@ export function activate(context: vscode.ExtensionContext): AgentJetExports {
     return a;
   };
   const proxies = new Proxies(context.extension.packageJSON as object, load, isAgentJetFolder, offersMcp);
-  context.subscriptions.push(log, proxies, { dispose: () => watch.splice(0).forEach((d) => d.dispose()) });
+  context.subscriptions.push(proxies, { dispose: () => watch.splice(0).forEach((d) => d.dispose()) });
 
   const checkDocument = (doc: vscode.TextDocument | undefined) => {
     const why = doc && documentReason(doc);
@@ -130,9 +135,7 @@ export function activate(context: vscode.ExtensionContext): AgentJetExports {
       (err: unknown) => log.warn(`workspace probe failed: ${err instanceof Error ? err.message : String(err)}`),
     );
   let reprobe: ReturnType<typeof setTimeout> | undefined;
-  const yamlWatcher = vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}', false, true, true);
   watch.push(
-    yamlWatcher,
     vscode.workspace.onDidOpenTextDocument(checkDocument),
     vscode.window.onDidChangeActiveTextEditor((e) => checkDocument(e?.document)),
     vscode.window.tabGroups.onDidChangeTabs(checkTabs),
@@ -143,8 +146,11 @@ export function activate(context: vscode.ExtensionContext): AgentJetExports {
       probe.forget();
       runProbe();
     }),
-    // A config written into the folder (a checkout, a generator): probe again once the burst settles.
-    yamlWatcher.onDidCreate(() => {
+    // YAML created through VS Code (the explorer, a workspace edit, an extension): probe again once the
+    // burst settles. No file watcher here (one costs the host several MB): a config written by another
+    // program is found at the next window or when opened.
+    vscode.workspace.onDidCreateFiles((e) => {
+      if (!e.files.some((f) => /\.ya?ml$/i.test(f.path))) return;
       clearTimeout(reprobe);
       reprobe = setTimeout(() => {
         probe.forget();

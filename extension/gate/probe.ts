@@ -3,9 +3,9 @@
 // Every look at the folder goes through VS Code's file search with the user's `files.exclude` and
 // `search.exclude`: names first (AgentJet's own tree, run folders), then a small head read of a
 // bounded number of YAML files, shallow ones first, stopping at the first config.
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { firstConfig, probeCandidates } from '../../core/config/probeOrder';
+import { firstConfig, probeCandidates, PROBE_HEADS_UNMARKED } from '../../core/config/probeOrder';
 
 /** Files whose name alone says "AgentJet": its own tree, and runs it wrote. */
 export const MARKER_GLOB =
@@ -16,13 +16,16 @@ export const MARKER_GLOB =
 const SKIP = ['node_modules', '.git', '__pycache__', '.venv', 'venv', 'env', '.tox', 'dist', 'build'];
 const RUN_DIRS = ['saved_experiments', 'launcher_record', 'saved_checkpoints'];
 
+/** YAML files within four folders of the top (where a project keeps its configs). */
+const SHALLOW_YAML_GLOB = `{${[1, 2, 3, 4].flatMap((d) => ['yaml', 'yml'].map((e) => `${'*/'.repeat(d - 1)}*.${e}`)).join(',')}}`;
+
 /** YAML names the search returns at most (as many as the language server's pass checks). */
 export const PROBE_MAX_FILES = 2000;
 /** How much of a file is read: a root key sits near the top (Hydra's `defaults:` list comes first). */
 const HEAD_BYTES = 16 * 1024;
 
 export interface ProbeResult {
-  /** A file whose name marks the folder as AgentJet's (its tree, a run). */
+  /** A file or folder whose name marks the folder as AgentJet's (its tree, its runs): the config server starts on it too. */
   marker?: vscode.Uri;
   /** The first config found by its head. */
   config?: vscode.Uri;
@@ -63,17 +66,31 @@ async function head(uri: vscode.Uri): Promise<string | undefined> {
   }
 }
 
+/** Where configs are searched for: the user's excludes, tooling and run folders, dot folders. */
+export function configExcludes(scope: vscode.Uri | undefined): string | undefined {
+  return userExcludes(scope, [...SKIP, ...RUN_DIRS].map((d) => `**/${d}/**`).concat('**/.*/**'));
+}
+
 async function probeFolder(folder: vscode.WorkspaceFolder, token: vscode.CancellationToken): Promise<Omit<ProbeResult, 'ms'>> {
-  const skip = [...SKIP, ...RUN_DIRS].map((d) => `**/${d}/**`).concat('**/.*/**');
-  const [markers, yaml] = await Promise.all([
+  // Unmarked, only a bounded set of shallow YAML files is listed (a search's results cost the host
+  // memory): the full list only for a folder AgentJet's names mark.
+  const [markers, shallow] = await Promise.all([
     vscode.workspace.findFiles(new vscode.RelativePattern(folder, MARKER_GLOB), userExcludes(folder.uri), 1, token),
     vscode.workspace.findFiles(
-      new vscode.RelativePattern(folder, '**/*.{yaml,yml}'),
-      userExcludes(folder.uri, skip),
-      PROBE_MAX_FILES,
+      new vscode.RelativePattern(folder, SHALLOW_YAML_GLOB),
+      configExcludes(folder.uri),
+      PROBE_HEADS_UNMARKED,
       token,
     ),
   ]);
+  const yaml = markers.length
+    ? await vscode.workspace.findFiles(
+        new vscode.RelativePattern(folder, '**/*.{yaml,yml}'),
+        configExcludes(folder.uri),
+        PROBE_MAX_FILES,
+        token,
+      )
+    : shallow;
   const candidates = probeCandidates(yaml, (u) => u.path, markers.length > 0);
   let heads = 0;
   const config = await firstConfig(
@@ -87,11 +104,39 @@ async function probeFolder(folder: vscode.WorkspaceFolder, token: vscode.Cancell
   return { ...(markers[0] ? { marker: markers[0] } : {}), ...(config ? { config } : {}), files: yaml.length, heads };
 }
 
-/** The probe of every workspace folder, stopping at the first that holds a config. */
+/** At a folder's top, what marks it without a search (a stat each, as VS Code's plain-path `workspaceContains`). */
+const TOP_MARKERS = [
+  'ajet/default_config/ajet_default.yaml',
+  'astuner/default_config/astune_default.yaml',
+  'saved_experiments',
+  'launcher_record',
+];
+
+async function topMarker(folder: vscode.WorkspaceFolder): Promise<vscode.Uri | undefined> {
+  const found = await Promise.all(
+    TOP_MARKERS.map((p) => {
+      const uri = vscode.Uri.joinPath(folder.uri, p);
+      // Node's stat for local folders: VS Code's file system API would set up its disk provider in the host.
+      return (uri.scheme === 'file' ? stat(uri.fsPath) : vscode.workspace.fs.stat(uri)).then(
+        () => uri,
+        () => undefined,
+      );
+    }),
+  );
+  return found.find((u) => u !== undefined);
+}
+
+/**
+ * The probe of every workspace folder: a folder marked at its top answers at once (AgentJet's tree
+ * or its runs are there: no search); else the search, stopping at the first folder with a config.
+ */
 export async function probeWorkspace(token: vscode.CancellationToken): Promise<ProbeResult> {
   const started = performance.now();
   const out: ProbeResult = { files: 0, heads: 0, ms: 0 };
-  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  for (const marker of await Promise.all(folders.map(topMarker)))
+    if (marker) return { marker, files: 0, heads: 0, ms: performance.now() - started };
+  for (const folder of folders) {
     const r = await probeFolder(folder, token);
     out.files += r.files;
     out.heads += r.heads;

@@ -1,6 +1,6 @@
 // Stand-ins the first stage registers for what the manifest contributes, so that VS Code finds a
-// command, a view's data or a provider while the full extension is not loaded. A command or a view
-// loads it and gives way (the full extension registers the real ones); a provider VS Code asks by
+// command or a provider while the full extension is not loaded. A command loads it and gives way
+// (the full extension registers the real ones); a provider VS Code asks by
 // id (language-model tools, the MCP list, debug configurations, tasks) stays, and forwards to the
 // implementation the full extension binds through the handoff (./contract.ts).
 import * as vscode from 'vscode';
@@ -9,7 +9,6 @@ import type { GateHandoff, LoadReason, McpProviderImpl, ToolImpl } from './contr
 interface Manifest {
   contributes?: {
     commands?: { command: string }[];
-    views?: Record<string, { id: string; type?: string }[]>;
     languageModelTools?: { name: string }[];
     mcpServerDefinitionProviders?: { id: string }[];
   };
@@ -25,7 +24,7 @@ export const DEBUG_TYPE = 'agentjet';
 export const TASK_TYPE = 'agentjet';
 
 export class Proxies implements vscode.Disposable {
-  /** Commands and views: disposed when the full extension loads (it registers the same ids). */
+  /** Commands: disposed when the full extension loads (it registers the same ids). */
   private readonly giveWay: vscode.Disposable[] = [];
   /** Providers that stay and forward. */
   private readonly stay: vscode.Disposable[] = [];
@@ -53,18 +52,8 @@ export class Proxies implements vscode.Disposable {
           return vscode.commands.executeCommand(command, ...args);
         }),
       );
-    for (const view of Object.values(c.views ?? {}).flat())
-      if (!view.type || view.type === 'tree')
-        this.giveWay.push(
-          vscode.window.registerTreeDataProvider<never>(view.id, {
-            getTreeItem: (e) => e,
-            // The view is shown: the full extension takes it over (its own provider refreshes it).
-            getChildren: () => {
-              setTimeout(() => this.load('view'), 0);
-              return [];
-            },
-          }),
-        );
+    // No stand-in for the views: a view without a data provider shows its welcome content (a
+    // provider replaced later is not picked up by VS Code 1.100); the full extension registers them.
     this.registerProviders(c);
   }
 
@@ -188,7 +177,7 @@ export class Proxies implements vscode.Disposable {
     };
   }
 
-  /** The full extension is loading: commands and views give way to its own. */
+  /** The full extension is loading: commands give way to its own. */
   yield(): void {
     for (const d of this.giveWay.splice(0)) d.dispose();
   }

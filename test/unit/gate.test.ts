@@ -34,6 +34,7 @@ test('the first stage imports only its own files, the cheap config test, vscode 
     'extension/gate/main.ts',
     'extension/gate/probe.ts',
     'extension/gate/proxies.ts',
+    'extension/gate/log.ts',
     'core/agentjet/rootLine.ts',
     'core/config/probeOrder.ts',
   ]);

@@ -206,7 +206,8 @@ export function registerNewProject(context: vscode.ExtensionContext, services: S
       return;
     }
     checking = workspaceProbe()
-      .then((r) => vscode.commands.executeCommand('setContext', HAS_CONFIG_KEY, !!r.config))
+      // AgentJet's tree or runs at the top count as configs (the probe does not search such a folder further).
+      .then((r) => vscode.commands.executeCommand('setContext', HAS_CONFIG_KEY, !!(r.config || r.marker)))
       .then(
         () => undefined,
         (e: unknown) => services.log.warn(`config scan failed: ${String(e)}`),
