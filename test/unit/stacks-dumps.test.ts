@@ -20,6 +20,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureTestPython } from '../harness/python';
+import { LaunchRecordKeeper } from '../../core/launch/record';
+import { resolveAttributes } from '../../core/launch/attributes';
+import { planLaunch } from '../../core/launch/lifecycle';
 import { waitFor } from '../util/poll';
 import { stackDumpEnv } from '../../core/launch/stackHook';
 import { collectStacks } from '../../core/stacks/collect';
@@ -122,4 +125,38 @@ test('copied (bounded) when the folder cannot be moved, and only the newest laun
   assert.equal(left.length, MAX_KEPT);
   assert.ok(left[0]!.startsWith('2026_01_01_'), left[0]);
   assert.ok(!left.some((n) => n === kept.split('/').pop()), 'the oldest went');
+});
+
+test('a launch moves its dumps beside the run the launcher names (the launch record keeper), and its end waits for it', async () => {
+  if (process.platform === 'win32') return;
+  const python = ensureTestPython().python;
+  const add = await stackDumpEnv(process.env);
+  const pid = spawnSync(python, ['-c', 'import os; print(os.getpid())'], {
+    encoding: 'utf8',
+    env: { ...process.env, ...add },
+  }).stdout.trim();
+  assert.ok(existsSync(join(add.AGENTJET_STACKS_DIR!, `${pid}.txt`)), 'a process of the launch registered in its own folder');
+  const config = join(dir, 'c.yaml');
+  writeFileSync(config, 'ajet:\n  experiment_name: run_c\n');
+  const r = resolveAttributes({ config, cwd: dir, backbone: 'debug', python });
+  const planned = await planLaunch(r, { lint: false, stacks: false });
+  assert.ok(planned.ok);
+  const keeper = new LaunchRecordKeeper();
+  keeper.where = { env: { ...add } };
+  keeper.startedAt = Date.now();
+  const exp = join(dir, 'saved_experiments', 'run_c');
+  const named = keeper.push(`view the logs: http://127.0.0.1:8181/?path=${join(exp, '2026_01_01_10_00', 'host')}\n`, 'stdout', r);
+  assert.equal(named?.folder, exp);
+  keeper.exitCode = 0;
+  await keeper.finish(
+    r,
+    planned.plan,
+    undefined,
+    () => undefined,
+    (m) => assert.fail(m),
+  );
+  const folders = readdirSync(dumpsFolder(exp));
+  assert.equal(folders.length, 1);
+  assert.ok(existsSync(join(dumpsFolder(exp), folders[0]!, `${pid}.txt`)), 'the dump file is beside the run');
+  assert.ok(lstatSync(add.AGENTJET_STACKS_DIR!).isSymbolicLink());
 });
