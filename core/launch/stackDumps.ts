@@ -111,3 +111,10 @@ export async function keepStackDumps(launchDir: string, experiment: string, star
   await pruneStackDumps(experiment);
   return target;
 }
+
+/** The dump folder of the newest launch kept beside the run, or undefined. */
+export async function latestStackDumps(experiment: string): Promise<string | undefined> {
+  const dir = dumpsFolder(experiment);
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => NAME.test(n)).sort();
+  return names.length ? join(dir, names[names.length - 1]!) : undefined;
+}

@@ -24,6 +24,7 @@ import { LaunchRecordKeeper } from '../../core/launch/record';
 import { resolveAttributes } from '../../core/launch/attributes';
 import { planLaunch } from '../../core/launch/lifecycle';
 import { waitFor } from '../util/poll';
+import { repoRoot } from '../util/paths';
 import { stackDumpEnv } from '../../core/launch/stackHook';
 import { collectStacks } from '../../core/stacks/collect';
 import { faulthandlerDump } from '../../core/stacks/faulthandler';
@@ -159,4 +160,10 @@ test('a launch moves its dumps beside the run the launcher names (the launch rec
   assert.equal(folders.length, 1);
   assert.ok(existsSync(join(dumpsFolder(exp), folders[0]!, `${pid}.txt`)), 'the dump file is beside the run');
   assert.ok(lstatSync(add.AGENTJET_STACKS_DIR!).isSymbolicLink());
+  // After the fact, from a terminal: `agentjet stacks EXP_DIR --last` says where they are.
+  const cli = spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'cli', 'main.ts'), 'stacks', exp, '--last'], {
+    encoding: 'utf8',
+  });
+  assert.equal(cli.status, 1, 'no report was kept');
+  assert.ok(cli.stderr.includes(`dumps of its last launch are in ${join(dumpsFolder(exp), folders[0]!)}`), cli.stderr);
 });
