@@ -5,6 +5,7 @@ import { runOfFolder } from '../core/stacks/target';
 import { interpretersOf } from '../core/stacks/pyspy';
 import { formatLocalTime, statusLabel } from '../core/runs/format';
 import { latestStackReport, saveStackReport } from '../core/stacks/saved';
+import { latestStackDumps } from '../core/launch/stackDumps';
 import type { StackReport } from '../core/stacks/types';
 import { syncNodeFs } from '../core/fs/seam';
 import { resolve } from 'node:path';
@@ -89,11 +90,16 @@ export const stacksCommand: CliCommand = {
     if (o.last) {
       if (pids.length || positionals.length !== 1) return bad(t('--last needs one experiment folder'));
       const kept = await latestStackReport(syncNodeFs(), resolve(positionals[0]!));
+      // The raw faulthandler dumps of the last launch from the editor, when it kept any.
+      const dumps = await latestStackDumps(resolve(positionals[0]!));
+      const dumpsNote = () => dumps && process.stderr.write(`${t('The faulthandler dumps of its last launch are in {0}', dumps)}\n`);
       if (!kept) {
         process.stderr.write(`agentjet stacks: ${t('no stacks were kept beside {0}', positionals[0]!)}\n`);
+        dumpsNote();
         return 1;
       }
       process.stderr.write(`${t('Stacks kept in {0}', kept.file)}\n`);
+      dumpsNote();
       print(kept.report);
       return 0;
     }

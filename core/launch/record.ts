@@ -15,6 +15,8 @@ import type { ExperimentEventBody, FinishedEventBody, LaunchCause } from '../pro
 import { classifyText } from '../diagnose/classify';
 import { LiveRecord, type LiveRecordEvents } from './liveRecord';
 import type { LaunchOwner } from './owner';
+import { STACKS_DIR_ENV } from './stackHook';
+import { adoptStackDumps, keepStackDumps } from './stackDumps';
 
 /** The layout a launch's record falls back to when the preflight did not read one from AgentJet's code. */
 function fallbackLayout(dialect: LaunchPlan['facts']['dialect']): LayoutVersion {
@@ -37,6 +39,8 @@ export class LaunchRecordKeeper {
   /** The launcher's output (the end of it), for the launch record beside the run. */
   private output = '';
   private experiment: string | undefined;
+  /** The stack dumps moving beside the run (core/stacks/dumps.ts), once the launcher named it. */
+  private adopting: Promise<unknown> | undefined;
 
   /** Why the launch failed, from its output (none for a success or the user's stop). */
   causes(): LaunchCause[] {
@@ -118,6 +122,12 @@ export class LaunchRecordKeeper {
     this.live?.setPid(pid);
   }
 
+  /** The launch's own folder of stack dumps (AGENTJET_STACKS_DIR of its environment), if it has one. */
+  private stacksDir(): string | undefined {
+    const d = this.where.env?.[STACKS_DIR_ENV];
+    return d && d !== 'off' ? d : undefined;
+  }
+
   /** The folder AgentJet makes for this launch when the launcher names none (its log root, its name now). */
   private expectedFolder(r: ResolvedLaunch, plan: LaunchPlan, atMs: number): string {
     const w = this.where;
@@ -132,6 +142,8 @@ export class LaunchRecordKeeper {
     if (this.experiment) return undefined;
     this.experiment = folder;
     this.live?.changed();
+    const dumps = this.stacksDir();
+    if (dumps) this.adopting = adoptStackDumps(dumps, folder, this.startedAt || Date.now()).catch(() => undefined);
     return { folder, ...(this.reader.info.yamlBackup ? { yamlBackup: this.reader.info.yamlBackup } : {}) };
   }
 
@@ -201,6 +213,10 @@ export class LaunchRecordKeeper {
         onError(t('could not record the launch in {0}: {1}', folder, (e as Error).message));
       }
     }
+    // The stack dumps beside the run too (moved when it was named, else copied now).
+    await this.adopting;
+    const dumps = this.stacksDir();
+    if (dumps && folder) await keepStackDumps(dumps, folder, live?.startMs ?? (this.startedAt || Date.now())).catch(() => undefined);
     const rolloutLog = this.experiment ? await findRolloutLog(this.experiment, this.startedAt) : undefined;
     const causes = this.causes();
     return {

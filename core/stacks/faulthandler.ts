@@ -2,10 +2,11 @@
 // for its stacks with SIGUSR1, then read what its faulthandler appended to `<dir>/<pid>.txt`.
 // A process is signalled only when its file's first line names it (same pid, executable and start
 // time as /proc says now): SIGUSR1 ends a process that has no handler for it.
-import { open, readFile, readlink, stat } from 'node:fs/promises';
+import { open, readFile, readlink, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { STACKS_DIR_ENV, STACKS_HEADER } from '../launch/stackHook';
 import { parseFaulthandler } from './parse';
+import { MAX_DUMP_FILE_BYTES } from '../launch/stackDumps';
 import type { ThreadStack } from './types';
 import { t } from '../l10n';
 
@@ -80,7 +81,8 @@ export async function faulthandlerDump(
       message: t('process {0} was not started with the stack hook ({1} not in its environment)', pid, STACKS_DIR_ENV),
     };
   const file = join(dir, `${pid}.txt`);
-  const head = parseStacksHeader((await firstLine(file)) ?? '');
+  const line = (await firstLine(file)) ?? '';
+  const head = parseStacksHeader(line);
   if (!head || head.pid !== pid)
     return { ok: false, kind: 'no-tool', message: t('process {0} has no faulthandler registered (no {1})', pid, file) };
   if (process.platform === 'linux') {
@@ -89,6 +91,9 @@ export async function faulthandlerDump(
     if ((now.exe !== undefined && now.exe !== head.exe) || (head.start !== '?' && now.start !== head.start))
       return { ok: false, kind: 'no-tool', message: t('process {0} is no longer the Python process that registered ({1})', pid, head.exe) };
   }
+  // Bounded: a file grown past the cap by earlier dumps is cut back to its first line (the process
+  // appends, so its next dump starts there).
+  if ((await stat(file)).size > MAX_DUMP_FILE_BYTES) await truncate(file, Buffer.byteLength(line) + 1).catch(() => undefined);
   const before = (await stat(file)).size;
   try {
     process.kill(pid, 'SIGUSR1');
