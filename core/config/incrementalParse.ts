@@ -38,23 +38,27 @@ export type PieceCache = Map<string, Piece>;
 /** Work counters (tests read them): pieces parsed by the library and pieces reused. */
 export const incrementalWork = { parsed: 0, reused: 0 };
 
-/** The stand-in parent of an entry piece. */
-const PARENT = '_:\n';
 /** A text the cut may change: an anchor or alias, a tab, CR, a directive or document marker. */
 const UNSAFE = /(?:^|[\s,[{])[&*]\S|[\t\r]|^(?:---|\.\.\.|%)/m;
 /** A piece that starts with a plain key (what its value holds aside). */
 const KEY_LINE = /^ *[A-Za-z0-9_][\w./-]*:(?: |\n|$)/;
-/** A section whose key line opens a block map (the key, then nothing but a comment). */
-const OPENS_BLOCK = /^[A-Za-z_][\w.-]*:[ ]*(?:#.*)?$/;
+/** A key line that opens a block map (the key, then nothing but a comment). */
+const OPENS_BLOCK = /^ *[A-Za-z_][\w.-]*:[ ]*(?:#.*)?$/;
+/** How deep entries are cut into pieces of their own. */
+const MAX_LEVEL = 4;
 
 interface Cut {
   /** Where the piece's own text starts and ends in the document. */
   from: number;
   to: number;
-  /** An entry of a section's map (parsed behind the stand-in key), or a whole section. */
-  entry: boolean;
-  /** The indentation of the next piece (an entry of the same map, or 0); -1 for the text's last piece. */
+  /** 0 for a top-level section; else an entry of a map nested `level` keys deep. */
+  level: number;
+  /** The indentation of the keys above the entry (one per level): its stand-in parents. */
+  parents: number[];
+  /** The indentation of the next piece's key; -1 for the text's last piece. */
   nextIndent: number;
+  /** The next piece's level. */
+  nextLevel: number;
 }
 
 /** Offsets of the lines at `indent` spaces that start content (not a comment, not a list item). */
@@ -72,28 +76,33 @@ function starts(text: string, from: number, to: number, indent: number): number[
   return out;
 }
 
-/** The pieces of `text`: sections, and the entries of a section that holds a block map. */
+/**
+ * The pieces of `text`: the top-level sections; a section or entry whose key opens a block map of
+ * two entries or more is cut into its head (the key and its first entry) and its other entries.
+ */
 function cuts(text: string): Cut[] {
   const secs = starts(text, 0, text.length, 0);
-  if (!secs.length) return [];
+  // Content before the first top-level key (indented) would change how everything after it reads.
+  if (!secs.length || /^[ ]*[^ #\n]/m.test(text.slice(0, secs[0]))) return [];
   const out: Cut[] = [];
-  for (let i = 0; i < secs.length; i++) {
-    const from = i === 0 ? 0 : (secs[i] as number);
-    const to = secs[i + 1] ?? text.length;
-    const nl = text.indexOf('\n', secs[i] as number);
-    const keyLine = text.slice(secs[i] as number, nl < 0 || nl > to ? to : nl);
-    const entries = nl >= 0 && nl < to && OPENS_BLOCK.test(keyLine) ? entryStarts(text, nl + 1, to) : [];
+  const split = (from: number, to: number, keyAt: number, level: number, parents: number[]): void => {
+    const nl = text.indexOf('\n', keyAt);
+    const keyLine = text.slice(keyAt, nl < 0 || nl > to ? to : nl);
+    const entries = level < MAX_LEVEL && nl >= 0 && nl < to && OPENS_BLOCK.test(keyLine) ? entryStarts(text, nl + 1, to) : [];
     if (entries.length < 2) {
-      out.push({ from, to, entry: false, nextIndent: 0 });
-      continue;
+      out.push({ from, to, level, parents, nextIndent: 0, nextLevel: 0 });
+      return;
     }
-    // The section's head (its key, comments, its first entry) as a section; the other entries apart.
-    const n = indentAt(text, entries[0] as number);
-    out.push({ from, to: entries[1] as number, entry: false, nextIndent: n });
-    for (let j = 1; j < entries.length; j++)
-      out.push({ from: entries[j] as number, to: entries[j + 1] ?? to, entry: true, nextIndent: j + 1 < entries.length ? n : 0 });
+    out.push({ from, to: entries[1] as number, level, parents, nextIndent: 0, nextLevel: 0 });
+    const inner = [...parents, indentAt(text, keyAt)];
+    for (let j = 1; j < entries.length; j++) split(entries[j] as number, entries[j + 1] ?? to, entries[j] as number, level + 1, inner);
+  };
+  for (let i = 0; i < secs.length; i++) split(i === 0 ? 0 : (secs[i] as number), secs[i + 1] ?? text.length, secs[i] as number, 0, []);
+  for (let i = 0; i < out.length; i++) {
+    const next = out[i + 1];
+    (out[i] as Cut).nextIndent = next ? indentAt(text, next.from) : -1;
+    (out[i] as Cut).nextLevel = next?.level ?? 0;
   }
-  (out[out.length - 1] as Cut).nextIndent = -1;
   return out;
 }
 
@@ -122,29 +131,35 @@ interface Piece {
   at: number;
   /** The document the piece was parsed in: the shell of the first piece's copy. */
   doc: Document.Parsed;
-  /** The piece's map (the root map, or the stand-in key's value map) and its entries. */
-  map: YAMLMap;
+  /** The maps from the root down to the one holding the piece's entries (through the stand-in parents). */
+  chain: YAMLMap[];
+}
+
+function prefixOf(c: Cut): string {
+  return c.parents.map((n) => ' '.repeat(n) + '_:\n').join('');
 }
 
 /**
- * The library's parse of a piece. Where a comment or a blank line ends a piece, what the library
- * makes of it (the end of the node before it) depends on the next key: the piece is parsed with a
- * stand-in key where the next piece's key starts, dropped from the tree afterwards.
+ * The library's parse of a piece, behind stand-in keys for the keys above it. Where a comment or a
+ * blank line ends a piece, what the library makes of it (the end of the node before it) depends on
+ * the next key: the piece is parsed with a stand-in key where the next piece's key starts, dropped
+ * from the tree afterwards.
  */
 function parsePiece(src: string, options: Options, c: Cut): Piece | undefined {
   incrementalWork.parsed++;
+  const prefix = prefixOf(c);
   const next = c.nextIndent >= 0 ? ' '.repeat(c.nextIndent) + '_:\n' : '';
-  const docs = parseAllDocuments((c.entry ? PARENT : '') + src + next, options);
+  const docs = parseAllDocuments(prefix + src + next, options);
   if (!Array.isArray(docs) || docs.length !== 1) return undefined;
   const doc = docs[0] as Document.Parsed;
   if (!isMap(doc.contents)) return undefined;
-  const base = c.from - (c.entry ? PARENT.length : 0);
+  const base = c.from - prefix.length;
   // A piece with a syntax error (a key half typed) stands on its own when it starts with a key, as
   // the stand-in before it did, and its errors stay inside it (the stand-in after it still a key).
   if (doc.errors.length || doc.warnings.length) {
-    const lo = c.entry ? PARENT.length : 0;
+    const lo = prefix.length;
     const inside = (e: { pos: [number, number] }) => e.pos[0] >= lo && e.pos[1] <= lo + src.length;
-    if ((c.from > 0 && !KEY_LINE.test(src)) || !doc.errors.every(inside) || !doc.warnings.every(inside)) return undefined;
+    if (c.from === 0 || !KEY_LINE.test(src) || !doc.errors.every(inside) || !doc.warnings.every(inside)) return undefined;
     for (const e of [...doc.errors, ...doc.warnings]) e.pos = [e.pos[0] + base, e.pos[1] + base];
   }
   if (base) {
@@ -152,22 +167,31 @@ function parsePiece(src: string, options: Options, c: Cut): Piece | undefined {
     doc.range = [doc.range[0] + base, doc.range[1] + base, doc.range[2] + base];
   }
   const root = doc.contents;
-  let map: YAMLMap = root;
-  if (c.entry) {
-    const only = root.items[0];
-    if (!isPair(only) || !isStandIn(only.key) || !isMap(only.value)) return undefined;
-    map = only.value;
+  if (next && !dropStandIn(root, c.nextLevel, c.to + c.nextIndent)) return undefined;
+  const chain: YAMLMap[] = [root];
+  for (let k = 0; k < c.level; k++) {
+    const m = chain[k] as YAMLMap;
+    const only = m.items[0];
+    if (m.items.length !== 1 || !isPair(only) || !isStandIn(only.key) || !isMap(only.value)) return undefined;
+    chain.push(only.value);
   }
-  if (next) {
-    // The stand-in for the next key: in the root for a section after, else in the entries' map.
-    const last = root.items[root.items.length - 1];
-    const into = c.nextIndent === 0 ? root : isPair(last) && isMap(last.value) ? last.value : undefined;
-    const added = into?.items[into.items.length - 1];
-    if (!into || !isPair(added) || !isStandIn(added.key) || !isScalar(added.value) || added.value.value !== null) return undefined;
-    into.items.pop();
+  if (!(chain[c.level] as YAMLMap).items.length) return undefined;
+  return { at: c.from, doc, chain };
+}
+
+/** Removes the stand-in next key (its key at `at`) from the map `depth` keys down the tree's right edge, where the next piece's key goes. */
+function dropStandIn(root: YAMLMap, depth: number, at: number): boolean {
+  let m: YAMLMap = root;
+  for (let d = 0; d < depth; d++) {
+    const last = m.items[m.items.length - 1];
+    if (!isPair(last) || !isMap(last.value)) return false;
+    m = last.value;
   }
-  if ((c.entry && root.items.length !== 1) || !map.items.length) return undefined;
-  return { at: c.from, doc, map };
+  const last = m.items[m.items.length - 1];
+  if (!isPair(last) || !isStandIn(last.key) || (last.key as Node).range?.[0] !== at) return false;
+  if (!isScalar(last.value) || last.value.value !== null) return false;
+  m.items.pop();
+  return true;
 }
 
 function isStandIn(n: unknown): boolean {
@@ -223,13 +247,12 @@ export function parseReusing(
   if (list.length < 2) return undefined;
   const pieces: PieceCache = new Map();
   let doc: Document.Parsed | undefined;
-  let root: YAMLMap | undefined;
-  /** The map entries are added to: the value of the last section's key. */
-  let entryMap: YAMLMap | undefined;
+  /** The maps open at each level: the root, then the value of the last key at each depth. */
+  const open: YAMLMap[] = [];
   let last: { piece: Piece; by: number } | undefined;
   for (const c of list) {
     const src = text.slice(c.from, c.to);
-    const key = `${c.entry ? 'e' : 's'}${c.nextIndent}:${src}`;
+    const key = `${c.parents.join(',')}:${c.nextIndent}:${src}`;
     let piece = previous?.get(key) ?? pieces.get(key);
     if (piece) incrementalWork.reused++;
     else {
@@ -237,45 +260,41 @@ export function parseReusing(
       // A piece the library finds wrong (the user is typing in it): the pieces before it stand, the
       // rest of the text is parsed in one go, as the library would recover from it in the whole.
       // That holds when the piece starts with a key, as the stand-in the piece before it was parsed with.
-      if (!piece) return doc && root && KEY_LINE.test(src) ? withRest(text, c, options, doc, root, entryMap, pieces) : undefined;
+      if (!piece) return doc && open.length > c.level && KEY_LINE.test(src) ? withRest(text, c, options, doc, open, pieces) : undefined;
     }
     pieces.set(key, piece);
     const by = c.from - piece.at;
-    if (doc) addProblems(doc, piece.doc, by);
-    if (!doc || !root) {
+    if (!doc) {
       // The document's shell: the first piece's own, with new contents and error lists.
       const d = piece.doc;
       doc = Object.create(Object.getPrototypeOf(d) as object, Object.getOwnPropertyDescriptors(d)) as Document.Parsed;
       doc.errors = [];
       doc.warnings = [];
-      addProblems(doc, d, by);
-      root = shell(piece.map, by, d.schema);
-      doc.contents = root as unknown as Document.Parsed['contents'];
+      open.push(shell(piece.chain[0] as YAMLMap, by, d.schema));
+      doc.contents = open[0] as unknown as Document.Parsed['contents'];
     }
+    addProblems(doc, piece.doc, by);
+    const target = open[c.level];
+    if (!target) return undefined;
+    open.length = c.level + 1;
     const schema = doc.schema;
-    if (c.entry) {
-      if (!entryMap) return undefined;
-      const items = piece.map.items;
-      for (let i = 0; i < items.length; i++) entryMap.items.push(moved(items[i] as Pair, by, schema));
-      fixEnd(entryMap, piece.map, by);
-    } else {
-      const items = piece.map.items;
-      for (let i = 0; i < items.length; i++) {
-        const it = items[i] as Pair;
-        // The section's last key opens a map the next pieces may add entries to: a new one.
-        if (i === items.length - 1 && isMap(it.value)) {
-          entryMap = shell(it.value, by, schema);
-          const xs = it.value.items;
-          for (let j = 0; j < xs.length; j++) entryMap.items.push(moved(xs[j] as Pair, by, schema));
-          root.items.push(new Pair(moved(it.key, by, schema), entryMap));
-        } else root.items.push(moved(it, by, schema));
-        if (i === items.length - 1 && !isMap(it.value)) entryMap = undefined;
-      }
+    const items = (piece.chain[c.level] as YAMLMap).items;
+    for (let i = 0; i < items.length; i++) {
+      const it = items[i] as Pair;
+      // The last key opening a map: the next pieces may add entries to it, so a map of this tree's own.
+      if (i === items.length - 1 && isMap(it.value)) {
+        const inner = shell(it.value, by, schema);
+        for (const x of it.value.items) inner.items.push(moved(x as Pair, by, schema));
+        target.items.push(new Pair(moved(it.key, by, schema), inner));
+        open.push(inner);
+      } else target.items.push(moved(it, by, schema));
     }
+    // The maps above the piece end where it ends (until a later piece in them says otherwise).
+    for (let k = 1; k <= c.level; k++) fixEnd(open[k] as YAMLMap, piece.chain[k] as YAMLMap, by);
     last = { piece, by };
   }
-  if (!doc || !root || !last) return undefined;
-  fixEnd(root, last.piece.doc.contents as YAMLMap, last.by);
+  if (!doc || !last) return undefined;
+  fixEnd(open[0] as YAMLMap, last.piece.chain[0] as YAMLMap, last.by);
   const r = last.piece.doc.range;
   doc.range = [doc.range[0], r[1] + last.by, r[2] + last.by];
   return { docs: [doc], pieces };
@@ -287,35 +306,38 @@ function addProblems(doc: Document.Parsed, from: Document.Parsed, by: number): v
   for (const w of from.warnings) doc.warnings.push(new YAMLWarning([w.pos[0] + by, w.pos[1] + by], w.code, w.message));
 }
 
-/** The document finished with the library's parse of text[c.from..] (behind the stand-in key for an entry). */
+/** The document finished with the library's parse of text[c.from..] (behind the stand-in keys above it). */
 function withRest(
   text: string,
   c: Cut,
   options: Options,
   doc: Document.Parsed,
-  root: YAMLMap,
-  entryMap: YAMLMap | undefined,
+  open: YAMLMap[],
   pieces: PieceCache,
 ): { docs: Document.Parsed[]; pieces: PieceCache } | undefined {
   incrementalWork.parsed++;
-  const docs = parseAllDocuments((c.entry ? PARENT : '') + text.slice(c.from), options);
+  const prefix = prefixOf(c);
+  const docs = parseAllDocuments(prefix + text.slice(c.from), options);
   if (!Array.isArray(docs) || docs.length !== 1) return undefined;
   const rest = docs[0] as Document.Parsed;
-  if (!isMap(rest.contents) || !rest.contents.range) return undefined;
-  const by = c.from - (c.entry ? PARENT.length : 0);
+  if (!isMap(rest.contents)) return undefined;
+  const by = c.from - prefix.length;
   shift(rest.contents, by);
-  let items = rest.contents.items;
-  if (c.entry) {
-    const first = items[0];
-    if (!entryMap?.range || !isPair(first) || !isScalar(first.key) || first.key.value !== '_' || !isMap(first.value) || !first.value.range)
-      return undefined;
-    for (const it of first.value.items) entryMap.items.push(it);
-    entryMap.range = [entryMap.range[0], first.value.range[1], first.value.range[2]];
-    items = items.slice(1);
+  // Down the stand-in keys: at each depth, what follows the stand-in belongs to the map open there.
+  const chain: YAMLMap[] = [rest.contents];
+  for (let k = 0; k < c.level; k++) {
+    const first = (chain[k] as YAMLMap).items[0];
+    if (!isPair(first) || !isStandIn(first.key) || !isMap(first.value)) return undefined;
+    chain.push(first.value);
   }
-  for (const it of items) root.items.push(it);
-  const r = rest.contents.range;
-  if (root.range) root.range = [root.range[0], r[1], r[2]];
+  open.length = c.level + 1;
+  for (let k = c.level; k >= 0; k--) {
+    const m = chain[k] as YAMLMap;
+    const into = open[k] as YAMLMap;
+    for (const it of k === c.level ? m.items : m.items.slice(1)) into.items.push(it);
+    if (!m.range || !into.range) return undefined;
+    into.range = [into.range[0], m.range[1], m.range[2]];
+  }
   doc.range = [doc.range[0], rest.range[1] + by, rest.range[2] + by];
   for (const e of rest.errors) {
     e.pos = [e.pos[0] + by, e.pos[1] + by];
