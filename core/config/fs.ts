@@ -51,6 +51,36 @@ const scopeKey = (within: readonly string[] | undefined) => (within ? within.joi
 /** Largest file `findLine` scans (a generated module of that size is already an oddity). */
 const MAX_SCAN_BYTES = 256 * 1024 * 1024;
 
+/**
+ * The first line a regular expression matches, fed a file's bytes chunk by chunk (the same for the
+ * blocking and the asynchronous reader): 0-based line and column, `null` at the end without a match,
+ * `undefined` once more than `maxBytes` came (the file grew while read), `'more'` to go on.
+ */
+export class LineMatcher {
+  private readonly dec = new StringDecoder('utf8');
+  private carry = '';
+  private line = 0;
+  private total = 0;
+  constructor(
+    private readonly re: RegExp,
+    private readonly maxBytes: number,
+  ) {}
+
+  feed(buf: Buffer, n: number): { line: number; character: number } | null | undefined | 'more' {
+    this.total += n;
+    if (this.total > this.maxBytes) return undefined;
+    const chunk = n > 0 ? this.carry + this.dec.write(buf.subarray(0, n)) : this.carry + this.dec.end();
+    const parts = chunk.split('\n');
+    this.carry = n > 0 ? (parts.pop() ?? '') : '';
+    for (const part of parts) {
+      const m = this.re.exec(part.endsWith('\r') ? part.slice(0, -1) : part);
+      if (m) return { line: this.line, character: m.index };
+      this.line++;
+    }
+    return n === 0 ? null : 'more';
+  }
+}
+
 /** Streams `path` line by line for the first match of `re` (see ConfigFs.findLine). */
 export function scanLines(
   path: string,
@@ -72,27 +102,10 @@ export function scanLines(
   }
   try {
     const buf = Buffer.alloc(chunkBytes);
-    const dec = new StringDecoder('utf8');
-    let carry = '';
-    let line = 0;
-    let total = 0;
-    const test = (text: string): { line: number; character: number } | undefined => {
-      const m = re.exec(text);
-      return m ? { line, character: m.index } : undefined;
-    };
+    const lines = new LineMatcher(re, maxBytes);
     for (;;) {
-      const n = readSync(fd, buf, 0, buf.length, null);
-      total += n;
-      if (total > maxBytes) return undefined; // grew while being read
-      const chunk = n > 0 ? carry + dec.write(buf.subarray(0, n)) : carry + dec.end();
-      const parts = chunk.split('\n');
-      carry = n > 0 ? (parts.pop() ?? '') : '';
-      for (const part of parts) {
-        const hit = test(part.endsWith('\r') ? part.slice(0, -1) : part);
-        if (hit) return hit;
-        line++;
-      }
-      if (n === 0) return null;
+      const hit = lines.feed(buf, readSync(fd, buf, 0, buf.length, null));
+      if (hit !== 'more') return hit;
     }
   } catch {
     return undefined;

@@ -4,8 +4,7 @@
 // and checks the file again, until a pass asks nothing new: the last pass saw the same disk the
 // blocking CachedFs would have, without a synchronous call.
 import { open, readdir, stat } from 'node:fs/promises';
-import { StringDecoder } from 'node:string_decoder';
-import type { ConfigFs } from './fs';
+import { LineMatcher, type ConfigFs } from './fs';
 import { mapLimit } from '../fs/seam';
 
 type Hit = { line: number; character: number } | null | undefined;
@@ -28,23 +27,10 @@ export async function scanLinesAsync(path: string, re: RegExp, maxBytes = MAX_SC
   }
   try {
     const buf = Buffer.alloc(chunkBytes);
-    const dec = new StringDecoder('utf8');
-    let carry = '';
-    let line = 0;
-    let total = 0;
+    const lines = new LineMatcher(re, maxBytes);
     for (;;) {
-      const { bytesRead: n } = await fh.read(buf, 0, buf.length, null);
-      total += n;
-      if (total > maxBytes) return undefined; // grew while being read
-      const chunk = n > 0 ? carry + dec.write(buf.subarray(0, n)) : carry + dec.end();
-      const parts = chunk.split('\n');
-      carry = n > 0 ? (parts.pop() ?? '') : '';
-      for (const part of parts) {
-        const m = re.exec(part.endsWith('\r') ? part.slice(0, -1) : part);
-        if (m) return { line, character: m.index };
-        line++;
-      }
-      if (n === 0) return null;
+      const hit = lines.feed(buf, (await fh.read(buf, 0, buf.length, null)).bytesRead);
+      if (hit !== 'more') return hit;
     }
   } catch {
     return undefined;
