@@ -212,7 +212,7 @@ async function benchRepository(builds: readonly Build[]): Promise<void> {
         `      activated ${at(stampOf(log, /AgentJet (first stage )?activated/))} (event ${event ?? '?'})` +
           `, full extension loaded ${at(stampOf(log, /AgentJet (loaded|activated in)/))}` +
           `, language server started ${at(stampOf(log, /starting the AgentJet config language server/))}` +
-          `, first pass done ${at(stampOf(log, /checked \d+ configs in the workspace/))}`,
+          `, first pass done ${at(stampOf(log, /checked \d+ configs? in the workspace/))}`,
       );
       const probe = /workspace probe: (.*)/.exec(log);
       if (probe) console.log(`      probe: ${probe[1]}`);
