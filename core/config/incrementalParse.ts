@@ -159,7 +159,9 @@ function parsePiece(src: string, options: Options, c: Cut): Piece | undefined {
   if (doc.errors.length || doc.warnings.length) {
     const lo = prefix.length;
     const inside = (e: { pos: [number, number] }) => e.pos[0] >= lo && e.pos[1] <= lo + src.length;
-    if (c.from === 0 || !KEY_LINE.test(src) || !doc.errors.every(inside) || !doc.warnings.every(inside)) return undefined;
+    // An open flow collection or quote may run on past the piece in the whole text: parsed from here on.
+    if (c.from === 0 || !KEY_LINE.test(src) || /[[{"']/.test(src) || !doc.errors.every(inside) || !doc.warnings.every(inside))
+      return undefined;
     for (const e of [...doc.errors, ...doc.warnings]) e.pos = [e.pos[0] + base, e.pos[1] + base];
   }
   if (base) {

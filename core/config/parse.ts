@@ -18,6 +18,7 @@ import { LineIndex } from './text';
 import { parseSplit } from './fastParse';
 import { parseReusing, type PieceCache } from './incrementalParse';
 import type { ConfigDiagnostic } from './diagnostics';
+import { CheckCache } from './checkCache';
 import { t } from '../l10n';
 import { looksLikeConfig, rootKeyOf, familyOf, versionOf, type Dialect, type Family, type FrameworkVersion } from '../agentjet/dialect';
 
@@ -42,6 +43,8 @@ export interface ParsedConfig {
   version?: FrameworkVersion;
   /** The pieces this text was parsed from, for the next version's parse (incrementalParse.ts). */
   pieces?: PieceCache;
+  /** The diagnostics the last version's validation kept per subtree, for this one's (checkCache.ts). */
+  checks?: CheckCache;
 }
 
 /** Files above this size only get a cheap note: parsing 1 MB of YAML already takes about a second,
@@ -67,6 +70,8 @@ export function parseConfig(text: string, opts: { dialect?: Family; previous?: P
     docs = [];
   }
   const out: ParsedConfig = { text, index, docs, docIndex: -1, dialect: opts.dialect ?? 'agentjet', ...(pieces ? { pieces } : {}) };
+  // An edited document (its pieces reused): its checks may reuse the last version's too.
+  if (pieces) out.checks = opts.previous?.checks ?? new CheckCache();
   for (let i = 0; i < docs.length; i++) {
     const d = docs[i] as Document.Parsed;
     if (!isMap(d.contents)) continue;
