@@ -195,15 +195,25 @@ interface MapEntry {
   pair: Pair;
   merged: boolean;
 }
-const pairsOf = new WeakMap<YAMLMap, { doc: Document; pairs: MapEntry[]; byKey?: Map<string, MapEntry> }>();
+interface PairsEntry {
+  doc: Document;
+  /** Holds a `<<` merge: its pairs depend on the document's anchors. */
+  merges: boolean;
+  pairs: MapEntry[];
+  byKey?: Map<string, MapEntry>;
+}
+const pairsOf = new WeakMap<YAMLMap, PairsEntry>();
 
-function pairsEntry(map: YAMLMap, doc: Document): { doc: Document; pairs: MapEntry[]; byKey?: Map<string, MapEntry> } {
+function pairsEntry(map: YAMLMap, doc: Document): PairsEntry {
   const hit = pairsOf.get(map);
-  if (hit && hit.doc === doc) return hit;
+  // A map the incremental parse carried into the next version keeps its index (unless it merges).
+  if (hit && (hit.doc === doc || !hit.merges)) return hit;
   const out: MapEntry[] = [];
+  let merges = false;
   for (const p of map.items) {
     if (!isPair(p)) continue;
     if (isScalar(p.key) && p.key.value === '<<') {
+      merges = true;
       const v = deref(p.value, doc);
       const sources = v && 'items' in v && !isMap(v) ? (v.items as unknown[]).map((x) => deref(x, doc)) : [v];
       for (const s of sources) if (isMap(s)) for (const q of s.items) if (isPair(q)) out.push({ pair: q, merged: true });
@@ -211,7 +221,7 @@ function pairsEntry(map: YAMLMap, doc: Document): { doc: Document; pairs: MapEnt
     }
     out.push({ pair: p, merged: false });
   }
-  const e = { doc, pairs: out };
+  const e = { doc, merges, pairs: out };
   pairsOf.set(map, e);
   return e;
 }
