@@ -205,3 +205,20 @@ test('a key being typed (a syntax error) parses from its piece on; the pieces be
   assert.ok(prev.docs[0]?.errors.length, 'the half-typed key is a syntax error');
   assert.deepEqual(validate(prev), validate(parseConfig(typed('ma'))));
 });
+
+test('an open flow list typed in an entry runs on past it: parsed with the rest, as from scratch', () => {
+  // Found by the property test: `x: [1,` typed over a line, the lines after it held by the open list.
+  const edits: (Edit | Typing)[] = [
+    { op: 'type', line: 361798297, indent: 6, word: 3, replace: true },
+    { op: 'dupLine', line: 0, to: 0 },
+    { op: 'type', line: 1236533827, indent: 4, word: 7, replace: true },
+  ];
+  let text = INTERPOLATED;
+  let prev = parseConfig(text);
+  for (const e of edits) {
+    text = applyAny(text, e);
+    prev = parseConfig(text, { previous: prev });
+    assert.deepEqual(dumpDocs(prev.docs), dumpDocs(parseConfig(text).docs));
+    assert.deepEqual(validate(prev), validate(parseConfig(text)));
+  }
+});
