@@ -43,12 +43,14 @@ export interface CheckSession {
   resolver: ClassResolver;
   /** Reads of the whole document so far: a subtree that made one is not kept. */
   cross: number;
+  /** Where the first syntax error is: only subtrees before it are kept or reused. */
+  limit: number;
 }
 
 /**
  * The session of a validation of `p` with these options (`sig`: everything the checks of a subtree
  * read besides its text), with the views of `fs` and `resolver` the validation must ask; undefined
- * when `p` carries no cache or has syntax errors (a broken text is checked whole).
+ * when `p` carries no cache.
  */
 export function openChecks(
   p: ParsedConfig,
@@ -57,10 +59,13 @@ export function openChecks(
   resolver: ClassResolver,
 ): { session: CheckSession; fs: ConfigFs; resolver: ClassResolver } | undefined {
   const cache = p.checks;
-  if (!cache || p.docs.length !== 1 || p.docs.some((d) => d.errors.length || d.warnings.length)) return undefined;
+  if (!cache || p.docs.length !== 1) return undefined;
+  // The library reads the text before a syntax error as it would without the error.
+  let limit = p.text.length;
+  for (const d of p.docs) for (const e of [...d.errors, ...d.warnings]) limit = Math.min(limit, e.pos[0]);
   const same = cache.sig.length === sig.length && sig.every((x, i) => x === cache.sig[i]);
   const log: Question[] = [];
-  const session: CheckSession = { cache, sig, old: same ? cache.entries : new Map(), next: new Map(), log, fs, resolver, cross: 0 };
+  const session: CheckSession = { cache, sig, old: same ? cache.entries : new Map(), next: new Map(), log, fs, resolver, cross: 0, limit };
   return { session, fs: recording(fs, 'fs', log), resolver: recording(resolver, 'resolver', log) };
 }
 
@@ -72,7 +77,13 @@ export function closeChecks(s: CheckSession | undefined): void {
 }
 
 /** The key under which the pair's diagnostics are kept, and the line it starts on; undefined for a scalar value. */
-export function subtreeKey(p: ParsedConfig, pair: Pair, path: string[], key: string): { key: string; line: number } | undefined {
+export function subtreeKey(
+  s: CheckSession,
+  p: ParsedConfig,
+  pair: Pair,
+  path: string[],
+  key: string,
+): { key: string; line: number } | undefined {
   const v = pair.value as Node | null;
   const k = pair.key as Node | null;
   if (!isCollection(v) || !v.range || !k?.range) return undefined;
@@ -80,6 +91,7 @@ export function subtreeKey(p: ParsedConfig, pair: Pair, path: string[], key: str
   const from = text.lastIndexOf('\n', k.range[0] - 1) + 1;
   const nl = text.indexOf('\n', Math.max(v.range[1], k.range[1]));
   const to = nl < 0 ? text.length : nl;
+  if (to >= s.limit) return undefined;
   return { key: `${path.join('\u0001')}\u0001${key}\u0000${text.slice(from, to)}`, line: p.index.position(from).line };
 }
 

@@ -254,7 +254,7 @@ function* checkMap(ctx: Ctx, map: YAMLMap, sch: SchemaNode, path: string[]): Gen
     }
     if (!merged && !(versionKnows && child['x-dialect'])) checkKeyDialect(ctx, key, child, keyRange, path);
     if (!merged && child['x-unread'] && !ctx.standalone) push(ctx, 'unread-key', 'warning', t(child['x-unread']), keyRange);
-    const at = ctx.checks && subtreeKey(ctx.p, pair, path, key);
+    const at = ctx.checks && subtreeKey(ctx.checks, ctx.p, pair, path, key);
     if (at && ctx.checks && reuse(ctx.checks, at, ctx.out)) continue;
     const before = ctx.checks && mark(ctx.checks, ctx.out);
     yield* checkValue(ctx, value, child, [...path, key], pair);
