@@ -159,7 +159,8 @@ function parsePiece(src: string, options: Options, c: Cut): Piece | undefined {
   if (doc.errors.length || doc.warnings.length) {
     const lo = prefix.length;
     const inside = (e: { pos: [number, number] }) => e.pos[0] >= lo && e.pos[1] <= lo + src.length;
-    if (c.from === 0 || !KEY_LINE.test(src) || !doc.errors.every(inside) || !doc.warnings.every(inside)) return undefined;
+    // An open flow collection or quote may run on past the piece in the whole text: parsed from here on.
+    if (c.from === 0 || !KEY_LINE.test(src) || leftOpen(src) || !doc.errors.every(inside) || !doc.warnings.every(inside)) return undefined;
     for (const e of [...doc.errors, ...doc.warnings]) e.pos = [e.pos[0] + base, e.pos[1] + base];
   }
   if (base) {
@@ -177,6 +178,33 @@ function parsePiece(src: string, options: Options, c: Cut): Piece | undefined {
   }
   if (!(chain[c.level] as YAMLMap).items.length) return undefined;
   return { at: c.from, doc, chain };
+}
+
+/** Does the text leave a flow collection or a quoted string open (a comment aside)? Unsure is open. */
+function leftOpen(src: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if ((c === '"' || c === "'") && startsScalar(src, i)) {
+      const end = c === '"' ? /(?:^|[^\\])(?:\\\\)*"/.exec(src.slice(i + 1)) : /'/.exec(src.slice(i + 1));
+      if (!end) return true;
+      i += end.index + end[0].length;
+    } else if (c === '[' || c === '{') depth++;
+    else if (c === ']' || c === '}') depth--;
+    else if (c === '#' && (i === 0 || src[i - 1] === ' ' || src[i - 1] === '\n')) {
+      const nl = src.indexOf('\n', i);
+      if (nl < 0) break;
+      i = nl;
+    }
+  }
+  return depth !== 0;
+}
+
+/** Is the character at `i` the first of a scalar (after an indicator or at a line's start), not inside a plain one? */
+function startsScalar(src: string, i: number): boolean {
+  let j = i - 1;
+  while (j >= 0 && src[j] === ' ') j--;
+  return j < 0 || ':-[{,?\n'.includes(src[j] as string);
 }
 
 /** Removes the stand-in next key (its key at `at`) from the map `depth` keys down the tree's right edge, where the next piece's key goes. */

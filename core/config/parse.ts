@@ -18,6 +18,7 @@ import { LineIndex } from './text';
 import { parseSplit } from './fastParse';
 import { parseReusing, type PieceCache } from './incrementalParse';
 import type { ConfigDiagnostic } from './diagnostics';
+import { CheckCache } from './checkCache';
 import { t } from '../l10n';
 import { looksLikeConfig, rootKeyOf, familyOf, versionOf, type Dialect, type Family, type FrameworkVersion } from '../agentjet/dialect';
 
@@ -42,6 +43,8 @@ export interface ParsedConfig {
   version?: FrameworkVersion;
   /** The pieces this text was parsed from, for the next version's parse (incrementalParse.ts). */
   pieces?: PieceCache;
+  /** The diagnostics the last version's validation kept per subtree, for this one's (checkCache.ts). */
+  checks?: CheckCache;
 }
 
 /** Files above this size only get a cheap note: parsing 1 MB of YAML already takes about a second,
@@ -67,6 +70,8 @@ export function parseConfig(text: string, opts: { dialect?: Family; previous?: P
     docs = [];
   }
   const out: ParsedConfig = { text, index, docs, docIndex: -1, dialect: opts.dialect ?? 'agentjet', ...(pieces ? { pieces } : {}) };
+  // An edited document (its pieces reused): its checks may reuse the last version's too.
+  if (pieces) out.checks = opts.previous?.checks ?? new CheckCache();
   for (let i = 0; i < docs.length; i++) {
     const d = docs[i] as Document.Parsed;
     if (!isMap(d.contents)) continue;
@@ -190,15 +195,25 @@ interface MapEntry {
   pair: Pair;
   merged: boolean;
 }
-const pairsOf = new WeakMap<YAMLMap, { doc: Document; pairs: MapEntry[]; byKey?: Map<string, MapEntry> }>();
+interface PairsEntry {
+  doc: Document;
+  /** Holds a `<<` merge: its pairs depend on the document's anchors. */
+  merges: boolean;
+  pairs: MapEntry[];
+  byKey?: Map<string, MapEntry>;
+}
+const pairsOf = new WeakMap<YAMLMap, PairsEntry>();
 
-function pairsEntry(map: YAMLMap, doc: Document): { doc: Document; pairs: MapEntry[]; byKey?: Map<string, MapEntry> } {
+function pairsEntry(map: YAMLMap, doc: Document): PairsEntry {
   const hit = pairsOf.get(map);
-  if (hit && hit.doc === doc) return hit;
+  // A map the incremental parse carried into the next version keeps its index (unless it merges).
+  if (hit && (hit.doc === doc || !hit.merges)) return hit;
   const out: MapEntry[] = [];
+  let merges = false;
   for (const p of map.items) {
     if (!isPair(p)) continue;
     if (isScalar(p.key) && p.key.value === '<<') {
+      merges = true;
       const v = deref(p.value, doc);
       const sources = v && 'items' in v && !isMap(v) ? (v.items as unknown[]).map((x) => deref(x, doc)) : [v];
       for (const s of sources) if (isMap(s)) for (const q of s.items) if (isPair(q)) out.push({ pair: q, merged: true });
@@ -206,7 +221,7 @@ function pairsEntry(map: YAMLMap, doc: Document): { doc: Document; pairs: MapEnt
     }
     out.push({ pair: p, merged: false });
   }
-  const e = { doc, pairs: out };
+  const e = { doc, merges, pairs: out };
   pairsOf.set(map, e);
   return e;
 }

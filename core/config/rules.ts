@@ -8,6 +8,7 @@ import type { Range } from './text';
 import type { Severity } from './diagnostics';
 import { nodeRange, push, rootName, type Ctx } from './validateContext';
 import { t } from '../l10n';
+import { frameworkName } from '../agentjet/dialect';
 
 // ---------------------------------------------------------------- essentials and cross-field rules
 
@@ -245,4 +246,37 @@ function workflowSetsReward(ctx: Ctx): boolean {
   const text = ctx.fs.read(r.file, ctx.resolver.within(ctx.root));
   if (text === undefined) return true;
   return /\bWorkflowOutput\s*\([^)]*\breward\s*=\s*(?!None\b)[^\s,)]/.test(text) || /\.reward\s*=(?!=)\s*(?!None\b)\S/.test(text);
+}
+
+/** The launchers of every version assert `yaml_path.endswith(".yaml")` (utils/config_utils.py). */
+export function checkFileName(ctx: Ctx, fileName: string | undefined): void {
+  if (!fileName || !/\.yml$/i.test(fileName) || ctx.standalone || ctx.fragment) return;
+  const root = nodeAt(ctx.p.rootMap, ctx.doc, [rootName(ctx)]);
+  push(
+    ctx,
+    'launcher/yml-extension',
+    'error',
+    t(
+      'The {0} launcher only accepts files ending in `.yaml` (it asserts `yaml_path.endswith(".yaml")`); rename this file to `.yaml` to launch it.',
+      frameworkName(ctx.version),
+    ),
+    nodeRange(ctx, root?.pair.key as Node),
+  );
+}
+
+export function checkRoot(ctx: Ctx): void {
+  const key = ctx.p.rootKey;
+  if (!key || key === 'ajet') return;
+  if (ctx.dialect === 'agentjet') {
+    const pair = nodeAt(ctx.p.rootMap, ctx.doc, [key]);
+    if (pair)
+      push(
+        ctx,
+        'renamed-key',
+        'warning',
+        t('`{0}:` is the ASTuner root; AgentJet reads `ajet:`.', key),
+        nodeRange(ctx, pair.pair.key as Node),
+        [{ title: t('Rename to `ajet`'), newText: 'ajet', preferred: true }],
+      );
+  }
 }

@@ -6,12 +6,13 @@ import { suggest } from './text';
 import type { ConfigDiagnostic, Fix } from './diagnostics';
 import { ClassResolver } from './classref';
 import { CachedFs, type ConfigFs } from './fs';
-import { nodeRange, push, rootName, type Ctx } from './validateContext';
-import { checkEssentials, checkCrossFields } from './rules';
+import { nodeRange, push, type Ctx } from './validateContext';
+import { checkEssentials, checkCrossFields, checkFileName, checkRoot } from './rules';
+import { closeChecks, keep, mark, openChecks, reuse, subtreeKey } from './checkCache';
 import { checkEnum, checkClassRef, checkPath, checkInterpolations } from './valueChecks';
 import { ROOT_NAMES, checkKeyDialect, homesOf, versionReads } from './keyChecks';
 import { PLACEHOLDER_RE, coerce, describe, isTemplate, srcText, typeOk, valueType, yamlScalar } from './valueTypes';
-import { frameworkName, versionFromPath, type FrameworkVersion } from '../agentjet/dialect';
+import { versionFromPath, type FrameworkVersion } from '../agentjet/dialect';
 import { t } from '../l10n';
 import type { ConfigSchema } from './schema';
 import type { JudgingFacts } from './releases';
@@ -80,19 +81,25 @@ export function* validateSteps(p: ParsedConfig, opts: ValidateOptions = {}): Gen
   const dialect = opts.dialect ?? p.dialect;
   const inheritsDefaults = !!nodeAt(rootMap, doc, ['defaults']);
   const standalone = !!opts.fileName && isFrameworkFile(opts.fileName);
+  // A forced dialect (lint --dialect) is judged by the newest version of that generation.
+  const version =
+    opts.version ??
+    (p.rootKey ? versionFromPath(p.rootKey, opts.fileName) : undefined) ??
+    (dialect === p.dialect && p.version ? p.version : dialect === 'agentjet' ? 'agentjet' : 'astuner-2025-12');
+  const resolver = opts.resolver ?? new ClassResolver(fs);
+  // An edited document: the subtrees whose text is the same reuse their last diagnostics (checkCache.ts).
+  const sig = [schema, opts.facts, dialect, version, opts.root, standalone, fs, resolver, p.rootKey];
+  const kept = p.checks ? openChecks(p, sig, fs, resolver) : undefined;
   const ctx: Ctx = {
     p,
     doc,
     out,
     dialect,
     root: opts.root,
-    fs,
-    // A forced dialect (lint --dialect) is judged by the newest version of that generation.
-    version:
-      opts.version ??
-      (p.rootKey ? versionFromPath(p.rootKey, opts.fileName) : undefined) ??
-      (dialect === p.dialect && p.version ? p.version : dialect === 'agentjet' ? 'agentjet' : 'astuner-2025-12'),
-    resolver: opts.resolver ?? new ClassResolver(fs),
+    fs: kept?.fs ?? fs,
+    version,
+    resolver: kept?.resolver ?? resolver,
+    ...(kept ? { checks: kept.session } : {}),
     schema,
     ...(opts.facts ? { facts: opts.facts } : {}),
     inheritsDefaults,
@@ -110,6 +117,7 @@ export function* validateSteps(p: ParsedConfig, opts: ValidateOptions = {}): Gen
   checkEssentials(ctx);
   checkCrossFields(ctx);
   checkReleaseRules(ctx);
+  closeChecks(ctx.checks);
   return out;
 }
 
@@ -128,22 +136,6 @@ function setsAnyEssential(p: ParsedConfig, doc: Document): boolean {
     ['rollout', 'agentscope_learn_protocol'],
     ['task_reader', 'type'],
   ].some((path) => !!nodeAt(p.rootMap, doc, [root, ...path]));
-}
-
-/** The launchers of every version assert `yaml_path.endswith(".yaml")` (utils/config_utils.py). */
-function checkFileName(ctx: Ctx, fileName: string | undefined): void {
-  if (!fileName || !/\.yml$/i.test(fileName) || ctx.standalone || ctx.fragment) return;
-  const root = nodeAt(ctx.p.rootMap, ctx.doc, [rootName(ctx)]);
-  push(
-    ctx,
-    'launcher/yml-extension',
-    'error',
-    t(
-      'The {0} launcher only accepts files ending in `.yaml` (it asserts `yaml_path.endswith(".yaml")`); rename this file to `.yaml` to launch it.',
-      frameworkName(ctx.version),
-    ),
-    nodeRange(ctx, root?.pair.key as Node),
-  );
 }
 
 export function validateText(text: string, opts: ValidateOptions = {}): ConfigDiagnostic[] {
@@ -166,23 +158,6 @@ function reportSyntax(p: ParsedConfig, out: ConfigDiagnostic[]): void {
       }
       out.push({ code: 'yaml-syntax', severity: 'error', message: msg, range: p.index.range(s, Math.min(end, p.text.length)) });
     }
-  }
-}
-
-function checkRoot(ctx: Ctx): void {
-  const key = ctx.p.rootKey;
-  if (!key || key === 'ajet') return;
-  if (ctx.dialect === 'agentjet') {
-    const pair = nodeAt(ctx.p.rootMap, ctx.doc, [key]);
-    if (pair)
-      push(
-        ctx,
-        'renamed-key',
-        'warning',
-        t('`{0}:` is the ASTuner root; AgentJet reads `ajet:`.', key),
-        nodeRange(ctx, pair.pair.key as Node),
-        [{ title: t('Rename to `ajet`'), newText: 'ajet', preferred: true }],
-      );
   }
 }
 
@@ -279,7 +254,11 @@ function* checkMap(ctx: Ctx, map: YAMLMap, sch: SchemaNode, path: string[]): Gen
     }
     if (!merged && !(versionKnows && child['x-dialect'])) checkKeyDialect(ctx, key, child, keyRange, path);
     if (!merged && child['x-unread'] && !ctx.standalone) push(ctx, 'unread-key', 'warning', t(child['x-unread']), keyRange);
+    const at = ctx.checks && subtreeKey(ctx.checks, ctx.p, pair, path, key);
+    if (at && ctx.checks && reuse(ctx.checks, at, ctx.out)) continue;
+    const before = ctx.checks && mark(ctx.checks, ctx.out);
     yield* checkValue(ctx, value, child, [...path, key], pair);
+    if (at && before && ctx.checks) keep(ctx.checks, at, before, ctx.out);
   }
   void seen;
 }

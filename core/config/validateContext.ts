@@ -8,6 +8,7 @@ import type { ConfigFs } from './fs';
 import type { ConfigSchema } from './schema';
 import type { JudgingFacts } from './releases';
 import type { Family, FrameworkVersion } from '../agentjet/dialect';
+import type { CheckSession } from './checkCache';
 
 export interface Ctx {
   p: ParsedConfig;
@@ -30,6 +31,13 @@ export interface Ctx {
   fragment: boolean;
   /** Key names from the document left to compare for "Did you mean" (keeps a huge map linear). */
   suggestBudget?: number;
+  /** The diagnostics kept from the last version of the document (checkCache.ts). */
+  checks?: CheckSession;
+}
+
+/** A check read the document outside the subtree being checked: the subtree's result is not kept. */
+export function readsWhole(ctx: Ctx): void {
+  if (ctx.checks) ctx.checks.cross++;
 }
 
 /** Names the document holds compared per validation for suggestions; a real config uses a few hundred. */
@@ -40,6 +48,7 @@ export const DOCUMENT_SUGGEST_BUDGET = 50_000;
  * document with thousands of misses into a huge map stays linear (no suggestion once it is spent).
  */
 export function spendSuggest(ctx: Ctx, count: number): boolean {
+  readsWhole(ctx);
   const left = ctx.suggestBudget ?? DOCUMENT_SUGGEST_BUDGET;
   if (count > left) {
     ctx.suggestBudget = 0;

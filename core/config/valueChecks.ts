@@ -8,7 +8,7 @@ import { suggest, type Range } from './text';
 import type { Fix } from './diagnostics';
 import { parseClassRef } from './classref';
 import { frameworkName } from '../agentjet/dialect';
-import { nodeRange, push, spendSuggest, type Ctx } from './validateContext';
+import { nodeRange, push, readsWhole, spendSuggest, type Ctx } from './validateContext';
 import { t } from '../l10n';
 
 export function checkEnum(ctx: Ctx, value: Scalar, s: SchemaNode, name: string, range: Range): void {
@@ -151,6 +151,7 @@ function interpolationTargetExists(ctx: Ctx, path: string[]): boolean {
 }
 
 export function checkInterpolations(ctx: Ctx, n: Scalar, path: string[]): void {
+  readsWhole(ctx);
   const str = n.value as string;
   const base = contentStart(ctx, n);
   const exact = !ctx.p.text.slice(base, base + str.length).includes('\\');

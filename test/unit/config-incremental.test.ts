@@ -1,16 +1,19 @@
 // Issue 42 item 1: an edited config is parsed again only where the edit landed (core/config/
 // incrementalParse.ts). After any sequence of edits, the tree (comments aside) and the diagnostics
-// equal those of a parse from scratch; and an edit of one entry parses one piece.
+// equal those of a parse from scratch; and an edit of one entry parses one piece. The checks too are
+// incremental (core/config/checkCache.ts): their diagnostics equal a validation from scratch.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { isAlias, isMap, isPair, isScalar, isSeq, type Document } from 'yaml';
 import { parseConfig, type ParsedConfig } from '../../core/config/parse';
 import { validateParsed } from '../../core/config/validate';
 import { incrementalWork } from '../../core/config/incrementalParse';
 import { ClassResolver } from '../../core/config/classref';
 import { CachedFs } from '../../core/config/fs';
+import { checkWork } from '../../core/config/checkCache';
 import { findUpstream } from '../util/upstream';
 import { check, fc, edit, apply, type Edit } from '../util/fc';
 import { demoConfig, demoDir, yamlFiles } from './config-helpers';
@@ -72,8 +75,8 @@ function applyAny(text: string, e: Edit | Typing): string {
 const resolver = new ClassResolver(new CachedFs(60_000));
 const validate = (p: ParsedConfig) => validateParsed(p, { root: demoDir, resolver });
 
-test('after random edits, the incremental parse gives the tree and diagnostics of a parse from scratch', () => {
-  const texts = bases();
+/** Random edits of `texts`: after each, the incremental parse and checks equal those from scratch. */
+function editsMatchScratch(texts: string[], runs: number): void {
   check(
     fc.property(
       fc.nat(texts.length - 1),
@@ -91,8 +94,90 @@ test('after random edits, the incremental parse gives the tree and diagnostics o
         }
       },
     ),
-    150,
+    runs,
   );
+}
+
+test('after random edits, the incremental parse gives the tree and diagnostics of a parse from scratch', () => {
+  const before = checkWork.reused;
+  editsMatchScratch(bases(), 150);
+  assert.ok(checkWork.reused > before, 'the checks of unchanged subtrees were reused');
+});
+
+/** A short config whose values point into other sections: an edit there changes what they find. */
+const INTERPOLATED = [
+  'ajet:',
+  '  model:',
+  '    path: m',
+  '  data:',
+  '    max_prompt_length: 10',
+  '    max_response_length: 20',
+  '  rollout:',
+  '    max_model_len: ${vars.a}',
+  '    temperature: ${ajet.model.path}',
+  '  task_reader:',
+  '    jsonl_dataset_file:',
+  '      training:',
+  '        file_path: ${vars.b}',
+  'vars:',
+  '  a: 1',
+  '  b: 2',
+  '',
+].join('\n');
+
+test('after random edits of a config with interpolations, the checks equal those from scratch', () => {
+  editsMatchScratch([INTERPOLATED], 300);
+});
+
+test('an interpolation whose target goes away is reported again, its own lines unchanged', () => {
+  let prev = parseConfig(INTERPOLATED);
+  prev = parseConfig(INTERPOLATED.replace('path: m', 'path: n'), { previous: prev });
+  validate(prev);
+  const gone = INTERPOLATED.replace('  b: 2', '  c: 2');
+  const next = parseConfig(gone, { previous: prev });
+  const d = validate(next);
+  assert.ok(d.some((x) => x.code === 'bad-interpolation' && x.range.start.line === 12));
+  assert.deepEqual(d, validate(parseConfig(gone)));
+});
+
+test('a class reference or path kept from the last version is asked again: a file created meanwhile counts', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agentjet-checks-'));
+  try {
+    const fsNow = new CachedFs(0);
+    const r = new ClassResolver(fsNow);
+    const v = (p: ParsedConfig) => validateParsed(p, { root: dir, fs: fsNow, resolver: r });
+    const text = [
+      'ajet:',
+      '  model:',
+      '    path: m',
+      '  rollout:',
+      '    user_workflow: wf.py->Flow',
+      '  task_reader:',
+      '    jsonl_dataset_file:',
+      '      training:',
+      '        file_path: train.jsonl',
+      '',
+    ].join('\n');
+    let prev = parseConfig(text);
+    prev = parseConfig(text.replace('path: m', 'path: n'), { previous: prev });
+    const first = v(prev);
+    assert.ok(first.some((x) => x.code === 'path-missing'));
+    assert.ok(first.some((x) => x.code.startsWith('class-ref/')));
+    writeFileSync(join(dir, 'train.jsonl'), '{}\n');
+    writeFileSync(join(dir, 'wf.py'), 'class Flow:\n    pass\n');
+    const edited = text.replace('path: m', 'path: o');
+    const before = checkWork.reused;
+    const next = v(parseConfig(edited, { previous: prev }));
+    assert.deepEqual(next, v(parseConfig(edited)));
+    assert.ok(!next.some((x) => x.code === 'path-missing' || x.code.startsWith('class-ref/')));
+    // Unchanged answers: the kept subtrees are reused.
+    const again = text.replace('path: m', 'path: p');
+    const third = v(parseConfig(again, { previous: parseConfig(edited, { previous: prev }) }));
+    assert.deepEqual(third, v(parseConfig(again)));
+    assert.ok(checkWork.reused > before, 'kept subtrees reused');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("an edit of one entry parses that piece; the rest is the last version's", () => {
@@ -119,4 +204,21 @@ test('a key being typed (a syntax error) parses from its piece on; the pieces be
   assert.ok(incrementalWork.reused > before.reused, 'the pieces before the edit reused');
   assert.ok(prev.docs[0]?.errors.length, 'the half-typed key is a syntax error');
   assert.deepEqual(validate(prev), validate(parseConfig(typed('ma'))));
+});
+
+test('an open flow list typed in an entry runs on past it: parsed with the rest, as from scratch', () => {
+  // Found by the property test: `x: [1,` typed over a line, the lines after it held by the open list.
+  const edits: (Edit | Typing)[] = [
+    { op: 'type', line: 361798297, indent: 6, word: 3, replace: true },
+    { op: 'dupLine', line: 0, to: 0 },
+    { op: 'type', line: 1236533827, indent: 4, word: 7, replace: true },
+  ];
+  let text = INTERPOLATED;
+  let prev = parseConfig(text);
+  for (const e of edits) {
+    text = applyAny(text, e);
+    prev = parseConfig(text, { previous: prev });
+    assert.deepEqual(dumpDocs(prev.docs), dumpDocs(parseConfig(text).docs));
+    assert.deepEqual(validate(prev), validate(parseConfig(text)));
+  }
 });
