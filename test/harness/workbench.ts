@@ -66,6 +66,12 @@ export interface Workbench {
    * while its context menu opens makes VS Code give the focus back to the tree, closing the menu.
    */
   rowsLoaded(pane: Locator, timeoutMs?: number): Promise<void>;
+  /**
+   * Hovers `target` until a hover holding `text` shows, and returns it. A row the view redraws
+   * under the pointer (a poll refreshing its description) drops a hover on its way: then the pointer
+   * leaves and comes back, as a user would.
+   */
+  hoverUntil(target: Locator, text: string | RegExp, timeoutMs?: number): Promise<Locator>;
   /** Finds the frame of the webview whose document contains `selector`. */
   webviewFrame(selector: string, timeoutMs?: number): Promise<Frame>;
   /**
@@ -367,6 +373,22 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
         return page
           .locator(`.part.activitybar .action-item a[aria-label^="${label}"], .part.activitybar .action-item[aria-label^="${label}"]`)
           .first();
+      },
+      async hoverUntil(target, text, timeoutMs = 45_000) {
+        const tip = page.locator('.monaco-hover:not(.hidden)', { hasText: text }).first();
+        await waitFor(
+          async () => {
+            await page.mouse.move(0, 0);
+            await target.hover();
+            return tip
+              .waitFor({ state: 'visible', timeout: 5_000 })
+              .then(() => true)
+              .catch(() => false);
+          },
+          `a hover with ${String(text)}`,
+          timeoutMs,
+        );
+        return tip;
       },
       async rowsLoaded(pane, timeoutMs = 60_000) {
         await pane.locator('.monaco-list-row').first().waitFor({ state: 'visible', timeout: timeoutMs });

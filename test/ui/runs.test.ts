@@ -30,9 +30,7 @@ test('the Runs view lists the demo runs with statuses, and the dashboard draws t
     // The failed run says why (issue 41): its cause in the row, cause and fix in the row's tooltip.
     const failed = runRow(runsPane, 'math_demo_lr_sweep_20260104_1530', 'failed');
     await failed.locator('.label-description', { hasText: 'workflow-exception' }).waitFor({ state: 'visible', timeout: 30_000 });
-    await failed.hover();
-    const tip = page.locator('.monaco-hover:not(.hidden)', { hasText: 'workflow-exception' }).first();
-    await tip.waitFor({ state: 'visible', timeout: 15_000 });
+    const tip = await wb.hoverUntil(failed, 'workflow-exception');
     assert.match(await tip.innerText(), /IndexError: list index out of range[\s\S]*Fix: Open/);
     await wb.screenshot('runs-failed-cause');
     await page.mouse.move(0, 0);
@@ -112,9 +110,7 @@ test('a running run that stops writing reads stalled in the Runs view, with the 
     writer.stdin!.write('quiet\n');
     const row = runRow(runsPane, 'stall_ui_20260201_1300', 'running');
     await row.locator('.label-description', { hasText: /stalled since \d\d:\d\d/ }).waitFor({ state: 'visible', timeout: 60_000 });
-    await row.hover();
-    const tip = page.locator('.monaco-hover:not(.hidden)', { hasText: 'stalled since' }).first();
-    await tip.waitFor({ state: 'visible', timeout: 15_000 });
+    const tip = await wb.hoverUntil(row, 'stalled since');
     assert.match(await tip.innerText(), /stalled since \d\d:\d\d \(no step for/);
     await wb.screenshot('runs-stalled');
     await page.mouse.move(0, 0);
