@@ -10,6 +10,7 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { adapterJs, demoCopy, standInBackbone, type DemoCopy } from '../util/debugWorkspace';
 import { ensureTestPython } from '../harness/python';
 import { waitFor } from '../util/poll';
+import { killLeft } from '../util/holdLaunch';
 import { listProcesses } from '../../core/launch/processes';
 import { companionFolder, readCompanions } from '../../core/launch/companions';
 
@@ -79,7 +80,7 @@ describe('the launch tree dies with its owner', { timeout: 180_000 }, () => {
       await waitFor(async () => (await alive(marker)).length === 0, 'the grandchild to end', 10_000);
     } finally {
       await dc.stop();
-      for (const p of await alive(marker)) process.kill(p.pid, 'SIGKILL');
+      killLeft(await alive(marker));
     }
   });
 
@@ -118,7 +119,7 @@ describe('the launch tree dies with its owner', { timeout: 180_000 }, () => {
       } finally {
         // A killed adapter answers nothing: stop() would wait forever.
         if (!killed) await dc.stop();
-        for (const p of await alive(marker)) process.kill(p.pid, 'SIGKILL');
+        killLeft(await alive(marker));
       }
     });
 });

@@ -22,7 +22,7 @@ import { demoCopy, standInBackbone, type DemoCopy } from '../util/debugWorkspace
 import { ensureTestPython } from '../harness/python';
 import { waitFor } from '../util/poll';
 import { repoRoot } from '../util/paths';
-import { holdConfig, lateStarts, launchAlive, runRow, startsOf, waitQuiet } from '../util/holdLaunch';
+import { holdConfig, killLeft, lateStarts, launchAlive, runRow, startsOf, waitQuiet } from '../util/holdLaunch';
 import { descendants, listProcesses, type ProcInfo } from '../../core/launch/processes';
 import { companionFolder, readCompanions } from '../../core/launch/companions';
 import { resolveAttributes } from '../../core/launch/attributes';
@@ -124,7 +124,7 @@ describe('Stop always stops: the task path and agentjet debug-task', { timeout: 
         if (end.started) assert.ok(row, 'the started launch is a run');
         if (row) assert.equal(row.status, 'stopped', JSON.stringify(row.evidence));
       } finally {
-        for (const p of await ours(marker)) process.kill(p.pid, 'SIGKILL');
+        killLeft(await ours(marker));
       }
     });
 
@@ -145,7 +145,7 @@ describe('Stop always stops: the task path and agentjet debug-task', { timeout: 
       assert.equal(startsOf(started).filter((t) => t > stopMs).length, 0);
       assert.equal(runRow(w.dir, marker)?.status, 'stopped');
     } finally {
-      for (const p of await ours(marker)) process.kill(p.pid, 'SIGKILL');
+      killLeft(await ours(marker));
     }
   });
 
@@ -199,7 +199,7 @@ describe('Stop always stops: the task path and agentjet debug-task', { timeout: 
       );
     } finally {
       host.proc.kill('SIGKILL');
-      for (const p of await ours(marker)) process.kill(p.pid, 'SIGKILL');
+      killLeft(await ours(marker));
     }
   });
 
@@ -230,7 +230,7 @@ describe('Stop always stops: the task path and agentjet debug-task', { timeout: 
         assert.equal(row.status, 'stopped', JSON.stringify(row.evidence));
       } finally {
         cli.proc.kill('SIGKILL');
-        for (const p of await ours(marker)) process.kill(p.pid, 'SIGKILL');
+        killLeft(await ours(marker));
       }
     });
 
@@ -248,7 +248,7 @@ describe('Stop always stops: the task path and agentjet debug-task', { timeout: 
       await cli.exited;
       await waitQuiet(() => ours(marker));
     } finally {
-      for (const p of await ours(marker)) process.kill(p.pid, 'SIGKILL');
+      killLeft(await ours(marker));
     }
   });
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
@@ -273,7 +273,7 @@ describe('Stop always stops: the task path and agentjet debug-task', { timeout: 
       } finally {
         cli.proc.kill('SIGKILL');
         killAll(pids);
-        for (const p of await ours(marker)) process.kill(p.pid, 'SIGKILL');
+        killLeft(await ours(marker));
       }
     });
 
@@ -296,8 +296,9 @@ describe('Stop always stops: the task path and agentjet debug-task', { timeout: 
       for (const o of others) assert.ok(living(o.pid!), `bystander ${o.pid} lives`);
     } finally {
       for (const o of others) o.kill('SIGKILL');
+      await waitFor(() => others.every((o) => o.exitCode !== null || o.signalCode !== null), 'the bystanders to end', 10_000);
       killAll(pids);
-      for (const p of await ours(marker)) process.kill(p.pid, 'SIGKILL');
+      killLeft(await ours(marker));
     }
   });
 
@@ -319,7 +320,7 @@ describe('Stop always stops: the task path and agentjet debug-task', { timeout: 
       await waitQuiet(() => ours(marker));
     } finally {
       killAll(pids);
-      for (const p of await ours(marker)) process.kill(p.pid, 'SIGKILL');
+      killLeft(await ours(marker));
     }
   });
 });

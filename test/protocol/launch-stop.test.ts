@@ -14,7 +14,7 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { demoCopy, lineOf, standInBackbone, type DemoCopy } from '../util/debugWorkspace';
 import { ensureTestPython } from '../harness/python';
 import { waitFor } from '../util/poll';
-import { holdConfig, lateStarts, launchAlive, runRow, startsOf, waitQuiet } from '../util/holdLaunch';
+import { holdConfig, killLeft, lateStarts, launchAlive, runRow, startsOf, waitQuiet } from '../util/holdLaunch';
 import { descendants, listProcesses, type ProcInfo } from '../../core/launch/processes';
 import { companionFolder, readCompanions } from '../../core/launch/companions';
 import { INIT, collect, inlineShell, onReverseRequests, type Shell } from '../conformance/dapShells';
@@ -130,7 +130,7 @@ describe('Stop always stops: the session served inline, a workflow in a child pr
             if (row) assert.equal(row.status, 'stopped', JSON.stringify(row.evidence));
           } finally {
             closeClient(dc);
-            for (const p of await ours(marker)) process.kill(p.pid, 'SIGKILL');
+            killLeft(await ours(marker));
           }
         });
 
@@ -166,7 +166,7 @@ describe('Stop always stops: the session served inline, a workflow in a child pr
       } finally {
         closeClient(child);
         closeClient(dc);
-        for (const p of await ours(marker)) process.kill(p.pid, 'SIGKILL');
+        killLeft(await ours(marker));
       }
     });
 
@@ -198,7 +198,7 @@ describe('Stop always stops: the session served inline, a workflow in a child pr
       } finally {
         closeClient(child);
         closeClient(dc);
-        for (const p of await ours(marker)) process.kill(p.pid, 'SIGKILL');
+        killLeft(await ours(marker));
       }
     });
 
@@ -233,7 +233,7 @@ describe('Stop always stops: the session served inline, a workflow in a child pr
         assert.equal(row.status, hold ? 'stopped' : 'finished', JSON.stringify(row.evidence));
       } finally {
         closeClient(dc);
-        for (const p of await ours(marker)) process.kill(p.pid, 'SIGKILL');
+        killLeft(await ours(marker));
       }
     }
   });

@@ -150,3 +150,13 @@ export async function waitQuiet(alive: () => Promise<ProcInfo[]>, ms = 10_000): 
     100,
   );
 }
+
+/** SIGKILLs what a test's cleanup found; one that ended between the listing and the kill is not an error. */
+export function killLeft(procs: readonly { pid: number }[]): void {
+  for (const p of procs)
+    try {
+      process.kill(p.pid, 'SIGKILL');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e;
+    }
+}
