@@ -61,6 +61,7 @@ export async function runDoctor(
     script: DOCTOR_PROBE,
     cwd: resolve(cwd),
     port,
+    imports: true,
   });
   const checks = evaluate(input);
   const bundled = bundledReleases()

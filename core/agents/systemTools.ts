@@ -43,7 +43,7 @@ export const doctorTool: AgentTool = {
   name: 'agentjet_doctor',
   title: 'Check the AgentJet environment',
   description:
-    "Checks the Python environment AgentJet runs in (runs the workspace's interpreter and a probe script that imports its packages; only with an interpreter handed in): Python, ajet/astuner and its launcher, debugpy, vLLM, verl, trinity, Ray, NVIDIA GPUs and the vLLM port; each problem with a fix, and which AgentJet judges configs here.",
+    "Checks the Python environment AgentJet runs in (runs the workspace's interpreter, a probe script that imports its packages, and a real import of verl and trinity; only with an interpreter handed in): Python, ajet/astuner and its launcher, debugpy, vLLM, verl, trinity, Ray, NVIDIA GPUs and the vLLM port; each problem with a fix, and which AgentJet judges configs here.",
   inputSchema: { type: 'object', properties: {}, additionalProperties: false },
   runsWorkspaceCode: 'always',
   network: false,
@@ -58,7 +58,15 @@ export const doctorTool: AgentTool = {
       import('../doctor/report'),
       import('../doctor/script'),
     ]);
-    const input = await gather({ python, script: DOCTOR_PROBE, cwd: root, port: 18000, trusted: true, ...(signal ? { signal } : {}) });
+    const input = await gather({
+      python,
+      script: DOCTOR_PROBE,
+      cwd: root,
+      port: 18000,
+      trusted: true,
+      imports: true,
+      ...(signal ? { signal } : {}),
+    });
     const checks = evaluate(input);
     const service = new AgentJetFactsService({ cacheDir: env.factsCacheDir ?? defaultFactsCacheDir(), trust: new WorkspaceTrust(true) });
     service.setFolder(root, python);

@@ -131,9 +131,11 @@ export function missingBackbonePackage(
 }
 
 /**
- * A package the launch's AgentJet imports before it starts (as missingBackbonePackage says) that is
- * installed but fails to import, or did not finish importing within the deadline: the exception's
- * last line as the cause (an error), or the slowness (a warning the launch prints and goes on with).
+ * A package AgentJet imports before a launch that is installed but fails to import, or did not finish
+ * importing within the deadline. For a launch (missingBackbonePackage's view): the exception's last
+ * line stops it (an error) and slowness is a warning the launch prints. Without a launch (Check
+ * Environment, `agentjet doctor`): an error when every launch imports it (verify_python_env), a
+ * warning naming the backbones whose entry imports it otherwise.
  */
 export function brokenBackbonePackage(
   input: DoctorInput,
@@ -144,13 +146,19 @@ export function brokenBackbonePackage(
   checkout: string | undefined,
 ): Check | undefined {
   const g = input.gates;
-  const backbone = input.launch?.backbone;
   const got = input.imports?.outcomes[pkg];
-  if (!g || !backbone || !got || got.ok || !f.packages.ajet?.found || !f.packages[pkg]?.found) return undefined;
-  const byModule = g.backboneImports[backbone];
-  // verify_python_env runs first (before the backbone's module is imported).
-  const where = pkg === 'verl' && g.verlCheck && g.importsVerl ? g.from : byModule?.packages.includes(pkg) ? byModule.file : undefined;
+  if (!g || !got || got.ok || !f.packages.ajet?.found || !f.packages[pkg]?.found) return undefined;
+  const backbone = input.launch?.backbone;
+  const everyLaunch = pkg === 'verl' && g.verlCheck && g.importsVerl;
+  // The backbones whose entry module imports the package (all of them when verify_python_env does).
+  const byBackbone = Object.entries(g.backboneImports).filter(([, b]) => b?.packages.includes(pkg));
+  let where: string | undefined;
+  if (everyLaunch) where = g.from;
+  else if (backbone) where = g.backboneImports[backbone]?.packages.includes(pkg) ? g.backboneImports[backbone]?.file : undefined;
+  else where = byBackbone[0]?.[1]?.file;
   if (!where) return undefined;
+  const fixFor: 'verl' | 'trinity' = (backbone ?? pkg) === 'trinity' ? 'trinity' : 'verl';
+  const deadline = Math.round((input.imports?.deadlineMs ?? 0) / 1000);
   if (got.timedOut)
     return {
       ...check,
@@ -160,21 +168,36 @@ export function brokenBackbonePackage(
         'Importing {0} in {1} did not finish within {2} s; AgentJet imports it before the launch ({3}), so the launch may be slow to start or wait there.',
         pkg,
         py,
-        Math.round((input.imports?.deadlineMs ?? 0) / 1000),
+        deadline,
         where,
       ),
     };
+  if (backbone || everyLaunch)
+    return {
+      ...check,
+      status: 'error',
+      detail: t(
+        '{0} is installed in {1} but importing it fails: {2}. AgentJet imports it before the launch ({3}), so the launch would stop at once. Install the missing or broken dependency that line names, or reinstall AgentJet with its {4} extra.',
+        pkg,
+        py,
+        got.error ?? '?',
+        where,
+        fixFor,
+      ),
+      fix: frameworkFix(py, { checkout, backbone: fixFor }),
+    };
   return {
     ...check,
-    status: 'error',
+    status: 'warning',
     detail: t(
-      '{0} is installed in {1} but importing it fails: {2}. AgentJet imports it before the launch ({3}), so the launch would stop at once. Install the missing or broken dependency that line names, or reinstall AgentJet with its {4} extra.',
+      '{0} is installed in {1} but importing it fails: {2}. A launch with --backbone {3} imports it first ({4}) and would stop at once. Install the missing or broken dependency that line names, or reinstall AgentJet with its {5} extra.',
       pkg,
       py,
       got.error ?? '?',
+      byBackbone.map(([b]) => b).join(', '),
       where,
-      backbone === 'trinity' ? 'trinity' : 'verl',
+      fixFor,
     ),
-    fix: frameworkFix(py, { checkout, backbone: backbone === 'trinity' ? 'trinity' : 'verl' }),
+    fix: frameworkFix(py, { checkout, backbone: fixFor }),
   };
 }

@@ -2,6 +2,7 @@
 // nvidia-smi. Never throws; every child is stopped on timeout or cancellation (core/process/run.ts:
 // SIGTERM, then SIGKILL).
 import { gatesOfProbe } from './gates';
+import { probeImports } from './importProbe';
 import { agentJetCheckout } from './install';
 import { ProcessError, runProcess } from '../process/run';
 import { askInterpreter, InterpreterSilentError } from '../process/interpreter';
@@ -21,6 +22,13 @@ export interface GatherOptions {
   trusted?: boolean;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /**
+   * Also import verl and trinity for real (core/doctor/importProbe.ts), beside the probe: a package
+   * that is installed but fails to import is then reported. Not when `trusted` is false.
+   */
+  imports?: boolean;
+  /** The deadline of that import (default DEFAULT_IMPORT_DEADLINE_MS). */
+  importTimeoutMs?: number;
 }
 
 export async function runProbeScript(o: GatherOptions): Promise<DoctorInput['probe']> {
@@ -82,13 +90,23 @@ export async function queryGpus(timeoutMs = 10_000, signal?: AbortSignal): Promi
 }
 
 export async function gather(o: GatherOptions): Promise<DoctorInput> {
-  const [probe, gpu] = await Promise.all([runProbeScript(o), queryGpus(o.timeoutMs, o.signal)]);
+  const importing =
+    o.imports && o.trusted !== false
+      ? probeImports(o.python, ['verl', 'trinity'], {
+          cwd: o.cwd,
+          env: o.env ?? process.env,
+          ...(o.importTimeoutMs ? { timeoutMs: o.importTimeoutMs } : {}),
+          ...(o.signal ? { signal: o.signal } : {}),
+        })
+      : undefined;
+  const [probe, gpu, imports] = await Promise.all([runProbeScript(o), queryGpus(o.timeoutMs, o.signal), importing]);
   const gates = await gatesOfProbe(probe);
   return {
     python: o.python,
     probe,
     gpu,
     ...(gates ? { gates } : {}),
+    ...(imports ? { imports } : {}),
     ...(o.pythonSource ? { pythonSource: o.pythonSource } : {}),
     ...(o.trusted !== undefined ? { trusted: o.trusted } : {}),
     checkout: agentJetCheckout(o.cwd),

@@ -149,3 +149,54 @@ test('the launch preflight imports a sound backbone once per interpreter and fol
     assert.equal(s.imports(), expected, `${name}: imports over two launches`);
   }
 });
+
+test('without a launch (Check Environment, agentjet doctor): an error when every launch imports it, else a warning naming the backbone', () => {
+  const failing: DoctorInput['imports'] = {
+    outcomes: {
+      verl: { module: 'verl', ok: false, error: 'ImportError: no tensordict' },
+      trinity: { module: 'trinity', ok: false, error: 'ImportError: no vllm' },
+    },
+    deadlineMs: 30000,
+  };
+  const { launch: _launch, ...noLaunch } = input(failing);
+  const withTrinity: ProbeFacts = {
+    ...facts,
+    packages: {
+      ...facts.packages,
+      trinity: { module: 'trinity', found: true, version: '0.3', location: '/x/trinity/__init__.py', launcher: null, error: null },
+    },
+  };
+  const every = brokenBackbonePackage(noLaunch, withTrinity, python, check, 'verl', undefined);
+  assert.equal(every?.status, 'error');
+  assert.match(every?.detail ?? '', /launch_utils\.py/);
+  const byEntry = {
+    ...noLaunch,
+    gates: {
+      ...gates,
+      importsVerl: false,
+      backboneImports: { trinity: { packages: ['trinity'], file: '/x/ajet/backbone/main_trinity.py' } },
+    } as AgentJetGates,
+  };
+  const trinity = brokenBackbonePackage(byEntry, withTrinity, python, check, 'trinity', undefined);
+  assert.equal(trinity?.status, 'warning');
+  assert.match(trinity?.detail ?? '', /--backbone trinity imports it first \(\/x\/ajet\/backbone\/main_trinity\.py\)/);
+  assert.match(trinity?.detail ?? '', /ImportError: no vllm/);
+  assert.ok(trinity?.fix);
+  // verl is imported by no entry and not by verify_python_env here: nothing to say.
+  assert.equal(brokenBackbonePackage(byEntry, withTrinity, python, check, 'verl', undefined), undefined);
+});
+
+test('gather with imports: the real import runs beside the probe from the folder; untrusted, it does not run', async () => {
+  const { gather } = await import('../../core/doctor/run');
+  const { probeScript } = await import('../../core/doctor/probeText');
+  const dir = join(root, 'doctor-folder');
+  mkdirSync(join(dir, 'verl'), { recursive: true });
+  writeFileSync(join(dir, 'verl', '__init__.py'), 'import aj_missing_dependency_xyz\n');
+  const base = { python, script: await probeScript(), cwd: dir, port: 0, env: { ...process.env, PYTHONPATH: '' } };
+  const got = await gather({ ...base, imports: true });
+  assert.equal(got.imports?.outcomes.verl?.ok, false);
+  assert.match(got.imports?.outcomes.verl?.error ?? '', /aj_missing_dependency_xyz/);
+  assert.equal(got.imports?.outcomes.trinity?.ok, false, 'not installed: the import fails, and the check ignores it');
+  assert.equal((await gather({ ...base, imports: true, trusted: false })).imports, undefined);
+  assert.equal((await gather(base)).imports, undefined);
+});

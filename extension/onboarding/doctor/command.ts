@@ -57,6 +57,7 @@ export async function checkEnvironment(services: Services, show = true, token?: 
       port: portOfActiveConfig(),
       trusted: services.trust.isTrusted(),
       signal: abort.signal,
+      imports: true,
     });
     const checks = evaluate(input);
     const report = { python: interp.path, checks, markdown: toMarkdown(checks, interp.path) };
