@@ -25,11 +25,13 @@ export interface RunsParts {
   readonly dashboards: DashboardManager;
   /** Shows the filter and sort on the view's description. */
   readonly showFilterState: () => void;
+  /** Asks which runs to show (the roots configured first, even when the Runs view was never opened). */
+  readonly pickRuns: () => Promise<string[]>;
 }
 
 /** Registers the Runs and Companions commands; returns the Runs service they share with other features. */
 export function registerRunsCommands(parts: RunsParts): Omit<RunsService, 'roots' | 'launchChanged'> {
-  const { context, services, model, tree, companions, runsView, dashboards, showFilterState } = parts;
+  const { context, services, model, tree, companions, runsView, dashboards, showFilterState, pickRuns } = parts;
   const selection = (node: RunNode | undefined, nodes: readonly RunNode[] | undefined): RunNode[] => {
     if (nodes?.length) return [...nodes];
     if (node) return [node];
@@ -253,7 +255,7 @@ export function registerRunsCommands(parts: RunsParts): Omit<RunsService, 'roots
           .map((e) => e.path),
       ),
     ];
-    if (!paths.length) paths = await pickRuns(model);
+    if (!paths.length) paths = await pickRuns();
     // From the Runs view the focus stays there (the next right-click is not disturbed when the page loads).
     if (paths.length) dashboards.show(paths, { preserveFocus: fromTree });
   });
@@ -342,6 +344,12 @@ function snapshotOf(
 
 export async function pickRuns(model: RunsModel): Promise<string[]> {
   const entries = await model.experiments();
+  if (!entries.length) {
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('AgentJet: no runs found (saved_experiments, launcher_record and the folders in agentjet.experimentRoots).'),
+    );
+    return [];
+  }
   const picks = await vscode.window.showQuickPick(
     entries.map((e) => ({ label: e.name, description: model.cachedInfo(e.path)?.status ?? '', detail: e.path, path: e.path })),
     { canPickMany: true, title: vscode.l10n.t('Runs to show on the dashboard') },

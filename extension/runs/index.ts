@@ -60,7 +60,7 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
   const companions = new CompanionsProvider(model);
   const runsView = vscode.window.createTreeView('agentjet.runs', { treeDataProvider: tree, canSelectMany: true, showCollapseAll: true });
   const companionsView = vscode.window.createTreeView('agentjet.companions', { treeDataProvider: companions });
-  const dashboards = new DashboardManager(model, services, () => pickRuns(model));
+  const dashboards = new DashboardManager(model, services, () => pick());
   context.subscriptions.push(
     tree,
     companions,
@@ -72,6 +72,11 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
 
   const live = new LiveUpdates(model, tree, companions, dashboards, services);
   context.subscriptions.push(live);
+  // A command can ask before any view did: the roots are configured first, else the list is empty.
+  const pick = (): Promise<string[]> => {
+    live.start();
+    return pickRuns(model);
+  };
   tree.onFirstLoad = () => live.start();
   dashboards.beforeRestore = () => live.start();
   companions.onFirstLoad = () => live.start();
@@ -88,7 +93,7 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
   };
   showFilterState();
 
-  const runs = registerRunsCommands({ context, services, model, tree, companions, runsView, dashboards, showFilterState });
+  const runs = registerRunsCommands({ context, services, model, tree, companions, runsView, dashboards, showFilterState, pickRuns: pick });
   registerStacksCommand(context, services, model);
   services.provide('runs', {
     ...runs,
