@@ -94,7 +94,7 @@ export function registerRunsFeature(context: vscode.ExtensionContext, services: 
   showFilterState();
 
   const runs = registerRunsCommands({ context, services, model, tree, companions, runsView, dashboards, showFilterState, pickRuns: pick });
-  registerStacksCommand(context, services, model);
+  registerStacksCommand(context, services, model, () => live.start());
   services.provide('runs', {
     ...runs,
     // What the view shows (or would, once opened): the same candidate roots, the watchers started with them.

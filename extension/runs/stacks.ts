@@ -40,7 +40,13 @@ interface Target {
 }
 
 /** Registers `agentjet.runs.showStacks`; the command resolves with the report (tests, other callers). */
-export function registerStacksCommand(context: vscode.ExtensionContext, services: Services, model: RunsModel): void {
+/** `ensureRoots` configures the Runs model's roots (the Runs view may never have been opened). */
+export function registerStacksCommand(
+  context: vscode.ExtensionContext,
+  services: Services,
+  model: RunsModel,
+  ensureRoots: () => void,
+): void {
   const docs = new Map<string, string>();
   const changed = new vscode.EventEmitter<vscode.Uri>();
   const launches = new Map<string, { name: string; pid: number; experiment?: string }>();
@@ -97,8 +103,12 @@ export function registerStacksCommand(context: vscode.ExtensionContext, services
         description: vscode.l10n.t('launch, process {0}', l.pid),
         target: async () => ({ title: l.name, pids: [l.pid], raySessions: [], ...(l.experiment ? { experiment: l.experiment } : {}) }),
       });
-    for (const e of await model.experiments()) {
-      const info = model.cachedInfo(e.path);
+    ensureRoots();
+    const entries = await model.experiments();
+    // Statuses the view has not read yet are read now (shared with the view's own reads).
+    const infos = await Promise.all(entries.map((e) => model.cachedInfo(e.path) ?? model.info(e).catch(() => undefined)));
+    for (const [i, e] of entries.entries()) {
+      const info = infos[i];
       if (info?.status === 'running')
         items.push({
           label: e.name,
@@ -119,6 +129,7 @@ export function registerStacksCommand(context: vscode.ExtensionContext, services
       else if (arg && !(arg instanceof vscode.Uri) && 'kind' in arg && arg.kind === 'experiment') target = await ofRun(arg);
       else if (arg instanceof vscode.Uri) {
         // An experiment folder (`resourceUri` of a row, or a caller that knows the path).
+        ensureRoots();
         const entry = (await model.experiments()).find((e) => e.path === arg.fsPath);
         target = entry
           ? await ofRun({ kind: 'experiment', path: entry.path, entry })
