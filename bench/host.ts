@@ -4,7 +4,8 @@
 //   lint      the language-model lint tool (core/agents) on a config, with an interpreter that
 //             takes 2 s to start (a shim on a slow disk)
 //   ray       the Paused workers watcher (core/ray/watcher) over 1,000 worker logs, growing
-//   tokens    a 1 GB token log as the viewer reads it: index, summaries, token counts (core/logs)
+//   tokens    a 1 GB token log as the viewer reads it: index, summaries, token counts (core/logs),
+//             saved to the facts cache; then opened again, from that cache
 //   files     20,000 files: the lint tool over their folder, and the Runs view's discovery
 //   sweep     the inline debug session's 2-s sweep (core/launch/owner noteGroups), 10 rounds
 // and 3 s of nothing first and last, the noise floor of a loaded machine.
@@ -24,6 +25,7 @@ import { appendFile } from 'node:fs/promises';
 import { callTool, type AgentToolEnv } from '../core/agents/tools';
 import { SessionLogWatcher } from '../core/ray/watcher';
 import { LogSession } from '../core/logs/session';
+import { FactsCache } from '../core/logs/cache';
 import * as pool from '../core/logs/pool';
 import { nodeFs, mapLimit } from '../core/fs/seam';
 import { RunsModel } from '../core/runs/model';
@@ -208,12 +210,22 @@ async function tokens(): Promise<void> {
     for (let size = 0; size < MB * 1024 * 1024; size += chunk.length) appendFileSync(log, chunk);
     rmSync(part);
   }
-  await measure(`token log, ${MB} MB`, async () => {
-    const s = new LogSession(log, { siblings: false, cacheSize: 2 });
+  // The viewer's facts cache (the extension's storage folder), fresh for this run.
+  const factsCache = new FactsCache(join(scratch, 'tokenlog-cache'));
+  const open = async () => {
+    const s = new LogSession(log, { siblings: false, cacheSize: 2, factsCache });
     await s.update();
     await s.summarize();
     await s.computeFacts({});
-    return `${s.count} records, ${pool.defaultWorkers()} worker thread(s)`;
+    return s;
+  };
+  await measure(`token log, ${MB} MB`, async () => {
+    const s = await open();
+    return `${s.count} records, ${pool.defaultWorkers()} worker thread(s), facts cache ${s.cacheOutcomes.join(', ')}`;
+  });
+  await measure(`token log, ${MB} MB, opened again`, async () => {
+    const s = await open();
+    return `${s.count} records, facts cache ${s.cacheOutcomes.join(', ')}`;
   });
 }
 
