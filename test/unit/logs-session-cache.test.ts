@@ -3,7 +3,7 @@
 // a rewritten file is never served from it (its rows are those of the new content).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FactsCache } from '../../core/logs/cache';
@@ -99,6 +99,51 @@ test('viewer path: a rewritten file (same size, old mtime put back, new inode; o
     const third = await open(log, cache);
     assert.deepEqual(third.s.cacheOutcomes, ['invalidated']);
     assert.deepEqual(rows(third.s), await decodedRows(log));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('facts cache in slices: a file of many records is written a slice per line and read back whole; a cut, damaged or older file is a miss', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ajsess-'));
+  try {
+    const cacheDir = join(dir, 'cache');
+    // 7 records a line: 30 records make 5 lines after the header, the last one shorter.
+    const cache = new FactsCache(cacheDir, undefined, 7);
+    const log = join(dir, 'rollout.json.log');
+    writeFileSync(log, records(31, 30).join(''));
+    const first = await open(log, cache);
+    assert.deepEqual(first.s.cacheOutcomes, ['miss']);
+    const [name] = readdirSync(cacheDir).filter((n) => n.endsWith('.json'));
+    const file = join(cacheDir, name!);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    assert.equal(lines.pop(), '', 'the file ends with a line end');
+    assert.equal(lines.length, 1 + Math.ceil(first.s.count / 7));
+    const header = JSON.parse(lines[0]!) as { records: number; factCount: number };
+    assert.deepEqual([header.records, header.factCount], [30, 30]);
+    const again = await open(log, cache);
+    assert.deepEqual(again.s.cacheOutcomes, ['hit']);
+    assert.equal(again.summarizedAfterIndex, again.s.count, 'no summaries pass after a cache hit');
+    assert.deepEqual(rows(again.s), rows(first.s));
+    assert.deepEqual(rows(again.s), await decodedRows(log));
+    // The same file read with another slice size: the lines say what they hold.
+    const other = await open(log, new FactsCache(cacheDir));
+    assert.deepEqual(other.s.cacheOutcomes, ['hit']);
+    const good = readFileSync(file, 'utf8');
+    const damaged: [string, string][] = [
+      ['cut after a slice', lines.slice(0, -1).join('\n') + '\n'],
+      ['cut inside a slice', good.slice(0, good.length - 20)],
+      ['a slice that is not one', [lines[0], '{"o":[1],"t":[]}', ...lines.slice(2)].join('\n') + '\n'],
+      ['a line too many', good + lines.at(-1) + '\n'],
+      ['version 2 (one JSON line)', JSON.stringify({ v: 2, path: log }) + '\n'],
+      ['not JSON', '{"v":3,' + 'x'.repeat(100)],
+    ];
+    for (const [what, text] of damaged) {
+      writeFileSync(file, text);
+      const s = await open(log, new FactsCache(cacheDir, undefined, 7));
+      assert.deepEqual(s.s.cacheOutcomes, ['miss'], what);
+      assert.deepEqual(rows(s.s), rows(first.s), what);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

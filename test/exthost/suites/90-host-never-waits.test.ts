@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { configCopy, extension, note, TEST_PYTHON, waitFor, workspaceRoot } from '../util';
 import { describeCalls, watchSyncCalls, type SyncCall } from '../syncCalls';
+import { describeTurns, watchLoopTurns } from '../loopTurns';
 import { writeRolloutLog } from '../../gen/rollout';
 import { frameRecord } from '../../../core/metrics/framing';
 import { encodeScalarEvent } from '../../../core/metrics/eventProto';
@@ -38,14 +39,19 @@ suite('the extension host never waits', () => {
   const made: string[] = [];
   const bundle = (): string => join(extension().extensionPath, 'dist', 'full.js');
 
-  /** Runs `work` with the synchronous calls recorded; fails naming them when any ran. */
+  /**
+   * Runs `work` with the synchronous calls recorded; fails naming them when any ran. The loop's
+   * long turns (on a CPU, and waiting for one) go to the log, never asserted.
+   */
   const noSyncCallsDuring = async (what: string, work: () => Promise<void>): Promise<void> => {
     const watch = watchSyncCalls(bundle());
+    const turns = await watchLoopTurns(what);
     let calls: SyncCall[];
     try {
       await work();
     } finally {
       calls = watch.stop();
+      note(describeTurns(what, await turns.stop()));
     }
     note(`${what}: ${calls.length} synchronous call(s) in the extension host`);
     assert.equal(calls.length, 0, `${what}: synchronous calls ran in the extension host:\n${describeCalls(calls)}`);
