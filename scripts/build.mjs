@@ -19,7 +19,10 @@ const nodeEntries = [
   ['extension/extension.ts', 'dist/full.js'],
   ['language-server/server.ts', 'dist/server.js'],
   ['debug-adapter/adapter.ts', 'dist/adapter.js'],
-  ['cli/main.ts', 'dist/cli.js'],
+  // The CLI: a launcher (package.json bin) that loads `log`'s own small bundle or the whole CLI.
+  ['cli/entry.ts', 'dist/cli.js'],
+  ['cli/main.ts', 'dist/cli-main.js'],
+  ['cli/logMain.ts', 'dist/cli-log.js'],
   // Token log whole-file work (stats, export, search) on worker threads; core/logs/pool.ts finds it beside the bundle.
   ['core/logs/worker.ts', 'dist/logworker.js'],
   // `agentjet runs` inspects large run trees on two threads; core/runs/parallel.ts finds it beside the bundle.

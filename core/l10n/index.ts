@@ -3,6 +3,7 @@
 // vscode.l10n.t and l10n/bundle.l10n.*.json, so one guide covers both (CONTRIBUTING.md).
 import zhCn from './zh-cn.json';
 import webviewZhCn from './webview.zh-cn.json';
+import { splitLangFlag } from './langFlag';
 
 export type Locale = 'en' | 'zh-cn';
 
@@ -23,20 +24,7 @@ export function normalizeLocale(tag: string | undefined | null): Locale {
  * (first non-empty, as gettext does). Returns the arguments with --lang removed.
  */
 export function localeFromCli(argv: readonly string[], env: NodeJS.ProcessEnv): { locale: Locale; rest: string[] } {
-  const rest: string[] = [];
-  let flag: string | undefined;
-  const queue = [...argv];
-  for (let a = queue.shift(); a !== undefined; a = queue.shift()) {
-    if (a === '--lang') {
-      flag = queue.shift() ?? '';
-      continue;
-    }
-    if (a.startsWith('--lang=')) {
-      flag = a.slice('--lang='.length);
-      continue;
-    }
-    rest.push(a);
-  }
+  const { flag, rest } = splitLangFlag(argv);
   if (flag !== undefined) return { locale: normalizeLocale(flag), rest };
   const fromEnv = [env.LANGUAGE?.split(':')[0], env.LC_ALL, env.LC_MESSAGES, env.LANG].find((v) => v && v !== 'C' && v !== 'POSIX');
   return { locale: normalizeLocale(fromEnv), rest };

@@ -54,6 +54,11 @@ export interface ScanWant {
   tokens?: boolean;
   /** Search: joined token text. Alone, `trained` is not computed (left 0). */
   search?: boolean;
+  /**
+   * With search, the needle (lower case): a timeline whose raw token text cannot hold it
+   * (needlefilter.ts) gets an empty joined text instead of its own.
+   */
+  needle?: string;
 }
 
 /** A reusable scanner (its scratch space is kept between records). */
@@ -241,7 +246,7 @@ export class FastScanner extends SearchColumns {
       for (let i = this.maskFrom, m = Math.min(n, col.n); i < m; i++) if (this.maskAt(i) === 1) trained++;
       tl.trained = trained;
     }
-    if (want.search) this.searchText(tl, n);
+    if (want.search) this.searchText(tl, n, want.needle);
     return { item: { key, fields, tl }, end: p + 1 };
   }
 

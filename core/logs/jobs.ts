@@ -279,7 +279,7 @@ export function runTask(task: RangeTask, job: Job): TaskResult {
   const needle = job.needle;
   const nb = Buffer.from(needle);
   for (let k = 0; k < n; k++) {
-    const r = rec(k, { search: true });
+    const r = rec(k, { search: true, needle });
     if (!r.ok) continue;
     const h = matchScan(r, needle, nb);
     if (h) {

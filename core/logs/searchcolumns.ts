@@ -2,6 +2,7 @@
 // or the strings when lowercasing is not byte-wise (the string path of search).
 import { ExportColumns } from './exportcolumns';
 import { K_STR } from './jsonbytes';
+import { NeedleFilter } from './needlefilter';
 
 /** A timeline's token text for search (want.search). */
 export interface SearchText {
@@ -13,11 +14,26 @@ export interface SearchText {
 }
 
 export class SearchColumns extends ExportColumns {
-  /** For search: the token texts joined and ASCII-lowercased, or the strings when not ASCII. */
-  protected searchText(tl: SearchText, n: number): void {
+  private filterFor: string | undefined;
+  private filter: NeedleFilter | undefined;
+
+  /**
+   * For search: the token texts joined and ASCII-lowercased, or the strings when not ASCII; an
+   * empty text when the raw bytes cannot hold `needle` (lower case).
+   */
+  protected searchText(tl: SearchText, n: number, needle?: string): void {
     const b = this.b,
       col = this.text,
       out = this.out;
+    if (needle !== this.filterFor) {
+      this.filterFor = needle;
+      this.filter = needle === undefined ? undefined : NeedleFilter.for(needle);
+    }
+    if (this.filter && n > 0 && !this.filter.mayHold(b, col.s[0]! - 1, col.e[n - 1]! + 1)) {
+      tl.joined = NO_TEXT;
+      tl.ends = NO_ENDS;
+      return;
+    }
     if (this.wasmOn && n > 0 && this.textsKnown === n) {
       const j = this.kernels!.join(n);
       if (j) {
@@ -69,6 +85,8 @@ export class SearchColumns extends ExportColumns {
 }
 
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+const NO_TEXT = Buffer.alloc(0);
+const NO_ENDS = new Int32Array(0);
 
 /** True when toLowerCase() changes only ASCII letters of `s`. */
 function lowerStable(s: string): boolean {

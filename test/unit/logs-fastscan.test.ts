@@ -59,7 +59,10 @@ for (const { wasm, label } of PATHS)
     const rng = new Rng(7);
     const scanner = new FastScanner({ wasm });
     const needles = ['hi there', '\n', '"', '\\', 'é', 'ß', '日本', 'boxed final', 'answer', 'task', 'reward', '😀', '\u0001', 'i̇', 'k'];
-    let hits = 0;
+    // ASCII needles also go through the raw-byte filter (needlefilter.ts): across tokens, either case, 'İ' and the Kelvin sign.
+    const filtered = ['k', 'i', 'ki', 'ik', 'hi', 'e t', 'lo w', 'zq', 'x', 'ab', 'al', 'the', '0.5', 'a b', 'answer is'];
+    let hits = 0,
+      filteredHits = 0;
     for (let i = 0; i < 1500; i++) {
       const bytes = Buffer.from(randomRecord(rng, i));
       const got = scanner.scanRecord(bytes, { search: true });
@@ -77,6 +80,19 @@ for (const { wasm, label } of PATHS)
           hits++;
         }
       }
+      for (const needle of filtered) {
+        const r = scanner.scanRecord(bytes, { search: true, needle });
+        assert.ok(r.ok);
+        const a = matchScan(r, needle);
+        const b = matchRecord(dec.record, needle);
+        assert.deepEqual(
+          a && [a.matches, a.where, a.timeline, a.token],
+          b && [b.matches, b.where, b.timeline, b.token],
+          `record ${i} needle ${needle} (filtered)`,
+        );
+        if (b && b.matches) filteredHits++;
+      }
     }
     assert.ok(hits > 500, `hits ${hits}`);
+    assert.ok(filteredHits > 500, `hits through the filter ${filteredHits}`);
   });
