@@ -8,8 +8,14 @@
 //      whether AgentJet activates and what loads, what activation and its probe cost, the extension
 //      host's memory with and without AgentJet installed, and whether a language server started.
 // Prints figures; asserts nothing about timings. Packages the extension first (`--no-package` skips).
+// `--only A|B` runs one case; `--rounds N` repeats B N times, the builds alternating, and prints each
+// build's median and spread; `--no-after` leaves this tree out; `--ext label=dir` adds an extensions
+// folder prepared beforehand (a variant under study, e.g. an empty extension with our manifest);
+// `--gc` (Node 22, or `node --experimental-websocket`) starts the extension host with its inspector
+// and forces full garbage collections before the samples: steadier figures, and V8's heap beside RSS.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser, startServer, type VSCodeServer } from '../test/harness/server';
@@ -132,8 +138,22 @@ function unrelatedYamlWorkspace(root: string): void {
     writeFileSync(join(root, 'app', `handler_${i}.py`), `import os\n\n\ndef handler_${i}(event):\n    return os.environ.get("X", ${i})\n`);
 }
 
-async function openWindow(folder: string, extensionsDir: string | undefined) {
-  const server = await startServer(extensionsDir ? { extensionsDir } : {});
+/** A free loopback port (for the extension host's inspector, `--gc`). */
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const port = (srv.address() as AddressInfo).port;
+  await new Promise((resolve) => srv.close(resolve));
+  return port;
+}
+
+async function openWindow(folder: string, extensionsDir: string | undefined, inspectPort?: number) {
+  const server = await startServer({
+    ...(extensionsDir ? { extensionsDir } : {}),
+    // The web workbench asks for the host's inspector through the URL's payload, which it reads
+    // only from a server started with the smoke-test driver (every window of a `--gc` run alike).
+    ...(inspectPort ? { extensionDevelopment: true } : {}),
+  });
   const browser = await launchBrowser().catch(async (err: unknown) => {
     await server.stop();
     throw err;
@@ -146,7 +166,7 @@ async function openWindow(folder: string, extensionsDir: string | undefined) {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     const opened = Date.now();
     // A loaded machine takes long to serve the workbench: give it minutes, not Playwright's 30 s.
-    await page.goto(server.url(folder), { timeout: 300_000 });
+    await page.goto(server.url(folder, inspectPort ? [['inspect-extensions', String(inspectPort)]] : undefined), { timeout: 300_000 });
     await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: 300_000 });
     return { server, page, opened, close };
   } catch (err) {
@@ -164,6 +184,8 @@ const fmt = (n: number | undefined, unit: string) => (n === undefined ? 'n/a' : 
 interface Build {
   label: string;
   extensionsDir: string;
+  /** Prepared outside this script (`--ext`): kept, and its probe line is not required. */
+  extra?: boolean;
 }
 
 async function benchRepository(builds: readonly Build[]): Promise<void> {
@@ -226,6 +248,41 @@ async function benchRepository(builds: readonly Build[]): Promise<void> {
   }
 }
 
+/** Over the extension host's inspector: two full garbage collections, then V8's used heap in MB. */
+async function collectGarbage(inspectPort: number): Promise<number | undefined> {
+  const Ws = (globalThis as { WebSocket?: typeof WebSocket }).WebSocket;
+  if (!Ws) throw new Error('--gc needs a global WebSocket (Node 22, or node --experimental-websocket)');
+  const targets = (await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json()) as { webSocketDebuggerUrl?: string }[];
+  const url = targets.find((t) => t.webSocketDebuggerUrl)?.webSocketDebuggerUrl;
+  if (!url) return undefined;
+  const ws = new Ws(url);
+  await new Promise((resolve, reject) => {
+    ws.onopen = resolve;
+    ws.onerror = reject;
+  });
+  let id = 0;
+  const call = (method: string) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const my = ++id;
+      const timer = setTimeout(() => reject(new Error(`${method}: no answer in 30 s`)), 30_000);
+      ws.onmessage = (e: MessageEvent) => {
+        const msg = JSON.parse(String(e.data)) as { id?: number; result?: Record<string, unknown> };
+        if (msg.id !== my) return;
+        clearTimeout(timer);
+        resolve(msg.result ?? {});
+      };
+      ws.send(JSON.stringify({ id: my, method }));
+    });
+  try {
+    await call('HeapProfiler.collectGarbage');
+    await call('HeapProfiler.collectGarbage');
+    const usage = await call('Runtime.getHeapUsage');
+    return typeof usage.usedSize === 'number' ? usage.usedSize / 1024 / 1024 : undefined;
+  } finally {
+    ws.close();
+  }
+}
+
 /** The extension host's RSS: the median of five samples a second apart. */
 async function hostRss(server: VSCodeServer): Promise<number | undefined> {
   const samples: number[] = [];
@@ -237,22 +294,47 @@ async function hostRss(server: VSCodeServer): Promise<number | undefined> {
   return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)];
 }
 
-async function benchUnrelated(builds: readonly Build[]): Promise<void> {
+/** The host's RSS and, with `--gc` (its inspector's port), V8's used heap after full collections. */
+interface HostMemory {
+  rss: number | undefined;
+  heap: number | undefined;
+}
+
+async function hostMemory(server: VSCodeServer, inspectPort: number | undefined): Promise<HostMemory> {
+  const heap = inspectPort ? await collectGarbage(inspectPort) : undefined;
+  return { heap, rss: await hostRss(server) };
+}
+
+const delta = (a: number | undefined, b: number | undefined) =>
+  a !== undefined && b !== undefined ? `${a - b >= 0 ? '+' : ''}${(a - b).toFixed(1)} MB` : 'n/a';
+
+async function benchUnrelated(builds: readonly Build[], rounds: number, gc: boolean): Promise<void> {
   console.log('B. 5,000 unrelated YAML files (50 folders of Kubernetes manifests, a CI file, 20 Python files), no file opened');
   const tmp = mkdtempSync(join(tmpdir(), 'agentjet-bench-yaml-'));
   unrelatedYamlWorkspace(tmp);
+  // Per build (undefined: without AgentJet), the host's RSS over the same round's window without it.
+  const over = new Map<string, { rss: number[]; heap: number[] }>();
   try {
-    let without: number | undefined;
-    for (const build of [undefined, ...builds]) {
-      const w = await openWindow(tmp, build?.extensionsDir);
+    let without: HostMemory | undefined;
+    // Rounds alternate the builds, so that a machine's drift touches each alike.
+    const order = Array.from({ length: rounds }, () => [undefined, ...builds]).flat();
+    for (const [i, build] of order.entries()) {
+      if (rounds > 1 && !build) console.log(`   round ${Math.floor(i / (builds.length + 1)) + 1} of ${rounds}`);
+      const inspectPort = gc ? await freePort() : undefined;
+      const w = await openWindow(tmp, build?.extensionsDir, inspectPort);
       try {
         const hostLog = () => agentJetLog(w.server, /remoteexthost\.log$/);
         await waitFor(() => /Eager extensions activated/.test(hostLog()), 'the extension host', 120_000, 250);
         if (build) {
+          const extra = build.extra === true;
           // Settled: the probe logged its answer (both builds log a "workspace probe:" line).
-          const line = await waitFor(() => /workspace probe: (.*)/.exec(agentJetLog(w.server)), 'the probe to finish', 120_000, 250).catch(
-            () => undefined,
-          );
+          // (A variant under study may not probe at all: it is given half a minute.)
+          const line = await waitFor(
+            () => /workspace probe: (.*)/.exec(agentJetLog(w.server)),
+            'the probe to finish',
+            extra ? 30_000 : 120_000,
+            250,
+          ).catch(() => undefined);
           // What the probe might still start (a server for a config found) has its moment.
           await new Promise((r) => setTimeout(r, 3000));
           const log = agentJetLog(w.server);
@@ -264,7 +346,7 @@ async function benchUnrelated(builds: readonly Build[]): Promise<void> {
               .find((l) => l.includes('agentjet-vscode, startup')) ?? '',
           )?.[1];
           const ls = descendants(w.server.process.pid!).find((p) => /dist\/server\.js/.test(p.args));
-          const rss = await hostRss(w.server);
+          const mem = await hostMemory(w.server, inspectPort);
           console.log(`   ${build.label}:`);
           console.log(
             `      activated: ${activated ? `yes (${event ?? '?'}), activate() ${activated[2]} ms${activated[1] ? ' (first stage)' : ' (whole extension)'}` : 'no'}` +
@@ -273,21 +355,35 @@ async function benchUnrelated(builds: readonly Build[]): Promise<void> {
           console.log(`      probe: ${line ? line[1] : 'did not finish'}`);
           console.log(`      language server started: ${ls ? `yes (${(ls.rssKb / 1024).toFixed(0)} MB)` : 'no'}`);
           console.log(
-            `      extension host RSS: ${fmt(rss, 'MB')}` +
-              (rss !== undefined && without !== undefined
-                ? ` (${rss - without >= 0 ? '+' : ''}${(rss - without).toFixed(1)} MB against the window without AgentJet)`
-                : ''),
+            `      extension host RSS: ${fmt(mem.rss, 'MB')} (${delta(mem.rss, without?.rss)} against the window without AgentJet)` +
+              (gc ? `; V8 heap after full GCs: ${fmt(mem.heap, 'MB')} (${delta(mem.heap, without?.heap)})` : ''),
           );
+          const o = over.get(build.label) ?? { rss: [], heap: [] };
+          if (mem.rss !== undefined && without?.rss !== undefined) o.rss.push(mem.rss - without.rss);
+          if (mem.heap !== undefined && without?.heap !== undefined) o.heap.push(mem.heap - without.heap);
+          over.set(build.label, o);
         } else {
           // The same moment as with AgentJet: its probe takes a few seconds at most.
           await new Promise((r) => setTimeout(r, 5000));
-          without = await hostRss(w.server);
-          console.log(`   without AgentJet: extension host RSS ${fmt(without, 'MB')}`);
+          without = await hostMemory(w.server, inspectPort);
+          console.log(
+            `   without AgentJet: extension host RSS ${fmt(without.rss, 'MB')}` +
+              (gc ? `; V8 heap after full GCs ${fmt(without.heap, 'MB')}` : ''),
+          );
         }
       } finally {
         await w.close();
       }
     }
+    const summary = (xs: number[]) => {
+      const sorted = [...xs].sort((a, b) => a - b);
+      return `median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1) ?? 'n/a'} MB (${sorted.map((x) => x.toFixed(1)).join(', ')})`;
+    };
+    if (rounds > 1)
+      for (const [label, o] of over)
+        console.log(
+          `   ${label}, over the window without AgentJet: host RSS ${summary(o.rss)}` + (gc ? `; V8 heap ${summary(o.heap)}` : ''),
+        );
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
@@ -307,9 +403,18 @@ async function main(): Promise<void> {
       console.log(`before: ${rev} (${sha}), packaged from git archive; after: this tree`);
       builds.push({ label: `before (${sha})`, extensionsDir: installVsix(packageBaseline(rev, tmp)) });
     }
-    builds.push({ label: 'after', extensionsDir: installVsix(vsixPath()) });
-    await benchRepository(builds);
-    await benchUnrelated(builds);
+    if (!argv.includes('--no-after')) builds.push({ label: 'after', extensionsDir: installVsix(vsixPath()) });
+    // `--ext label=dir`: an extensions folder prepared beforehand (a variant under study), compared alike; kept.
+    const extra: Build[] = [];
+    argv.forEach((a, i) => {
+      const m = a === '--ext' ? /^([^=]+)=(.+)$/.exec(argv[i + 1] ?? '') : null;
+      if (m) extra.push({ label: m[1]!, extensionsDir: m[2]!, extra: true });
+    });
+    const all = [...builds, ...extra];
+    const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
+    const rounds = argv.includes('--rounds') ? Math.max(1, Number(argv[argv.indexOf('--rounds') + 1]) || 1) : 1;
+    if (only !== 'B') await benchRepository(all);
+    if (only !== 'A') await benchUnrelated(all, rounds, argv.includes('--gc'));
   } finally {
     for (const b of builds) rmSync(b.extensionsDir, { recursive: true, force: true });
     rmSync(tmp, { recursive: true, force: true });

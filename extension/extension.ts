@@ -36,6 +36,9 @@ let closing: (() => Promise<unknown>) | undefined;
  * shows in the window; `handoff` carries what the first stage already owns (its log, its folder
  * probe, the providers VS Code asks by id).
  */
+/** Set once the full extension runs: before that, the views show the first stage's welcome content. */
+export const LOADED_KEY = 'agentjet.loaded';
+
 export function activate(context: vscode.ExtensionContext, handoff?: GateHandoff & { log: vscode.LogOutputChannel }): AgentJetApi {
   const started = performance.now();
   // Text made in core (run status, launch refusals, the debug adapter's messages) in the display language.
@@ -52,6 +55,8 @@ export function activate(context: vscode.ExtensionContext, handoff?: GateHandoff
   registerOnboarding(context, services);
   const swarm = registerSwarmFeature(context, services);
   const agents = registerAgentsFeature(context, services);
+  // The views' welcome content says what the first stage could not know until now (package.json viewsWelcome).
+  void vscode.commands.executeCommand('setContext', LOADED_KEY, true);
   closing = () => agents.close();
   const activationMs = performance.now() - started;
   services.log.info(`AgentJet activated in ${activationMs.toFixed(1)} ms`);

@@ -127,7 +127,9 @@ export function activate(context: vscode.ExtensionContext): AgentJetExports {
     void probe.result().then(
       (r) => {
         log.info(
-          `workspace probe: ${r.files} YAML files found, ${r.heads} heads read in ${r.ms.toFixed(0)} ms, ` +
+          `workspace probe: ${r.files} YAML files found, ${r.heads} heads read` +
+            (r.deepFiles ? `, second look ${r.deepFiles} more found, ${r.deepHeads} heads read` : '') +
+            ` in ${r.ms.toFixed(0)} ms, ` +
             (r.config ? `config found: ${r.config.fsPath}` : r.marker ? `AgentJet folder: ${r.marker.fsPath}` : 'no AgentJet config'),
         );
         if ((r.marker || r.config) && !api) load('folder-probe');

@@ -3,7 +3,8 @@
 // Every look at the folder goes through VS Code's file search with the user's `files.exclude` and
 // `search.exclude`: names first (AgentJet's own tree, run folders), then a small head read of a
 // bounded number of YAML files, shallow ones first, stopping at the first config.
-import { open, stat } from 'node:fs/promises';
+import { close, open as openCb, read } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { firstConfig, probeCandidates, PROBE_HEADS_UNMARKED } from '../../core/config/probeOrder';
 
@@ -33,6 +34,9 @@ export interface ProbeResult {
   files: number;
   /** Heads read. */
   heads: number;
+  /** The second look (an unmarked folder where the first found nothing): YAML files it listed beyond the first's, heads read. */
+  deepFiles: number;
+  deepHeads: number;
   ms: number;
 }
 
@@ -46,16 +50,36 @@ export function userExcludes(scope: vscode.Uri | undefined, extra: readonly stri
   return globs.size ? `{${[...globs].join(',')}}` : undefined;
 }
 
+/** Bytes every config's head holds (its root key: `ajet`, `astuner`, `astune`). */
+const ROOT_BYTES = [Buffer.from('ajet'), Buffer.from('astune')];
+/** Head buffers, reused: a look at hundreds of files allocates a few, not one each. */
+const buffers: Buffer[] = [];
+
+/** The first bytes of a local file into `buf`: callbacks, one promise per file. */
+function readHead(path: string, buf: Buffer): Promise<number> {
+  return new Promise((resolve, reject) =>
+    openCb(path, 'r', (err, fd) => {
+      if (err) return reject(err);
+      read(fd, buf, 0, buf.length, 0, (rerr, n) => close(fd, () => (rerr ? reject(rerr) : resolve(n))));
+    }),
+  );
+}
+
+/** A file's head as text when it may be a config; '' when its bytes name no AgentJet root (not decoded). */
 async function head(uri: vscode.Uri): Promise<string | undefined> {
   try {
     if (uri.scheme === 'file') {
-      const fh = await open(uri.fsPath, 'r');
+      const buf = buffers.pop() ?? Buffer.allocUnsafe(HEAD_BYTES);
       try {
-        const buf = Buffer.alloc(HEAD_BYTES);
-        const { bytesRead } = await fh.read(buf, 0, HEAD_BYTES, 0);
-        return buf.subarray(0, bytesRead).toString('utf8');
+        const n = await readHead(uri.fsPath, buf);
+        // indexOf finds the first occurrence: one at or past `n` (stale bytes) means none before it.
+        const named = ROOT_BYTES.some((b) => {
+          const i = buf.indexOf(b);
+          return i >= 0 && i < n;
+        });
+        return named ? buf.toString('utf8', 0, n) : '';
       } finally {
-        await fh.close();
+        buffers.push(buf);
       }
     }
     const st = await vscode.workspace.fs.stat(uri);
@@ -93,15 +117,45 @@ async function probeFolder(folder: vscode.WorkspaceFolder, token: vscode.Cancell
     : shallow;
   const candidates = probeCandidates(yaml, (u) => u.path, markers.length > 0);
   let heads = 0;
-  const config = await firstConfig(
+  const cancelled = () => token.isCancellationRequested;
+  let config = await firstConfig(
     candidates,
     (u) => {
       heads++;
       return head(u);
     },
-    () => token.isCancellationRequested,
+    cancelled,
   );
-  return { ...(markers[0] ? { marker: markers[0] } : {}), ...(config ? { config } : {}), files: yaml.length, heads };
+  const found = { ...(markers[0] ? { marker: markers[0] } : {}), files: yaml.length, heads, deepFiles: 0, deepHeads: 0 };
+  if (config || markers.length || cancelled()) return { ...found, ...(config ? { config } : {}) };
+  // The second look: configs deeper than four folders or behind the first look's bound. Every YAML
+  // file the search returns (the same excludes, the same cap as the language server's pass), two
+  // reads at a time into reused buffers; a head is decoded only when its bytes name a root.
+  const seen = new Set(candidates.map((u) => u.toString()));
+  const rest = probeCandidates(
+    (
+      await vscode.workspace.findFiles(
+        new vscode.RelativePattern(folder, '**/*.{yaml,yml}'),
+        configExcludes(folder.uri),
+        PROBE_MAX_FILES,
+        token,
+      )
+    ).filter((u) => !seen.has(u.toString())),
+    (u) => u.path,
+    true,
+  );
+  seen.clear();
+  config = await firstConfig(
+    rest,
+    (u) => {
+      found.deepHeads++;
+      return head(u);
+    },
+    cancelled,
+    2,
+  );
+  found.deepFiles = rest.length;
+  return { ...found, ...(config ? { config } : {}) };
 }
 
 /** At a folder's top, what marks it without a search (a stat each, as VS Code's plain-path `workspaceContains`). */
@@ -132,19 +186,26 @@ async function topMarker(folder: vscode.WorkspaceFolder): Promise<vscode.Uri | u
  */
 export async function probeWorkspace(token: vscode.CancellationToken): Promise<ProbeResult> {
   const started = performance.now();
-  const out: ProbeResult = { files: 0, heads: 0, ms: 0 };
+  const out: ProbeResult = { files: 0, heads: 0, deepFiles: 0, deepHeads: 0, ms: 0 };
   const folders = vscode.workspace.workspaceFolders ?? [];
   for (const marker of await Promise.all(folders.map(topMarker)))
-    if (marker) return { marker, files: 0, heads: 0, ms: performance.now() - started };
-  for (const folder of folders) {
-    const r = await probeFolder(folder, token);
-    out.files += r.files;
-    out.heads += r.heads;
-    out.marker ??= r.marker;
-    if (r.config) {
-      out.config = r.config;
-      break;
+    if (marker) return { marker, files: 0, heads: 0, deepFiles: 0, deepHeads: 0, ms: performance.now() - started };
+  try {
+    for (const folder of folders) {
+      const r = await probeFolder(folder, token);
+      out.files += r.files;
+      out.heads += r.heads;
+      out.deepFiles += r.deepFiles;
+      out.deepHeads += r.deepHeads;
+      out.marker ??= r.marker;
+      if (r.config) {
+        out.config = r.config;
+        break;
+      }
     }
+  } finally {
+    // Nothing of the look is kept.
+    buffers.length = 0;
   }
   out.ms = performance.now() - started;
   return out;

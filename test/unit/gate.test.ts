@@ -56,3 +56,31 @@ test('VS Code starts the first stage; the full extension is a separate bundle it
   assert.match(build, /\['extension\/extension\.ts', 'dist\/full\.js'\]/);
   assert.match(readFileSync(join(repoRoot, '.vscodeignore'), 'utf8'), /^!dist\/full\.js$/m);
 });
+
+test('until the full extension runs, every AgentJet view shows the first stage welcome, whose links are contributed commands', () => {
+  interface Manifest {
+    contributes: {
+      views: Record<string, { id: string }[]>;
+      viewsWelcome: { view: string; when?: string; contents: string }[];
+      commands: { command: string }[];
+    };
+  }
+  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Manifest;
+  const nls = JSON.parse(readFileSync(join(repoRoot, 'package.nls.json'), 'utf8')) as Record<string, string>;
+  const commands = new Set(pkg.contributes.commands.map((c) => c.command));
+  const welcome = pkg.contributes.viewsWelcome;
+  for (const { id } of Object.values(pkg.contributes.views).flat()) {
+    const first = welcome.filter((w) => w.view === id && w.when === '!agentjet.loaded');
+    assert.equal(first.length, 1, `${id}: first-stage welcome entries`);
+    const text = nls[first[0]!.contents.replace(/^%|%$/g, '')] ?? '';
+    // A link runs one of our commands: its stand-in loads the full extension, which fills the view.
+    const links = [...text.matchAll(/\(command:([\w.]+)/g)].map((m) => m[1]!);
+    assert.ok(links.length > 0, `${id}: no command link`);
+    for (const c of links) assert.ok(commands.has(c), `${id}: ${c} is not contributed`);
+  }
+  // The rest only once the full extension runs (it sets the key).
+  for (const w of welcome.filter((x) => x.when !== '!agentjet.loaded'))
+    assert.match(w.when ?? '', /^agentjet\.loaded\b/, `${w.view}: ${w.contents}`);
+  assert.match(readFileSync(join(repoRoot, 'extension', 'extension.ts'), 'utf8'), /'setContext', LOADED_KEY, true/);
+  assert.match(readFileSync(join(repoRoot, 'extension', 'extension.ts'), 'utf8'), /LOADED_KEY = 'agentjet\.loaded'/);
+});
