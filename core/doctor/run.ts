@@ -23,8 +23,8 @@ export interface GatherOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   /**
-   * Also import verl and trinity for real (core/doctor/importProbe.ts), beside the probe: a package
-   * that is installed but fails to import is then reported. Not when `trusted` is false.
+   * Also import for real (core/doctor/importProbe.ts) the verl and trinity the probe found: a
+   * package that is installed but fails to import is then reported. Not when `trusted` is false.
    */
   imports?: boolean;
   /** The deadline of that import (default DEFAULT_IMPORT_DEADLINE_MS). */
@@ -90,16 +90,19 @@ export async function queryGpus(timeoutMs = 10_000, signal?: AbortSignal): Promi
 }
 
 export async function gather(o: GatherOptions): Promise<DoctorInput> {
-  const importing =
-    o.imports && o.trusted !== false
-      ? probeImports(o.python, ['verl', 'trinity'], {
+  const [probe, gpu] = await Promise.all([runProbeScript(o), queryGpus(o.timeoutMs, o.signal)]);
+  // After the probe, and only of what it found installed: an interpreter that did not answer is
+  // not asked again, and a folder without verl or trinity pays for no import.
+  const installed = probe.ok ? (['verl', 'trinity'] as const).filter((m) => probe.facts.packages[m]?.found) : [];
+  const imports =
+    o.imports && o.trusted !== false && installed.length
+      ? await probeImports(o.python, installed, {
           cwd: o.cwd,
           env: o.env ?? process.env,
           ...(o.importTimeoutMs ? { timeoutMs: o.importTimeoutMs } : {}),
           ...(o.signal ? { signal: o.signal } : {}),
         })
       : undefined;
-  const [probe, gpu, imports] = await Promise.all([runProbeScript(o), queryGpus(o.timeoutMs, o.signal), importing]);
   const gates = await gatesOfProbe(probe);
   return {
     python: o.python,
