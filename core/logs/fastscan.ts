@@ -194,7 +194,10 @@ export class FastScanner extends SearchColumns {
     this.text.anyLit = this.title.anyLit = this.count.anyLit = this.color.anyLit = false;
     this.textsKnown = this.trainedPre = this.maskFrom = 0;
     // Stats need the colours and the token count; search the token text; export everything.
-    this.text.keep = !!(want.tokens || want.search);
+    // Search with a needle the raw-byte filter judges: the texts are counted, and read again
+    // only where the bytes may hold the needle (searchText).
+    this.filterOn = false;
+    this.text.keep = !!want.tokens || (!!want.search && !this.countTextFirst(want.needle));
     this.title.keep = this.count.keep = !!want.tokens;
     // Search alone needs neither colours nor counts.
     const counts = !want.search || !!want.tokens;
@@ -246,12 +249,16 @@ export class FastScanner extends SearchColumns {
       for (let i = this.maskFrom, m = Math.min(n, col.n); i < m; i++) if (this.maskAt(i) === 1) trained++;
       tl.trained = trained;
     }
-    if (want.search) this.searchText(tl, n, want.needle);
+    if (want.search) this.searchText(tl, n);
     return { item: { key, fields, tl }, end: p + 1 };
   }
 
   private content(p: number): number {
-    return this.walkContent(p, (q, col) => this.array(q, col));
+    return this.walkContent(p, (q, col) => {
+      if (col !== this.text) return this.array(q, col);
+      this.textAt = q;
+      return (this.textEnd = this.array(q, col));
+    });
   }
 }
 

@@ -66,9 +66,13 @@ export class NeedleFilter {
   /** False when the token text in b[s, e) (the raw JSON of the text array) cannot hold the needle. */
   mayHold(b: Buffer, s: number, e: number): boolean {
     const r = b.subarray(s, e);
-    if (r.indexOf(ESCAPE_U) >= 0) return true;
-    if (this.watchI && r.indexOf(DOTTED_I) >= 0) return true;
-    if (this.watchK && r.indexOf(KELVIN) >= 0) return true;
+    if (this.bytesMayHold(r)) return true;
+    // A miss by the bytes alone; escapes and the two special letters could still make a match
+    // (looked for only now: a common needle is found without reading the whole text).
+    return r.indexOf(ESCAPE_U) >= 0 || (this.watchI && r.indexOf(DOTTED_I) >= 0) || (this.watchK && r.indexOf(KELVIN) >= 0);
+  }
+
+  private bytesMayHold(r: Buffer): boolean {
     for (const c of this.chars) if (!c.some((x) => r.indexOf(x) >= 0)) return false;
     for (const p of this.pairs) {
       if (p.adjacent.some((x) => r.indexOf(x) >= 0)) continue;

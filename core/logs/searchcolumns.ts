@@ -16,23 +16,53 @@ export interface SearchText {
 export class SearchColumns extends ExportColumns {
   private filterFor: string | undefined;
   private filter: NeedleFilter | undefined;
+  /** The current timeline's text array: from its `[` to after its `]`. */
+  protected textAt = 0;
+  protected textEnd = 0;
+  /** Timelines in a row that the filter let through. */
+  private mayHoldRun = 0;
+
+  /** Whether the current timeline's search goes through the filter (fastscan's item sets it). */
+  protected filterOn = false;
 
   /**
-   * For search: the token texts joined and ASCII-lowercased, or the strings when not ASCII; an
-   * empty text when the raw bytes cannot hold `needle` (lower case).
+   * Search for `needle` (lower case): whether the raw-byte filter (needlefilter.ts) judges it
+   * (filterOn), and whether the token texts are then only counted at first, to be read again
+   * where the bytes may hold it (the return value).
    */
-  protected searchText(tl: SearchText, n: number, needle?: string): void {
-    const b = this.b,
-      col = this.text,
-      out = this.out;
+  protected countTextFirst(needle: string | undefined): boolean {
     if (needle !== this.filterFor) {
       this.filterFor = needle;
       this.filter = needle === undefined ? undefined : NeedleFilter.for(needle);
+      this.mayHoldRun = 0;
     }
-    if (this.filter && n > 0 && !this.filter.mayHold(b, col.s[0]! - 1, col.e[n - 1]! + 1)) {
-      tl.joined = NO_TEXT;
-      tl.ends = NO_ENDS;
-      return;
+    this.filterOn = !!this.filter;
+    // Where the needle is common (most timelines may hold it) the texts are read at once.
+    return this.filterOn && this.mayHoldRun < MAY_HOLD_RUN;
+  }
+
+  /**
+   * For search: the token texts joined and ASCII-lowercased, or the strings when not ASCII; an
+   * empty text when the filter finds that the raw bytes cannot hold the needle.
+   */
+  protected searchText(tl: SearchText, n: number): void {
+    const b = this.b,
+      col = this.text,
+      out = this.out;
+    if (this.filterOn) {
+      if (!this.filter!.mayHold(b, this.textAt, this.textEnd)) {
+        this.mayHoldRun = 0;
+        tl.joined = NO_TEXT;
+        tl.ends = NO_ENDS;
+        return;
+      }
+      this.mayHoldRun++;
+      if (!col.keep) {
+        // It may: the texts' positions, from a second read of the array (the same n texts).
+        col.keep = true;
+        col.n = this.textsKnown = 0;
+        this.array(this.textAt, col);
+      }
     }
     if (this.wasmOn && n > 0 && this.textsKnown === n) {
       const j = this.kernels!.join(n);
@@ -86,6 +116,8 @@ export class SearchColumns extends ExportColumns {
 
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 const NO_TEXT = Buffer.alloc(0);
+/** After this many timelines in a row that may hold the needle, texts are read at once, not counted first. */
+const MAY_HOLD_RUN = 8;
 const NO_ENDS = new Int32Array(0);
 
 /** True when toLowerCase() changes only ASCII letters of `s`. */
