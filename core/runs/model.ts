@@ -32,7 +32,7 @@ export type Invalidation =
   | { level: 'none' };
 
 /** Changed paths handled per turn of the event loop by invalidateAll. */
-export const INVALIDATE_SLICE = 250;
+const INVALIDATE_SLICE = 250;
 
 /** What a batch of changes made stale, summed up. */
 export interface Invalidations {
