@@ -17,7 +17,7 @@ import type { RecordFacts } from './jobs';
 
 const VERSION = 3;
 /** Records per line of a cache file. */
-export const SLICE = 2000;
+const SLICE = 2000;
 /**
  * Bytes a fingerprint covers: reaching well into the payload, since a record's first line is
  * only a loguru timestamp and the same in a rewrite made within the same millisecond.

@@ -31,6 +31,18 @@ export type Invalidation =
   | { level: 'companions'; root: string }
   | { level: 'none' };
 
+/** Changed paths handled per turn of the event loop by invalidateAll. */
+const INVALIDATE_SLICE = 250;
+
+/** What a batch of changes made stale, summed up. */
+export interface Invalidations {
+  /** The list itself changed (roots, a new experiment, a session or snapshot came or went). */
+  all: boolean;
+  /** Experiments whose details changed. */
+  experiments: Set<string>;
+  companions: boolean;
+}
+
 export class RunsModel {
   private configured: ExperimentRoot[] = [];
   private rootStates: RootState[] | undefined;
@@ -159,6 +171,27 @@ export class RunsModel {
       }
     }
     return { level: 'none' };
+  }
+
+  /**
+   * `invalidate` for a watcher's batch of changes (20,000 new files are 20,000 events), a slice of
+   * paths per turn of the event loop; `each` sees every path and what it invalidated.
+   */
+  async invalidateAll(
+    paths: readonly string[],
+    each?: (path: string, inv: Invalidation) => void,
+    slice = INVALIDATE_SLICE,
+  ): Promise<Invalidations> {
+    const out: Invalidations = { all: false, experiments: new Set(), companions: false };
+    for (let i = 0; i < paths.length; i++) {
+      if (i > 0 && i % slice === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      const inv = this.invalidate(paths[i]!);
+      if (inv.level === 'roots' || inv.level === 'root' || (inv.level === 'experiment' && inv.entry)) out.all = true;
+      if (inv.level === 'experiment') out.experiments.add(inv.experiment);
+      else if (inv.level === 'companions') out.companions = true;
+      each?.(paths[i]!, inv);
+    }
+    return out;
   }
 
   /** Drops one experiment's details (e.g. to re-check a running run's liveness). */

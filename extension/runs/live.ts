@@ -22,6 +22,8 @@ export class LiveUpdates implements vscode.Disposable {
   private started = false;
   private changed = new Set<string>();
   private debounce: ReturnType<typeof setTimeout> | undefined;
+  private flushing = false;
+  private disposed = false;
   private poll: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -124,24 +126,28 @@ export class LiveUpdates implements vscode.Disposable {
 
   private flush(): void {
     this.debounce = undefined;
+    // One batch at a time: changes that come meanwhile wait for the next.
+    if (this.flushing) {
+      this.debounce = setTimeout(() => this.flush(), DEBOUNCE_MS);
+      return;
+    }
     const paths = [...this.changed];
     this.changed.clear();
-    let all = false;
-    let comp = false;
-    const exps = new Set<string>();
-    for (const p of paths) {
-      const inv = this.model.invalidate(p);
-      // A new session or snapshot changes the row's order and children: re-render the list.
-      if (inv.level === 'roots' || inv.level === 'root' || (inv.level === 'experiment' && inv.entry)) all = true;
-      if (inv.level === 'experiment') exps.add(inv.experiment);
-      else if (inv.level === 'companions') comp = true;
-      this.dashboards.touch(p);
-    }
-    for (const e of exps) this.tree.forgetSize(e);
-    if (all) this.tree.refreshAll();
-    else for (const e of exps) this.tree.refreshExperiment(e);
-    if (comp) this.companions.refresh();
-    this.schedulePoll();
+    this.flushing = true;
+    // A slice of paths per turn of the loop (a batch can be tens of thousands of files).
+    void this.model
+      .invalidateAll(paths, (p) => this.dashboards.touch(p))
+      .then((inv) => {
+        if (this.disposed) return;
+        for (const e of inv.experiments) this.tree.forgetSize(e);
+        // A new session or snapshot changes the row's order and children: re-render the list.
+        if (inv.all) this.tree.refreshAll();
+        else for (const e of inv.experiments) this.tree.refreshExperiment(e);
+        if (inv.companions) this.companions.refresh();
+        this.schedulePoll();
+      })
+      .catch((err: unknown) => this.services.log.warn(`runs: changes: ${String(err)}`))
+      .finally(() => (this.flushing = false));
   }
 
   /** Liveness has no file event (a process can die without removing its lock): poll, slowly, only while needed. */
@@ -161,6 +167,7 @@ export class LiveUpdates implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const w of this.watchers) w.dispose();
     for (const s of this.subs) s.dispose();
     if (this.debounce) clearTimeout(this.debounce);

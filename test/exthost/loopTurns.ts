@@ -9,7 +9,7 @@ import { Session } from 'node:inspector';
 import { join } from 'node:path';
 
 /** A late tick: when it began and ended (µs, hrtime), its time on a CPU and waiting for one (ms). */
-export interface LoopTurn {
+interface LoopTurn {
   startUs: number;
   endUs: number;
   ranMs: number;
@@ -28,7 +28,7 @@ export interface LoopReport {
 }
 
 /** Turns on a CPU at least this long are listed. */
-export const REPORT_MS = 20;
+const REPORT_MS = 20;
 
 const schedstat = (): [number, number] | undefined => {
   if (process.platform !== 'linux') return undefined;

@@ -62,6 +62,43 @@ test('model: a change in one run re-reads only that run, whatever the number of 
   }
 });
 
+test('model: a watcher batch of many changes is handled a slice per turn of the loop, summed as one change at a time would say', async () => {
+  const tmp = tempDir();
+  try {
+    for (let i = 0; i < 4; i++) writeRun(tmp.path, { name: `exp${i}`, session: `2026_01_05_10_0${i}`, hosts: [{ rollout: [[0, 1]] }] });
+    const model = new RunsModel(nodeFs(), opts);
+    model.setRoots([{ path: tmp.path, source: 'configured' }]);
+    await loadAll(model);
+    // 2,500 new files in exp1's session (details only), a new session in exp2 (its listing), a companion.
+    const files = Array.from({ length: 2500 }, (_, k) => join(tmp.path, 'exp1', '2026_01_05_10_01', 'gpu-node-0', `f${k}.txt`));
+    const paths = [...files, join(tmp.path, 'exp2', '2026_01_06_00_00'), join(tmp.path, 'companion_logs', 'companion', 'x.pgid')];
+    const seen: string[] = [];
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      if (!counting) return;
+      turns++;
+      setImmediate(count);
+    };
+    setImmediate(count);
+    const inv = await model.invalidateAll(paths, (p) => seen.push(p), 1000);
+    counting = false;
+    assert.deepEqual(seen, paths, 'every path, in order');
+    assert.ok(turns >= 2, `the loop turned between slices (${turns} turns)`);
+    assert.deepEqual(inv, {
+      all: true,
+      experiments: new Set([join(tmp.path, 'exp1'), join(tmp.path, 'exp2')]),
+      companions: true,
+    });
+    // Only the details of exp1: no listing change.
+    const only = await model.invalidateAll(files);
+    assert.deepEqual(only, { all: false, experiments: new Set([join(tmp.path, 'exp1')]), companions: false });
+    assert.deepEqual(await model.invalidateAll([]), { all: false, experiments: new Set(), companions: false });
+  } finally {
+    tmp.dispose();
+  }
+});
+
 test('model: a root that appears later is picked up after its creation is reported', async () => {
   const tmp = tempDir();
   try {
