@@ -20,6 +20,12 @@ const RUN_DIRS = ['saved_experiments', 'launcher_record', 'saved_checkpoints'];
 /** YAML files within four folders of the top (where a project keeps its configs). */
 const SHALLOW_YAML_GLOB = `{${[1, 2, 3, 4].flatMap((d) => ['yaml', 'yml'].map((e) => `${'*/'.repeat(d - 1)}*.${e}`)).join(',')}}`;
 
+/** The second look's YAML files: named after AgentJet, or under a folder that is (any depth). */
+const NAMES = ['ajet', 'Ajet', 'AJet', 'agentjet', 'AgentJet', 'astune', 'ASTune'];
+const SECOND_LOOK_GLOB = `{${NAMES.flatMap((n) => ['yaml', 'yml'].flatMap((e) => [`**/*${n}*.${e}`, `**/*${n}*/**/*.${e}`])).join(',')}}`;
+/** Files the second look lists at most. */
+const SECOND_LOOK_MAX = 256;
+
 /** YAML names the search returns at most (as many as the language server's pass checks). */
 export const PROBE_MAX_FILES = 2000;
 /** How much of a file is read: a root key sits near the top (Hydra's `defaults:` list comes first). */
@@ -128,16 +134,17 @@ async function probeFolder(folder: vscode.WorkspaceFolder, token: vscode.Cancell
   );
   const found = { ...(markers[0] ? { marker: markers[0] } : {}), files: yaml.length, heads, deepFiles: 0, deepHeads: 0 };
   if (config || markers.length || cancelled()) return { ...found, ...(config ? { config } : {}) };
-  // The second look: configs deeper than four folders or behind the first look's bound. Every YAML
-  // file the search returns (the same excludes, the same cap as the language server's pass), two
-  // reads at a time into reused buffers; a head is decoded only when its bytes name a root.
+  // The second look: configs deeper than four folders or behind the first look's bound, where a
+  // name on their path says AgentJet (a search's results are what costs the host: listing every
+  // YAML file of a 5,000-file tree left it 15-30 MB of garbage). The same excludes; two reads at a
+  // time into reused buffers; a head is decoded only when its bytes name a root.
   const seen = new Set(candidates.map((u) => u.toString()));
   const rest = probeCandidates(
     (
       await vscode.workspace.findFiles(
-        new vscode.RelativePattern(folder, '**/*.{yaml,yml}'),
+        new vscode.RelativePattern(folder, SECOND_LOOK_GLOB),
         configExcludes(folder.uri),
-        PROBE_MAX_FILES,
+        SECOND_LOOK_MAX,
         token,
       )
     ).filter((u) => !seen.has(u.toString())),
