@@ -12,7 +12,8 @@
 // build's median and spread; `--no-after` leaves this tree out; `--ext label=dir` adds an extensions
 // folder prepared beforehand (a variant under study, e.g. an empty extension with our manifest);
 // `--gc` (Node 22, or `node --experimental-websocket`) starts the extension host with its inspector
-// and forces full garbage collections before the samples: steadier figures, and V8's heap beside RSS.
+// and, after the plain samples, forces full garbage collections and samples again: what is held
+// without the garbage, and V8's heap beside RSS.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
@@ -298,11 +299,15 @@ async function hostRss(server: VSCodeServer): Promise<number | undefined> {
 interface HostMemory {
   rss: number | undefined;
   heap: number | undefined;
+  /** RSS after the collections (`--gc`). */
+  rssGc: number | undefined;
 }
 
 async function hostMemory(server: VSCodeServer, inspectPort: number | undefined): Promise<HostMemory> {
+  // The plain figure first (what a user's host holds, garbage and all), then after full collections.
+  const rss = await hostRss(server);
   const heap = inspectPort ? await collectGarbage(inspectPort) : undefined;
-  return { heap, rss: await hostRss(server) };
+  return { rss, heap, rssGc: inspectPort ? await hostRss(server) : undefined };
 }
 
 const delta = (a: number | undefined, b: number | undefined) =>
@@ -313,7 +318,7 @@ async function benchUnrelated(builds: readonly Build[], rounds: number, gc: bool
   const tmp = mkdtempSync(join(tmpdir(), 'agentjet-bench-yaml-'));
   unrelatedYamlWorkspace(tmp);
   // Per build (undefined: without AgentJet), the host's RSS over the same round's window without it.
-  const over = new Map<string, { rss: number[]; heap: number[] }>();
+  const over = new Map<string, { rss: number[]; heap: number[]; rssGc: number[] }>();
   try {
     let without: HostMemory | undefined;
     // Rounds alternate the builds, so that a machine's drift touches each alike.
@@ -356,11 +361,14 @@ async function benchUnrelated(builds: readonly Build[], rounds: number, gc: bool
           console.log(`      language server started: ${ls ? `yes (${(ls.rssKb / 1024).toFixed(0)} MB)` : 'no'}`);
           console.log(
             `      extension host RSS: ${fmt(mem.rss, 'MB')} (${delta(mem.rss, without?.rss)} against the window without AgentJet)` +
-              (gc ? `; V8 heap after full GCs: ${fmt(mem.heap, 'MB')} (${delta(mem.heap, without?.heap)})` : ''),
+              (gc
+                ? `; after full GCs: RSS ${fmt(mem.rssGc, 'MB')} (${delta(mem.rssGc, without?.rssGc)}), V8 heap ${fmt(mem.heap, 'MB')} (${delta(mem.heap, without?.heap)})`
+                : ''),
           );
-          const o = over.get(build.label) ?? { rss: [], heap: [] };
+          const o = over.get(build.label) ?? { rss: [], heap: [], rssGc: [] };
           if (mem.rss !== undefined && without?.rss !== undefined) o.rss.push(mem.rss - without.rss);
           if (mem.heap !== undefined && without?.heap !== undefined) o.heap.push(mem.heap - without.heap);
+          if (mem.rssGc !== undefined && without?.rssGc !== undefined) o.rssGc.push(mem.rssGc - without.rssGc);
           over.set(build.label, o);
         } else {
           // The same moment as with AgentJet: its probe takes a few seconds at most.
@@ -368,7 +376,7 @@ async function benchUnrelated(builds: readonly Build[], rounds: number, gc: bool
           without = await hostMemory(w.server, inspectPort);
           console.log(
             `   without AgentJet: extension host RSS ${fmt(without.rss, 'MB')}` +
-              (gc ? `; V8 heap after full GCs ${fmt(without.heap, 'MB')}` : ''),
+              (gc ? `; after full GCs: RSS ${fmt(without.rssGc, 'MB')}, V8 heap ${fmt(without.heap, 'MB')}` : ''),
           );
         }
       } finally {
@@ -382,7 +390,8 @@ async function benchUnrelated(builds: readonly Build[], rounds: number, gc: bool
     if (rounds > 1)
       for (const [label, o] of over)
         console.log(
-          `   ${label}, over the window without AgentJet: host RSS ${summary(o.rss)}` + (gc ? `; V8 heap ${summary(o.heap)}` : ''),
+          `   ${label}, over the window without AgentJet: host RSS ${summary(o.rss)}` +
+            (gc ? `; after full GCs: RSS ${summary(o.rssGc)}, V8 heap ${summary(o.heap)}` : ''),
         );
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -16,9 +16,22 @@ export const MARKER_GLOB =
 /** Folders never searched for configs: tooling, environments, run records (their snapshots are not sources). */
 const SKIP = ['node_modules', '.git', '__pycache__', '.venv', 'venv', 'env', '.tox', 'dist', 'build'];
 const RUN_DIRS = ['saved_experiments', 'launcher_record', 'saved_checkpoints'];
+/** A path (relative to its folder) under a folder configExcludes adds: tooling, runs, dot folders. */
+const NOT_CONFIG_DIR = new RegExp(`(?:^|/)(?:${[...SKIP, ...RUN_DIRS].map((d) => d.replace('.', '\\.')).join('|')}|\\.[^/]*)/`);
 
 /** YAML files within four folders of the top (where a project keeps its configs). */
 const SHALLOW_YAML_GLOB = `{${[1, 2, 3, 4].flatMap((d) => ['yaml', 'yml'].map((e) => `${'*/'.repeat(d - 1)}*.${e}`)).join(',')}}`;
+
+/** The second look's YAML files: named after AgentJet, or under a folder that is (any depth). */
+const NAMES = ['ajet', 'Ajet', 'AJet', 'agentjet', 'AgentJet', 'astune', 'ASTune'];
+const SECOND_LOOK_GLOB = `{${NAMES.flatMap((n) => ['yaml', 'yml'].flatMap((e) => [`**/*${n}*.${e}`, `**/*${n}*/**/*.${e}`])).join(',')}}`;
+/** Files the second look lists at most. */
+const SECOND_LOOK_MAX = 256;
+/** The markers and the second look's files, for one search. */
+const NAMED_GLOB = `{${MARKER_GLOB.slice(1, -1)},${SECOND_LOOK_GLOB.slice(1, -1)}}`;
+/** A path MARKER_GLOB matches. */
+const MARKER_PATH =
+  /\/(?:ajet\/default_config\/ajet_default\.yaml|astuner\/default_config\/astune_default\.yaml|(?:saved_experiments|launcher_record)\/[^/]+\/yaml_backup\.yaml)$/;
 
 /** YAML names the search returns at most (as many as the language server's pass checks). */
 export const PROBE_MAX_FILES = 2000;
@@ -98,8 +111,10 @@ export function configExcludes(scope: vscode.Uri | undefined): string | undefine
 async function probeFolder(folder: vscode.WorkspaceFolder, token: vscode.CancellationToken): Promise<Omit<ProbeResult, 'ms'>> {
   // Unmarked, only a bounded set of shallow YAML files is listed (a search's results cost the host
   // memory): the full list only for a folder AgentJet's names mark.
-  const [markers, shallow] = await Promise.all([
-    vscode.workspace.findFiles(new vscode.RelativePattern(folder, MARKER_GLOB), userExcludes(folder.uri), 1, token),
+  // AgentJet's names and the second look's files come from one search (each search of the tree costs
+  // the host); only a capped answer without a marker asks for the markers on their own.
+  const [named, shallow] = await Promise.all([
+    vscode.workspace.findFiles(new vscode.RelativePattern(folder, NAMED_GLOB), userExcludes(folder.uri), SECOND_LOOK_MAX, token),
     vscode.workspace.findFiles(
       new vscode.RelativePattern(folder, SHALLOW_YAML_GLOB),
       configExcludes(folder.uri),
@@ -107,6 +122,10 @@ async function probeFolder(folder: vscode.WorkspaceFolder, token: vscode.Cancell
       token,
     ),
   ]);
+  let marker = named.find((u) => MARKER_PATH.test(u.path));
+  if (!marker && named.length >= SECOND_LOOK_MAX)
+    [marker] = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, MARKER_GLOB), userExcludes(folder.uri), 1, token);
+  const markers = marker ? [marker] : [];
   const yaml = markers.length
     ? await vscode.workspace.findFiles(
         new vscode.RelativePattern(folder, '**/*.{yaml,yml}'),
@@ -128,19 +147,14 @@ async function probeFolder(folder: vscode.WorkspaceFolder, token: vscode.Cancell
   );
   const found = { ...(markers[0] ? { marker: markers[0] } : {}), files: yaml.length, heads, deepFiles: 0, deepHeads: 0 };
   if (config || markers.length || cancelled()) return { ...found, ...(config ? { config } : {}) };
-  // The second look: configs deeper than four folders or behind the first look's bound. Every YAML
-  // file the search returns (the same excludes, the same cap as the language server's pass), two
-  // reads at a time into reused buffers; a head is decoded only when its bytes name a root.
+  // The second look: configs deeper than four folders or behind the first look's bound, where a
+  // name on their path says AgentJet (a search's results are what costs the host: listing every
+  // YAML file of a 5,000-file tree left it 15-30 MB of garbage). The same excludes; two reads at a
+  // time into reused buffers; a head is decoded only when its bytes name a root.
   const seen = new Set(candidates.map((u) => u.toString()));
+  const top = folder.uri.path.replace(/\/$/, '').length + 1;
   const rest = probeCandidates(
-    (
-      await vscode.workspace.findFiles(
-        new vscode.RelativePattern(folder, '**/*.{yaml,yml}'),
-        configExcludes(folder.uri),
-        PROBE_MAX_FILES,
-        token,
-      )
-    ).filter((u) => !seen.has(u.toString())),
+    named.filter((u) => !seen.has(u.toString()) && !NOT_CONFIG_DIR.test(u.path.slice(top))),
     (u) => u.path,
     true,
   );
