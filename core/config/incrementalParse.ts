@@ -29,6 +29,7 @@ import {
   type ParseOptions,
   type SchemaOptions,
 } from 'yaml';
+import { scanDocuments } from './scanParse';
 
 type Options = ParseOptions & DocumentOptions & SchemaOptions;
 
@@ -149,7 +150,8 @@ function parsePiece(src: string, options: Options, c: Cut): Piece | undefined {
   incrementalWork.parsed++;
   const prefix = prefixOf(c);
   const next = c.nextIndent >= 0 ? ' '.repeat(c.nextIndent) + '_:\n' : '';
-  const docs = parseAllDocuments(prefix + src + next, options);
+  const whole = prefix + src + next;
+  const docs = scanDocuments(whole, options) ?? parseAllDocuments(whole, options);
   if (!Array.isArray(docs) || docs.length !== 1) return undefined;
   const doc = docs[0] as Document.Parsed;
   if (!isMap(doc.contents)) return undefined;
