@@ -2,10 +2,11 @@
 // yaml library gives them (comments aside), without its token generator, CST and composer.
 //
 // What it reads: block maps of plain keys; values that are one-line plain or quoted scalars (no
-// escapes), empty values, nested block maps, and block lists of such scalars; comment lines and
-// blank lines anywhere. Anything else (a tab, CR, BOM, anchors, tags, flow collections, block
-// scalars, multi-line scalars, lists of maps, trailing spaces, a line the library would call an
-// error, several documents) makes it give up: the caller asks the library. Where comment and blank
+// escapes), `[]`, `{}`, `{{NAME}}` placeholders, literal block scalars (`|`, `|-`), empty values,
+// nested block maps, and block lists of such values or of maps; comment lines and blank lines
+// anywhere. Anything else (a tab, CR, BOM, anchors, tags, other flow collections, folded scalars,
+// multi-line plain or quoted scalars, trailing spaces, a line the library would call an error,
+// several documents) makes it give up: the caller asks the library. Where comment and blank
 // lines fall decides the end of some ranges; the rules below are the library's (its parser keeps a
 // comment line in the node above it, or hands it to the next key, by its indentation).
 // test/unit/config-scanparse.test.ts compares the tree with the library's on random edits of the

@@ -1,6 +1,6 @@
-// The one-line values of scanParse.ts: plain, quoted and empty-flow values as the yaml library
+// The one-line values of scanParse.ts: plain, quoted, `[]`, `{}` and `{{NAME}}` values as the yaml library
 // composes them (the tag its schema picks, the format, the ranges).
-import { Scalar, YAMLMap, YAMLSeq, isScalar, type Document } from 'yaml';
+import { Pair, Scalar, YAMLMap, YAMLSeq, isScalar, type Document } from 'yaml';
 
 /** The reader cannot tell what the library would make of the text: the library parses it. */
 export class GiveUp extends Error {}
@@ -23,18 +23,35 @@ export function scopeOf(doc: Document.Parsed): Scope {
   return { schema: doc.schema, tags: (doc.schema as unknown as { tags: ScalarTag[] }).tags, options: doc.options };
 }
 
+/** A template's placeholder `{{NAME}}`, then maybe a comment. */
+const TEMPLATE = /^\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}(?: +#.*)?$/;
 /** A plain scalar's first character: no indicator (a `-` only before a non-space). */
 const PLAIN_START = /^(?:[A-Za-z0-9_./~+($^\u0080-\uffff]|-[^ ])/;
 
 /**
  * A one-line value at `from` (`src`: the rest of its line, no trailing space): a plain or quoted
- * scalar, `[]` or `{}`, then maybe ` # comment`; its node ends at `end` (after the line).
+ * scalar, `[]`, `{}` or `{{NAME}}`, then maybe ` # comment`; its node ends at `end` (after the line).
  */
 export function lineValue(scope: Scope, src: string, from: number, end: number): Scalar | YAMLMap | YAMLSeq {
   const q = src.charCodeAt(0);
   let len: number;
   let node: Scalar | YAMLMap | YAMLSeq;
-  if (q === 91 || q === 123) {
+  const tpl = q === 123 ? TEMPLATE.exec(src) : null;
+  if (tpl) {
+    // `{{NAME}}`, a template's placeholder: a flow map whose one key is a flow map of one key.
+    const name = plainScalar(scope, tpl[1] as string, true);
+    if (typeof name.value !== 'string') throw new GiveUp();
+    const l = (tpl[1] as string).length;
+    name.range = [from + 2, from + 2 + l, from + 2 + l];
+    const inner = new YAMLMap(scope.schema);
+    inner.flow = true;
+    inner.items.push(new Pair(name));
+    inner.range = [from + 1, from + 3 + l, from + 3 + l];
+    node = new YAMLMap(scope.schema);
+    node.flow = true;
+    node.items.push(new Pair(inner));
+    len = l + 4;
+  } else if (q === 91 || q === 123) {
     // `[]` or `{}`: an empty flow collection.
     if (src.charCodeAt(1) !== q + 2 || !/^(?: +#.*)?$/.test(src.slice(2))) throw new GiveUp();
     node = q === 91 ? new YAMLSeq(scope.schema) : new YAMLMap(scope.schema);
