@@ -67,7 +67,8 @@ export function parseConfig(text: string, opts: { dialect?: Family; previous?: P
     // large configs: their plain sections are read by a quicker reader giving the same tree (fastParse.ts).
     const scanned = opts.library ? undefined : scanDocuments(text, options);
     const reused = !scanned && !opts.library && opts.previous ? parseReusing(text, options, opts.previous.pieces) : undefined;
-    pieces = reused?.pieces;
+    // A text read whole keeps the last pieces: the next version, if the reader leaves it to the pieces, reuses them.
+    pieces = reused?.pieces ?? (scanned ? opts.previous?.pieces : undefined);
     // Both hold no anchors, aliases or merges: a subtree's checks read its own text only.
     plain = !!(scanned ?? pieces);
     const all = scanned ?? reused?.docs ?? (opts.library ? undefined : parseSplit(text, options)) ?? parseAllDocuments(text, options);
