@@ -201,3 +201,21 @@ test('an open flow list typed in an entry runs on past it: parsed with the rest,
     assert.deepEqual(validate(prev), validate(parseConfig(text)));
   }
 });
+
+test("an entry with an empty key (`  : m`) is not a piece of its own: its key range is the whole parse's", () => {
+  // Found by the property test (FC_SEED=853216182): the empty key's range starts at the end of the line before it.
+  const edits: Edit[] = [
+    { op: 'delete', at: 564495227, len: 6 },
+    { op: 'dupLine', line: 0, to: 0 },
+  ];
+  let text = INTERPOLATED;
+  let prev = parseConfig(text);
+  for (const e of edits) {
+    text = apply(text, e);
+    prev = parseConfig(text, { previous: prev });
+    const scratch = parseConfig(text, { library: true });
+    assert.deepEqual(dumpDocs(prev.docs), dumpDocs(scratch.docs));
+    assert.deepEqual(validate(prev), validate(scratch));
+  }
+  assert.ok(/^ {2}: m$/m.test(text), 'the text holds the empty key');
+});
