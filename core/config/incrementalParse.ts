@@ -29,6 +29,7 @@ import {
   type ParseOptions,
   type SchemaOptions,
 } from 'yaml';
+import { scanDocuments } from './scanParse';
 
 type Options = ParseOptions & DocumentOptions & SchemaOptions;
 
@@ -61,14 +62,15 @@ interface Cut {
   nextLevel: number;
 }
 
-/** Offsets of the lines at `indent` spaces that start content (not a comment, not a list item). */
+/** Offsets of the lines at `indent` spaces that start content (not a comment, a list item, an empty or explicit key). */
 function starts(text: string, from: number, to: number, indent: number): number[] {
   const out: number[] = [];
   for (let at = from; at < to;) {
     let i = at;
     while (i < to && text.charCodeAt(i) === 32) i++;
     const c = text.charCodeAt(i);
-    if (i - at === indent && i < to && c !== 35 && c !== 10 && c !== 45) out.push(at);
+    // Not at `:` or `?` either: an empty or explicit key's range depends on the line before it.
+    if (i - at === indent && i < to && c !== 35 && c !== 10 && c !== 45 && c !== 58 && c !== 63) out.push(at);
     const nl = text.indexOf('\n', at);
     if (nl < 0 || nl >= to) break;
     at = nl + 1;
@@ -149,7 +151,8 @@ function parsePiece(src: string, options: Options, c: Cut): Piece | undefined {
   incrementalWork.parsed++;
   const prefix = prefixOf(c);
   const next = c.nextIndent >= 0 ? ' '.repeat(c.nextIndent) + '_:\n' : '';
-  const docs = parseAllDocuments(prefix + src + next, options);
+  const whole = prefix + src + next;
+  const docs = scanDocuments(whole, options) ?? parseAllDocuments(whole, options);
   if (!Array.isArray(docs) || docs.length !== 1) return undefined;
   const doc = docs[0] as Document.Parsed;
   if (!isMap(doc.contents)) return undefined;

@@ -16,6 +16,7 @@ import {
 } from 'yaml';
 import { LineIndex } from './text';
 import { parseSplit } from './fastParse';
+import { scanDocuments } from './scanParse';
 import { parseReusing, type PieceCache } from './incrementalParse';
 import type { ConfigDiagnostic } from './diagnostics';
 import { CheckCache } from './checkCache';
@@ -51,27 +52,34 @@ export interface ParsedConfig {
  * too long to repeat on every keystroke (real configs are a few KB). */
 export const MAX_SEMANTIC_BYTES = 1024 * 1024;
 
-export function parseConfig(text: string, opts: { dialect?: Family; previous?: ParsedConfig } = {}): ParsedConfig {
+/** `library`: parse with the yaml library alone (the tests compare the quicker readers with it). */
+export function parseConfig(text: string, opts: { dialect?: Family; previous?: ParsedConfig; library?: boolean } = {}): ParsedConfig {
   const index = new LineIndex(text);
   let docs: Document.Parsed[] = [];
   let pieces: PieceCache | undefined;
+  let plain = false;
   try {
     // The yaml library finds duplicate keys by scanning the map for every key it adds: quadratic in a
     // map's size (40,000 keys took 20 s). Off there, the same check is made here with one hash per map.
     const options = { merge: true, prettyErrors: false, strict: false, uniqueKeys: false };
-    // Large configs: their plain sections are read by a quicker reader giving the same tree (fastParse.ts).
-    // An edited document: the pieces the edit did not touch are the last version's (incrementalParse.ts).
-    const reused = opts.previous ? parseReusing(text, options, opts.previous.pieces) : undefined;
-    pieces = reused?.pieces;
-    const all = reused?.docs ?? parseSplit(text, options) ?? parseAllDocuments(text, options);
+    // The plain block style configs are written in: a quick reader giving the library's tree (scanParse.ts).
+    // Else, an edited document: the pieces the edit did not touch are the last version's (incrementalParse.ts);
+    // large configs: their plain sections are read by a quicker reader giving the same tree (fastParse.ts).
+    const scanned = opts.library ? undefined : scanDocuments(text, options);
+    const reused = !scanned && !opts.library && opts.previous ? parseReusing(text, options, opts.previous.pieces) : undefined;
+    // A text read whole keeps the last pieces: the next version, if the reader leaves it to the pieces, reuses them.
+    pieces = reused?.pieces ?? (scanned ? opts.previous?.pieces : undefined);
+    // Both hold no anchors, aliases or merges: a subtree's checks read its own text only.
+    plain = !!(scanned ?? pieces);
+    const all = scanned ?? reused?.docs ?? (opts.library ? undefined : parseSplit(text, options)) ?? parseAllDocuments(text, options);
     docs = Array.isArray(all) ? all : [];
     for (const d of docs) addDuplicateKeyErrors(d);
   } catch {
     docs = [];
   }
   const out: ParsedConfig = { text, index, docs, docIndex: -1, dialect: opts.dialect ?? 'agentjet', ...(pieces ? { pieces } : {}) };
-  // An edited document (its pieces reused): its checks may reuse the last version's too.
-  if (pieces) out.checks = opts.previous?.checks ?? new CheckCache();
+  // An edited document: its checks may reuse the last version's (checkCache.ts keeps them by text).
+  if (opts.previous && plain) out.checks = opts.previous.checks ?? new CheckCache();
   for (let i = 0; i < docs.length; i++) {
     const d = docs[i] as Document.Parsed;
     if (!isMap(d.contents)) continue;

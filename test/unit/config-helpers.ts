@@ -3,6 +3,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../util/paths';
 import { LineIndex, type Range } from '../../core/config/text';
+import { isAlias, isMap, isPair, isScalar, isSeq, type Document } from 'yaml';
 
 export const demoDir = join(repoRoot, 'demo');
 export const demoConfig = readFileSync(join(demoDir, 'math_agent.yaml'), 'utf8');
@@ -40,4 +41,27 @@ export function yamlFiles(dir: string, out: string[] = []): string[] {
     else if (/\.ya?ml$/.test(n)) out.push(p);
   }
   return out;
+}
+
+/** What a reader of the tree sees, comments aside. */
+function dump(n: unknown): unknown {
+  if (isMap(n) || isSeq(n))
+    return { kind: n.constructor.name, range: n.range, flow: n.flow, tag: n.tag, items: (n.items as unknown[]).map(dump) };
+  if (isPair(n)) return { kind: 'Pair', key: dump(n.key), value: dump(n.value) };
+  if (isScalar(n)) {
+    const v = n.value;
+    const value = typeof v === 'symbol' || (typeof v === 'number' && !Number.isFinite(v)) ? String(v) : v;
+    return { kind: 'Scalar', value, of: typeof v, range: n.range, source: n.source, type: n.type, format: n.format, tag: n.tag };
+  }
+  if (isAlias(n)) return { kind: 'Alias', source: n.source, range: n.range };
+  return n === null || n === undefined ? null : { other: String(n) };
+}
+
+export function dumpDocs(docs: Document.Parsed[]): unknown {
+  return docs.map((d) => ({
+    range: d.range,
+    contents: dump(d.contents),
+    errors: d.errors.map((e) => [e.code, e.pos, e.message]),
+    warnings: d.warnings.map((e) => [e.code, e.pos, e.message]),
+  }));
 }

@@ -1,0 +1,356 @@
+// A quick reader of the plain block-style YAML AgentJet configs are written in, giving the tree the
+// yaml library gives them (comments aside), without its token generator, CST and composer.
+//
+// What it reads: block maps of plain keys; values that are one-line plain or quoted scalars (no
+// escapes), `[]`, `{}`, `{{NAME}}` placeholders, literal block scalars (`|`, `|-`), empty values,
+// nested block maps, and block lists of such values or of maps; comment lines and blank lines
+// anywhere. Anything else (a tab, CR, BOM, anchors, tags, other flow collections, folded scalars,
+// multi-line plain or quoted scalars, trailing spaces, a line the library would call an error,
+// several documents) makes it give up: the caller asks the library. Where comment and blank
+// lines fall decides the end of some ranges; the rules below are the library's (its parser keeps a
+// comment line in the node above it, or hands it to the next key, by its indentation).
+// test/unit/config-scanparse.test.ts compares the tree with the library's on random edits of the
+// reference configs.
+import {
+  Pair,
+  Scalar,
+  YAMLMap,
+  YAMLSeq,
+  parseAllDocuments,
+  type Document,
+  type Node,
+  type ParseOptions,
+  type DocumentOptions,
+  type SchemaOptions,
+} from 'yaml';
+import { GiveUp, lineValue, plainScalar, scopeOf, type Scope } from './scanValues';
+
+type Options = ParseOptions & DocumentOptions & SchemaOptions;
+
+/** Texts this reader leaves to the library at once. */
+const UNSAFE = /[\t\r\ufeff]|^(?:---|\.\.\.|%)/m;
+/** A key line from its key on: a plain key, `:` and the rest (no trailing space). */
+const KEY_LINE = /^([A-Za-z0-9_][A-Za-z0-9_./-]*):(?:$| +([^ ](?:.*[^ ])?)$)/;
+/** A list item: `- ` and a value (no trailing space). */
+const ITEM_LINE = /^( *)- +([^ ](?:.*[^ ])?)$/;
+const MAX_DEPTH = 64;
+/** A literal block scalar's header, kept or stripped of its last newline (`|`, `|-`). */
+const BLOCK_HEADER = /^\|-?(?: +#.*)?$/;
+
+/** Lines of the text: where each starts, its indentation, and what it is. */
+const BLANK = 0;
+const COMMENT = 1;
+const CONTENT = 2;
+
+/** Comment and blank lines after a node's last content that the library has not placed yet. */
+interface Trail {
+  comments: boolean;
+  /** The deepest comment's indentation. */
+  maxIndent: number;
+}
+
+/** Lines this reader has split (the linear-cost test reads it). */
+export const scanWork = { scannedLines: 0 };
+
+const templates = new Map<string, Document.Parsed>();
+
+/** A document shell for these options (the schema, directives and options the library would give). */
+function shellFor(options: Options): Document.Parsed | undefined {
+  const key = JSON.stringify(options);
+  let t = templates.get(key);
+  if (!t) {
+    const docs = parseAllDocuments('_: 0\n', options);
+    if (!Array.isArray(docs) || docs.length !== 1) return undefined;
+    t = docs[0] as Document.Parsed;
+    if ((t.schema as unknown as { compat?: unknown }).compat) return undefined;
+    templates.set(key, t);
+  }
+  const d = Object.create(Object.getPrototypeOf(t) as object, Object.getOwnPropertyDescriptors(t)) as Document.Parsed;
+  d.errors = [];
+  d.warnings = [];
+  return d;
+}
+
+/** The documents of `text` as parseAllDocuments(text, options) gives them (comments aside), or undefined. */
+export function scanDocuments(text: string, options: Options): Document.Parsed[] | undefined {
+  if (UNSAFE.test(text)) return undefined;
+  const doc = shellFor(options);
+  if (!doc) return undefined;
+  try {
+    const r = new Reader(text, scopeOf(doc));
+    const root = r.document();
+    doc.contents = root as unknown as Document.Parsed['contents'];
+    // What follows the contents is the document's end, unless the last value is a bare `key:` (its newline and
+    // what follows are the key's and part of no range).
+    const end = root.range?.[2] ?? 0;
+    doc.range = [root.range?.[0] ?? 0, end, r.bareEnd ? end : text.length];
+    return [doc];
+  } catch {
+    // GiveUp, or a text this reader mishandles: the library's word stands.
+    return undefined;
+  }
+}
+
+class Reader {
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  private readonly indents: number[] = [];
+  private readonly kinds: number[] = [];
+  private li = 0;
+  private depth = 0;
+  /** The last value read is a `key:` with no comment (its range is where it starts). */
+  bareEnd = false;
+
+  constructor(
+    private readonly text: string,
+    private readonly scope: Scope,
+  ) {
+    for (let at = 0; at <= text.length;) {
+      const nl = text.indexOf('\n', at);
+      const end = nl < 0 ? text.length : nl;
+      if (nl < 0 && at === text.length) break;
+      let i = at;
+      while (i < end && text.charCodeAt(i) === 32) i++;
+      scanWork.scannedLines++;
+      this.starts.push(at);
+      this.ends.push(end);
+      this.indents.push(i - at);
+      if (i === end && i > at) throw new GiveUp(); // spaces only
+      this.kinds.push(i === end ? BLANK : text.charCodeAt(i) === 35 ? COMMENT : CONTENT);
+      if (nl < 0) break;
+      at = nl + 1;
+    }
+  }
+
+  /** Where line `i`'s newline ends (the next line's start), or the text's end. */
+  private after(i: number): number {
+    const end = this.ends[i] as number;
+    return end < this.text.length ? end + 1 : end;
+  }
+
+  /** The offset of the next content line's first character (the end of the text when none). */
+  private contentAt(i: number): number {
+    return i < this.kinds.length ? (this.starts[i] as number) + (this.indents[i] as number) : this.text.length;
+  }
+
+  private nextContent(from: number): number {
+    let i = from;
+    while (i < this.kinds.length && this.kinds[i] !== CONTENT) i++;
+    return i;
+  }
+
+  document(): YAMLMap {
+    this.li = this.nextContent(0);
+    if (this.li >= this.kinds.length || this.indents[this.li] !== 0) throw new GiveUp();
+    const { node } = this.map(0);
+    if (this.li < this.kinds.length) throw new GiveUp();
+    return node;
+  }
+
+  /** Applies the library's rule to a collection at `indent` that ends: its trailing comments move up, or stay (its range ends at the next content). */
+  private close(range: [number, number, number], indent: number, trail: Trail | undefined): Trail | undefined {
+    if (!trail || !trail.comments) return trail;
+    if (indent === 0 || trail.maxIndent < indent) return trail;
+    range[2] = this.contentAt(this.li);
+    return undefined;
+  }
+
+  /** A block map whose keys sit at `indent`; this.li is on its first key line (`inItem`: after a list item's `- `). */
+  private map(indent: number, inItem = false): { node: YAMLMap; trail: Trail | undefined } {
+    if (++this.depth > MAX_DEPTH) throw new GiveUp();
+    const map = new YAMLMap(this.scope.schema);
+    const first = (this.starts[this.li] as number) + indent;
+    let offset = first;
+    let trail: Trail | undefined;
+    for (let n = 0; ; n++) {
+      const line = this.text.slice(this.starts[this.li], this.ends[this.li]);
+      if (this.indents[this.li] !== indent && !(inItem && n === 0)) throw new GiveUp();
+      const m = KEY_LINE.exec(line.slice(indent));
+      if (!m) throw new GiveUp();
+      const lineStart = this.starts[this.li] as number;
+      const keySrc = m[1] as string;
+      const key = plainScalar(this.scope, keySrc, true);
+      key.range = [lineStart + indent, lineStart + indent + keySrc.length, lineStart + indent + keySrc.length];
+      const colon = lineStart + indent + keySrc.length;
+      const rest = m[2];
+      const restAt = lineStart + line.length - (rest?.length ?? 0);
+      const keyLine = this.li;
+      this.li++;
+      if (rest !== undefined && BLOCK_HEADER.test(rest)) {
+        const value = this.literal(restAt, rest.charCodeAt(1) === 45, indent);
+        this.bareEnd = false;
+        trail = this.afterBlock();
+        map.items.push(new Pair(key, value));
+        offset = (value.range as [number, number, number])[2];
+      } else if (rest !== undefined && rest.charCodeAt(0) !== 35) {
+        // `key: value` on one line.
+        const value = lineValue(this.scope, rest, restAt, this.after(keyLine));
+        this.bareEnd = false;
+        trail = this.afterScalar(value, indent);
+        map.items.push(new Pair(key, value));
+        offset = (value.range as [number, number, number])[2];
+      } else {
+        const next = this.nextContent(this.li);
+        const k = next < this.kinds.length ? (this.indents[next] as number) : -1;
+        const isItem = k >= 0 && this.text.charCodeAt((this.starts[next] as number) + k) === 45;
+        if (k > indent || (k === indent && isItem)) {
+          // A nested map or list: the lines before it stay with this key.
+          this.li = next;
+          const r = isItem ? this.seq(k) : this.map(k);
+          map.items.push(new Pair(key, r.node));
+          offset = (r.node.range as [number, number, number])[2];
+          trail = r.trail;
+        } else {
+          const empty = this.emptyValue(rest === undefined ? colon + 1 : restAt, rest !== undefined, keyLine, next, indent, k === indent);
+          map.items.push(new Pair(key, empty));
+          offset = (empty.range as [number, number, number])[2];
+          this.bareEnd = offset === (empty.range as [number, number, number])[0];
+          this.li = next;
+          trail = undefined;
+        }
+      }
+      // The next content line: a key of this map, or the end of it.
+      const k = this.li < this.kinds.length ? (this.indents[this.li] as number) : -1;
+      if (k === indent) {
+        if (this.text.charCodeAt((this.starts[this.li] as number) + k) === 45) throw new GiveUp();
+        trail = undefined;
+        continue;
+      }
+      if (k > indent) throw new GiveUp();
+      const range: [number, number, number] = [first, offset, offset];
+      trail = this.close(range, indent, trail);
+      map.range = range;
+      this.depth--;
+      return { node: map, trail };
+    }
+  }
+
+  /** A block list at `indent` of one-line scalars; this.li is on its first item. */
+  private seq(indent: number): { node: YAMLSeq; trail: Trail | undefined } {
+    const seq = new YAMLSeq(this.scope.schema);
+    const first = (this.starts[this.li] as number) + indent;
+    let offset = first;
+    let trail: Trail | undefined;
+    for (;;) {
+      const line = this.text.slice(this.starts[this.li], this.ends[this.li]);
+      const m = ITEM_LINE.exec(line);
+      if (!m || (m[1] as string).length !== indent) throw new GiveUp();
+      const src = m[2] as string;
+      if (src.charCodeAt(0) === 35) throw new GiveUp();
+      const at = this.li;
+      if (KEY_LINE.test(src)) {
+        // `- key: ...`: a map whose keys sit where this one does.
+        const r = this.map(line.length - src.length, true);
+        seq.items.push(r.node);
+        offset = (r.node.range as [number, number, number])[2];
+        trail = r.trail;
+      } else {
+        this.li++;
+        const value = lineValue(this.scope, src, (this.starts[at] as number) + line.length - src.length, this.after(at));
+        this.bareEnd = false;
+        trail = this.afterScalar(value, indent);
+        seq.items.push(value);
+        offset = (value.range as [number, number, number])[2];
+      }
+      const k = this.li < this.kinds.length ? (this.indents[this.li] as number) : -1;
+      const isItem = k >= 0 && this.text.charCodeAt((this.starts[this.li] as number) + k) === 45;
+      if (k === indent && isItem) continue;
+      if (k > indent) throw new GiveUp();
+      const range: [number, number, number] = [first, offset, offset];
+      trail = this.close(range, indent, trail);
+      seq.range = range;
+      return { node: seq, trail };
+    }
+  }
+
+  /**
+   * A literal block scalar (`|` at `at`) of a key at `indent`; this.li is on the line after the header.
+   * Its lines are those indented as its first one, and the blank lines between them.
+   */
+  private literal(at: number, strip: boolean, indent: number): Scalar {
+    const first = this.nextContentOrComment(this.li);
+    const n = first < this.kinds.length ? (this.indents[first] as number) : -1;
+    if (n <= indent || first !== this.li) throw new GiveUp();
+    let last = first;
+    for (let i = first; i < this.kinds.length && (this.kinds[i] === BLANK || (this.indents[i] as number) >= n); i++)
+      if (this.kinds[i] !== BLANK) last = i;
+    const lines: string[] = [];
+    for (let i = first; i <= last; i++)
+      lines.push(this.kinds[i] === BLANK ? '' : this.text.slice((this.starts[i] as number) + n, this.ends[i]));
+    const value = lines.join('\n') + (strip ? '' : '\n');
+    const node = new Scalar(value);
+    node.source = value;
+    node.type = Scalar.BLOCK_LITERAL;
+    const end = this.after(last);
+    node.range = [at, end, end];
+    this.li = last + 1;
+    return node;
+  }
+
+  private nextContentOrComment(from: number): number {
+    let i = from;
+    while (i < this.kinds.length && this.kinds[i] === BLANK) i++;
+    return i;
+  }
+
+  /** After a block scalar: its comment lines wait for the next content line. */
+  private afterBlock(): Trail | undefined {
+    let trail: Trail | undefined;
+    for (; this.li < this.kinds.length && this.kinds[this.li] !== CONTENT; this.li++) {
+      if (this.kinds[this.li] === BLANK) continue;
+      const c = this.indents[this.li] as number;
+      if (!trail) trail = { comments: true, maxIndent: c };
+      else trail.maxIndent = Math.max(trail.maxIndent, c);
+    }
+    return trail;
+  }
+
+  /**
+   * After a one-line scalar of a collection at `indent`: the comment lines deeper than `indent`
+   * (and the blank lines between) join the scalar's end until a comment that is not; the rest
+   * waits for the next content line. Leaves this.li on that line.
+   */
+  private afterScalar(value: Node, indent: number): Trail | undefined {
+    let trail: Trail | undefined;
+    const range = value.range as [number, number, number];
+    for (; this.li < this.kinds.length && this.kinds[this.li] !== CONTENT; this.li++) {
+      if (this.kinds[this.li] === BLANK) continue;
+      const c = this.indents[this.li] as number;
+      if (!trail && c > indent) {
+        range[2] = this.after(this.li);
+        continue;
+      }
+      if (!trail) trail = { comments: true, maxIndent: c };
+      else trail.maxIndent = Math.max(trail.maxIndent, c);
+    }
+    return trail;
+  }
+
+  /**
+   * The null of `key:` with nothing under it (`next` is the next content line, `sameIndent` when it
+   * is a key of the same map). Its range ends after the colon, or, when a comment belongs to it,
+   * where the comments it keeps end.
+   */
+  private emptyValue(p: number, commented: boolean, keyLine: number, next: number, indent: number, sameIndent: boolean): Scalar {
+    let comment = commented;
+    let end: number;
+    if (sameIndent) {
+      // The library gives the comment lines after the last one deeper than the map to the next key.
+      let r = keyLine;
+      for (let i = keyLine + 1; i < next; i++) if (this.kinds[i] === COMMENT && (this.indents[i] as number) > indent) r = i;
+      if (r + 1 < next) {
+        end = this.ends[r + 1] as number;
+        for (let i = keyLine + 1; i <= r + 1; i++) if (this.kinds[i] === COMMENT) comment = true;
+      } else {
+        end = this.contentAt(next);
+        for (let i = keyLine + 1; i < next; i++) if (this.kinds[i] === COMMENT) comment = true;
+      }
+    } else {
+      end = this.contentAt(next);
+      for (let i = keyLine + 1; i < next; i++) if (this.kinds[i] === COMMENT) comment = true;
+    }
+    const node = plainScalar(this.scope, '', false);
+    node.range = [p, p, comment ? end : p];
+    return node;
+  }
+}

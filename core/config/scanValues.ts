@@ -1,0 +1,107 @@
+// The one-line values of scanParse.ts: plain, quoted, `[]`, `{}` and `{{NAME}}` values as the yaml library
+// composes them (the tag its schema picks, the format, the ranges).
+import { Pair, Scalar, YAMLMap, YAMLSeq, isScalar, type Document } from 'yaml';
+
+/** The reader cannot tell what the library would make of the text: the library parses it. */
+export class GiveUp extends Error {}
+
+interface ScalarTag {
+  default?: boolean | 'key';
+  test?: RegExp;
+  format?: string;
+  resolve: (value: string, onError: (msg: string) => void, options: unknown) => unknown;
+}
+
+/** What resolving a value reads: the document's schema, its tags and options. */
+export interface Scope {
+  schema: Document['schema'];
+  tags: readonly ScalarTag[];
+  options: unknown;
+}
+
+export function scopeOf(doc: Document.Parsed): Scope {
+  return { schema: doc.schema, tags: (doc.schema as unknown as { tags: ScalarTag[] }).tags, options: doc.options };
+}
+
+/** A template's placeholder `{{NAME}}`, then maybe a comment. */
+const TEMPLATE = /^\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}(?: +#.*)?$/;
+/** A plain scalar's first character: no indicator (a `-` only before a non-space). */
+const PLAIN_START = /^(?:[A-Za-z0-9_./~+($^\u0080-\uffff]|-[^ ])/;
+
+/**
+ * A one-line value at `from` (`src`: the rest of its line, no trailing space): a plain or quoted
+ * scalar, `[]`, `{}` or `{{NAME}}`, then maybe ` # comment`; its node ends at `end` (after the line).
+ */
+export function lineValue(scope: Scope, src: string, from: number, end: number): Scalar | YAMLMap | YAMLSeq {
+  const q = src.charCodeAt(0);
+  let len: number;
+  let node: Scalar | YAMLMap | YAMLSeq;
+  const tpl = q === 123 ? TEMPLATE.exec(src) : null;
+  if (tpl) {
+    // `{{NAME}}`, a template's placeholder: a flow map whose one key is a flow map of one key.
+    const name = plainScalar(scope, tpl[1] as string, true);
+    if (typeof name.value !== 'string') throw new GiveUp();
+    const l = (tpl[1] as string).length;
+    name.range = [from + 2, from + 2 + l, from + 2 + l];
+    const inner = new YAMLMap(scope.schema);
+    inner.flow = true;
+    inner.items.push(new Pair(name));
+    inner.range = [from + 1, from + 3 + l, from + 3 + l];
+    node = new YAMLMap(scope.schema);
+    node.flow = true;
+    node.items.push(new Pair(inner));
+    len = l + 4;
+  } else if (q === 91 || q === 123) {
+    // `[]` or `{}`: an empty flow collection.
+    if (src.charCodeAt(1) !== q + 2 || !/^(?: +#.*)?$/.test(src.slice(2))) throw new GiveUp();
+    node = q === 91 ? new YAMLSeq(scope.schema) : new YAMLMap(scope.schema);
+    node.flow = true;
+    len = 2;
+  } else if (q === 34 || q === 39) {
+    // Quoted, with no escape and no quote inside.
+    const close = src.indexOf(q === 34 ? '"' : "'", 1);
+    if (close < 0 || (q === 34 && src.slice(0, close).includes('\\'))) throw new GiveUp();
+    const tail = src.slice(close + 1);
+    if (tail && !/^ +#/.test(tail)) throw new GiveUp();
+    len = close + 1;
+    node = new Scalar(src.slice(1, close));
+    node.source = src.slice(1, close);
+    node.type = q === 34 ? Scalar.QUOTE_DOUBLE : Scalar.QUOTE_SINGLE;
+  } else {
+    const hash = src.indexOf(' #');
+    let body = hash < 0 ? src : src.slice(0, hash);
+    body = body.replace(/ +$/, '');
+    if (!PLAIN_START.test(body) || body.includes(': ') || body.endsWith(':')) throw new GiveUp();
+    len = body.length;
+    node = plainScalar(scope, body, false);
+  }
+  node.range = [from, from + len, end];
+  return node;
+}
+
+/** A plain scalar's node as the library resolves it: the first default tag whose test matches, else a string. */
+export function plainScalar(scope: Scope, src: string, atKey: boolean): Scalar {
+  let tag: ScalarTag | undefined;
+  for (const t of scope.tags)
+    if ((t.default === true || (atKey && t.default === 'key')) && t.test?.test(src)) {
+      tag = t;
+      break;
+    }
+  let node: Scalar;
+  if (tag) {
+    let failed = false;
+    const res = tag.resolve(
+      src,
+      () => {
+        failed = true;
+      },
+      scope.options,
+    );
+    if (failed) throw new GiveUp();
+    node = isScalar(res) ? res : new Scalar(res);
+  } else node = new Scalar(src);
+  node.source = src;
+  node.type = Scalar.PLAIN;
+  if (tag?.format) node.format = tag.format;
+  return node;
+}

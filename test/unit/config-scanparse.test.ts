@@ -1,0 +1,139 @@
+// Issue 42 item 1: the quick reader of block-style configs (core/config/scanParse.ts) gives the
+// yaml library's tree (comments aside), or gives up. Wherever it reads a text, the tree equals the
+// library's, and so do the diagnostics; it reads AgentJet's own configs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments, type Document } from 'yaml';
+import { scanDocuments } from '../../core/config/scanParse';
+import { parseConfig } from '../../core/config/parse';
+import { validateParsed } from '../../core/config/validate';
+import { ClassResolver } from '../../core/config/classref';
+import { CachedFs } from '../../core/config/fs';
+import { findUpstream } from '../util/upstream';
+import { check, fc, edit, apply, type Edit } from '../util/fc';
+import { demoConfig, demoDir, dumpDocs, yamlFiles } from './config-helpers';
+
+const options = { merge: true, prettyErrors: false, strict: false, uniqueKeys: false };
+const resolver = new ClassResolver(new CachedFs(60_000));
+
+function references(): string[] {
+  const aj = findUpstream('agentjet-d20cce0');
+  if (!aj) return [];
+  return [...yamlFiles(join(aj, 'tutorial')), ...yamlFiles(join(aj, 'ajet', 'default_config'))]
+    .map((f) => readFileSync(f, 'utf8'))
+    .filter((t) => /^(ajet|astuner|astune):/m.test(t));
+}
+
+/** When the reader reads `text`: the library's tree and no error, and the same diagnostics. */
+function sameAsLibrary(text: string): boolean {
+  const scanned = scanDocuments(text, options);
+  if (!scanned) return false;
+  assert.deepEqual(dumpDocs(scanned), dumpDocs(parseAllDocuments(text, options) as Document.Parsed[]));
+  const v = (library: boolean) => validateParsed(parseConfig(text, { library }), { root: demoDir, resolver });
+  assert.deepEqual(v(false), v(true));
+  return true;
+}
+
+/** Lines typed into a config: keys, values of each kind, list items, comments, blank lines, broken ones. */
+const LINES = [
+  'm',
+  'k:',
+  'k: # c',
+  'k: v # c',
+  'k:   x',
+  'k: "q"',
+  "k: 'q' # c",
+  'k: []',
+  'k: {}',
+  'k: ~',
+  'k: -1',
+  'k: 1e3',
+  'k: ${a.b}',
+  'k: {{A_1}} # c',
+  'k: {{1}}',
+];
+const MORE = ['- a', '- "b" # c', "- 'c'", '- []', '', '#', '# c', 'x: [1,', 'x: "a', 'k: a: b', 'k: v  ', '  '];
+type Typing = { op: 'type'; line: number; indent: number; word: number; replace: boolean };
+const typing: fc.Arbitrary<Typing> = fc.record({
+  op: fc.constant('type' as const),
+  line: fc.nat(),
+  indent: fc.constantFrom(0, 2, 4, 6, 8),
+  word: fc.nat(LINES.length + MORE.length - 1),
+  replace: fc.boolean(),
+});
+
+function applyAny(text: string, e: Edit | Typing): string {
+  if (e.op !== 'type') return apply(text, e);
+  const lines = text.split('\n');
+  lines.splice(e.line % lines.length, e.replace ? 1 : 0, ' '.repeat(e.indent) + ([...LINES, ...MORE][e.word] as string));
+  return lines.join('\n');
+}
+
+test("the reader reads AgentJet's configs as the library does", (t) => {
+  const refs = references();
+  if (!refs.length) return t.skip('no upstream AgentJet tree');
+  let read = 0;
+  for (const text of [demoConfig, ...refs]) if (sameAsLibrary(text)) read++;
+  assert.equal(read, refs.length + 1, 'every one read');
+});
+
+test('after random edits of the configs, what the reader reads is the library tree', () => {
+  const bases = [demoConfig, ...references()];
+  let read = 0;
+  check(
+    fc.property(
+      fc.nat(bases.length - 1),
+      fc.array(fc.oneof({ arbitrary: edit, weight: 1 }, { arbitrary: typing, weight: 4 }), { minLength: 1, maxLength: 8 }),
+      (b, edits) => {
+        let text = bases[b] as string;
+        for (const e of edits) {
+          text = applyAny(text, e);
+          if (sameAsLibrary(text)) read++;
+        }
+      },
+    ),
+    300,
+  );
+  assert.ok(read > 50, `the reader read ${read} edited texts`);
+});
+
+/** A random config in the reader's style: nested maps and lists, comments and blank lines at any indentation. */
+const doc: fc.Arbitrary<string> = fc
+  .array(
+    fc.record({
+      depth: fc.nat(4),
+      kind: fc.constantFrom('key', 'value', 'item', 'itemKey', 'literal', 'text', 'comment', 'blank'),
+      word: fc.nat(LINES.length - 1),
+      comment: fc.boolean(),
+    }),
+    { minLength: 1, maxLength: 25 },
+  )
+  .map((rows) => {
+    const out = ['root:'];
+    for (const r of rows) {
+      const pad = ' '.repeat(2 * r.depth);
+      const tail = r.comment ? ' # t' : '';
+      if (r.kind === 'blank') out.push('');
+      else if (r.kind === 'comment') out.push(`${pad}# c`);
+      else if (r.kind === 'key') out.push(`${pad}k${out.length}:${tail}`);
+      else if (r.kind === 'item') out.push(`${pad}- v${tail}`);
+      else if (r.kind === 'literal') out.push(`${pad}k${out.length}: |${r.comment ? '-' : ''}`);
+      else if (r.kind === 'text') out.push(`${pad}a text: # not a comment`);
+      else if (r.kind === 'itemKey') out.push(`${pad}- k${out.length}:${r.comment ? '' : ' v'}`);
+      else out.push(pad + (LINES[r.word] as string).replace(/^k/, `k${out.length}`));
+    }
+    return out.join('\n') + '\n';
+  });
+
+test('on random texts in the style of configs, what the reader reads is the library tree', () => {
+  let read = 0;
+  check(
+    fc.property(doc, fc.boolean(), (text, cut) => {
+      if (sameAsLibrary(cut ? text.slice(0, -1) : text)) read++;
+    }),
+    1500,
+  );
+  assert.ok(read > 150, `the reader read ${read} texts`);
+});
