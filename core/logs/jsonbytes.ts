@@ -235,7 +235,8 @@ export class JsonBytes {
       let i = p;
       for (;;) {
         const d = b[i];
-        if (d === undefined) throw BAIL;
+        // A non-ASCII byte outside a string is never JSON (nor is bad UTF-8, which stats do not check).
+        if (d === undefined || d >= 0x80) throw BAIL;
         if (d === QUOTE) {
           i = this.str(i);
           continue;

@@ -1,6 +1,7 @@
-// Escapes in the fast paths (stats, search, export; kernels and JavaScript loops) against the full
-// decoder: a record with an escape JSON does not allow anywhere (a token array, a skipped field) is
-// reported as the decoder reports it, and one with valid escapes reads the same as decoded.
+// Escapes and bad UTF-8 in the fast paths (stats, search, export; kernels and JavaScript loops)
+// against the full decoder: a record with an escape JSON does not allow anywhere (a token array, a
+// skipped field) is reported as the decoder reports it, one with valid escapes reads the same as
+// decoded, and invalid UTF-8 bytes give what the decoder's U+FFFD gives.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateSync } from 'node:zlib';
@@ -124,4 +125,56 @@ for (const wasm of [true, false])
     assert.ok(rejected > 500 && read > 500, `rejected ${rejected}, read ${read}`);
     // Valid escapes must not send every record to the decoder.
     assert.ok(fast > 1000, `fast path ${fast}`);
+  });
+
+/** Invalid UTF-8 (a lone continuation byte, a cut sequence, an overlong form) for a record's bytes. */
+const BAD_UTF8 = [
+  Buffer.from([0x80]),
+  Buffer.from([0xc3]),
+  Buffer.from([0xe6, 0x97]),
+  Buffer.from([0xc0, 0xaf]),
+  Buffer.from([0xff, 0xfe]),
+];
+
+for (const wasm of [true, false])
+  test(`invalid UTF-8 anywhere in a record: stats, search and export give what the decoder gives (${wasm ? 'WebAssembly kernels' : 'JavaScript loops'})`, () => {
+    const rng = new Rng(wasm ? 77 : 78);
+    const scanner = new FastScanner({ wasm });
+    let bad = 0;
+    for (let i = 0; i < 600; i++) {
+      const json = Buffer.from(payload(rng, undefined));
+      // Bad bytes spliced into a few strings (right after an opening quote or before a closing one).
+      const parts: Buffer[] = [];
+      let from = 0;
+      for (let q = json.indexOf(0x22); q >= 0; q = json.indexOf(0x22, q + 1)) {
+        if (rng.int(25) !== 0 || json[q - 1] === 0x5c) continue;
+        const at = rng.int(2) === 0 ? q + 1 : q;
+        parts.push(json.subarray(from, at), rng.pick(BAD_UTF8));
+        from = at;
+      }
+      parts.push(json.subarray(from));
+      const body = Buffer.concat(parts);
+      const line = rng.int(2) === 0 ? body : Buffer.from('base64:' + deflateSync(body).toString('base64'));
+      const bytes = Buffer.concat([Buffer.from(header()), line, Buffer.from('\n')]);
+      const dec = decodeRecord(bytes);
+      if (parts.length > 1) bad++;
+      for (const want of [{}, { tokens: true }, { search: true }] as ScanWant[]) {
+        const got = scanner.scanRecord(bytes, want);
+        const label = `record ${i} (${JSON.stringify(want)}): ${bytes.toString('latin1').slice(0, 300)}`;
+        assert.deepEqual(facts(got, want), facts(fromDecoded(bytes, want), want), label);
+        if (got.ok && want.tokens && dec.ok)
+          got.timelines.forEach((t, k) => {
+            const row = JSON.stringify(exportRow(i, dec.record, dec.record.timelines[k]!)) + '\n';
+            // As bytes: a raw bad byte must not pass for the decoder's U+FFFD.
+            assert.equal(exportLine(i, got, t).toString('latin1'), Buffer.from(row).toString('latin1'), label);
+          });
+        if (got.ok && want.search && dec.ok)
+          for (const needle of NEEDLES) {
+            const a = matchScan(got, needle),
+              b = matchRecord(dec.record, needle);
+            assert.deepEqual(a && [a.matches, a.timeline, a.token], b && [b.matches, b.timeline, b.token], label);
+          }
+      }
+    }
+    assert.ok(bad > 400, `records with bad bytes ${bad}`);
   });
