@@ -15,9 +15,25 @@ export const QUOTE = 0x22,
 export class Bail extends Error {}
 export const BAIL = new Bail('unusual payload');
 
+/** Escape letters JSON allows after a backslash (`u` apart: it needs four hex digits). */
+const ESCAPE_LETTER = new Uint8Array(256);
+for (const c of '"\\/bfnrt') ESCAPE_LETTER[c.charCodeAt(0)] = 1;
+
+/**
+ * The length of the escape at b[i] (a backslash): 2, or 6 for \uXXXX. Anything JSON.parse refuses
+ * throws BAIL, so that the decoder reports the record as it would anyway.
+ */
+export function escapeLen(b: Uint8Array, i: number): number {
+  const c = b[i + 1]!;
+  if (ESCAPE_LETTER[c] === 1) return 2;
+  if (c === 0x75 && hexVal(b[i + 2]!) >= 0 && hexVal(b[i + 3]!) >= 0 && hexVal(b[i + 4]!) >= 0 && hexVal(b[i + 5]!) >= 0) return 6;
+  throw BAIL;
+}
+
 /**
  * The index of the quote that closes the JSON string opening at `b[p]`, bit-inverted (negative)
- * when the string holds an escape. Small enough for V8 to inline in the scanners' hot loops.
+ * when the string holds an escape (an invalid one bails). Small enough for V8 to inline in the
+ * scanners' hot loops.
  */
 export function stringEnd(b: Uint8Array, p: number): number {
   let i = p + 1;
@@ -27,7 +43,7 @@ export function stringEnd(b: Uint8Array, p: number): number {
     if (d === QUOTE) return esc ? ~i : i;
     if (d === BSLASH) {
       esc = true;
-      i += 2;
+      i += escapeLen(b, i);
       continue;
     }
     if (d === undefined) throw BAIL;
@@ -193,7 +209,7 @@ export class JsonBytes {
     return p;
   }
 
-  /** Position after the string starting at b[p] === '"'. */
+  /** Position after the string starting at b[p] === '"' (an invalid escape bails). */
   protected str(p: number): number {
     const b = this.b;
     let i = p + 1;
@@ -201,7 +217,7 @@ export class JsonBytes {
       const d = b[i];
       if (d === QUOTE) return i + 1;
       if (d === BSLASH) {
-        i += 2;
+        i += escapeLen(b, i);
         continue;
       }
       if (d === undefined) throw BAIL;
@@ -219,7 +235,8 @@ export class JsonBytes {
       let i = p;
       for (;;) {
         const d = b[i];
-        if (d === undefined) throw BAIL;
+        // A non-ASCII byte outside a string is never JSON (nor is bad UTF-8, which stats do not check).
+        if (d === undefined || d >= 0x80) throw BAIL;
         if (d === QUOTE) {
           i = this.str(i);
           continue;

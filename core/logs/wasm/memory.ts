@@ -96,6 +96,14 @@ export const SEP_ERR: i32 = 0x7fffffff;
   return -256;
 }
 
+/** The length of the escape at p (a backslash) when JSON allows it: 2, or 6 for \\uXXXX; else 0. */
+@inline export function escapeLen(p: i32): i32 {
+  const c = ld(p + 1);
+  if (c == 0x22 || c == 0x5c || c == 0x2f || c == 0x62 || c == 0x66 || c == 0x6e || c == 0x72 || c == 0x74) return 2;
+  if (c == 0x75 && (hexAny(ld(p + 2)) | hexAny(ld(p + 3)) | hexAny(ld(p + 4)) | hexAny(ld(p + 5))) >= 0) return 6;
+  return 0;
+}
+
 /**
  * The length of the escape at p (a backslash) when JSON.stringify writes it the same way (what
  * Python's json writes with ensure_ascii=False), else 0.

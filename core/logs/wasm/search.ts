@@ -1,6 +1,6 @@
 // AssemblyScript: the kernels of stats and search (count a skipped column; join and lowercase the
 // token texts); see kernels.ts.
-import { LOWER, R_N, R_OUT, SEP_ERR, hexAny, ld, load16, posE, posS, sep, stopIn16 } from './memory';
+import { LOWER, R_N, R_OUT, SEP_ERR, escapeLen, hexAny, ld, load16, posE, posS, sep, stopIn16 } from './memory';
 
 /** Bits of the bytes of the 16 at p equal to c (bit k: byte k). */
 @inline function eq16(v: v128, c: u8): u64 {
@@ -16,6 +16,22 @@ import { LOWER, R_N, R_OUT, SEP_ERR, hexAny, ld, load16, posE, posS, sep, stopIn
   x ^= x << 16;
   x ^= x << 32;
   return x;
+}
+
+/** Bits of the bytes of the 64 at v0..v3 that may follow a backslash as a 2-byte escape ("\/bfnrt). */
+@inline function escapeLetters(v0: v128, v1: v128, v2: v128, v3: v128): u64 {
+  return letters16(v0) | (letters16(v1) << 16) | (letters16(v2) << 32) | (letters16(v3) << 48);
+}
+
+@inline function letters16(v: v128): u64 {
+  const m = v128.or(
+    v128.or(v128.or(i8x16.eq(v, i8x16.splat(0x22)), i8x16.eq(v, i8x16.splat(0x5c))), i8x16.eq(v, i8x16.splat(0x2f))),
+    v128.or(
+      v128.or(i8x16.eq(v, i8x16.splat(0x62)), i8x16.eq(v, i8x16.splat(0x66))),
+      v128.or(v128.or(i8x16.eq(v, i8x16.splat(0x6e)), i8x16.eq(v, i8x16.splat(0x72))), i8x16.eq(v, i8x16.splat(0x74))),
+    ),
+  );
+  return <u64>i8x16.bitmask(m);
 }
 
 // Where blocks() stopped: the next element's start and the elements before it.
@@ -53,6 +69,8 @@ function blocks(p: i32, i: i32): i32 {
     // A run of backslashes: the element loop counts them.
     if ((bs & ((bs << 1) | escIn)) != 0) break;
     const escaped = (bs << 1) | escIn;
+    // An escaped byte other than one of "\/bfnrt (a \u, an invalid escape): the element loop judges it.
+    if (escaped != 0 && (escaped & ~escapeLetters(v0, v1, v2, v3)) != 0) break;
     const quote = (eq16(v0, 0x22) | (eq16(v1, 0x22) << 16) | (eq16(v2, 0x22) << 32) | (eq16(v3, 0x22) << 48)) & ~escaped;
     const str = prefixXor(quote) ^ inStr;
     const open = quote & str,
@@ -126,9 +144,10 @@ export function count(p: i32, i: i32): i32 {
       const k = stopIn16(load16(q));
       q += k;
       if (k == 16) continue;
-      const c = ld(q);
-      if (c != 0x5c || ld(q + 1) == 0) break;
-      q += 2;
+      if (ld(q) != 0x5c) break;
+      const n = escapeLen(q);
+      if (n == 0) break;
+      q += n;
     }
     if (ld(q) != 0x22) break;
     const next = sep(q + 1);
