@@ -8,10 +8,15 @@ import { compareVersions } from '../process/version';
 import { verlAllowed } from '../diagnose/gates';
 import { frameworkFix, installHint, type Check, type DoctorInput, type ProbeFacts } from './facts';
 
+/** The gates come from the framework package the probe found (ajet, astuner or astune). */
+const framework = (f: ProbeFacts): boolean => ['ajet', 'astuner', 'astune'].some((n) => f.packages[n]?.found);
+
 /** debugpy judged by the user's AgentJet: an error that stops every launch when its launcher checks it. */
 export function gatedDebugpy(input: DoctorInput, f: ProbeFacts, py: string, check: Check): Check {
   const g = input.gates;
-  if (!g?.debugpyCheck || !f.packages.ajet?.found) return check;
+  if (!g?.debugpyCheck || !framework(f)) return check;
+  // Called only under `if __name__ == "__main__":`: a launch through the console script skips it.
+  if (g.debugpyAsMainOnly && input.launch?.consoleScript) return check;
   const dbg = f.packages.debugpy;
   const version = dbg?.found ? dbg.version : null;
   if (version && compareVersions(version, g.debugpyMin) >= 0) return check;
@@ -22,7 +27,7 @@ export function gatedDebugpy(input: DoctorInput, f: ProbeFacts, py: string, chec
     detail: t(
       "AgentJet's launcher stops without debugpy >= {0}, for every backbone and without debugging too (check_debugpy_version in {1}); {2} has {3}. Install it with: {4}",
       g.debugpyMin,
-      g.from,
+      g.debugpyFrom ?? g.from,
       py,
       version ?? t('none'),
       installHint(py),
@@ -34,12 +39,14 @@ export function gatedDebugpy(input: DoctorInput, f: ProbeFacts, py: string, chec
 export function gatedVerl(input: DoctorInput, f: ProbeFacts, py: string, check: Check, checkout: string | undefined): Check {
   const g = input.gates;
   const verl = f.packages.verl;
-  if (!g?.verlCheck || !f.packages.ajet?.found) return check;
+  if (!g || !framework(f)) return check;
   const backbone = input.launch?.backbone;
   const judged = backbone === 'trinity' ? 'trinity' : 'verl';
+  // The backbone's module imports verl (every version); verify_python_env judges its version (where there is one).
   if (!verl?.found) return missingBackbonePackage(input, f, py, check, 'verl', checkout) ?? check;
   const broken = brokenBackbonePackage(input, f, py, check, 'verl', checkout);
   if (broken) return broken;
+  if (!g.verlCheck) return check;
   if (input.launch && backbone !== 'verl' && backbone !== 'trinity') return check;
   if (verlAllowed(g, verl.version ?? '', judged)) return check;
   return {
@@ -61,7 +68,7 @@ export function gatedVerl(input: DoctorInput, f: ProbeFacts, py: string, check: 
 /** `logger: swanlab` without SWANLAB_API_KEY in the launch's environment. */
 export function swanlabCheck(input: DoctorInput, f: ProbeFacts): Check | undefined {
   const l = input.launch;
-  if (!l || l.logger !== 'swanlab' || l.swanlabKey || !input.gates?.swanlabKey || !f.packages.ajet?.found) return undefined;
+  if (!l || l.logger !== 'swanlab' || l.swanlabKey || !input.gates?.swanlabKey || !framework(f)) return undefined;
   if (l.loggerFrom)
     return {
       id: 'swanlab',
@@ -99,7 +106,7 @@ export function missingBackbonePackage(
 ): Check | undefined {
   const g = input.gates;
   const backbone = input.launch?.backbone;
-  if (!g || !backbone || !f.packages.ajet?.found || f.packages[pkg]?.found) return undefined;
+  if (!g || !backbone || !framework(f) || f.packages[pkg]?.found) return undefined;
   const byModule = g.backboneImports[backbone];
   const fix = frameworkFix(py, { checkout, backbone: backbone === 'trinity' ? 'trinity' : 'verl' });
   if (byModule?.packages.includes(pkg))
@@ -147,7 +154,7 @@ export function brokenBackbonePackage(
 ): Check | undefined {
   const g = input.gates;
   const got = input.imports?.outcomes[pkg];
-  if (!g || !got || got.ok || !f.packages.ajet?.found || !f.packages[pkg]?.found) return undefined;
+  if (!g || !got || got.ok || !framework(f) || !f.packages[pkg]?.found) return undefined;
   const backbone = input.launch?.backbone;
   const everyLaunch = pkg === 'verl' && g.verlCheck && g.importsVerl;
   // The backbones whose entry module imports the package (all of them when verify_python_env does).
