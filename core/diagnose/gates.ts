@@ -32,6 +32,8 @@ export interface AgentJetGates {
   debugpyAsMainOnly?: boolean;
   /** The file check_debugpy_version was read from. */
   debugpyFrom?: string;
+  /** The framework whose code was read, for messages (AgentJet, ASTuner, ASTune). */
+  framework?: string;
   /** The file the gates were read from, or `bundled`. */
   from: string;
 }
@@ -171,6 +173,8 @@ export async function readGates(fs: RunsFs, ajetDir: string | undefined): Promis
   // Read but without either function (a stand-in, an older layout): it gates nothing.
   if (!texts.length) return BUNDLED_GATES;
   const gates = gatesFromSource(texts) ?? noGates(texts[0]!.path);
+  const name = basename(ajetDir);
+  gates.framework = name === 'astuner' ? 'ASTuner' : name === 'astune' ? 'ASTune' : 'AgentJet';
   const targets = backboneTargets(texts);
   if (targets.size) gates.backboneImports = await readBackboneImports(fs, dirname(ajetDir), targets);
   return gates;

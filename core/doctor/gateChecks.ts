@@ -25,12 +25,13 @@ export function gatedDebugpy(input: DoctorInput, f: ProbeFacts, py: string, chec
     status: 'error',
     blocking: true,
     detail: t(
-      "AgentJet's launcher stops without debugpy >= {0}, for every backbone and without debugging too (check_debugpy_version in {1}); {2} has {3}. Install it with: {4}",
+      "{5}'s launcher stops without debugpy >= {0}, for every backbone and without debugging too (check_debugpy_version in {1}); {2} has {3}. Install it with: {4}",
       g.debugpyMin,
       g.debugpyFrom ?? g.from,
       py,
       version ?? t('none'),
       installHint(py),
+      g.framework ?? 'AgentJet',
     ),
   };
 }
@@ -54,13 +55,27 @@ export function gatedVerl(input: DoctorInput, f: ProbeFacts, py: string, check: 
     status: input.launch ? 'error' : 'warning',
     detail:
       judged === 'verl'
-        ? t(
-            'verl {0} is not a version your AgentJet accepts for --backbone verl (verify_python_env in {1} accepts versions with {2}): the launch would stop at once.',
+        ? g.verlMatch === 'prefix'
+          ? t(
+              'verl {0} is not a version your {3} accepts for --backbone verl (verify_python_env in {1} accepts only versions starting with {2}): the launch would stop at once.',
+              verl.version ?? '?',
+              g.from,
+              g.verlAccepted.join(', '),
+              g.framework ?? 'AgentJet',
+            )
+          : t(
+              'verl {0} is not a version your {3} accepts for --backbone verl (verify_python_env in {1} accepts versions with {2}): the launch would stop at once.',
+              verl.version ?? '?',
+              g.from,
+              g.verlAccepted.join(', '),
+              g.framework ?? 'AgentJet',
+            )
+        : t(
+            'verl {0} is a version your {2} refuses for --backbone trinity (verify_python_env in {1}).',
             verl.version ?? '?',
             g.from,
-            g.verlAccepted.join(', '),
-          )
-        : t('verl {0} is a version your AgentJet refuses for --backbone trinity (verify_python_env in {1}).', verl.version ?? '?', g.from),
+            g.framework ?? 'AgentJet',
+          ),
     fix: frameworkFix(py, { checkout, backbone: judged === 'trinity' ? 'trinity' : 'verl' }),
   };
 }
@@ -127,10 +142,11 @@ export function missingBackbonePackage(
       ...check,
       status: 'error',
       detail: t(
-        'verl cannot be imported by {0}, and your AgentJet imports it before every launch, --backbone {1} too (verify_python_env in {2}): the launch would stop at once.',
+        'verl cannot be imported by {0}, and your {3} imports it before every launch, --backbone {1} too (verify_python_env in {2}): the launch would stop at once.',
         py,
         backbone,
         g.from,
+        g.framework ?? 'AgentJet',
       ),
       fix,
     };

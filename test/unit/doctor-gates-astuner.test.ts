@@ -91,7 +91,10 @@ test(
     // AgentJet's own list accepts 0.7.1; this ASTuner does not.
     const newer = await j({ verl: pkg('verl', '0.7.1') });
     assert.deepEqual(newer.blocking, ['verl']);
-    assert.match(newer.detail('verl'), /launch_utils\.py accepts versions with 0\.5\.0\.post/);
+    assert.match(
+      newer.detail('verl'),
+      /ASTuner accepts for --backbone verl \(verify_python_env in \S+launch_utils\.py accepts only versions starting with 0\.5\.0\.post/,
+    );
     // A prefix, not a substring: "1.0.5.0.post" contains it but does not start with it.
     assert.deepEqual((await j({ verl: pkg('verl', '1.0.5.0.post1') })).blocking, ['verl']);
     const env = await judge(probe('astuner', dir, { verl: pkg('verl', '0.7.1') }));
@@ -156,6 +159,7 @@ test(
     assert.deepEqual((await j({ verl: pkg('verl', null) }, launch('astune', { backbone: 'debug' }))).blocking, []);
     const old = await j({ debugpy: pkg('debugpy', '1.6.0') }, launch('astune', { backbone: 'debug' }));
     assert.deepEqual(old.blocking, ['debugpy']);
+    assert.match(old.detail('debugpy'), /^ASTune's launcher stops without debugpy >= 1\.8\.0/);
     assert.match(old.detail('debugpy'), new RegExp(`${dir.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}[\\\\/]launcher\\.py`));
   }),
 );
