@@ -3,7 +3,7 @@
 // trinity, the debugpy minimum of `check_debugpy_version` (launch_utils.py, or launcher.py in older
 // trees), and whether `logger: swanlab` needs SWANLAB_API_KEY. The bundled values are those of
 // AgentJet c68c154, for when no source is readable.
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { RunsFs } from '../fs/seam';
 
 export interface AgentJetGates {
@@ -26,6 +26,14 @@ export interface AgentJetGates {
    * get_backbone_target and that module's file (`ajet/backbone/main_verl.py` ...): `{verl: ['verl']}`.
    */
   backboneImports: Partial<Record<string, { packages: string[]; file: string }>>;
+  /** How a version is matched against the lists: AgentJet's `v in version`, ASTuner's `version.startswith(v)`. */
+  verlMatch?: 'contains' | 'prefix';
+  /** The launcher calls check_debugpy_version only under `if __name__ == "__main__":` (not from a console script). */
+  debugpyAsMainOnly?: boolean;
+  /** The file check_debugpy_version was read from. */
+  debugpyFrom?: string;
+  /** The framework whose code was read, for messages (AgentJet, ASTuner, ASTune). */
+  framework?: string;
   /** The file the gates were read from, or `bundled`. */
   from: string;
 }
@@ -63,12 +71,34 @@ function functionBody(source: string, name: string): string | undefined {
 
 const quoted = (list: string) => [...list.matchAll(/["']([^"']+)["']/g)].map((m) => m[1]!);
 
-/** The list in `[... for v in [<list>]]` after `anchor` in `body`. */
-function listAfter(body: string, anchor: RegExp): string[] | undefined {
-  const at = body.search(anchor);
+/**
+ * The versions the branch of `backbone == "<name>"` in `body` tests: `[... for v in [<list>]]`
+ * (AgentJet: contained) or `verl.__version__.startswith(<str or tuple>)` (ASTuner: a prefix).
+ */
+function ruleOf(body: string, name: string): { list: string[]; match: 'contains' | 'prefix' } | undefined {
+  const at = body.search(new RegExp(`backbone\\s*==\\s*["']${name}["']`));
   if (at < 0) return undefined;
-  const m = /for\s+\w+\s+in\s+\[([^\]]*)\]/.exec(body.slice(at));
-  return m ? quoted(m[1]!) : undefined;
+  const rest = body.slice(at + 1);
+  const next = rest.search(/backbone\s*==/);
+  const branch = next < 0 ? rest : rest.slice(0, next);
+  const list = /for\s+\w+\s+in\s+\[([^\]]*)\]/.exec(branch);
+  if (list) return { list: quoted(list[1]!), match: 'contains' };
+  const pre = /__version__\.startswith\(\s*(\([^)]*\)|["'][^"']+["'])/.exec(branch);
+  return pre ? { list: quoted(pre[1]!), match: 'prefix' } : undefined;
+}
+
+/** Where check_debugpy_version is called: nowhere, only in `if __name__ == "__main__":`, or elsewhere too. */
+function debugpyCalls(texts: readonly { text: string }[]): 'none' | 'main-only' | 'always' {
+  let found: 'none' | 'main-only' = 'none';
+  for (const { text } of texts) {
+    const mainAt = text.search(/^if\s+__name__\s*==\s*["']__main__["']\s*:/m);
+    for (const m of text.matchAll(/^([ \t]*)(?!def\b)[^\n#]*\bcheck_debugpy_version\(\)/gm)) {
+      if (/^\s*def\s/.test(m[0])) continue;
+      if (mainAt >= 0 && m.index > mainAt && m[1]!.length > 0) found = 'main-only';
+      else return 'always';
+    }
+  }
+  return found;
 }
 
 /**
@@ -78,24 +108,34 @@ function listAfter(body: string, anchor: RegExp): string[] | undefined {
  */
 export function gatesFromSource(texts: readonly { path: string; text: string }[]): AgentJetGates | undefined {
   let verify: { path: string; body: string } | undefined;
-  let debugpy: string | undefined;
+  let debugpy: { path: string; body: string } | undefined;
   for (const { path, text } of texts) {
     const v = functionBody(text, 'verify_python_env');
     if (v && !verify) verify = { path, body: v };
     const d = functionBody(text, 'check_debugpy_version');
-    if (d && !debugpy) debugpy = d;
+    if (d && !debugpy) debugpy = { path, body: d };
   }
   if (!verify && !debugpy) return undefined;
-  const out: AgentJetGates = { ...BUNDLED_GATES, verlCheck: !!verify, debugpyCheck: !!debugpy, from: verify?.path ?? texts[0]!.path };
+  // A check_debugpy_version nobody calls gates nothing; one called only as `__main__` not a console script.
+  const calls = debugpy ? debugpyCalls(texts) : 'none';
+  const out: AgentJetGates = {
+    ...BUNDLED_GATES,
+    verlCheck: !!verify,
+    debugpyCheck: calls !== 'none',
+    debugpyAsMainOnly: calls === 'main-only',
+    ...(debugpy ? { debugpyFrom: debugpy.path } : {}),
+    from: verify?.path ?? debugpy?.path ?? texts[0]!.path,
+  };
   if (verify) {
-    const verl = listAfter(verify.body, /backbone\s*==\s*["']verl["']/);
-    if (verl?.length) out.verlAccepted = verl;
-    const trinity = listAfter(verify.body, /backbone\s*==\s*["']trinity["']/);
-    if (trinity?.length) out.trinityRefused = trinity;
+    const verl = ruleOf(verify.body, 'verl');
+    if (verl?.list.length) out.verlAccepted = verl.list;
+    const trinity = ruleOf(verify.body, 'trinity');
+    if (trinity?.list.length) out.trinityRefused = trinity.list;
+    out.verlMatch = verl?.match ?? trinity?.match ?? 'contains';
     out.swanlabKey = verify.body.includes('SWANLAB_API_KEY');
     out.importsVerl = /^\s+import verl\b/m.test(verify.body);
   }
-  const min = debugpy && /parse\(\s*["'](\d+(?:\.\d+)*)["']\s*\)/.exec(debugpy);
+  const min = debugpy && /parse\(\s*["'](\d+(?:\.\d+)*)["']\s*\)/.exec(debugpy.body);
   if (min) out.debugpyMin = min[1]!;
   return out;
 }
@@ -106,11 +146,24 @@ export function ajetPackageOf(framePath: string): string | undefined {
   return m?.[1];
 }
 
-/** Reads the gates of the AgentJet package at `ajetDir` (bounded reads); bundled ones when none of its files is readable. */
+/**
+ * The files a package's launch code is in: launch_utils.py and the launcher, `ajet/launcher.py`,
+ * `<pkg>/cli/launcher.py` (ASTuner, early AgentJet), or ASTune's `launcher.py` at its checkout's root.
+ */
+export function launchFilesOf(pkgDir: string): string[] {
+  const out = [join(pkgDir, 'utils', 'launch_utils.py'), join(pkgDir, 'launcher.py'), join(pkgDir, 'cli', 'launcher.py')];
+  if (basename(pkgDir) === 'astune') out.push(join(dirname(pkgDir), 'launcher.py'));
+  return out;
+}
+
+/**
+ * Reads the gates of the framework package at `ajetDir` (ajet, astuner or astune; bounded reads);
+ * bundled ones when none of its files is readable.
+ */
 export async function readGates(fs: RunsFs, ajetDir: string | undefined): Promise<AgentJetGates> {
   if (!ajetDir) return BUNDLED_GATES;
   const texts: { path: string; text: string }[] = [];
-  for (const p of [join(ajetDir, 'utils', 'launch_utils.py'), join(ajetDir, 'launcher.py')]) {
+  for (const p of launchFilesOf(ajetDir)) {
     try {
       texts.push({ path: p, text: (await fs.readRange(p, 0, 512 * 1024)).toString('utf8') });
     } catch {
@@ -120,6 +173,8 @@ export async function readGates(fs: RunsFs, ajetDir: string | undefined): Promis
   // Read but without either function (a stand-in, an older layout): it gates nothing.
   if (!texts.length) return BUNDLED_GATES;
   const gates = gatesFromSource(texts) ?? noGates(texts[0]!.path);
+  const name = basename(ajetDir);
+  gates.framework = name === 'astuner' ? 'ASTuner' : name === 'astune' ? 'ASTune' : 'AgentJet';
   const targets = backboneTargets(texts);
   if (targets.size) gates.backboneImports = await readBackboneImports(fs, dirname(ajetDir), targets);
   return gates;
@@ -128,11 +183,14 @@ export async function readGates(fs: RunsFs, ajetDir: string | undefined): Promis
 /** The backbones the packages are judged for: what AgentJet's launcher may start. */
 const BACKBONE_PACKAGES = ['verl', 'trinity'];
 
-/** `backbone -> module` from get_backbone_target (`if backbone == "verl": backbone_target = "ajet.backbone.main_verl"`). */
+/**
+ * `backbone -> module` from get_backbone_target (`if backbone == "verl": backbone_target = "ajet.backbone.main_verl"`),
+ * or from main() where the launcher decides there (ASTune).
+ */
 export function backboneTargets(texts: readonly { text: string }[]): Map<string, string> {
   const out = new Map<string, string>();
   for (const { text } of texts) {
-    const body = functionBody(text, 'get_backbone_target');
+    const body = functionBody(text, 'get_backbone_target') ?? functionBody(text, 'main');
     if (!body) continue;
     for (const m of body.matchAll(/backbone\s*==\s*["'](\w+)["']\s*:\s*\n\s*backbone_target\s*=\s*["']([\w.]+)["']/g))
       if (!out.has(m[1]!)) out.set(m[1]!, m[2]!);
@@ -166,7 +224,8 @@ async function readBackboneImports(fs: RunsFs, root: string, targets: Map<string
 
 /** Whether verify_python_env lets this verl version through for `backbone`. */
 export function verlAllowed(gates: AgentJetGates, version: string, backbone: string): boolean {
-  if (backbone === 'verl') return gates.verlAccepted.some((v) => version.includes(v));
-  if (backbone === 'trinity') return !gates.trinityRefused.some((v) => version.includes(v));
+  const has = (v: string) => (gates.verlMatch === 'prefix' ? version.startsWith(v) : version.includes(v));
+  if (backbone === 'verl') return gates.verlAccepted.some(has);
+  if (backbone === 'trinity') return !gates.trinityRefused.some(has);
   return true;
 }

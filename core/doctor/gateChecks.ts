@@ -8,10 +8,15 @@ import { compareVersions } from '../process/version';
 import { verlAllowed } from '../diagnose/gates';
 import { frameworkFix, installHint, type Check, type DoctorInput, type ProbeFacts } from './facts';
 
+/** The gates come from the framework package the probe found (ajet, astuner or astune). */
+const framework = (f: ProbeFacts): boolean => ['ajet', 'astuner', 'astune'].some((n) => f.packages[n]?.found);
+
 /** debugpy judged by the user's AgentJet: an error that stops every launch when its launcher checks it. */
 export function gatedDebugpy(input: DoctorInput, f: ProbeFacts, py: string, check: Check): Check {
   const g = input.gates;
-  if (!g?.debugpyCheck || !f.packages.ajet?.found) return check;
+  if (!g?.debugpyCheck || !framework(f)) return check;
+  // Called only under `if __name__ == "__main__":`: a launch through the console script skips it.
+  if (g.debugpyAsMainOnly && input.launch?.consoleScript) return check;
   const dbg = f.packages.debugpy;
   const version = dbg?.found ? dbg.version : null;
   if (version && compareVersions(version, g.debugpyMin) >= 0) return check;
@@ -20,12 +25,13 @@ export function gatedDebugpy(input: DoctorInput, f: ProbeFacts, py: string, chec
     status: 'error',
     blocking: true,
     detail: t(
-      "AgentJet's launcher stops without debugpy >= {0}, for every backbone and without debugging too (check_debugpy_version in {1}); {2} has {3}. Install it with: {4}",
+      "{5}'s launcher stops without debugpy >= {0}, for every backbone and without debugging too (check_debugpy_version in {1}); {2} has {3}. Install it with: {4}",
       g.debugpyMin,
-      g.from,
+      g.debugpyFrom ?? g.from,
       py,
       version ?? t('none'),
       installHint(py),
+      g.framework ?? 'AgentJet',
     ),
   };
 }
@@ -34,12 +40,14 @@ export function gatedDebugpy(input: DoctorInput, f: ProbeFacts, py: string, chec
 export function gatedVerl(input: DoctorInput, f: ProbeFacts, py: string, check: Check, checkout: string | undefined): Check {
   const g = input.gates;
   const verl = f.packages.verl;
-  if (!g?.verlCheck || !f.packages.ajet?.found) return check;
+  if (!g || !framework(f)) return check;
   const backbone = input.launch?.backbone;
   const judged = backbone === 'trinity' ? 'trinity' : 'verl';
+  // The backbone's module imports verl (every version); verify_python_env judges its version (where there is one).
   if (!verl?.found) return missingBackbonePackage(input, f, py, check, 'verl', checkout) ?? check;
   const broken = brokenBackbonePackage(input, f, py, check, 'verl', checkout);
   if (broken) return broken;
+  if (!g.verlCheck) return check;
   if (input.launch && backbone !== 'verl' && backbone !== 'trinity') return check;
   if (verlAllowed(g, verl.version ?? '', judged)) return check;
   return {
@@ -47,13 +55,27 @@ export function gatedVerl(input: DoctorInput, f: ProbeFacts, py: string, check: 
     status: input.launch ? 'error' : 'warning',
     detail:
       judged === 'verl'
-        ? t(
-            'verl {0} is not a version your AgentJet accepts for --backbone verl (verify_python_env in {1} accepts versions with {2}): the launch would stop at once.',
+        ? g.verlMatch === 'prefix'
+          ? t(
+              'verl {0} is not a version your {3} accepts for --backbone verl (verify_python_env in {1} accepts only versions starting with {2}): the launch would stop at once.',
+              verl.version ?? '?',
+              g.from,
+              g.verlAccepted.join(', '),
+              g.framework ?? 'AgentJet',
+            )
+          : t(
+              'verl {0} is not a version your {3} accepts for --backbone verl (verify_python_env in {1} accepts versions with {2}): the launch would stop at once.',
+              verl.version ?? '?',
+              g.from,
+              g.verlAccepted.join(', '),
+              g.framework ?? 'AgentJet',
+            )
+        : t(
+            'verl {0} is a version your {2} refuses for --backbone trinity (verify_python_env in {1}).',
             verl.version ?? '?',
             g.from,
-            g.verlAccepted.join(', '),
-          )
-        : t('verl {0} is a version your AgentJet refuses for --backbone trinity (verify_python_env in {1}).', verl.version ?? '?', g.from),
+            g.framework ?? 'AgentJet',
+          ),
     fix: frameworkFix(py, { checkout, backbone: judged === 'trinity' ? 'trinity' : 'verl' }),
   };
 }
@@ -61,7 +83,7 @@ export function gatedVerl(input: DoctorInput, f: ProbeFacts, py: string, check: 
 /** `logger: swanlab` without SWANLAB_API_KEY in the launch's environment. */
 export function swanlabCheck(input: DoctorInput, f: ProbeFacts): Check | undefined {
   const l = input.launch;
-  if (!l || l.logger !== 'swanlab' || l.swanlabKey || !input.gates?.swanlabKey || !f.packages.ajet?.found) return undefined;
+  if (!l || l.logger !== 'swanlab' || l.swanlabKey || !input.gates?.swanlabKey || !framework(f)) return undefined;
   if (l.loggerFrom)
     return {
       id: 'swanlab',
@@ -99,7 +121,7 @@ export function missingBackbonePackage(
 ): Check | undefined {
   const g = input.gates;
   const backbone = input.launch?.backbone;
-  if (!g || !backbone || !f.packages.ajet?.found || f.packages[pkg]?.found) return undefined;
+  if (!g || !backbone || !framework(f) || f.packages[pkg]?.found) return undefined;
   const byModule = g.backboneImports[backbone];
   const fix = frameworkFix(py, { checkout, backbone: backbone === 'trinity' ? 'trinity' : 'verl' });
   if (byModule?.packages.includes(pkg))
@@ -120,10 +142,11 @@ export function missingBackbonePackage(
       ...check,
       status: 'error',
       detail: t(
-        'verl cannot be imported by {0}, and your AgentJet imports it before every launch, --backbone {1} too (verify_python_env in {2}): the launch would stop at once.',
+        'verl cannot be imported by {0}, and your {3} imports it before every launch, --backbone {1} too (verify_python_env in {2}): the launch would stop at once.',
         py,
         backbone,
         g.from,
+        g.framework ?? 'AgentJet',
       ),
       fix,
     };
@@ -147,7 +170,7 @@ export function brokenBackbonePackage(
 ): Check | undefined {
   const g = input.gates;
   const got = input.imports?.outcomes[pkg];
-  if (!g || !got || got.ok || !f.packages.ajet?.found || !f.packages[pkg]?.found) return undefined;
+  if (!g || !got || got.ok || !framework(f) || !f.packages[pkg]?.found) return undefined;
   const backbone = input.launch?.backbone;
   const everyLaunch = pkg === 'verl' && g.verlCheck && g.importsVerl;
   // The backbones whose entry module imports the package (all of them when verify_python_env does).

@@ -84,7 +84,7 @@ export async function checkForLaunch(o: LaunchCheckOptions): Promise<LaunchCheck
       ? (recognisePortHolder({ pid: held.holderPid, pgid: held.holderPgid, args: held.holderArgs }) ?? null)
       : null;
   // The user's AgentJet judges its own gates (verl version, debugpy, SWANLAB_API_KEY).
-  const gates = await gatesOfProbe(probe);
+  const gates = await gatesOfProbe(probe, o.launch?.config?.root);
   // The logger in effect: the config's own, else what its defaults (AgentJet's ajet_default.yaml) set.
   let launch = o.launch;
   if (launch?.config && gates?.swanlabKey && !launch.swanlabKey) {
