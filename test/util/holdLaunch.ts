@@ -74,13 +74,13 @@ export function holdConfig(
   return { config, workflow, started };
 }
 
-/** Start times (ms) the workflow wrote. */
+/** Start times (ms) the workflow wrote, truncated as Date.now() is (rounding could put a start before a Stop 1 ms after it). */
 export function startsOf(file: string): number[] {
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((l) => Math.round(Number(l.split(' ')[0]) * 1000));
+    .map((l) => Math.floor(Number(l.split(' ')[0]) * 1000));
 }
 
 /**
@@ -96,7 +96,7 @@ export function lateStarts(file: string, stopMs: number, answeredMs: number, atS
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((l) => ({ ms: Math.round(Number(l.split(' ')[0]) * 1000), pid: Number(l.split(' ')[1]) }))
+    .map((l) => ({ ms: Math.floor(Number(l.split(' ')[0]) * 1000), pid: Number(l.split(' ')[1]) }))
     .filter((s) => s.ms > answeredMs || (s.ms > stopMs && !existing.has(s.pid)))
     .map(
       (s) =>
