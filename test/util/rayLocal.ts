@@ -14,6 +14,7 @@ import { repoRoot } from './paths';
 import { findUpstream, UPSTREAM_SKIP, UPSTREAM_SKIP_TAG } from './upstream';
 import { ensureTestPython } from '../harness/python';
 import { descendants, listProcesses, terminate } from '../../core/launch/processes';
+import { newLaunchToken, processesWithToken, withLaunchToken } from '../../core/launch/launchToken';
 import { skipForEnvironment } from './envSkip';
 
 export const rayFixture = join(repoRoot, 'test', 'fixtures', 'ray-training');
@@ -241,10 +242,14 @@ export function startTwoNodeRay(python: string): TwoNodeRay {
   const headTemp = mkdtempSync('/tmp/ajr-h-');
   const farTemp = mkdtempSync('/tmp/ajr-f-');
   const address = '127.0.0.1:6379';
-  const env = { ...process.env, RAY_USAGE_STATS_ENABLED: '0' };
+  // Every process `ray start` leaves carries this token: the Ray client server it starts names
+  // neither temp dir and is no one's child once `ray start` exits (it was found left running).
+  const token = newLaunchToken();
+  const env = withLaunchToken({ ...process.env, RAY_USAGE_STATS_ENABLED: '0' }, token);
   const dispose = async (): Promise<void> => {
     await killRayProcesses(headTemp);
     await killRayProcesses(farTemp);
+    await terminate({ pids: await processesWithToken(token), pgids: [] }, 3000);
     rmSync(headTemp, { recursive: true, force: true });
     rmSync(farTemp, { recursive: true, force: true });
   };
