@@ -219,3 +219,22 @@ test("an entry with an empty key (`  : m`) is not a piece of its own: its key ra
   }
   assert.ok(/^ {2}: m$/m.test(text), 'the text holds the empty key');
 });
+
+test('a byte-order mark inside the text is content: the pieces are not cut (one that starts a piece would be dropped)', () => {
+  // Found by the property test (FC_SEED=-1943784964): a line emptied, a BOM typed into the text, a key typed on line 0.
+  const edits: (Edit | Typing)[] = [
+    { op: 'type', line: 757064753, indent: 4, word: 9, replace: true },
+    { op: 'insert', at: 44991318, junk: 2 },
+    { op: 'type', line: 0, indent: 0, word: 0, replace: false },
+  ];
+  let text = INTERPOLATED;
+  let prev = parseConfig(text);
+  for (const e of edits) {
+    text = applyAny(text, e);
+    prev = parseConfig(text, { previous: prev });
+    const scratch = parseConfig(text, { library: true });
+    assert.deepEqual(dumpDocs(prev.docs), dumpDocs(scratch.docs));
+    assert.deepEqual(validate(prev), validate(scratch));
+  }
+  assert.ok(text.includes('\ufeff'), 'the text holds a byte-order mark');
+});
