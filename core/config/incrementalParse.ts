@@ -291,10 +291,8 @@ export function parseReusing(
     if (piece) incrementalWork.reused++;
     else {
       piece = parsePiece(src, options, c);
-      // A piece the library finds wrong (the user is typing in it): the pieces before it stand, the
-      // rest of the text is parsed in one go, as the library would recover from it in the whole.
-      // That holds when the piece starts with a key, as the stand-in the piece before it was parsed with.
-      if (!piece) return doc && open.length > c.level && KEY_LINE.test(src) ? withRest(text, c, options, doc, open, pieces) : undefined;
+      // A piece the library finds wrong (the user is typing in it): the whole text is parsed.
+      if (!piece) return undefined;
     }
     pieces.set(key, piece);
     const by = c.from - piece.at;
@@ -328,6 +326,10 @@ export function parseReusing(
     last = { piece, by };
   }
   if (!doc || !last) return undefined;
+  // A text with a syntax error anywhere is parsed whole: how the library recovers from an error
+  // depends on the lines around it, which a piece parsed alone does not see (the property tests
+  // found texts where reused pieces gave another tree).
+  if (doc.errors.length) return undefined;
   fixEnd(open[0] as YAMLMap, last.piece.chain[0] as YAMLMap, last.by);
   const r = last.piece.doc.range;
   doc.range = [doc.range[0], r[1] + last.by, r[2] + last.by];
@@ -338,50 +340,6 @@ export function parseReusing(
 function addProblems(doc: Document.Parsed, from: Document.Parsed, by: number): void {
   for (const e of from.errors) doc.errors.push(new YAMLParseError([e.pos[0] + by, e.pos[1] + by], e.code, e.message));
   for (const w of from.warnings) doc.warnings.push(new YAMLWarning([w.pos[0] + by, w.pos[1] + by], w.code, w.message));
-}
-
-/** The document finished with the library's parse of text[c.from..] (behind the stand-in keys above it). */
-function withRest(
-  text: string,
-  c: Cut,
-  options: Options,
-  doc: Document.Parsed,
-  open: YAMLMap[],
-  pieces: PieceCache,
-): { docs: Document.Parsed[]; pieces: PieceCache } | undefined {
-  incrementalWork.parsed++;
-  const prefix = prefixOf(c);
-  const docs = parseAllDocuments(prefix + text.slice(c.from), options);
-  if (!Array.isArray(docs) || docs.length !== 1) return undefined;
-  const rest = docs[0] as Document.Parsed;
-  if (!isMap(rest.contents)) return undefined;
-  const by = c.from - prefix.length;
-  shift(rest.contents, by);
-  // Down the stand-in keys: at each depth, what follows the stand-in belongs to the map open there.
-  const chain: YAMLMap[] = [rest.contents];
-  for (let k = 0; k < c.level; k++) {
-    const first = (chain[k] as YAMLMap).items[0];
-    if (!isPair(first) || !isStandIn(first.key) || !isMap(first.value)) return undefined;
-    chain.push(first.value);
-  }
-  open.length = c.level + 1;
-  for (let k = c.level; k >= 0; k--) {
-    const m = chain[k] as YAMLMap;
-    const into = open[k] as YAMLMap;
-    for (const it of k === c.level ? m.items : m.items.slice(1)) into.items.push(it);
-    if (!m.range || !into.range) return undefined;
-    into.range = [into.range[0], m.range[1], m.range[2]];
-  }
-  doc.range = [doc.range[0], rest.range[1] + by, rest.range[2] + by];
-  for (const e of rest.errors) {
-    e.pos = [e.pos[0] + by, e.pos[1] + by];
-    doc.errors.push(e);
-  }
-  for (const w of rest.warnings) {
-    w.pos = [w.pos[0] + by, w.pos[1] + by];
-    doc.warnings.push(w);
-  }
-  return { docs: [doc], pieces };
 }
 
 /** A map grown from pieces ends where the last piece's map ends. */

@@ -13,7 +13,7 @@ import { incrementalWork } from '../../core/config/incrementalParse';
 import { ClassResolver } from '../../core/config/classref';
 import { CachedFs } from '../../core/config/fs';
 import { checkWork } from '../../core/config/checkCache';
-import { findUpstream } from '../util/upstream';
+import { findUpstream, withUpstream } from '../util/upstream';
 import { check, fc, edit, apply, type Edit } from '../util/fc';
 import { demoConfig, demoDir, dumpDocs, yamlFiles } from './config-helpers';
 
@@ -171,7 +171,7 @@ test("an edit of one entry parses that piece; the rest is the last version's", (
   assert.deepEqual(dumpDocs(third.docs), dumpDocs(parseConfig(edited).docs));
 });
 
-test('a key being typed (a syntax error) parses from its piece on; the pieces before it are reused', () => {
+test('a key being typed (a syntax error): the text is parsed whole, as the library recovers from it', () => {
   const lines = demoConfig.split('\n');
   const at = lines.findIndex((l) => /^ {2}rollout:\s*$/.test(l));
   assert.ok(at > 0, 'the demo config has ajet.rollout');
@@ -179,11 +179,34 @@ test('a key being typed (a syntax error) parses from its piece on; the pieces be
   let prev = parseConfig(typed('m'), { previous: parseConfig(demoConfig) });
   const before = { ...incrementalWork };
   prev = parseConfig(typed('ma'), { previous: prev });
-  assert.ok(incrementalWork.parsed - before.parsed <= 2, 'the edited piece, then the rest from it');
-  assert.ok(incrementalWork.reused > before.reused, 'the pieces before the edit reused');
+  assert.equal(incrementalWork.reused, before.reused, 'no piece reused in a text with a syntax error');
   assert.ok(prev.docs[0]?.errors.length, 'the half-typed key is a syntax error');
-  assert.deepEqual(validate(prev), validate(parseConfig(typed('ma'))));
+  assert.deepEqual(dumpDocs(prev.docs), dumpDocs(parseConfig(typed('ma'), { library: true }).docs));
+  assert.deepEqual(validate(prev), validate(parseConfig(typed('ma'), { library: true })));
 });
+
+test(
+  'reused pieces that would recover from an error otherwise than the whole text does are not used',
+  withUpstream('agentjet-d20cce0', (aj) => {
+    // Found by the property test (FC_SEED=921579555) on AgentJet's learn2ask.yaml: a line turned into
+    // a comment, then a top-level key typed over an indented line; the library, reading the whole
+    // text, put the keys after it elsewhere than the pieces parsed alone did.
+    let text = readFileSync(join(aj, 'tutorial', 'example_learn2ask', 'learn2ask.yaml'), 'utf8');
+    const edits: Typing[] = [
+      { op: 'type', line: 1381132243, indent: 0, word: 10, replace: true },
+      { op: 'type', line: 1383878566, indent: 0, word: 3, replace: true },
+      { op: 'type', line: 0, indent: 0, word: 0, replace: false },
+    ];
+    let prev = parseConfig(text);
+    for (const e of edits) {
+      text = applyAny(text, e);
+      prev = parseConfig(text, { previous: prev });
+      const scratch = parseConfig(text, { library: true });
+      assert.deepEqual(dumpDocs(prev.docs), dumpDocs(scratch.docs));
+      assert.deepEqual(validate(prev), validate(scratch));
+    }
+  }),
+);
 
 test('an open flow list typed in an entry runs on past it: parsed with the rest, as from scratch', () => {
   // Found by the property test: `x: [1,` typed over a line, the lines after it held by the open list.
