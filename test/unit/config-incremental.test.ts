@@ -51,24 +51,27 @@ function applyAny(text: string, e: Edit | Typing): string {
 const resolver = new ClassResolver(new CachedFs(60_000));
 const validate = (p: ParsedConfig) => validateParsed(p, { root: demoDir, resolver });
 
+/** Applies `edits` one by one; after each, the incremental parse and checks equal a library-only parse. The final text. */
+function replayEdits(start: string, edits: readonly (Edit | Typing)[]): string {
+  let text = start;
+  let prev = parseConfig(text);
+  for (const e of edits) {
+    text = applyAny(text, e);
+    prev = parseConfig(text, { previous: prev });
+    const scratch = parseConfig(text, { library: true });
+    assert.deepEqual(dumpDocs(prev.docs), dumpDocs(scratch.docs));
+    assert.deepEqual(validate(prev), validate(scratch));
+  }
+  return text;
+}
+
 /** Random edits of `texts`: after each, the incremental parse and checks equal those from scratch. */
 function editsMatchScratch(texts: string[], runs: number): void {
   check(
     fc.property(
       fc.nat(texts.length - 1),
       fc.array(fc.oneof({ arbitrary: edit, weight: 1 }, { arbitrary: typing, weight: 3 }), { minLength: 1, maxLength: 10 }),
-      (b, edits) => {
-        let text = texts[b] as string;
-        let prev = parseConfig(text);
-        for (const e of edits) {
-          text = applyAny(text, e);
-          const next = parseConfig(text, { previous: prev });
-          const scratch = parseConfig(text, { library: true });
-          assert.deepEqual(dumpDocs(next.docs), dumpDocs(scratch.docs));
-          assert.deepEqual(validate(next), validate(scratch));
-          prev = next;
-        }
-      },
+      (b, edits) => void replayEdits(texts[b] as string, edits),
     ),
     runs,
   );
@@ -191,20 +194,13 @@ test(
     // Found by the property test (FC_SEED=921579555) on AgentJet's learn2ask.yaml: a line turned into
     // a comment, then a top-level key typed over an indented line; the library, reading the whole
     // text, put the keys after it elsewhere than the pieces parsed alone did.
-    let text = readFileSync(join(aj, 'tutorial', 'example_learn2ask', 'learn2ask.yaml'), 'utf8');
+    const text = readFileSync(join(aj, 'tutorial', 'example_learn2ask', 'learn2ask.yaml'), 'utf8');
     const edits: Typing[] = [
       { op: 'type', line: 1381132243, indent: 0, word: 10, replace: true },
       { op: 'type', line: 1383878566, indent: 0, word: 3, replace: true },
       { op: 'type', line: 0, indent: 0, word: 0, replace: false },
     ];
-    let prev = parseConfig(text);
-    for (const e of edits) {
-      text = applyAny(text, e);
-      prev = parseConfig(text, { previous: prev });
-      const scratch = parseConfig(text, { library: true });
-      assert.deepEqual(dumpDocs(prev.docs), dumpDocs(scratch.docs));
-      assert.deepEqual(validate(prev), validate(scratch));
-    }
+    replayEdits(text, edits);
   }),
 );
 
@@ -215,14 +211,7 @@ test('an open flow list typed in an entry runs on past it: parsed with the rest,
     { op: 'dupLine', line: 0, to: 0 },
     { op: 'type', line: 1236533827, indent: 4, word: 7, replace: true },
   ];
-  let text = INTERPOLATED;
-  let prev = parseConfig(text);
-  for (const e of edits) {
-    text = applyAny(text, e);
-    prev = parseConfig(text, { previous: prev });
-    assert.deepEqual(dumpDocs(prev.docs), dumpDocs(parseConfig(text).docs));
-    assert.deepEqual(validate(prev), validate(parseConfig(text)));
-  }
+  replayEdits(INTERPOLATED, edits);
 });
 
 test("an entry with an empty key (`  : m`) is not a piece of its own: its key range is the whole parse's", () => {
@@ -231,15 +220,7 @@ test("an entry with an empty key (`  : m`) is not a piece of its own: its key ra
     { op: 'delete', at: 564495227, len: 6 },
     { op: 'dupLine', line: 0, to: 0 },
   ];
-  let text = INTERPOLATED;
-  let prev = parseConfig(text);
-  for (const e of edits) {
-    text = apply(text, e);
-    prev = parseConfig(text, { previous: prev });
-    const scratch = parseConfig(text, { library: true });
-    assert.deepEqual(dumpDocs(prev.docs), dumpDocs(scratch.docs));
-    assert.deepEqual(validate(prev), validate(scratch));
-  }
+  const text = replayEdits(INTERPOLATED, edits);
   assert.ok(/^ {2}: m$/m.test(text), 'the text holds the empty key');
 });
 
@@ -250,14 +231,6 @@ test('a byte-order mark inside the text is content: the pieces are not cut (one 
     { op: 'insert', at: 44991318, junk: 2 },
     { op: 'type', line: 0, indent: 0, word: 0, replace: false },
   ];
-  let text = INTERPOLATED;
-  let prev = parseConfig(text);
-  for (const e of edits) {
-    text = applyAny(text, e);
-    prev = parseConfig(text, { previous: prev });
-    const scratch = parseConfig(text, { library: true });
-    assert.deepEqual(dumpDocs(prev.docs), dumpDocs(scratch.docs));
-    assert.deepEqual(validate(prev), validate(scratch));
-  }
+  const text = replayEdits(INTERPOLATED, edits);
   assert.ok(text.includes('\ufeff'), 'the text holds a byte-order mark');
 });
