@@ -8,7 +8,7 @@
 //      whether AgentJet activates and what loads, what activation and its probe cost, the extension
 //      host's memory with and without AgentJet installed, and whether a language server started.
 // Prints figures; asserts nothing about timings. Packages the extension first (`--no-package` skips).
-// `--only A|B` runs one case; `--rounds N` repeats B N times, the builds alternating, and prints each
+// `--only A|B` runs one case; `--rounds N` repeats each case N times, the builds alternating, and prints each
 // build's median and spread; `--no-after` leaves this tree out; `--ext label=dir` adds an extensions
 // folder prepared beforehand (a variant under study, e.g. an empty extension with our manifest);
 // `--gc` (Node 22, or `node --experimental-websocket`) starts the extension host with its inspector
@@ -189,14 +189,18 @@ interface Build {
   extra?: boolean;
 }
 
-async function benchRepository(builds: readonly Build[]): Promise<void> {
+async function benchRepository(builds: readonly Build[], rounds: number): Promise<void> {
   const tree = findUpstream('agentjet-c68c154');
   if (!tree) {
     console.log(`A. AgentJet's repository: skipped (${UPSTREAM_SKIP})`);
     return;
   }
   console.log("A. AgentJet's repository (agentjet-c68c154), no file opened");
-  for (const build of builds) {
+  // Per build: seconds to the first problem, and from activation to it (the part the extension owns).
+  const firsts = new Map<string, { total: number[]; own: number[] }>(builds.map((b) => [b.label, { total: [], own: [] }]));
+  const order = Array.from({ length: rounds }, () => builds).flat();
+  for (const [i, build] of order.entries()) {
+    if (rounds > 1 && i % builds.length === 0) console.log(`   round ${i / builds.length + 1} of ${rounds}`);
     const tmp = mkdtempSync(join(tmpdir(), 'agentjet-bench-repo-'));
     const ws = join(tmp, 'AgentJet');
     cpSync(tree, ws, { recursive: true });
@@ -225,6 +229,7 @@ async function benchRepository(builds: readonly Build[]): Promise<void> {
       ).catch(() => undefined);
       const log = agentJetLog(w.server);
       const host = agentJetLog(w.server, /remoteexthost\.log$/);
+      if (process.env.BENCH_KEEP_LOG) writeFileSync(`${process.env.BENCH_KEEP_LOG}.${build.label.replace(/\W+/g, '_')}.log`, log);
       const at = (t: number | undefined) => (t === undefined ? 'n/a' : `${((t - w.opened) / 1000).toFixed(1)} s`);
       const event = /activationEvent: '([^']+)'/.exec(host.split('\n').find((l) => l.includes('agentjet-vscode, startup')) ?? '')?.[1];
       const ls = descendants(w.server.process.pid!).find((p) => /dist\/server\.js/.test(p.args));
@@ -242,11 +247,24 @@ async function benchRepository(builds: readonly Build[]): Promise<void> {
       console.log(
         `      problems in the status bar after the pass: ${await problems()}${done ? ` (${done[0]})` : ''}; language server RSS ${fmt(ls ? ls.rssKb / 1024 : undefined, 'MB')}`,
       );
+      const activated = stampOf(log, /AgentJet (first stage )?activated/);
+      if (firstProblemMs !== undefined) {
+        firsts.get(build.label)!.total.push(firstProblemMs / 1000);
+        if (activated !== undefined) firsts.get(build.label)!.own.push((w.opened + firstProblemMs - activated) / 1000);
+      }
     } finally {
       await w.close();
       rmSync(tmp, { recursive: true, force: true });
     }
   }
+  if (rounds > 1)
+    for (const [label, f] of firsts) {
+      const med = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!.toFixed(1) : 'n/a');
+      const all = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(', ');
+      console.log(
+        `   ${label}: first problem median ${med(f.total)} s (${all(f.total)}); from activation to it median ${med(f.own)} s (${all(f.own)})`,
+      );
+    }
 }
 
 /** Over the extension host's inspector: two full garbage collections, then V8's used heap in MB. */
@@ -422,7 +440,7 @@ async function main(): Promise<void> {
     const all = [...builds, ...extra];
     const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
     const rounds = argv.includes('--rounds') ? Math.max(1, Number(argv[argv.indexOf('--rounds') + 1]) || 1) : 1;
-    if (only !== 'B') await benchRepository(all);
+    if (only !== 'B') await benchRepository(all, rounds);
     if (only !== 'A') await benchUnrelated(all, rounds, argv.includes('--gc'));
   } finally {
     for (const b of builds) rmSync(b.extensionsDir, { recursive: true, force: true });
