@@ -51,7 +51,8 @@ let service = new ConfigService({ trust });
 let folders = new FolderSettings(connection, service, { pythonPath: '', problems: 'openFiles' }, trust);
 let roots: string[] = [];
 const published = new Set<string>();
-const timers = new Map<string, ReturnType<typeof setTimeout>>();
+/** Each document's pending validation: cancels it. */
+const timers = new Map<string, () => void>();
 
 const isOpenPath = (path: string) => !!documents.get(URI.file(path).toString());
 
@@ -319,16 +320,20 @@ async function validate(doc: TextDocument): Promise<void> {
 }
 
 function schedule(doc: TextDocument, delay: number): void {
-  const t = timers.get(doc.uri);
-  if (t) clearTimeout(t);
-  timers.set(
-    doc.uri,
-    setTimeout(() => {
-      timers.delete(doc.uri);
-      const cur = documents.get(doc.uri);
-      if (cur) void validate(cur);
-    }, delay),
-  );
+  timers.get(doc.uri)?.();
+  const run = () => {
+    timers.delete(doc.uri);
+    const cur = documents.get(doc.uri);
+    if (cur) void validate(cur);
+  };
+  // No delay: after the messages already read (a timer of 0 waits a millisecond at least).
+  if (delay <= 0) {
+    const h = setImmediate(run);
+    timers.set(doc.uri, () => clearImmediate(h));
+  } else {
+    const h = setTimeout(run, delay);
+    timers.set(doc.uri, () => clearTimeout(h));
+  }
 }
 
 // TextDocuments reports an open as a content change too: validate a fresh document at once and
@@ -336,8 +341,8 @@ function schedule(doc: TextDocument, delay: number): void {
 documents.onDidChangeContent((e) => schedule(e.document, e.document.version <= 1 ? 0 : 120));
 documents.onDidClose((e) => {
   service.forget(e.document.uri);
-  const t = timers.get(e.document.uri);
-  if (t) clearTimeout(t);
+  timers.get(e.document.uri)?.();
+  timers.delete(e.document.uri);
   if (!published.delete(e.document.uri)) return;
   // In workspace mode the file on disk keeps its problems; otherwise they go with the editor.
   const path = filePath(e.document.uri);

@@ -159,15 +159,17 @@ function parsePiece(src: string, options: Options, c: Cut): Piece | undefined {
   if (!Array.isArray(docs) || docs.length !== 1) return undefined;
   const doc = docs[0] as Document.Parsed;
   if (!isMap(doc.contents)) return undefined;
+  // A syntax error: the whole text is parsed (see parseReusing); no piece after this one is parsed for nothing.
+  if (doc.errors.length) return undefined;
   const base = c.from - prefix.length;
-  // A piece with a syntax error (a key half typed) stands on its own when it starts with a key, as
-  // the stand-in before it did, and its errors stay inside it (the stand-in after it still a key).
-  if (doc.errors.length || doc.warnings.length) {
+  // A piece with a warning stands on its own when it starts with a key, as the stand-in before it
+  // did, and its warnings stay inside it (the stand-in after it still a key).
+  if (doc.warnings.length) {
     const lo = prefix.length;
     const inside = (e: { pos: [number, number] }) => e.pos[0] >= lo && e.pos[1] <= lo + src.length;
     // An open flow collection or quote may run on past the piece in the whole text: parsed from here on.
-    if (c.from === 0 || !KEY_LINE.test(src) || leftOpen(src) || !doc.errors.every(inside) || !doc.warnings.every(inside)) return undefined;
-    for (const e of [...doc.errors, ...doc.warnings]) e.pos = [e.pos[0] + base, e.pos[1] + base];
+    if (c.from === 0 || !KEY_LINE.test(src) || leftOpen(src) || !doc.warnings.every(inside)) return undefined;
+    for (const e of doc.warnings) e.pos = [e.pos[0] + base, e.pos[1] + base];
   }
   if (base) {
     shift(doc.contents, base);
@@ -269,16 +271,18 @@ function shell(m: YAMLMap, by: number, schema: Document['schema']): YAMLMap {
 /**
  * The documents of `text` as parseAllDocuments(text, options) gives them (comments aside), parsing
  * only the pieces `previous` does not hold; with the pieces of this text, for the next version.
- * Undefined when the text is not one the cut handles: the caller parses it whole.
+ * No documents when the text is not one the cut handles: the caller parses it whole. When a piece is
+ * one the library finds wrong (a key being typed), the pieces read until then come back with the
+ * last version's: the next keystroke parses only the piece it changes before it gives up again.
  */
 export function parseReusing(
   text: string,
   options: Options,
   previous: PieceCache | undefined,
-): { docs: Document.Parsed[]; pieces: PieceCache } | undefined {
-  if (UNSAFE.test(text)) return undefined;
+): { docs?: Document.Parsed[]; pieces?: PieceCache } {
+  if (UNSAFE.test(text)) return {};
   const list = cuts(text);
-  if (list.length < 2) return undefined;
+  if (list.length < 2) return {};
   const pieces: PieceCache = new Map();
   let doc: Document.Parsed | undefined;
   /** The maps open at each level: the root, then the value of the last key at each depth. */
@@ -292,7 +296,7 @@ export function parseReusing(
     else {
       piece = parsePiece(src, options, c);
       // A piece the library finds wrong (the user is typing in it): the whole text is parsed.
-      if (!piece) return undefined;
+      if (!piece) return { pieces: carried(previous, pieces, list.length) };
     }
     pieces.set(key, piece);
     const by = c.from - piece.at;
@@ -307,7 +311,7 @@ export function parseReusing(
     }
     addProblems(doc, piece.doc, by);
     const target = open[c.level];
-    if (!target) return undefined;
+    if (!target) return {};
     open.length = c.level + 1;
     const schema = doc.schema;
     const items = (piece.chain[c.level] as YAMLMap).items;
@@ -325,15 +329,24 @@ export function parseReusing(
     for (let k = 1; k <= c.level; k++) fixEnd(open[k] as YAMLMap, piece.chain[k] as YAMLMap, by);
     last = { piece, by };
   }
-  if (!doc || !last) return undefined;
+  if (!doc || !last) return {};
   // A text with a syntax error anywhere is parsed whole: how the library recovers from an error
   // depends on the lines around it, which a piece parsed alone does not see (the property tests
   // found texts where reused pieces gave another tree).
-  if (doc.errors.length) return undefined;
+  if (doc.errors.length) return {};
   fixEnd(open[0] as YAMLMap, last.piece.chain[0] as YAMLMap, last.by);
   const r = last.piece.doc.range;
   doc.range = [doc.range[0], r[1] + last.by, r[2] + last.by];
   return { docs: [doc], pieces };
+}
+
+/** The last version's pieces with this one's: bounded (a long run of broken versions keeps this one's only). */
+function carried(previous: PieceCache | undefined, now: PieceCache, cuts: number): PieceCache {
+  if (!previous?.size) return now;
+  if (previous.size + now.size > 2 * cuts + 16) return now;
+  const out = new Map(previous);
+  for (const [k, v] of now) out.set(k, v);
+  return out;
 }
 
 /** The piece's syntax errors and warnings, moved to where the piece sits (new objects: the piece is kept). */

@@ -58,6 +58,10 @@ export function parseConfig(text: string, opts: { dialect?: Family; previous?: P
   let docs: Document.Parsed[] = [];
   let pieces: PieceCache | undefined;
   let plain = false;
+  // Nothing reads a syntax error's stack (nor the quick readers' give-ups): capturing one per error
+  // was a sixth of a keystroke's parse in a text with a key half typed.
+  const stackLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     // The yaml library finds duplicate keys by scanning the map for every key it adds: quadratic in a
     // map's size (40,000 keys took 20 s). Off there, the same check is made here with one hash per map.
@@ -67,15 +71,18 @@ export function parseConfig(text: string, opts: { dialect?: Family; previous?: P
     // large configs: their plain sections are read by a quicker reader giving the same tree (fastParse.ts).
     const scanned = opts.library ? undefined : scanDocuments(text, options);
     const reused = !scanned && !opts.library && opts.previous ? parseReusing(text, options, opts.previous.pieces) : undefined;
-    // A text read whole keeps the last pieces: the next version, if the reader leaves it to the pieces, reuses them.
-    pieces = reused?.pieces ?? (scanned ? opts.previous?.pieces : undefined);
+    // A text read whole keeps the last pieces (a key being typed, a syntax error): the next version, if
+    // the reader leaves it to the pieces, reuses those its edit did not touch.
+    pieces = reused?.pieces ?? opts.previous?.pieces;
     // Both hold no anchors, aliases or merges: a subtree's checks read its own text only.
-    plain = !!(scanned ?? pieces);
+    plain = !!(scanned ?? reused?.docs);
     const all = scanned ?? reused?.docs ?? (opts.library ? undefined : parseSplit(text, options)) ?? parseAllDocuments(text, options);
     docs = Array.isArray(all) ? all : [];
     for (const d of docs) addDuplicateKeyErrors(d);
   } catch {
     docs = [];
+  } finally {
+    Error.stackTraceLimit = stackLimit;
   }
   const out: ParsedConfig = { text, index, docs, docIndex: -1, dialect: opts.dialect ?? 'agentjet', ...(pieces ? { pieces } : {}) };
   // An edited document: its checks may reuse the last version's (checkCache.ts keeps them by text).
