@@ -182,6 +182,17 @@ export function join(n: i32, out: usize, ends: usize): i32 {
       e = load<i32>(posE + (<usize>i << 2));
     let q = s;
     while (q < e) {
+      // 16 bytes at a time up to the first backslash or non-ASCII byte: ASCII-lowercased and
+      // stored whole (the output has room past its end), kept up to that byte or the token's end.
+      const v = load16(q);
+      const up = v128.and(i8x16.lt_u(i8x16.sub(v, i8x16.splat(65)), i8x16.splat(26)), i8x16.splat(0x20));
+      v128.store(o, v128.or(v, up));
+      const stop = ctz<i32>(i8x16.bitmask(v128.or(v, i8x16.eq(v, i8x16.splat(0x5c)))) | 0x10000);
+      const left = e - q;
+      const k = stop < left ? stop : left;
+      o += k;
+      q += k;
+      if (k == 16 || q >= e) continue;
       let c = ld(q);
       if (c < 0x80) {
         if (c == 0x5c) {
