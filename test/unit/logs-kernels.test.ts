@@ -266,3 +266,47 @@ test('the join kernel (search) lowercases and joins token texts as the JavaScrip
   }
   assert.ok(joined > 300, `joined: ${joined}`);
 });
+
+test('the find kernel (search) counts a needle in the joined text as Buffer.indexOf finds it one match after the other: overlaps, both ends, 16-byte edges', () => {
+  let seed = 99991;
+  const rnd = (n: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const scanner = new FastScanner({ wasm: true });
+  const needles = ['a', 'aa', 'aba', 'ab', 'b', 'abab', 'aaaaaaaaaaaaaaaaa', 'ba a', 'x', 'é', 'ab\nb', 'b'.repeat(40)];
+  let counted = 0,
+    matched = 0;
+  for (let c = 0; c < 500; c++) {
+    const needle = needles[c % needles.length]!;
+    const nb = Buffer.from(needle);
+    const n = 1 + rnd(12);
+    // Tokens from a small alphabet, so that matches overlap and cross tokens, up to 70 bytes each.
+    const els = Array.from({ length: n }, () => {
+      let s = '';
+      for (let k = rnd(71); k > 0; k--) s += ['a', 'b', 'A', ' ', '\\n', 'é'][rnd(6)];
+      return `"${s}"`;
+    });
+    const color = '[' + els.map(() => '"#09abcf"').join(', ') + ']';
+    const json = Buffer.from(
+      `{"header": "[3] Task t1 (Reward 1.000)", "nested_json": {"t1.1.0.0": {"outcome": "1.0", "content": {"text": [${els.join(', ')}], "color": ${color}}}}}`,
+    );
+    const r = scanner.scanPayload(json, { search: true, needle });
+    for (const t of r.timelines) {
+      assert.ok(t.joined);
+      let want = 0;
+      const at = t.joined.indexOf(nb);
+      for (let p = at; p >= 0; p = t.joined.indexOf(nb, p + nb.length)) want++;
+      if (!t.found) continue;
+      counted++;
+      if (want > 0) matched++;
+      assert.deepEqual(
+        [t.found.matches, t.found.at],
+        [want, at],
+        `case ${c} needle ${JSON.stringify(needle)}: ${t.joined.toString('latin1')}`,
+      );
+    }
+  }
+  // Timelines the raw-byte filter rules out get no text (and no count).
+  assert.ok(counted > 200 && matched > 80, `counted by the kernel: ${counted}, with matches: ${matched}`);
+});
