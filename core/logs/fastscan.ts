@@ -98,6 +98,7 @@ export class FastScanner extends SearchColumns {
     if ((want.tokens || want.search) && !isUtf8(b)) throw BAIL;
     this.b = b;
     this.wasmOn = !!this.kernels && this.kernels.load(b);
+    this.exportOn = !!want.tokens;
     if (want.tokens) this.exportReset();
     let p = this.ws(0);
     if (b[p] !== LBRACE) throw BAIL;

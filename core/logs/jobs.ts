@@ -304,7 +304,9 @@ export function matchScan(r: ScanRecord, needle: string, needleBytes: Buffer = B
   r.timelines.forEach((t, ti) => {
     if (t.joined && t.ends) {
       // UTF-8 is self-synchronising: byte matches of a valid needle are character matches.
-      let pos = t.joined.indexOf(needleBytes);
+      // The kernels may have counted them already (for the needle the record was scanned for).
+      const found = t.found?.needle === needle ? t.found : undefined;
+      let pos = found ? found.at : t.joined.indexOf(needleBytes);
       if (pos < 0) return;
       if (!first) {
         let lo = 0,
@@ -316,6 +318,10 @@ export function matchScan(r: ScanRecord, needle: string, needleBytes: Buffer = B
         }
         const start = lo > 0 ? t.ends[lo - 1]! : 0;
         first = { timeline: ti, token: lo, char: t.joined.toString('utf8', start, pos).length };
+      }
+      if (found) {
+        matches += found.matches;
+        return;
       }
       while (pos >= 0) {
         matches++;

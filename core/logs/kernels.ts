@@ -34,6 +34,7 @@ interface Exports {
   count(p: number, i: number): number;
   lowerStable(c: number): number;
   join(n: number, out: number, ends: number): number;
+  find(s: number, e: number, needle: number, len: number): number;
 }
 
 /** Payloads above this size are left to the JavaScript loops (the memory would be about 6x). */
@@ -47,8 +48,19 @@ function hex6(v: number): string {
   return '#' + v.toString(16).padStart(6, '0');
 }
 
+/** Needles up to this many bytes are counted by the kernels (longer ones by Buffer.indexOf). */
+const MAX_NEEDLE = 256;
+
 /** Memory grown beyond this for a huge payload is given up at the next payload that fits in it. */
 const KEEP_MEMORY = 64 << 20;
+
+/** The matches of a needle in a joined text, as Buffer.indexOf finds them one after the other. */
+export interface NeedleCount {
+  needle: string;
+  matches: number;
+  /** The first match's byte offset, -1 for none. */
+  at: number;
+}
 
 export class Kernels {
   private x!: Exports;
@@ -60,6 +72,12 @@ export class Kernels {
   private eAt = 0;
   private kAt = 0;
   private endsAt = 0;
+  /** Search: the needle join() counts (at most MAX_NEEDLE bytes), and where it is in memory. */
+  private needle: Buffer | undefined;
+  private needleAt = 0;
+  /** Where the next timeline's join goes with `views` (from outAt and endsAt at each load). */
+  private joinOut = 0;
+  private joinEnds = 0;
   private lowerReady = false;
 
   private constructor() {
@@ -117,7 +135,8 @@ export class Kernels {
     const eAt = sAt + 4 * maxTokens;
     const endsAt = eAt + 4 * maxTokens;
     const kAt = endsAt + 4 * maxTokens;
-    const need = kAt + maxTokens + 64;
+    const needleAt = align(kAt + maxTokens + 64);
+    const need = needleAt + MAX_NEEDLE + 32;
     if (need <= KEEP_MEMORY && this.memoryBytes > KEEP_MEMORY) this.instantiate();
     this.ensure(need);
     this.u8.set(b, inAt);
@@ -127,6 +146,10 @@ export class Kernels {
     this.eAt = eAt;
     this.kAt = kAt;
     this.endsAt = endsAt;
+    this.joinOut = outAt;
+    this.joinEnds = endsAt;
+    this.needleAt = needleAt;
+    if (this.needle) this.u8.set(this.needle, needleAt);
     this.x.setInput(inAt, sAt, eAt, kAt);
     return true;
   }
@@ -200,14 +223,46 @@ export class Kernels {
     this.lowerReady = true;
   }
 
-  /** Search: token texts 0..n-1 joined and lowercased with their ends, or undefined (the JS path decides). */
-  join(n: number): { joined: Buffer; ends: Int32Array } | undefined {
+  /**
+   * Search: the needle (lower case, UTF-8) whose matches join() counts from now on;
+   * undefined (or one too long for the kernels) for none.
+   */
+  setNeedle(needle: string | undefined): void {
+    const b = needle ? Buffer.from(needle) : undefined;
+    this.needle = b && b.length <= MAX_NEEDLE ? b : undefined;
+    this.needleFor = this.needle ? needle : undefined;
+    // The current payload's region has room for it.
+    if (this.needle && this.needleAt > 0) this.u8.set(this.needle, this.needleAt);
+  }
+  private needleFor: string | undefined;
+
+  /**
+   * Search: token texts 0..n-1 joined and lowercased with their ends, or undefined (the JS path
+   * decides). With `views`, the result is a view of the kernels' memory, after the previous
+   * timeline's (valid until the next load); only when no other kernel writes output for this payload.
+   */
+  join(n: number, views = false): { joined: Buffer; ends: Int32Array; found?: NeedleCount } | undefined {
     if (!this.lowerReady) this.lowerTable();
-    if (this.x.join(n, this.outAt, this.endsAt) !== n) return undefined;
+    const out = views ? this.joinOut : this.outAt,
+      ends = views ? this.joinEnds : this.endsAt;
+    if (this.x.join(n, out, ends) !== n) return undefined;
     const end = this.i32[1]!;
+    const base = this.u8.byteOffset;
+    let found: NeedleCount | undefined;
+    if (this.needle) {
+      const matches = this.x.find(out, end, this.needleAt, this.needle.length);
+      found = { needle: this.needleFor!, matches, at: this.i32[5]! };
+    }
+    if (views) {
+      // The texts of all timelines are at most the payload and its token count: the regions hold them all.
+      this.joinOut = end;
+      this.joinEnds = ends + 4 * n;
+      return { joined: this.u8.subarray(out, end), ends: new Int32Array(this.u8.buffer, base + ends, n), found };
+    }
     return {
-      joined: Buffer.from(this.u8.subarray(this.outAt, end)),
-      ends: new Int32Array(this.u8.buffer.slice(this.u8.byteOffset + this.endsAt, this.u8.byteOffset + this.endsAt + 4 * n)),
+      joined: Buffer.from(this.u8.subarray(out, end)),
+      ends: new Int32Array(this.u8.buffer.slice(base + ends, base + ends + 4 * n)),
+      found,
     };
   }
 }

@@ -3,12 +3,18 @@
 import { ExportColumns } from './exportcolumns';
 import { K_STR } from './jsonbytes';
 import { NeedleFilter } from './needlefilter';
+import type { NeedleCount } from './kernels';
 
 /** A timeline's token text for search (want.search). */
 export interface SearchText {
-  /** Token texts joined and lowercased as UTF-8, with token end offsets. */
+  /**
+   * Token texts joined and lowercased as UTF-8, with token end offsets; from the kernels, views of
+   * their memory, valid until the scanner scans the next record.
+   */
   joined?: Buffer;
   ends?: Int32Array;
+  /** The matches of the scan's needle in `joined`, when the kernels counted them. */
+  found?: NeedleCount;
   /** Token texts when not all ASCII (search falls back to the string path). */
   texts?: string[];
 }
@@ -22,6 +28,8 @@ export class SearchColumns extends ExportColumns {
   /** Timelines in a row that the filter let through. */
   private mayHoldRun = 0;
 
+  /** Whether this payload's scan writes export output (fastscan's scanPayload sets it). */
+  protected exportOn = false;
   /** Whether the current timeline's search goes through the filter (fastscan's item sets it). */
   protected filterOn = false;
 
@@ -34,6 +42,7 @@ export class SearchColumns extends ExportColumns {
     if (needle !== this.filterFor) {
       this.filterFor = needle;
       this.filter = needle === undefined ? undefined : NeedleFilter.for(needle);
+      this.kernels?.setNeedle(needle);
       this.mayHoldRun = 0;
     }
     this.filterOn = !!this.filter;
@@ -65,10 +74,12 @@ export class SearchColumns extends ExportColumns {
       }
     }
     if (this.wasmOn && n > 0 && this.textsKnown === n) {
-      const j = this.kernels!.join(n);
+      // Views of the kernels' memory unless export output is written there too.
+      const j = this.kernels!.join(n, !this.exportOn);
       if (j) {
         tl.joined = j.joined;
         tl.ends = j.ends;
+        if (j.found) tl.found = j.found;
         return;
       }
     }

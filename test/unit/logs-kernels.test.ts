@@ -196,3 +196,117 @@ test('the 64-byte block count (stats, search) agrees with the JavaScript loops o
   }
   assert.ok(whole > 200, `read in full: ${whole}`);
 });
+
+test('the join kernel (search) lowercases and joins token texts as the JavaScript loops do: case edges, runs past 16 bytes, escapes and non-ASCII at every offset', () => {
+  let seed = 424242;
+  const rnd = (n: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  // The bytes around the ASCII capitals ('@' 'A' 'Z' '[' '`' 'a' 'z' '{'), escapes, and characters
+  // whose lower case is themselves or not ('é' stays, 'É' does not: the string path).
+  const pieces = [
+    '@',
+    'A',
+    'Z',
+    '[',
+    '`',
+    'a',
+    'z',
+    '{',
+    'Q',
+    ' ',
+    '~',
+    '\\n',
+    '\\"',
+    '\\\\',
+    '\\u0041',
+    '\\u00e9',
+    'é',
+    '日',
+    '😀',
+    'É',
+    'İ',
+  ];
+  const wasm = new FastScanner({ wasm: true }),
+    js = new FastScanner({ wasm: false });
+  const scan = (s: FastScanner, b: Buffer) => {
+    try {
+      return JSON.stringify(s.scanPayload(b, { search: true }), (_k, v: unknown) =>
+        Buffer.isBuffer(v) ? v.toString('latin1') : v instanceof Int32Array ? [...v] : v,
+      );
+    } catch (err) {
+      assert.ok(err instanceof Bail, `${String(err)}`);
+      return 'bail';
+    }
+  };
+  let joined = 0;
+  for (let c = 0; c < 600; c++) {
+    const n = 1 + rnd(30);
+    const els: string[] = [];
+    for (let i = 0; i < n; i++) {
+      // Mostly ASCII runs of 0-40 bytes, with an odd piece at any offset in some.
+      let s = '';
+      for (let k = rnd(41); k > 0; k--) s += String.fromCharCode(0x40 + rnd(0x3f));
+      s = s.replace(/["\\]/g, 'x');
+      if (c % 3 !== 0 && rnd(3) === 0) {
+        const at = rnd(s.length + 1);
+        s = s.slice(0, at) + pieces[rnd(c % 3 === 1 ? 16 : pieces.length)]! + s.slice(at);
+      }
+      els.push(`"${s}"`);
+    }
+    const text = '[' + els.join(', ') + ']';
+    const color = '[' + els.map(() => '"#09abcf"').join(', ') + ']';
+    const json = Buffer.from(
+      `{"header": "[3] Task t1 (Reward 1.000)", "nested_json": {"t1.1.0.0": {"outcome": "1.0", "content": {"text": ${text}, "color": ${color}}}}}`,
+    );
+    const a = scan(wasm, json);
+    assert.equal(a, scan(js, json), `case ${c}: ${json.toString()}`);
+    if (a.includes('"joined"')) joined++;
+  }
+  assert.ok(joined > 300, `joined: ${joined}`);
+});
+
+test('the find kernel (search) counts a needle in the joined text as Buffer.indexOf finds it one match after the other: overlaps, both ends, 16-byte edges', () => {
+  let seed = 99991;
+  const rnd = (n: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const scanner = new FastScanner({ wasm: true });
+  const needles = ['a', 'aa', 'aba', 'ab', 'b', 'abab', 'aaaaaaaaaaaaaaaaa', 'ba a', 'x', 'é', 'ab\nb', 'b'.repeat(40)];
+  let counted = 0,
+    matched = 0;
+  for (let c = 0; c < 500; c++) {
+    const needle = needles[c % needles.length]!;
+    const nb = Buffer.from(needle);
+    const n = 1 + rnd(12);
+    // Tokens from a small alphabet, so that matches overlap and cross tokens, up to 70 bytes each.
+    const els = Array.from({ length: n }, () => {
+      let s = '';
+      for (let k = rnd(71); k > 0; k--) s += ['a', 'b', 'A', ' ', '\\n', 'é'][rnd(6)];
+      return `"${s}"`;
+    });
+    const color = '[' + els.map(() => '"#09abcf"').join(', ') + ']';
+    const json = Buffer.from(
+      `{"header": "[3] Task t1 (Reward 1.000)", "nested_json": {"t1.1.0.0": {"outcome": "1.0", "content": {"text": [${els.join(', ')}], "color": ${color}}}}}`,
+    );
+    const r = scanner.scanPayload(json, { search: true, needle });
+    for (const t of r.timelines) {
+      assert.ok(t.joined);
+      let want = 0;
+      const at = t.joined.indexOf(nb);
+      for (let p = at; p >= 0; p = t.joined.indexOf(nb, p + nb.length)) want++;
+      if (!t.found) continue;
+      counted++;
+      if (want > 0) matched++;
+      assert.deepEqual(
+        [t.found.matches, t.found.at],
+        [want, at],
+        `case ${c} needle ${JSON.stringify(needle)}: ${t.joined.toString('latin1')}`,
+      );
+    }
+  }
+  // Timelines the raw-byte filter rules out get no text (and no count).
+  assert.ok(counted > 200 && matched > 80, `counted by the kernel: ${counted}, with matches: ${matched}`);
+});

@@ -8,7 +8,9 @@ export const R_N: usize = RES,
   R_TRAINED: usize = RES + 8,
   R_EQ: usize = RES + 12,
   // The string length simdDecimal read (a byte).
-  R_LEN: usize = RES + 16;
+  R_LEN: usize = RES + 16,
+  // The offset of find()'s first match, -1 for none.
+  R_FIRST: usize = RES + 20;
 // Colour masks by 24-bit colour: mask + 2, 0 when not looked up yet (from JS, once per colour).
 export const TABLE: usize = 1024;
 // Bits of the code points below 0x10000 whose toLowerCase() is themselves, written from JS (the

@@ -1,6 +1,6 @@
 // AssemblyScript: the kernels of stats and search (count a skipped column; join and lowercase the
 // token texts); see kernels.ts.
-import { LOWER, R_N, R_OUT, SEP_ERR, escapeLen, hexAny, ld, load16, posE, posS, sep, stopIn16 } from './memory';
+import { LOWER, R_FIRST, R_N, R_OUT, SEP_ERR, escapeLen, hexAny, ld, load16, posE, posS, sep, stopIn16 } from './memory';
 
 /** Bits of the bytes of the 16 at p equal to c (bit k: byte k). */
 @inline function eq16(v: v128, c: u8): u64 {
@@ -182,6 +182,17 @@ export function join(n: i32, out: usize, ends: usize): i32 {
       e = load<i32>(posE + (<usize>i << 2));
     let q = s;
     while (q < e) {
+      // 16 bytes at a time up to the first backslash or non-ASCII byte: ASCII-lowercased and
+      // stored whole (the output has room past its end), kept up to that byte or the token's end.
+      const v = load16(q);
+      const up = v128.and(i8x16.lt_u(i8x16.sub(v, i8x16.splat(65)), i8x16.splat(26)), i8x16.splat(0x20));
+      v128.store(o, v128.or(v, up));
+      const stop = ctz<i32>(i8x16.bitmask(v128.or(v, i8x16.eq(v, i8x16.splat(0x5c)))) | 0x10000);
+      const left = e - q;
+      const k = stop < left ? stop : left;
+      o += k;
+      q += k;
+      if (k == 16 || q >= e) continue;
       let c = ld(q);
       if (c < 0x80) {
         if (c == 0x5c) {
@@ -230,4 +241,41 @@ export function join(n: i32, out: usize, ends: usize): i32 {
   }
   store<i32>(R_OUT, <i32>o);
   return n;
+}
+
+/**
+ * For search: the matches of the needle at `nd` (len > 0 bytes) in [s, e), counted as
+ * Buffer.indexOf finds them one after the other (without overlaps), the first one's offset from s
+ * in R_FIRST (-1 for none). Candidates are where the needle's first and last bytes both match, 16
+ * starts at a time. Reads up to len + 15 bytes past e.
+ */
+export function find(s: i32, e: i32, nd: i32, len: i32): i32 {
+  const vf = i8x16.splat(load<u8>(<usize>nd)),
+    vl = i8x16.splat(load<u8>(<usize>(nd + len - 1)));
+  let count = 0,
+    first = -1;
+  let q = s;
+  const last = e - len;
+  while (q <= last) {
+    let m = i8x16.bitmask(v128.and(i8x16.eq(v128.load(<usize>q), vf), i8x16.eq(v128.load(<usize>(q + len - 1)), vl)));
+    // Only starts up to the last one that fits.
+    if (last - q < 15) m &= (1 << (last - q + 1)) - 1;
+    let next = q + 16;
+    while (m != 0) {
+      const c = q + ctz<i32>(m);
+      let j = 1;
+      while (j < len - 1 && load<u8>(<usize>(c + j)) == load<u8>(<usize>(nd + j))) j++;
+      if (j >= len - 1) {
+        count++;
+        if (first < 0) first = c - s;
+        // The next match starts after this one.
+        next = c + len;
+        break;
+      }
+      m &= m - 1;
+    }
+    q = next;
+  }
+  store<i32>(R_FIRST, first);
+  return count;
 }
