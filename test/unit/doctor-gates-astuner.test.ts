@@ -225,5 +225,11 @@ test(
       ).map((c) => c.id);
     assert.deepEqual(blocking(), ['debugpy']);
     assert.deepEqual(blocking('/venv/bin/ajet'), []);
+    // Check Environment (no launch): a warning that names the start that stops, not an error for every launch.
+    const env = evaluate({ python: '/venv/bin/python', probe: p, gpu: { available: false, gpus: [], error: null }, gates: gates! });
+    const dbg = env.find((c) => c.id === 'debugpy')!;
+    assert.equal(dbg.status, 'warning');
+    assert.match(dbg.detail, /python -m/);
+    assert.match(dbg.detail, /console command does not check it/);
   }),
 );
