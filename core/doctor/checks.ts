@@ -12,6 +12,7 @@ import {
   MIN_DEBUGPY,
   installHint,
   pipFix,
+  backboneFix,
   frameworkFix,
   pythonSetting,
   pkgLine,
@@ -148,7 +149,7 @@ export function evaluate(input: DoctorInput): Check[] {
 
   out.push(gatedDebugpy(input, f, py, dbgChecks[0]!));
 
-  const optional = (id: 'vllm' | 'verl' | 'trinity' | 'ray', mod: string, why: string, fix: Fix): Check => {
+  const optional = (id: 'vllm' | 'verl' | 'trinity' | 'ray', mod: string, why: string, fix: Fix | undefined): Check => {
     const p = f.packages[mod];
     if (p?.found) return { id, title: mod, status: 'ok', detail: pkgLine(p) };
     return {
@@ -156,7 +157,7 @@ export function evaluate(input: DoctorInput): Check[] {
       title: mod,
       status: id === 'vllm' ? 'warning' : 'info',
       detail: p?.error ? `${why} ${p.error}` : why,
-      fix,
+      ...(fix ? { fix } : {}),
     };
   };
   // AgentJet's extras bring vLLM with the backbone: install them from its checkout, as the guide says.
@@ -166,7 +167,7 @@ export function evaluate(input: DoctorInput): Check[] {
       'vllm',
       'vllm',
       t('vLLM is not installed: debugging and training need it to serve the model.'),
-      frameworkFix(py, { checkout }),
+      backboneFix(py, f, checkout, 'verl', 'vllm'),
     ),
   );
   out.push(
@@ -174,7 +175,7 @@ export function evaluate(input: DoctorInput): Check[] {
       input,
       f,
       py,
-      optional('verl', 'verl', t('verl is not installed: needed for --backbone verl.'), frameworkFix(py, { checkout, backbone: 'verl' })),
+      optional('verl', 'verl', t('verl is not installed: needed for --backbone verl.'), backboneFix(py, f, checkout, 'verl', 'verl')),
       checkout,
     ),
   );
@@ -184,7 +185,7 @@ export function evaluate(input: DoctorInput): Check[] {
     'trinity',
     'trinity',
     t('trinity-rft is not installed: needed for --backbone trinity.'),
-    frameworkFix(py, { checkout, backbone: 'trinity' }),
+    backboneFix(py, f, checkout, 'trinity', 'trinity'),
   );
   out.push(
     missingBackbonePackage(input, f, py, trinity, 'trinity', checkout) ??

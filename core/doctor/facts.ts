@@ -2,7 +2,19 @@
 // findings, and the fixes a finding offers. The checks themselves are in checks.ts and hostChecks.ts.
 import { t } from '../l10n';
 import type { ImportOutcome } from './importProbe';
-import { debugpyInstallCommand, frameworkInstallCommand, pipInstallCommand, type FrameworkInstall } from './install';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  debugpyInstallCommand,
+  declaresExtra,
+  frameworkInstallCommand,
+  olderCheckoutOf,
+  olderExtraInstallCommand,
+  olderRequirementsInstallCommand,
+  pipInstallCommand,
+  type Backbone,
+  type FrameworkInstall,
+} from './install';
 import { LAUNCHER_ENTRIES } from '../agentjet/dialect';
 import { type PortCompanion } from '../agentjet/portHolder';
 import type { AgentJetGates } from '../diagnose/gates';
@@ -125,6 +137,35 @@ export const frameworkFix = (python: string, o: FrameworkInstall = {}): Fix => (
   value: frameworkInstallCommand(python, o),
   label: o.checkout ? t('Install in the AgentJet checkout') : t('Install from a clone of AgentJet'),
 });
+
+/** `{ fix }` when there is one (for spreading into a Check). */
+export const optionalFix = (fix: Fix | undefined): { fix?: Fix } => (fix ? { fix } : {});
+
+/** Pip's names of the backbone packages (a plain install when nothing better is known). */
+const PIP_NAME = { verl: 'verl', trinity: 'trinity-rft', vllm: 'vllm' } as const;
+
+/**
+ * The fix for a backbone package (verl, trinity, vLLM) by the framework the interpreter has: AgentJet
+ * (or none) as AgentJet's guide says; an ASTuner/ASTune install from its own checkout (its extra,
+ * else its scripts/requirements_<backbone>.txt), else pip's package for a missing one. An older
+ * framework's environment is never offered AgentJet's install. Undefined: nothing safe to offer.
+ */
+export function backboneFix(
+  python: string,
+  f: ProbeFacts,
+  checkout: string | undefined,
+  backbone: Backbone,
+  missing?: keyof typeof PIP_NAME,
+): Fix | undefined {
+  const older = f.packages.ajet?.found ? undefined : [f.packages.astuner, f.packages.astune].find((p) => p?.found);
+  if (!older) return frameworkFix(python, { checkout, backbone });
+  const ck = olderCheckoutOf(older.location);
+  const label = t('Install in the ASTuner checkout');
+  if (ck && declaresExtra(ck, backbone)) return { kind: 'shell', value: olderExtraInstallCommand(python, ck, backbone), label };
+  const req = ck ? join('scripts', `requirements_${backbone}.txt`) : undefined;
+  if (ck && req && existsSync(join(ck, req))) return { kind: 'shell', value: olderRequirementsInstallCommand(python, ck, req), label };
+  return missing ? pipFix(python, PIP_NAME[missing]) : undefined;
+}
 
 /** `<python> -m pip install --upgrade "debugpy>=1.8.0"`: the command the refusal's Copy Install Command copies. */
 export function installHint(python: string): string {

@@ -6,7 +6,7 @@
 import { t } from '../l10n';
 import { compareVersions } from '../process/version';
 import { verlAllowed } from '../diagnose/gates';
-import { frameworkFix, installHint, type Check, type DoctorInput, type ProbeFacts } from './facts';
+import { backboneFix, installHint, optionalFix, type Check, type DoctorInput, type ProbeFacts } from './facts';
 
 /** The gates come from the framework package the probe found (ajet, astuner or astune). */
 const framework = (f: ProbeFacts): boolean => ['ajet', 'astuner', 'astune'].some((n) => f.packages[n]?.found);
@@ -91,7 +91,7 @@ export function gatedVerl(input: DoctorInput, f: ProbeFacts, py: string, check: 
             g.from,
             g.framework ?? 'AgentJet',
           ),
-    fix: frameworkFix(py, { checkout, backbone: judged === 'trinity' ? 'trinity' : 'verl' }),
+    ...optionalFix(backboneFix(py, f, checkout, judged)),
   };
 }
 
@@ -138,7 +138,7 @@ export function missingBackbonePackage(
   const backbone = input.launch?.backbone;
   if (!g || !backbone || !framework(f) || f.packages[pkg]?.found) return undefined;
   const byModule = g.backboneImports[backbone];
-  const fix = frameworkFix(py, { checkout, backbone: backbone === 'trinity' ? 'trinity' : 'verl' });
+  const fix = backboneFix(py, f, checkout, backbone === 'trinity' ? 'trinity' : 'verl', pkg);
   if (byModule?.packages.includes(pkg))
     return {
       ...check,
@@ -150,7 +150,7 @@ export function missingBackbonePackage(
         backbone,
         byModule.file,
       ),
-      fix,
+      ...optionalFix(fix),
     };
   if (pkg === 'verl' && g.verlCheck && g.importsVerl)
     return {
@@ -163,7 +163,7 @@ export function missingBackbonePackage(
         g.from,
         g.framework ?? 'AgentJet',
       ),
-      fix,
+      ...optionalFix(fix),
     };
   return undefined;
 }
@@ -222,7 +222,7 @@ export function brokenBackbonePackage(
         where,
         fixFor,
       ),
-      fix: frameworkFix(py, { checkout, backbone: fixFor }),
+      ...optionalFix(backboneFix(py, f, checkout, fixFor)),
     };
   return {
     ...check,
@@ -236,6 +236,6 @@ export function brokenBackbonePackage(
       where,
       fixFor,
     ),
-    fix: frameworkFix(py, { checkout, backbone: fixFor }),
+    ...optionalFix(backboneFix(py, f, checkout, fixFor)),
   };
 }

@@ -68,3 +68,40 @@ export function agentJetCheckout(dir: string | undefined): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * The ASTuner/ASTune checkout an installed `astuner` or `astune` package lives in (an editable
+ * install: `<checkout>/astuner/__init__.py`, its pyproject naming AgentScope-Tuner), else undefined.
+ */
+export function olderCheckoutOf(location: string | null | undefined): string | undefined {
+  if (!location || /[\\/](site|dist)-packages[\\/]/.test(location)) return undefined;
+  const dir = /^(.*)[\\/]astune(?:r)?(?:[\\/]__init__\.py)?[\\/]?$/.exec(location)?.[1];
+  if (!dir) return undefined;
+  try {
+    return /^\s*name\s*=\s*["']AgentScope-Tuner["']/im.test(readFileSync(join(dir, 'pyproject.toml'), 'utf8')) ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Does the checkout's pyproject declare this optional-dependencies extra (`verl = [`)? */
+export function declaresExtra(checkout: string, extra: string): boolean {
+  try {
+    const text = readFileSync(join(checkout, 'pyproject.toml'), 'utf8');
+    const section = /^\[project\.optional-dependencies\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(text)?.[1] ?? '';
+    return new RegExp(`^\\s*${extra}\\s*=`, 'm').test(section);
+  } catch {
+    return false;
+  }
+}
+
+/** In an older framework's checkout: its own extra, editable, as its guide of the time says. */
+export function olderExtraInstallCommand(python: string, checkout: string, extra: string): string {
+  const py = shellCommand([python]);
+  return [`cd ${shellQuote(checkout)}`, `${py} -m pip install -e ".[${extra}]"`].join(' && ');
+}
+
+/** In an older framework's checkout: a backbone's requirements file (scripts/requirements_<backbone>.txt). */
+export function olderRequirementsInstallCommand(python: string, checkout: string, file: string): string {
+  return [`cd ${shellQuote(checkout)}`, `${shellCommand([python])} -m pip install -r ${shellQuote(file)}`].join(' && ');
+}

@@ -233,3 +233,31 @@ test(
     assert.match(dbg.detail, /console command does not check it/);
   }),
 );
+
+test(
+  "an ASTuner or ASTune environment's backbone fixes come from its own checkout (its extra, else its requirements file), never AgentJet's install",
+  withUpstream('astuner-f9fab4f', (astuner, t) =>
+    withUpstream('astune-ba24412p', (astune) => {
+      const fixOf = (fw: Fw, tree: string, over: Record<string, PackageFacts | undefined>, id: string) =>
+        evaluate({ python: '/venv/bin/python', probe: probe(fw, tree, over), gpu: { available: false, gpus: [], error: null } }).find(
+          (c) => c.id === id,
+        )?.fix?.value ?? '';
+      // December's ASTuner declares `verl` and `trinity` extras.
+      assert.match(
+        fixOf('astuner', astuner, { verl: pkg('verl', null) }, 'verl'),
+        /^cd .*astuner-f9fab4f.* -m pip install -e "\.\[verl\]"$/,
+      );
+      assert.match(fixOf('astuner', astuner, { trinity: pkg('trinity', null) }, 'trinity'), /-e "\.\[trinity\]"$/);
+      // ASTune has none: its scripts/requirements_verl.txt.
+      assert.match(
+        fixOf('astune', astune, { vllm: pkg('vllm', null) }, 'vllm'),
+        /^cd .*astune-ba24412p.* -m pip install -r scripts[\\/]requirements_verl\.txt$/,
+      );
+      // Installed from site-packages (no checkout): the package itself.
+      const site = { astuner: pkg('astuner', '0.1.0', '/venv/lib/python3.11/site-packages/astuner/__init__.py'), verl: pkg('verl', null) };
+      assert.match(fixOf('astuner', astuner, site, 'verl'), /-m pip install verl$/);
+      for (const v of [fixOf('astuner', astuner, { verl: pkg('verl', null) }, 'verl'), fixOf('astuner', astuner, site, 'verl')])
+        assert.doesNotMatch(v, /AgentJet/);
+    })(t),
+  ),
+);
