@@ -194,7 +194,7 @@ export async function readFacts(found: FoundAgentJet, opts: ReadFactsOptions = {
   const key = createHash('sha1')
     .update(`${generatorStamp()}\0${found.pkg}\0${found.release ?? ''}\0${snap.hash}`)
     .digest('hex');
-  const meta = { origin: found.origin, release: found.release, location: found.pkgDir } as const;
+  const meta = { origin: found.origin, release: found.release, location: found.pkgDir, pkg: found.pkg } as const;
   const facts = (schema: ConfigSchema): JudgingFacts => ({
     schema,
     origin: found.origin,

@@ -58,12 +58,16 @@ export function shownDate(date: string): string {
   return `${m[2]} 年 ${month + 1} 月`;
 }
 
-/** "AgentJet 0.0.4 (May 2026)", the date in the reader's language. */
-export function releaseName(f: Pick<JudgingFacts, 'release' | 'date'>): string {
-  return f.release ? `AgentJet ${f.release}${f.date ? ` (${shownDate(f.date)})` : ''}` : 'AgentJet';
+/** The framework's name by its package: ASTuner and ASTune number their releases apart from AgentJet. */
+const FRAMEWORK_NAME: Record<string, string> = { ajet: 'AgentJet', astuner: 'ASTuner', astune: 'ASTune' };
+
+/** "AgentJet 0.0.4 (May 2026)", the date in the reader's language; "ASTuner 0.1.0" for an installed ASTuner. */
+export function releaseName(f: Pick<JudgingFacts, 'release' | 'date'> & { pkg?: string }): string {
+  const name = FRAMEWORK_NAME[f.pkg ?? 'ajet'] ?? 'AgentJet';
+  return f.release ? `${name} ${f.release}${f.date ? ` (${shownDate(f.date)})` : ''}` : name;
 }
 
-export function labelOf(f: Pick<JudgingFacts, 'origin' | 'release' | 'date' | 'location'>): string {
+export function labelOf(f: Pick<JudgingFacts, 'origin' | 'release' | 'date' | 'location'> & { pkg?: string }): string {
   const name = releaseName(f);
   if (f.origin === 'bundled') return t('bundled facts of {0}', name);
   return t('{0} at {1}', name, f.location ?? '?');

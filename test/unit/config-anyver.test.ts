@@ -22,7 +22,7 @@ import {
 } from '../../core/config/agentjetFacts';
 import { generateFromSnapshot, readPackage, readPackageSync } from '../../core/config/factsgen';
 import { parseOverlay } from '../../core/config/schemagen';
-import { baseFacts, bundledFor, bundledReleases, compareReleases } from '../../core/config/releases';
+import { baseFacts, bundledFor, bundledReleases, compareReleases, labelOf } from '../../core/config/releases';
 import { updateEdits } from '../../core/config/rulesByRelease';
 import { parseConfig } from '../../core/config/parse';
 import { validateParsed } from '../../core/config/validate';
@@ -314,3 +314,10 @@ test(
     assert.deepEqual(g?.schema, bundledReleases()[0]?.schema, 'run npm run gen:schema');
   }),
 );
+
+test('an installed ASTuner or ASTune is named as itself in "judged by" (its own version numbers), AgentJet as AgentJet', () => {
+  assert.equal(labelOf({ origin: 'installed', release: '0.1.0', location: '/x/astuner', pkg: 'astuner' }), 'ASTuner 0.1.0 at /x/astuner');
+  assert.equal(labelOf({ origin: 'installed', release: '0.1.0', location: '/x/astune', pkg: 'astune' }), 'ASTune 0.1.0 at /x/astune');
+  assert.equal(labelOf({ origin: 'installed', release: '0.0.4', location: '/x/ajet', pkg: 'ajet' }), 'AgentJet 0.0.4 at /x/ajet');
+  assert.equal(labelOf({ origin: 'installed', release: '0.0.4', location: '/x/ajet' }), 'AgentJet 0.0.4 at /x/ajet');
+});
