@@ -178,6 +178,18 @@ export function logprobs(p: i32, n: i32, out: usize, eq: i32, known: i32): i32 {
   let i = 0;
   for (;;) {
     if (i >= n || ld(p) != 0x22) break;
+    if (eq == 0 && i > 0) {
+      // A run of "N/A" each followed by `, "` (what the loggers write for tokens without a
+      // logprob): 8 bytes compared at once, ",null" written at once.
+      while (i < n && load<u64>(base + <usize>p) == 0x22202c22412f4e22) {
+        store<u8>(o, 0x2c);
+        store<u32>(o + 1, 0x6c6c756e);
+        o += 5;
+        p += 7;
+        i++;
+      }
+      if (i >= n) break;
+    }
     // Whether the titles still equal the texts, once this element is taken.
     let eqHere = eq;
     if (eq == 1) {
@@ -192,14 +204,16 @@ export function logprobs(p: i32, n: i32, out: usize, eq: i32, known: i32): i32 {
     const start = o;
     let q = p + 1;
     let d = ld(q);
-    const w = simdDecimal(q, o);
-    if (w >= 0) {
-      o = w;
-      q += <i32>load<u8>(R_LEN);
-    } else if (d == 0x4e && ld(q + 1) == 0x2f && ld(q + 2) == 0x41 && ld(q + 3) == 0x22) {
+    // "N/A" (one 4-byte compare, with the closing quote) before the decimal's masks.
+    const na = load<u32>(base + <usize>q) == 0x22412f4e;
+    const w = na ? -1 : simdDecimal(q, o);
+    if (na) {
       store<u32>(o, 0x6c6c756e); // "null"
       o += 4;
       q += 3;
+    } else if (w >= 0) {
+      o = w;
+      q += <i32>load<u8>(R_LEN);
     } else {
       if (d == 0x2d) {
         store<u8>(o++, <u8>d);
