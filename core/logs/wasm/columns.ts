@@ -1,6 +1,7 @@
 // AssemblyScript: the kernels of export (token texts, ids, logprobs, colours to masks); see kernels.ts.
 import {
   HEX,
+  MASKS,
   base,
   R_EQ,
   R_LEN,
@@ -299,33 +300,48 @@ export function mask(p: i32, n: i32, out: usize): i32 {
   const write = out != 0;
   let i = 0,
     trained = 0;
-  // The colour before (its 7 bytes and the quote): a run of one colour is looked up once.
-  let prev: u64 = 0,
-    prevMask = 2;
   for (;;) {
-    if (i >= n || ld(p) != 0x22 || ld(p + 8) != 0x22) break;
-    const v = load<u64>(base + <usize>p + 1);
-    let m = prevMask;
-    if (v != prev) {
-      m = hexMask(p + 1);
-      prev = v;
-      prevMask = m;
+    if (i >= n || ld(p) != 0x22) break;
+    // The usual element: `"#rrggbb"` then `, "` (8 + 4 bytes, one compare for the separator), its
+    // mask from the slot of its 8 bytes; no branch on the colour (they change from token to token).
+    while (i < n && load<u32>(base + <usize>p + 8) == 0x22202c22) {
+      const v = load<u64>(base + <usize>p + 1);
+      const slot = MASKS + (<usize>((v * 0x9e3779b97f4a7c15) >> 52) << 4);
+      let m: i32;
+      if (load<u64>(slot) == v) m = load<i32>(slot + 8);
+      else {
+        m = hexMask(p + 1);
+        if (m == 2) break;
+        store<u64>(slot, v);
+        store<i32>(slot + 8, m);
+      }
+      if (write) o = putMask(o, i, m);
+      trained += <i32>(m == 1);
+      i++;
+      p += 11;
     }
+    if (i >= n || ld(p + 8) != 0x22) break;
+    const m = hexMask(p + 1);
     if (m == 2) break;
     const next = sep(p + 9);
     if (next == SEP_ERR) break;
-    if (write) {
-      if (i > 0) store<u8>(o++, 0x2c);
-      if (m == -1) {
-        store<u16>(o, 0x312d); // "-1"
-        o += 2;
-      } else store<u8>(o++, <u8>(48 + m));
-    }
-    if (m == 1) trained++;
+    if (write) o = putMask(o, i, m);
+    trained += <i32>(m == 1);
     i++;
     p = next;
     if (next < 0) break;
   }
   store<i32>(R_TRAINED, trained);
   return taken(i, o, p);
+}
+
+/** Writes mask m of element i as JSON at o (a comma before all but the first); the end. */
+@inline function putMask(o: usize, i: i32, m: i32): usize {
+  if (i > 0) store<u8>(o++, 0x2c);
+  if (m == -1) {
+    store<u16>(o, 0x312d); // "-1"
+    return o + 2;
+  }
+  store<u8>(o, <u8>(48 + m));
+  return o + 1;
 }
