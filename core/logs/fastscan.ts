@@ -202,7 +202,8 @@ export class FastScanner extends SearchColumns {
     // Search with a needle the raw-byte filter judges: the texts are counted, and read again
     // only where the bytes may hold the needle (searchText).
     this.filterOn = false;
-    this.text.keep = !!want.tokens || (!!want.search && !this.countTextFirst(want.needle));
+    // With the kernels, search counts the texts first and joins them from the array's bytes (searchText).
+    this.text.keep = !!want.tokens || (!!want.search && !this.countTextFirst(want.needle) && !this.wasmOn);
     this.title.keep = this.count.keep = !!want.tokens;
     // Search alone needs neither colours nor counts.
     const counts = !want.search || !!want.tokens;

@@ -35,6 +35,7 @@ interface Exports {
   lowerStable(c: number): number;
   join(n: number, out: number, ends: number): number;
   find(s: number, e: number, needle: number, len: number): number;
+  joinArray(p: number, n: number, out: number, ends: number): number;
 }
 
 /** Payloads above this size are left to the JavaScript loops (the memory would be about 6x). */
@@ -242,10 +243,19 @@ export class Kernels {
    * timeline's (valid until the next load); only when no other kernel writes output for this payload.
    */
   join(n: number, views = false): { joined: Buffer; ends: Int32Array; found?: NeedleCount } | undefined {
+    return this.joined(n, views, -1);
+  }
+
+  /** join() from the text array at p (its `[`) whose n strings count() read, without their positions; undefined when it cannot. */
+  joinArray(p: number, n: number, views = false): { joined: Buffer; ends: Int32Array; found?: NeedleCount } | undefined {
+    return this.joined(n, views, p);
+  }
+
+  private joined(n: number, views: boolean, at: number): { joined: Buffer; ends: Int32Array; found?: NeedleCount } | undefined {
     if (!this.lowerReady) this.lowerTable();
     const out = views ? this.joinOut : this.outAt,
       ends = views ? this.joinEnds : this.endsAt;
-    if (this.x.join(n, out, ends) !== n) return undefined;
+    if ((at < 0 ? this.x.join(n, out, ends) : this.x.joinArray(at, n, out, ends)) !== n) return undefined;
     const end = this.i32[1]!;
     const base = this.u8.byteOffset;
     let found: NeedleCount | undefined;

@@ -66,12 +66,22 @@ export class SearchColumns extends ExportColumns {
         return;
       }
       this.mayHoldRun++;
-      if (!col.keep) {
-        // It may: the texts' positions, from a second read of the array (the same n texts).
-        col.keep = true;
-        col.n = this.textsKnown = 0;
-        this.array(this.textAt, col);
+    }
+    if (!col.keep) {
+      // Counted only: joined from the array's bytes by the kernels, or else the texts' positions
+      // from a second read of the array (the same n texts).
+      if (this.wasmOn && n > 0) {
+        const j = this.kernels!.joinArray(this.textAt, n, !this.exportOn);
+        if (j) {
+          tl.joined = j.joined;
+          tl.ends = j.ends;
+          if (j.found) tl.found = j.found;
+          return;
+        }
       }
+      col.keep = true;
+      col.n = this.textsKnown = 0;
+      this.array(this.textAt, col);
     }
     if (this.wasmOn && n > 0 && this.textsKnown === n) {
       // Views of the kernels' memory unless export output is written there too.

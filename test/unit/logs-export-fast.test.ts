@@ -104,13 +104,15 @@ function columnRecord(r: Rng, i: number): string {
       return Array.from({ length: len() }, () => (r.next() < rare ? odd() : usual()));
     };
     const cols: [string, unknown[]][] = [['text', text]];
+    // Logprobs "N/A" now and then, or in long runs (prompt tokens: the kernel's run loop).
+    const naRate = r.pick([1 / 9, 1 / 9, 0.6, 0.97]);
     const astune = r.int(6) === 0;
     if (astune) cols.push(['title', [...text]]);
     else if (r.int(8) !== 0)
       cols.push([
         'title',
         column(
-          () => (r.int(9) === 0 ? 'N/A' : (-r.next() * 9).toFixed(4)),
+          () => (r.next() < naRate ? 'N/A' : (-r.next() * 9).toFixed(4)),
           () =>
             r.pick([
               'N/A',

@@ -310,3 +310,50 @@ test('the find kernel (search) counts a needle in the joined text as Buffer.inde
   // Timelines the raw-byte filter rules out get no text (and no count).
   assert.ok(counted > 200 && matched > 80, `counted by the kernel: ${counted}, with matches: ${matched}`);
 });
+
+test('the mask kernel agrees with the JavaScript loops on colours of every kind: thousands of distinct ones (its slots evict), case, odd elements and separators', () => {
+  let seed = 777;
+  const rnd = (n: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const hex = (v: number) => '#' + v.toString(16).padStart(6, '0');
+  // Colours near the two hues and anywhere, a few repeated, some odd ones the kernel leaves to the loops.
+  const colour = (odd: boolean): string => {
+    if (odd && rnd(20) === 0) return JSON.stringify(['#09ABCF', '#09abc', '#09abcfa', 'red', '#0\\u0039abcf', '#0"abcd'][rnd(6)]!);
+    if (odd && rnd(30) === 0) return ['7', 'null'][rnd(2)]!;
+    const c = rnd(3) === 0 ? hex(rnd(1 << 24)) : ['#09abcf', '#d98510', '#0ca8cb', '#d28316'][rnd(4)]!;
+    return JSON.stringify(rnd(10) === 0 ? c.toUpperCase() : c);
+  };
+  const wasm = new FastScanner({ wasm: true }),
+    js = new FastScanner({ wasm: false });
+  const scan = (s: FastScanner, b: Buffer, want: ScanWant) => {
+    try {
+      return JSON.stringify(s.scanPayload(b, want), (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('latin1') : v));
+    } catch (err) {
+      assert.ok(err instanceof Bail, `${String(err)}`);
+      return 'bail';
+    }
+  };
+  let whole = 0;
+  for (let c = 0; c < 300; c++) {
+    const n = 1 + rnd(400),
+      odd = c % 3 === 0;
+    const seps = odd ? [', ', ',', ' , ', ',  '] : [', '];
+    const text = '[' + Array.from({ length: n }, (_, i) => `"t${i}"`).join(', ') + ']';
+    // As many colours as tokens, or a few more or fewer.
+    const m = Math.max(1, n + rnd(5) - 2);
+    let color = '[';
+    for (let i = 0; i < m; i++) color += (i ? seps[rnd(seps.length)]! : '') + colour(odd);
+    color += ']';
+    const json = Buffer.from(
+      `{"header": "[3] Task t1 (Reward 1.000)", "nested_json": {"t1.1.0.0": {"outcome": "1.0", "content": {"text": ${text}, "color": ${color}}}}}`,
+    );
+    for (const want of [{}, { tokens: true }] as ScanWant[]) {
+      const a = scan(wasm, json, want);
+      assert.equal(a, scan(js, json, want), `case ${c}: ${json.toString()}`);
+      if (a !== 'bail') whole++;
+    }
+  }
+  assert.ok(whole > 400, `read in full: ${whole}`);
+});

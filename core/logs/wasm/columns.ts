@@ -1,6 +1,7 @@
 // AssemblyScript: the kernels of export (token texts, ids, logprobs, colours to masks); see kernels.ts.
 import {
   HEX,
+  MASKS,
   base,
   R_EQ,
   R_LEN,
@@ -76,7 +77,7 @@ export function text(p: i32, i: i32, out: usize): i32 {
       ok = false; // NUL
       break;
     }
-    const next = ok ? sep(q + 1) : SEP_ERR;
+    const next = !ok ? SEP_ERR : load<u32>(base + <usize>q) == 0x22202c22 ? q + 3 : sep(q + 1);
     if (next == SEP_ERR) {
       o = mark;
       break;
@@ -110,7 +111,8 @@ export function ids(p: i32, n: i32, out: usize): i32 {
     v128.store(o, v);
     o += k;
     const q = q0 + k;
-    const next = k < 16 && ld(q) == 0x22 ? sep(q + 1) : SEP_ERR;
+    // The usual separator `, ` and the next element's quote in one compare.
+    const next = k >= 16 ? SEP_ERR : load<u32>(base + <usize>q) == 0x22202c22 ? q + 3 : ld(q) == 0x22 ? sep(q + 1) : SEP_ERR;
     if (next == SEP_ERR) {
       o = mark;
       break;
@@ -178,6 +180,18 @@ export function logprobs(p: i32, n: i32, out: usize, eq: i32, known: i32): i32 {
   let i = 0;
   for (;;) {
     if (i >= n || ld(p) != 0x22) break;
+    if (eq == 0 && i > 0) {
+      // A run of "N/A" each followed by `, "` (what the loggers write for tokens without a
+      // logprob): 8 bytes compared at once, ",null" written at once.
+      while (i < n && load<u64>(base + <usize>p) == 0x22202c22412f4e22) {
+        store<u8>(o, 0x2c);
+        store<u32>(o + 1, 0x6c6c756e);
+        o += 5;
+        p += 7;
+        i++;
+      }
+      if (i >= n) break;
+    }
     // Whether the titles still equal the texts, once this element is taken.
     let eqHere = eq;
     if (eq == 1) {
@@ -192,14 +206,16 @@ export function logprobs(p: i32, n: i32, out: usize, eq: i32, known: i32): i32 {
     const start = o;
     let q = p + 1;
     let d = ld(q);
-    const w = simdDecimal(q, o);
-    if (w >= 0) {
-      o = w;
-      q += <i32>load<u8>(R_LEN);
-    } else if (d == 0x4e && ld(q + 1) == 0x2f && ld(q + 2) == 0x41 && ld(q + 3) == 0x22) {
+    // "N/A" (one 4-byte compare, with the closing quote) before the decimal's masks.
+    const na = load<u32>(base + <usize>q) == 0x22412f4e;
+    const w = na ? -1 : simdDecimal(q, o);
+    if (na) {
       store<u32>(o, 0x6c6c756e); // "null"
       o += 4;
       q += 3;
+    } else if (w >= 0) {
+      o = w;
+      q += <i32>load<u8>(R_LEN);
     } else {
       if (d == 0x2d) {
         store<u8>(o++, <u8>d);
@@ -238,7 +254,7 @@ export function logprobs(p: i32, n: i32, out: usize, eq: i32, known: i32): i32 {
         o = start + 1;
       }
     }
-    const next = sep(q + 1);
+    const next = load<u32>(base + <usize>q) == 0x22202c22 ? q + 3 : sep(q + 1);
     if (next == SEP_ERR) {
       o = mark;
       break;
@@ -285,33 +301,48 @@ export function mask(p: i32, n: i32, out: usize): i32 {
   const write = out != 0;
   let i = 0,
     trained = 0;
-  // The colour before (its 7 bytes and the quote): a run of one colour is looked up once.
-  let prev: u64 = 0,
-    prevMask = 2;
   for (;;) {
-    if (i >= n || ld(p) != 0x22 || ld(p + 8) != 0x22) break;
-    const v = load<u64>(base + <usize>p + 1);
-    let m = prevMask;
-    if (v != prev) {
-      m = hexMask(p + 1);
-      prev = v;
-      prevMask = m;
+    if (i >= n || ld(p) != 0x22) break;
+    // The usual element: `"#rrggbb"` then `, "` (8 + 4 bytes, one compare for the separator), its
+    // mask from the slot of its 8 bytes; no branch on the colour (they change from token to token).
+    while (i < n && load<u32>(base + <usize>p + 8) == 0x22202c22) {
+      const v = load<u64>(base + <usize>p + 1);
+      const slot = MASKS + (<usize>((v * 0x9e3779b97f4a7c15) >> 52) << 4);
+      let m: i32;
+      if (load<u64>(slot) == v) m = load<i32>(slot + 8);
+      else {
+        m = hexMask(p + 1);
+        if (m == 2) break;
+        store<u64>(slot, v);
+        store<i32>(slot + 8, m);
+      }
+      if (write) o = putMask(o, i, m);
+      trained += <i32>(m == 1);
+      i++;
+      p += 11;
     }
+    if (i >= n || ld(p + 8) != 0x22) break;
+    const m = hexMask(p + 1);
     if (m == 2) break;
     const next = sep(p + 9);
     if (next == SEP_ERR) break;
-    if (write) {
-      if (i > 0) store<u8>(o++, 0x2c);
-      if (m == -1) {
-        store<u16>(o, 0x312d); // "-1"
-        o += 2;
-      } else store<u8>(o++, <u8>(48 + m));
-    }
-    if (m == 1) trained++;
+    if (write) o = putMask(o, i, m);
+    trained += <i32>(m == 1);
     i++;
     p = next;
     if (next < 0) break;
   }
   store<i32>(R_TRAINED, trained);
   return taken(i, o, p);
+}
+
+/** Writes mask m of element i as JSON at o (a comma before all but the first); the end. */
+@inline function putMask(o: usize, i: i32, m: i32): usize {
+  if (i > 0) store<u8>(o++, 0x2c);
+  if (m == -1) {
+    store<u16>(o, 0x312d); // "-1"
+    return o + 2;
+  }
+  store<u8>(o, <u8>(48 + m));
+  return o + 1;
 }

@@ -14,4 +14,4 @@
 
 export { FREE, HEX, LOWER, setInput } from './memory';
 export { ids, logprobs, mask, text } from './columns';
-export { count, find, join, lowerStable } from './search';
+export { count, find, join, joinArray, lowerStable } from './search';

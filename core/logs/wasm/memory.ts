@@ -18,8 +18,11 @@ export const TABLE: usize = 1024;
 export const LOWER: usize = TABLE + (1 << 24);
 // Hex digit values by byte, 0x80 for bytes that are not hex digits (256 bytes, from JS).
 export const HEX: usize = LOWER + 8192;
+// Colour masks by the 8 bytes `#rrggbb"` of a colour element, direct-mapped by a hash: 4096
+// slots of the 8 bytes (0: empty; a colour starts with '#') and the mask (i32), 16 bytes each.
+export const MASKS: usize = HEX + 256;
 // Where the memory of one payload starts (input, output, positions: laid out by kernels.ts in JS).
-export const FREE: usize = HEX + 256;
+export const FREE: usize = MASKS + (4096 << 4);
 
 /** Where the payload is, and the text positions of the current timeline (start, end, kind). */
 export let base: usize = 0;

@@ -1,6 +1,6 @@
 // AssemblyScript: the kernels of stats and search (count a skipped column; join and lowercase the
 // token texts); see kernels.ts.
-import { LOWER, R_FIRST, R_N, R_OUT, SEP_ERR, escapeLen, hexAny, ld, load16, posE, posS, sep, stopIn16 } from './memory';
+import { LOWER, R_FIRST, R_N, R_OUT, SEP_ERR, base, escapeLen, hexAny, isWs, ld, load16, posS, sep, stopIn16 } from './memory';
 
 /** Bits of the bytes of the 16 at p equal to c (bit k: byte k). */
 @inline function eq16(v: v128, c: u8): u64 {
@@ -63,9 +63,22 @@ function blocks(p: i32, i: i32): i32 {
       v1 = load16(q + 16),
       v2 = load16(q + 32),
       v3 = load16(q + 48);
-    const nul = eq16(v0, 0) | (eq16(v1, 0) << 16) | (eq16(v2, 0) << 32) | (eq16(v3, 0) << 48);
-    if (nul != 0) break;
-    const bs = eq16(v0, 0x5c) | (eq16(v1, 0x5c) << 16) | (eq16(v2, 0x5c) << 32) | (eq16(v3, 0x5c) << 48);
+    // NUL or backslash anywhere in the block: one test for the 64 bytes (most blocks have neither).
+    const z = i8x16.splat(0),
+      b5c = i8x16.splat(0x5c);
+    let bs: u64 = 0;
+    if (
+      v128.any_true(
+        v128.or(
+          v128.or(v128.or(i8x16.eq(v0, z), i8x16.eq(v0, b5c)), v128.or(i8x16.eq(v1, z), i8x16.eq(v1, b5c))),
+          v128.or(v128.or(i8x16.eq(v2, z), i8x16.eq(v2, b5c)), v128.or(i8x16.eq(v3, z), i8x16.eq(v3, b5c))),
+        ),
+      )
+    ) {
+      const nul = eq16(v0, 0) | (eq16(v1, 0) << 16) | (eq16(v2, 0) << 32) | (eq16(v3, 0) << 48);
+      if (nul != 0) break;
+      bs = eq16(v0, 0x5c) | (eq16(v1, 0x5c) << 16) | (eq16(v2, 0x5c) << 32) | (eq16(v3, 0x5c) << 48);
+    }
     // A run of backslashes: the element loop counts them.
     if ((bs & ((bs << 1) | escIn)) != 0) break;
     const escaped = (bs << 1) | escIn;
@@ -78,7 +91,10 @@ function blocks(p: i32, i: i32): i32 {
     const outside = ~str & ~quote;
     const comma = (eq16(v0, 0x2c) | (eq16(v1, 0x2c) << 16) | (eq16(v2, 0x2c) << 32) | (eq16(v3, 0x2c) << 48)) & outside;
     const space = (eq16(v0, 0x20) | (eq16(v1, 0x20) << 16) | (eq16(v2, 0x20) << 32) | (eq16(v3, 0x20) << 48)) & outside;
-    const rb = (eq16(v0, 0x5d) | (eq16(v1, 0x5d) << 16) | (eq16(v2, 0x5d) << 32) | (eq16(v3, 0x5d) << 48)) & outside;
+    const b5d = i8x16.splat(0x5d);
+    const rb = v128.any_true(v128.or(v128.or(i8x16.eq(v0, b5d), i8x16.eq(v1, b5d)), v128.or(i8x16.eq(v2, b5d), i8x16.eq(v3, b5d))))
+      ? (eq16(v0, 0x5d) | (eq16(v1, 0x5d) << 16) | (eq16(v2, 0x5d) << 32) | (eq16(v3, 0x5d) << 48)) & outside
+      : 0;
     // Up to the first `]` outside a string (the array's end), or the whole block.
     const end = ctz<u64>(rb);
     const lim: u64 = end >= 64 ? ~(<u64>0) : (<u64>1 << end) - 1;
@@ -169,6 +185,73 @@ export function lowerStable(c: i32): bool {
   return (c >= 0x1f000 && c <= 0x1faff) || (c >= 0x20000 && c <= 0x3ffff);
 }
 
+// Where joinToken() stopped: the token's closing quote, and the output end.
+let jq: i32 = 0;
+let jo: usize = 0;
+
+/**
+ * One token text from q (after its opening quote) up to its closing quote, decoded,
+ * ASCII-lowercased and copied at o; jq and jo where it stopped. False at an escape other than what
+ * Python writes or a character whose lower case is not itself (the JavaScript path decides).
+ */
+@inline function joinToken(q: i32, o: usize): bool {
+  for (;;) {
+    // 16 bytes at a time up to the first quote, backslash or non-ASCII byte: ASCII-lowercased and
+    // stored whole (the output has room past its end), kept up to that byte.
+    const v = load16(q);
+    const up = v128.and(i8x16.lt_u(i8x16.sub(v, i8x16.splat(65)), i8x16.splat(26)), i8x16.splat(0x20));
+    v128.store(o, v128.or(v, up));
+    const stop = ctz<i32>(
+      i8x16.bitmask(v128.or(v128.or(v, i8x16.eq(v, i8x16.splat(0x5c))), i8x16.eq(v, i8x16.splat(0x22)))) | 0x10000,
+    );
+    o += stop;
+    q += stop;
+    if (stop == 16) continue;
+    const c = ld(q);
+    if (c == 0x22) break;
+    if (c == 0x5c) {
+      const x = ld(q + 1);
+      let v = -1;
+      if (x == 0x22 || x == 0x5c || x == 0x2f) v = x;
+      else if (x == 0x6e) v = 10;
+      else if (x == 0x74) v = 9;
+      else if (x == 0x72) v = 13;
+      else if (x == 0x62) v = 8;
+      else if (x == 0x66) v = 12;
+      else if (x == 0x75 && ld(q + 2) == 0x30 && ld(q + 3) == 0x30 && <u32>(ld(q + 4) - 48) <= 7) {
+        const lo = hexAny(ld(q + 5));
+        if (lo >= 0) v = ((ld(q + 4) - 48) << 4) | lo;
+        if (v >= 0) {
+          store<u8>(o++, <u8>(v >= 65 && v <= 90 ? v + 32 : v));
+          q += 6;
+          continue;
+        }
+      }
+      if (v < 0) return false;
+      store<u8>(o++, <u8>(v >= 65 && v <= 90 ? v + 32 : v));
+      q += 2;
+      continue;
+    }
+    // A UTF-8 sequence (valid: the payload was checked): copied when its lower case is itself.
+    let len = 2,
+      cp = c & 0x1f;
+    if (c >= 0xf0) {
+      len = 4;
+      cp = c & 0x07;
+    } else if (c >= 0xe0) {
+      len = 3;
+      cp = c & 0x0f;
+    }
+    for (let j = 1; j < len; j++) cp = (cp << 6) | (ld(q + j) & 0x3f);
+    if (!lowerStable(cp)) return false;
+    for (let j = 0; j < len; j++) store<u8>(o++, <u8>ld(q + j));
+    q += len;
+  }
+  jq = q;
+  jo = o;
+  return true;
+}
+
 /**
  * For search: token texts 0..n-1 (positions from text()) decoded, ASCII-lowercased and joined
  * at `out`, their end offsets (i32, relative to out) at `ends`. Returns n, or the first token
@@ -178,66 +261,31 @@ export function lowerStable(c: i32): bool {
 export function join(n: i32, out: usize, ends: usize): i32 {
   let o = out;
   for (let i = 0; i < n; i++) {
-    const s = load<i32>(posS + (<usize>i << 2)),
-      e = load<i32>(posE + (<usize>i << 2));
-    let q = s;
-    while (q < e) {
-      // 16 bytes at a time up to the first backslash or non-ASCII byte: ASCII-lowercased and
-      // stored whole (the output has room past its end), kept up to that byte or the token's end.
-      const v = load16(q);
-      const up = v128.and(i8x16.lt_u(i8x16.sub(v, i8x16.splat(65)), i8x16.splat(26)), i8x16.splat(0x20));
-      v128.store(o, v128.or(v, up));
-      const stop = ctz<i32>(i8x16.bitmask(v128.or(v, i8x16.eq(v, i8x16.splat(0x5c)))) | 0x10000);
-      const left = e - q;
-      const k = stop < left ? stop : left;
-      o += k;
-      q += k;
-      if (k == 16 || q >= e) continue;
-      let c = ld(q);
-      if (c < 0x80) {
-        if (c == 0x5c) {
-          const x = ld(q + 1);
-          let v = -1;
-          if (x == 0x22 || x == 0x5c || x == 0x2f) v = x;
-          else if (x == 0x6e) v = 10;
-          else if (x == 0x74) v = 9;
-          else if (x == 0x72) v = 13;
-          else if (x == 0x62) v = 8;
-          else if (x == 0x66) v = 12;
-          else if (x == 0x75 && ld(q + 2) == 0x30 && ld(q + 3) == 0x30 && <u32>(ld(q + 4) - 48) <= 7) {
-            const lo = hexAny(ld(q + 5));
-            if (lo >= 0) v = ((ld(q + 4) - 48) << 4) | lo;
-            if (v >= 0) {
-              store<u8>(o++, <u8>(v >= 65 && v <= 90 ? v + 32 : v));
-              q += 6;
-              continue;
-            }
-          }
-          if (v < 0) return i;
-          store<u8>(o++, <u8>(v >= 65 && v <= 90 ? v + 32 : v));
-          q += 2;
-          continue;
-        }
-        store<u8>(o++, <u8>(c >= 65 && c <= 90 ? c + 32 : c));
-        q++;
-        continue;
-      }
-      // A UTF-8 sequence (valid: the payload was checked): copied when its lower case is itself.
-      let len = 2,
-        cp = c & 0x1f;
-      if (c >= 0xf0) {
-        len = 4;
-        cp = c & 0x07;
-      } else if (c >= 0xe0) {
-        len = 3;
-        cp = c & 0x0f;
-      }
-      for (let j = 1; j < len; j++) cp = (cp << 6) | (ld(q + j) & 0x3f);
-      if (!lowerStable(cp)) return i;
-      for (let j = 0; j < len; j++) store<u8>(o++, <u8>ld(q + j));
-      q += len;
-    }
+    // A token's closing quote is at its end position (a quote inside it is escaped).
+    if (!joinToken(load<i32>(posS + (<usize>i << 2)), o)) return i;
+    o = jo;
     store<i32>(ends + (<usize>i << 2), <i32>(o - out));
+  }
+  store<i32>(R_OUT, <i32>o);
+  return n;
+}
+
+/**
+ * join() straight from the text array at p (its `[`), whose n strings count() has read (no
+ * positions needed): n, or -1 when anything is not as join() would take it (the caller reads the
+ * positions and joins them).
+ */
+export function joinArray(p: i32, n: i32, out: usize, ends: usize): i32 {
+  let o = out;
+  let q = p + 1;
+  while (isWs(ld(q))) q++;
+  for (let i = 0; i < n; i++) {
+    if (ld(q) != 0x22 || !joinToken(q + 1, o)) return -1;
+    o = jo;
+    store<i32>(ends + (<usize>i << 2), <i32>(o - out));
+    const next = load<u32>(base + <usize>jq) == 0x22202c22 ? jq + 3 : sep(jq + 1);
+    if (next == SEP_ERR || (next < 0) != (i == n - 1)) return -1;
+    q = next;
   }
   store<i32>(R_OUT, <i32>o);
   return n;
