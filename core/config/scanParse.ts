@@ -4,9 +4,10 @@
 // What it reads: block maps of plain keys; values that are one-line plain or quoted scalars (no
 // escapes), `[]`, `{}`, `{{NAME}}` placeholders, literal block scalars (`|`, `|-`), empty values,
 // nested block maps, and block lists of such values or of maps; comment lines and blank lines
-// anywhere. Anything else (a tab, CR, BOM, anchors, tags, other flow collections, folded scalars,
-// multi-line plain or quoted scalars, trailing spaces, a line the library would call an error,
-// several documents) makes it give up: the caller asks the library. Where comment and blank
+// anywhere; a key being typed (a word alone on its line), with the library's errors and recovery
+// (scanLines.ts). Anything else (a tab, CR, BOM, anchors, tags, other flow collections, folded
+// scalars, multi-line scalars, trailing spaces, other errors, several documents) makes it give up:
+// the caller asks the library. Where comment and blank
 // lines fall decides the end of some ranges; the rules below are the library's (its parser keeps a
 // comment line in the node above it, or hands it to the next key, by its indentation).
 // test/unit/config-scanparse.test.ts compares the tree with the library's on random edits of the
@@ -16,6 +17,8 @@ import {
   Scalar,
   YAMLMap,
   YAMLSeq,
+  isScalar,
+  type YAMLParseError,
   parseAllDocuments,
   type Document,
   type Node,
@@ -24,6 +27,19 @@ import {
   type SchemaOptions,
 } from 'yaml';
 import { GiveUp, lineValue, plainScalar, scopeOf, type Scope } from './scanValues';
+import {
+  bareWord,
+  brokenEntry,
+  deeperKey,
+  firstEntry,
+  scalarBelow,
+  splitLines,
+  emptyEnd,
+  yamlError,
+  BLANK,
+  CONTENT,
+  type Lines,
+} from './scanLines';
 
 type Options = ParseOptions & DocumentOptions & SchemaOptions;
 
@@ -36,11 +52,6 @@ const ITEM_LINE = /^( *)- +([^ ](?:.*[^ ])?)$/;
 const MAX_DEPTH = 64;
 /** A literal block scalar's header, kept or stripped of its last newline (`|`, `|-`). */
 const BLOCK_HEADER = /^\|-?(?: +#.*)?$/;
-
-/** Lines of the text: where each starts, its indentation, and what it is. */
-const BLANK = 0;
-const COMMENT = 1;
-const CONTENT = 2;
 
 /** Comment and blank lines after a node's last content that the library has not placed yet. */
 interface Trail {
@@ -84,6 +95,7 @@ export function scanDocuments(text: string, options: Options): Document.Parsed[]
     // what follows are the key's and part of no range).
     const end = root.range?.[2] ?? 0;
     doc.range = [root.range?.[0] ?? 0, end, r.bareEnd ? end : text.length];
+    for (const e of r.errors) doc.errors.push(e);
     return [doc];
   } catch {
     // GiveUp, or a text this reader mishandles: the library's word stands.
@@ -92,34 +104,25 @@ export function scanDocuments(text: string, options: Options): Document.Parsed[]
 }
 
 class Reader {
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
-  private readonly indents: number[] = [];
-  private readonly kinds: number[] = [];
+  private readonly lines: Lines;
+  private readonly starts: number[];
+  private readonly ends: number[];
+  private readonly indents: number[];
+  private readonly kinds: number[];
   private li = 0;
   private depth = 0;
   /** The last value read is a `key:` with no comment (its range is where it starts). */
   bareEnd = false;
+  /** The syntax errors the library reports on the lines read (a key being typed), in its order. */
+  readonly errors: YAMLParseError[] = [];
 
   constructor(
     private readonly text: string,
     private readonly scope: Scope,
   ) {
-    for (let at = 0; at <= text.length;) {
-      const nl = text.indexOf('\n', at);
-      const end = nl < 0 ? text.length : nl;
-      if (nl < 0 && at === text.length) break;
-      let i = at;
-      while (i < end && text.charCodeAt(i) === 32) i++;
-      scanWork.scannedLines++;
-      this.starts.push(at);
-      this.ends.push(end);
-      this.indents.push(i - at);
-      if (i === end && i > at) throw new GiveUp(); // spaces only
-      this.kinds.push(i === end ? BLANK : text.charCodeAt(i) === 35 ? COMMENT : CONTENT);
-      if (nl < 0) break;
-      at = nl + 1;
-    }
+    this.lines = splitLines(text);
+    scanWork.scannedLines += this.lines.kinds.length;
+    ({ starts: this.starts, ends: this.ends, indents: this.indents, kinds: this.kinds } = this.lines);
   }
 
   /** Where line `i`'s newline ends (the next line's start), or the text's end. */
@@ -162,21 +165,62 @@ class Reader {
     const first = (this.starts[this.li] as number) + indent;
     let offset = first;
     let trail: Trail | undefined;
+    /** The line of the last entry's one-line scalar value (what a deeper key may follow), else -1. */
+    let scalarLine = -1;
+    /** The column of the keys read past this map's own (the library's BAD_INDENT), else -1. */
+    let badAt = -1;
     for (let n = 0; ; n++) {
+      const at = this.indents[this.li] === badAt ? badAt : indent;
+      if (at === indent) badAt = -1; // a key of the map's own: the next deeper one is judged afresh
+      if (this.indents[this.li] !== at && !(inItem && n === 0)) throw new GiveUp();
+      let m = KEY_LINE.exec(this.text.slice((this.starts[this.li] as number) + at, this.ends[this.li]));
+      const keyFrom = (this.starts[this.li] as number) + at;
+      let joined: string | undefined;
+      if (!m) {
+        // A word with no colon (a key being typed): what the library makes of it (scanLines.ts).
+        if (inItem || at !== indent) throw new GiveUp();
+        const word = bareWord(this.lines, this.li, indent);
+        // The first entry: the key above holds a plain value, read there (scalarBelow), or a key spans two lines.
+        const r = n === 0 ? firstEntry(this.lines, this.li) : brokenEntry(this.lines, this.li, indent);
+        if (r.kind === 'joined') {
+          // It and the key on the next line are one key spanning two lines.
+          const k = KEY_LINE.exec(this.text.slice((this.starts[r.line] as number) + indent, this.ends[r.line])) as RegExpExecArray;
+          const end = (this.starts[r.line] as number) + indent + (k[1] as string).length;
+          this.errors.push(yamlError(keyFrom, end, 'MULTILINE_IMPLICIT_KEY'));
+          this.li = r.line;
+          m = k;
+          joined = `${word} ${k[1] as string}`;
+        } else {
+          // A key with no value; the map goes on to the next content line.
+          const key = plainScalar(this.scope, word, true);
+          key.range = [keyFrom, keyFrom + word.length, keyFrom + word.length];
+          this.errors.push(yamlError(keyFrom, keyFrom + word.length, 'MISSING_CHAR'));
+          map.items.push(new Pair(key));
+          this.li = r.line;
+          offset = this.contentAt(r.line);
+          this.bareEnd = false;
+          trail = undefined;
+          scalarLine = -1;
+          const k = this.li < this.kinds.length ? (this.indents[this.li] as number) : -1;
+          if (k === indent) continue;
+          map.range = [first, offset, offset];
+          this.depth--;
+          return { node: map, trail };
+        }
+      }
       const line = this.text.slice(this.starts[this.li], this.ends[this.li]);
-      if (this.indents[this.li] !== indent && !(inItem && n === 0)) throw new GiveUp();
-      const m = KEY_LINE.exec(line.slice(indent));
-      if (!m) throw new GiveUp();
       const lineStart = this.starts[this.li] as number;
       const keySrc = m[1] as string;
-      const key = plainScalar(this.scope, keySrc, true);
-      key.range = [lineStart + indent, lineStart + indent + keySrc.length, lineStart + indent + keySrc.length];
-      const colon = lineStart + indent + keySrc.length;
+      const key = plainScalar(this.scope, joined ?? keySrc, true);
+      const colon = lineStart + at + keySrc.length;
+      key.range = [keyFrom, colon, colon];
       const rest = m[2];
       const restAt = lineStart + line.length - (rest?.length ?? 0);
       const keyLine = this.li;
       this.li++;
+      scalarLine = -1;
       if (rest !== undefined && BLOCK_HEADER.test(rest)) {
+        if (at !== indent) throw new GiveUp();
         const value = this.literal(restAt, rest.charCodeAt(1) === 45, indent);
         this.bareEnd = false;
         trail = this.afterBlock();
@@ -189,11 +233,23 @@ class Reader {
         trail = this.afterScalar(value, indent);
         map.items.push(new Pair(key, value));
         offset = (value.range as [number, number, number])[2];
+        if (isScalar(value)) scalarLine = keyLine;
       } else {
         const next = this.nextContent(this.li);
         const k = next < this.kinds.length ? (this.indents[next] as number) : -1;
         const isItem = k >= 0 && this.text.charCodeAt((this.starts[next] as number) + k) === 45;
-        if (k > indent || (k === indent && isItem)) {
+        if (at !== indent && !(k > at)) throw new GiveUp();
+        if (rest === undefined && !inItem && at === indent && k > indent && !isItem && scalarBelow(this.lines, keyLine, next)) {
+          // A word alone under the key (a key being typed, or a value on the next line): the key's plain value.
+          const w = this.text.slice((this.starts[next] as number) + k, this.ends[next]);
+          const value = lineValue(this.scope, w, (this.starts[next] as number) + k, this.after(next));
+          this.li = next + 1;
+          this.bareEnd = false;
+          trail = this.afterScalar(value, indent);
+          map.items.push(new Pair(key, value));
+          offset = (value.range as [number, number, number])[2];
+          scalarLine = next;
+        } else if (k > indent || (k === indent && isItem)) {
           // A nested map or list: the lines before it stay with this key.
           this.li = next;
           const r = isItem ? this.seq(k) : this.map(k);
@@ -216,7 +272,15 @@ class Reader {
         trail = undefined;
         continue;
       }
-      if (k > indent) throw new GiveUp();
+      if (k > indent) {
+        // A key deeper than the map's after a one-line value that a comment ended: the library takes
+        // it into this map (BAD_INDENT at the end of the value before it).
+        if (inItem || (k !== badAt && scalarLine < 0) || !deeperKey(this.lines, scalarLine, this.li, indent, badAt)) throw new GiveUp();
+        this.errors.push(yamlError(offset, offset + 1, 'BAD_INDENT'));
+        badAt = k;
+        trail = undefined;
+        continue;
+      }
       const range: [number, number, number] = [first, offset, offset];
       trail = this.close(range, indent, trail);
       map.range = range;
@@ -326,31 +390,11 @@ class Reader {
     return trail;
   }
 
-  /**
-   * The null of `key:` with nothing under it (`next` is the next content line, `sameIndent` when it
-   * is a key of the same map). Its range ends after the colon, or, when a comment belongs to it,
-   * where the comments it keeps end.
-   */
+  /** The null of `key:` with nothing under it (`next` is the next content line, `sameIndent` when it is a key of the same map). */
   private emptyValue(p: number, commented: boolean, keyLine: number, next: number, indent: number, sameIndent: boolean): Scalar {
-    let comment = commented;
-    let end: number;
-    if (sameIndent) {
-      // The library gives the comment lines after the last one deeper than the map to the next key.
-      let r = keyLine;
-      for (let i = keyLine + 1; i < next; i++) if (this.kinds[i] === COMMENT && (this.indents[i] as number) > indent) r = i;
-      if (r + 1 < next) {
-        end = this.ends[r + 1] as number;
-        for (let i = keyLine + 1; i <= r + 1; i++) if (this.kinds[i] === COMMENT) comment = true;
-      } else {
-        end = this.contentAt(next);
-        for (let i = keyLine + 1; i < next; i++) if (this.kinds[i] === COMMENT) comment = true;
-      }
-    } else {
-      end = this.contentAt(next);
-      for (let i = keyLine + 1; i < next; i++) if (this.kinds[i] === COMMENT) comment = true;
-    }
+    const { end, comment } = emptyEnd(this.lines, keyLine, next, indent, sameIndent);
     const node = plainScalar(this.scope, '', false);
-    node.range = [p, p, comment ? end : p];
+    node.range = [p, p, comment || commented ? end : p];
     return node;
   }
 }

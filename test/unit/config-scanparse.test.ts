@@ -39,6 +39,9 @@ function sameAsLibrary(text: string): boolean {
 /** Lines typed into a config: keys, values of each kind, list items, comments, blank lines, broken ones. */
 const LINES = [
   'm',
+  'ma',
+  'max_env_worker',
+  '1',
   'k:',
   'k: # c',
   'k: v # c',
@@ -97,6 +100,50 @@ test('after random edits of the configs, what the reader reads is the library tr
     300,
   );
   assert.ok(read > 50, `the reader read ${read} edited texts`);
+});
+
+test('a key being typed under a section of each AgentJet config is read as the library reads it (its syntax errors too)', (t) => {
+  const refs = references();
+  if (!refs.length) return t.skip('no upstream AgentJet tree');
+  let read = 0;
+  let tried = 0;
+  for (const text of [demoConfig, ...refs]) {
+    const lines = text.split('\n');
+    // Under each key that opens a map and after some others: a key of one letter and more, as one types it.
+    for (let at = 0; at < lines.length; at++) {
+      const m = /^( *)[A-Za-z_][\w.-]*:/.exec(lines[at] as string);
+      if (!m) continue;
+      const opens = /:\s*$/.test(lines[at] as string);
+      if (!opens && at % 3) continue;
+      const indent = opens ? (m[1] as string).length + 2 : (m[1] as string).length;
+      for (const typed of opens ? ['m', 'max_env'] : ['ma']) {
+        const edited = [...lines.slice(0, at + 1), ' '.repeat(indent) + typed, ...lines.slice(at + 1)].join('\n');
+        tried++;
+        if (sameAsLibrary(edited)) read++;
+      }
+    }
+  }
+  // Most of them: the rest (a word in a list, over a blank line, ...) go to the library.
+  assert.ok(read > tried / 2, `the reader read ${read} of ${tried} texts with a key being typed`);
+});
+
+test('a word alone on its line and the keys after it: read as the library reads them, or left to it', () => {
+  // The library's recovery depends on its lexer's state (a word of one letter does not go on to the
+  // next line where a longer one does) and on what came before (a deeper key after a value is its
+  // map's entry only when a comment ended that value; a key of the map's own in between resets it).
+  const texts = [
+    'a:\n  r:\n    u: x\n    m\n    f: 1\n',
+    'a:\n  r:\n    u: x\n    ma\n    f: 1\n',
+    'a:\n  r:\n    ma\n    # c\n    u: x\n    v:\n      z: 1\n    w: 2\n  g: 1\nb: 2\n',
+    'a:\n  r:\n    u: x\n    ma\n    # c\n      f: 1\n',
+    'a:\n  r: 1\n    # c\n    u: x\n  t: 0.5\n    d: 1\n',
+    'a: 1\nma\nb: 2\n',
+    'a: 1\nm\n\nb: 2\n',
+    'm\nb: 2\n',
+  ];
+  let read = 0;
+  for (const text of texts) if (sameAsLibrary(text)) read++;
+  assert.ok(read >= 6, `the reader read ${read} of ${texts.length}`);
 });
 
 /** A random config in the reader's style: nested maps and lists, comments and blank lines at any indentation. */
