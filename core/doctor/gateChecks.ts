@@ -20,6 +20,7 @@ export function gatedDebugpy(input: DoctorInput, f: ProbeFacts, py: string, chec
   const dbg = f.packages.debugpy;
   const version = dbg?.found ? dbg.version : null;
   if (version && compareVersions(version, g.debugpyMin) >= 0) return check;
+  const args = [g.debugpyMin, g.debugpyFrom ?? g.from, py, version ?? t('none'), installHint(py), g.framework ?? 'AgentJet'] as const;
   // No launch to judge (Check Environment) and a check only under `__main__`: say which start stops.
   if (g.debugpyAsMainOnly && !input.launch)
     return {
@@ -27,12 +28,7 @@ export function gatedDebugpy(input: DoctorInput, f: ProbeFacts, py: string, chec
       status: 'warning',
       detail: t(
         "{5}'s launcher stops without debugpy >= {0} when it is started as a module (`python -m`; check_debugpy_version runs under `__main__` in {1}), for every backbone; the console command does not check it. {2} has {3}. Install it with: {4}",
-        g.debugpyMin,
-        g.debugpyFrom ?? g.from,
-        py,
-        version ?? t('none'),
-        installHint(py),
-        g.framework ?? 'AgentJet',
+        ...args,
       ),
     };
   return {
@@ -41,12 +37,7 @@ export function gatedDebugpy(input: DoctorInput, f: ProbeFacts, py: string, chec
     blocking: true,
     detail: t(
       "{5}'s launcher stops without debugpy >= {0}, for every backbone and without debugging too (check_debugpy_version in {1}); {2} has {3}. Install it with: {4}",
-      g.debugpyMin,
-      g.debugpyFrom ?? g.from,
-      py,
-      version ?? t('none'),
-      installHint(py),
-      g.framework ?? 'AgentJet',
+      ...args,
     ),
   };
 }
