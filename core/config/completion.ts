@@ -143,6 +143,9 @@ function snippetValue(s: SchemaNode, n: number, value?: string): string {
   return d === undefined ? `\${${n}}` : `\${${n}:${snippetEscape(d)}}`;
 }
 
+/** The indentation step per parse (a scan of the whole text), asked again by every request on it. */
+const units = new WeakMap<ParsedConfig, string>();
+
 export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): CompletionEntry[] {
   const root: SchemaNode = ctx.facts?.schema ?? schema;
   const idx = p.index;
@@ -217,7 +220,8 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
   const hasColon = /^\s*:/.test(after);
   const out: CompletionEntry[] = [];
   const props = resolveRef(parentSchema).properties ?? {};
-  const unit = indentUnit(p.text);
+  let unit = units.get(p);
+  if (unit === undefined) units.set(p, (unit = indentUnit(p.text)));
   // The values the snippets would write, tried against the checker in one go.
   const tried = new Map<string, string>();
   if (!hasColon)

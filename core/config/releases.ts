@@ -146,6 +146,15 @@ function configKeys(p: ParsedConfig): string[][] {
 
 /** The newest bundled AgentJet that knows every key the config sets (else the one that knows most). */
 export function bundledFor(p: ParsedConfig): JudgingFacts {
+  let f = chosen.get(p);
+  if (!f) chosen.set(p, (f = chooseBundled(p)));
+  return f;
+}
+
+/** The choice per parse: validation and every request on one version of a document ask the same. */
+const chosen = new WeakMap<ParsedConfig, JudgingFacts>();
+
+function chooseBundled(p: ParsedConfig): JudgingFacts {
   if (p.rootKey !== 'ajet') return astunerFacts(p.version && p.version !== 'agentjet' ? p.version : 'astuner-2025-12');
   const keys = configKeys(p);
   let best: JudgingFacts | undefined;
