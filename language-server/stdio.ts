@@ -37,13 +37,10 @@ export class OneWriteMessageWriter extends AbstractMessageWriter implements Mess
 
   write(msg: Message): Promise<void> {
     const body = JSON.stringify(msg);
-    const length = Buffer.byteLength(body, 'utf8');
-    const head = `Content-Length: ${length}\r\n\r\n`;
-    const buf = Buffer.allocUnsafe(head.length + length);
-    buf.write(head, 0, 'latin1');
-    buf.write(body, head.length, 'utf8');
+    // One string: written as UTF-8 natively, no buffer of our own for the collector to track.
+    const data = `Content-Length: ${Buffer.byteLength(body, 'utf8')}\r\n\r\n${body}`;
     return new Promise((resolve, reject) =>
-      this.out.write(buf, (err) => {
+      this.out.write(data, 'utf8', (err) => {
         if (!err) return resolve();
         this.fireError(err, msg, ++this.errors);
         reject(err);
