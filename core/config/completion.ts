@@ -95,6 +95,21 @@ function snippetEscape(s: string): string {
  * (InsertTextMode.adjustIndentation), so the snippet must not add it again.
  */
 export function keySnippet(key: string, s: SchemaNode, unit: string, value?: string): string {
+  // The same few per schema node (the indentation step, the checker's replacement): made once.
+  let mine = snippets.get(s);
+  if (!mine) snippets.set(s, (mine = new Map()));
+  const at = `${key}\0${unit}\0${value === undefined ? '\u0001' : value}`;
+  let out = mine.get(at);
+  if (out === undefined) {
+    if (mine.size >= 64) mine.clear();
+    mine.set(at, (out = makeKeySnippet(key, s, unit, value)));
+  }
+  return out;
+}
+
+const snippets = new WeakMap<SchemaNode, Map<string, string>>();
+
+function makeKeySnippet(key: string, s: SchemaNode, unit: string, value?: string): string {
   const r = resolveRef(s);
   const types = typesOf(r);
   if (r.properties && (types.includes('object') || !types.length)) {
