@@ -122,12 +122,13 @@ export { compareVersions as compareReleases } from '../process/version';
 export function knowsKey(f: JudgingFacts, rel: readonly string[]): boolean {
   let known = knownKeys.get(f.schema);
   if (!known) knownKeys.set(f.schema, (known = new Map()));
-  const key = rel.join('.');
+  // Segments joined by NUL: a key that holds a dot is not the path its dots would make.
+  const key = rel.join('\0');
   let k = known.get(key);
   if (k === undefined) {
     // Bounded: what a user types passes through many half-typed keys.
     if (known.size >= 4096) known.clear();
-    known.set(key, (k = lookUpKey(f, rel, key)));
+    known.set(key, (k = lookUpKey(f, rel)));
   }
   return k;
 }
@@ -135,12 +136,12 @@ export function knowsKey(f: JudgingFacts, rel: readonly string[]): boolean {
 /** knowsKey's answers per schema (each is a walk, and a search of the code's key list when not in the schema). */
 const knownKeys = new WeakMap<ConfigSchema, Map<string, boolean>>();
 
-function lookUpKey(f: JudgingFacts, rel: readonly string[], joined: string): boolean {
+function lookUpKey(f: JudgingFacts, rel: readonly string[]): boolean {
   let n: SchemaNode | undefined = f.schema.properties?.ajet;
   for (const seg of rel) n = n?.properties?.[seg];
   if (n) return true;
   const keys = f.schema['x-versionKeys']?.agentjet;
-  return !!keys && keys.includes(joined);
+  return !!keys && keys.includes(rel.join('.'));
 }
 
 /** Key paths under `ajet:` a config sets (maps only). */
