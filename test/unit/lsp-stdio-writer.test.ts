@@ -10,9 +10,9 @@ test('each message leaves in one write and reads back with the library reader', 
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   const write = out.write.bind(out);
-  out.write = ((chunk: Buffer, cb?: (err?: Error | null) => void) => {
-    chunks.push(Buffer.from(chunk));
-    return write(chunk, cb);
+  out.write = ((chunk: Buffer | string, encoding: BufferEncoding, cb?: (err?: Error | null) => void) => {
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, encoding) : Buffer.from(chunk));
+    return write(chunk, encoding, cb);
   }) as typeof out.write;
   const writer = new OneWriteMessageWriter(out);
   const sent: Message[] = [
