@@ -10,6 +10,7 @@ import {
   MarkupKind,
   type CompletionItem,
   type CodeAction,
+  type Range,
 } from 'vscode-languageserver/node';
 import type { Connection, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -51,17 +52,24 @@ export function registerLanguageFeatures(
     const s = parsed(params.textDocument.uri);
     if (!s || token.isCancellationRequested) return [];
     const offset = s.doc.offsetAt(params.position);
+    // The entries mostly share one replace range: it is computed once per distinct range.
+    let last: { from: number; to: number; range: Range } | undefined;
+    const rangeOf = (from: number, to: number): Range => {
+      if (last?.from !== from || last.to !== to) last = { from, to, range: { start: s.doc.positionAt(from), end: s.doc.positionAt(to) } };
+      return last.range;
+    };
     return complete(s.p, offset, s.ctx).map((e) => {
       const item: CompletionItem = {
         label: e.label,
         kind: KIND[e.kind],
         sortText: e.sortText,
-        filterText: e.filterText ?? e.label,
         insertTextFormat: e.snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
         // Snippet lines are relative to the key: the editor adds the line's indentation.
         insertTextMode: InsertTextMode.adjustIndentation,
-        textEdit: { range: { start: s.doc.positionAt(e.from), end: s.doc.positionAt(e.to) }, newText: e.insertText },
+        textEdit: { range: rangeOf(e.from, e.to), newText: e.insertText },
       };
+      // Left out when it is the label: the protocol's default filter text is the label.
+      if (e.filterText !== undefined && e.filterText !== e.label) item.filterText = e.filterText;
       if (e.detail) item.detail = e.detail;
       if (e.labelDetail || e.labelDescription)
         item.labelDetails = {

@@ -2,8 +2,6 @@
 // ajet/astuner/astune are handled; every other YAML file gets nothing from us. This file owns the
 // documents, the folders' settings and validation; the language features are in features.ts.
 import {
-  createConnection,
-  ProposedFeatures,
   TextDocuments,
   TextDocumentSyncKind,
   DiagnosticSeverity,
@@ -40,10 +38,11 @@ import { FolderSettings } from './folders';
 import { StartupCatchUp, WorkspaceChecker, type YamlWalkCap } from './workspaceCheck';
 import { CreatedScans } from './createdScans';
 import { registerLanguageFeatures } from './features';
+import { serverConnection } from './stdio';
 import { filePath } from './paths';
 import { localeFromInitialize, setLocale, t } from '../core/l10n';
 
-const connection = createConnection(ProposedFeatures.all);
+const connection = serverConnection();
 const documents = new TextDocuments(TextDocument);
 // Restricted Mode until the client says otherwise at initialize (nothing runs before that anyway).
 let trust = new WorkspaceTrust(false);

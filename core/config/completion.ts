@@ -95,6 +95,21 @@ function snippetEscape(s: string): string {
  * (InsertTextMode.adjustIndentation), so the snippet must not add it again.
  */
 export function keySnippet(key: string, s: SchemaNode, unit: string, value?: string): string {
+  // The same few per schema node (the indentation step, the checker's replacement): made once.
+  let mine = snippets.get(s);
+  if (!mine) snippets.set(s, (mine = new Map()));
+  const at = `${key}\0${unit}\0${value === undefined ? '\u0001' : value}`;
+  let out = mine.get(at);
+  if (out === undefined) {
+    if (mine.size >= 64) mine.clear();
+    mine.set(at, (out = makeKeySnippet(key, s, unit, value)));
+  }
+  return out;
+}
+
+const snippets = new WeakMap<SchemaNode, Map<string, string>>();
+
+function makeKeySnippet(key: string, s: SchemaNode, unit: string, value?: string): string {
   const r = resolveRef(s);
   const types = typesOf(r);
   if (r.properties && (types.includes('object') || !types.length)) {
@@ -142,6 +157,9 @@ function snippetValue(s: SchemaNode, n: number, value?: string): string {
   const d = value !== undefined ? value || undefined : defaultText(s);
   return d === undefined ? `\${${n}}` : `\${${n}:${snippetEscape(d)}}`;
 }
+
+/** The indentation step per parse (a scan of the whole text), asked again by every request on it. */
+const units = new WeakMap<ParsedConfig, string>();
 
 export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): CompletionEntry[] {
   const root: SchemaNode = ctx.facts?.schema ?? schema;
@@ -217,7 +235,8 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
   const hasColon = /^\s*:/.test(after);
   const out: CompletionEntry[] = [];
   const props = resolveRef(parentSchema).properties ?? {};
-  const unit = indentUnit(p.text);
+  let unit = units.get(p);
+  if (unit === undefined) units.set(p, (unit = indentUnit(p.text)));
   // The values the snippets would write, tried against the checker in one go.
   const tried = new Map<string, string>();
   if (!hasColon)

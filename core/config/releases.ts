@@ -120,6 +120,23 @@ export { compareVersions as compareReleases } from '../process/version';
 
 /** Does this AgentJet declare or read `ajet.<rel>` (its defaults/schema, or its code)? */
 export function knowsKey(f: JudgingFacts, rel: readonly string[]): boolean {
+  let known = knownKeys.get(f.schema);
+  if (!known) knownKeys.set(f.schema, (known = new Map()));
+  // Segments joined by NUL: a key that holds a dot is not the path its dots would make.
+  const key = rel.join('\0');
+  let k = known.get(key);
+  if (k === undefined) {
+    // Bounded: what a user types passes through many half-typed keys.
+    if (known.size >= 4096) known.clear();
+    known.set(key, (k = lookUpKey(f, rel)));
+  }
+  return k;
+}
+
+/** knowsKey's answers per schema (each is a walk, and a search of the code's key list when not in the schema). */
+const knownKeys = new WeakMap<ConfigSchema, Map<string, boolean>>();
+
+function lookUpKey(f: JudgingFacts, rel: readonly string[]): boolean {
   let n: SchemaNode | undefined = f.schema.properties?.ajet;
   for (const seg of rel) n = n?.properties?.[seg];
   if (n) return true;
@@ -146,6 +163,15 @@ function configKeys(p: ParsedConfig): string[][] {
 
 /** The newest bundled AgentJet that knows every key the config sets (else the one that knows most). */
 export function bundledFor(p: ParsedConfig): JudgingFacts {
+  let f = chosen.get(p);
+  if (!f) chosen.set(p, (f = chooseBundled(p)));
+  return f;
+}
+
+/** The choice per parse: validation and every request on one version of a document ask the same. */
+const chosen = new WeakMap<ParsedConfig, JudgingFacts>();
+
+function chooseBundled(p: ParsedConfig): JudgingFacts {
   if (p.rootKey !== 'ajet') return astunerFacts(p.version && p.version !== 'agentjet' ? p.version : 'astuner-2025-12');
   const keys = configKeys(p);
   let best: JudgingFacts | undefined;

@@ -67,10 +67,13 @@ test('completion offers keys of the section under the cursor and enum values', a
   await conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: edited }] });
   const items = (await conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line: l + 1, character: 6 } })) as {
     label: string;
+    filterText?: string;
     textEdit?: { newText: string };
   }[];
   const name = items.find((i) => i.label === 'name');
   assert.ok(name, items.map((i) => i.label).join(','));
+  // A key filters by its label, the protocol's default: no filterText repeats it.
+  assert.ok(!items.some((i) => i.filterText !== undefined), 'no filterText that repeats the label');
   assert.match(name.textEdit?.newText ?? '', /^name: \$\{1\|vllm,sglang\|\}$/);
   assert.ok(!items.some((i) => i.label === 'num_repeat'), 'present keys are not offered again');
   const resolved = (await conn.sendRequest('completionItem/resolve', name)) as { documentation?: { value: string } };
