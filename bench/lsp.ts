@@ -13,9 +13,7 @@ import { repoRoot } from '../test/util/paths';
 import { findUpstream, UPSTREAM_SKIP } from '../test/util/upstream';
 import { stopServer } from '../test/util/lspClient';
 import { build } from 'esbuild';
-import { getLanguageService } from 'yaml-language-server';
-import { SettingsState } from 'yaml-language-server/out/server/src/yamlSettings';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import { inProcessSamples, ylsValidationDelayMs } from './lsp-inproc';
 
 const ylsVersion = (
   JSON.parse(readFileSync(join(repoRoot, 'node_modules', 'yaml-language-server', 'package.json'), 'utf8')) as { version: string }
@@ -69,6 +67,8 @@ async function startServer(name: string, args: string[], root: string): Promise<
 let seq = 0;
 /** Untimed requests (completion) and keystrokes (typing) before the timed ones, on both servers alike. */
 const WARM = 5;
+/** Untimed passes over every document before any timed run (in-process and over stdio, both sides alike): the steady state. */
+const WARM_PASSES = Number(process.env.BENCH_WARM_PASSES ?? 1);
 /** Opens the text under a fresh URI and times until diagnostics arrive. */
 async function validateOnce(s: Server, dir: string, text: string): Promise<number> {
   const uri = URI.file(join(dir, `bench_${seq++}.yaml`)).toString();
@@ -220,44 +220,6 @@ function referenceDocs(): [string, string][] {
     .map((f): [string, string] => [relative(aj, f), readFileSync(f, 'utf8')]);
 }
 
-/** yaml-language-server's language service in this process, with our schema: its validation without the server's timer. */
-function yamlLsInProcess(): {
-  validate: (text: string) => Promise<{ ms: number; cpuMs: number }>;
-  validateVersion: (uri: string, version: number, text: string) => Promise<{ ms: number; cpuMs: number }>;
-  delayMs: number;
-} {
-  const settings = new SettingsState();
-  const service = getLanguageService({
-    schemaRequestService: (uri: string) => Promise.resolve(readFileSync(URI.parse(uri).fsPath, 'utf8')),
-    workspaceContext: { resolveRelativePath: (rel: string, res: string) => URI.parse(res).with({ path: rel }).toString() },
-    yamlSettings: settings,
-  });
-  service.configure({ validate: true, completion: true, hover: true, schemas: [{ uri: schemaUri, fileMatch: ['*.yaml'] }] });
-  let n = 0;
-  return {
-    // The server waits this long after an open before it validates (yamlSettings.ts); read from the package itself.
-    delayMs: settings.validationDelayMs,
-    validate: async (text: string) => {
-      // A fresh URI each time: the service caches parsed documents by URI and version.
-      const doc = TextDocument.create(URI.file(join(tmpdir(), `inproc_${n++}.yaml`)).toString(), 'yaml', 1, text);
-      const c0 = process.cpuUsage();
-      const t0 = performance.now();
-      await service.doValidation(doc, false);
-      const c = process.cpuUsage(c0);
-      return { ms: performance.now() - t0, cpuMs: (c.user + c.system) / 1000 };
-    },
-    // A new version of one document (an edit): the service parses the new text (its cache is by URI and version).
-    validateVersion: async (uri: string, version: number, text: string) => {
-      const doc = TextDocument.create(uri, 'yaml', version, text);
-      const c0 = process.cpuUsage();
-      const t0 = performance.now();
-      await service.doValidation(doc, false);
-      const c = process.cpuUsage(c0);
-      return { ms: performance.now() - t0, cpuMs: (c.user + c.system) / 1000 };
-    },
-  };
-}
-
 type Stat = { median: number; p95: number };
 interface Row {
   doc: string;
@@ -297,10 +259,8 @@ function printTable(rows: Row[]): void {
   for (const c of cells.slice(1)) console.log(line(c));
 }
 
-type Validation = typeof import('./validate-entry');
-
-/** Our validation as it ships: bench/validate-entry.ts bundled with the product's Node bundle options. */
-async function shippedValidation(dir: string): Promise<Validation> {
+/** Our validation as it ships: bench/validate-entry.ts bundled with the product's Node bundle options (the bundle's path). */
+async function shippedValidation(dir: string): Promise<string> {
   const { nodeBundleAlias } = (await import(join(repoRoot, 'scripts', 'bundleAlias.mjs'))) as { nodeBundleAlias: Record<string, string> };
   const outfile = join(dir, 'validate.js');
   await build({
@@ -314,110 +274,78 @@ async function shippedValidation(dir: string): Promise<Validation> {
     loader: { '.py': 'text' },
     logLevel: 'warning',
   });
-  return (await import(outfile)) as Validation;
+  return outfile;
 }
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'agentjet-bench-'));
-  const { validateText, validateParsed, parseConfig, ClassResolver, CachedFs } = await shippedValidation(dir);
+  const validation = await shippedValidation(dir);
   writeFileSync(join(dir, 'placeholder.txt'), '');
   const docs: [string, string][] = [...referenceDocs(), ['generated 5000 lines', generated(5000)]];
+  const delayMs = ylsValidationDelayMs();
+  const N = Number(process.env.BENCH_N ?? 20);
+  console.log(
+    `documents: ${docs.length}, ${N} runs each after a warm-up (${WARM_PASSES} untimed pass(es) over all documents; then per document 1 open, 5 untimed validations, ${WARM} untimed completion requests and ${WARM} untimed keystrokes; the same on both sides); times in ms. Baseline: yaml-language-server ${ylsVersion} with our schema.`,
+  );
+  console.log(
+    `yaml-language-server's server waits a fixed ${delayMs} ms (validationDelayMs) after an open before it validates: its in-process row has no timer, its stdio row has that delay subtracted.`,
+  );
+  // In-process rows: each side alone in a child process of its own (bench/lsp-inproc.ts), the same harness.
+  const docFiles = docs.map(([, text], i) => {
+    const f = join(dir, `doc_${i}.yaml.txt`);
+    writeFileSync(f, text);
+    return f;
+  });
+  const job = { root: dir, schemaUri, docs: docFiles, n: N, warmPasses: WARM_PASSES, bundle: validation };
+  const inOurs = await inProcessSamples({ ...job, side: 'ours' }, dir);
+  const inYls = await inProcessSamples({ ...job, side: 'yls' }, dir);
   const ours = await startServer('agentjet', [join(repoRoot, 'dist', 'server.js'), '--stdio'], dir);
   const yls = await startServer(
     'yaml-ls',
     [join(repoRoot, 'node_modules', 'yaml-language-server', 'bin', 'yaml-language-server'), '--stdio'],
     dir,
   );
-  const ylsIn = yamlLsInProcess();
-  const N = Number(process.env.BENCH_N ?? 20);
-  console.log(
-    `documents: ${docs.length}, ${N} runs each after a warm-up (1 open; ${WARM} untimed completion requests and ${WARM} untimed keystrokes per document, the same on both servers); times in ms. Baseline: yaml-language-server ${ylsVersion} with our schema.`,
-  );
-  console.log(
-    `yaml-language-server's server waits a fixed ${ylsIn.delayMs} ms (validationDelayMs) after an open before it validates: its in-process row has no timer, its stdio row has that delay subtracted.`,
-  );
-  const resolver = new ClassResolver(new CachedFs(60_000));
-  const rows: Row[] = [];
-  for (const [name, text] of docs) {
-    const at = { doc: name, lines: text.split('\n').length };
-    const core: number[] = [];
-    const coreYls: number[] = [];
-    const cpu: number[] = [];
-    const cpuYls: number[] = [];
-    for (let i = 0; i < N + 5; i++) {
-      const c0 = process.cpuUsage();
-      const t0 = performance.now();
-      validateText(text, { root: dir, resolver });
-      const ms = performance.now() - t0;
-      const c = process.cpuUsage(c0);
-      const y = await ylsIn.validate(text);
-      if (i >= 5) {
-        core.push(ms);
-        coreYls.push(y.ms);
-        cpu.push((c.user + c.system) / 1000);
-        cpuYls.push(y.cpuMs);
+  // Untimed passes over every document on each server before the timed ones (the same on both).
+  for (let p = 0; p < WARM_PASSES; p++) {
+    for (const s of [ours, yls]) {
+      for (const [, text] of docs) {
+        for (let i = 0; i < 5; i++) await validateOnce(s, dir, text);
+        await completionTimes(s, dir, text, 10);
+        await typingTimes(s, dir, text, 10);
       }
     }
+  }
+  const rows: Row[] = [];
+  for (const [k, [name, text]] of docs.entries()) {
+    const at = { doc: name, lines: text.split('\n').length };
+    const o = inOurs[k]!;
+    const y = inYls[k]!;
     rows.push({
       ...at,
       what: 'validate in-process',
-      ours: stats(core),
-      base: stats(coreYls),
-      how: 'yaml-language-server getLanguageService().doValidation in this process (no timer), fresh URI each run',
+      ours: stats(o.fresh.ms),
+      base: stats(y.fresh.ms),
+      how: 'yaml-language-server getLanguageService().doValidation, each side in a process of its own (no timer), fresh URI each run',
     });
     rows.push({
       ...at,
       what: 'validate in-process, CPU time',
-      ours: stats(cpu),
-      base: stats(cpuYls),
+      ours: stats(o.fresh.cpuMs),
+      base: stats(y.fresh.cpuMs),
       how: "the same runs, process CPU time (user + system): what a shared machine's load does not inflate",
     });
-    // An edit: run i types a digit at the end of the value of the (7i)-th `key: value` line (cycling); each side
-    // validates the new version of one document, from what it kept of the last version.
-    const valueLines = text.split('\n').flatMap((l, i) => (/^\s+[\w.-]+: \S/.test(l) && !l.includes('#') ? [i] : []));
-    const edited = (i: number): string => {
-      const ls = text.split('\n');
-      const at = valueLines[(i * 7) % Math.max(1, valueLines.length)];
-      // Inside the closing quote of a quoted value, as one types into a string.
-      const l = at === undefined ? undefined : ls[at];
-      if (at !== undefined && l !== undefined) ls[at] = /["']$/.test(l) ? `${l.slice(0, -1)}${i % 10}${l.slice(-1)}` : `${l}${i % 10}`;
-      return ls.join('\n');
-    };
-    const editUri = URI.file(join(tmpdir(), `inproc_edit_${seq++}.yaml`)).toString();
-    const editOurs: number[] = [];
-    const editYls: number[] = [];
-    const editCpu: number[] = [];
-    const editCpuYls: number[] = [];
-    let last = parseConfig(text);
-    await ylsIn.validateVersion(editUri, 1, text);
-    for (let i = 0; i < N + 5; i++) {
-      const next = edited(i);
-      const c0 = process.cpuUsage();
-      const t0 = performance.now();
-      last = parseConfig(next, { previous: last });
-      validateParsed(last, { root: dir, resolver });
-      const ms = performance.now() - t0;
-      const c = process.cpuUsage(c0);
-      const y = await ylsIn.validateVersion(editUri, i + 2, next);
-      if (i >= 5) {
-        editOurs.push(ms);
-        editYls.push(y.ms);
-        editCpu.push((c.user + c.system) / 1000);
-        editCpuYls.push(y.cpuMs);
-      }
-    }
     rows.push({
       ...at,
       what: 'validate an edit, in-process',
-      ours: stats(editOurs),
-      base: stats(editYls),
+      ours: stats(o.edit.ms),
+      base: stats(y.edit.ms),
       how: 'a digit typed at the end of a value line, a new version of one document; yaml-language-server doValidation of that version',
     });
     rows.push({
       ...at,
       what: 'validate an edit, CPU time',
-      ours: stats(editCpu),
-      base: stats(editCpuYls),
+      ours: stats(o.edit.cpuMs),
+      base: stats(y.edit.cpuMs),
       how: 'the same edits, process CPU time (user + system)',
     });
     const v: Record<string, number[]> = {};
@@ -435,8 +363,8 @@ async function main(): Promise<void> {
       ...at,
       what: 'didOpen -> publishDiagnostics',
       ours: stats(v.agentjet!),
-      base: stats(v['yaml-ls']!.map((x) => Math.max(0, x - ylsIn.delayMs))),
-      how: `yaml-language-server over stdio, minus its fixed ${ylsIn.delayMs} ms validationDelayMs`,
+      base: stats(v['yaml-ls']!.map((x) => Math.max(0, x - delayMs))),
+      how: `yaml-language-server over stdio, minus its fixed ${delayMs} ms validationDelayMs`,
     });
     rows.push({
       ...at,
