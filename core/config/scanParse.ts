@@ -4,14 +4,13 @@
 // What it reads: block maps of plain keys; values that are one-line plain or quoted scalars (no
 // escapes), `[]`, `{}`, `{{NAME}}` placeholders, literal block scalars (`|`, `|-`), empty values,
 // nested block maps, and block lists of such values or of maps; comment lines and blank lines
-// anywhere; a key being typed (a word alone on its line), with the library's errors and recovery
-// (scanLines.ts). Anything else (a tab, CR, BOM, anchors, tags, other flow collections, folded
-// scalars, multi-line scalars, trailing spaces, other errors, several documents) makes it give up:
-// the caller asks the library. Where comment and blank
-// lines fall decides the end of some ranges; the rules below are the library's (its parser keeps a
-// comment line in the node above it, or hands it to the next key, by its indentation).
-// test/unit/config-scanparse.test.ts compares the tree with the library's on random edits of the
-// reference configs.
+// anywhere; a key being typed (a word alone on its line) and a word typed right after a closed value,
+// with the library's errors and recovery (scanLines.ts, scanValues.ts). Anything else (a tab, CR, BOM,
+// anchors, tags, other flow collections, folded or multi-line scalars, trailing spaces, other errors,
+// several documents) makes it give up: the caller asks the library. Where comment and blank lines fall
+// decides the end of some ranges; the rules below are the library's (its parser keeps a comment line
+// in the node above it, or hands it to the next key, by its indentation). Tested against the library
+// on random edits (test/unit/config-scanparse.test.ts).
 import {
   Pair,
   Scalar,
@@ -91,8 +90,7 @@ export function scanDocuments(text: string, options: Options): Document.Parsed[]
     const r = new Reader(text, scopeOf(doc));
     const root = r.document();
     doc.contents = root as unknown as Document.Parsed['contents'];
-    // What follows the contents is the document's end, unless the last value is a bare `key:` (its newline and
-    // what follows are the key's and part of no range).
+    // What follows the contents is the document's end, unless the last value is a bare `key:` (its newline and what follows are the key's and part of no range).
     const end = root.range?.[2] ?? 0;
     doc.range = [root.range?.[0] ?? 0, end, r.bareEnd ? end : text.length];
     for (const e of r.errors) doc.errors.push(e);
@@ -227,13 +225,15 @@ class Reader {
         map.items.push(new Pair(key, value));
         offset = (value.range as [number, number, number])[2];
       } else if (rest !== undefined && rest.charCodeAt(0) !== 35) {
-        // `key: value` on one line.
-        const value = lineValue(this.scope, rest, restAt, this.after(keyLine));
+        // `key: value` on one line, maybe a word typed after a closed value (the library's error; not over a deeper line).
+        const errors = this.errors.length;
+        const value = lineValue(this.scope, rest, restAt, this.after(keyLine), this.errors);
         this.bareEnd = false;
         trail = this.afterScalar(value, indent);
         map.items.push(new Pair(key, value));
         offset = (value.range as [number, number, number])[2];
         if (isScalar(value)) scalarLine = keyLine;
+        if (this.errors.length > errors && (this.indents[this.li] ?? -1) > indent) throw new GiveUp();
       } else {
         const next = this.nextContent(this.li);
         const k = next < this.kinds.length ? (this.indents[next] as number) : -1;

@@ -1,6 +1,6 @@
 // The one-line values of scanParse.ts: plain, quoted, `[]`, `{}` and `{{NAME}}` values as the yaml library
 // composes them (the tag its schema picks, the format, the ranges).
-import { Pair, Scalar, YAMLMap, YAMLSeq, isScalar, type Document } from 'yaml';
+import { Pair, Scalar, YAMLMap, YAMLParseError, YAMLSeq, isScalar, type Document } from 'yaml';
 
 /** The reader cannot tell what the library would make of the text: the library parses it. */
 export class GiveUp extends Error {}
@@ -25,18 +25,28 @@ export function scopeOf(doc: Document.Parsed): Scope {
 
 /** A template's placeholder `{{NAME}}`, then maybe a comment. */
 const TEMPLATE = /^\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}(?: +#.*)?$/;
+/** The same, then a word typed right after it (`junk` in lineValue). */
+const TEMPLATE_JUNK = /^\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}(?=[ \w.])/;
+/**
+ * A word typed right after a closed value (`{{X}}3`, `"x"ab`): words of letters, digits, `_` and `.`, then
+ * maybe a comment. The library reads it as a plain scalar after the node: UNEXPECTED_TOKEN at its span.
+ */
+const JUNK = /^( *)([\w.]+(?: [\w.]+)*)(?: +#.*)?$/;
 /** A plain scalar's first character: no indicator (a `-` only before a non-space). */
 const PLAIN_START = /^(?:[A-Za-z0-9_./~+($^\u0080-\uffff]|-[^ ])/;
 
 /**
  * A one-line value at `from` (`src`: the rest of its line, no trailing space): a plain or quoted
  * scalar, `[]`, `{}` or `{{NAME}}`, then maybe ` # comment`; its node ends at `end` (after the line).
+ * With `junk`, a quoted value or `{{NAME}}` may be followed by words (one being typed after it): the
+ * library's error for them goes into `junk`, and the node is the value's alone.
  */
-export function lineValue(scope: Scope, src: string, from: number, end: number): Scalar | YAMLMap | YAMLSeq {
+export function lineValue(scope: Scope, src: string, from: number, end: number, junk?: YAMLParseError[]): Scalar | YAMLMap | YAMLSeq {
   const q = src.charCodeAt(0);
   let len: number;
   let node: Scalar | YAMLMap | YAMLSeq;
-  const tpl = q === 123 ? TEMPLATE.exec(src) : null;
+  const whole = q === 123 ? TEMPLATE.exec(src) : null;
+  const tpl = whole ?? (q === 123 && junk ? TEMPLATE_JUNK.exec(src) : null);
   if (tpl) {
     // `{{NAME}}`, a template's placeholder: a flow map whose one key is a flow map of one key.
     const name = plainScalar(scope, tpl[1] as string, true);
@@ -51,6 +61,7 @@ export function lineValue(scope: Scope, src: string, from: number, end: number):
     node.flow = true;
     node.items.push(new Pair(inner));
     len = l + 4;
+    if (!whole && junk) junkAfter(src, len, from, junk);
   } else if (q === 91 || q === 123) {
     // `[]` or `{}`: an empty flow collection.
     if (src.charCodeAt(1) !== q + 2 || !/^(?: +#.*)?$/.test(src.slice(2))) throw new GiveUp();
@@ -62,7 +73,10 @@ export function lineValue(scope: Scope, src: string, from: number, end: number):
     const close = src.indexOf(q === 34 ? '"' : "'", 1);
     if (close < 0 || (q === 34 && src.slice(0, close).includes('\\'))) throw new GiveUp();
     const tail = src.slice(close + 1);
-    if (tail && !/^ +#/.test(tail)) throw new GiveUp();
+    if (tail && !/^ +#/.test(tail)) {
+      if (!junk) throw new GiveUp();
+      junkAfter(src, close + 1, from, junk);
+    }
     len = close + 1;
     node = new Scalar(src.slice(1, close));
     node.source = src.slice(1, close);
@@ -77,6 +91,14 @@ export function lineValue(scope: Scope, src: string, from: number, end: number):
   }
   node.range = [from, from + len, end];
   return node;
+}
+
+/** The words after a closed value at `at` in `src` (which starts at `from`): the library's error for them. */
+function junkAfter(src: string, at: number, from: number, junk: YAMLParseError[]): void {
+  const m = JUNK.exec(src.slice(at));
+  if (!m) throw new GiveUp();
+  const start = from + at + (m[1] as string).length;
+  junk.push(new YAMLParseError([start, start + (m[2] as string).length], 'UNEXPECTED_TOKEN', 'Unexpected scalar at node end'));
 }
 
 /** A plain scalar's node as the library resolves it: the first default tag whose test matches, else a string. */

@@ -56,6 +56,10 @@ const LINES = [
   'k: ${a.b}',
   'k: {{A_1}} # c',
   'k: {{1}}',
+  'k: {{A_1}}3',
+  'k: "q"x',
+  "k: 'q' 3 4 # c",
+  'k: {{A}}x.y',
 ];
 const MORE = ['- a', '- "b" # c', "- 'c'", '- []', '', '#', '# c', 'x: [1,', 'x: "a', 'k: a: b', 'k: v  ', '  '];
 type Typing = { op: 'type'; line: number; indent: number; word: number; replace: boolean };
@@ -125,6 +129,29 @@ test('a key being typed under a section of each AgentJet config is read as the l
   }
   // Most of them: the rest (a word in a list, over a blank line, ...) go to the library.
   assert.ok(read > tried / 2, `the reader read ${read} of ${tried} texts with a key being typed`);
+});
+
+test('a digit typed right after each value of each AgentJet config is read as the library reads it (its syntax error too)', (t) => {
+  const refs = references();
+  if (!refs.length) return t.skip('no upstream AgentJet tree');
+  let read = 0;
+  let broken = 0;
+  for (const text of [demoConfig, ...refs]) {
+    const lines = text.split('\n');
+    for (let at = 0; at < lines.length; at++) {
+      const line = lines[at] as string;
+      if (!/^\s*[\w.-]+: \S/.test(line) || line.includes('#')) continue;
+      // After `{{NAME}}` or a closing quote the digit is a syntax error (UNEXPECTED_TOKEN); other lines: a few.
+      const closed = /(\}\}|["'])$/.test(line);
+      if (!closed && at % 5) continue;
+      const edited = [...lines.slice(0, at), `${line}3`, ...lines.slice(at + 1)].join('\n');
+      if (!sameAsLibrary(edited)) continue;
+      read++;
+      if (closed) broken++;
+    }
+  }
+  console.log(`read ${broken} texts with a digit after a closed value, ${read} in all`);
+  assert.ok(broken > 20, `the reader read ${broken} texts with a digit after a closed value (${read} in all)`);
 });
 
 test('a word alone on its line and the keys after it: read as the library reads them, or left to it', () => {
