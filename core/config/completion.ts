@@ -5,9 +5,11 @@ import type { ParsedConfig } from './parse';
 import { yamlScalar } from './valueTypes';
 import { schemaForPath, type FeatureContext } from './context';
 import { acceptedValues, rejectedDefaults } from './completionScreen';
+import { indentUnit } from './indentUnit';
 import { t } from '../l10n';
 
 export { describePath } from './context';
+export { indentUnit } from './indentUnit';
 
 // ---------------------------------------------------------------- completion
 
@@ -32,20 +34,6 @@ export interface CompletionEntry {
   labelDescription?: string;
   /** Text matched against what is typed, when it differs from the label. */
   filterText?: string;
-}
-
-/**
- * One indentation step of the file: the smallest indentation of any line (a tab when lines are
- * tab-indented), two spaces when nothing is indented yet.
- */
-export function indentUnit(text: string): string {
-  let min = Infinity;
-  for (const m of text.matchAll(/^([ \t]+)\S/gm)) {
-    const [, ws = ''] = m;
-    if (ws.startsWith('\t')) return '\t';
-    if (ws.length < min) min = ws.length;
-  }
-  return Number.isFinite(min) ? ' '.repeat(min) : '  ';
 }
 
 const KEY_LINE = /^(\s*)(?:-\s+)?([\w.-]+)\s*:(?:\s+(?:#.*)?)?$/;
@@ -158,6 +146,14 @@ function snippetValue(s: SchemaNode, n: number, value?: string): string {
   return d === undefined ? `\${${n}}` : `\${${n}:${snippetEscape(d)}}`;
 }
 
+/** A schema's properties as entries, made once per properties object (every request walked them twice). */
+const entries = new WeakMap<Record<string, SchemaNode>, [string, SchemaNode][]>();
+function propEntries(props: Record<string, SchemaNode>): [string, SchemaNode][] {
+  let e = entries.get(props);
+  if (!e) entries.set(props, (e = Object.entries(props)));
+  return e;
+}
+
 /** The indentation step per parse (a scan of the whole text), asked again by every request on it. */
 const units = new WeakMap<ParsedConfig, string>();
 
@@ -240,14 +236,14 @@ export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): 
   // The values the snippets would write, tried against the checker in one go.
   const tried = new Map<string, string>();
   if (!hasColon)
-    for (const [k, v] of Object.entries(props)) {
+    for (const [k, v] of propEntries(props)) {
       if (present.has(k) && k !== km[2]) continue;
       const d = snippetDefault(v);
       if (d !== undefined) tried.set(k, d);
     }
   const lineEndAll = idx.lineEnd(pos.line);
   const replaced = tried.size ? rejectedDefaults(p.text, lineStart, lineEndAll, keyIndent, tried, ctx) : new Map<string, string>();
-  for (const [k, v] of Object.entries(props)) {
+  for (const [k, v] of propEntries(props)) {
     if (present.has(k) && k !== km[2]) continue;
     const r = resolveRef(v);
     if (!inDialect(r, p.dialect) && parent.length > 0) continue;

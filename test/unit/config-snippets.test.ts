@@ -11,6 +11,7 @@ import { complete, indentUnit } from '../../core/config/completion';
 import { ClassResolver } from '../../core/config/classref';
 import { CachedFs } from '../../core/config/fs';
 import { schema, resolveRef, type SchemaNode } from '../../core/config/schema';
+import { check, fc } from '../util/fc';
 
 const ctx = { resolver: new ClassResolver(new CachedFs()) };
 
@@ -94,4 +95,25 @@ test('val_kwargs under a key at 4 spaces: children at 6 in a 2-space file, at 8 
     assert.ok(kids.length > 0);
     for (const k of kids) assert.equal(/^ */.exec(k)?.[0].length, unit.length * 3, JSON.stringify(k));
   }
+});
+
+test('the indentation step is what a multi-line /^([ \\t]+)\\S/ finds, on any text', () => {
+  // The scan replaced a regular expression that made a match per line; the expression is the reference.
+  const reference = (text: string): string => {
+    let min = Infinity;
+    for (const m of text.matchAll(/^([ \t]+)\S/gm)) {
+      const ws = m[1] ?? '';
+      if (ws.startsWith('\t')) return '\t';
+      if (ws.length < min) min = ws.length;
+    }
+    return Number.isFinite(min) ? ' '.repeat(min) : '  ';
+  };
+  const chars = fc.constantFrom(' ', '\t', 'a', ':', '#', '\n', '\r', '\u00a0', '\u2028', '\u2029', '\ufeff', '\v');
+  check(
+    fc.property(fc.array(chars, { maxLength: 60 }), (cs) => {
+      const text = cs.join('');
+      assert.equal(JSON.stringify(indentUnit(text)), JSON.stringify(reference(text)), JSON.stringify(text));
+    }),
+    3000,
+  );
 });
