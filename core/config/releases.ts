@@ -144,21 +144,27 @@ function lookUpKey(f: JudgingFacts, rel: readonly string[]): boolean {
   return !!keys && keys.includes(rel.join('.'));
 }
 
-/** Key paths under `ajet:` a config sets (maps only). */
-function configKeys(p: ParsedConfig): string[][] {
-  const out: string[][] = [];
-  const root = p.rootMap && p.doc && p.rootKey === 'ajet' ? (p.rootMap.get('ajet', true) as unknown) : undefined;
-  const walk = (m: YAMLMap, path: string[]) => {
+/**
+ * How many key paths under `ajet:` the config sets (maps only) that `f` does not know (knowsKey): the
+ * config's maps walked beside the schema, so a key the schema has costs no path (this runs per parse).
+ */
+function unknownKeys(root: YAMLMap, f: JudgingFacts): number {
+  let missing = 0;
+  const path: string[] = [];
+  const walk = (m: YAMLMap, n: SchemaNode | undefined) => {
     if (path.length > 12) return;
     for (const pair of m.items) {
       if (!isScalar(pair.key)) continue;
-      const k = [...path, String(pair.key.value)];
-      out.push(k);
-      if (isMap(pair.value)) walk(pair.value, k);
+      const key = String(pair.key.value);
+      const child = n?.properties?.[key];
+      path.push(key);
+      if (!child && !knowsKey(f, path)) missing++;
+      if (isMap(pair.value)) walk(pair.value, child);
+      path.pop();
     }
   };
-  if (isMap(root)) walk(root, []);
-  return out;
+  walk(root, f.schema.properties?.ajet);
+  return missing;
 }
 
 /** The newest bundled AgentJet that knows every key the config sets (else the one that knows most). */
@@ -173,11 +179,11 @@ const chosen = new WeakMap<ParsedConfig, JudgingFacts>();
 
 function chooseBundled(p: ParsedConfig): JudgingFacts {
   if (p.rootKey !== 'ajet') return astunerFacts(p.version && p.version !== 'agentjet' ? p.version : 'astuner-2025-12');
-  const keys = configKeys(p);
+  const root = p.rootMap && p.doc ? (p.rootMap.get('ajet', true) as unknown) : undefined;
   let best: JudgingFacts | undefined;
   let bestMissing = Infinity;
   for (const f of bundledReleases()) {
-    const missing = keys.filter((k) => !knowsKey(f, k)).length;
+    const missing = isMap(root) ? unknownKeys(root, f) : 0;
     if (missing < bestMissing) {
       best = f;
       bestMissing = missing;
