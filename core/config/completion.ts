@@ -6,10 +6,12 @@ import { yamlScalar } from './valueTypes';
 import { schemaForPath, type FeatureContext } from './context';
 import { acceptedValues, rejectedDefaults } from './completionScreen';
 import { indentUnit } from './indentUnit';
+import { keySnippet, snippetDefault } from './keySnippets';
 import { t } from '../l10n';
 
 export { describePath } from './context';
 export { indentUnit } from './indentUnit';
+export { keySnippet } from './keySnippets';
 
 // ---------------------------------------------------------------- completion
 
@@ -73,79 +75,6 @@ function siblingKeys(lines: (l: number) => string, count: number, line: number, 
   return out;
 }
 
-function snippetEscape(s: string): string {
-  return s.replace(/[$}\\]/g, (c) => '\\' + c);
-}
-
-/**
- * The snippet of a key. Lines after the first are indented relative to the key by one `unit` of
- * the file: the editor adds the key line's own indentation to every inserted line
- * (InsertTextMode.adjustIndentation), so the snippet must not add it again.
- */
-export function keySnippet(key: string, s: SchemaNode, unit: string, value?: string): string {
-  // The same few per schema node (the indentation step, the checker's replacement): made once.
-  let mine = snippets.get(s);
-  if (!mine) snippets.set(s, (mine = new Map()));
-  const at = `${key}\0${unit}\0${value === undefined ? '\u0001' : value}`;
-  let out = mine.get(at);
-  if (out === undefined) {
-    if (mine.size >= 64) mine.clear();
-    mine.set(at, (out = makeKeySnippet(key, s, unit, value)));
-  }
-  return out;
-}
-
-const snippets = new WeakMap<SchemaNode, Map<string, string>>();
-
-function makeKeySnippet(key: string, s: SchemaNode, unit: string, value?: string): string {
-  const r = resolveRef(s);
-  const types = typesOf(r);
-  if (r.properties && (types.includes('object') || !types.length)) {
-    let i = 1;
-    const kids = Object.entries(r.properties)
-      .filter(([, v]) => !v['x-dialect'] || v['x-dialect'] === 'agentjet')
-      .filter(([, v]) => !v.deprecated && v.default !== undefined && !(typeof v.default === 'object' && v.default !== null))
-      .slice(0, 8);
-    if (!kids.length) return `${key}:\n${unit}$0`;
-    return `${key}:\n` + kids.map(([k, v]) => `${unit}${k}: ${snippetValue(v, i++)}`).join('\n');
-  }
-  if (types.includes('array') && !types.includes('string')) {
-    const first = Array.isArray(r.default) && r.default.length ? yamlScalar(r.default[0]) : '';
-    return `${key}:\n${unit}- \${1:${snippetEscape(first)}}`;
-  }
-  return `${key}: ${snippetValue(r, 1, value)}`;
-}
-
-/** The value a leaf key's snippet writes when accepted as it is (undefined: none or a section). */
-function snippetDefault(s: SchemaNode): string | undefined {
-  const r = resolveRef(s);
-  if (r.properties || (typesOf(r).includes('array') && !typesOf(r).includes('string'))) return undefined;
-  if (r.enum?.length) return r.default !== undefined && r.enum.map(String).includes(String(r.default)) ? String(r.default) : undefined;
-  return defaultText(r);
-}
-
-/** The default as YAML text; placeholders and class references stay empty for the user to fill. */
-function defaultText(s: SchemaNode): string | undefined {
-  const d = s.default;
-  if (d === undefined || d === null || typeof d === 'object') return undefined;
-  if (s['x-classRef'] || s['x-pathKind'] || (typeof d === 'string' && /^\/path\/to\//.test(d))) return undefined;
-  return yamlScalar(d);
-}
-
-/** `value` replaces the default the checker rejects here ('' leaves the value blank). */
-function snippetValue(s: SchemaNode, n: number, value?: string): string {
-  if (s.enum?.length) {
-    // Put the default (or the value that replaces it) first so accepting the snippet keeps it.
-    const vals = s.enum.map(String);
-    const d = value !== undefined ? value : s.default === undefined ? undefined : String(s.default);
-    if (value === '') return `\${${n}}`;
-    const ordered = d && vals.includes(d) ? [d, ...vals.filter((v) => v !== d)] : vals;
-    return `\${${n}|${ordered.map((e) => e.replace(/[|,$}\\]/g, '\\$&')).join(',')}|}`;
-  }
-  const d = value !== undefined ? value || undefined : defaultText(s);
-  return d === undefined ? `\${${n}}` : `\${${n}:${snippetEscape(d)}}`;
-}
-
 /** A schema's properties as entries, made once per properties object (every request walked them twice). */
 const entries = new WeakMap<Record<string, SchemaNode>, [string, SchemaNode][]>();
 function propEntries(props: Record<string, SchemaNode>): [string, SchemaNode][] {
@@ -157,63 +86,92 @@ function propEntries(props: Record<string, SchemaNode>): [string, SchemaNode][] 
 /** The indentation step per parse (a scan of the whole text), asked again by every request on it. */
 const units = new WeakMap<ParsedConfig, string>();
 
+/** Where completion was asked: the line before the cursor and what the three kinds of position read. */
+interface At {
+  p: ParsedConfig;
+  offset: number;
+  ctx: FeatureContext;
+  root: SchemaNode;
+  idx: ParsedConfig['index'];
+  pos: { line: number; character: number };
+  before: string;
+  lineAt: (l: number) => string;
+  lineStart: number;
+}
+
 export function complete(p: ParsedConfig, offset: number, ctx: FeatureContext): CompletionEntry[] {
-  const root: SchemaNode = ctx.facts?.schema ?? schema;
+  // A dispatcher and one function per kind of position: each is optimised, and re-optimised, on its own.
   const idx = p.index;
   const pos = idx.position(offset);
-  const lineText = idx.lineText(pos.line);
-  const before = lineText.slice(0, pos.character);
-  const lineAt = (l: number) => idx.lineText(l);
-  const lineStart = idx.lineStart(pos.line);
-
+  const before = idx.lineText(pos.line).slice(0, pos.character);
+  const at: At = {
+    p,
+    offset,
+    ctx,
+    root: ctx.facts?.schema ?? schema,
+    idx,
+    pos,
+    before,
+    lineAt: (l) => idx.lineText(l),
+    lineStart: idx.lineStart(pos.line),
+  };
   // Value position: `key: partial`
   const vm = /^(\s*)(?:-\s+)?([\w.-]+)\s*:\s+(.*)$/.exec(before) ?? /^(\s*)(?:-\s+)?([\w.-]+)\s*:()$/.exec(before);
-  if (vm) {
-    const [, lead = '', key = '', partialRaw = ''] = vm;
-    const dash = /^\s*-\s+/.exec(before);
-    const indent = lead.length + (dash ? dash[0].length - lead.length : 0);
-    const parent = parentPath(lineAt, pos.line, indent);
-    if (!parent) return [];
-    const quote = /^["']/.test(partialRaw) ? 1 : 0;
-    const from = offset - partialRaw.length + quote;
-    const lineEnd = idx.lineEnd(pos.line);
-    let to = offset;
-    while (to < lineEnd && /[\w.\-/>]/.test(p.text.charAt(to))) to++;
-    const sch = schemaForPath([...parent, key], root);
-    return sch ? screenValues(p.text, valueCompletions(sch, partialRaw.slice(quote), from, to, ctx, p.dialect), from, to, ctx) : [];
-  }
+  if (vm) return completeValue(at, vm);
 
   // List item under a key: `  - partial`
   const lm = /^(\s*)-\s+([\w.-]*)$/.exec(before);
-  if (lm) {
-    const [, lead = '', partial = ''] = lm;
-    const indent = lead.length;
-    let keyLine = pos.line - 1;
-    while (keyLine >= 0 && (/^\s*-/.test(lineAt(keyLine)) || !lineAt(keyLine).trim())) keyLine--;
-    const km = keyLine >= 0 ? KEY_LINE.exec(lineAt(keyLine)) : null;
-    if (!km) return [];
-    const [, keyLead = '', listKey = ''] = km;
-    if (keyLead.length > indent) return [];
-    const parent = parentPath(lineAt, keyLine, keyLead.length);
-    if (!parent) return [];
-    const sch = schemaForPath([...parent, listKey], root);
-    const item = sch?.items ? resolveRef(sch.items) : undefined;
-    const from = offset - partial.length;
-    if ([...parent, listKey].join('.') === 'defaults') {
-      return ['verl_default', 'trinity_default', 'ajet_default', '_self_'].map((v, i) => ({
-        label: v,
-        kind: 'value' as const,
-        insertText: v,
-        snippet: false,
-        sortText: String(i),
-        from,
-        to: offset,
-      }));
-    }
-    return item ? valueCompletions(item, partial, from, offset, ctx, p.dialect) : [];
-  }
+  if (lm) return completeListItem(at, lm);
+  return completeKey(at);
+}
 
-  // Key position: `  partial`
+/** A value: `key: partial`. */
+function completeValue({ p, offset, ctx, root, idx, pos, before, lineAt }: At, vm: RegExpExecArray): CompletionEntry[] {
+  const [, lead = '', key = '', partialRaw = ''] = vm;
+  const dash = /^\s*-\s+/.exec(before);
+  const indent = lead.length + (dash ? dash[0].length - lead.length : 0);
+  const parent = parentPath(lineAt, pos.line, indent);
+  if (!parent) return [];
+  const quote = /^["']/.test(partialRaw) ? 1 : 0;
+  const from = offset - partialRaw.length + quote;
+  const lineEnd = idx.lineEnd(pos.line);
+  let to = offset;
+  while (to < lineEnd && /[\w.\-/>]/.test(p.text.charAt(to))) to++;
+  const sch = schemaForPath([...parent, key], root);
+  return sch ? screenValues(p.text, valueCompletions(sch, partialRaw.slice(quote), from, to, ctx, p.dialect), from, to, ctx) : [];
+}
+
+/** A list item under a key: `  - partial`. */
+function completeListItem({ p, offset, ctx, root, pos, lineAt }: At, lm: RegExpExecArray): CompletionEntry[] {
+  const [, lead = '', partial = ''] = lm;
+  const indent = lead.length;
+  let keyLine = pos.line - 1;
+  while (keyLine >= 0 && (/^\s*-/.test(lineAt(keyLine)) || !lineAt(keyLine).trim())) keyLine--;
+  const km = keyLine >= 0 ? KEY_LINE.exec(lineAt(keyLine)) : null;
+  if (!km) return [];
+  const [, keyLead = '', listKey = ''] = km;
+  if (keyLead.length > indent) return [];
+  const parent = parentPath(lineAt, keyLine, keyLead.length);
+  if (!parent) return [];
+  const sch = schemaForPath([...parent, listKey], root);
+  const item = sch?.items ? resolveRef(sch.items) : undefined;
+  const from = offset - partial.length;
+  if ([...parent, listKey].join('.') === 'defaults') {
+    return ['verl_default', 'trinity_default', 'ajet_default', '_self_'].map((v, i) => ({
+      label: v,
+      kind: 'value' as const,
+      insertText: v,
+      snippet: false,
+      sortText: String(i),
+      from,
+      to: offset,
+    }));
+  }
+  return item ? valueCompletions(item, partial, from, offset, ctx, p.dialect) : [];
+}
+
+/** A key: `  partial`. */
+function completeKey({ p, offset, ctx, root, idx, pos, before, lineAt, lineStart }: At): CompletionEntry[] {
   const km = /^(\s*)([\w.-]*)$/.exec(before);
   if (!km) return [];
   const [, keyIndent = ''] = km;

@@ -84,9 +84,21 @@ export function parseConfig(text: string, opts: { dialect?: Family; previous?: P
   } finally {
     Error.stackTraceLimit = stackLimit;
   }
-  const out: ParsedConfig = { text, index, docs, docIndex: -1, dialect: opts.dialect ?? 'agentjet', ...(pieces ? { pieces } : {}) };
-  // An edited document: its checks may reuse the last version's (checkCache.ts keeps them by text).
-  if (opts.previous && plain) out.checks = opts.previous.checks ?? new CheckCache();
+  // Every field set, in one order: one object shape for every parse, so what reads them stays optimised.
+  const out: ParsedConfig = {
+    text,
+    index,
+    docs,
+    doc: undefined,
+    docIndex: -1,
+    rootMap: undefined,
+    rootKey: undefined,
+    dialect: opts.dialect ?? 'agentjet',
+    version: undefined,
+    pieces,
+    // An edited document: its checks may reuse the last version's (checkCache.ts keeps them by text).
+    checks: opts.previous && plain ? (opts.previous.checks ?? new CheckCache()) : undefined,
+  };
   for (let i = 0; i < docs.length; i++) {
     const d = docs[i] as Document.Parsed;
     if (!isMap(d.contents)) continue;
