@@ -10,7 +10,9 @@ export const R_N: usize = RES,
   // The string length simdDecimal read (a byte).
   R_LEN: usize = RES + 16,
   // The offset of find()'s first match, -1 for none.
-  R_FIRST: usize = RES + 20;
+  R_FIRST: usize = RES + 20,
+  // Where joinArray() of an array not counted yet ended (the index after its `]`).
+  R_END: usize = RES + 24;
 // Colour masks by 24-bit colour: mask + 2, 0 when not looked up yet (from JS, once per colour).
 export const TABLE: usize = 1024;
 // Bits of the code points below 0x10000 whose toLowerCase() is themselves, written from JS (the
