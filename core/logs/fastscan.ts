@@ -91,11 +91,11 @@ export class FastScanner extends SearchColumns {
 
   /** Scans an inflated payload (JSON bytes); throws Bail when it is unusual. */
   scanPayload(b: Buffer, want: ScanWant): ScanRecord {
-    // Export copies the token bytes and search's kernels read them as UTF-8: there, invalid UTF-8
-    // goes to the decoder. Stats never copy a string's bytes: every string they read is decoded
-    // with U+FFFD for bad bytes, as the decoder decodes the whole payload (an ASCII byte ends a bad
-    // sequence in both), and a backslash before a non-ASCII byte is an invalid escape (bails).
-    if ((want.tokens || want.search) && !isUtf8(b)) throw BAIL;
+    // Export copies the token bytes: there, invalid UTF-8 goes to the decoder (search checks the
+    // texts it joins: searchText). Every other string read is decoded with U+FFFD for bad bytes, as
+    // the decoder decodes the whole payload (an ASCII byte ends a bad sequence in both), and a
+    // backslash before a non-ASCII byte is an invalid escape (bails).
+    if (want.tokens && !isUtf8(b)) throw BAIL;
     this.b = b;
     this.wasmOn = !!this.kernels && this.kernels.load(b);
     this.exportOn = !!want.tokens;

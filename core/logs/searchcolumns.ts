@@ -1,7 +1,8 @@
 // Search input from the scanned token texts: joined and lowercased bytes with token end offsets,
 // or the strings when lowercasing is not byte-wise (the string path of search).
 import { ExportColumns } from './exportcolumns';
-import { K_STR, RBRACK } from './jsonbytes';
+import { isUtf8 } from 'node:buffer';
+import { BAIL, K_STR, RBRACK } from './jsonbytes';
 import { NeedleFilter } from './needlefilter';
 import type { NeedleCount } from './kernels';
 
@@ -78,8 +79,12 @@ export class SearchColumns extends ExportColumns {
       col = this.text,
       out = this.out;
     const joined = this.pending;
+    this.pending = undefined;
+    // The texts read as UTF-8 (the kernels decode them, the offsets count characters): bad bytes
+    // there go to the decoder. Texts the filter rules out need no check: a bad byte is U+FFFD to
+    // the decoder, never part of a match of an ASCII needle.
+    if (joined || !this.filterOn) this.textUtf8();
     if (joined) {
-      this.pending = undefined;
       tl.joined = joined.joined;
       tl.ends = joined.ends;
       if (joined.found) {
@@ -97,6 +102,7 @@ export class SearchColumns extends ExportColumns {
         return;
       }
       this.mayHoldRun++;
+      this.textUtf8();
     }
     if (!col.keep) {
       // Counted only: joined from the array's bytes by the kernels, or else the texts' positions
@@ -156,6 +162,11 @@ export class SearchColumns extends ExportColumns {
     }
     tl.joined = out.take();
     tl.ends = ends;
+  }
+
+  /** Bails when the current timeline's text array is not valid UTF-8 (export checked the whole payload). */
+  private textUtf8(): void {
+    if (!this.exportOn && !isUtf8(this.b.subarray(this.textAt, this.textEnd))) throw BAIL;
   }
 
   protected searchStrings(tl: SearchText, n: number): void {
