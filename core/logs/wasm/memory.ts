@@ -23,8 +23,10 @@ export const HEX: usize = LOWER + 8192;
 // Colour masks by the 8 bytes `#rrggbb"` of a colour element, direct-mapped by a hash: 4096
 // slots of the 8 bytes (0: empty; a colour starts with '#') and the mask (i32), 16 bytes each.
 export const MASKS: usize = HEX + 256;
+// For each 8-bit mask, the indexes of its set bits in order (8 bytes each): the ids blocks' compaction.
+export const COMPRESS: usize = MASKS + (4096 << 4);
 // Where the memory of one payload starts (input, output, positions: laid out by kernels.ts in JS).
-export const FREE: usize = MASKS + (4096 << 4);
+export const FREE: usize = COMPRESS + 2048;
 
 /** Where the payload is, and the text positions of the current timeline (start, end, kind). */
 export let base: usize = 0;
