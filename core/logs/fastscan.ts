@@ -91,11 +91,11 @@ export class FastScanner extends SearchColumns {
 
   /** Scans an inflated payload (JSON bytes); throws Bail when it is unusual. */
   scanPayload(b: Buffer, want: ScanWant): ScanRecord {
-    // Export copies the token bytes and search's kernels read them as UTF-8: there, invalid UTF-8
-    // goes to the decoder. Stats never copy a string's bytes: every string they read is decoded
-    // with U+FFFD for bad bytes, as the decoder decodes the whole payload (an ASCII byte ends a bad
-    // sequence in both), and a backslash before a non-ASCII byte is an invalid escape (bails).
-    if ((want.tokens || want.search) && !isUtf8(b)) throw BAIL;
+    // Export copies the token bytes: there, invalid UTF-8 goes to the decoder (search checks the
+    // texts it joins: searchText). Every other string read is decoded with U+FFFD for bad bytes, as
+    // the decoder decodes the whole payload (an ASCII byte ends a bad sequence in both), and a
+    // backslash before a non-ASCII byte is an invalid escape (bails).
+    if (want.tokens && !isUtf8(b)) throw BAIL;
     this.b = b;
     this.wasmOn = !!this.kernels && this.kernels.load(b);
     this.exportOn = !!want.tokens;
@@ -202,12 +202,14 @@ export class FastScanner extends SearchColumns {
     // Search with a needle the raw-byte filter judges: the texts are counted, and read again
     // only where the bytes may hold the needle (searchText).
     this.filterOn = false;
-    // With the kernels, search counts the texts first and joins them from the array's bytes (searchText).
-    this.text.keep = !!want.tokens || (!!want.search && !this.countTextFirst(want.needle) && !this.wasmOn);
+    // With the kernels, search joins the texts from the array's bytes: as it reads them (joinText),
+    // or after counting them where the filter judges and the needle is rare (searchText).
+    const countFirst = !want.tokens && !!want.search && this.countTextFirst(want.needle);
+    this.text.keep = !!want.tokens || (!!want.search && !countFirst && !this.wasmOn);
+    this.joinNow = !want.tokens && !!want.search && !countFirst && this.wasmOn;
     this.title.keep = this.count.keep = !!want.tokens;
     // Search alone needs neither colours nor counts.
-    const counts = !want.search || !!want.tokens;
-    this.color.keep = counts;
+    const counts = (this.color.keep = !want.search || !!want.tokens);
     p = this.ws(p + 1);
     if (b[p] !== RBRACE) {
       for (;;) {
@@ -263,7 +265,7 @@ export class FastScanner extends SearchColumns {
     return this.walkContent(p, (q, col) => {
       if (col !== this.text) return this.array(q, col);
       this.textAt = q;
-      return (this.textEnd = this.array(q, col));
+      return (this.textEnd = this.joinText(q) ?? this.array(q, col));
     });
   }
 }

@@ -193,8 +193,15 @@ export class JsonBytes {
   }
 
   protected hasEscape(s: number, e: number): boolean {
-    const i = this.b.indexOf(BSLASH, s);
-    return i >= 0 && i < e;
+    // Keys and field values are short: a loop over them (indexOf from s went on past e, up to
+    // the payload's next backslash, often its end).
+    const b = this.b;
+    if (e - s > 64) {
+      const i = b.indexOf(BSLASH, s);
+      return i >= 0 && i < e;
+    }
+    for (let i = s; i < e; i++) if (b[i] === BSLASH) return true;
+    return false;
   }
 
   protected keyIs(s: number, e: number, name: string): boolean {

@@ -251,11 +251,26 @@ export class Kernels {
     return this.joined(n, views, p);
   }
 
+  /**
+   * joinArray() of a text array at p (its `[`, not empty) not counted yet: up to its end, with
+   * the count and the index after its `]`; undefined when it cannot (count it, then join).
+   */
+  joinUncounted(p: number, views = false): { joined: Buffer; ends: Int32Array; found?: NeedleCount; n: number; end: number } | undefined {
+    const j = this.joined(-1, views, p);
+    return j && { ...j, n: this.uncounted, end: this.i32[6]! };
+  }
+  /** The strings the last joined(-1) took. */
+  private uncounted = 0;
+
   private joined(n: number, views: boolean, at: number): { joined: Buffer; ends: Int32Array; found?: NeedleCount } | undefined {
     if (!this.lowerReady) this.lowerTable();
     const out = views ? this.joinOut : this.outAt,
       ends = views ? this.joinEnds : this.endsAt;
-    if ((at < 0 ? this.x.join(n, out, ends) : this.x.joinArray(at, n, out, ends)) !== n) return undefined;
+    const got = at < 0 ? this.x.join(n, out, ends) : this.x.joinArray(at, n, out, ends);
+    if (n < 0) {
+      if (got <= 0) return undefined;
+      this.uncounted = n = got;
+    } else if (got !== n) return undefined;
     const end = this.i32[1]!;
     const base = this.u8.byteOffset;
     let found: NeedleCount | undefined;

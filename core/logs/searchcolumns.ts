@@ -1,7 +1,8 @@
 // Search input from the scanned token texts: joined and lowercased bytes with token end offsets,
 // or the strings when lowercasing is not byte-wise (the string path of search).
 import { ExportColumns } from './exportcolumns';
-import { K_STR } from './jsonbytes';
+import { isUtf8 } from 'node:buffer';
+import { BAIL, K_STR, RBRACK } from './jsonbytes';
 import { NeedleFilter } from './needlefilter';
 import type { NeedleCount } from './kernels';
 
@@ -32,6 +33,25 @@ export class SearchColumns extends ExportColumns {
   protected exportOn = false;
   /** Whether the current timeline's search goes through the filter (fastscan's item sets it). */
   protected filterOn = false;
+  /** Whether the current timeline's texts are joined as they are read (joinText; fastscan's item sets it). */
+  protected joinNow = false;
+  /** The current timeline's texts joined by joinText, for searchText. */
+  private pending: { joined: Buffer; ends: Int32Array; found?: NeedleCount } | undefined;
+
+  /**
+   * With joinNow: the text array at p (its `[`) joined as it is read, without counting it first;
+   * the index after it, or undefined when not joined (no joinNow, an empty array, an element the
+   * kernels leave to the JavaScript loops: it is counted and joined as usual).
+   */
+  protected joinText(p: number): number | undefined {
+    this.pending = undefined;
+    if (!this.joinNow || this.b[this.ws(p + 1)] === RBRACK) return undefined;
+    const j = this.kernels!.joinUncounted(p, !this.exportOn);
+    if (!j) return undefined;
+    this.text.n = j.n;
+    this.pending = j;
+    return j.end;
+  }
 
   /**
    * Search for `needle` (lower case): whether the raw-byte filter (needlefilter.ts) judges it
@@ -58,6 +78,22 @@ export class SearchColumns extends ExportColumns {
     const b = this.b,
       col = this.text,
       out = this.out;
+    const joined = this.pending;
+    this.pending = undefined;
+    // The texts read as UTF-8 (the kernels decode them, the offsets count characters): bad bytes
+    // there go to the decoder. Texts the filter rules out need no check: a bad byte is U+FFFD to
+    // the decoder, never part of a match of an ASCII needle.
+    if (joined || !this.filterOn) this.textUtf8();
+    if (joined) {
+      tl.joined = joined.joined;
+      tl.ends = joined.ends;
+      if (joined.found) {
+        tl.found = joined.found;
+        // A timeline without the needle: the next ones are counted first again.
+        if (joined.found.matches === 0) this.mayHoldRun = 0;
+      }
+      return;
+    }
     if (this.filterOn) {
       if (!this.filter!.mayHold(b, this.textAt, this.textEnd)) {
         this.mayHoldRun = 0;
@@ -66,6 +102,7 @@ export class SearchColumns extends ExportColumns {
         return;
       }
       this.mayHoldRun++;
+      this.textUtf8();
     }
     if (!col.keep) {
       // Counted only: joined from the array's bytes by the kernels, or else the texts' positions
@@ -125,6 +162,11 @@ export class SearchColumns extends ExportColumns {
     }
     tl.joined = out.take();
     tl.ends = ends;
+  }
+
+  /** Bails when the current timeline's text array is not valid UTF-8 (export checked the whole payload). */
+  private textUtf8(): void {
+    if (!this.exportOn && !isUtf8(this.b.subarray(this.textAt, this.textEnd))) throw BAIL;
   }
 
   protected searchStrings(tl: SearchText, n: number): void {

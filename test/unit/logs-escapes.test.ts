@@ -173,8 +173,51 @@ for (const wasm of [true, false])
             const a = matchScan(got, needle),
               b = matchRecord(dec.record, needle);
             assert.deepEqual(a && [a.matches, a.timeline, a.token], b && [b.matches, b.timeline, b.token], label);
+            // Scanned for the needle: through the raw-byte filter where it judges, and joined at once after a run of timelines that may hold it.
+            for (let k = 0; k < 2; k++) {
+              const r = scanner.scanRecord(bytes, { search: true, needle });
+              const c = r.ok ? matchScan(r, needle) : undefined;
+              assert.deepEqual(
+                c && [c.matches, c.timeline, c.token, c.char],
+                b && [b.matches, b.timeline, b.token, b.char],
+                `${label} (${needle})`,
+              );
+            }
           }
       }
     }
     assert.ok(bad > 400, `records with bad bytes ${bad}`);
   });
+
+test('search of token texts with bad UTF-8 the joined bytes would read otherwise: a sequence cut across two tokens, a bad lead byte before a capital', () => {
+  // Each token a JSON string of these raw bytes (latin1: one byte per character).
+  const cases: [string[], string][] = [
+    [['a\xc3', '\xa9b', '\xc3\xa9'], 'é'],
+    [['a\xc3', '\xa9b', 'b'], 'b'],
+    [['\xc3Xy', 'x'], 'x'],
+    [['\xe6\x97', '\x97Ex'], 'ex'],
+  ];
+  for (const wasm of [true, false]) {
+    const scanner = new FastScanner({ wasm });
+    for (const [tokens, needle] of cases) {
+      const text = tokens.map((t) => `"${t}"`).join(', ');
+      const color = tokens.map(() => '"#09abcf"').join(', ');
+      const json = `{"header": "[3] Task t1 (Reward 1.000)", "nested_json": {"t1.1.0.0": {"outcome": "1.0", "content": {"text": [${text}], "color": [${color}]}}}}`;
+      const bytes = Buffer.concat([Buffer.from(header()), Buffer.from(json, 'latin1'), Buffer.from('\n')]);
+      const dec = decodeRecord(bytes);
+      assert.ok(dec.ok);
+      const want = matchRecord(dec.record, needle);
+      // Ten scans: the first ones through the raw-byte filter (ASCII needles), the later ones joined at once.
+      for (let k = 0; k < 10; k++) {
+        const r = scanner.scanRecord(bytes, { search: true, needle });
+        assert.ok(r.ok);
+        const got = matchScan(r, needle);
+        assert.deepEqual(
+          got && [got.matches, got.timeline, got.token, got.char],
+          want && [want.matches, want.timeline, want.token, want.char],
+          `${JSON.stringify(tokens)} ${needle} scan ${k} (${wasm ? 'kernels' : 'JavaScript'})`,
+        );
+      }
+    }
+  }
+});

@@ -357,3 +357,71 @@ test('the mask kernel agrees with the JavaScript loops on colours of every kind:
   }
   assert.ok(whole > 400, `read in full: ${whole}`);
 });
+
+test('the 64-byte ids blocks (export) agree with the JavaScript loops: leading zeros, 15 and 16 digits, odd separators and elements, ends at every offset', () => {
+  let seed = 98765;
+  const rnd = (n: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const digits = (k: number) => {
+    let s = String(1 + rnd(9));
+    while (s.length < k) s += String(rnd(10));
+    return s;
+  };
+  // Mostly the usual element; now and then one the blocks must leave to the element loop.
+  const odd = () =>
+    // 16 digits and more from 9: above 2 ** 53, where Number() would not print them back as they are.
+    [
+      '"0"',
+      '"07"',
+      '"00"',
+      `"${digits(15)}"`,
+      `"9${digits(15)}"`,
+      `"9${digits(16)}"`,
+      '"-5"',
+      '""',
+      '"1a"',
+      '"1\\u0030"',
+      '"12]"',
+      '"é"',
+      '7',
+      'null',
+      '"1"  ',
+      '2"',
+    ][rnd(16)]!;
+  // Separators the JSON allows and some it does not (no comma, two commas).
+  const seps = [', ', ',', ' , ', ',\n', ',  ', ' ', '', ',, ', ', , ', '  '];
+  const wasm = new FastScanner({ wasm: true }),
+    js = new FastScanner({ wasm: false });
+  const scan = (s: FastScanner, b: Buffer) => {
+    try {
+      const r = s.scanPayload(b, { tokens: true });
+      return r.timelines.map((t, k) => exportLine(k, r, t).toString('latin1')).join('');
+    } catch (err) {
+      assert.ok(err instanceof Bail, `${String(err)}`);
+      return 'bail';
+    }
+  };
+  let whole = 0;
+  for (let c = 0; c < 2000; c++) {
+    const n = 13 + rnd(80);
+    const rare = c % 4 === 0 ? 0 : [3, 10, 40][c % 3]!;
+    const els: string[] = [];
+    // Sometimes more ids than tokens (counted, not written) or fewer (padded with null).
+    const m = n + [0, 0, 5, -5][rnd(4)]!;
+    for (let i = 0; i < m; i++) els.push(rare && rnd(rare) === 0 ? odd() : `"${digits(1 + rnd(rnd(4) === 0 ? 15 : 7))}"`);
+    let ids = '[';
+    els.forEach((e, i) => (ids += (i ? (rare && rnd(rare * 4) === 0 ? seps[rnd(seps.length)]! : ', ') : '') + e));
+    ids += rnd(5) === 0 ? ' ]' : ']';
+    const text = '[' + Array.from({ length: n }, (_, i) => `"t${i}"`).join(', ') + ']';
+    const lead = ' '.repeat(rnd(64));
+    const json = Buffer.from(
+      `{"header": "[3] Task t1 (Reward 1.000)", "nested_json": {"t1.1.0.0": {"outcome": "1.0", "content": {"text": ${text},${lead} "count": ${ids}}}}}`,
+    );
+    const a = scan(wasm, json);
+    assert.equal(a, scan(js, json), `case ${c}: ${json.toString()}`);
+    if (a !== 'bail') whole++;
+  }
+  assert.ok(whole > 400, `read in full: ${whole}`);
+});

@@ -20,6 +20,7 @@ import {
   sep,
   stopIn16,
 } from './memory';
+import { ibI, ibO, ibP, idBlocks } from './idblocks';
 
 /** A kernel's exit: i elements taken, output up to o; r is what it returns. */
 @inline function taken(i: i32, o: usize, r: i32): i32 {
@@ -97,7 +98,18 @@ export function text(p: i32, i: i32, out: usize): i32 {
 export function ids(p: i32, n: i32, out: usize): i32 {
   let o = out;
   let i = 0;
+  // After the blocks stop, this many elements one by one before they try again.
+  let slow = 0;
   for (;;) {
+    if (slow == 0 && n - i >= 13 && ld(p) == 0x22) {
+      const r = idBlocks(p, i, n, o);
+      o = ibO;
+      i = ibI;
+      if (r != -1) return taken(i, o, r);
+      p = ibP;
+      slow = 8;
+    }
+    if (slow > 0) slow--;
     if (i >= n || ld(p) != 0x22) break;
     const q0 = p + 1;
     const d = ld(q0);

@@ -10,7 +10,9 @@ export const R_N: usize = RES,
   // The string length simdDecimal read (a byte).
   R_LEN: usize = RES + 16,
   // The offset of find()'s first match, -1 for none.
-  R_FIRST: usize = RES + 20;
+  R_FIRST: usize = RES + 20,
+  // Where joinArray() of an array not counted yet ended (the index after its `]`).
+  R_END: usize = RES + 24;
 // Colour masks by 24-bit colour: mask + 2, 0 when not looked up yet (from JS, once per colour).
 export const TABLE: usize = 1024;
 // Bits of the code points below 0x10000 whose toLowerCase() is themselves, written from JS (the
@@ -21,8 +23,10 @@ export const HEX: usize = LOWER + 8192;
 // Colour masks by the 8 bytes `#rrggbb"` of a colour element, direct-mapped by a hash: 4096
 // slots of the 8 bytes (0: empty; a colour starts with '#') and the mask (i32), 16 bytes each.
 export const MASKS: usize = HEX + 256;
+// For each 8-bit mask, the indexes of its set bits in order (8 bytes each): the ids blocks' compaction.
+export const COMPRESS: usize = MASKS + (4096 << 4);
 // Where the memory of one payload starts (input, output, positions: laid out by kernels.ts in JS).
-export const FREE: usize = MASKS + (4096 << 4);
+export const FREE: usize = COMPRESS + 2048;
 
 /** Where the payload is, and the text positions of the current timeline (start, end, kind). */
 export let base: usize = 0;

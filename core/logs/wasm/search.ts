@@ -1,6 +1,6 @@
 // AssemblyScript: the kernels of stats and search (count a skipped column; join and lowercase the
 // token texts); see kernels.ts.
-import { LOWER, R_FIRST, R_N, R_OUT, SEP_ERR, base, escapeLen, hexAny, isWs, ld, load16, posS, sep, stopIn16 } from './memory';
+import { LOWER, R_END, R_FIRST, R_N, R_OUT, SEP_ERR, base, escapeLen, hexAny, isWs, ld, load16, posS, sep, stopIn16 } from './memory';
 
 /** Bits of the bytes of the 16 at p equal to c (bit k: byte k). */
 @inline function eq16(v: v128, c: u8): u64 {
@@ -202,13 +202,17 @@ let jo: usize = 0;
     const up = v128.and(i8x16.lt_u(i8x16.sub(v, i8x16.splat(65)), i8x16.splat(26)), i8x16.splat(0x20));
     v128.store(o, v128.or(v, up));
     const stop = ctz<i32>(
-      i8x16.bitmask(v128.or(v128.or(v, i8x16.eq(v, i8x16.splat(0x5c))), i8x16.eq(v, i8x16.splat(0x22)))) | 0x10000,
+      i8x16.bitmask(
+        v128.or(v128.or(v128.or(v, i8x16.eq(v, i8x16.splat(0x5c))), i8x16.eq(v, i8x16.splat(0x22))), i8x16.eq(v, i8x16.splat(0))),
+      ) | 0x10000,
     );
     o += stop;
     q += stop;
     if (stop == 16) continue;
     const c = ld(q);
     if (c == 0x22) break;
+    // A NUL: in the string (the JavaScript path takes it) or the end of the payload.
+    if (c == 0) return false;
     if (c == 0x5c) {
       const x = ld(q + 1);
       let v = -1;
@@ -271,20 +275,28 @@ export function join(n: i32, out: usize, ends: usize): i32 {
 }
 
 /**
- * join() straight from the text array at p (its `[`), whose n strings count() has read (no
- * positions needed): n, or -1 when anything is not as join() would take it (the caller reads the
- * positions and joins them).
+ * join() straight from the text array at p (its `[`, not empty), whose n strings count() has read
+ * (no positions needed): n, or -1 when anything is not as join() would take it (the caller reads
+ * the positions and joins them). With n < 0, the strings are not counted yet: up to the array's
+ * end, their count (R_END: the index after `]`), or -1 at anything else.
  */
 export function joinArray(p: i32, n: i32, out: usize, ends: usize): i32 {
   let o = out;
   let q = p + 1;
   while (isWs(ld(q))) q++;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; n < 0 || i < n; i++) {
     if (ld(q) != 0x22 || !joinToken(q + 1, o)) return -1;
     o = jo;
     store<i32>(ends + (<usize>i << 2), <i32>(o - out));
     const next = load<u32>(base + <usize>jq) == 0x22202c22 ? jq + 3 : sep(jq + 1);
-    if (next == SEP_ERR || (next < 0) != (i == n - 1)) return -1;
+    if (next == SEP_ERR) return -1;
+    if (n < 0) {
+      if (next < 0) {
+        store<i32>(R_END, ~next);
+        n = i + 1;
+        break;
+      }
+    } else if ((next < 0) != (i == n - 1)) return -1;
     q = next;
   }
   store<i32>(R_OUT, <i32>o);
