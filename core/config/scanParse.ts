@@ -190,8 +190,7 @@ class Reader {
           joined = `${word} ${k[1] as string}`;
         } else {
           // A key with no value; the map goes on to the next content line.
-          const key = plainScalar(this.scope, word, true);
-          key.range = [keyFrom, keyFrom + word.length, keyFrom + word.length];
+          const key = plainScalar(this.scope, word, true, [keyFrom, keyFrom + word.length, keyFrom + word.length]);
           this.errors.push(yamlError(keyFrom, keyFrom + word.length, 'MISSING_CHAR'));
           map.items.push(new Pair(key));
           this.li = r.line;
@@ -209,9 +208,8 @@ class Reader {
       const line = this.text.slice(this.starts[this.li], this.ends[this.li]);
       const lineStart = this.starts[this.li] as number;
       const keySrc = m[1] as string;
-      const key = plainScalar(this.scope, joined ?? keySrc, true);
       const colon = lineStart + at + keySrc.length;
-      key.range = [keyFrom, colon, colon];
+      const key = plainScalar(this.scope, joined ?? keySrc, true, [keyFrom, colon, colon]);
       const rest = m[2];
       const restAt = lineStart + line.length - (rest?.length ?? 0);
       const keyLine = this.li;
@@ -342,11 +340,11 @@ class Reader {
     for (let i = first; i <= last; i++)
       lines.push(this.kinds[i] === BLANK ? '' : this.text.slice((this.starts[i] as number) + n, this.ends[i]));
     const value = lines.join('\n') + (strip ? '' : '\n');
+    const end = this.after(last);
     const node = new Scalar(value);
+    node.range = [at, end, end];
     node.source = value;
     node.type = Scalar.BLOCK_LITERAL;
-    const end = this.after(last);
-    node.range = [at, end, end];
     this.li = last + 1;
     return node;
   }
@@ -393,8 +391,7 @@ class Reader {
   /** The null of `key:` with nothing under it (`next` is the next content line, `sameIndent` when it is a key of the same map). */
   private emptyValue(p: number, commented: boolean, keyLine: number, next: number, indent: number, sameIndent: boolean): Scalar {
     const { end, comment } = emptyEnd(this.lines, keyLine, next, indent, sameIndent);
-    const node = plainScalar(this.scope, '', false);
-    node.range = [p, p, comment || commented ? end : p];
+    const node = plainScalar(this.scope, '', false, [p, p, comment || commented ? end : p]);
     return node;
   }
 }

@@ -49,10 +49,9 @@ export function lineValue(scope: Scope, src: string, from: number, end: number, 
   const tpl = whole ?? (q === 123 && junk ? TEMPLATE_JUNK.exec(src) : null);
   if (tpl) {
     // `{{NAME}}`, a template's placeholder: a flow map whose one key is a flow map of one key.
-    const name = plainScalar(scope, tpl[1] as string, true);
-    if (typeof name.value !== 'string') throw new GiveUp();
     const l = (tpl[1] as string).length;
-    name.range = [from + 2, from + 2 + l, from + 2 + l];
+    const name = plainScalar(scope, tpl[1] as string, true, [from + 2, from + 2 + l, from + 2 + l]);
+    if (typeof name.value !== 'string') throw new GiveUp();
     const inner = new YAMLMap(scope.schema);
     inner.flow = true;
     inner.items.push(new Pair(name));
@@ -62,12 +61,14 @@ export function lineValue(scope: Scope, src: string, from: number, end: number, 
     node.items.push(new Pair(inner));
     len = l + 4;
     if (!whole && junk) junkAfter(src, len, from, junk);
+    node.range = [from, from + len, end];
   } else if (q === 91 || q === 123) {
     // `[]` or `{}`: an empty flow collection.
     if (src.charCodeAt(1) !== q + 2 || !/^(?: +#.*)?$/.test(src.slice(2))) throw new GiveUp();
     node = q === 91 ? new YAMLSeq(scope.schema) : new YAMLMap(scope.schema);
     node.flow = true;
     len = 2;
+    node.range = [from, from + len, end];
   } else if (q === 34 || q === 39) {
     // Quoted, with no escape and no quote inside.
     const close = src.indexOf(q === 34 ? '"' : "'", 1);
@@ -79,6 +80,7 @@ export function lineValue(scope: Scope, src: string, from: number, end: number, 
     }
     len = close + 1;
     node = new Scalar(src.slice(1, close));
+    node.range = [from, from + len, end];
     node.source = src.slice(1, close);
     node.type = q === 34 ? Scalar.QUOTE_DOUBLE : Scalar.QUOTE_SINGLE;
   } else {
@@ -87,9 +89,8 @@ export function lineValue(scope: Scope, src: string, from: number, end: number, 
     body = body.replace(/ +$/, '');
     if (!PLAIN_START.test(body) || body.includes(': ') || body.endsWith(':')) throw new GiveUp();
     len = body.length;
-    node = plainScalar(scope, body, false);
+    node = plainScalar(scope, body, false, [from, from + len, end]);
   }
-  node.range = [from, from + len, end];
   return node;
 }
 
@@ -101,8 +102,12 @@ function junkAfter(src: string, at: number, from: number, junk: YAMLParseError[]
   junk.push(new YAMLParseError([start, start + (m[2] as string).length], 'UNEXPECTED_TOKEN', 'Unexpected scalar at node end'));
 }
 
-/** A plain scalar's node as the library resolves it: the first default tag whose test matches, else a string. */
-export function plainScalar(scope: Scope, src: string, atKey: boolean): Scalar {
+/**
+ * A plain scalar's node as the library resolves it: the first default tag whose test matches, else a string.
+ * Its fields are set in the library's order (range, source, type, format): nodes of the same kind then share
+ * one object shape whoever made them, and the code reading them stays compiled for one shape.
+ */
+export function plainScalar(scope: Scope, src: string, atKey: boolean, range: [number, number, number]): Scalar {
   let tag: ScalarTag | undefined;
   for (const t of scope.tags)
     if ((t.default === true || (atKey && t.default === 'key')) && t.test?.test(src)) {
@@ -122,6 +127,7 @@ export function plainScalar(scope: Scope, src: string, atKey: boolean): Scalar {
     if (failed) throw new GiveUp();
     node = isScalar(res) ? res : new Scalar(res);
   } else node = new Scalar(src);
+  node.range = range;
   node.source = src;
   node.type = Scalar.PLAIN;
   if (tag?.format) node.format = tag.format;

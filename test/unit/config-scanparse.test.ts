@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAllDocuments, type Document } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document } from 'yaml';
 import { scanDocuments } from '../../core/config/scanParse';
 import { parseConfig } from '../../core/config/parse';
 import { validateParsed } from '../../core/config/validate';
@@ -210,4 +210,54 @@ test('on random texts in the style of configs, what the reader reads is the libr
     1500,
   );
   assert.ok(read > 150, `the reader read ${read} texts`);
+});
+
+/** Each node's own field names in order, the comment fields (which the reader leaves out) aside, walking both trees alike. */
+function fieldOrders(n: unknown, out: string[] = []): string[] {
+  if (n === null || typeof n !== 'object') return out;
+  const kind = isPair(n) ? 'pair' : isMap(n) ? 'map' : isSeq(n) ? 'seq' : isScalar(n) ? 'scalar' : 'other';
+  out.push(
+    `${kind}: ${Object.keys(n)
+      .filter((k) => !/^(comment|commentBefore|spaceBefore)$/.test(k))
+      .join(',')}`,
+  );
+  if (isPair(n)) {
+    fieldOrders(n.key, out);
+    fieldOrders(n.value, out);
+  } else if (isMap(n) || isSeq(n)) for (const it of n.items as unknown[]) fieldOrders(it, out);
+  return out;
+}
+
+test("the reader's nodes have the library's fields in the library's order (one object shape per kind of node)", () => {
+  // Values of every kind the reader makes: plain of each tag, quoted, block literal, `{{NAME}}`, `[]`, `{}`, empty, a key being typed.
+  const text = [
+    'ajet:',
+    '  a: 1',
+    '  b: 0.5',
+    '  c: 1e-6',
+    '  d: true',
+    '  e: null',
+    '  f: text',
+    '  g: "quoted"',
+    "  h: 'single'",
+    '  i: {{NAME}}',
+    '  j: []',
+    '  k: {}',
+    '  typing',
+    '  l:',
+    '  m: |',
+    '    block',
+    '  n:',
+    '    - x',
+    '    - 2',
+    '    - y: 3',
+    '  o: 0x1f',
+    '',
+  ].join('\n');
+  for (const t of [text, demoConfig, ...references()]) {
+    const scanned = scanDocuments(t, options);
+    assert.ok(scanned, 'the reader reads it');
+    const library = parseAllDocuments(t, options) as Document.Parsed[];
+    assert.deepEqual(fieldOrders(scanned[0]?.contents), fieldOrders(library[0]?.contents));
+  }
 });
