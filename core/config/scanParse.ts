@@ -49,8 +49,8 @@ const KEY_LINE = /^([A-Za-z0-9_][A-Za-z0-9_./-]*):(?:$| +([^ ](?:.*[^ ])?)$)/;
 /** A list item: `- ` and a value (no trailing space). */
 const ITEM_LINE = /^( *)- +([^ ](?:.*[^ ])?)$/;
 const MAX_DEPTH = 64;
-/** A literal block scalar's header, kept or stripped of its last newline (`|`, `|-`). */
-const BLOCK_HEADER = /^\|-?(?: +#.*)?$/;
+/** A literal block scalar's header, kept or stripped of its last newline (`|`, `|-`), maybe with an indentation indicator (`|2`, `|-2`, `|2-`). */
+const BLOCK_HEADER = /^\|(?:(-?)([1-9]?)|([1-9])(-))(?: +#.*)?$/;
 
 /** Comment and blank lines after a node's last content that the library has not placed yet. */
 interface Trail {
@@ -215,9 +215,12 @@ class Reader {
       const keyLine = this.li;
       this.li++;
       scalarLine = -1;
-      if (rest !== undefined && BLOCK_HEADER.test(rest)) {
-        if (at !== indent) throw new GiveUp();
-        const value = this.literal(restAt, rest.charCodeAt(1) === 45, indent);
+      const header = rest === undefined ? null : BLOCK_HEADER.exec(rest);
+      if (header) {
+        const digit = header[2] || header[3];
+        // An indentation indicator counts from the key's column (not tried inside a list item).
+        if (at !== indent || (digit && inItem)) throw new GiveUp();
+        const value = this.literal(restAt, !!(header[1] || header[4]), indent, digit ? Number(digit) : 0);
         this.bareEnd = false;
         trail = this.afterBlock();
         map.items.push(new Pair(key, value));
@@ -327,12 +330,14 @@ class Reader {
 
   /**
    * A literal block scalar (`|` at `at`) of a key at `indent`; this.li is on the line after the header.
-   * Its lines are those indented as its first one, and the blank lines between them.
+   * Its lines are those indented as its first one (or `indent` + the header's indicator), and the blank
+   * lines between them.
    */
-  private literal(at: number, strip: boolean, indent: number): Scalar {
+  private literal(at: number, strip: boolean, indent: number, indicator: number): Scalar {
     const first = this.nextContentOrComment(this.li);
-    const n = first < this.kinds.length ? (this.indents[first] as number) : -1;
-    if (n <= indent || first !== this.li) throw new GiveUp();
+    const found = first < this.kinds.length ? (this.indents[first] as number) : -1;
+    const n = indicator ? indent + indicator : found;
+    if (found <= indent || found < n || first !== this.li) throw new GiveUp();
     let last = first;
     for (let i = first; i < this.kinds.length && (this.kinds[i] === BLANK || (this.indents[i] as number) >= n); i++)
       if (this.kinds[i] !== BLANK) last = i;

@@ -38,7 +38,7 @@ const PLAIN_START = /^(?:[A-Za-z0-9_./~+($^\u0080-\uffff]|-[^ ])/;
 /**
  * A one-line value at `from` (`src`: the rest of its line, no trailing space): a plain or quoted
  * scalar, `[]`, `{}` or `{{NAME}}`, then maybe ` # comment`; its node ends at `end` (after the line).
- * With `junk`, a quoted value or `{{NAME}}` may be followed by words (one being typed after it): the
+ * With `junk`, a quoted value, `[]`, `{}` or `{{NAME}}` may be followed by words (one being typed after it): the
  * library's error for them goes into `junk`, and the node is the value's alone.
  */
 export function lineValue(scope: Scope, src: string, from: number, end: number, junk?: YAMLParseError[]): Scalar | YAMLMap | YAMLSeq {
@@ -63,8 +63,12 @@ export function lineValue(scope: Scope, src: string, from: number, end: number, 
     if (!whole && junk) junkAfter(src, len, from, junk);
     node.range = [from, from + len, end];
   } else if (q === 91 || q === 123) {
-    // `[]` or `{}`: an empty flow collection.
-    if (src.charCodeAt(1) !== q + 2 || !/^(?: +#.*)?$/.test(src.slice(2))) throw new GiveUp();
+    // `[]` or `{}`: an empty flow collection, maybe with a word typed right after it (`[]0`).
+    if (src.charCodeAt(1) !== q + 2) throw new GiveUp();
+    if (!/^(?: +#.*)?$/.test(src.slice(2))) {
+      if (!junk) throw new GiveUp();
+      junkAfter(src, 2, from, junk);
+    }
     node = q === 91 ? new YAMLSeq(scope.schema) : new YAMLMap(scope.schema);
     node.flow = true;
     len = 2;

@@ -60,6 +60,13 @@ const LINES = [
   'k: "q"x',
   "k: 'q' 3 4 # c",
   'k: {{A}}x.y',
+  'k: []3',
+  'k: {}ab # c',
+  'k: |',
+  'k: |1',
+  'k: |-2 # c',
+  'k: |3-',
+  'k: |0',
 ];
 const MORE = ['- a', '- "b" # c', "- 'c'", '- []', '', '#', '# c', 'x: [1,', 'x: "a', 'k: a: b', 'k: v  ', '  '];
 type Typing = { op: 'type'; line: number; indent: number; word: number; replace: boolean };
@@ -136,14 +143,16 @@ test('a digit typed right after each value of each AgentJet config is read as th
   if (!refs.length) return t.skip('no upstream AgentJet tree');
   let read = 0;
   let broken = 0;
+  let closedLines = 0;
   for (const text of [demoConfig, ...refs]) {
     const lines = text.split('\n');
     for (let at = 0; at < lines.length; at++) {
       const line = lines[at] as string;
       if (!/^\s*[\w.-]+: \S/.test(line) || line.includes('#')) continue;
-      // After `{{NAME}}` or a closing quote the digit is a syntax error (UNEXPECTED_TOKEN); other lines: a few.
-      const closed = /(\}\}|["'])$/.test(line);
+      // After `{{NAME}}`, a closing quote, `[]` or `{}` the digit is a syntax error (UNEXPECTED_TOKEN); other lines: a few.
+      const closed = /(\}\}|["']|\[\]|\{\})$/.test(line);
       if (!closed && at % 5) continue;
+      if (closed) closedLines++;
       const edited = [...lines.slice(0, at), `${line}3`, ...lines.slice(at + 1)].join('\n');
       if (!sameAsLibrary(edited)) continue;
       read++;
@@ -152,6 +161,7 @@ test('a digit typed right after each value of each AgentJet config is read as th
   }
   console.log(`read ${broken} texts with a digit after a closed value, ${read} in all`);
   assert.ok(broken > 20, `the reader read ${broken} texts with a digit after a closed value (${read} in all)`);
+  assert.equal(broken, closedLines, 'every text with a digit after a closed value is read');
 });
 
 test('a word alone on its line and the keys after it: read as the library reads them, or left to it', () => {
@@ -260,4 +270,25 @@ test("the reader's nodes have the library's fields in the library's order (one o
     const library = parseAllDocuments(t, options) as Document.Parsed[];
     assert.deepEqual(fieldOrders(scanned[0]?.contents), fieldOrders(library[0]?.contents));
   }
+});
+
+test("an indentation indicator typed after each literal block's `|` in AgentJet's configs is read as the library reads it", (t) => {
+  const refs = references();
+  if (!refs.length) return t.skip('no upstream AgentJet tree');
+  let read = 0;
+  let tried = 0;
+  for (const text of refs) {
+    const lines = text.split('\n');
+    for (let at = 0; at < lines.length; at++) {
+      const line = lines[at] as string;
+      if (!/^\s*[\w.-]+: \|-?$/.test(line)) continue;
+      for (const d of [1, 2, 3, 9]) {
+        tried++;
+        const edited = [...lines.slice(0, at), `${line}${d}`, ...lines.slice(at + 1)].join('\n');
+        if (sameAsLibrary(edited)) read++;
+      }
+    }
+  }
+  console.log(`read ${read} of ${tried} texts with an indentation indicator`);
+  assert.ok(read > 0 && tried > read, `${read} of ${tried}: those within the block's indentation read, the others left to the library`);
 });
