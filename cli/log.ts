@@ -219,9 +219,12 @@ async function runSub(
           return 2;
         }
     outPath = await realpath(v.out).catch(() => v.out!);
-    tmpPath = join(dirname(outPath), `.${basename(outPath)}.${process.pid}.tmp`);
+    // A device or a pipe (/dev/null, a FIFO) is written to as it is: a temp file renamed over it
+    // would replace the device node with a regular file (and write the whole export to disk).
+    const st = await stat(outPath).catch(() => undefined);
+    if (!st || st.isFile()) tmpPath = join(dirname(outPath), `.${basename(outPath)}.${process.pid}.tmp`);
   }
-  const out: Writable = tmpPath ? createWriteStream(tmpPath, { flags: 'wx' }) : process.stdout;
+  const out: Writable = tmpPath ? createWriteStream(tmpPath, { flags: 'wx' }) : outPath ? createWriteStream(outPath, { flags: 'w' }) : process.stdout;
   // A closed pipe (`| head`) ends the export quietly.
   let closed = false;
   const ac = new AbortController();
@@ -250,17 +253,13 @@ async function runSub(
       { workers, signal: ac.signal, reuseExportBuffers: true },
     );
   } catch (err) {
-    if (tmpPath) {
-      out.destroy();
-      await unlink(tmpPath).catch(() => undefined);
-    }
+    if (outPath) out.destroy();
+    if (tmpPath) await unlink(tmpPath).catch(() => undefined);
     if (closed) return 0;
     throw err;
   }
-  if (tmpPath && outPath) {
-    await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
-    await rename(tmpPath, outPath);
-  }
+  if (outPath) await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+  if (tmpPath && outPath) await rename(tmpPath, outPath);
   const records = opened.indexes.reduce((a, ix) => a + ix.count, 0);
   process.stderr.write(
     `${corrupt ? t('exported {0} timelines from {1} records ({2} corrupt records skipped)', rows, records, corrupt) : t('exported {0} timelines from {1} records', rows, records)}\n`,

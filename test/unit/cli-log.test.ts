@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../util/paths';
@@ -94,6 +94,36 @@ test('agentjet log export --jsonl: one row per timeline, arrays aligned, agrees 
     // To stdout as well.
     const s = cli('log', 'export', join(fixtures().logs, 'plain.json.log'), '--jsonl');
     assert.equal(s.stdout.trim().split('\n').length, 8);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('agentjet log export --out a FIFO writes into it and leaves it a FIFO (no temp file renamed over it)', async (t) => {
+  if (process.platform === 'win32' || spawnSync('mkfifo', ['--version']).error) return t.skip('no mkfifo');
+  const dir = mkdtempSync(join(tmpdir(), 'ajlog-fifo-'));
+  try {
+    const fifo = join(dir, 'rows.fifo'),
+      got = join(dir, 'got.jsonl'),
+      file = join(dir, 'rows.jsonl');
+    assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+    // The reader: with the temp-and-rename write it never sees a writer (killed below).
+    const reader = spawn('sh', ['-c', 'cat "$0" > "$1"', fifo, got], { stdio: 'ignore' });
+    const readerDone = new Promise<number | null>((resolve) => reader.on('exit', (code) => resolve(code)));
+    const timer = setTimeout(() => reader.kill(), 20_000);
+    try {
+      const r = cli('log', 'export', rollout(), '--jsonl', '--out', fifo);
+      assert.equal(r.status, 0, r.stderr);
+      assert.ok(lstatSync(fifo).isFIFO(), 'the FIFO was replaced');
+      if (!lstatSync(fifo).isFIFO()) reader.kill();
+      assert.equal(await readerDone, 0);
+    } finally {
+      clearTimeout(timer);
+      reader.kill();
+    }
+    assert.equal(cli('log', 'export', rollout(), '--jsonl', '--out', file).status, 0);
+    assert.ok(readFileSync(file).length > 0);
+    assert.deepEqual(readFileSync(got), readFileSync(file));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

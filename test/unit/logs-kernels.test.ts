@@ -425,3 +425,82 @@ test('the 64-byte ids blocks (export) agree with the JavaScript loops: leading z
   }
   assert.ok(whole > 400, `read in full: ${whole}`);
 });
+
+test('the logprobs kernel\'s runs of one decimal shape agree with the JavaScript loops: trailing zeros, -0, leading zeros, shape changes, odd separators, ends at every offset', () => {
+  // mulberry32: the low bits of a plain LCG repeat with a short period, and the cases below
+  // combine several draws per element.
+  let seed = 4242;
+  const rnd = (n: number) => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) % n;
+  };
+  const digits = (k: number) => Array.from({ length: k }, () => String(rnd(10))).join('');
+  // A run's shape: sign, digits before the dot, digits after it (up to 8: past 6 the 1e-6 rule).
+  const shapes = [
+    [true, 1, 4],
+    [false, 1, 4],
+    [true, 2, 4],
+    [true, 1, 7],
+    [false, 3, 2],
+    [true, 1, 1],
+    [true, 5, 10],
+  ] as const;
+  const decimal = (neg: boolean, int: number, frac: number) => {
+    const r = rnd(8);
+    // All zeros (-0.0000, 0.0000), trailing zeros, a leading zero where the int part is longer.
+    // Zeros first in the fraction: below 1e-6 from 7 fraction digits on (JSON writes an exponent).
+    const f =
+      r === 0
+        ? '0'.repeat(frac)
+        : r === 1
+          ? digits(Math.max(0, frac - 2)).padEnd(frac, '0')
+          : r === 3
+            ? String(1 + rnd(9)).padStart(frac, '0')
+            : digits(frac);
+    const i = r === 0 && int === 1 ? '0' : r === 2 ? '0' + digits(int - 1) : String(1 + rnd(9)) + digits(int - 1);
+    return `"${neg ? '-' : ''}${int === 1 && rnd(3) === 0 ? '0' : i}.${f}"`;
+  };
+  const odd = () => ['"N/A"', '"-1.5e-7"', '"1."', '"-.5"', '"--1.0"', '"1.2.3"', '"7"', '-0.5', 'null', '"-0.5\\u0030"', '"0.0000001"'][rnd(11)]!;
+  const seps = [', ', ',', ' , ', ',\n', ',  '];
+  const wasm = new FastScanner({ wasm: true }),
+    js = new FastScanner({ wasm: false });
+  const scan = (s: FastScanner, b: Buffer) => {
+    try {
+      const r = s.scanPayload(b, { tokens: true });
+      return r.timelines.map((t, k) => exportLine(k, r, t).toString('latin1')).join('');
+    } catch (err) {
+      // A value JSON.parse refuses (a quote changed below) throws its SyntaxError: the decoder's too.
+      assert.ok(err instanceof Bail || err instanceof SyntaxError, `${String(err)}`);
+      return 'bail';
+    }
+  };
+  let whole = 0;
+  for (let c = 0; c < 2000; c++) {
+    const n = 4 + rnd(60);
+    const m = n + [0, 0, 4, -4][rnd(4)]!;
+    const els: string[] = [];
+    let shape = shapes[rnd(shapes.length)]!;
+    for (let i = 0; i < m; i++) {
+      if (rnd(25) === 0) shape = shapes[rnd(shapes.length)]!;
+      const e = rnd(30) === 0 ? odd() : decimal(shape[0], shape[1], shape[2]);
+      // Now and then one byte changed: same length, another shape (a digit for the sign or the
+      // dot, a second dot, a quote early).
+      const at = 1 + rnd(Math.max(1, e.length - 2));
+      els.push(rnd(20) === 0 ? e.slice(0, at) + '0123456789.-"x'[rnd(14)]! + e.slice(at + 1) : e);
+    }
+    let title = '[';
+    els.forEach((e, i) => (title += (i ? (rnd(40) === 0 ? seps[rnd(seps.length)]! : ', ') : '') + e));
+    title += rnd(5) === 0 ? ' ]' : ']';
+    const text = '[' + Array.from({ length: n }, (_, i) => `"t${i}"`).join(', ') + ']';
+    const lead = ' '.repeat(rnd(64));
+    const json = Buffer.from(
+      `{"header": "[3] Task t1 (Reward 1.000)", "nested_json": {"t1.1.0.0": {"outcome": "1.0", "content": {"text": ${text},${lead} "title": ${title}}}}}`,
+    );
+    const a = scan(wasm, json);
+    assert.equal(a, scan(js, json), `case ${c}: ${json.toString()}`);
+    if (a !== 'bail') whole++;
+  }
+  assert.ok(whole > 1000, `read in full: ${whole}`);
+});

@@ -275,6 +275,41 @@ export function logprobs(p: i32, n: i32, out: usize, eq: i32, known: i32): i32 {
     i++;
     p = next;
     if (next < 0) break;
+    if (eq == 0 && w >= 0 && next == q + 3) {
+      // A run of decimals of this one's shape (sign, digits before and after the dot), each
+      // followed by `, "`: a logger's fixed format ("%.4f"). The next element is a constant
+      // stride away, so finding it does not wait for this one's bytes (the loop above does: a
+      // chain of loads and masks per element), and one compare per element checks the shape.
+      const len = <i32>load<u8>(R_LEN);
+      const v0 = load16(q - len);
+      const lim = (1 << len) - 1;
+      const digits0 = i8x16.bitmask(i8x16.lt_u(i8x16.sub(v0, i8x16.splat(48)), i8x16.splat(10))) & lim;
+      const dot = ctz<i32>(i8x16.bitmask(i8x16.eq(v0, i8x16.splat(0x2e))));
+      const neg = ld(q - len) == 0x2d ? 1 : 0;
+      const intLen = dot - neg;
+      // Past 6 fraction digits the 1e-6 rule looks at the value: the loop above takes those.
+      if (len - dot - 1 <= 6) {
+        const after = lim & ~((2 << dot) - 1);
+        while (i < n && load<u32>(base + <usize>p + <usize>len + 1) == 0x22202c22) {
+          const v = load16(p + 1);
+          const digits = i8x16.bitmask(i8x16.lt_u(i8x16.sub(v, i8x16.splat(48)), i8x16.splat(10))) & lim;
+          // Digits where the first had them, its sign and dot elsewhere.
+          if (digits != digits0 || ((i8x16.bitmask(i8x16.eq(v, v0)) | digits) & lim) != lim) break;
+          const lead = ld(p + 1 + neg);
+          if (lead == 48 && intLen > 1) break;
+          const nz = after & ~i8x16.bitmask(i8x16.eq(v, i8x16.splat(48)));
+          store<u8>(o, 0x2c);
+          v128.store(o + 1, v);
+          if (nz != 0) o += 33 - clz<i32>(nz);
+          else if (neg == 1 && intLen == 1 && lead == 48) {
+            store<u8>(o + 1, 48); // -0
+            o += 2;
+          } else o += 1 + dot;
+          i++;
+          p += len + 4;
+        }
+      }
+    }
   }
   store<i32>(R_EQ, eq);
   return taken(i, o, p);
