@@ -222,9 +222,17 @@ async function runSub(
     // A device or a pipe (/dev/null, a FIFO) is written to as it is: a temp file renamed over it
     // would replace the device node with a regular file (and write the whole export to disk).
     const st = await stat(outPath).catch(() => undefined);
+    if (st?.isDirectory()) {
+      process.stderr.write(`agentjet log export: ${t('--out {0} is a folder; name a file in it', v.out)}\n`);
+      return 2;
+    }
     if (!st || st.isFile()) tmpPath = join(dirname(outPath), `.${basename(outPath)}.${process.pid}.tmp`);
   }
-  const out: Writable = tmpPath ? createWriteStream(tmpPath, { flags: 'wx' }) : outPath ? createWriteStream(outPath, { flags: 'w' }) : process.stdout;
+  const out: Writable = tmpPath
+    ? createWriteStream(tmpPath, { flags: 'wx' })
+    : outPath
+      ? createWriteStream(outPath, { flags: 'w' })
+      : process.stdout;
   // A closed pipe (`| head`) ends the export quietly.
   let closed = false;
   const ac = new AbortController();

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../util/paths';
@@ -124,6 +124,19 @@ test('agentjet log export --out a FIFO writes into it and leaves it a FIFO (no t
     assert.equal(cli('log', 'export', rollout(), '--jsonl', '--out', file).status, 0);
     assert.ok(readFileSync(file).length > 0);
     assert.deepEqual(readFileSync(got), readFileSync(file));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('agentjet log export --out a folder: one clear message, exit 2, nothing left in the folder', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ajlog-outdir-'));
+  try {
+    const r = cli('log', 'export', rollout(), '--jsonl', '--out', dir);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /is a folder/);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.deepEqual(readdirSync(dir), []);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
