@@ -16,7 +16,7 @@ import { loadPython } from './pyparse';
 import type { OverlayDoc } from './schemagen';
 import { recordedFactNames } from './releaseRules';
 import type { CodeFactsByVersion } from './codefacts';
-import { shapedSchema, type ConfigSchema } from './schema';
+import type { ConfigSchema } from './schema';
 import { baseFacts, bundledFor, labelOf, type JudgingFacts } from './releases';
 import type { ParsedConfig } from './parse';
 import { t } from '../l10n';
@@ -196,7 +196,7 @@ export async function readFacts(found: FoundAgentJet, opts: ReadFactsOptions = {
     .digest('hex');
   const meta = { origin: found.origin, release: found.release, location: found.pkgDir, pkg: found.pkg } as const;
   const facts = (schema: ConfigSchema): JudgingFacts => ({
-    schema: shapedSchema(schema),
+    schema,
     origin: found.origin,
     location: found.pkgDir,
     ...(found.release ? { release: found.release } : {}),

@@ -5,7 +5,7 @@
 import baseJson from '../../schemas/agentjet.schema.json';
 import releasesJson from '../../schemas/releases.json';
 import { isMap, isScalar, type YAMLMap } from 'yaml';
-import { schema as shapedBase, shapedSchema, type ConfigSchema, type SchemaNode } from './schema';
+import type { ConfigSchema, SchemaNode } from './schema';
 import { jsonPatch, type Json } from './jsonDiff';
 import type { ParsedConfig } from './parse';
 import { getLocale, t } from '../l10n';
@@ -84,11 +84,11 @@ export function bundledReleases(): JudgingFacts[] {
   for (const r of BUNDLED_RELEASES) {
     const p = file.releases[r.id];
     if (!p) continue;
-    const schema = shapedSchema(jsonPatch(base as unknown as Json, p.patch) as unknown as ConfigSchema);
+    const schema = jsonPatch(base as unknown as Json, p.patch) as unknown as ConfigSchema;
     out.push({ schema, release: r.release, date: r.date, origin: 'bundled', label: labelOf({ origin: 'bundled', ...r }) });
   }
   out.push({
-    schema: shapedBase,
+    schema: base,
     release: BASE_RELEASE.release,
     date: BASE_RELEASE.date,
     origin: 'bundled',

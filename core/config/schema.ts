@@ -56,73 +56,7 @@ export interface ConfigSchema extends SchemaNode {
   title?: string;
 }
 
-/** The fields of a node, root-only ones included, in the one order every shaped node has. */
-const NODE_FIELDS = [
-  'type',
-  'description',
-  'markdownDescription',
-  'default',
-  'enum',
-  'properties',
-  'additionalProperties',
-  'items',
-  'deprecated',
-  '$ref',
-  'x-open',
-  'x-enumSeverity',
-  'x-enumFallback',
-  'x-enumRenamed',
-  'x-dialect',
-  'x-unread',
-  'x-enumByVersion',
-  'x-renamedTo',
-  'x-movedTo',
-  'x-deprecatedMessage',
-  'x-classRef',
-  'x-pathKind',
-  'x-selects',
-  'x-source',
-  'x-versionKeys',
-  'x-versionDefaults',
-  'x-release',
-  '$schema',
-  '$id',
-  'title',
-] as const;
-const FIELD_SET: ReadonlySet<string> = new Set(NODE_FIELDS);
-
-/**
- * A copy of a parsed schema in which every node has the same fields in the same order (absent ones
- * undefined). Parsed JSON gives each combination of keys its own object shape, and the validator's and
- * completion's property reads, seeing dozens of shapes, were recompiled again and again; with one shape
- * they stay compiled. Keys outside the list are kept, after the listed ones.
- */
-export function shapedSchema<T extends SchemaNode>(json: T): T {
-  const done = new Map<object, SchemaNode>();
-  const shape = (n: SchemaNode): SchemaNode => {
-    const seen = done.get(n);
-    if (seen) return seen;
-    const src = n as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    for (const f of NODE_FIELDS) out[f] = src[f];
-    done.set(n, out as SchemaNode);
-    for (const k of Object.keys(src)) if (!FIELD_SET.has(k)) out[k] = src[k];
-    if (n.properties) {
-      const props: Record<string, SchemaNode> = {};
-      for (const [k, c] of Object.entries(n.properties)) props[k] = isNode(c) ? shape(c) : c;
-      out.properties = props;
-    }
-    if (isNode(n.items)) out.items = shape(n.items);
-    return out as SchemaNode;
-  };
-  return shape(json) as T;
-}
-
-function isNode(v: unknown): v is SchemaNode {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-export const schema: ConfigSchema = shapedSchema(schemaJson as ConfigSchema);
+export const schema: ConfigSchema = schemaJson as ConfigSchema;
 
 export { familyOf };
 

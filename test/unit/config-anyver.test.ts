@@ -8,7 +8,6 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { shapedSchema } from '../../core/config/schema';
 import { jsonDiff, jsonPatch, type Json } from '../../core/config/jsonDiff';
 import { conversionTable } from '../../core/config/codefacts';
 import { comparedValues, dataclassKeys } from '../../core/config/pyfacts';
@@ -312,8 +311,7 @@ test(
       release: '0.0.4',
       date: 'May 2026',
     });
-    // The bundled facts are shaped (core/config/schema.ts shapedSchema): compare like with like.
-    assert.deepEqual(g && shapedSchema(g.schema), bundledReleases()[0]?.schema, 'run npm run gen:schema');
+    assert.deepEqual(g?.schema, bundledReleases()[0]?.schema, 'run npm run gen:schema');
   }),
 );
 
