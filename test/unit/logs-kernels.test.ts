@@ -358,6 +358,32 @@ test('the mask kernel agrees with the JavaScript loops on colours of every kind:
   assert.ok(whole > 400, `read in full: ${whole}`);
 });
 
+/** `[` and the elements, each after the first behind a separator drawn by `sep` (the closing bracket is the caller's). */
+function joined(els: string[], sep: () => string): string {
+  let out = '[';
+  els.forEach((e, i) => (out += (i ? sep() : '') + e));
+  return out;
+}
+
+/** A record of `n` token texts, then `lead` spaces and `field` holding `array` (a JSON array's text). */
+function tokenRecord(n: number, lead: number, field: string, array: string): Buffer {
+  const text = '[' + Array.from({ length: n }, (_, i) => `"t${i}"`).join(', ') + ']';
+  return Buffer.from(
+    `{"header": "[3] Task t1 (Reward 1.000)", "nested_json": {"t1.1.0.0": {"outcome": "1.0", "content": {"text": ${text},${' '.repeat(lead)} "${field}": ${array}}}}}`,
+  );
+}
+
+/** The export lines of a payload, or 'bail' where the scanner leaves it to JSON.parse (with `syntax`, also where JSON.parse refuses it). */
+function exportOrBail(s: FastScanner, b: Buffer, syntax = false): string {
+  try {
+    const r = s.scanPayload(b, { tokens: true });
+    return r.timelines.map((t, k) => exportLine(k, r, t).toString('latin1')).join('');
+  } catch (err) {
+    assert.ok(err instanceof Bail || (syntax && err instanceof SyntaxError), `${String(err)}`);
+    return 'bail';
+  }
+}
+
 test('the 64-byte ids blocks (export) agree with the JavaScript loops: leading zeros, 15 and 16 digits, odd separators and elements, ends at every offset', () => {
   let seed = 98765;
   const rnd = (n: number) => {
@@ -394,15 +420,6 @@ test('the 64-byte ids blocks (export) agree with the JavaScript loops: leading z
   const seps = [', ', ',', ' , ', ',\n', ',  ', ' ', '', ',, ', ', , ', '  '];
   const wasm = new FastScanner({ wasm: true }),
     js = new FastScanner({ wasm: false });
-  const scan = (s: FastScanner, b: Buffer) => {
-    try {
-      const r = s.scanPayload(b, { tokens: true });
-      return r.timelines.map((t, k) => exportLine(k, r, t).toString('latin1')).join('');
-    } catch (err) {
-      assert.ok(err instanceof Bail, `${String(err)}`);
-      return 'bail';
-    }
-  };
   let whole = 0;
   for (let c = 0; c < 2000; c++) {
     const n = 13 + rnd(80);
@@ -411,22 +428,17 @@ test('the 64-byte ids blocks (export) agree with the JavaScript loops: leading z
     // Sometimes more ids than tokens (counted, not written) or fewer (padded with null).
     const m = n + [0, 0, 5, -5][rnd(4)]!;
     for (let i = 0; i < m; i++) els.push(rare && rnd(rare) === 0 ? odd() : `"${digits(1 + rnd(rnd(4) === 0 ? 15 : 7))}"`);
-    let ids = '[';
-    els.forEach((e, i) => (ids += (i ? (rare && rnd(rare * 4) === 0 ? seps[rnd(seps.length)]! : ', ') : '') + e));
+    let ids = joined(els, () => (rare && rnd(rare * 4) === 0 ? seps[rnd(seps.length)]! : ', '));
     ids += rnd(5) === 0 ? ' ]' : ']';
-    const text = '[' + Array.from({ length: n }, (_, i) => `"t${i}"`).join(', ') + ']';
-    const lead = ' '.repeat(rnd(64));
-    const json = Buffer.from(
-      `{"header": "[3] Task t1 (Reward 1.000)", "nested_json": {"t1.1.0.0": {"outcome": "1.0", "content": {"text": ${text},${lead} "count": ${ids}}}}}`,
-    );
-    const a = scan(wasm, json);
-    assert.equal(a, scan(js, json), `case ${c}: ${json.toString()}`);
+    const json = tokenRecord(n, rnd(64), 'count', ids);
+    const a = exportOrBail(wasm, json);
+    assert.equal(a, exportOrBail(js, json), `case ${c}: ${json.toString()}`);
     if (a !== 'bail') whole++;
   }
   assert.ok(whole > 400, `read in full: ${whole}`);
 });
 
-test('the logprobs kernel\'s runs of one decimal shape agree with the JavaScript loops: trailing zeros, -0, leading zeros, shape changes, odd separators, ends at every offset', () => {
+test("the logprobs kernel's runs of one decimal shape agree with the JavaScript loops: trailing zeros, -0, leading zeros, shape changes, odd separators, ends at every offset", () => {
   // mulberry32: the low bits of a plain LCG repeat with a short period, and the cases below
   // combine several draws per element.
   let seed = 4242;
@@ -462,20 +474,13 @@ test('the logprobs kernel\'s runs of one decimal shape agree with the JavaScript
     const i = r === 0 && int === 1 ? '0' : r === 2 ? '0' + digits(int - 1) : String(1 + rnd(9)) + digits(int - 1);
     return `"${neg ? '-' : ''}${int === 1 && rnd(3) === 0 ? '0' : i}.${f}"`;
   };
-  const odd = () => ['"N/A"', '"-1.5e-7"', '"1."', '"-.5"', '"--1.0"', '"1.2.3"', '"7"', '-0.5', 'null', '"-0.5\\u0030"', '"0.0000001"'][rnd(11)]!;
+  const odd = () =>
+    ['"N/A"', '"-1.5e-7"', '"1."', '"-.5"', '"--1.0"', '"1.2.3"', '"7"', '-0.5', 'null', '"-0.5\\u0030"', '"0.0000001"'][rnd(11)]!;
   const seps = [', ', ',', ' , ', ',\n', ',  '];
   const wasm = new FastScanner({ wasm: true }),
     js = new FastScanner({ wasm: false });
-  const scan = (s: FastScanner, b: Buffer) => {
-    try {
-      const r = s.scanPayload(b, { tokens: true });
-      return r.timelines.map((t, k) => exportLine(k, r, t).toString('latin1')).join('');
-    } catch (err) {
-      // A value JSON.parse refuses (a quote changed below) throws its SyntaxError: the decoder's too.
-      assert.ok(err instanceof Bail || err instanceof SyntaxError, `${String(err)}`);
-      return 'bail';
-    }
-  };
+  // A value JSON.parse refuses (a quote changed below) throws its SyntaxError: the decoder's too.
+  const scan = (sc: FastScanner, b: Buffer) => exportOrBail(sc, b, true);
   let whole = 0;
   for (let c = 0; c < 2000; c++) {
     const n = 4 + rnd(60);
@@ -490,14 +495,9 @@ test('the logprobs kernel\'s runs of one decimal shape agree with the JavaScript
       const at = 1 + rnd(Math.max(1, e.length - 2));
       els.push(rnd(20) === 0 ? e.slice(0, at) + '0123456789.-"x'[rnd(14)]! + e.slice(at + 1) : e);
     }
-    let title = '[';
-    els.forEach((e, i) => (title += (i ? (rnd(40) === 0 ? seps[rnd(seps.length)]! : ', ') : '') + e));
+    let title = joined(els, () => (rnd(40) === 0 ? seps[rnd(seps.length)]! : ', '));
     title += rnd(5) === 0 ? ' ]' : ']';
-    const text = '[' + Array.from({ length: n }, (_, i) => `"t${i}"`).join(', ') + ']';
-    const lead = ' '.repeat(rnd(64));
-    const json = Buffer.from(
-      `{"header": "[3] Task t1 (Reward 1.000)", "nested_json": {"t1.1.0.0": {"outcome": "1.0", "content": {"text": ${text},${lead} "title": ${title}}}}}`,
-    );
+    const json = tokenRecord(n, rnd(64), 'title', title);
     const a = scan(wasm, json);
     assert.equal(a, scan(js, json), `case ${c}: ${json.toString()}`);
     if (a !== 'bail') whole++;
