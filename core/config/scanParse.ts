@@ -328,11 +328,7 @@ class Reader {
     }
   }
 
-  /**
-   * A literal block scalar (`|` at `at`) of a key at `indent`; this.li is on the line after the header.
-   * Its lines are those indented as its first one (or `indent` + the header's indicator), and the blank
-   * lines between them.
-   */
+  /** A literal block (`|` at `at`) of a key at `indent`, this.li after its header: the lines indented as its first one (or `indent` + the header's indicator) and the blank lines between. */
   private literal(at: number, strip: boolean, indent: number, indicator: number): Scalar {
     const first = this.nextContentOrComment(this.li);
     const found = first < this.kinds.length ? (this.indents[first] as number) : -1;

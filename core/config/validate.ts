@@ -1,31 +1,21 @@
 // Semantic checks of an AgentJet/ASTuner config over the `yaml` parse tree, with exact ranges.
 import { isMap, isSeq, isScalar, Scalar, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
-import {
-  schema as defaultSchema,
-  childSchema,
-  typesOf,
-  resolveRef,
-  inDialect,
-  type SchemaNode,
-  type Family,
-  type JsonType,
-} from './schema';
+import { schema as defaultSchema, childSchema, typesOf, resolveRef, type SchemaNode, type Family } from './schema';
 import { parseConfig, deref, keyString, mapPairs, nodeAt, looksLikeConfig, MAX_SEMANTIC_BYTES, type ParsedConfig } from './parse';
-import { suggest, type Range } from './text';
-import type { ConfigDiagnostic, Fix } from './diagnostics';
+import type { ConfigDiagnostic } from './diagnostics';
 import { ClassResolver } from './classref';
 import { CachedFs, type ConfigFs } from './fs';
 import { DOCUMENT_SUGGEST_BUDGET, nodeRange, push, type Ctx } from './validateContext';
 import { checkEssentials, checkCrossFields, checkFileName, checkRoot } from './rules';
 import { closeChecks, keep, mark, openChecks, reuse, subtreeKey } from './checkCache';
-import { checkEnum, checkClassRef, checkPath, checkInterpolations } from './valueChecks';
-import { ROOT_NAMES, checkKeyDialect, homesOf, versionReads } from './keyChecks';
-import { PLACEHOLDER_RE, coerce, describe, isTemplate, srcText, typeOk, valueType, yamlScalar } from './valueTypes';
+import { checkEnum, checkClassRef, checkPath, checkInterpolations, reportEmpty, reportTypeMismatch } from './valueChecks';
+import { ROOT_NAMES, checkKeyDialect, reportUnknownKey, versionReads } from './keyChecks';
+import { PLACEHOLDER_RE, isTemplate, typeOk, valueType } from './valueTypes';
 import { versionFromPath, type FrameworkVersion } from '../agentjet/dialect';
 import { t } from '../l10n';
 import type { ConfigSchema } from './schema';
 import type { JudgingFacts } from './releases';
-import { checkReleaseRules, versionNote } from './rulesByRelease';
+import { checkReleaseRules } from './rulesByRelease';
 
 export interface ValidateOptions {
   /** Folder the launcher runs in: class references and relative paths resolve against it. */
@@ -172,22 +162,6 @@ function reportSyntax(p: ParsedConfig, out: ConfigDiagnostic[]): void {
   }
 }
 
-const knownKeyLists = new WeakMap<SchemaNode, Map<Family, string[]>>();
-
-/** Labels of the keys under a schema node that exist in this dialect (memoised: asked per unknown key). */
-function knownKeys(node: SchemaNode, dialect: Family): string[] {
-  let byDialect = knownKeyLists.get(node);
-  if (!byDialect) knownKeyLists.set(node, (byDialect = new Map()));
-  let keys = byDialect.get(dialect);
-  if (!keys) {
-    keys = Object.entries(resolveRef(node).properties ?? {})
-      .filter(([, v]) => inDialect(v, dialect))
-      .map(([k]) => k);
-    byDialect.set(dialect, keys);
-  }
-  return keys;
-}
-
 let stepCount = 0;
 
 /** Calls of the inner checks, for the test that validation cost grows linearly with the document. */
@@ -224,130 +198,6 @@ function* checkMap(ctx: Ctx, map: YAMLMap, sch: SchemaNode, path: string[]): Gen
     if (at && before && ctx.checks) keep(ctx.checks, at, before, ctx.out);
   }
   void seen;
-}
-
-/** A key its schema node lacks: what another release calls it, a likely spelling, where it belongs, or that it is ignored. Kept out of checkMap's loop, which runs for every key. */
-function reportUnknownKey(ctx: Ctx, s: SchemaNode, key: string, keyRange: Range, path: string[], open: SchemaNode['x-open']): void {
-  // A key another AgentJet release reads: say which, and rename it where it was renamed.
-  const note = ctx.facts && path[0] === 'ajet' && ctx.p.rootKey === 'ajet' ? versionNote(ctx.facts, [...path.slice(1), key]) : undefined;
-  if (note) {
-    const last = note.rename?.split('.');
-    const samePlace = last && last.length === path.length && last.slice(0, -1).join('.') === path.slice(1).join('.');
-    push(
-      ctx,
-      note.rename ? 'renamed-key' : 'unknown-key',
-      'warning',
-      note.message,
-      keyRange,
-      samePlace && last
-        ? [{ title: t('Rename to `{0}`', last[last.length - 1] ?? ''), newText: last[last.length - 1] ?? '', preferred: true }]
-        : undefined,
-    );
-    return;
-  }
-  const sugg = suggest(key, knownKeys(s, ctx.dialect));
-  const where = path.length ? `\`${path.join('.')}\`` : t('the top level');
-  const home = !sugg.length && ROOT_NAMES.has(path[0] ?? '') ? homesOf(ctx.schema, key, ctx.dialect) : [];
-  if (home.length) {
-    push(
-      ctx,
-      'unknown-key',
-      'warning',
-      t('`{0}` is not a key of {1}; it belongs under `{2}`.', key, where, home.map((h) => `${path[0]}.${h}`).join(t('` or `'))),
-      keyRange,
-    );
-  } else if (sugg.length) {
-    push(
-      ctx,
-      'unknown-key',
-      'warning',
-      t('Unknown key `{0}` in {1}. Did you mean `{2}`?', key, where, sugg[0] ?? ''),
-      keyRange,
-      sugg.map((x, i) => ({ title: t('Change to `{0}`', x), newText: x, preferred: i === 0 })),
-    );
-  } else if (open === 'info') {
-    push(
-      ctx,
-      'unknown-key',
-      'information',
-      t('`{0}` is not a setting the framework reads in {1}; fine if your own code reads it.', key, where),
-      keyRange,
-    );
-  } else {
-    push(ctx, 'unknown-key', 'warning', t('Unknown key `{0}` in {1}; the framework ignores it.', key, where), keyRange);
-  }
-}
-
-/** `key:` with nothing after it where a scalar with a default is expected: it becomes null; offer the default. */
-function reportEmpty(
-  ctx: Ctx,
-  raw: Node | null,
-  s: SchemaNode,
-  types: JsonType[],
-  name: string,
-  range: Range,
-  pair: Pair | undefined,
-): void {
-  const empty = !raw || (isScalar(raw) && srcText(ctx, raw).trim() === '');
-  const expectsScalar = types.length > 0 && !types.includes('null') && !types.includes('object') && !types.includes('array');
-  if (empty && expectsScalar && s.default !== null && s.default !== undefined) {
-    const keyNode = pair?.key as Node | undefined;
-    const fixes: Fix[] = [];
-    if (keyNode?.range) {
-      // Replace `key:` with `key: default`.
-      const colon = ctx.p.text.indexOf(':', keyNode.range[1]);
-      if (colon >= 0)
-        fixes.push({
-          title: t('Set the default ({0})', JSON.stringify(s.default)),
-          newText: `${srcText(ctx, keyNode)}: ${yamlScalar(s.default)}`,
-          range: ctx.p.index.range(keyNode.range[0], colon + 1),
-          preferred: true,
-        });
-    }
-    push(
-      ctx,
-      'empty-value',
-      'warning',
-      t('`{0}` has no value, so it becomes null; the default is `{1}`.', name, JSON.stringify(s.default)),
-      keyNode ? nodeRange(ctx, keyNode) : range,
-      fixes,
-    );
-  }
-}
-
-/** A value of the wrong type (cold: out of checkValue, which runs for every value). */
-function reportTypeMismatch(
-  ctx: Ctx,
-  value: Node | null,
-  str: string | undefined,
-  vt: JsonType,
-  types: JsonType[],
-  name: string,
-  range: Range,
-): void {
-  const want = types.filter((x) => x !== 'null').reduce((a, b) => (a ? t('{0} or {1}', a, b) : b), '');
-  if (str !== undefined && /^(none|null|~)$/i.test(str.trim())) {
-    push(ctx, 'type-mismatch', 'warning', t('`{0}` is read as the string "{0}", not as null; write `null`.', str), range, [
-      { title: t('Write `null`'), newText: 'null', preferred: true },
-    ]);
-    return;
-  }
-  const soft = types.includes('string') && (vt === 'integer' || vt === 'number' || vt === 'boolean');
-  const fixes: Fix[] = [];
-  if (vt === 'string' && str !== undefined) {
-    const coerced = coerce(str, types);
-    if (coerced !== undefined) fixes.push({ title: t('Write {0} without quotes', coerced), newText: coerced, preferred: true });
-  }
-  push(
-    ctx,
-    'type-mismatch',
-    soft ? 'warning' : 'error',
-    isScalar(value)
-      ? t('`{0}` expects {1}, got {2} `{3}`.', name, want, describe(vt), srcText(ctx, value))
-      : t('`{0}` expects {1}, got {2}.', name, want, describe(vt)),
-    range,
-    fixes,
-  );
 }
 
 function* checkValue(ctx: Ctx, value: Node | null, sch: SchemaNode, path: string[], pair?: Pair): Generator<void, void, void> {

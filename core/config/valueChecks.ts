@@ -1,8 +1,9 @@
 // Checks of single values: allowed values (per framework version), class references, paths and
-// `${...}` interpolations.
-import { isMap, type Scalar } from 'yaml';
+// `${...}` interpolations; empty values and values of the wrong type.
+import { isMap, isScalar, type Node, type Pair, type Scalar } from 'yaml';
 import { isAbsolute, join } from 'node:path';
-import { childSchema, resolveRef, type SchemaNode } from './schema';
+import { childSchema, resolveRef, type JsonType, type SchemaNode } from './schema';
+import { coerce, describe, srcText, yamlScalar } from './valueTypes';
 import { mapKeyCount, mapKeys, nodeAt } from './parse';
 import { suggest, type Range } from './text';
 import type { Fix } from './diagnostics';
@@ -203,4 +204,76 @@ export function checkInterpolations(ctx: Ctx, n: Scalar, path: string[]): void {
       );
     }
   }
+}
+
+/** `key:` with nothing after it where a scalar with a default is expected: it becomes null; offer the default. */
+export function reportEmpty(
+  ctx: Ctx,
+  raw: Node | null,
+  s: SchemaNode,
+  types: JsonType[],
+  name: string,
+  range: Range,
+  pair: Pair | undefined,
+): void {
+  const empty = !raw || (isScalar(raw) && srcText(ctx, raw).trim() === '');
+  const expectsScalar = types.length > 0 && !types.includes('null') && !types.includes('object') && !types.includes('array');
+  if (empty && expectsScalar && s.default !== null && s.default !== undefined) {
+    const keyNode = pair?.key as Node | undefined;
+    const fixes: Fix[] = [];
+    if (keyNode?.range) {
+      // Replace `key:` with `key: default`.
+      const colon = ctx.p.text.indexOf(':', keyNode.range[1]);
+      if (colon >= 0)
+        fixes.push({
+          title: t('Set the default ({0})', JSON.stringify(s.default)),
+          newText: `${srcText(ctx, keyNode)}: ${yamlScalar(s.default)}`,
+          range: ctx.p.index.range(keyNode.range[0], colon + 1),
+          preferred: true,
+        });
+    }
+    push(
+      ctx,
+      'empty-value',
+      'warning',
+      t('`{0}` has no value, so it becomes null; the default is `{1}`.', name, JSON.stringify(s.default)),
+      keyNode ? nodeRange(ctx, keyNode) : range,
+      fixes,
+    );
+  }
+}
+
+/** A value of the wrong type (cold: out of checkValue, which runs for every value). */
+export function reportTypeMismatch(
+  ctx: Ctx,
+  value: Node | null,
+  str: string | undefined,
+  vt: JsonType,
+  types: JsonType[],
+  name: string,
+  range: Range,
+): void {
+  const want = types.filter((x) => x !== 'null').reduce((a, b) => (a ? t('{0} or {1}', a, b) : b), '');
+  if (str !== undefined && /^(none|null|~)$/i.test(str.trim())) {
+    push(ctx, 'type-mismatch', 'warning', t('`{0}` is read as the string "{0}", not as null; write `null`.', str), range, [
+      { title: t('Write `null`'), newText: 'null', preferred: true },
+    ]);
+    return;
+  }
+  const soft = types.includes('string') && (vt === 'integer' || vt === 'number' || vt === 'boolean');
+  const fixes: Fix[] = [];
+  if (vt === 'string' && str !== undefined) {
+    const coerced = coerce(str, types);
+    if (coerced !== undefined) fixes.push({ title: t('Write {0} without quotes', coerced), newText: coerced, preferred: true });
+  }
+  push(
+    ctx,
+    'type-mismatch',
+    soft ? 'warning' : 'error',
+    isScalar(value)
+      ? t('`{0}` expects {1}, got {2} `{3}`.', name, want, describe(vt), srcText(ctx, value))
+      : t('`{0}` expects {1}, got {2}.', name, want, describe(vt)),
+    range,
+    fixes,
+  );
 }
