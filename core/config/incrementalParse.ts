@@ -41,9 +41,10 @@ export const incrementalWork = { parsed: 0, reused: 0 };
 
 /**
  * A text the cut may change: an anchor or alias, a tab, CR, a byte-order mark (one that starts a
- * piece is dropped, inside the text it is content), a directive or document marker.
+ * piece is dropped, inside the text it is content), a directive or document marker, a line that starts
+ * with a flow collection (`{a}` under a `key: value`: an error in the document, none in its piece alone).
  */
-const UNSAFE = /(?:^|[\s,[{])[&*]\S|[\t\r\ufeff]|^(?:---|\.\.\.|%)/m;
+const UNSAFE = /(?:^|[\s,[{])[&*]\S|[\t\r\ufeff]|^(?:---|\.\.\.|%)|^ *[[{]/m;
 /** A piece that starts with a plain key (what its value holds aside). */
 const KEY_LINE = /^ *[A-Za-z0-9_][\w./-]*:(?: |\n|$)/;
 /** A key line that opens a block map (the key, then nothing but a comment). */

@@ -108,6 +108,16 @@ test('after random edits of a config with interpolations, the checks equal those
   editsMatchScratch([INTERPOLATED], 300);
 });
 
+test('a line that starts with a flow collection under a `key: value` (an error in the document, none in its piece) is parsed with the whole text', () => {
+  // Found by the property above (FC_SEED=-41705876): the piece alone parsed clean, and the errors were lost.
+  const edited = INTERPOLATED.replace('    temperature: ${ajet.model.path}', '    {xajet.model.path}');
+  const incremental = parseConfig(edited, { previous: parseConfig(INTERPOLATED) });
+  const scratch = parseConfig(edited, { library: true });
+  assert.ok(scratch.docs[0]?.errors.length, 'the library reports the line');
+  assert.deepEqual(dumpDocs(incremental.docs), dumpDocs(scratch.docs));
+  assert.deepEqual(validate(incremental), validate(scratch));
+});
+
 test('an interpolation whose target goes away is reported again, its own lines unchanged', () => {
   let prev = parseConfig(INTERPOLATED);
   prev = parseConfig(INTERPOLATED.replace('path: m', 'path: n'), { previous: prev });
