@@ -2,7 +2,8 @@
 // VS Code server, a workspace opened in headless Chromium, Playwright for keys, clicks and
 // screenshots (saved under test-output/).
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Frame, Locator, Page } from 'playwright-core';
@@ -173,6 +174,44 @@ export function vsixPath(): string {
   return p;
 }
 
+/**
+ * The .vsix installed by the VS Code server itself, once per server and package (about 2 s each
+ * time): a folder keyed by the server and the package's hash, made under a temporary name and
+ * renamed into place, so parallel or interrupted runs never see half an install.
+ */
+function installedOnce(serverChoice: string): string {
+  const install = ensureAll(serverChoice);
+  const vsix = vsixPath();
+  const hash = createHash('sha256').update(readFileSync(vsix)).update(install.serverMain).digest('hex').slice(0, 16);
+  const dir = join(tmpdir(), `agentjet-ui-installed-${hash}`);
+  if (existsSync(join(dir, 'extensions.json'))) return dir;
+  const staging = mkdtempSync(join(tmpdir(), 'agentjet-ui-installing-'));
+  execFileSync(
+    install.node,
+    [install.serverMain, '--install-extension', vsix, '--extensions-dir', staging, '--accept-server-license-terms'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  // The manifest names the folder it was installed into: name the one it is renamed to.
+  const manifest = join(staging, 'extensions.json');
+  writeFileSync(manifest, readFileSync(manifest, 'utf8').split(staging).join(dir));
+  try {
+    renameSync(staging, dir);
+  } catch {
+    // Another run put its copy there first.
+    rmSync(staging, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+/** A copy of an installed extensions folder, its manifest pointing at the copy. */
+function copyInstalled(from: string, to: string): void {
+  cpSync(from, to, { recursive: true });
+  const manifest = join(to, 'extensions.json');
+  writeFileSync(manifest, readFileSync(manifest, 'utf8').split(from).join(to));
+}
+
 export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbench> {
   let tempWorkspace: string | undefined;
   let workspace = opts.workspace;
@@ -183,14 +222,7 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
   }
   const extensionsDir = mkdtempSync(join(tmpdir(), 'agentjet-ext-'));
   const serverChoice = process.env.AGENTJET_CODE_SERVER_VERSION ?? UI_SERVER_DEFAULT;
-  if (opts.installExtension ?? true) {
-    const install = ensureAll(serverChoice);
-    execFileSync(
-      install.node,
-      [install.serverMain, '--install-extension', vsixPath(), '--extensions-dir', extensionsDir, '--accept-server-license-terms'],
-      { stdio: 'ignore' },
-    );
-  }
+  if (opts.installExtension ?? true) copyInstalled(installedOnce(serverChoice), extensionsDir);
   const server = await startServer({
     server: serverChoice,
     extensionsDir,
