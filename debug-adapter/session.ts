@@ -218,6 +218,9 @@ export class AgentJetDebugSession extends DebugSession implements LaunchHost {
     const isDisconnect = request.command === 'disconnect';
     // A stop while the launch still runs is the user's (VS Code also disconnects after a run ended by itself).
     if (!this.finished && this.record.startedAt) this.record.stopRequestedMs ??= this.procs.owner.stopRequestedMs ?? Date.now();
+    // A launcher of our own (no debugpy to ask first): frozen before anything is read, so nothing
+    // of it runs or forks meanwhile. With debugpy, its end of the debuggee comes first.
+    if (!this.relay.relaying) await this.procs.owner.freeze();
     // Snapshot the tree first: once the debuggee dies its children are re-parented out of reach.
     await this.procs.noteGroups();
     if (this.relay.relaying && this.procs.debugpy && this.procs.debugpy.exitCode === null) {

@@ -19,6 +19,7 @@ import { runProcess } from '../process/run';
 import { isAlive, listProcesses, listProcessIds, planKill, type ProcInfo } from './processes';
 import { killActions, spawnShape, stopPlatform, type KillAction, type StopPlatform } from './treeKill';
 import { Watchdog } from './watchdog';
+import { GroupFreezer } from './freeze';
 import { companionFolder, companionsOf, companionsOfAsync, stopCompanions } from './companions';
 import { FIXED_LOG_ROOTS } from './plan';
 import { isolatedBaseDir } from './lifecycle';
@@ -61,6 +62,7 @@ export class LaunchOwner {
   private readonly platform: StopPlatform;
   private readonly groups = new Set<number>();
   private readonly roots = new Set<number>();
+  private readonly freezer = new GroupFreezer();
   private watchdog: Watchdog | undefined;
   private ending: Promise<number[]> | undefined;
   private where: { cwd: string; env: NodeJS.ProcessEnv } | undefined;
@@ -223,9 +225,10 @@ export class LaunchOwner {
    * Process groups the stop spares: the companions of the launch's folder (and its isolated base),
    * read without blocking, the groups' liveness from a process list already taken.
    */
-  private async companionGroupsOf(list: readonly ProcInfo[]): Promise<number[]> {
+  private async companionGroupsOf(list: readonly ProcInfo[] | undefined): Promise<number[]> {
     if (!this.where) return [];
-    const probe = (pgid: number) => list.filter((p) => p.pgid === pgid).map((p) => ({ pid: p.pid, pgid }));
+    // Without a list: every group a companion file names, alive or not.
+    const probe = (pgid: number) => (list ? list.filter((p) => p.pgid === pgid).map((p) => ({ pid: p.pid, pgid })) : [{ pid: pgid, pgid }]);
     const isolated = isolatedBaseDir(this.where.cwd, this.where.env);
     const all = await Promise.all([companionsOfAsync(this.where.cwd, probe), isolated ? companionsOfAsync(isolated, probe) : []]);
     return all.flat().map((c) => c.pgid);
@@ -281,6 +284,14 @@ export class LaunchOwner {
     return this.end();
   }
 
+  /** Freezes the launch's groups (POSIX; not named companions, not `except`) while the stop looks (see freeze.ts). */
+  async freeze(except?: number): Promise<void> {
+    if (this.platform === 'win32' || this._stage === 'ended' || this.groups.size === 0) return;
+    const named = this.where ? await this.companionGroupsOf(undefined) : [];
+    const frozen = this.freezer.freeze(this.groups, new Set([...named, ...(except === undefined ? [] : [except])]));
+    if (frozen.length) this.trace(`froze groups ${frozen.join(',')} at ${Date.now()}`);
+  }
+
   /** The launch's processes are all gone (it ended by itself): the watchdog exits touching nothing. */
   release(): void {
     this.watchdog?.release();
@@ -329,9 +340,16 @@ export class LaunchOwner {
       }
       return plan;
     };
-    let plan = await planNow();
-    this.trace(`end: ${plan.pids.length} pids, groups ${plan.pgids.join(',')}`);
-    await this.act(killActions('posix', plan, false));
+    await this.freeze(keepGroup);
+    let plan: Awaited<ReturnType<typeof planNow>>;
+    try {
+      plan = await planNow();
+      this.trace(`end: ${plan.pids.length} pids, groups ${plan.pgids.join(',')}`);
+      await this.act(killActions('posix', plan, false));
+    } finally {
+      // SIGTERM is pending in what the freeze stopped: it is handled first thing on SIGCONT.
+      this.freezer.thaw();
+    }
     let left = await waitGone(plan.pids, grace);
     // The forced phase sees the tree again: what started during the polite one goes too.
     plan = await planNow();

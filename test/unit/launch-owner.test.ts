@@ -6,6 +6,10 @@ import { LaunchOwner, LaunchStopped } from '../../core/launch/owner';
 import { killActions, spawnShape, stopPlatform, taskkillCommand } from '../../core/launch/treeKill';
 import { isAlive, listProcesses } from '../../core/launch/processes';
 import { waitFor } from '../util/poll';
+import { GroupFreezer } from '../../core/launch/freeze';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 describe('treeKill: what a stop does on each platform', () => {
   test('Windows: taskkill /T for the tree, /F only in the forced phase', () => {
@@ -128,6 +132,60 @@ describe('LaunchOwner: end() ends the whole tree', { skip: process.platform === 
     } finally {
       for (const p of await mine()) if (isAlive(p.pid)) process.kill(p.pid, 'SIGKILL');
     }
+  });
+
+  test('a stop freezes the launch before it reads the process list: nothing of it runs after the freeze, and all of it ends', async () => {
+    const lines: string[] = [];
+    const owner = new LaunchOwner({ watchdog: false, graceMs: 500, trace: (l) => lines.push(l) });
+    const marker = `ajowner-freeze-${process.pid}`;
+    const dir = mkdtempSync(join(tmpdir(), 'aj-freeze-'));
+    const ticks = join(dir, 'ticks');
+    // The launcher and its child (same group) each write the time every 2 ms, as a workflow would
+    // start work; no SIGTERM handler, so the SIGTERM pending at the thaw ends them before any tick.
+    const tick = `setInterval(() => require('fs').appendFileSync(${JSON.stringify(ticks)}, Date.now() + '\\n'), 2)`;
+    const script = [
+      "const { spawn } = require('child_process');",
+      `spawn(process.execPath, ['-e', ${JSON.stringify(`${tick} // ${marker}-child`)}], { stdio: 'ignore' });`,
+      `${tick};`,
+    ].join('\n');
+    owner.spawn(process.execPath, ['-e', `${script} // ${marker}`], { cwd: process.cwd(), env: process.env });
+    const mine = async () => (await listProcesses()).filter((p) => p.args.includes(marker) && !/\bps -eo\b/.test(p.args));
+    try {
+      await waitFor(async () => (await mine()).length === 2 && existsSync(ticks), 'the launcher and its child ticking', 20_000);
+      assert.deepEqual(await owner.stop(), []);
+      const frozeAt = lines.map((l) => /^froze groups \S+ at (\d+)$/.exec(l)?.[1]).find(Boolean);
+      assert.ok(frozeAt, `the stop froze the launch first:\n${lines.join('\n')}`);
+      assert.ok(
+        lines.findIndex((l) => l.startsWith('froze')) < lines.findIndex((l) => l.startsWith('end:')),
+        `frozen before the process list was read:\n${lines.join('\n')}`,
+      );
+      const late = readFileSync(ticks, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map(Number)
+        .filter((t) => t > Number(frozeAt) + 1);
+      assert.deepEqual(late, [], `ticks after the freeze at ${frozeAt}`);
+      assert.deepEqual(await mine(), []);
+    } finally {
+      for (const p of await mine()) if (isAlive(p.pid)) process.kill(p.pid, 'SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the freeze spares the groups companions name and thaws what it froze at the latest after its limit', async () => {
+    const sent: [number, string][] = [];
+    const f = new GroupFreezer((target, sig) => (sent.push([target, sig]), true), 30);
+    assert.deepEqual(f.freeze([5, 6, 7, 1, 0], new Set([6])), [5, 7]);
+    assert.deepEqual(f.freeze([5], new Set()), [], 'frozen once');
+    assert.deepEqual(sent, [
+      [-5, 'SIGSTOP'],
+      [-7, 'SIGSTOP'],
+    ]);
+    await waitFor(() => f.groups.length === 0, 'the thaw after the limit', 5_000, 5);
+    assert.deepEqual(sent.slice(2), [
+      [-5, 'SIGCONT'],
+      [-7, 'SIGCONT'],
+    ]);
   });
 });
 
