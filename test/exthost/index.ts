@@ -17,11 +17,14 @@ export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 60_000, reporter: 'spec' });
   const grep = process.env.AGENTJET_TEST_GREP;
   if (grep) mocha.grep(grep);
+  // AGENTJET_TEST_EXCLUDE: suites left out (comma-separated names without .test.js; see run-exthost.ts).
   // AGENTJET_TEST_SUITES names another folder of suites (the unrelated-workspace run: test/harness/run-exthost.ts).
   const dir = join(__dirname, process.env.AGENTJET_TEST_SUITES === 'unrelated' ? 'unrelated' : 'suites');
   const files = existsSync(dir)
     ? readdirSync(dir)
-        .filter((f) => f.endsWith('.test.js'))
+        .filter(
+          (f) => f.endsWith('.test.js') && !(process.env.AGENTJET_TEST_EXCLUDE ?? '').split(',').includes(f.replace(/\.test\.js$/, '')),
+        )
         .sort()
     : [];
   for (const f of files) mocha.addFile(join(dir, f));

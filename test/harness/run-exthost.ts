@@ -62,6 +62,10 @@ async function main(): Promise<number> {
   const workspace = join(work, unrelated ? 'services' : 'demo');
   if (unrelated) unrelatedWorkspace(workspace);
   else cpSync(join(repoRoot, 'demo'), workspace, { recursive: true });
+  // On the oldest VS Code the suites check what the editor's API does for us; the host-never-waits
+  // suite measures our own code on large inputs (about 45 s) and runs on the newest only.
+  const exclude = process.env.AGENTJET_CODE_SERVER_VERSION === 'oldest' ? '90-host-never-waits' : '';
+  if (exclude) console.log(`[harness] left out on this VS Code: ${exclude} (run on the newest)`);
   const resultFile = join(work, 'result.json');
   const logFile = join(work, 'progress.log');
   const server = await startServer({
@@ -74,6 +78,7 @@ async function main(): Promise<number> {
       AGENTJET_TEST_PYTHON: ensureTestPython().python,
       ...(process.env.AGENTJET_TEST_GREP ? { AGENTJET_TEST_GREP: process.env.AGENTJET_TEST_GREP } : {}),
       ...(unrelated ? { AGENTJET_TEST_SUITES: 'unrelated' } : {}),
+      ...(exclude ? { AGENTJET_TEST_EXCLUDE: exclude } : {}),
     },
   });
   const browser = await launchBrowser();
