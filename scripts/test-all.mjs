@@ -48,6 +48,24 @@ function run(cmd, args, opts = {}) {
   });
 }
 
+/**
+ * The failures a layer printed (`✖ title` lines, each with the line after it when that is the error),
+ * repeated just before the summary: a log cut to its tail still names what failed.
+ */
+const failureLines = [];
+function noteFailures(layer, output) {
+  const lines = output.split('\n');
+  const seen = new Set();
+  for (const [i, line] of lines.entries()) {
+    const m = /^\s*✖ (.+)$/.exec(line);
+    if (!m || /^failing tests:?$/.test(m[1]) || seen.has(m[1])) continue;
+    seen.add(m[1]);
+    const next = (lines[i + 1] ?? '').trim();
+    const why = next && !next.startsWith('✖') && !next.startsWith('✔') ? ` — ${next}` : '';
+    failureLines.push(`${layer}: ${m[1]}${why}`.slice(0, 400));
+  }
+}
+
 /** Counts from node:test's spec reporter summary ("ℹ pass 3" / "ℹ fail 0"). */
 function nodeTestCounts(output) {
   const pass = [...output.matchAll(/^\S*\s*pass (\d+)$/gm)].map((m) => Number(m[1]));
@@ -73,6 +91,7 @@ async function nodeTestLayer(name, dir, extraEnv = {}) {
     env: extraEnv,
   });
   const { passed, failed, skipped, envSkips } = nodeTestCounts(output);
+  noteFailures(name, output);
   if (passed === undefined || failed === undefined)
     return { name, passed: 0, failed: 1, skipped: 0, note: `runner exited ${code} without a summary` };
   // The real-VS-Code layers print which VS Code they run ("[harness] VS Code 1.139.1 (code-server …").
@@ -126,6 +145,7 @@ if (want('static')) {
     else {
       failed++;
       console.log(`✖ ${label} failed`);
+      failureLines.push(`static: ${label} failed`);
     }
   }
   layers.push({ name: 'static', passed, failed });
@@ -187,6 +207,8 @@ if (want('exthost')) {
     const { code, output } = await run(process.execPath, ['--import', 'tsx', 'test/harness/run-exthost.ts'], {
       env: { AGENTJET_CODE_SERVER_VERSION: server, ...(workspace ? { AGENTJET_EXTHOST_WORKSPACE: workspace } : {}) },
     });
+    noteFailures(name, output);
+    if (code !== 0 && !/^\s*✖ /m.test(output)) failureLines.push(`${name}: the harness exited ${code} (see its output)`);
     const m = [...output.matchAll(/^exthost: (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/gm)].at(-1);
     const vscode = /\[harness\] (VS Code \S+)/.exec(output)?.[1];
     if (m)
@@ -245,6 +267,12 @@ if (leftovers.length) {
   console.log(`\n## leftovers\n${leftovers.length} process(es) started by the tests were still running (now killed):`);
   for (const p of leftovers) console.log(`  pid ${p.pid} in ${p.cwd}: ${p.cmdline}`);
   layers.push({ name: 'leftovers', passed: 0, failed: leftovers.length, note: 'processes the tests did not end' });
+}
+
+if (failureLines.length) {
+  console.log(`\n## failures (${failureLines.length}; each in its layer's output above)`);
+  for (const f of failureLines.slice(0, 40)) console.log(`✖ ${f}`);
+  if (failureLines.length > 40) console.log(`… and ${failureLines.length - 40} more`);
 }
 
 console.log('\n## summary');
