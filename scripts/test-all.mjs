@@ -76,27 +76,57 @@ function nodeTestCounts(output) {
   return { passed: pass.at(-1), failed: fail.at(-1), skipped: skip.at(-1) ?? 0, envSkips };
 }
 
-async function nodeTestLayer(name, dir, extraEnv = {}) {
+async function nodeTestLayer(name, dir, extraEnv = {}, split = undefined) {
   const files = walk(join(root, dir), (p) => p.endsWith('.test.ts')).map((p) => relative(root, p));
   if (files.length === 0) return { name, passed: 0, failed: 0, note: 'no test files' };
   // node:test runs availableParallelism() - 1 files at once: one on CI's 2 cores, although unit and
   // conformance files mostly wait on child processes: two at once there (unit 292 -> 235 s,
   // conformance 430 -> 278 s measured on 2 cores). Protocol and UI files one at a time: they run real
   // debuggers, Ray clusters, swarm servers and VS Code windows with timeouts, and two protocol files
-  // at once made launch and swarm tests time out in a full run.
+  // at once made launch and swarm tests time out in a full run. The UI layer runs in two lanes
+  // (`split`, uiLanes below) that never put two launches side by side.
   const n =
     name === 'ui' || name === 'protocol' ? 1 : Number(process.env.AGENTJET_TEST_CONCURRENCY) || Math.max(2, availableParallelism() - 1);
   const concurrency = [`--test-concurrency=${n}`];
-  const { code, output } = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...concurrency, ...files], {
-    env: extraEnv,
-  });
-  const { passed, failed, skipped, envSkips } = nodeTestCounts(output);
-  noteFailures(name, output);
-  if (passed === undefined || failed === undefined)
-    return { name, passed: 0, failed: 1, skipped: 0, note: `runner exited ${code} without a summary` };
-  // The real-VS-Code layers print which VS Code they run ("[harness] VS Code 1.139.1 (code-server …").
-  const vscode = /\[harness\] (VS Code \S+)/.exec(output)?.[1];
-  return { name, passed, failed: failed + (code !== 0 && failed === 0 ? 1 : 0), skipped, envSkips, vscode };
+  // Lanes run side by side, each one file at a time; the first is shown as it goes, the others when they end.
+  const lanes = (split ? split(files) : [files]).filter((l) => l.length > 0);
+  const runs = lanes.map((laneFiles, i) =>
+    run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...concurrency, ...laneFiles], {
+      env: extraEnv,
+      quiet: i > 0,
+    }),
+  );
+  const total = { passed: 0, failed: 0, skipped: 0, envSkips: [] };
+  let vscode;
+  for (const [i, r] of runs.entries()) {
+    const { code, output } = await r;
+    if (i > 0) process.stdout.write(`\n## ${name}, lane ${i + 1} of ${lanes.length}\n${output}`);
+    const { passed, failed, skipped, envSkips } = nodeTestCounts(output);
+    noteFailures(name, output);
+    if (passed === undefined || failed === undefined) {
+      total.failed++;
+      failureLines.push(`${name}: lane ${i + 1}: runner exited ${code} without a summary`);
+      continue;
+    }
+    total.passed += passed;
+    total.failed += failed + (code !== 0 && failed === 0 ? 1 : 0);
+    total.skipped += skipped;
+    total.envSkips.push(...envSkips);
+    // The real-VS-Code layers print which VS Code they run ("[harness] VS Code 1.139.1 (code-server …").
+    vscode ??= /\[harness\] (VS Code \S+)/.exec(output)?.[1];
+  }
+  return { name, ...total, vscode };
+}
+
+/**
+ * The UI files in two lanes (AGENTJET_UI_LANES=1: one): what launches AgentJet, Ray or a swarm
+ * server (debuggers, clusters, ports) in one, the views, dashboards and editors in the other. Each
+ * lane is about half of the layer's time.
+ */
+function uiLanes(files) {
+  if (process.env.AGENTJET_UI_LANES === '1') return [files];
+  const launches = (f) => /\/(launch-|ray|swarm|port-companion|task-table|debug|newproject)[^/]*\.test\.ts$/.test(f);
+  return [files.filter(launches), files.filter((f) => !launches(f))];
 }
 
 const layers = [];
@@ -229,7 +259,7 @@ if (want('ui')) {
   if (code !== 0) layers.push({ name: 'package', passed: 0, failed: 1 });
   else {
     console.log('\n## ui (real VS Code, Playwright)');
-    const layer = await nodeTestLayer('ui', 'test/ui');
+    const layer = await nodeTestLayer('ui', 'test/ui', {}, uiLanes);
     layer.note ??= layer.vscode;
     layers.push(layer);
   }
