@@ -163,12 +163,14 @@ function addDuplicateKeyErrors(doc: Document.Parsed): void {
  * Alias -> anchored node for a whole document, built in one walk. The library's `Alias.resolve(doc)`
  * walks the whole document on every call: quadratic in the number of aliases.
  */
-const aliasTargets = new WeakMap<Document, Map<Alias, Node | null>>();
+// Kept on the document itself (see PAIRS below for why not in a WeakMap).
+const ALIASES = Symbol('agentjet.aliases');
+type WithAliases = Document & { [ALIASES]?: { doc: Document; idx: Map<Alias, Node | null> } };
 
 function aliasIndex(doc: Document): Map<Alias, Node | null> {
-  let idx = aliasTargets.get(doc);
-  if (idx) return idx;
-  idx = new Map();
+  const hit = (doc as WithAliases)[ALIASES];
+  if (hit && hit.doc === doc) return hit.idx;
+  const idx = new Map<Alias, Node | null>();
   const latest = new Map<string, Node>();
   const index = idx;
   // The same order as the library: the last node with the anchor before the alias.
@@ -178,7 +180,7 @@ function aliasIndex(doc: Document): Map<Alias, Node | null> {
       else if ((isScalar(node) || isCollection(node)) && node.anchor) latest.set(node.anchor, node);
     },
   });
-  aliasTargets.set(doc, idx);
+  (doc as WithAliases)[ALIASES] = { doc, idx };
   return idx;
 }
 
@@ -223,18 +225,24 @@ interface MapEntry {
   merged: boolean;
 }
 interface PairsEntry {
+  /** The map it was built for: a clone of the map (incrementalParse.ts) copies the property, not the entry's truth. */
+  map: YAMLMap;
   doc: Document;
   /** Holds a `<<` merge: its pairs depend on the document's anchors. */
   merges: boolean;
   pairs: MapEntry[];
   byKey?: Map<string, MapEntry>;
 }
-const pairsOf = new WeakMap<YAMLMap, PairsEntry>();
+// Kept on the map itself, not in a WeakMap: the values of a long-lived WeakMap kept each fresh
+// parse tree alive through the young generation's collections (every tree was promoted, then
+// freed by a full collection: 1.6 MB promoted per scavenge, scavenges of 3-5 ms).
+const PAIRS = Symbol('agentjet.pairs');
+type WithPairs = YAMLMap & { [PAIRS]?: PairsEntry };
 
 function pairsEntry(map: YAMLMap, doc: Document): PairsEntry {
-  const hit = pairsOf.get(map);
+  const hit = (map as WithPairs)[PAIRS];
   // A map the incremental parse carried into the next version keeps its index (unless it merges).
-  if (hit && (hit.doc === doc || !hit.merges)) return hit;
+  if (hit && hit.map === map && (hit.doc === doc || !hit.merges)) return hit;
   const out: MapEntry[] = [];
   let merges = false;
   for (const p of map.items) {
@@ -248,8 +256,8 @@ function pairsEntry(map: YAMLMap, doc: Document): PairsEntry {
     }
     out.push({ pair: p, merged: false });
   }
-  const e = { doc, merges, pairs: out };
-  pairsOf.set(map, e);
+  const e: PairsEntry = { map, doc, merges, pairs: out };
+  (map as WithPairs)[PAIRS] = e;
   return e;
 }
 
