@@ -172,11 +172,10 @@ function aliasIndex(doc: Document): Map<Alias, Node | null> {
   if (hit && hit.doc === doc) return hit.idx;
   const idx = new Map<Alias, Node | null>();
   const latest = new Map<string, Node>();
-  const index = idx;
   // The same order as the library: the last node with the anchor before the alias.
   visit(doc, {
     Node: (_k, node) => {
-      if (isAlias(node)) index.set(node, latest.get(node.source) ?? null);
+      if (isAlias(node)) idx.set(node, latest.get(node.source) ?? null);
       else if ((isScalar(node) || isCollection(node)) && node.anchor) latest.set(node.anchor, node);
     },
   });
