@@ -1,6 +1,6 @@
 // `agentjet lint <files|folders> [--root DIR] [--format text|json] [--python PATH]`
-import { existsSync } from 'node:fs';
-import { resolve, relative } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { isAbsolute, resolve, relative, sep } from 'node:path';
 import type { CliCommand } from './commands';
 import { commandArgs } from './args';
 import { lintPaths } from '../core/config/lintPaths';
@@ -36,6 +36,26 @@ const LINT_OPTIONS = {
   framework: { type: 'string', choices: FRAMEWORK_VERSIONS },
 } as const;
 
+/**
+ * A file's name relative to the working directory. The working directory is always a real path, so
+ * a file named through a symbolic link (a symlinked home, a linked checkout) is named by its real
+ * path when that lies inside the working directory, instead of climbing out with `../..`.
+ */
+function shownName(file: string): string {
+  const cwd = process.cwd();
+  // Another drive (Windows) gives an absolute path: outside too.
+  const outside = (r: string) => r === '..' || r.startsWith(`..${sep}`) || isAbsolute(r);
+  const rel = relative(cwd, file);
+  if (!outside(rel)) return rel || file;
+  try {
+    const real = relative(cwd, realpathSync(file));
+    if (!outside(real)) return real || file;
+  } catch {
+    // Gone since the walk: named as given.
+  }
+  return rel;
+}
+
 export async function runLint(
   args: string[],
   write: (s: string) => void = (s) => process.stdout.write(s),
@@ -64,7 +84,7 @@ export async function runLint(
     return 2;
   }
   // A FIFO, socket or device named *.yaml is no config: said, not counted as a problem.
-  for (const f of res.special) writeErr(`${t('{0}: skipped, not a regular file', relative(process.cwd(), f) || f)}\n`);
+  for (const f of res.special) writeErr(`${t('{0}: skipped, not a regular file', shownName(f))}\n`);
   if (res.truncated)
     writeErr(`${t('the folder walk stopped after {0} entries; name a smaller folder to check the rest', String(MAX_WALK_ENTRIES))}\n`);
   for (const u of res.unreadable) writeErr(`${t('{0}: cannot read: {1}', u.file, u.error)}\n`);
@@ -72,7 +92,7 @@ export async function runLint(
   const judged = res.judgedBy;
   const json: { file: string; diagnostics: ConfigDiagnostic[] }[] = [];
   for (const f of res.files) {
-    const shown = relative(process.cwd(), f.file) || f.file;
+    const shown = shownName(f.file);
     const diags = f.diagnostics.map(({ code, severity, message, range }) => ({ code, severity, message, range }));
     if (format === 'json') json.push({ file: shown, diagnostics: diags });
     else

@@ -131,3 +131,31 @@ test('R3: a folder holding a link to / is walked without it; the walk is bounded
   assert.equal(l.code, 0, l.err + l.out);
   assert.match(l.out, /"checked": 31/);
 });
+
+// The working directory is a real path; a target named through a symbolic link (a linked home or
+// checkout) was named `../../<link>/x.yaml`. Checked: without shownName, the name climbs out with `..`.
+test('a config named through a symbolic link is named by its place in the working directory', async (t) => {
+  const real = join(base, 'real-proj');
+  mkdirSync(real, { recursive: true });
+  writeFileSync(join(real, 'x.yaml'), demoConfig);
+  const link = join(base, 'linked-proj');
+  symlinkSync(real, link);
+  const prev = process.cwd();
+  process.chdir(real);
+  t.after(() => process.chdir(prev));
+  const r = await lint([join(link, 'x.yaml'), '--root', demoDir, '--format', 'json']);
+  const json = JSON.parse(r.out) as { files: { file: string }[] };
+  assert.deepEqual(
+    json.files.map((f) => f.file),
+    ['x.yaml'],
+    r.err,
+  );
+  // A file really outside the working directory keeps its `..` name.
+  mkdirSync(join(base, 'sub'), { recursive: true });
+  process.chdir(join(base, 'sub'));
+  const out = await lint([join(real, 'x.yaml'), '--root', demoDir, '--format', 'json']);
+  assert.deepEqual(
+    (JSON.parse(out.out) as { files: { file: string }[] }).files.map((f) => f.file),
+    [join('..', 'real-proj', 'x.yaml')],
+  );
+});
