@@ -259,10 +259,29 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
         await page.keyboard.press(keys);
       },
       async runCommand(title) {
-        await page.keyboard.press('Control+Shift+P');
         const input = page.locator('.quick-input-widget input');
-        await input.waitFor({ state: 'visible' });
-        await input.fill(`>${title}`);
+        // A closing quick input stays inert for its close animation, and the animation's end hides
+        // a palette opened meanwhile (seen once in CI, after the trust editor closed). Open the
+        // palette once the widget is not closing, and open it again, as a user would, at most
+        // three times.
+        for (let attempt = 1; ; attempt++) {
+          await waitFor(
+            async () => (await page.locator('.quick-input-widget[inert]').count()) === 0,
+            'the quick input to finish closing',
+            15_000,
+          );
+          await page.keyboard.press('Control+Shift+P');
+          await input.waitFor({ state: 'visible' });
+          const typed = await input
+            .fill(`>${title}`, { timeout: 10_000 })
+            .then(() => true)
+            .catch((e: unknown) => {
+              if (attempt === 3) throw e;
+              return false;
+            });
+          if (typed) break;
+          await page.keyboard.press('Escape');
+        }
         const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
         await row.waitFor({ state: 'visible' });
         await row.click();
