@@ -33,6 +33,11 @@ export interface Workbench {
   readonly workspace: string;
   /** Presses keys in the workbench, e.g. 'Control+Shift+P'. */
   press(keys: string): Promise<void>;
+  /**
+   * Opens a quick input with `keys` (the palette, Quick Open) and types `text` into it; when
+   * something closes it under the typing, opens it again, as a user would, at most three times.
+   */
+  typeInQuickInput(keys: string, text: string): Promise<Locator>;
   /** Runs a command from the command palette by its visible title. */
   runCommand(title: string): Promise<void>;
   /** Opens a workspace file through Quick Open. */
@@ -258,30 +263,33 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
       async press(keys) {
         await page.keyboard.press(keys);
       },
-      async runCommand(title) {
+      async typeInQuickInput(keys, text) {
         const input = page.locator('.quick-input-widget input');
         // A closing quick input stays inert for its close animation, and the animation's end hides
-        // a palette opened meanwhile (seen once in CI, after the trust editor closed). Open the
-        // palette once the widget is not closing, and open it again, as a user would, at most
-        // three times.
+        // one opened meanwhile (seen once in CI, right after the trust editor closed). A toast or a
+        // view taking the focus can close it too. So: open it once the widget is not closing, and
+        // again if the typing fails.
         for (let attempt = 1; ; attempt++) {
           await waitFor(
             async () => (await page.locator('.quick-input-widget[inert]').count()) === 0,
             'the quick input to finish closing',
             15_000,
           );
-          await page.keyboard.press('Control+Shift+P');
+          await page.keyboard.press(keys);
           await input.waitFor({ state: 'visible' });
           const typed = await input
-            .fill(`>${title}`, { timeout: 10_000 })
+            .fill(text, { timeout: 10_000 })
             .then(() => true)
             .catch((e: unknown) => {
               if (attempt === 3) throw e;
               return false;
             });
-          if (typed) break;
+          if (typed) return input;
           await page.keyboard.press('Escape');
         }
+      },
+      async runCommand(title) {
+        const input = await wb.typeInQuickInput('Control+Shift+P', `>${title}`);
         const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
         await row.waitFor({ state: 'visible' });
         await row.click();
@@ -301,22 +309,7 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
         );
       },
       async openFile(relativePath) {
-        const input = page.locator('.quick-input-widget input');
-        // Quick Open can be closed under the typing (a toast or a view taking the focus, seen once
-        // in CI): then it is opened again, as a user would, at most three times.
-        for (let attempt = 1; ; attempt++) {
-          await page.keyboard.press('Control+P');
-          await input.waitFor({ state: 'visible' });
-          const typed = await input
-            .fill(relativePath, { timeout: 10_000 })
-            .then(() => true)
-            .catch((e: unknown) => {
-              if (attempt === 3) throw e;
-              return false;
-            });
-          if (typed) break;
-          await page.keyboard.press('Escape');
-        }
+        await wb.typeInQuickInput('Control+P', relativePath);
         const name = relativePath.split('/').pop() ?? relativePath;
         // Enter takes the focused row. Until the typed filter applies, that is the most recent
         // editor of the history list, while the row named may already be further down.

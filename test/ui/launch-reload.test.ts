@@ -67,10 +67,7 @@ async function paletteEnter(wb: Workbench, text: string, rowText: string, why?: 
       .catch(() => null);
   const isExact = (label: string | null) => label === rowText || (label?.startsWith(`${rowText}, `) ?? false);
   try {
-    await wb.press('Control+Shift+P');
-    const input = wb.page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(`>${text}`, { timeout: 10_000 });
+    await wb.typeInQuickInput('Control+Shift+P', `>${text}`);
     await wb.page.locator(exactRow).first().waitFor({ state: 'visible', timeout: 10_000 });
     const count = await wb.page.locator(rows).count();
     for (let i = 0; i <= count; i++) {

@@ -19,10 +19,7 @@ const zhWebview = JSON.parse(readFileSync(join(repoRoot, 'core', 'l10n', 'webvie
 
 /** Types in the command palette and returns the visible row for the localised title. */
 async function paletteRow(wb: Workbench, query: string, title: string) {
-  await wb.page.keyboard.press('Control+Shift+P');
-  const input = wb.page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${query}`);
+  await wb.typeInQuickInput('Control+Shift+P', `>${query}`);
   const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
   await row.waitFor({ state: 'visible', timeout: 30_000 });
   return row;
