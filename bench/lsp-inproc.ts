@@ -23,10 +23,10 @@ export interface InProcJob {
   /** Untimed passes over every document before the timed ones. */
   warmPasses: number;
 }
-/** Per document: fresh validations and validations of an edit, wall ms and process CPU ms. */
+/** Per document: fresh validations and validations of an edit, wall ms, process CPU ms and the main thread's CPU ms. */
 export interface InProcSamples {
-  fresh: { ms: number[]; cpuMs: number[] };
-  edit: { ms: number[]; cpuMs: number[] };
+  fresh: { ms: number[]; cpuMs: number[]; mainMs: number[] };
+  edit: { ms: number[]; cpuMs: number[]; mainMs: number[] };
 }
 
 /** A validator: a fresh document, or the next version of one document (an edit). */
@@ -89,13 +89,23 @@ export function editedText(text: string, i: number): string {
   return ls.join('\n');
 }
 
-async function timed(f: () => Promise<void> | void): Promise<{ ms: number; cpuMs: number }> {
+/** CPU time (ns) of this process's main thread (Linux: its thread id is the process id); NaN elsewhere. */
+function mainThreadNs(): number {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]);
+  } catch {
+    return NaN;
+  }
+}
+
+async function timed(f: () => Promise<void> | void): Promise<{ ms: number; cpuMs: number; mainMs: number }> {
+  const m0 = mainThreadNs();
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   await f();
   const ms = performance.now() - t0;
   const c = process.cpuUsage(c0);
-  return { ms, cpuMs: (c.user + c.system) / 1000 };
+  return { ms, cpuMs: (c.user + c.system) / 1000, mainMs: (mainThreadNs() - m0) / 1e6 };
 }
 
 async function runJob(job: InProcJob): Promise<InProcSamples[]> {
@@ -110,13 +120,14 @@ async function runJob(job: InProcJob): Promise<InProcSamples[]> {
   }
   const out: InProcSamples[] = [];
   for (const text of docs) {
-    const s: InProcSamples = { fresh: { ms: [], cpuMs: [] }, edit: { ms: [], cpuMs: [] } };
+    const s: InProcSamples = { fresh: { ms: [], cpuMs: [], mainMs: [] }, edit: { ms: [], cpuMs: [], mainMs: [] } };
     // The first 5 runs of each document are not timed.
     for (let i = -5; i < job.n; i++) {
       const t = await timed(() => v.fresh(text));
       if (i < 0) continue;
       s.fresh.ms.push(t.ms);
       s.fresh.cpuMs.push(t.cpuMs);
+      s.fresh.mainMs.push(t.mainMs);
     }
     await v.edit(text);
     for (let i = -5; i < job.n; i++) {
@@ -125,6 +136,7 @@ async function runJob(job: InProcJob): Promise<InProcSamples[]> {
       if (i < 0) continue;
       s.edit.ms.push(t.ms);
       s.edit.cpuMs.push(t.cpuMs);
+      s.edit.mainMs.push(t.mainMs);
     }
     out.push(s);
   }
